@@ -1,0 +1,282 @@
+//! `pseudolens`: the native command line over pseudolens-core.
+//!
+//! `audit` prints the report of one CSV file (spec README Sec 10 result objects with `--json`,
+//! a readable table without); `sample` and `generate` write the synthetic tables; `bench`
+//! measures the native throughput.
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use pseudolens_core::identity::MissingPolicy;
+use pseudolens_core::ingest::encoding::Encoding;
+use pseudolens_core::ingest::records::Ragged;
+use pseudolens_core::{Audit, AuditConfig, Error, Report, sample};
+
+/// Size of the chunks the file is pushed in (the worker uses the same).
+const CHUNK: usize = 1 << 20;
+
+#[derive(Parser)]
+#[command(name = "pseudolens", version, about = "Privacy-risk auditor for pseudonymized CSV tables")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Audit a released CSV file.
+    Audit(AuditArgs),
+    /// Write the bundled synthetic hospital sample (5,000 rows) to standard output.
+    Sample,
+    /// Write a generated benchmark table (10 columns, 5 quasi-identifiers) to standard output.
+    Generate {
+        /// Rows to generate.
+        #[arg(long, default_value_t = 1_000_000)]
+        rows: usize,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Generate a table and time the native audit of it: prints MB/s, rows/s and peak memory.
+    Bench {
+        /// Rows to generate.
+        #[arg(long, default_value_t = 1_000_000)]
+        rows: usize,
+        /// Keep the generated file here (default: a temporary file, removed afterwards).
+        #[arg(long)]
+        file: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Missing {
+    Ordinary,
+    Wildcard,
+    Drop,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RaggedArg {
+    Error,
+    Pad,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum EncodingArg {
+    Utf8,
+    Windows1252,
+}
+
+#[derive(clap::Args)]
+struct AuditArgs {
+    /// The released CSV file.
+    file: PathBuf,
+    /// Quasi-identifier columns, comma-separated.
+    #[arg(long, value_delimiter = ',', required = true)]
+    qi: Vec<String>,
+    /// Sensitive columns, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    sensitive: Vec<String>,
+    /// Missing-value policy for blank QI cells.
+    #[arg(long, value_enum, default_value = "ordinary")]
+    missing: Missing,
+    /// Weight of blank-containing records under --missing wildcard.
+    #[arg(long, default_value_t = 1.0)]
+    alpha: f64,
+    /// Per-record risk threshold tau.
+    #[arg(long, default_value_t = 0.2)]
+    threshold: f64,
+    /// Keep rows whose QI cells are all suppressed (SCORR) instead of removing them (ARX).
+    #[arg(long)]
+    keep_suppressed: bool,
+    /// Extra missing tokens, comma-separated (added to "", NA, N/A, NaN, NULL, null).
+    #[arg(long, value_delimiter = ',')]
+    missing_token: Vec<String>,
+    /// Delimiter (default: detected).
+    #[arg(long)]
+    delimiter: Option<String>,
+    /// Encoding (default: detected).
+    #[arg(long, value_enum)]
+    encoding: Option<EncodingArg>,
+    /// Ragged rows: stop with an error, or pad/cut them and count them.
+    #[arg(long, value_enum, default_value = "error")]
+    ragged: RaggedArg,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+impl AuditArgs {
+    fn config(&self) -> AuditConfig {
+        let mut c = AuditConfig {
+            quasi_identifiers: self.qi.clone(),
+            sensitive: self.sensitive.clone(),
+            missing_policy: match self.missing {
+                Missing::Ordinary => MissingPolicy::Ordinary,
+                Missing::Wildcard => MissingPolicy::Wildcard,
+                Missing::Drop => MissingPolicy::Drop,
+            },
+            wildcard_alpha: self.alpha,
+            exclude_suppressed_rows: !self.keep_suppressed,
+            threshold: self.threshold,
+            delimiter: self.delimiter.clone(),
+            encoding: self.encoding.map(|e| match e {
+                EncodingArg::Utf8 => Encoding::Utf8,
+                EncodingArg::Windows1252 => Encoding::Windows1252,
+            }),
+            ragged: match self.ragged {
+                RaggedArg::Error => Ragged::Error,
+                RaggedArg::Pad => Ragged::PadOrTruncate,
+            },
+            ..AuditConfig::default()
+        };
+        c.missing_tokens.extend(self.missing_token.iter().cloned());
+        c
+    }
+}
+
+enum Failure {
+    Audit(Error),
+    Io(String),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::Audit(e)
+    }
+}
+
+fn io_err(path: &Path) -> impl Fn(io::Error) -> Failure + '_ {
+    move |e| Failure::Io(format!("{}: {e}", path.display()))
+}
+
+/// Streams a file through an audit in [`CHUNK`]-sized pieces.
+fn audit_file(path: &Path, config: AuditConfig) -> Result<Report, Failure> {
+    let mut file = File::open(path).map_err(io_err(path))?;
+    let mut audit = Audit::new(config)?;
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = file.read(&mut buf).map_err(io_err(path))?;
+        if n == 0 {
+            break;
+        }
+        audit.push(&buf[..n])?;
+    }
+    Ok(audit.finish()?)
+}
+
+/// Audits a file; a file detected as UTF-8 that turns out not to be is read again as
+/// Windows-1252 (spec README Sec 6), and the report says so.
+fn audit_with_fallback(path: &Path, config: AuditConfig) -> Result<Report, Failure> {
+    let detect = config.encoding.is_none();
+    match audit_file(path, config.clone()) {
+        Err(Failure::Audit(e)) if detect && e.code == "encoding_mismatch" => {
+            let mut report = audit_file(path, AuditConfig { encoding: Some(Encoding::Windows1252), ..config })?;
+            report.warnings.push(pseudolens_core::audit::Warning {
+                code: "encoding_fallback",
+                message: format!("the file is not valid UTF-8 ({e}); it was read again as Windows-1252"),
+            });
+            Ok(report)
+        }
+        r => r,
+    }
+}
+
+fn print_table(report: &Report, out: &mut impl Write) -> io::Result<()> {
+    let i = &report.input;
+    writeln!(out, "{} rows, {} columns, {} bytes, encoding {}, delimiter {:?}", i.rows_total, i.columns, i.bytes, i.encoding, i.delimiter)?;
+    writeln!(out, "quasi-identifiers: {}", report.params.quasi_identifiers.join(", "))?;
+    writeln!(out)?;
+    for m in &report.metrics {
+        let value = match &m.value {
+            serde_json::Value::Array(a) if a.len() > 6 => format!("[{} entries]", a.len()),
+            serde_json::Value::Null => format!("null ({})", m.reason.unwrap_or("")),
+            v => v.to_string(),
+        };
+        writeln!(out, "{:<46} {value}", m.id)?;
+    }
+    for w in &report.warnings {
+        writeln!(out, "warning ({}): {}", w.code, w.message)?;
+    }
+    Ok(())
+}
+
+/// Peak resident memory of this process in bytes (Linux), if known.
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn bench(rows: usize, file: Option<PathBuf>) -> Result<(), Failure> {
+    let keep = file.is_some();
+    let path = file.unwrap_or_else(|| std::env::temp_dir().join(format!("pseudolens-bench-{rows}.csv")));
+    let mut f = io::BufWriter::new(File::create(&path).map_err(io_err(&path))?);
+    for chunk in sample::bench_table(rows, 1) {
+        f.write_all(&chunk).map_err(io_err(&path))?;
+    }
+    f.flush().map_err(io_err(&path))?;
+    drop(f);
+    let bytes = std::fs::metadata(&path).map_err(io_err(&path))?.len();
+    let config = AuditConfig { quasi_identifiers: sample::BENCH_QIS.iter().map(|s| s.to_string()).collect(), ..AuditConfig::default() };
+    let start = Instant::now();
+    let report = audit_file(&path, config)?;
+    let secs = start.elapsed().as_secs_f64();
+    if !keep {
+        let _ = std::fs::remove_file(&path);
+    }
+    let k = report.metric("k_anonymity").map(|m| m.value.to_string()).unwrap_or_default();
+    println!(
+        "native: {rows} rows, {:.1} MB, {:.3} s, {:.1} MB/s, {:.0} rows/s, peak memory {:.1} MB (k = {k})",
+        bytes as f64 / 1e6,
+        secs,
+        bytes as f64 / 1e6 / secs,
+        rows as f64 / secs,
+        peak_memory().unwrap_or(0) as f64 / 1e6
+    );
+    Ok(())
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let write = |e: io::Error| Failure::Io(format!("standard output: {e}"));
+    match cli.command {
+        Command::Audit(args) => {
+            let report = audit_with_fallback(&args.file, args.config())?;
+            if args.json {
+                serde_json::to_writer_pretty(&mut out, &report).map_err(|e| Failure::Io(e.to_string()))?;
+                writeln!(out).map_err(write)?;
+            } else {
+                print_table(&report, &mut out).map_err(write)?;
+            }
+        }
+        Command::Sample => out.write_all(&sample::hospital_sample()).map_err(write)?,
+        Command::Generate { rows, seed } => {
+            for chunk in sample::bench_table(rows, seed) {
+                out.write_all(&chunk).map_err(write)?;
+            }
+        }
+        Command::Bench { rows, file } => bench(rows, file)?,
+    }
+    out.flush().map_err(write)
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Audit(e)) => {
+            eprintln!("pseudolens: error [{}]: {e}", e.code);
+            ExitCode::FAILURE
+        }
+        Err(Failure::Io(msg)) => {
+            eprintln!("pseudolens: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! One audit of one released table: configuration, the streaming pass, and the report.
+//!
+//! [`Audit::push`] takes chunks cut anywhere; [`Audit::finish`] returns the [`Report`]. The
+//! per-file state is a [`TableSummary`] — column profiles and the class table — which can
+//! also be merged with the summary of another part of the same table.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::identity::{self, ClassTable, IdentityParams, MissingPolicy};
+use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
+use crate::ingest::encoding::Encoding;
+use crate::ingest::records::{CsvOptions, CsvStream, InputFacts, Ragged, Row, RowSink};
+use crate::metric::MetricResult;
+use crate::profile::{ColumnProfile, ColumnSummary};
+use crate::roles::Role;
+
+/// What to audit and how (spec README Sec 3, 5, 6, 7). Every field has a default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuditConfig {
+    /// QI columns by header name; empty = profile only.
+    pub quasi_identifiers: Vec<String>,
+    /// Sensitive columns by header name.
+    pub sensitive: Vec<String>,
+    /// Missing-value policy.
+    pub missing_policy: MissingPolicy,
+    /// `alpha` of the wildcard policy.
+    pub wildcard_alpha: f64,
+    /// Remove rows whose QI cells are all suppressed.
+    pub exclude_suppressed_rows: bool,
+    /// Per-record risk threshold `tau`.
+    pub threshold: f64,
+    /// Missing tokens (the empty string is always one).
+    pub missing_tokens: Vec<String>,
+    /// Delimiter (one character), `None` = detect.
+    pub delimiter: Option<String>,
+    /// Encoding, `None` = detect.
+    pub encoding: Option<Encoding>,
+    /// Ragged-row handling.
+    pub ragged: Ragged,
+}
+
+impl Default for AuditConfig {
+    fn default() -> Self {
+        let p = IdentityParams::default();
+        AuditConfig {
+            quasi_identifiers: Vec::new(),
+            sensitive: Vec::new(),
+            missing_policy: p.missing_policy,
+            wildcard_alpha: p.wildcard_alpha,
+            exclude_suppressed_rows: p.exclude_suppressed_rows,
+            threshold: p.threshold,
+            missing_tokens: DEFAULT_MISSING_TOKENS.iter().map(|s| s.to_string()).collect(),
+            delimiter: None,
+            encoding: None,
+            ragged: Ragged::Error,
+        }
+    }
+}
+
+impl AuditConfig {
+    fn identity_params(&self) -> IdentityParams {
+        IdentityParams {
+            missing_policy: self.missing_policy,
+            wildcard_alpha: self.wildcard_alpha,
+            exclude_suppressed_rows: self.exclude_suppressed_rows,
+            threshold: self.threshold,
+        }
+    }
+
+    fn validate(&self) -> Result<CsvOptions> {
+        if !(0.0..=1.0).contains(&self.threshold) {
+            return Err(Error::config("invalid_threshold", format!("the risk threshold must lie in [0, 1], not {}", self.threshold)));
+        }
+        if !(0.0..=1.0).contains(&self.wildcard_alpha) {
+            return Err(Error::config("invalid_alpha", format!("the wildcard alpha must lie in [0, 1], not {}", self.wildcard_alpha)));
+        }
+        let delimiter = match self.delimiter.as_deref() {
+            None => None,
+            Some(d) if d.len() == 1 => Some(d.as_bytes()[0]),
+            Some("\\t") => Some(b'\t'),
+            Some(d) => return Err(Error::config("invalid_delimiter", format!("the delimiter must be one ASCII character, not \"{d}\""))),
+        };
+        Ok(CsvOptions { delimiter, encoding: self.encoding, ragged: self.ragged })
+    }
+}
+
+/// A warning for the person reading the report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Warning {
+    /// Machine code.
+    pub code: &'static str,
+    /// One sentence.
+    pub message: String,
+}
+
+/// Parameters echoed in the report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReportParams {
+    /// QI columns used.
+    pub quasi_identifiers: Vec<String>,
+    /// Sensitive columns named.
+    pub sensitive: Vec<String>,
+    /// Identity settings.
+    #[serde(flatten)]
+    pub identity: IdentityParams,
+}
+
+/// The result of an audit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// How the file was read.
+    pub input: InputFacts,
+    /// Per-column profile.
+    pub columns: Vec<ColumnProfile>,
+    /// Settings used.
+    pub params: ReportParams,
+    /// Metric results (spec README Sec 10), empty without quasi-identifiers.
+    pub metrics: Vec<MetricResult>,
+    /// Warnings.
+    pub warnings: Vec<Warning>,
+}
+
+impl Report {
+    /// The result with this id, if computed.
+    pub fn metric(&self, id: &str) -> Option<&MetricResult> {
+        self.metrics.iter().find(|m| m.id == id)
+    }
+}
+
+/// The streaming state of one table: column profiles and the class table.
+pub struct TableSummary {
+    columns: Vec<String>,
+    profiles: Vec<ColumnSummary>,
+    qi_index: Vec<usize>,
+    classes: ClassTable,
+    norm: Normaliser,
+    facts: InputFacts,
+}
+
+impl TableSummary {
+    fn new(columns: &[String], config: &AuditConfig) -> Result<Self> {
+        let find = |name: &String| {
+            columns.iter().position(|c| c == name).ok_or_else(|| {
+                Error::config("unknown_column", format!("there is no column \"{name}\"; the columns are: {}", columns.join(", ")))
+                    .in_column(name)
+            })
+        };
+        let qi_index = config.quasi_identifiers.iter().map(find).collect::<Result<Vec<_>>>()?;
+        config.sensitive.iter().map(find).collect::<Result<Vec<_>>>()?;
+        let mut sorted = qi_index.clone();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[0] == w[1]) {
+            return Err(Error::config("duplicate_quasi_identifier", "a quasi-identifier is named twice"));
+        }
+        Ok(TableSummary {
+            columns: columns.to_vec(),
+            profiles: (0..columns.len()).map(|_| ColumnSummary::default()).collect(),
+            // Spec README Sec 3: A is ordered by column position.
+            qi_index: sorted,
+            classes: ClassTable::new(qi_index.len(), config.missing_policy, config.exclude_suppressed_rows),
+            norm: Normaliser::new(config.missing_tokens.clone(), vec!['*']),
+            facts: InputFacts::default(),
+        })
+    }
+
+    fn absorb(&mut self, row: &Row<'_>, key: &mut Vec<u32>) -> Result<()> {
+        key.clear();
+        let mut qi = self.qi_index.iter().peekable();
+        for (i, profile) in self.profiles.iter_mut().enumerate() {
+            let text = row.text(i)?;
+            let cell = self.norm.normalise(&text);
+            profile.absorb(cell, &self.norm);
+            if qi.next_if_eq(&&i).is_some() {
+                key.push(self.classes.code(key.len(), cell));
+            }
+        }
+        if !self.qi_index.is_empty() {
+            self.classes.absorb(key);
+        }
+        Ok(())
+    }
+
+    /// Merges the summary of another part of the same table (same header and settings).
+    pub fn merge(&mut self, other: TableSummary) {
+        for (p, o) in self.profiles.iter_mut().zip(other.profiles) {
+            p.merge(o);
+        }
+        self.classes.merge(other.classes);
+    }
+
+    /// Finishes into the report.
+    pub fn finish(self, config: &AuditConfig) -> Report {
+        let rows = self.classes.rows_total;
+        let mut warnings = Vec::new();
+        let columns: Vec<ColumnProfile> =
+            self.profiles.into_iter().enumerate().map(|(i, p)| p.finish(&self.columns[i], i, rows)).collect();
+        for c in &columns {
+            if c.shape == "no values" && rows > 0 {
+                warnings.push(Warning { code: "column_without_values", message: format!("column \"{}\" has no value in any row", c.name) });
+            }
+        }
+        let qi: Vec<String> = self.qi_index.iter().map(|&i| self.columns[i].clone()).collect();
+        let direct: Vec<&str> =
+            columns.iter().filter(|c| c.proposed_role == Role::DirectIdentifier).map(|c| c.name.as_str()).collect();
+        if !direct.is_empty() {
+            warnings.push(Warning {
+                code: "direct_identifiers_present",
+                message: format!("these columns look like direct identifiers and should not be released: {}", direct.join(", ")),
+            });
+        }
+        for name in &self.facts.renamed_columns {
+            warnings.push(Warning { code: "empty_column_name", message: format!("a column without a name was called \"{name}\"") });
+        }
+        if let Some((line, fields)) = self.facts.first_ragged {
+            warnings.push(Warning {
+                code: "ragged_rows",
+                message: format!(
+                    "{} rows had a different number of fields than the header and were padded or cut (the first at line {line}, with {fields} fields)",
+                    self.facts.ragged_rows
+                ),
+            });
+        }
+        if self.facts.blank_lines > 0 {
+            warnings.push(Warning { code: "blank_lines", message: format!("{} blank lines were skipped", self.facts.blank_lines) });
+        }
+        let identity = config.identity_params();
+        let metrics = if qi.is_empty() { Vec::new() } else { identity::finish(&self.classes, &qi, &identity) };
+        Report {
+            input: self.facts,
+            columns,
+            params: ReportParams { quasi_identifiers: qi, sensitive: config.sensitive.clone(), identity },
+            metrics,
+            warnings,
+        }
+    }
+}
+
+struct Sink<'c> {
+    config: &'c AuditConfig,
+    summary: Option<TableSummary>,
+    key: Vec<u32>,
+}
+
+impl RowSink for Sink<'_> {
+    fn header(&mut self, names: &[String]) -> Result<()> {
+        self.summary = Some(TableSummary::new(names, self.config)?);
+        Ok(())
+    }
+
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        let summary = self.summary.as_mut().expect("header comes first");
+        summary.absorb(row, &mut self.key)
+    }
+}
+
+/// A streaming audit of one CSV file.
+pub struct Audit {
+    config: AuditConfig,
+    csv: CsvStream,
+    summary: Option<TableSummary>,
+}
+
+impl Audit {
+    /// An audit with this configuration (checked here).
+    pub fn new(config: AuditConfig) -> Result<Self> {
+        let opts = config.validate()?;
+        Ok(Audit { config, csv: CsvStream::new(opts), summary: None })
+    }
+
+    /// Absorbs the next chunk of the file.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
+        let mut sink = Sink { config: &self.config, summary: self.summary.take(), key: Vec::new() };
+        let r = self.csv.push(chunk, &mut sink);
+        self.summary = sink.summary;
+        r
+    }
+
+    /// Data rows read so far.
+    pub fn rows(&self) -> u64 {
+        self.csv.facts().rows_total
+    }
+
+    /// Ends the input and returns the table summary, for merging.
+    pub fn finish_summary(mut self) -> Result<TableSummary> {
+        let mut sink = Sink { config: &self.config, summary: self.summary.take(), key: Vec::new() };
+        self.csv.finish(&mut sink)?;
+        let mut summary = sink.summary.expect("finish succeeds only after a header");
+        summary.facts = self.csv.facts().clone();
+        Ok(summary)
+    }
+
+    /// Ends the input and returns the report.
+    pub fn finish(self) -> Result<Report> {
+        let config = self.config.clone();
+        Ok(self.finish_summary()?.finish(&config))
+    }
+}

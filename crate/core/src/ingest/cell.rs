@@ -1,0 +1,370 @@
+//! Value normalisation and cell forms (spec README Sec 4.2 and Sec 5).
+//!
+//! Every raw field goes through [`Normaliser::normalise`]: trim Unicode white space, map the
+//! missing tokens to `MISSING`, map text made only of mask characters to `SUPPRESSED`. What is
+//! left is text whose numeric or date reading ([`Form`]) is decided per cell and whose column
+//! kind is decided over all cells (see `profile`).
+
+/// A normalised cell: the grouping value of spec README Sec 5.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cell<'a> {
+    /// The trimmed text is one of the missing tokens.
+    Missing,
+    /// The trimmed text is made only of mask characters (`*`, `**`, ...).
+    Suppressed,
+    /// Any other trimmed text.
+    Text(&'a str),
+}
+
+impl Cell<'_> {
+    /// `MISSING` or `SUPPRESSED` (spec README Sec 4.2: "blank").
+    pub fn is_blank(&self) -> bool {
+        !matches!(self, Cell::Text(_))
+    }
+}
+
+/// Spec README Sec 5 steps 2-4, configured once per audit.
+#[derive(Debug, Clone)]
+pub struct Normaliser {
+    missing_tokens: Vec<String>,
+    mask_chars: Vec<char>,
+}
+
+/// The default missing tokens of spec README Sec 5 step 3.
+pub const DEFAULT_MISSING_TOKENS: [&str; 6] = ["", "NA", "N/A", "NaN", "NULL", "null"];
+
+impl Default for Normaliser {
+    fn default() -> Self {
+        Normaliser::new(DEFAULT_MISSING_TOKENS.iter().map(|s| s.to_string()).collect(), vec!['*'])
+    }
+}
+
+impl Normaliser {
+    /// A normaliser with these missing tokens (compared after trimming, case-sensitively) and
+    /// mask characters. The empty string is always a missing token.
+    pub fn new(mut missing_tokens: Vec<String>, mask_chars: Vec<char>) -> Self {
+        if !missing_tokens.iter().any(String::is_empty) {
+            missing_tokens.push(String::new());
+        }
+        Normaliser { missing_tokens, mask_chars }
+    }
+
+    /// Normalises one raw field.
+    pub fn normalise<'a>(&self, raw: &'a str) -> Cell<'a> {
+        let t = raw.trim_matches(char::is_whitespace);
+        if self.missing_tokens.iter().any(|m| m == t) {
+            Cell::Missing
+        } else if t.chars().all(|c| self.is_mask(c)) {
+            Cell::Suppressed
+        } else {
+            Cell::Text(t)
+        }
+    }
+
+    /// Whether `c` is a mask character.
+    pub fn is_mask(&self, c: char) -> bool {
+        self.mask_chars.contains(&c)
+    }
+}
+
+/// How one non-blank cell reads (spec README Sec 4.2), before the column kind is known.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Form {
+    /// A `NUM`.
+    Number(f64),
+    /// A numeric range, bracketed form or one-sided bound: `[lo, hi]` ends.
+    NumericRange(f64, f64),
+    /// A digit mask such as `130**`: the range `[13000, 13099]`.
+    DigitMask(f64, f64),
+    /// A valid `YYYY-MM-DD`, as days since 1970-01-01.
+    Date(i64),
+    /// `YYYY-MM`, or a range of ISO dates: first and last day.
+    DateRange(i64, i64),
+    /// Text with at least one mask character and another character (`123**` in a code column).
+    Mask,
+    /// Anything else.
+    Text,
+}
+
+impl Form {
+    /// Reads a trimmed, non-blank cell.
+    pub fn of(t: &str, norm: &Normaliser) -> Form {
+        if let Some(v) = parse_num(t) {
+            return Form::Number(v);
+        }
+        if let Some(d) = parse_date(t) {
+            return Form::Date(d);
+        }
+        if let Some((lo, hi)) = parse_date_range(t) {
+            return Form::DateRange(lo, hi);
+        }
+        if let Some((lo, hi)) = digit_mask(t, norm) {
+            return Form::DigitMask(lo, hi);
+        }
+        if let Some((lo, hi)) = parse_numeric_range(t, norm) {
+            return Form::NumericRange(lo, hi);
+        }
+        if t.chars().any(|c| norm.is_mask(c)) {
+            return Form::Mask;
+        }
+        Form::Text
+    }
+}
+
+/// The `NUM` grammar of spec README Sec 4.2: `^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$`,
+/// finite binary64.
+pub fn parse_num(t: &str) -> Option<f64> {
+    let b = t.as_bytes();
+    let mut i = 0;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        i += 1;
+    }
+    let int_start = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let int_digits = i - int_start;
+    let mut frac_digits = 0;
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        let s = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        frac_digits = i - s;
+    }
+    if int_digits == 0 && frac_digits == 0 {
+        return None;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        let s = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == s {
+            return None;
+        }
+    }
+    if i != b.len() {
+        return None;
+    }
+    t.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (i64::from(m) + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The ISO date `YYYY-MM-DD` of a day number.
+pub fn civil_from_days(z: i64) -> String {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+fn days_in_month(y: i64, m: u32) -> u32 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+fn digits(s: &str, n: usize) -> Option<u32> {
+    (s.len() == n && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok()).flatten()
+}
+
+/// A valid `YYYY-MM-DD` as a day number.
+pub fn parse_date(t: &str) -> Option<i64> {
+    let mut it = t.split('-');
+    let (y, m, d) = (digits(it.next()?, 4)?, digits(it.next()?, 2)?, digits(it.next()?, 2)?);
+    if it.next().is_some() || !(1..=12).contains(&m) || d == 0 || d > days_in_month(y.into(), m) {
+        return None;
+    }
+    Some(days_from_civil(y.into(), m, d))
+}
+
+/// Date ranges of spec README Sec 4.2: `YYYY-MM` (that month), `[d1,d2]`-style brackets and
+/// `d1/d2` with ISO dates. (`YYYY` alone reads as a number.)
+pub fn parse_date_range(t: &str) -> Option<(i64, i64)> {
+    let mut it = t.split('-');
+    if let (Some(y), Some(m), None) = (it.next(), it.next(), it.next())
+        && let (Some(y), Some(m)) = (digits(y, 4), digits(m, 2))
+        && (1..=12).contains(&m)
+    {
+        let y = i64::from(y);
+        return Some((days_from_civil(y, m, 1), days_from_civil(y, m, days_in_month(y, m))));
+    }
+    if let Some((a, b)) = t.split_once('/') {
+        let (lo, hi) = (parse_date(a.trim())?, parse_date(b.trim())?);
+        return (lo <= hi).then_some((lo, hi));
+    }
+    let (open, inner, close) = split_brackets(t)?;
+    let (a, b) = inner.split_once([',', ';'])?;
+    let (mut lo, mut hi) = (parse_date(a.trim())?, parse_date(b.trim())?);
+    if open == '(' {
+        lo += 1;
+    }
+    if close == ')' {
+        hi -= 1;
+    }
+    (lo <= hi).then_some((lo, hi))
+}
+
+fn split_brackets(t: &str) -> Option<(char, &str, char)> {
+    let open = t.chars().next()?;
+    let close = t.chars().next_back()?;
+    if !matches!(open, '[' | '(') || !matches!(close, ']' | ')') || t.len() < 2 {
+        return None;
+    }
+    Some((open, &t[1..t.len() - 1], close))
+}
+
+/// Splits `a SEP b` where SEP is one of `-` `–` `~` `..` (and `,` `;` inside brackets). The
+/// first number binds its own sign, so `-5--1` is `[-5, -1]`.
+fn split_pair(s: &str, bracketed: bool) -> Option<(f64, f64)> {
+    let s = s.trim();
+    let start = usize::from(s.starts_with(['+', '-']));
+    for (i, c) in s.char_indices().skip(start) {
+        let sep_len = match c {
+            '-' | '~' => 1,
+            '–' => '–'.len_utf8(),
+            ',' | ';' if bracketed => 1,
+            '.' if s[i..].starts_with("..") => 2,
+            _ => continue,
+        };
+        // `1e-5` is a number, not a range: the minus belongs to the exponent.
+        if c == '-' && i > 0 && matches!(s.as_bytes()[i - 1], b'e' | b'E') {
+            continue;
+        }
+        let (a, b) = (parse_num(s[..i].trim()), parse_num(s[i + sep_len..].trim()));
+        if let (Some(a), Some(b)) = (a, b) {
+            return Some((a, b));
+        }
+    }
+    None
+}
+
+/// The numeric range grammar of spec README Sec 4.2, as `[lo, hi]` ends (open ends are
+/// infinite; open finite bounds keep their value, which is all the profile needs). `a > b` is
+/// not a range.
+pub fn parse_numeric_range(t: &str, norm: &Normaliser) -> Option<(f64, f64)> {
+    let ordered = |(a, b): (f64, f64)| (a <= b).then_some((a, b));
+    if let Some((_, inner, _)) = split_brackets(t) {
+        return split_pair(inner, true).and_then(ordered);
+    }
+    for (prefix, lower) in [("<=", false), ("≤", false), (">=", true), ("≥", true), ("<", false), (">", true)] {
+        if let Some(rest) = t.strip_prefix(prefix) {
+            let v = parse_num(rest.trim())?;
+            return Some(if lower { (v, f64::INFINITY) } else { (f64::NEG_INFINITY, v) });
+        }
+    }
+    if let Some(rest) = t.strip_suffix('+') {
+        return parse_num(rest.trim()).map(|v| (v, f64::INFINITY));
+    }
+    if let Some(p) = split_pair(t, false) {
+        return ordered(p);
+    }
+    digit_mask(t, norm)
+}
+
+/// A digit mask such as `12**`: mask characters read as 0 for the low end and 9 for the high
+/// end. At least one digit and one mask character, nothing else.
+fn digit_mask(t: &str, norm: &Normaliser) -> Option<(f64, f64)> {
+    let (mut lo, mut hi, mut has_digit, mut has_mask) = (0f64, 0f64, false, false);
+    for c in t.chars() {
+        if let Some(d) = c.to_digit(10) {
+            has_digit = true;
+            lo = lo * 10.0 + f64::from(d);
+            hi = hi * 10.0 + f64::from(d);
+        } else if norm.is_mask(c) {
+            has_mask = true;
+            lo *= 10.0;
+            hi = hi * 10.0 + 9.0;
+        } else {
+            return None;
+        }
+    }
+    (has_digit && has_mask).then_some((lo, hi))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalise_trims_and_maps_blanks() {
+        let n = Normaliser::default();
+        assert_eq!(n.normalise("  NA "), Cell::Missing);
+        assert_eq!(n.normalise(""), Cell::Missing);
+        assert_eq!(n.normalise("\u{a0}"), Cell::Missing);
+        assert_eq!(n.normalise(" *** "), Cell::Suppressed);
+        assert_eq!(n.normalise(" a b "), Cell::Text("a b"));
+        assert_eq!(n.normalise("None"), Cell::Text("None"));
+        assert_eq!(n.normalise("na"), Cell::Text("na"));
+    }
+
+    #[test]
+    fn numbers_follow_the_grammar() {
+        assert_eq!(parse_num("1"), Some(1.0));
+        assert_eq!(parse_num("-.5"), Some(-0.5));
+        assert_eq!(parse_num("1."), Some(1.0));
+        assert_eq!(parse_num("1e3"), Some(1000.0));
+        for bad in ["", ".", "1,5", "1e", "0x10", "inf", "NaN", "1 000", "1e999"] {
+            assert_eq!(parse_num(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn ranges_follow_the_grammar() {
+        let n = Normaliser::default();
+        let r = |t| parse_numeric_range(t, &n);
+        assert_eq!(r("30-39"), Some((30.0, 39.0)));
+        assert_eq!(r("30 – 39"), Some((30.0, 39.0)));
+        assert_eq!(r("-5--1"), Some((-5.0, -1.0)));
+        assert_eq!(r("[30,40)"), Some((30.0, 40.0)));
+        assert_eq!(r("(1.5;2]"), Some((1.5, 2.0)));
+        assert_eq!(r("1..2"), Some((1.0, 2.0)));
+        assert_eq!(r(">=80"), Some((80.0, f64::INFINITY)));
+        assert_eq!(r("≤5"), Some((f64::NEG_INFINITY, 5.0)));
+        assert_eq!(r("80+"), Some((80.0, f64::INFINITY)));
+        assert_eq!(r("12**"), Some((1200.0, 1299.0)));
+        assert_eq!(r("1*3*"), Some((1030.0, 1939.0)));
+        assert_eq!(r("39-30"), None);
+        assert_eq!(r("1e-5"), None);
+        assert_eq!(r("abc"), None);
+    }
+
+    #[test]
+    fn dates_are_validated() {
+        assert_eq!(parse_date("1970-01-01"), Some(0));
+        assert_eq!(parse_date("2024-02-29"), Some(19_782));
+        assert_eq!(parse_date("2023-02-29"), None);
+        assert_eq!(parse_date("2023-13-01"), None);
+        assert_eq!(civil_from_days(19_782), "2024-02-29");
+        assert_eq!(parse_date_range("2024-02"), Some((19_754, 19_782)));
+        assert_eq!(parse_date_range("2024-01-01/2024-01-31"), Some((19_723, 19_753)));
+        assert_eq!(Form::of("2024", &Normaliser::default()), Form::Number(2024.0));
+        assert_eq!(Form::of("123**", &Normaliser::default()), Form::DigitMask(12300.0, 12399.0));
+        assert_eq!(Form::of("A1**", &Normaliser::default()), Form::Mask);
+    }
+}

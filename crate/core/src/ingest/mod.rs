@@ -1,0 +1,6 @@
+//! Reading a table: encoding, dialect, records, and cell normalisation (spec README Sec 4-6).
+
+pub mod cell;
+pub mod dialect;
+pub mod encoding;
+pub mod records;

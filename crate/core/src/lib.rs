@@ -1,0 +1,26 @@
+//! pseudolens-core: privacy-risk and utility metrics for pseudonymized tables.
+//!
+//! Pure Rust, push-driven and I/O-free: the caller feeds bytes in chunks cut anywhere
+//! ([`Audit::push`]) and takes a [`Report`] at the end ([`Audit::finish`]). The same code runs
+//! natively (the CLI, tests, benchmarks) and in the browser's worker through the wasm binding.
+//!
+//! Where each part of the specification (`shared/spec/`) lives:
+//! - README Sec 4-6 (cells, normalisation, CSV): [`ingest`]; Sec 4.1 kinds: [`profile`];
+//!   Sec 3 roles: [`roles`]; Sec 10 result format: [`metric`].
+//! - identity-risk.md Sec 1 (classes, policies): [`identity::classes`]; Sec 2-3 (class sizes,
+//!   uniqueness): [`identity::class_size`]; Sec 4-5 (record risk, R_internal, prosecutor,
+//!   risk distribution): [`identity::record_risk`].
+
+pub mod audit;
+pub mod error;
+mod hash;
+pub mod identity;
+pub mod ingest;
+mod json;
+pub mod metric;
+pub mod profile;
+pub mod roles;
+pub mod sample;
+
+pub use audit::{Audit, AuditConfig, Report, TableSummary};
+pub use error::{Error, ErrorKind, Result};

@@ -1,0 +1,68 @@
+//! The wasm binding: forwards to `pseudolens-core` and converts values at the boundary. No
+//! logic lives here (docs/architecture.md gives the TypeScript view of this API).
+
+use pseudolens_core::{AuditConfig, Error, ErrorKind};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+fn to_js(value: &impl Serialize) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or_else(|e| JsValue::from_str(&format!("internal error while converting a result: {e}")))
+}
+
+fn error(e: &Error) -> JsValue {
+    to_js(e)
+}
+
+/// A streaming audit of one CSV file: `new Audit(config)`, `push(chunk)`..., `finish()`.
+#[wasm_bindgen]
+pub struct Audit(Option<pseudolens_core::Audit>);
+
+#[wasm_bindgen]
+impl Audit {
+    /// Checks the configuration (an `AuditConfig` object) and starts an audit.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: JsValue) -> Result<Audit, JsValue> {
+        let config: AuditConfig = serde_wasm_bindgen::from_value(config).map_err(|e| {
+            error(&Error { kind: ErrorKind::Config, ..Error::config("invalid_config", format!("the audit settings are not valid: {e}")) })
+        })?;
+        pseudolens_core::Audit::new(config).map(|a| Audit(Some(a))).map_err(|e| error(&e))
+    }
+
+    /// Absorbs the next chunk of the file (cut anywhere).
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsValue> {
+        self.inner()?.push(chunk).map_err(|e| error(&e))
+    }
+
+    /// Data rows read so far.
+    pub fn rows(&self) -> f64 {
+        self.0.as_ref().map_or(0.0, |a| a.rows() as f64)
+    }
+
+    /// Ends the input and returns the report; the audit cannot be used afterwards.
+    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+        let audit = self.0.take().ok_or_else(finished)?;
+        audit.finish().map(|r| to_js(&r)).map_err(|e| error(&e))
+    }
+
+    fn inner(&mut self) -> Result<&mut pseudolens_core::Audit, JsValue> {
+        self.0.as_mut().ok_or_else(finished)
+    }
+}
+
+fn finished() -> JsValue {
+    error(&Error { kind: ErrorKind::Internal, ..Error::config("audit_finished", "this audit has already finished") })
+}
+
+/// The bundled synthetic hospital sample, as CSV bytes.
+#[wasm_bindgen]
+pub fn sample_csv() -> Vec<u8> {
+    pseudolens_core::sample::hospital_sample()
+}
+
+/// The version of the core.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

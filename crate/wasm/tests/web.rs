@@ -1,0 +1,65 @@
+//! The binding in a real browser worker (wasm-bindgen-test in headless Chromium).
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::Reflect;
+use pseudolens_wasm::{Audit, sample_csv};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_dedicated_worker);
+
+fn config(qi: &[&str]) -> JsValue {
+    let qi: Vec<String> = qi.iter().map(|s| s.to_string()).collect();
+    let obj = js_sys::Object::new();
+    let arr = js_sys::Array::new();
+    for q in qi {
+        arr.push(&JsValue::from_str(&q));
+    }
+    Reflect::set(&obj, &"quasi_identifiers".into(), &arr).unwrap();
+    obj.into()
+}
+
+fn metric(report: &JsValue, id: &str) -> JsValue {
+    let metrics = js_sys::Array::from(&Reflect::get(report, &"metrics".into()).unwrap());
+    let m = metrics.iter().find(|m| Reflect::get(m, &"id".into()).unwrap() == id).expect(id);
+    Reflect::get(&m, &"value".into()).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn audits_a_small_table_pushed_in_pieces() {
+    let mut audit = Audit::new(config(&["age", "sex"])).unwrap();
+    let csv = b"age,sex,diag\n30-39,F,flu\n30-39,F,cold\n40-49,M,flu\n";
+    for piece in csv.chunks(5) {
+        audit.push(piece).unwrap();
+    }
+    let report = audit.finish().unwrap();
+    assert_eq!(metric(&report, "k_anonymity").as_f64(), Some(1.0));
+    assert_eq!(metric(&report, "sample_uniques").as_f64(), Some(1.0));
+    assert_eq!(metric(&report, "n_classes").as_f64(), Some(2.0));
+}
+
+#[wasm_bindgen_test]
+fn errors_are_plain_objects_naming_the_line() {
+    let mut audit = Audit::new(config(&["a"])).unwrap();
+    audit.push(b"a,b\n1,2\n3\n").unwrap();
+    let err = audit.finish().unwrap_err();
+    assert_eq!(Reflect::get(&err, &"code".into()).unwrap(), "ragged_row");
+    assert_eq!(Reflect::get(&err, &"line".into()).unwrap().as_f64(), Some(3.0));
+}
+
+#[wasm_bindgen_test]
+fn unknown_settings_are_refused() {
+    let obj = js_sys::Object::new();
+    Reflect::set(&obj, &"quasi_identifierz".into(), &js_sys::Array::new()).unwrap();
+    let err = Audit::new(obj.into()).err().unwrap();
+    assert_eq!(Reflect::get(&err, &"code".into()).unwrap(), "invalid_config");
+}
+
+#[wasm_bindgen_test]
+fn the_sample_is_bundled() {
+    let bytes = sample_csv();
+    let mut audit = Audit::new(config(&["age", "sex", "postcode", "admission_month"])).unwrap();
+    audit.push(&bytes).unwrap();
+    let report = audit.finish().unwrap();
+    assert_eq!(metric(&report, "n_records_total").as_f64(), Some(5000.0));
+}

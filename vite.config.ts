@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+import { DEV_SECURITY_HEADERS, SECURITY_HEADERS, renderHeadersFile } from './web/security-headers.ts';
+
+const headersFile = fileURLToPath(new URL('./web/public/_headers', import.meta.url));
+
+/** Fails the build when web/public/_headers no longer matches web/security-headers.ts. */
+function checkHeadersFile(): Plugin {
+  return {
+    name: 'pseudolens-check-headers-file',
+    apply: 'build',
+    buildStart() {
+      const expected = renderHeadersFile();
+      if (readFileSync(headersFile, 'utf8') !== expected) {
+        this.error(
+          `web/public/_headers is out of date with web/security-headers.ts; it must read:\n${expected}`,
+        );
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  root: 'web',
+  base: './',
+  publicDir: 'public',
+  build: {
+    outDir: '../dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // Keep the wasm as its own file (fetched same-origin under connect-src 'self').
+    assetsInlineLimit: 0,
+  },
+  worker: { format: 'es' },
+  server: { headers: { ...DEV_SECURITY_HEADERS } },
+  preview: { headers: { ...SECURITY_HEADERS } },
+  plugins: [checkHeadersFile()],
+});

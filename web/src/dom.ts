@@ -1,0 +1,50 @@
+// A tiny element builder. Text always goes through textContent: values from the user's file
+// are never interpreted as HTML.
+
+export type Child = Node | string | number | null | undefined | false;
+type Attrs = Record<string, string | number | boolean | null | undefined>;
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === 'class') node.className = String(value);
+    else node.setAttribute(name, value === true ? '' : String(value));
+  }
+  append(node, ...children);
+  return node;
+}
+
+export function append(parent: Node, ...children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+  }
+}
+
+export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`missing #${id}`);
+  return node as T;
+}
+
+/** A table inside its own scrolling container (wide tables never widen the page). */
+export function scrollTable(caption: string, head: string[], rows: Child[][], numeric: number[] = []): HTMLElement {
+  const num = (i: number) => (numeric.includes(i) ? 'num' : null);
+  const table = el(
+    'table',
+    {},
+    el('caption', { class: 'visually-hidden' }, caption),
+    el('thead', {}, el('tr', {}, ...head.map((h, i) => el('th', { scope: 'col', class: num(i) }, h)))),
+    el(
+      'tbody',
+      {},
+      ...rows.map((cells) => el('tr', {}, ...cells.map((c, i) => el('td', { class: num(i) }, c)))),
+    ),
+  );
+  return el('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': caption }, table);
+}

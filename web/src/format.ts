@@ -1,0 +1,39 @@
+// Display rules: scores in [0, 1] with 4 decimals, percentages with 2 decimals, counts with
+// thousands separators. One locale everywhere so the page reads the same on every machine.
+
+const LOCALE = 'en-US';
+const DASH = '—';
+
+export function count(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return DASH;
+  return Number.isInteger(n)
+    ? n.toLocaleString(LOCALE)
+    : n.toLocaleString(LOCALE, { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+}
+
+/** A score in [0, 1]: 4 decimals. */
+export function score(x: number | null | undefined): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return DASH;
+  return x.toFixed(4);
+}
+
+/** A share in [0, 1] shown as a percentage with 2 decimals. */
+export function percent(share: number | null | undefined): string {
+  if (share === null || share === undefined || !Number.isFinite(share)) return DASH;
+  return `${(share * 100).toFixed(2)}%`;
+}
+
+/** Bytes as decimal megabytes (1 MB = 10^6 bytes, the unit of MB/s). */
+export function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toLocaleString(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} MB`;
+}
+
+export function rate(mbPerSec: number): string {
+  return `${mbPerSec.toLocaleString(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} MB/s`;
+}
+
+/** A risk bin edge of the ARX risk distribution, compact: 1e-8 … 0.334, 1. */
+export function edge(x: number): string {
+  if (x < 0.001) return x.toExponential(0).replace('e-', 'e−');
+  return String(Number(x.toPrecision(3)));
+}

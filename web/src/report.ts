@@ -1,0 +1,161 @@
+// The Report contract of the wasm core (docs/architecture.md), as TypeScript types, and the
+// small typed look-ups the page needs. The page only reads a Report; it never computes one.
+
+export type Role = 'direct_identifier' | 'quasi_identifier' | 'sensitive' | 'insensitive';
+export type MissingPolicy = 'ordinary' | 'wildcard' | 'drop';
+export type Encoding = 'utf-8' | 'windows-1252';
+
+/** The configuration passed to `new Audit(config)`. */
+export interface AuditConfig {
+  quasi_identifiers: string[];
+  sensitive?: string[];
+  missing_policy?: MissingPolicy;
+  wildcard_alpha?: number;
+  exclude_suppressed_rows?: boolean;
+  threshold?: number;
+  missing_tokens?: string[];
+  delimiter?: string | null;
+  encoding?: Encoding | null;
+  ragged?: 'error' | 'pad_or_truncate';
+}
+
+export interface ColumnProfile {
+  name: string;
+  index: number;
+  kind: 'numeric' | 'date' | 'categorical';
+  forms: { exact: number; range: number; mask: number; missing: number; suppressed: number; invalid: number };
+  shape: string;
+  distinct: number;
+  distinct_exact: boolean;
+  min: string | null;
+  max: string | null;
+  top: [string, number][];
+  proposed_role: Role;
+  role_reason: string;
+}
+
+export type MetricStatus = 'ok' | 'not_applicable' | 'error' | 'empty_input';
+
+export interface MetricResult {
+  id: string;
+  family: string;
+  scope: unknown;
+  value: unknown;
+  status: MetricStatus;
+  reason: string | null;
+  params: unknown;
+  details: unknown;
+  warnings: string[];
+}
+
+export interface Report {
+  input: {
+    bytes: number;
+    rows_total: number;
+    encoding: string;
+    delimiter: string;
+    ragged_rows: number;
+    columns: number;
+  };
+  columns: ColumnProfile[];
+  params: {
+    quasi_identifiers: string[];
+    missing_policy: string;
+    exclude_suppressed_rows: boolean;
+    threshold: number;
+    wildcard_alpha: number;
+  };
+  metrics: MetricResult[];
+  warnings: { code: string; message: string }[];
+}
+
+/** The error object the binding throws (plain data, survives postMessage). */
+export interface WireError {
+  kind: 'input' | 'config' | 'encoding' | 'internal';
+  code: string;
+  message: string;
+  line: number | null;
+  column: string | null;
+}
+
+/** A riskiest class from `record_risk.details.top`. */
+export interface RiskyClass {
+  values: Record<string, string>;
+  size: number;
+  risk: number;
+}
+
+export function metric(report: Report, id: string): MetricResult | undefined {
+  return report.metrics.find((m) => m.id === id);
+}
+
+/** The value of an `ok` metric when it is a finite number, else null. */
+export function numberValue(report: Report, id: string): number | null {
+  const m = metric(report, id);
+  return m && m.status === 'ok' && typeof m.value === 'number' && Number.isFinite(m.value)
+    ? m.value
+    : null;
+}
+
+/** The value of an `ok` metric, unchecked beyond "present". Callers validate the shape. */
+export function okValue(report: Report, id: string): unknown {
+  const m = metric(report, id);
+  return m && m.status === 'ok' ? m.value : null;
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** `[[a, b, c], ...]` with numeric cells, or [] when the metric is missing or not ok. */
+export function numberTriples(report: Report, id: string): [number, number, number][] {
+  const v = okValue(report, id);
+  if (!Array.isArray(v)) return [];
+  return v.filter(
+    (row): row is [number, number, number] =>
+      Array.isArray(row) && row.length >= 3 && row.slice(0, 3).every((x) => typeof x === 'number'),
+  );
+}
+
+export function percentiles(report: Report): { p5: number; p50: number; p95: number } | null {
+  const v = okValue(report, 'ec_size_percentiles');
+  if (!isRecord(v)) return null;
+  const { p5, p50, p95 } = v;
+  return typeof p5 === 'number' && typeof p50 === 'number' && typeof p95 === 'number'
+    ? { p5, p50, p95 }
+    : null;
+}
+
+export function kViolators(report: Report): { k: number; records: number; share: number }[] {
+  const v = okValue(report, 'k_violators');
+  if (!Array.isArray(v)) return [];
+  return v.filter(
+    (x): x is { k: number; records: number; share: number } =>
+      isRecord(x) && typeof x.k === 'number' && typeof x.records === 'number' && typeof x.share === 'number',
+  );
+}
+
+export function riskiestClasses(report: Report): RiskyClass[] {
+  const m = metric(report, 'record_risk');
+  if (!m || !isRecord(m.details) || !Array.isArray(m.details.top)) return [];
+  return m.details.top.filter(
+    (x): x is RiskyClass =>
+      isRecord(x) && isRecord(x.values) && typeof x.size === 'number' && typeof x.risk === 'number',
+  );
+}
+
+/** Recognises a WireError thrown by the binding; anything else becomes an `internal` one. */
+export function toWireError(e: unknown): WireError {
+  if (isRecord(e) && typeof e.code === 'string' && typeof e.message === 'string') {
+    const kind = e.kind;
+    return {
+      kind: kind === 'input' || kind === 'config' || kind === 'encoding' ? kind : 'internal',
+      code: e.code,
+      message: e.message,
+      line: typeof e.line === 'number' ? e.line : null,
+      column: typeof e.column === 'string' ? e.column : null,
+    };
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return { kind: 'internal', code: 'internal', message, line: null, column: null };
+}
