@@ -12,7 +12,7 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   n_classes:
     'How many different combinations of quasi-identifier values occur; each combination forms one group of look-alike records.',
   k_anonymity:
-    'Every patient shares their combination of quasi-identifier values with at least k − 1 others; k = 1 means at least one patient is unique.',
+    'Every patient shares their combination of quasi-identifier values with at least k\u00a0−\u00a01 others; k\u00a0=\u00a01 means at least one patient is unique.',
   class_size_histogram:
     'How many records sit in groups of each size; records in groups of 1 or 2 are the easiest to single out.',
   ec_size_percentiles:

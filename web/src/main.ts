@@ -166,7 +166,7 @@ function onWorkerMessage(message: Response): void {
     case 'error': {
       hideProgress();
       if (message.error.kind === 'internal') client.restart();
-      const { title, detail } = describeError(message.error);
+      const { title, detail } = describeError(message.error, job?.label ?? 'The file');
       showMessage(messages, 'error', title, detail);
       announce(title);
       break;
@@ -189,7 +189,7 @@ function onWorkerMessage(message: Response): void {
       break;
     case 'engine_failed': {
       document.documentElement.dataset.engine = 'failed';
-      const { detail } = describeError(message.error);
+      const { detail } = describeError(message.error, 'The engine');
       showMessage(messages, 'error', 'The audit engine could not be loaded in this browser.', detail);
       break;
     }
@@ -211,8 +211,9 @@ sampleButton.addEventListener('click', () => start({ kind: 'sample' }, 'Sample (
 cancelButton.addEventListener('click', () => {
   client.cancel();
   hideProgress();
-  const during = job?.pass === 'audit' ? 'The audit was cancelled.' : 'Reading the file was cancelled.';
-  showMessage(messages, 'note', `Cancelled. ${during}`, 'Nothing was kept. Choose a file or try the sample to start again.');
+  const what = job?.pass === 'audit' ? `The audit of ${job.label}` : `Reading ${job?.label ?? 'the file'}`;
+  const again = job?.pass === 'audit' ? 'Press "Run audit" to start it again.' : 'Choose a file or try the sample to start again.';
+  showMessage(messages, 'note', 'Cancelled.', `${what} was stopped and nothing was kept. ${again}`);
   announce('Cancelled.');
   if (job) job.pass = null;
 });

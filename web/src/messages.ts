@@ -4,7 +4,8 @@
 import { el } from './dom';
 import type { WireError } from './report';
 
-export function describeError(e: WireError): { title: string; detail: string } {
+/** `source` names what was read (a file name, or the sample). */
+export function describeError(e: WireError, source: string): { title: string; detail: string } {
   const where =
     e.line !== null
       ? `line ${e.line.toLocaleString('en-US')}${e.column !== null ? `, column “${e.column}”` : ''}`
@@ -13,11 +14,17 @@ export function describeError(e: WireError): { title: string; detail: string } {
         : null;
   const detail = `${e.message} (${e.code})`;
   if (e.code === 'empty_file') {
-    return { title: 'The file is empty.', detail: 'Choose a CSV file with a header row and at least one data row.' };
+    return {
+      title: 'The file is empty.',
+      detail: `${source} has no header row and no data. Choose a CSV file with a header row and at least one data row.`,
+    };
   }
   switch (e.kind) {
     case 'input':
-      return { title: where ? `The file has a problem at ${where}.` : 'The file could not be read as a table.', detail };
+      return {
+        title: where ? `${source} has a problem at ${where}.` : `${source} could not be read as a table.`,
+        detail,
+      };
     case 'encoding':
       return { title: `The text encoding of the file could not be read${where ? ` (${where})` : ''}.`, detail };
     case 'config':

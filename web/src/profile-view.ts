@@ -75,13 +75,15 @@ export function renderProfile(
     problem.textContent = '';
   };
 
+  // The role comes right after the name: it is what the user acts on, and it must stay in
+  // view when the table scrolls sideways on a narrow screen.
   const rows = report.columns.map((c) => [
     el('span', { class: 'col-name' }, c.name),
+    roleSelect(c, roles, refresh),
     shapeText(c),
     `${c.distinct_exact ? '' : '≈ '}${count(c.distinct)}`,
     `${count(c.forms.missing)}${rowsTotal > 0 ? ` (${percent(c.forms.missing / rowsTotal)})` : ''}`,
     el('span', { class: 'top-values' }, topText(c)),
-    roleSelect(c, roles, refresh),
   ]);
 
   const policyField = el(
@@ -151,7 +153,7 @@ export function renderProfile(
       `${fileLabel}: ${count(rowsTotal)} rows, ${count(report.input.columns)} columns, read as ${report.input.encoding}. `,
       'Each column has a proposed role; change it where you know better, then run the audit.',
     ),
-    scrollTable('Columns of the table', ['Column', 'Kind and shape', 'Distinct', 'Missing', 'Most frequent values', 'Role'], rows, [2, 3]),
+    scrollTable('Columns of the table', ['Column', 'Role', 'Kind and shape', 'Distinct', 'Missing', 'Most frequent values'], rows, [3, 4]),
     form,
   );
   refresh();

@@ -80,7 +80,8 @@ export interface WireError {
 
 /** A riskiest class from `record_risk.details.top`. */
 export interface RiskyClass {
-  values: Record<string, string>;
+  /** QI column -> value; null for a missing (blank) cell. */
+  values: Record<string, string | null>;
   size: number;
   risk: number;
 }

@@ -169,6 +169,13 @@ function allMetrics(report: Report): HTMLElement {
   );
 }
 
+/** A QI value of a risky group: a missing cell is shown as such, not as an empty string. */
+function cellText(v: string | null | undefined): Child {
+  if (v === null) return el('span', { class: 'blank' }, '(blank)');
+  if (v === undefined) return '—';
+  return v === '' ? el('span', { class: 'blank' }, '(empty)') : v;
+}
+
 let charts: Chart[] = [];
 
 export function clearResults(panel: HTMLElement): void {
@@ -232,7 +239,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
         ? scrollTable(
             'Riskiest groups of records',
             [...qis, 'Records in group', 'Risk'],
-            top.map((t) => [...qis.map((q) => t.values[q] ?? '—'), count(t.size), score(t.risk)]),
+            top.map((t) => [...qis.map((q) => cellText(t.values[q])), count(t.size), score(t.risk)]),
             [qis.length, qis.length + 1],
           )
         : el('p', {}, missingReason(report, 'record_risk') ?? 'No groups reported.'),

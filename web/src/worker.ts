@@ -44,17 +44,17 @@ async function audit(id: number, blob: Blob, config: AuditConfig): Promise<Repor
   const started = performance.now();
   let lastPost = -Infinity;
   const audit = new Audit(config);
+  const post = (bytes: number) => {
+    const seconds = (performance.now() - started) / 1000;
+    const mbPerSec = seconds > 0 ? bytes / 1e6 / seconds : 0;
+    scope.postMessage({
+      type: 'progress',
+      id,
+      progress: { rows: audit.rows(), bytes, totalBytes: blob.size, mbPerSec },
+    });
+    lastPost = performance.now();
+  };
   try {
-    const post = (bytes: number) => {
-      const seconds = (performance.now() - started) / 1000;
-      const mbPerSec = seconds > 0 ? bytes / 1e6 / seconds : 0;
-      scope.postMessage({
-        type: 'progress',
-        id,
-        progress: { rows: audit.rows(), bytes, totalBytes: blob.size, mbPerSec },
-      });
-      lastPost = performance.now();
-    };
     post(0);
     for (let start = 0; start < blob.size; start += CHUNK_BYTES) {
       const end = Math.min(start + CHUNK_BYTES, blob.size);
@@ -63,15 +63,9 @@ async function audit(id: number, blob: Blob, config: AuditConfig): Promise<Repor
       if (performance.now() - lastPost >= PROGRESS_INTERVAL_MS) post(end);
     }
     post(blob.size);
-    return audit.finish();
-  } catch (e) {
-    // finish() consumes the object; free only what was not consumed.
-    try {
-      audit.free();
-    } catch {
-      /* already consumed */
-    }
-    throw e;
+    return audit.finish() as Report;
+  } finally {
+    audit.free(); // finish() empties the audit but leaves its handle to be freed
   }
 }
 

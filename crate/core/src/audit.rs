@@ -188,6 +188,7 @@ impl TableSummary {
             p.merge(o);
         }
         self.classes.merge(other.classes);
+        self.facts.merge(&other.facts);
     }
 
     /// Finishes into the report.

@@ -24,9 +24,11 @@ impl Audit {
     /// Checks the configuration (an `AuditConfig` object) and starts an audit.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<Audit, JsValue> {
-        let config: AuditConfig = serde_wasm_bindgen::from_value(config).map_err(|e| {
-            error(&Error { kind: ErrorKind::Config, ..Error::config("invalid_config", format!("the audit settings are not valid: {e}")) })
-        })?;
+        // Through serde_json so that a misspelt setting is refused, not silently ignored.
+        let config: AuditConfig = serde_wasm_bindgen::from_value::<serde_json::Value>(config)
+            .map_err(|e| e.to_string())
+            .and_then(|v| serde_json::from_value(v).map_err(|e| e.to_string()))
+            .map_err(|e| error(&Error::config("invalid_config", format!("the audit settings are not valid: {e}"))))?;
         pseudolens_core::Audit::new(config).map(|a| Audit(Some(a))).map_err(|e| error(&e))
     }
 

@@ -40,7 +40,7 @@ pub struct ClassTable {
     pub rows_total: u64,
     /// Rows whose QI cells are all `SUPPRESSED`.
     pub suppressed: u64,
-    /// Rows removed by `drop` and not all-suppressed.
+    /// Rows removed by `drop` (and not already removed as all-suppressed).
     pub dropped: u64,
 }
 
@@ -78,7 +78,7 @@ impl ClassTable {
             }
         }
         if self.policy == MissingPolicy::Drop && key.iter().any(|&c| is_blank(c)) {
-            self.dropped += u64::from(!all_suppressed);
+            self.dropped += 1;
             return;
         }
         self.add(key, 1);

@@ -104,6 +104,19 @@ pub struct InputFacts {
     pub first_ragged: Option<(u64, usize)>,
 }
 
+impl InputFacts {
+    /// Adds the counts of another part of the same table.
+    pub fn merge(&mut self, other: &InputFacts) {
+        self.bytes += other.bytes;
+        self.rows_total += other.rows_total;
+        self.ragged_rows += other.ragged_rows;
+        self.blank_lines += other.blank_lines;
+        if self.first_ragged.is_none() {
+            self.first_ragged = other.first_ragged;
+        }
+    }
+}
+
 /// The push-driven reader.
 pub struct CsvStream {
     opts: CsvOptions,

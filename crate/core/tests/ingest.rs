@@ -1,0 +1,148 @@
+//! Bad input is normal input: every malformed file gets a clear error naming the line and the
+//! column, or a result that says what was done (spec README Sec 6).
+
+mod common;
+
+use common::*;
+use pseudolens_core::AuditConfig;
+use pseudolens_core::ingest::encoding::Encoding;
+use pseudolens_core::ingest::records::Ragged;
+use serde_json::json;
+
+fn err(bytes: &[u8], config: &AuditConfig) -> pseudolens_core::Error {
+    audit_chunked(bytes, config, 7).unwrap_err()
+}
+
+#[test]
+fn every_chunk_split_gives_the_same_report() {
+    // Quoted delimiters and line breaks, CRLF, a BOM, multi-byte characters, blank lines.
+    let csv = "\u{feff}name,\"ci,ty\",age\r\n\"Ann \"\"A\"\"\",Zürich,34\r\n\r\n\"B\nob\",Genève,\"3\n4\"\r\nCé,Zürich,34";
+    let bytes = csv.as_bytes();
+    let config = qi(&["ci,ty", "age"]);
+    let whole = audit(bytes, &config);
+    assert_eq!(whole.input.rows_total, 3);
+    assert_eq!(whole.columns[0].name, "name");
+    assert_eq!(whole.columns[1].top[0], ("Zürich".to_string(), 2));
+    assert_eq!(value(&whole, "n_classes"), &json!(2));
+    for split in 1..bytes.len() {
+        let mut a = pseudolens_core::Audit::new(config.clone()).unwrap();
+        a.push(&bytes[..split]).unwrap();
+        a.push(&bytes[split..]).unwrap();
+        assert_eq!(a.finish().unwrap(), whole, "split at byte {split}");
+    }
+}
+
+#[test]
+fn semicolons_tabs_and_pipes_are_detected() {
+    for d in [";", "\t", "|"] {
+        let csv = format!("a{d}b\n1{d}2\n3{d}4\n");
+        let r = audit(csv.as_bytes(), &qi(&["a"]));
+        assert_eq!(r.input.delimiter, d);
+        assert_eq!(r.input.columns, 2);
+    }
+    let config = AuditConfig { delimiter: Some(";".into()), ..qi(&["a,b"]) };
+    assert_eq!(audit(b"a,b\n1,2\n", &config).input.columns, 1, "an explicit delimiter wins");
+}
+
+#[test]
+fn windows_1252_files_are_read_as_such() {
+    let r = audit(b"ort,diag\nZ\xfcrich,\x80x\nBern,y\n", &qi(&["ort"]));
+    assert_eq!(r.input.encoding, "windows-1252");
+    assert_eq!(r.columns[0].top.iter().find(|t| t.0.starts_with('Z')).unwrap().0, "Zürich");
+    assert_eq!(r.columns[1].top.iter().find(|t| t.0.ends_with('x')).unwrap().0, "€x");
+}
+
+#[test]
+fn late_non_utf8_bytes_name_the_line_and_column() {
+    let mut csv = b"ort,n\n".to_vec();
+    for i in 0..10_000 {
+        csv.extend_from_slice(format!("Bern,{i}\n").as_bytes());
+    }
+    csv.extend_from_slice(b"Z\xfcrich,1\n");
+    let e = err(&csv, &qi(&["ort"]));
+    assert_eq!((e.code, e.line, e.column.as_deref()), ("encoding_mismatch", Some(10_002), Some("ort")));
+    let config = AuditConfig { encoding: Some(Encoding::Windows1252), ..qi(&["ort"]) };
+    assert_eq!(audit(&csv, &config).input.rows_total, 10_001);
+}
+
+#[test]
+fn ragged_rows_are_errors_or_counted() {
+    let csv = b"a,b,c\n1,2,3\n\"x\ny\",2\n4,5,6\n";
+    let e = err(csv, &qi(&["a"]));
+    assert_eq!((e.code, e.line), ("ragged_row", Some(3)));
+    assert!(e.message.contains("2 fields") && e.message.contains("has 3"), "{}", e.message);
+    let config = AuditConfig { ragged: Ragged::PadOrTruncate, ..qi(&["c"]) };
+    let r = audit(b"a,b,c\n1,2\n4,5,6,7\n", &config);
+    assert_eq!((r.input.ragged_rows, r.input.rows_total), (2, 2));
+    assert_eq!(r.columns[2].forms.missing, 1, "the padded cell is missing");
+    assert!(r.warnings.iter().any(|w| w.code == "ragged_rows" && w.message.contains("line 2")));
+}
+
+#[test]
+fn empty_files_and_headers() {
+    assert_eq!(err(b"", &qi(&["a"])).code, "empty_file");
+    assert_eq!(err(b"\xef\xbb\xbf\n\n", &qi(&["a"])).code, "empty_file");
+    let r = audit(b"a,b", &qi(&["a"]));
+    assert_eq!(r.input.rows_total, 0);
+    let e = err(b"a,b,a\n1,2,3\n", &qi(&["b"]));
+    assert_eq!((e.code, e.line, e.column.as_deref()), ("duplicate_column", Some(1), Some("a")));
+    let r = audit(b"a,,c\n1,2,3\n", &qi(&["column_2"]));
+    assert!(r.warnings.iter().any(|w| w.code == "empty_column_name"));
+    let e = err(b"a,b\n1,2\n", &qi(&["age"]));
+    assert_eq!((e.code, e.column.as_deref()), ("unknown_column", Some("age")));
+    assert!(e.message.contains("a, b"));
+}
+
+#[test]
+fn line_numbers_count_blank_lines_and_quoted_breaks() {
+    let e = err(b"a,b\n\n1,2\n\"x\n\ny\",2\n\n\n5\n", &qi(&["a"]));
+    assert_eq!((e.code, e.line), ("ragged_row", Some(9)));
+    let r = audit(b"a,b\n\n1,2\n   \n3,4\n", &qi(&["a"]));
+    assert_eq!((r.input.rows_total, r.input.blank_lines), (2, 1));
+}
+
+#[test]
+fn an_unclosed_quote_is_reported_not_swallowed() {
+    let mut csv = b"a,b\n\"1,2\n".to_vec();
+    csv.extend(std::iter::repeat_n(b'x', 70 << 20));
+    let e = audit_chunked(&csv, &qi(&["a"]), 1 << 20).unwrap_err();
+    assert_eq!((e.code, e.line, e.column.as_deref()), ("field_too_large", Some(2), Some("a")));
+}
+
+#[test]
+fn utf16_is_refused_clearly() {
+    let e = err(b"\xff\xfea\x00,\x00b\x00", &qi(&["a"]));
+    assert_eq!(e.code, "unsupported_encoding");
+}
+
+#[test]
+fn columns_without_values_and_huge_fields() {
+    let big = "y".repeat(3 << 20);
+    let csv = format!("a,empty,note\n1,,\"{big}\"\n2,NA,short\n");
+    let r = audit_chunked(csv.as_bytes(), &qi(&["a"]), 4096).unwrap();
+    assert_eq!(r.columns[1].shape, "no values");
+    assert!(r.warnings.iter().any(|w| w.code == "column_without_values" && w.message.contains("empty")));
+    assert_eq!(r.columns[2].distinct, 2);
+}
+
+#[test]
+fn settings_are_checked() {
+    let bad = [
+        AuditConfig { threshold: 1.5, ..qi(&["a"]) },
+        AuditConfig { wildcard_alpha: -0.1, ..qi(&["a"]) },
+        AuditConfig { delimiter: Some(";;".into()), ..qi(&["a"]) },
+    ];
+    for c in bad {
+        assert_eq!(pseudolens_core::Audit::new(c).err().unwrap().kind, pseudolens_core::ErrorKind::Config);
+    }
+    let e = err(b"a,b\n1,2\n", &qi(&["a", "a"]));
+    assert_eq!(e.code, "duplicate_quasi_identifier");
+}
+
+#[test]
+fn extra_missing_tokens() {
+    let mut config = qi(&["a"]);
+    config.missing_tokens.push("?".into());
+    let r = audit(b"a\n?\n1\n", &config);
+    assert_eq!(r.columns[0].forms.missing, 1);
+}

@@ -1,0 +1,121 @@
+//! Property tests of the streaming summaries: any chunking gives the same report as one pass,
+//! merging the summaries of two parts equals one pass, row order changes nothing, and every
+//! identity metric stays within its bounds.
+
+mod common;
+
+use common::*;
+use pseudolens_core::identity::MissingPolicy;
+use pseudolens_core::{Audit, AuditConfig, Report};
+use proptest::prelude::*;
+use serde_json::Value;
+
+const HEADER: &str = "a,b,c,note\n";
+
+/// Rows over small alphabets with blanks (`""`, `NA`, `*`), so that classes collide.
+fn rows() -> impl Strategy<Value = Vec<[String; 4]>> {
+    let cell = prop::sample::select(vec!["x", "y", "z", "1", "2", "30-39", "", "NA", "*", "**"]);
+    let row = (cell.clone(), cell.clone(), cell, "[a-z ]{0,6}").prop_map(|(a, b, c, n)| [a.to_string(), b.to_string(), c.to_string(), n]);
+    prop::collection::vec(row, 1..60)
+}
+
+fn csv(rows: &[[String; 4]]) -> Vec<u8> {
+    let mut s = String::from(HEADER);
+    for r in rows {
+        s.push_str(&format!("{},{},{},\"{}\"\n", r[0], r[1], r[2], r[3]));
+    }
+    s.into_bytes()
+}
+
+fn policy() -> impl Strategy<Value = (MissingPolicy, bool)> {
+    (prop::sample::select(vec![MissingPolicy::Ordinary, MissingPolicy::Wildcard, MissingPolicy::Drop]), any::<bool>())
+}
+
+fn config((policy, exclude): (MissingPolicy, bool)) -> AuditConfig {
+    AuditConfig { missing_policy: policy, exclude_suppressed_rows: exclude, ..qi(&["a", "b", "c"]) }
+}
+
+/// Equal JSON up to the spec tolerance on numbers (summation order may differ).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => close(x.as_f64().unwrap(), y.as_f64().unwrap()),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
+        _ => a == b,
+    }
+}
+
+fn metrics(r: &Report) -> Value {
+    serde_json::to_value(&r.metrics).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn chunking_changes_nothing(rows in rows(), chunk in 1usize..64, p in policy()) {
+        let bytes = csv(&rows);
+        let whole = audit(&bytes, &config(p));
+        let chunked = audit_chunked(&bytes, &config(p), chunk).unwrap();
+        prop_assert_eq!(whole, chunked);
+    }
+
+    #[test]
+    fn merging_two_parts_equals_one_pass(rows in rows(), cut in 0usize..60, p in policy()) {
+        let cut = cut.min(rows.len());
+        let whole = audit(&csv(&rows), &config(p));
+        let part = |rows: &[[String; 4]]| {
+            let mut a = Audit::new(config(p)).unwrap();
+            a.push(&csv(rows)).unwrap();
+            a.finish_summary().unwrap()
+        };
+        let mut merged = part(&rows[..cut]);
+        merged.merge(part(&rows[cut..]));
+        let merged = merged.finish(&config(p));
+        prop_assert!(same(&metrics(&merged), &metrics(&whole)), "{:#?}\n{:#?}", merged.metrics, whole.metrics);
+        prop_assert_eq!(&merged.columns, &whole.columns);
+        prop_assert_eq!(merged.input.rows_total, whole.input.rows_total);
+    }
+
+    #[test]
+    fn row_order_changes_nothing(rows in rows(), seed in any::<u64>(), p in policy()) {
+        let whole = audit(&csv(&rows), &config(p));
+        let mut shuffled = rows.clone();
+        let mut s = seed | 1;
+        for i in (1..shuffled.len()).rev() {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            shuffled.swap(i, (s % (i as u64 + 1)) as usize);
+        }
+        let other = audit(&csv(&shuffled), &config(p));
+        prop_assert!(same(&metrics(&other), &metrics(&whole)));
+        prop_assert_eq!(&other.columns, &whole.columns);
+    }
+
+    #[test]
+    fn identity_metrics_stay_in_bounds(rows in rows(), p in policy()) {
+        let r = audit(&csv(&rows), &config(p));
+        let n = num(&r, "n_records");
+        prop_assume!(n > 0.0);
+        let (k, max) = (num(&r, "k_anonymity"), num(&r, "max_class_size"));
+        let r_int = num(&r, "r_internal");
+        prop_assert!(k >= 1.0 - 1e-12 || p.0 == MissingPolicy::Wildcard);
+        prop_assert!(k <= max && max <= n);
+        prop_assert!(1.0 / max <= r_int + 1e-12 && r_int <= 1.0 / k + 1e-12);
+        prop_assert!(r_int >= 1.0 / n - 1e-12 || p.0 == MissingPolicy::Wildcard);
+        for id in ["sample_uniqueness", "rare_combination_rate", "prosecutor_records_at_risk", "prosecutor_records_affected_by_highest_risk", "prosecutor_records_affected_by_lowest_risk"] {
+            let v = num(&r, id);
+            prop_assert!((0.0..=1.0).contains(&v), "{} = {}", id, v);
+        }
+        let total = num(&r, "n_records_total");
+        prop_assert_eq!(total, n + num(&r, "n_dropped_records") + if p.1 { num(&r, "n_suppressed_records") } else { 0.0 });
+        let dist = value(&r, "risk_distribution").as_array().unwrap();
+        let shares: f64 = dist.iter().map(|b| b[1].as_f64().unwrap()).sum();
+        prop_assert!(close(shares, 1.0));
+        if p.0 != MissingPolicy::Wildcard {
+            let hist = value(&r, "class_size_histogram").as_array().unwrap();
+            let recs: f64 = hist.iter().map(|h| h[2].as_f64().unwrap()).sum();
+            prop_assert_eq!(recs, n);
+            prop_assert!(close(r_int, num(&r, "n_classes") / n));
+        }
+    }
+}

@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# Builds web/pkg (the wasm core and its JS glue) from crate/wasm.
+source "$(dirname "$0")/lib.sh"
+ensure_rust_wasm
+build_wasm

@@ -1,0 +1,58 @@
+# Shared steps of the run, test and bench scripts: install what is missing, skip what is there.
+# Sourced, not run.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
+
+# The wasm-bindgen version pinned in Cargo.toml; the CLI must be the same version.
+WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
+
+step() { printf '\n== %s\n' "$*"; }
+
+ensure_rust_wasm() {
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    step "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+  if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+    step "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 10 minutes, once)"
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  fi
+}
+
+ensure_npm() {
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    step "installing npm packages"
+    npm ci --no-audit --no-fund
+  fi
+}
+
+ensure_chromium() {
+  local bin="${CHROME_BIN:-/usr/bin/chromium}"
+  if [ ! -x "$bin" ] || [ ! -x /usr/bin/chromedriver ]; then
+    step "installing Debian chromium and chromium-driver"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+  export CHROME_BIN="$bin"
+}
+
+build_wasm() {
+  step "building the wasm core"
+  cargo build --profile wasm --target wasm32-unknown-unknown -p pseudolens-wasm
+  wasm-bindgen --target web --out-dir web/pkg target/wasm32-unknown-unknown/wasm/pseudolens_wasm.wasm
+}
+
+build_cli() {
+  step "building the native CLI"
+  cargo build --release -p pseudolens
+}
+
+build_web() {
+  build_wasm
+  step "building the page"
+  npx vite build --logLevel warn
+}
