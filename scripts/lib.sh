@@ -56,3 +56,10 @@ build_web() {
   step "building the page"
   npx vite build --logLevel warn
 }
+
+ensure_python_deps() {
+  if ! python3 -c "import numpy, scipy, pytest" 2>/dev/null; then
+    step "installing numpy, scipy and pytest for the cross-checks"
+    python3 -m pip install --quiet --disable-pip-version-check numpy scipy pytest
+  fi
+}

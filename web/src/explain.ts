@@ -16,7 +16,7 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   class_size_histogram:
     'How many records sit in groups of each size; records in groups of 1 or 2 are the easiest to single out.',
   ec_size_percentiles:
-    'Group sizes seen by a typical record: 5 % of records are in groups no larger than P5, half in groups no larger than P50.',
+    'Group sizes seen by a typical record: 5% of records are in groups no larger than P5, half in groups no larger than P50.',
   max_class_size: 'The largest group of records sharing the same quasi-identifier values.',
   k_violators:
     'How many records are in groups smaller than each threshold k, and therefore would break k-anonymity at that k.',

@@ -30,7 +30,7 @@ export type Response =
   | { type: 'ready'; version: string }
   | { type: 'engine_failed'; error: WireError }
   | { type: 'progress'; id: number; progress: Progress }
-  | { type: 'result'; id: number; pass: Pass; report: Report; config: AuditConfig }
+  | { type: 'result'; id: number; pass: Pass; report: Report }
   | { type: 'error'; id: number; error: WireError }
   /** The file was not UTF-8: the worker restarts the same pass as windows-1252. */
   | { type: 'encoding_retry'; id: number; encoding: 'windows-1252' }

@@ -22,6 +22,14 @@ interface WorkerScope {
 }
 const scope = globalThis as unknown as WorkerScope;
 
+// Forward this worker's own CSP violations: the page's listeners never see them otherwise.
+scope.addEventListener('securitypolicyviolation', (e) => {
+  scope.postMessage({
+    type: 'csp_violation',
+    violation: { blockedURI: e.blockedURI, violatedDirective: e.violatedDirective, sourceFile: e.sourceFile },
+  });
+});
+
 let ready: Promise<unknown> | null = null;
 function loadWasm(): Promise<unknown> {
   if (!ready) ready = Promise.resolve(init({ module_or_path: wasmUrl }));
@@ -85,7 +93,7 @@ async function run(request: Request): Promise<void> {
       config = { ...config, encoding: 'windows-1252' };
       report = await audit(id, blob, config);
     }
-    scope.postMessage({ type: 'result', id, pass, report, config });
+    scope.postMessage({ type: 'result', id, pass, report });
   } catch (e) {
     scope.postMessage({ type: 'error', id, error: toWireError(e) });
   }
@@ -108,10 +116,3 @@ loadWasm().then(
   () => scope.postMessage({ type: 'ready', version: version() }),
   (e: unknown) => scope.postMessage({ type: 'engine_failed', error: toWireError(e) }),
 );
-
-scope.addEventListener('securitypolicyviolation', (e) => {
-  scope.postMessage({
-    type: 'csp_violation',
-    violation: { blockedURI: e.blockedURI, violatedDirective: e.violatedDirective, sourceFile: e.sourceFile },
-  });
-});

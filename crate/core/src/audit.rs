@@ -176,19 +176,16 @@ impl TableSummary {
                 key.push(self.classes.code(key.len(), cell));
             }
         }
-        if !self.qi_index.is_empty() {
-            self.classes.absorb(key);
-        }
-        Ok(())
+        if self.qi_index.is_empty() { Ok(()) } else { self.classes.absorb(key).map_err(|e| e.at_line(row.line)) }
     }
 
     /// Merges the summary of another part of the same table (same header and settings).
-    pub fn merge(&mut self, other: TableSummary) {
+    pub fn merge(&mut self, other: TableSummary) -> Result<()> {
         for (p, o) in self.profiles.iter_mut().zip(other.profiles) {
             p.merge(o);
         }
-        self.classes.merge(other.classes);
         self.facts.merge(&other.facts);
+        self.classes.merge(other.classes)
     }
 
     /// Finishes into the report.

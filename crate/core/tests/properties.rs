@@ -70,7 +70,7 @@ proptest! {
             a.finish_summary().unwrap()
         };
         let mut merged = part(&rows[..cut]);
-        merged.merge(part(&rows[cut..]));
+        merged.merge(part(&rows[cut..])).unwrap();
         let merged = merged.finish(&config(p));
         prop_assert!(same(&metrics(&merged), &metrics(&whole)), "{:#?}\n{:#?}", merged.metrics, whole.metrics);
         prop_assert_eq!(&merged.columns, &whole.columns);

@@ -2,13 +2,16 @@
 //! summary of the identity family.
 //!
 //! Each record in scope adds 1 to the count of its key, a tuple of dictionary codes. Keys are
-//! stored flat (q codes each) with a hash index of positions: about `4q + 8` bytes a class.
+//! bit-packed (see `packing`) and stored flat with a hash index of positions: about 18 bytes
+//! a class when the key fits one word.
 
 use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
 
 use super::dictionary::{Dictionary, SUPPRESSED, is_blank};
+use super::packing::Packing;
+use crate::error::{Error, Result};
 use crate::hash::Fixed;
 use crate::ingest::cell::Cell;
 
@@ -32,10 +35,12 @@ pub struct ClassTable {
     exclude_suppressed: bool,
     policy: MissingPolicy,
     dicts: Vec<Dictionary>,
-    keys: Vec<u32>,
-    counts: Vec<u64>,
+    packing: Packing,
+    keys: Vec<u64>,
+    counts: Vec<u32>,
     index: HashTable<u32>,
     hasher: Fixed,
+    scratch: Vec<u64>,
     /// Rows seen.
     pub rows_total: u64,
     /// Rows whose QI cells are all `SUPPRESSED`.
@@ -47,11 +52,14 @@ pub struct ClassTable {
 impl ClassTable {
     /// An empty table for `q` quasi-identifiers.
     pub fn new(q: usize, policy: MissingPolicy, exclude_suppressed: bool) -> Self {
+        let packing = Packing::new(vec![2; q]);
         ClassTable {
             q,
             exclude_suppressed,
             policy,
             dicts: vec![Dictionary::default(); q],
+            scratch: vec![0; packing.words()],
+            packing,
             keys: Vec::new(),
             counts: Vec::new(),
             index: HashTable::new(),
@@ -68,51 +76,90 @@ impl ClassTable {
     }
 
     /// Absorbs the key of one row: its QI codes in QI order (from [`ClassTable::code`]).
-    pub fn absorb(&mut self, key: &[u32]) {
+    pub fn absorb(&mut self, key: &[u32]) -> Result<()> {
         self.rows_total += 1;
         let all_suppressed = key.iter().all(|&c| c == SUPPRESSED);
         if all_suppressed {
             self.suppressed += 1;
             if self.exclude_suppressed {
-                return;
+                return Ok(());
             }
         }
         if self.policy == MissingPolicy::Drop && key.iter().any(|&c| is_blank(c)) {
             self.dropped += 1;
-            return;
+            return Ok(());
         }
-        self.add(key, 1);
+        self.add(key, 1)
     }
 
-    fn add(&mut self, key: &[u32], n: u64) {
-        let hash = self.hasher.hash_one(key);
-        let (q, keys) = (self.q, &self.keys);
-        let found = self.index.find(hash, |&i| &keys[i as usize * q..(i as usize + 1) * q] == key);
-        match found {
-            Some(&i) => self.counts[i as usize] += n,
+    fn add(&mut self, codes: &[u32], n: u32) -> Result<()> {
+        if let Some(wider) = self.packing.widened_for(codes) {
+            self.repack(wider);
+        }
+        let mut key = std::mem::take(&mut self.scratch);
+        self.packing.pack(codes, &mut key);
+        let hash = self.hasher.hash_one(&key);
+        let (w, keys) = (self.packing.words(), &self.keys);
+        let found = self.index.find(hash, |&i| keys[i as usize * w..(i as usize + 1) * w] == key[..]);
+        let r = match found {
+            Some(&i) => match self.counts[i as usize].checked_add(n) {
+                Some(c) => {
+                    self.counts[i as usize] = c;
+                    Ok(())
+                }
+                None => Err(Error::input("too_many_rows", "a class holds more than 4,294,967,295 rows, more than this tool counts")),
+            },
             None => {
-                let i = u32::try_from(self.counts.len()).expect("fewer than 4 billion classes");
-                self.keys.extend_from_slice(key);
+                let i = u32::try_from(self.counts.len()).map_err(|_| Error::input("too_many_classes", "the file has more than 4 billion distinct keys"))?;
+                self.keys.extend_from_slice(&key);
                 self.counts.push(n);
                 let (hasher, keys) = (&self.hasher, &self.keys);
-                self.index.insert_unique(hash, i, |&j| hasher.hash_one(&keys[j as usize * q..(j as usize + 1) * q]));
+                self.index.insert_unique(hash, i, |&j| hasher.hash_one(&keys[j as usize * w..(j as usize + 1) * w]));
+                Ok(())
             }
+        };
+        self.scratch = key;
+        r
+    }
+
+    /// Moves every key to a wider packing and rebuilds the index.
+    fn repack(&mut self, wider: Packing) {
+        let (old_w, new_w) = (self.packing.words(), wider.words());
+        let mut keys = Vec::with_capacity(self.counts.len() * new_w);
+        let mut codes = vec![0; self.q];
+        let mut word = vec![0; new_w];
+        for old in self.keys.chunks_exact(old_w.max(1)).take(self.counts.len()) {
+            for (a, c) in codes.iter_mut().enumerate() {
+                *c = self.packing.code(old, a);
+            }
+            wider.pack(&codes, &mut word);
+            keys.extend_from_slice(&word);
+        }
+        self.keys = keys;
+        self.packing = wider;
+        self.scratch = vec![0; new_w];
+        self.index.clear();
+        let (hasher, keys) = (&self.hasher, &self.keys);
+        for i in 0..self.counts.len() {
+            let hash = hasher.hash_one(&keys[i * new_w..(i + 1) * new_w]);
+            self.index.insert_unique(hash, i as u32, |&j| hasher.hash_one(&keys[j as usize * new_w..(j as usize + 1) * new_w]));
         }
     }
 
     /// Merges the table of another part of the same file (same QIs and settings).
-    pub fn merge(&mut self, other: ClassTable) {
+    pub fn merge(&mut self, other: ClassTable) -> Result<()> {
         let maps: Vec<Vec<u32>> = self.dicts.iter_mut().zip(&other.dicts).map(|(d, o)| d.absorb(o)).collect();
         let mut key = vec![0; self.q];
-        for (i, &n) in other.counts.iter().enumerate() {
+        for i in 0..other.len() {
             for (a, k) in key.iter_mut().enumerate() {
-                *k = maps[a][other.keys[i * self.q + a] as usize];
+                *k = maps[a][other.code_at(i, a) as usize];
             }
-            self.add(&key, n);
+            self.add(&key, other.counts[i])?;
         }
         self.rows_total += other.rows_total;
         self.suppressed += other.suppressed;
         self.dropped += other.dropped;
+        Ok(())
     }
 
     /// Number of distinct keys `K`.
@@ -127,17 +174,23 @@ impl ClassTable {
 
     /// Records in scope `n`.
     pub fn records(&self) -> u64 {
-        self.counts.iter().sum()
+        self.counts.iter().map(|&c| u64::from(c)).sum()
     }
 
-    /// The key of class `i`.
-    pub fn key(&self, i: usize) -> &[u32] {
-        &self.keys[i * self.q..(i + 1) * self.q]
+    /// The code of QI `a` in the key of class `i`.
+    pub fn code_at(&self, i: usize, a: usize) -> u32 {
+        let w = self.packing.words();
+        self.packing.code(&self.keys[i * w..(i + 1) * w], a)
+    }
+
+    /// The codes of the key of class `i`.
+    pub fn key(&self, i: usize) -> Vec<u32> {
+        (0..self.q).map(|a| self.code_at(i, a)).collect()
     }
 
     /// Records of class `i`.
     pub fn count(&self, i: usize) -> u64 {
-        self.counts[i]
+        u64::from(self.counts[i])
     }
 
     /// The dictionary of QI `a`.
@@ -154,34 +207,26 @@ impl ClassTable {
     /// `drop`; under `wildcard` the (alpha-weighted) count of compatible records, with
     /// sdcMicro's rule that an all-blank key gets `f = n`.
     pub fn match_counts(&self, alpha: f64) -> Vec<f64> {
-        let mut f: Vec<f64> = self.counts.iter().map(|&c| c as f64).collect();
+        let mut f: Vec<f64> = self.counts.iter().map(|&c| f64::from(c)).collect();
         if self.policy != MissingPolicy::Wildcard {
             return f;
         }
         let n = self.records() as f64;
-        let blank: Vec<usize> = (0..self.len()).filter(|&i| self.key(i).iter().any(|&c| is_blank(c))).collect();
-        let compatible = |i: usize, j: usize| {
-            self.key(i).iter().zip(self.key(j)).all(|(&a, &b)| a == b || is_blank(a) || is_blank(b))
-        };
-        for i in 0..self.len() {
-            let key = self.key(i);
-            if key.iter().all(|&c| c <= SUPPRESSED) {
+        let keys: Vec<Vec<u32>> = (0..self.len()).map(|i| self.key(i)).collect();
+        let has_blank = |k: &[u32]| k.iter().any(|&c| is_blank(c));
+        let blank: Vec<usize> = (0..self.len()).filter(|&i| has_blank(&keys[i])).collect();
+        let compatible = |a: &[u32], b: &[u32]| a.iter().zip(b).all(|(&x, &y)| x == y || is_blank(x) || is_blank(y));
+        for (i, key) in keys.iter().enumerate() {
+            if key.iter().all(|&c| is_blank(c)) {
                 f[i] = n;
                 continue;
             }
-            let i_blank = key.iter().any(|&c| is_blank(c));
-            // Complete keys are compatible with a complete key only when equal.
-            let mut sum = 0.0;
-            if i_blank {
-                for j in (0..self.len()).filter(|&j| j != i && compatible(i, j)) {
-                    let w = if blank.binary_search(&j).is_ok() { alpha } else { 1.0 };
-                    sum += w * self.counts[j] as f64;
-                }
-            } else {
-                for &j in blank.iter().filter(|&&j| compatible(i, j)) {
-                    sum += alpha * self.counts[j] as f64;
-                }
-            }
+            // A complete key is compatible with another complete key only when equal.
+            let others: Box<dyn Iterator<Item = usize>> = if has_blank(key) { Box::new(0..self.len()) } else { Box::new(blank.iter().copied()) };
+            let sum: f64 = others
+                .filter(|&j| j != i && compatible(key, &keys[j]))
+                .map(|j| if has_blank(&keys[j]) { alpha } else { 1.0 } * f64::from(self.counts[j]))
+                .sum();
             f[i] += sum;
         }
         f

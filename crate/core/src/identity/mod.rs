@@ -4,6 +4,7 @@
 pub mod class_size;
 pub mod classes;
 pub mod dictionary;
+pub mod packing;
 pub mod record_risk;
 
 use std::cmp::Ordering;
@@ -111,9 +112,8 @@ const IDS: [&str; 19] = [
 /// their values so the list does not depend on row order.
 fn riskiest(table: &ClassTable, s: &Sizes, qi: &[String]) -> Value {
     let cmp_keys = |a: usize, b: usize| {
-        let (ka, kb) = (table.key(a), table.key(b));
         (0..qi.len())
-            .map(|q| table.dict(q).sort_key(ka[q]).cmp(&table.dict(q).sort_key(kb[q])))
+            .map(|q| table.dict(q).sort_key(table.code_at(a, q)).cmp(&table.dict(q).sort_key(table.code_at(b, q))))
             .find(|o| *o != Ordering::Equal)
             .unwrap_or(Ordering::Equal)
     };
@@ -130,7 +130,7 @@ fn riskiest(table: &ClassTable, s: &Sizes, qi: &[String]) -> Value {
             let values: serde_json::Map<String, Value> = qi
                 .iter()
                 .enumerate()
-                .map(|(q, name)| (name.clone(), json!(table.dict(q).display(table.key(i)[q]))))
+                .map(|(q, name)| (name.clone(), json!(table.dict(q).display(table.code_at(i, q)))))
                 .collect();
             json!({ "values": values, "size": table.count(i), "f": crate::json::count_or_real(s.f[i]), "risk": 1.0 / s.f[i] })
         })

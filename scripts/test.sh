@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every test: Rust unit, golden and property tests; the wasm binding in headless
+# Chromium; the Python cross-check against the spec's reference; Playwright end to end.
+# Installs what is missing first. Prints each runner's summary, then one closing line.
+source "$(dirname "$0")/lib.sh"
+LOGS=$(mktemp -d)
+trap 'rm -rf "$LOGS"' EXIT
+export CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=180
+
+ensure_rust_wasm
+ensure_npm
+ensure_chromium
+ensure_python_deps
+
+failed_steps=()
+run() { # run NAME COMMAND...: runs a suite, keeps its output for the summary
+  local name=$1; shift
+  step "$name"
+  if ! "$@" 2>&1 | tee "$LOGS/$name.log"; then failed_steps+=("$name"); fi
+}
+
+run rust cargo test --workspace
+run wasm cargo test -p pseudolens-wasm --target wasm32-unknown-unknown --test web
+build_cli
+build_web
+run crosscheck python3 -m pytest -q tests/crosscheck
+run e2e npx playwright test
+
+# One closing line over every suite (cargo: "N passed; M failed", pytest and Playwright:
+# "N passed", "M failed").
+sum() { grep -ohE "[0-9]+ $1" "$LOGS"/*.log | awk '{s += $1} END {print s + 0}'; }
+passed=$(sum passed) failed=$(sum failed)
+[ "${#failed_steps[@]}" -eq 0 ] || echo "failing suites: ${failed_steps[*]}"
+[ "$passed" -gt 0 ] || { echo "no test ran"; failed_steps+=("none-ran"); }
+echo
+echo "$passed passed, $failed failed"
+[ "${#failed_steps[@]}" -eq 0 ] && [ "$failed" -eq 0 ]
