@@ -274,6 +274,8 @@ fn main() -> ExitCode {
             eprintln!("pseudolens: error [{}]: {e}", e.code);
             ExitCode::FAILURE
         }
+        // `pseudolens sample | head` is not an error.
+        Err(Failure::Io(msg)) if msg.contains("Broken pipe") => ExitCode::SUCCESS,
         Err(Failure::Io(msg)) => {
             eprintln!("pseudolens: {msg}");
             ExitCode::FAILURE

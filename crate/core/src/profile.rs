@@ -106,7 +106,12 @@ impl ColumnSummary {
                 *form
             }
             None => {
-                let form = Form::of(t, norm);
+                let form = if self.tally.text + self.tally.mask > 0 {
+                    // Already categorical for good: only MASK versus EXACT still matters.
+                    if t.chars().any(|c| norm.is_mask(c)) { Form::Mask } else { Form::Text }
+                } else {
+                    Form::of(t, norm)
+                };
                 if self.overflow.is_none() && self.values.len() < EXACT_DISTINCT_CAP {
                     self.values.insert(t.into(), (1, form));
                 } else {
@@ -187,12 +192,13 @@ impl ColumnSummary {
     }
 
     /// The kind of spec README Sec 4.1 (no original table: inferred on the released cells).
+    /// A column of months (`2025-07`) is a date column generalized to months.
     pub fn kind(&self) -> Kind {
         let t = &self.tally;
         let dated = t.date + t.date_range;
         if t.non_blank() == 0 {
             Kind::Categorical
-        } else if dated == t.non_blank() && t.date > 0 {
+        } else if dated == t.non_blank() {
             Kind::Date
         } else if t.number + t.numeric_range == t.non_blank() {
             Kind::Numeric
@@ -216,7 +222,8 @@ impl ColumnSummary {
         let forms = match kind {
             Kind::Numeric => Forms { exact: t.number, range: t.numeric_range, mask: 0, ..Forms::blank(&t) },
             Kind::Date => Forms { exact: t.date, range: t.date_range, mask: 0, ..Forms::blank(&t) },
-            Kind::Categorical => Forms { exact: t.non_blank() - t.mask, range: 0, mask: t.mask, ..Forms::blank(&t) },
+            // Spec README Sec 4.2: in a categorical column any text with a mask character is MASK.
+            Kind::Categorical => Forms { exact: t.non_blank() - t.mask - t.digit_mask, range: 0, mask: t.mask + t.digit_mask, ..Forms::blank(&t) },
         };
         let (min, max) = match kind {
             Kind::Numeric if self.num_lo.is_finite() => (Some(fmt_num(self.num_lo)), Some(fmt_num(self.num_hi))),
@@ -265,8 +272,9 @@ fn shape(kind: Kind, t: &FormTally) -> &'static str {
         Kind::Numeric if t.number == 0 => "generalized ranges",
         Kind::Numeric => "numbers and generalized ranges",
         Kind::Date if t.date_range == 0 => "dates",
+        Kind::Date if t.date == 0 => "generalized dates (months or ranges)",
         Kind::Date => "dates and generalized dates",
-        Kind::Categorical if t.mask * 2 > t.non_blank() => "masked codes",
+        Kind::Categorical if (t.mask + t.digit_mask) * 2 > t.non_blank() => "masked codes",
         Kind::Categorical => "text",
     }
 }
@@ -361,8 +369,14 @@ mod tests {
         assert_eq!((p.kind, p.shape.as_str()), (Kind::Numeric, "masked digit codes"));
         let p = profile(&["2024-01-05", "2023-12", "NA"]);
         assert_eq!((p.kind, p.min.as_deref(), p.max.as_deref()), (Kind::Date, Some("2023-12-01"), Some("2024-01-05")));
+        let p = profile(&["130**", "A1**", "x"]);
+        assert_eq!((p.kind, p.forms.mask, p.forms.exact, p.shape.as_str()), (Kind::Categorical, 2, 1, "masked codes"));
+        let p = profile(&["x", "130**", "A1**"]);
+        assert_eq!((p.forms.mask, p.forms.exact), (2, 1), "the order of cells changes nothing");
         let p = profile(&["F", "M", "F"]);
         assert_eq!((p.kind, p.distinct, p.top[0].clone()), (Kind::Categorical, 2, ("F".to_string(), 2)));
+        let p = profile(&["2025-07", "2025-08"]);
+        assert_eq!((p.kind, p.shape.as_str()), (Kind::Date, "generalized dates (months or ranges)"));
         let p = profile(&["", "NA"]);
         assert_eq!((p.kind, p.shape.as_str()), (Kind::Categorical, "no values"));
     }

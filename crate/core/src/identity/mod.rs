@@ -42,14 +42,57 @@ impl Default for IdentityParams {
     }
 }
 
-/// `f` and record count of every distinct key, and `n`.
+/// Keys grouped by their `f`: the class-size histogram every identity metric derives from,
+/// so finishing costs memory in the number of distinct sizes, not of classes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SizeGroup {
+    /// `f` (spec identity-risk.md Sec 1.3): a class size, or a wildcard match count.
+    pub f: f64,
+    /// Distinct keys with this `f`.
+    pub classes: u64,
+    /// Records with this `f`.
+    pub records: u64,
+}
+
+/// The groups in ascending `f`, with `n` and `K`.
 pub struct Sizes {
-    /// `f` per key (spec identity-risk.md Sec 1.3).
-    pub f: Vec<f64>,
-    /// Records per key.
-    pub counts: Vec<u64>,
+    /// Groups, ascending `f`.
+    pub groups: Vec<SizeGroup>,
     /// Records in scope.
     pub n: u64,
+    /// Distinct keys.
+    pub classes: u64,
+}
+
+impl Sizes {
+    /// Groups the keys of `table` by `f` (`f_of(i)` for key `i`).
+    fn of(table: &ClassTable, f_of: impl Fn(usize) -> f64) -> Sizes {
+        // Positive binary64 values sort like their bit patterns.
+        let mut by_f: std::collections::BTreeMap<u64, (u64, u64)> = std::collections::BTreeMap::new();
+        for i in 0..table.len() {
+            let e = by_f.entry(f_of(i).to_bits()).or_default();
+            e.0 += 1;
+            e.1 += table.count(i);
+        }
+        let groups: Vec<SizeGroup> =
+            by_f.into_iter().map(|(f, (classes, records))| SizeGroup { f: f64::from_bits(f), classes, records }).collect();
+        Sizes { n: table.records(), classes: table.len() as u64, groups }
+    }
+
+    /// Smallest `f` (`k`).
+    pub fn min_f(&self) -> f64 {
+        self.groups.first().map_or(0.0, |g| g.f)
+    }
+
+    /// Largest `f`.
+    pub fn max_f(&self) -> f64 {
+        self.groups.last().map_or(0.0, |g| g.f)
+    }
+
+    /// Records whose `f` satisfies `pred`.
+    pub fn records_where(&self, pred: impl Fn(f64) -> bool) -> u64 {
+        self.groups.iter().filter(|g| pred(g.f)).map(|g| g.records).sum()
+    }
 }
 
 /// The identity family's results from a finished class table.
@@ -71,11 +114,13 @@ pub fn finish(table: &ClassTable, qi: &[String], p: &IdentityParams) -> Vec<Metr
         ctx.ok("n_dropped_records", table.dropped),
     ];
     let partition = p.missing_policy != MissingPolicy::Wildcard;
-    let sizes = Sizes { f: table.match_counts(p.wildcard_alpha), counts: (0..table.len()).map(|i| table.count(i)).collect(), n };
+    let wildcard_f = (!partition).then(|| table.match_counts(p.wildcard_alpha));
+    let f_of = |i: usize| wildcard_f.as_ref().map_or(table.count(i) as f64, |f| f[i]);
+    let sizes = Sizes::of(table, f_of);
     let mut family = Vec::new();
     if n > 0 {
         family.extend(class_size::metrics(&ctx, &sizes, partition));
-        family.extend(record_risk::metrics(&ctx, &sizes, partition, p.threshold, riskiest(table, &sizes, qi)));
+        family.extend(record_risk::metrics(&ctx, &sizes, partition, p.threshold, riskiest(table, f_of, qi)));
     } else {
         for id in IDS {
             family.push(ctx.without_value(id, Status::EmptyInput, "no_records_in_scope"));
@@ -109,30 +154,35 @@ const IDS: [&str; 19] = [
 ];
 
 /// The [`TOP_CLASSES`] classes with the highest record risk (smallest `f`), ties broken by
-/// their values so the list does not depend on row order.
-fn riskiest(table: &ClassTable, s: &Sizes, qi: &[String]) -> Value {
-    let cmp_keys = |a: usize, b: usize| {
-        (0..qi.len())
-            .map(|q| table.dict(q).sort_key(table.code_at(a, q)).cmp(&table.dict(q).sort_key(table.code_at(b, q))))
-            .find(|o| *o != Ordering::Equal)
-            .unwrap_or(Ordering::Equal)
+/// their values so the list does not depend on row order. One pass, bounded memory.
+fn riskiest(table: &ClassTable, f_of: impl Fn(usize) -> f64, qi: &[String]) -> Value {
+    let cmp = |a: &(f64, usize), b: &(f64, usize)| {
+        a.0.total_cmp(&b.0).then_with(|| {
+            (0..qi.len())
+                .map(|q| table.dict(q).sort_key(table.code_at(a.1, q)).cmp(&table.dict(q).sort_key(table.code_at(b.1, q))))
+                .find(|o| *o != Ordering::Equal)
+                .unwrap_or(Ordering::Equal)
+        })
     };
-    let cmp = |&a: &usize, &b: &usize| s.f[a].total_cmp(&s.f[b]).then_with(|| cmp_keys(a, b));
-    let mut idx: Vec<usize> = (0..table.len()).collect();
-    if idx.len() > TOP_CLASSES {
-        idx.select_nth_unstable_by(TOP_CLASSES, cmp);
-        idx.truncate(TOP_CLASSES);
+    let mut best: Vec<(f64, usize)> = Vec::with_capacity(TOP_CLASSES + 1);
+    for i in 0..table.len() {
+        let c = (f_of(i), i);
+        if best.len() == TOP_CLASSES && cmp(&c, &best[TOP_CLASSES - 1]) != Ordering::Less {
+            continue;
+        }
+        let at = best.partition_point(|b| cmp(b, &c) == Ordering::Less);
+        best.insert(at, c);
+        best.truncate(TOP_CLASSES);
     }
-    idx.sort_unstable_by(cmp);
-    let rows: Vec<Value> = idx
+    let rows: Vec<Value> = best
         .iter()
-        .map(|&i| {
+        .map(|&(f, i)| {
             let values: serde_json::Map<String, Value> = qi
                 .iter()
                 .enumerate()
                 .map(|(q, name)| (name.clone(), json!(table.dict(q).display(table.code_at(i, q)))))
                 .collect();
-            json!({ "values": values, "size": table.count(i), "f": crate::json::count_or_real(s.f[i]), "risk": 1.0 / s.f[i] })
+            json!({ "values": values, "size": table.count(i), "f": crate::json::count_or_real(f), "risk": 1.0 / f })
         })
         .collect();
     Value::Array(rows)

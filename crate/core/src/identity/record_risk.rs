@@ -25,9 +25,9 @@ pub fn neumaier(values: impl IntoIterator<Item = f64>) -> f64 {
 /// `R_int = (1/n) sum_i 1/f(i)`; exactly `K/n` when classes partition the records.
 pub fn r_internal(s: &Sizes, partition: bool) -> f64 {
     if partition {
-        s.f.len() as f64 / s.n as f64
+        s.classes as f64 / s.n as f64
     } else {
-        neumaier(s.f.iter().zip(&s.counts).map(|(f, &c)| c as f64 / f)) / s.n as f64
+        neumaier(s.groups.iter().map(|g| g.records as f64 / g.f)) / s.n as f64
     }
 }
 
@@ -35,18 +35,15 @@ pub fn r_internal(s: &Sizes, partition: bool) -> f64 {
 /// `risk_distribution`, at per-record threshold `tau`. `top` is the riskiest classes.
 pub fn metrics(ctx: &Context, s: &Sizes, partition: bool, tau: f64, top: Value) -> Vec<MetricResult> {
     let nf = s.n as f64;
-    let k = s.f.iter().copied().fold(f64::INFINITY, f64::min);
-    let max_f = s.f.iter().copied().fold(0.0, f64::max);
+    let (k, max_f) = (s.min_f(), s.max_f());
     let r_int = r_internal(s, partition);
-    let share_where = |pred: &dyn Fn(f64) -> bool| {
-        s.f.iter().zip(&s.counts).filter(|(f, _)| pred(**f)).map(|(_, &c)| c).sum::<u64>() as f64 / nf
-    };
-    let class_mean = neumaier(s.f.iter().map(|f| 1.0 / f)) / s.f.len() as f64;
+    let share_where = |pred: &dyn Fn(f64) -> bool| s.records_where(pred) as f64 / nf;
+    let class_mean = neumaier(s.groups.iter().map(|g| g.classes as f64 / g.f)) / s.classes as f64;
     let mut bins = [0u64; RISK_EDGES.len()];
-    for (f, &c) in s.f.iter().zip(&s.counts) {
-        let risk = 1.0 / f;
+    for g in &s.groups {
+        let risk = 1.0 / g.f;
         let b = RISK_EDGES.iter().position(|&e| e >= risk).unwrap_or(RISK_EDGES.len() - 1);
-        bins[b] += c;
+        bins[b] += g.records;
     }
     let mut cum = 0u64;
     let distribution: Vec<[f64; 3]> = RISK_EDGES

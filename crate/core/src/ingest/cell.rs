@@ -27,6 +27,7 @@ impl Cell<'_> {
 #[derive(Debug, Clone)]
 pub struct Normaliser {
     missing_tokens: Vec<String>,
+    longest_token: usize,
     mask_chars: Vec<char>,
 }
 
@@ -46,13 +47,14 @@ impl Normaliser {
         if !missing_tokens.iter().any(String::is_empty) {
             missing_tokens.push(String::new());
         }
-        Normaliser { missing_tokens, mask_chars }
+        let longest_token = missing_tokens.iter().map(String::len).max().unwrap_or(0);
+        Normaliser { missing_tokens, longest_token, mask_chars }
     }
 
     /// Normalises one raw field.
     pub fn normalise<'a>(&self, raw: &'a str) -> Cell<'a> {
         let t = raw.trim_matches(char::is_whitespace);
-        if self.missing_tokens.iter().any(|m| m == t) {
+        if t.len() <= self.longest_token && self.missing_tokens.iter().any(|m| m == t) {
             Cell::Missing
         } else if t.chars().all(|c| self.is_mask(c)) {
             Cell::Suppressed

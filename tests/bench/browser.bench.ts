@@ -1,0 +1,44 @@
+// Browser throughput: the worker streams a generated file through the wasm core, as a person's
+// file would be. Prints MB/s and rows/s of the profile pass and of the audit pass (5 QIs).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, openSync, closeSync, statSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { openApp } from '../e2e/helpers';
+
+const CLI = process.env.PSEUDOLENS_CLI ?? 'target/release/pseudolens';
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const QIS = ['age', 'sex', 'region', 'admission_date', 'ward'];
+
+test('browser throughput', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pseudolens-bench-'));
+  const path = join(dir, `bench-${ROWS}.csv`);
+  const fd = openSync(path, 'w');
+  execFileSync(CLI, ['generate', '--rows', String(ROWS)], { stdio: ['ignore', fd, 'inherit'] });
+  closeSync(fd);
+  const mb = statSync(path).size / 1e6;
+  const report = (pass: string, ms: number) =>
+    console.log(
+      `browser ${pass}: ${ROWS} rows, ${mb.toFixed(1)} MB, ${(ms / 1000).toFixed(3)} s, ` +
+        `${(mb / (ms / 1000)).toFixed(1)} MB/s, ${Math.round(ROWS / (ms / 1000))} rows/s`,
+    );
+  try {
+    await openApp(page);
+    let t = Date.now();
+    await page.locator('#file-input').setInputFiles(path);
+    await expect(page.locator('#run-audit')).toBeVisible({ timeout: 600_000 });
+    report('profile pass', Date.now() - t);
+    for (const select of await page.locator('select[data-column]').all()) {
+      const column = await select.getAttribute('data-column');
+      if (column && QIS.includes(column)) await select.selectOption('quasi_identifier');
+      else if ((await select.inputValue()) === 'quasi_identifier') await select.selectOption('insensitive');
+    }
+    t = Date.now();
+    await page.locator('#run-audit').click();
+    await expect(page.locator('#results-panel [data-metric="k_anonymity"] .card-value')).toBeVisible({ timeout: 600_000 });
+    report(`audit pass (${QIS.length} QIs)`, Date.now() - t);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
