@@ -7,7 +7,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::identity::{self, ClassTable, IdentityParams, MissingPolicy};
+use crate::identity::persons::Persons;
+use crate::identity::{self, ClassTable, IdentityInput, IdentityParams, MissingPolicy, PopulationTable};
+use crate::ingest::cell::{Cell, parse_num};
+use crate::reference::ReferenceTable;
 use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
 use crate::ingest::encoding::Encoding;
 use crate::ingest::records::{CsvOptions, CsvStream, InputFacts, Ragged, Row, RowSink};
@@ -39,6 +42,20 @@ pub struct AuditConfig {
     pub encoding: Option<Encoding>,
     /// Ragged-row handling.
     pub ragged: Ragged,
+    /// The person-id column of event-level data (spec README Sec 3 `person_id`).
+    pub person_id: Option<String>,
+    /// The sampling-weight column (spec README Sec 3 `weight`).
+    pub weight: Option<String>,
+    /// Population size `N` for the uniqueness estimators (identity-risk.md Sec 7).
+    pub population_size: Option<u64>,
+    /// Sampling fraction `pi`, giving `N = round(n / pi)`.
+    pub sampling_fraction: Option<f64>,
+    /// A region preset of ARX giving `N` ("USA", "Germany", ...).
+    pub population_region: Option<String>,
+    /// ARX's records-at-risk threshold (identity-risk.md Sec 11.1).
+    pub records_at_risk_threshold: f64,
+    /// ARX's success-rate threshold (identity-risk.md Sec 11.1).
+    pub success_rate_threshold: f64,
 }
 
 impl Default for AuditConfig {
@@ -55,6 +72,13 @@ impl Default for AuditConfig {
             delimiter: None,
             encoding: None,
             ragged: Ragged::Error,
+            person_id: None,
+            weight: None,
+            population_size: None,
+            sampling_fraction: None,
+            population_region: None,
+            records_at_risk_threshold: p.records_at_risk_threshold,
+            success_rate_threshold: p.success_rate_threshold,
         }
     }
 }
@@ -66,12 +90,28 @@ impl AuditConfig {
             wildcard_alpha: self.wildcard_alpha,
             exclude_suppressed_rows: self.exclude_suppressed_rows,
             threshold: self.threshold,
+            records_at_risk_threshold: self.records_at_risk_threshold,
+            success_rate_threshold: self.success_rate_threshold,
         }
     }
 
+    /// The normaliser of spec README Sec 5 with these settings.
+    pub fn normaliser(&self) -> Normaliser {
+        Normaliser::new(self.missing_tokens.clone(), vec!['*'])
+    }
+
     fn validate(&self) -> Result<CsvOptions> {
-        if !(0.0..=1.0).contains(&self.threshold) {
-            return Err(Error::config("invalid_threshold", format!("the risk threshold must lie in [0, 1], not {}", self.threshold)));
+        for (name, t) in [
+            ("risk threshold", self.threshold),
+            ("records-at-risk threshold", self.records_at_risk_threshold),
+            ("success-rate threshold", self.success_rate_threshold),
+        ] {
+            if !(0.0..=1.0).contains(&t) {
+                return Err(Error::config("invalid_threshold", format!("the {name} must lie in [0, 1], not {t}")));
+            }
+        }
+        if self.sampling_fraction.is_some_and(|f| !(f > 0.0 && f <= 1.0)) {
+            return Err(Error::config("invalid_sampling_fraction", "the sampling fraction must lie in (0, 1]"));
         }
         if !(0.0..=1.0).contains(&self.wildcard_alpha) {
             return Err(Error::config("invalid_alpha", format!("the wildcard alpha must lie in [0, 1], not {}", self.wildcard_alpha)));
@@ -134,7 +174,11 @@ pub struct TableSummary {
     columns: Vec<String>,
     profiles: Vec<ColumnSummary>,
     qi_index: Vec<usize>,
+    weight_index: Option<usize>,
+    person_index: Option<usize>,
     classes: ClassTable,
+    persons: Option<Persons>,
+    population: Option<ReferenceTable>,
     norm: Normaliser,
     facts: InputFacts,
 }
@@ -154,19 +198,31 @@ impl TableSummary {
         if sorted.windows(2).any(|w| w[0] == w[1]) {
             return Err(Error::config("duplicate_quasi_identifier", "a quasi-identifier is named twice"));
         }
+        let weight_index = config.weight.as_ref().map(find).transpose()?;
+        let person_index = config.person_id.as_ref().map(find).transpose()?;
+        for (role, index) in [("weight", weight_index), ("person id", person_index)] {
+            if let Some(i) = index.filter(|i| sorted.contains(i)) {
+                return Err(Error::config("role_conflict", format!("the {role} column cannot also be a quasi-identifier")).in_column(&columns[i]));
+            }
+        }
         Ok(TableSummary {
             columns: columns.to_vec(),
             profiles: (0..columns.len()).map(|_| ColumnSummary::default()).collect(),
             // Spec README Sec 3: A is ordered by column position.
             qi_index: sorted,
-            classes: ClassTable::new(qi_index.len(), config.missing_policy, config.exclude_suppressed_rows),
-            norm: Normaliser::new(config.missing_tokens.clone(), vec!['*']),
+            weight_index,
+            person_index,
+            classes: ClassTable::new(qi_index.len(), config.missing_policy, config.exclude_suppressed_rows, weight_index.is_some()),
+            persons: person_index.map(|_| Persons::new(qi_index.len())),
+            population: None,
+            norm: config.normaliser(),
             facts: InputFacts::default(),
         })
     }
 
     fn absorb(&mut self, row: &Row<'_>, key: &mut Vec<u32>) -> Result<()> {
         key.clear();
+        let (mut weight, mut person) = (0.0, None);
         let mut qi = self.qi_index.iter().peekable();
         for (i, profile) in self.profiles.iter_mut().enumerate() {
             let text = row.text(i)?;
@@ -174,9 +230,27 @@ impl TableSummary {
             profile.absorb(cell, &self.norm);
             if qi.next_if_eq(&&i).is_some() {
                 key.push(self.classes.code(key.len(), cell));
+            } else if Some(i) == self.weight_index {
+                weight = parse_weight(cell).ok_or_else(|| {
+                    Error::input("invalid_weight", format!("a sampling weight must be a finite number >= 0, not \"{}\"", text.trim()))
+                        .at_line(row.line)
+                        .in_column(&self.columns[i])
+                })?;
+            } else if Some(i) == self.person_index {
+                if cell.is_blank() {
+                    return Err(Error::input("person_id_missing", "the person id is empty").at_line(row.line).in_column(&self.columns[i]));
+                }
+                person = self.persons.as_mut().map(|p| p.code(cell));
             }
         }
-        if self.qi_index.is_empty() { Ok(()) } else { self.classes.absorb(key).map_err(|e| e.at_line(row.line)) }
+        if self.qi_index.is_empty() {
+            return Ok(());
+        }
+        let class = self.classes.absorb(key, weight).map_err(|e| e.at_line(row.line))?;
+        if let (Some(class), Some(person), Some(persons)) = (class, person, &mut self.persons) {
+            persons.absorb(class, key, person);
+        }
+        Ok(())
     }
 
     /// Merges the summary of another part of the same table (same header and settings).
@@ -185,7 +259,11 @@ impl TableSummary {
             p.merge(o);
         }
         self.facts.merge(&other.facts);
-        self.classes.merge(other.classes)
+        let remap = self.classes.merge(other.classes)?;
+        if let (Some(mine), Some(theirs)) = (&mut self.persons, other.persons) {
+            mine.merge(theirs, &remap);
+        }
+        Ok(())
     }
 
     /// Finishes into the report.
@@ -224,7 +302,13 @@ impl TableSummary {
             warnings.push(Warning { code: "blank_lines", message: format!("{} blank lines were skipped", self.facts.blank_lines) });
         }
         let identity = config.identity_params();
-        let metrics = if qi.is_empty() { Vec::new() } else { identity::finish(&self.classes, &qi, &identity) };
+        let population = match &self.population {
+            None => PopulationTable::Absent,
+            Some(r) if !r.missing.is_empty() => PopulationTable::MissingQi(r.missing.clone()),
+            Some(r) => PopulationTable::Table(&r.table),
+        };
+        let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi: &qi };
+        let metrics = if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) };
         Report {
             input: self.facts,
             columns,
@@ -232,6 +316,14 @@ impl TableSummary {
             metrics,
             warnings,
         }
+    }
+}
+
+/// A sampling weight: a finite number >= 0 (spec identity-risk.md Sec 8).
+fn parse_weight(cell: Cell<'_>) -> Option<f64> {
+    match cell {
+        Cell::Text(t) => parse_num(t).filter(|w| *w >= 0.0),
+        _ => None,
     }
 }
 
@@ -258,13 +350,14 @@ pub struct Audit {
     config: AuditConfig,
     csv: CsvStream,
     summary: Option<TableSummary>,
+    population: Option<ReferenceTable>,
 }
 
 impl Audit {
     /// An audit with this configuration (checked here).
     pub fn new(config: AuditConfig) -> Result<Self> {
         let opts = config.validate()?;
-        Ok(Audit { config, csv: CsvStream::new(opts), summary: None })
+        Ok(Audit { config, csv: CsvStream::new(opts), summary: None, population: None })
     }
 
     /// Absorbs the next chunk of the file.
@@ -280,12 +373,18 @@ impl Audit {
         self.csv.facts().rows_total
     }
 
+    /// Gives the population table `E` of the journalist and marketer models (Sec 6).
+    pub fn set_population(&mut self, population: ReferenceTable) {
+        self.population = Some(population);
+    }
+
     /// Ends the input and returns the table summary, for merging.
     pub fn finish_summary(mut self) -> Result<TableSummary> {
         let mut sink = Sink { config: &self.config, summary: self.summary.take(), key: Vec::new() };
         self.csv.finish(&mut sink)?;
         let mut summary = sink.summary.expect("finish succeeds only after a header");
         summary.facts = self.csv.facts().clone();
+        summary.population = self.population;
         Ok(summary)
     }
 

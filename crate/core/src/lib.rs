@@ -19,6 +19,7 @@ pub mod ingest;
 mod json;
 pub mod metric;
 pub mod profile;
+pub mod reference;
 pub mod roles;
 pub mod sample;
 

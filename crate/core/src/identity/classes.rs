@@ -15,6 +15,14 @@ use crate::error::{Error, Result};
 use crate::hash::Fixed;
 use crate::ingest::cell::Cell;
 
+/// Where the classes and codes of a merged table went.
+pub struct Remap {
+    /// New class index of each of the other table's classes.
+    pub classes: Vec<u32>,
+    /// Per QI, the new code of each of the other table's codes.
+    pub codes: Vec<Vec<u32>>,
+}
+
 /// Missing-value policy (spec README Sec 7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -38,6 +46,7 @@ pub struct ClassTable {
     packing: Packing,
     keys: Vec<u64>,
     counts: Vec<u32>,
+    weights: Option<Vec<f64>>,
     index: HashTable<u32>,
     hasher: Fixed,
     scratch: Vec<u64>,
@@ -50,8 +59,8 @@ pub struct ClassTable {
 }
 
 impl ClassTable {
-    /// An empty table for `q` quasi-identifiers.
-    pub fn new(q: usize, policy: MissingPolicy, exclude_suppressed: bool) -> Self {
+    /// An empty table for `q` quasi-identifiers; `weighted` keeps the sum of a weight per class.
+    pub fn new(q: usize, policy: MissingPolicy, exclude_suppressed: bool, weighted: bool) -> Self {
         let packing = Packing::new(vec![2; q]);
         ClassTable {
             q,
@@ -62,6 +71,7 @@ impl ClassTable {
             packing,
             keys: Vec::new(),
             counts: Vec::new(),
+            weights: weighted.then(Vec::new),
             index: HashTable::new(),
             hasher: Fixed::with_seed(0x5eed),
             rows_total: 0,
@@ -75,24 +85,26 @@ impl ClassTable {
         self.dicts[a].code(cell)
     }
 
-    /// Absorbs the key of one row: its QI codes in QI order (from [`ClassTable::code`]).
-    pub fn absorb(&mut self, key: &[u32]) -> Result<()> {
+    /// Absorbs the key of one row (its QI codes in QI order, from [`ClassTable::code`]) with
+    /// its weight (ignored unless the table is weighted). Returns the row's class, or `None`
+    /// when the row is out of scope (all-suppressed, or dropped).
+    pub fn absorb(&mut self, key: &[u32], weight: f64) -> Result<Option<u32>> {
         self.rows_total += 1;
         let all_suppressed = key.iter().all(|&c| c == SUPPRESSED);
         if all_suppressed {
             self.suppressed += 1;
             if self.exclude_suppressed {
-                return Ok(());
+                return Ok(None);
             }
         }
         if self.policy == MissingPolicy::Drop && key.iter().any(|&c| is_blank(c)) {
             self.dropped += 1;
-            return Ok(());
+            return Ok(None);
         }
-        self.add(key, 1)
+        self.add(key, 1, weight).map(Some)
     }
 
-    fn add(&mut self, codes: &[u32], n: u32) -> Result<()> {
+    fn add(&mut self, codes: &[u32], n: u32, weight: f64) -> Result<u32> {
         if let Some(wider) = self.packing.widened_for(codes) {
             self.repack(wider);
         }
@@ -105,7 +117,10 @@ impl ClassTable {
             Some(&i) => match self.counts[i as usize].checked_add(n) {
                 Some(c) => {
                     self.counts[i as usize] = c;
-                    Ok(())
+                    if let Some(w) = &mut self.weights {
+                        w[i as usize] += weight;
+                    }
+                    Ok(i)
                 }
                 None => Err(Error::input("too_many_rows", "a class holds more than 4,294,967,295 rows, more than this tool counts")),
             },
@@ -113,9 +128,12 @@ impl ClassTable {
                 let i = u32::try_from(self.counts.len()).map_err(|_| Error::input("too_many_classes", "the file has more than 4 billion distinct keys"))?;
                 self.keys.extend_from_slice(&key);
                 self.counts.push(n);
+                if let Some(ws) = &mut self.weights {
+                    ws.push(weight);
+                }
                 let (hasher, keys) = (&self.hasher, &self.keys);
                 self.index.insert_unique(hash, i, |&j| hasher.hash_one(&keys[j as usize * w..(j as usize + 1) * w]));
-                Ok(())
+                Ok(i)
             }
         };
         self.scratch = key;
@@ -146,20 +164,60 @@ impl ClassTable {
         }
     }
 
-    /// Merges the table of another part of the same file (same QIs and settings).
-    pub fn merge(&mut self, other: ClassTable) -> Result<()> {
-        let maps: Vec<Vec<u32>> = self.dicts.iter_mut().zip(&other.dicts).map(|(d, o)| d.absorb(o)).collect();
+    /// Merges the table of another part of the same file (same QIs and settings). Returns
+    /// where `other`'s classes and codes went, for the summaries keyed by them.
+    pub fn merge(&mut self, other: ClassTable) -> Result<Remap> {
+        let codes: Vec<Vec<u32>> = self.dicts.iter_mut().zip(&other.dicts).map(|(d, o)| d.absorb(o)).collect();
         let mut key = vec![0; self.q];
+        let mut classes = Vec::with_capacity(other.len());
         for i in 0..other.len() {
             for (a, k) in key.iter_mut().enumerate() {
-                *k = maps[a][other.code_at(i, a) as usize];
+                *k = codes[a][other.code_at(i, a) as usize];
             }
-            self.add(&key, other.counts[i])?;
+            classes.push(self.add(&key, other.counts[i], other.weight(i))?);
         }
         self.rows_total += other.rows_total;
         self.suppressed += other.suppressed;
         self.dropped += other.dropped;
-        Ok(())
+        Ok(Remap { classes, codes })
+    }
+
+    /// The class of these codes, if it exists.
+    pub fn find(&self, codes: &[u32]) -> Option<usize> {
+        if self.packing.widened_for(codes).is_some() {
+            return None;
+        }
+        let mut key = vec![0; self.packing.words()];
+        self.packing.pack(codes, &mut key);
+        let w = self.packing.words();
+        let hash = self.hasher.hash_one(&key);
+        self.index.find(hash, |&i| self.keys[i as usize * w..(i as usize + 1) * w] == key[..]).map(|&i| i as usize)
+    }
+
+    /// Sum of the weights of class `i` (0 when the table is not weighted).
+    pub fn weight(&self, i: usize) -> f64 {
+        self.weights.as_ref().map_or(0.0, |w| w[i])
+    }
+
+    /// Whether the table keeps weights.
+    pub fn is_weighted(&self) -> bool {
+        self.weights.is_some()
+    }
+
+    /// The packed key of class `i` and the packing (for projections onto QI subsets).
+    pub fn packed(&self, i: usize) -> &[u64] {
+        let w = self.packing.words();
+        &self.keys[i * w..(i + 1) * w]
+    }
+
+    /// The packing of the keys.
+    pub fn packing(&self) -> &Packing {
+        &self.packing
+    }
+
+    /// Number of quasi-identifiers.
+    pub fn q(&self) -> usize {
+        self.q
     }
 
     /// Number of distinct keys `K`.
@@ -207,27 +265,38 @@ impl ClassTable {
     /// `drop`; under `wildcard` the (alpha-weighted) count of compatible records, with
     /// sdcMicro's rule that an all-blank key gets `f = n`.
     pub fn match_counts(&self, alpha: f64) -> Vec<f64> {
-        let mut f: Vec<f64> = self.counts.iter().map(|&c| f64::from(c)).collect();
+        self.match_sums(alpha, |j| f64::from(self.counts[j]))
+    }
+
+    /// Like [`ClassTable::match_counts`], summing `mass(j)` of the matching classes instead of
+    /// their record counts (the weights, for sdcMicro's `Fk`).
+    pub fn match_sums(&self, alpha: f64, mass: impl Fn(usize) -> f64) -> Vec<f64> {
+        let mut f: Vec<f64> = (0..self.len()).map(&mass).collect();
         if self.policy != MissingPolicy::Wildcard {
             return f;
         }
-        let n = self.records() as f64;
-        let keys: Vec<Vec<u32>> = (0..self.len()).map(|i| self.key(i)).collect();
-        let has_blank = |k: &[u32]| k.iter().any(|&c| is_blank(c));
-        let blank: Vec<usize> = (0..self.len()).filter(|&i| has_blank(&keys[i])).collect();
-        let compatible = |a: &[u32], b: &[u32]| a.iter().zip(b).all(|(&x, &y)| x == y || is_blank(x) || is_blank(y));
-        for (i, key) in keys.iter().enumerate() {
-            if key.iter().all(|&c| is_blank(c)) {
-                f[i] = n;
+        let total: f64 = f.iter().sum();
+        let blankish: Vec<bool> = (0..self.len()).map(|j| (0..self.q).any(|a| is_blank(self.code_at(j, a)))).collect();
+        let blank: Vec<usize> = (0..self.len()).filter(|&j| blankish[j]).collect();
+        let compatible = |key: &[u32], j: usize| {
+            key.iter().enumerate().all(|(a, &x)| {
+                let y = self.code_at(j, a);
+                x == y || is_blank(x) || is_blank(y)
+            })
+        };
+        for (i, fi) in f.iter_mut().enumerate() {
+            let key = self.key(i);
+            let others: Box<dyn Iterator<Item = usize>> = if key.iter().all(|&c| is_blank(c)) {
+                *fi = total;
                 continue;
-            }
-            // A complete key is compatible with another complete key only when equal.
-            let others: Box<dyn Iterator<Item = usize>> = if has_blank(key) { Box::new(0..self.len()) } else { Box::new(blank.iter().copied()) };
-            let sum: f64 = others
-                .filter(|&j| j != i && compatible(key, &keys[j]))
-                .map(|j| if has_blank(&keys[j]) { alpha } else { 1.0 } * f64::from(self.counts[j]))
-                .sum();
-            f[i] += sum;
+            } else if blankish[i] {
+                // Compatible complete keys count fully, other blank-containing keys by alpha.
+                Box::new(0..self.len())
+            } else {
+                // A complete key matches another complete key only when equal.
+                Box::new(blank.iter().copied())
+            };
+            *fi += others.filter(|&j| j != i && compatible(&key, j)).map(|j| if blankish[j] { alpha } else { 1.0 } * mass(j)).sum::<f64>();
         }
         f
     }

@@ -47,6 +47,16 @@ impl Dictionary {
         c
     }
 
+    /// The code of a text value, if present.
+    pub fn lookup(&self, t: &str) -> Option<u32> {
+        self.codes.get(t).copied()
+    }
+
+    /// The code in `other` of the value of `code` here (blanks keep their codes).
+    pub fn translate(&self, code: u32, other: &Dictionary) -> Option<u32> {
+        if is_blank(code) { Some(code) } else { other.lookup(&self.values[code as usize]) }
+    }
+
     /// The value of a code, as shown in reports: `None` for `MISSING`, `*` for `SUPPRESSED`.
     pub fn display(&self, code: u32) -> Option<&str> {
         match code {

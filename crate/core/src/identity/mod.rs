@@ -1,11 +1,17 @@
 //! Identity disclosure (spec identity-risk.md): equivalence classes over the
-//! quasi-identifiers, class sizes, uniqueness, record risk and the ARX prosecutor model.
+//! quasi-identifiers, class sizes, uniqueness, record risk, the ARX attacker models, SCORR's
+//! risks, QI attribution and the verdicts.
 
+pub mod attribution;
 pub mod class_size;
 pub mod classes;
 pub mod dictionary;
+pub mod journalist;
 pub mod packing;
+pub mod persons;
 pub mod record_risk;
+pub mod scorr;
+pub mod verdict;
 
 use std::cmp::Ordering;
 
@@ -14,12 +20,14 @@ use serde_json::{Value, json};
 
 use crate::metric::{Context, MetricResult, Scope, Status};
 pub use classes::{ClassTable, MissingPolicy};
+use persons::Persons;
 
 /// How many of the riskiest classes `record_risk.details.top` lists.
 pub const TOP_CLASSES: usize = 20;
 
 /// Settings of the identity family.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct IdentityParams {
     /// Missing-value policy (spec README Sec 7).
     pub missing_policy: MissingPolicy,
@@ -27,8 +35,12 @@ pub struct IdentityParams {
     pub wildcard_alpha: f64,
     /// Remove rows whose QI cells are all `SUPPRESSED` (spec README Sec 7).
     pub exclude_suppressed_rows: bool,
-    /// Per-record threshold `tau` (spec identity-risk.md Sec 5).
+    /// Per-record threshold `tau` (spec identity-risk.md Sec 5); also ARX's highest-risk threshold.
     pub threshold: f64,
+    /// ARX's records-at-risk threshold (Sec 11.1).
+    pub records_at_risk_threshold: f64,
+    /// ARX's success-rate threshold (Sec 11.1).
+    pub success_rate_threshold: f64,
 }
 
 impl Default for IdentityParams {
@@ -38,6 +50,8 @@ impl Default for IdentityParams {
             wildcard_alpha: 1.0,
             exclude_suppressed_rows: true,
             threshold: 0.2,
+            records_at_risk_threshold: 0.05,
+            success_rate_threshold: 0.05,
         }
     }
 }
@@ -95,8 +109,31 @@ impl Sizes {
     }
 }
 
+/// The population table of the journalist and marketer models (Sec 6).
+pub enum PopulationTable<'a> {
+    /// None given.
+    Absent,
+    /// Given, but lacking these QIs.
+    MissingQi(Vec<String>),
+    /// Given, over the same QIs in the same order.
+    Table(&'a ClassTable),
+}
+
+/// What the identity family is computed from.
+pub struct IdentityInput<'a> {
+    /// The class table of the released file.
+    pub table: &'a ClassTable,
+    /// The person summary, for event-level data.
+    pub persons: Option<&'a Persons>,
+    /// The population table.
+    pub population: PopulationTable<'a>,
+    /// QI names, in QI order.
+    pub qi: &'a [String],
+}
+
 /// The identity family's results from a finished class table.
-pub fn finish(table: &ClassTable, qi: &[String], p: &IdentityParams) -> Vec<MetricResult> {
+pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult> {
+    let (table, qi) = (input.table, input.qi);
     let ctx = Context {
         family: "identity",
         scope: Scope { table: "P", quasi_identifiers: qi.to_vec(), sensitive: None, attribute: None, subset: None },
@@ -113,21 +150,55 @@ pub fn finish(table: &ClassTable, qi: &[String], p: &IdentityParams) -> Vec<Metr
         ctx.ok("n_suppressed_records", table.suppressed),
         ctx.ok("n_dropped_records", table.dropped),
     ];
+    if n == 0 {
+        let ids = IDS.iter().chain(&journalist::IDS).chain(&LATER_IDS);
+        out.extend(ids.map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")));
+        return out;
+    }
     let partition = p.missing_policy != MissingPolicy::Wildcard;
     let wildcard_f = (!partition).then(|| table.match_counts(p.wildcard_alpha));
     let f_of = |i: usize| wildcard_f.as_ref().map_or(table.count(i) as f64, |f| f[i]);
     let sizes = Sizes::of(table, f_of);
-    let mut family = Vec::new();
-    if n > 0 {
-        family.extend(class_size::metrics(&ctx, &sizes, partition));
-        family.extend(record_risk::metrics(&ctx, &sizes, partition, p.threshold, riskiest(table, f_of, qi)));
-    } else {
-        for id in IDS {
-            family.push(ctx.without_value(id, Status::EmptyInput, "no_records_in_scope"));
+    out.extend(class_size::metrics(&ctx, &sizes, partition));
+    out.extend(record_risk::metrics(&ctx, &sizes, partition, p.threshold, riskiest(table, f_of, qi)));
+    let f: Vec<f64> = (0..table.len()).map(f_of).collect();
+    drop(wildcard_f);
+    out.extend(match &input.population {
+        PopulationTable::Absent => journalist::metrics(&ctx, table, &f, None, p.threshold),
+        PopulationTable::MissingQi(missing) => journalist::missing_qi(&ctx, missing),
+        PopulationTable::Table(e) => {
+            let (big_f, raised) = journalist::population_counts(table, e, &f, p.wildcard_alpha);
+            journalist::metrics(&ctx, table, &f, Some((&big_f, raised)), p.threshold)
         }
-    }
-    out.extend(family);
+    });
+    out.extend(scorr::metrics(&ctx, &scorr::ScorrInput { table, f: &f, persons: input.persons, alpha: p.wildcard_alpha, qi }));
+    drop(f);
+    out.extend(attribution::metrics(&ctx, table, qi));
+    out.push(arx_verdict(&ctx, &out, p));
     out
+}
+
+/// `verdict_arx_thresholds` from the attacker-model results already computed.
+fn arx_verdict(ctx: &Context, out: &[MetricResult], p: &IdentityParams) -> MetricResult {
+    let value = |id: &str| out.iter().find(|m| m.id == id).and_then(|m| m.value.as_f64());
+    let three = |model: &str| {
+        ["records_at_risk", "highest_risk", "success_rate"].map(|what| value(&format!("{model}_{what}")))
+    };
+    let ctx = Context { family: "verdict", ..ctx.clone() };
+    let (Some(pr), Some(jo), Some(marketer)) = (
+        three("prosecutor").into_iter().collect::<Option<Vec<f64>>>(),
+        three("journalist").into_iter().collect::<Option<Vec<f64>>>(),
+        value("marketer_success_rate"),
+    ) else {
+        return ctx.without_value("verdict_arx_thresholds", Status::NotApplicable, "attacker_model_missing");
+    };
+    let values = verdict::AttackerValues { prosecutor: [pr[0], pr[1], pr[2]], journalist: [jo[0], jo[1], jo[2]], marketer };
+    let thresholds = verdict::ArxThresholds {
+        highest_risk: p.threshold,
+        records_at_risk: p.records_at_risk_threshold,
+        success_rate: p.success_rate_threshold,
+    };
+    verdict::arx(&ctx, &values, &thresholds)
 }
 
 /// Ids computed from the classes, in output order (empty input reports each as `empty_input`).
@@ -152,6 +223,10 @@ const IDS: [&str; 19] = [
     "prosecutor_records_affected_by_lowest_risk",
     "risk_distribution",
 ];
+
+/// Ids after the prosecutor model that an empty scope also reports as `empty_input`.
+const LATER_IDS: [&str; 5] =
+    ["scorr_uniqueness_risk", "scorr_uniformity_risk_qi", "qi_distinction", "qi_separation", "verdict_arx_thresholds"];
 
 /// The [`TOP_CLASSES`] classes with the highest record risk (smallest `f`), ties broken by
 /// their values so the list does not depend on row order. One pass, bounded memory.

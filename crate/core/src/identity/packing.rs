@@ -56,6 +56,15 @@ impl Packing {
         }
     }
 
+    /// The bits of column `a` within word `w` (0 when the column lives in another word).
+    pub fn field_mask(&self, a: usize, w: usize) -> u64 {
+        if self.word[a] != w {
+            return 0;
+        }
+        let ones = if self.bits[a] >= 64 { u64::MAX } else { (1u64 << self.bits[a]) - 1 };
+        ones << self.shift[a]
+    }
+
     /// The code of column `a` in `key`.
     pub fn code(&self, key: &[u64], a: usize) -> u32 {
         let mask = if self.bits[a] >= 64 { u64::MAX } else { (1u64 << self.bits[a]) - 1 };

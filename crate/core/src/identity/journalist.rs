@@ -1,0 +1,85 @@
+//! ARX's journalist and marketer models against a population table `E` (spec identity-risk.md
+//! Sec 6): `F(i)`, the number of population records matching record `i`, replaces `f(i)`.
+
+use serde_json::json;
+
+use super::MissingPolicy;
+use super::classes::ClassTable;
+use super::dictionary::is_blank;
+use super::record_risk::neumaier;
+use crate::metric::{Context, MetricResult, Status};
+
+/// Ids of this model, in output order.
+pub const IDS: [&str; 5] =
+    ["journalist_records_at_risk", "journalist_highest_risk", "journalist_lowest_risk", "journalist_success_rate", "marketer_success_rate"];
+
+/// `F` per class of `p` from the population table `e` (same QIs, same order), raised to `f`
+/// where the population is smaller than the sample; with the number of keys raised.
+pub fn population_counts(p: &ClassTable, e: &ClassTable, f: &[f64], alpha: f64) -> (Vec<f64>, usize) {
+    let q = p.q();
+    let wildcard = p.policy() == MissingPolicy::Wildcard;
+    let e_keys: Vec<Vec<u32>> = if wildcard { (0..e.len()).map(|j| e.key(j)).collect() } else { Vec::new() };
+    let mut raised = 0;
+    let big_f = (0..p.len())
+        .map(|i| {
+            let mapped: Vec<Option<u32>> = (0..q).map(|a| p.dict(a).translate(p.code_at(i, a), e.dict(a))).collect();
+            let exact = || mapped.iter().copied().collect::<Option<Vec<u32>>>().and_then(|k| e.find(&k)).map_or(0.0, |j| e.count(j) as f64);
+            let count = if !wildcard {
+                exact()
+            } else {
+                e_keys
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(j, kj)| {
+                        let compatible = mapped.iter().zip(kj).all(|(x, &y)| is_blank(y) || x.is_some_and(|x| is_blank(x) || x == y));
+                        let equal = mapped.iter().zip(kj).all(|(x, &y)| *x == Some(y));
+                        let w = if equal || !kj.iter().any(|&c| is_blank(c)) { 1.0 } else { alpha };
+                        compatible.then(|| w * e.count(j) as f64)
+                    })
+                    .sum()
+            };
+            if count < f[i] {
+                raised += 1;
+                f[i]
+            } else {
+                count
+            }
+        })
+        .collect();
+    (big_f, raised)
+}
+
+/// The journalist and marketer metrics from `F` per class (`None`: no population table, so
+/// `F = f` and the values equal the prosecutor model's, ARX behaviour).
+pub fn metrics(ctx: &Context, p: &ClassTable, f: &[f64], big_f: Option<(&[f64], usize)>, tau: f64) -> Vec<MetricResult> {
+    let (fs, raised) = big_f.unwrap_or((f, 0));
+    let n = p.records() as f64;
+    let records = |pred: &dyn Fn(f64) -> bool| (0..p.len()).filter(|&i| pred(fs[i])).map(|i| p.count(i)).sum::<u64>() as f64 / n;
+    let min_f = fs.iter().copied().fold(f64::INFINITY, f64::min);
+    let max_f = fs.iter().copied().fold(0.0, f64::max);
+    let marketer = neumaier((0..p.len()).map(|i| p.count(i) as f64 / fs[i])) / n;
+    let keys_over_population = p.len() as f64 / neumaier(fs.iter().copied());
+    let mut out = vec![
+        ctx.ok("journalist_records_at_risk", records(&|x| 1.0 / x > tau)).with_details(json!({ "tau": tau })),
+        ctx.ok("journalist_highest_risk", 1.0 / min_f),
+        ctx.ok("journalist_lowest_risk", 1.0 / max_f),
+        ctx.ok("journalist_success_rate", keys_over_population.max(marketer)),
+        ctx.ok("marketer_success_rate", marketer),
+    ];
+    for m in &mut out {
+        if big_f.is_none() {
+            m.warnings.push("no_population_table");
+        } else if raised > 0 {
+            m.warnings.push("population_smaller_than_sample");
+            m.details["keys_raised_to_sample"] = json!(raised);
+        }
+    }
+    out
+}
+
+/// Every result `not_applicable` because `E` lacks some QIs.
+pub fn missing_qi(ctx: &Context, missing: &[String]) -> Vec<MetricResult> {
+    IDS.iter()
+        .map(|id| ctx.without_value(id, Status::NotApplicable, "population_missing_qi").with_details(json!({ "missing": missing })))
+        .collect()
+}

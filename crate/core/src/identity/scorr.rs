@@ -1,0 +1,232 @@
+//! SCORR's uniqueness and uniformity risks and the person-based k (spec identity-risk.md
+//! Sec 9 and Sec 2 `k_anonymity_person`), from the finished class table and, for event-level
+//! data, the person summary.
+
+use serde_json::{Value, json};
+
+use super::MissingPolicy;
+use super::classes::ClassTable;
+use super::dictionary::is_blank;
+use super::persons::{PairCounts, Persons};
+use crate::hash::{Map, map};
+use crate::metric::{Context, MetricResult, Scope, Status, min_mean_max};
+
+/// How many keys at the maximum `details.argmax` lists.
+const ARGMAX: usize = 5;
+
+/// min / record-weighted mean / max of a per-record value, and the first keys (in `order`)
+/// at the max, so the details do not depend on row order.
+struct Stats<'o, K> {
+    min: f64,
+    max: f64,
+    sum: f64,
+    records: u64,
+    argmax: Vec<K>,
+    order: &'o dyn Fn(&K, &K) -> std::cmp::Ordering,
+}
+
+impl<'o, K: Copy> Stats<'o, K> {
+    fn new(order: &'o dyn Fn(&K, &K) -> std::cmp::Ordering) -> Self {
+        Stats { min: f64::INFINITY, max: f64::NEG_INFINITY, sum: 0.0, records: 0, argmax: Vec::new(), order }
+    }
+
+    fn add(&mut self, key: K, value: f64, records: u64) {
+        self.min = self.min.min(value);
+        if value > self.max {
+            self.max = value;
+            self.argmax.clear();
+        }
+        if value == self.max {
+            let at = self.argmax.partition_point(|k| (self.order)(k, &key).is_lt());
+            if at < ARGMAX {
+                self.argmax.insert(at, key);
+                self.argmax.truncate(ARGMAX);
+            }
+        }
+        self.sum += value * records as f64;
+        self.records += records;
+    }
+
+    fn value(&self) -> Value {
+        min_mean_max(self.min, self.sum / self.records as f64, self.max)
+    }
+}
+
+/// Weight of key `j`'s records in the count of key `i` (Sec 1.3 `omega`), `None` if they do
+/// not match.
+fn omega(ki: &[u32], kj: &[u32], policy: MissingPolicy, alpha: f64) -> Option<f64> {
+    if ki == kj {
+        return Some(1.0);
+    }
+    if policy != MissingPolicy::Wildcard {
+        return None;
+    }
+    let compatible = ki.iter().zip(kj).all(|(&x, &y)| x == y || is_blank(x) || is_blank(y));
+    compatible.then(|| if kj.iter().any(|&c| is_blank(c)) { alpha } else { 1.0 })
+}
+
+/// `R_uf` over records: `f_X(i, pers) / f_X(i)`, records grouped by (key, person).
+fn uniformity<'o, K: Copy>(
+    pairs: &PairCounts,
+    key_of: impl Fn(u32) -> K,
+    codes: impl Fn(u32) -> Vec<u32>,
+    f: impl Fn(u32) -> f64,
+    (policy, alpha): (MissingPolicy, f64),
+    order: &'o dyn Fn(&K, &K) -> std::cmp::Ordering,
+) -> Stats<'o, K> {
+    let mut by_person: Map<u32, Vec<(u32, u32)>> = map();
+    for (&(k, p), &c) in pairs {
+        by_person.entry(p).or_default().push((k, c));
+    }
+    let mut people: Vec<_> = by_person.into_iter().collect();
+    people.sort_unstable_by_key(|(p, _)| *p);
+    let mut stats = Stats::new(order);
+    for (_, mut keys) in people {
+        keys.sort_unstable();
+        let decoded: Vec<Vec<u32>> = keys.iter().map(|&(k, _)| codes(k)).collect();
+        for (x, &(k, c)) in keys.iter().enumerate() {
+            let own: f64 = keys
+                .iter()
+                .zip(&decoded)
+                .filter_map(|(&(_, cj), kj)| omega(&decoded[x], kj, policy, alpha).map(|w| w * f64::from(cj)))
+                .sum();
+            stats.add(key_of(k), own / f(k), u64::from(c));
+        }
+    }
+    stats
+}
+
+/// Inputs shared by the SCORR metrics.
+pub struct ScorrInput<'a> {
+    /// The class table.
+    pub table: &'a ClassTable,
+    /// `f` per class.
+    pub f: &'a [f64],
+    /// The person summary (event-level data only).
+    pub persons: Option<&'a Persons>,
+    /// `alpha` of the wildcard policy.
+    pub alpha: f64,
+    /// QI names.
+    pub qi: &'a [String],
+}
+
+impl ScorrInput<'_> {
+    fn values(&self, class: usize) -> Value {
+        let m: serde_json::Map<String, Value> = self
+            .qi
+            .iter()
+            .enumerate()
+            .map(|(a, name)| (name.clone(), json!(self.table.dict(a).display(self.table.code_at(class, a)))))
+            .collect();
+        Value::Object(m)
+    }
+
+    /// `f_{a}(v)` per value code of QI `a` (Sec 1.3 with X = {a}).
+    fn value_counts(&self, a: usize) -> Map<u32, f64> {
+        let t = self.table;
+        let mut counts: Map<u32, f64> = map();
+        for i in 0..t.len() {
+            *counts.entry(t.code_at(i, a)).or_insert(0.0) += t.count(i) as f64;
+        }
+        if t.policy() == MissingPolicy::Wildcard {
+            let n = t.records() as f64;
+            let blanks: f64 = counts.iter().filter(|(v, _)| is_blank(**v)).map(|(_, c)| c).sum();
+            for (v, c) in counts.iter_mut() {
+                // A blank value is an all-blank key (f = n); others also match the blanks.
+                *c = if is_blank(*v) { n } else { *c + self.alpha * blanks };
+            }
+        }
+        counts
+    }
+}
+
+/// `scorr_uniqueness_risk`, `scorr_uniformity_risk_qi`, one `scorr_uniformity_risk_attr` per
+/// QI, and `k_anonymity_person`.
+pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> Vec<MetricResult> {
+    let t = s.table;
+    let n = t.records() as f64;
+    let policy = t.policy();
+    let by_class = |a: &usize, b: &usize| {
+        (0..s.qi.len())
+            .map(|q| t.dict(q).sort_key(t.code_at(*a, q)).cmp(&t.dict(q).sort_key(t.code_at(*b, q))))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    };
+    let mut uq = Stats::new(&by_class);
+    for i in 0..t.len() {
+        let r = if n <= 1.0 { 1.0 } else { 1.0 - s.f[i].ln() / n.ln() };
+        uq.add(i, r, t.count(i));
+    }
+    let argmax = |st: &Stats<'_, usize>| st.argmax.iter().map(|&i| s.values(i)).collect::<Vec<_>>();
+    let mut out = vec![ctx.ok("scorr_uniqueness_risk", uq.value()).with_details(json!({ "argmax": argmax(&uq) }))];
+    let uf = match s.persons {
+        None => {
+            let mut st = Stats::new(&by_class);
+            for i in 0..t.len() {
+                st.add(i, 1.0 / s.f[i], t.count(i));
+            }
+            st
+        }
+        Some(p) => uniformity(&p.by_class, |k| k as usize, |k| t.key(k as usize), |k| s.f[k as usize], (policy, s.alpha), &by_class),
+    };
+    out.push(ctx.ok("scorr_uniformity_risk_qi", uf.value()).with_details(json!({ "argmax": argmax(&uf) })));
+    for (a, name) in s.qi.iter().enumerate() {
+        let counts = s.value_counts(a);
+        let by_value = |x: &u32, y: &u32| t.dict(a).sort_key(*x).cmp(&t.dict(a).sort_key(*y));
+        let st = match s.persons {
+            None => {
+                let mut st = Stats::new(&by_value);
+                let records = value_records(t, a);
+                let values: Vec<_> = counts.iter().collect();
+                for (&v, &f) in values {
+                    st.add(v, 1.0 / f, records[&v]);
+                }
+                st
+            }
+            Some(p) => uniformity(&p.by_value[a], |v| v, |v| vec![v], |v| counts[&v], (policy, s.alpha), &by_value),
+        };
+        let ctx_a = Context { scope: Scope { attribute: Some(name.clone()), ..ctx.scope.clone() }, ..ctx.clone() };
+        let at_max: Vec<Value> = st.argmax.iter().map(|&v| json!(t.dict(a).display(v))).collect();
+        out.push(ctx_a.ok("scorr_uniformity_risk_attr", st.value()).with_details(json!({ "argmax_values": at_max })));
+    }
+    out.push(match s.persons {
+        None => ctx.without_value("k_anonymity_person", Status::NotApplicable, "person_level_data"),
+        Some(p) => k_person(ctx, s, p),
+    });
+    out
+}
+
+/// Records per value code of QI `a`.
+fn value_records(t: &ClassTable, a: usize) -> Map<u32, u64> {
+    let mut records: Map<u32, u64> = map();
+    for i in 0..t.len() {
+        *records.entry(t.code_at(i, a)).or_insert(0) += t.count(i);
+    }
+    records
+}
+
+/// `k_anonymity_person`: the fewest distinct persons in a class (`wildcard`: in `C(i)`).
+fn k_person(ctx: &Context, s: &ScorrInput<'_>, p: &Persons) -> MetricResult {
+    let t = s.table;
+    let mut persons_of: Vec<Vec<u32>> = vec![Vec::new(); t.len()];
+    for &(c, person) in p.by_class.keys() {
+        persons_of[c as usize].push(person);
+    }
+    let mut k = usize::MAX;
+    if t.policy() != MissingPolicy::Wildcard {
+        k = persons_of.iter().map(Vec::len).min().unwrap_or(0);
+    }
+    let keys: Vec<Vec<u32>> = if k == usize::MAX { (0..t.len()).map(|i| t.key(i)).collect() } else { Vec::new() };
+    for i in 0..keys.len() {
+        let mut seen: Vec<u32> = (0..t.len())
+            .filter(|&j| omega(&keys[i], &keys[j], t.policy(), 1.0).is_some())
+            .flat_map(|j| persons_of[j].iter().copied())
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        k = k.min(seen.len());
+    }
+    let several = p.in_several_classes();
+    let r = ctx.ok("k_anonymity_person", k).with_details(json!({ "persons": p.count(), "persons_in_several_classes": several }));
+    if several > 0 { r.with_warning("person_in_several_classes") } else { r }
+}

@@ -1,0 +1,54 @@
+//! ARX's threshold check (spec identity-risk.md Sec 11.1), with the reason in words.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::metric::{Context, MetricResult};
+
+/// The three ARX thresholds (GUI defaults); a metric passes iff `value <= threshold`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ArxThresholds {
+    /// Highest risk (also the per-record `tau`): 0.2.
+    pub highest_risk: f64,
+    /// Records at risk: 0.05.
+    pub records_at_risk: f64,
+    /// Success rate: 0.05.
+    pub success_rate: f64,
+}
+
+/// The values checked: (records at risk, highest risk, success rate) for prosecutor and
+/// journalist, and the marketer success rate.
+pub struct AttackerValues {
+    /// Prosecutor model.
+    pub prosecutor: [f64; 3],
+    /// Journalist model.
+    pub journalist: [f64; 3],
+    /// Marketer success rate.
+    pub marketer: f64,
+}
+
+/// `verdict_arx_thresholds`: value as the spec gives it; `details.reasons` one sentence per
+/// failed check, `details.thresholds` the values used.
+pub fn arx(ctx: &Context, v: &AttackerValues, t: &ArxThresholds) -> MetricResult {
+    let mut reasons = Vec::new();
+    let mut check = |model: &str, what: &str, value: f64, limit: f64| {
+        let pass = value <= limit;
+        if !pass {
+            reasons.push(format!("{model} {what} is {value:.4}, above the threshold {limit}"));
+        }
+        pass
+    };
+    let three = |check: &mut dyn FnMut(&str, &str, f64, f64) -> bool, model: &str, [at, hi, sr]: [f64; 3]| -> Value {
+        json!({
+            "records_at_risk": check(model, "records at risk", at, t.records_at_risk),
+            "highest_risk": check(model, "highest risk", hi, t.highest_risk),
+            "success_rate": check(model, "success rate", sr, t.success_rate),
+        })
+    };
+    let prosecutor = three(&mut check, "prosecutor", v.prosecutor);
+    let journalist = three(&mut check, "journalist", v.journalist);
+    let marketer = json!({ "success_rate": check("marketer", "success rate", v.marketer, t.success_rate) });
+    let all_pass = reasons.is_empty();
+    ctx.ok("verdict_arx_thresholds", json!({ "prosecutor": prosecutor, "journalist": journalist, "marketer": marketer, "all_pass": all_pass }))
+        .with_details(json!({ "reasons": reasons, "thresholds": t }))
+}

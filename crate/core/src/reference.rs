@@ -1,0 +1,101 @@
+//! The reference table `E` (spec README Sec 2): a population or superset holding the same
+//! quasi-identifiers, read as a stream like the released table. Its classes over the QIs it
+//! shares with the audit feed the journalist and marketer models (identity-risk.md Sec 6).
+
+use crate::audit::AuditConfig;
+use crate::error::Result;
+use crate::identity::{ClassTable, MissingPolicy};
+use crate::ingest::cell::Normaliser;
+use crate::ingest::records::{CsvOptions, CsvStream, InputFacts, Row, RowSink};
+
+/// The finished reference table.
+pub struct ReferenceTable {
+    /// QIs of the audit that `E` lacks.
+    pub missing: Vec<String>,
+    /// QIs present in `E`, in the audit's QI order.
+    pub present: Vec<String>,
+    /// Classes of `E` over the present QIs. Rows whose QIs are all suppressed stay (ARX);
+    /// under `drop`, rows with a blank QI are removed.
+    pub table: ClassTable,
+    /// How `E` was read.
+    pub input: InputFacts,
+}
+
+struct Sink {
+    qi: Vec<String>,
+    policy: MissingPolicy,
+    norm: Normaliser,
+    columns: Vec<usize>,
+    present: Vec<String>,
+    missing: Vec<String>,
+    table: Option<ClassTable>,
+    key: Vec<u32>,
+}
+
+impl RowSink for Sink {
+    fn header(&mut self, names: &[String]) -> Result<()> {
+        for q in &self.qi {
+            match names.iter().position(|n| n == q) {
+                Some(i) => {
+                    self.columns.push(i);
+                    self.present.push(q.clone());
+                }
+                None => self.missing.push(q.clone()),
+            }
+        }
+        self.table = Some(ClassTable::new(self.columns.len(), self.policy, false, false));
+        Ok(())
+    }
+
+    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+        let table = self.table.as_mut().expect("header comes first");
+        self.key.clear();
+        for (a, &i) in self.columns.iter().enumerate() {
+            let text = row.text(i)?;
+            self.key.push(table.code(a, self.norm.normalise(&text)));
+        }
+        table.absorb(&self.key, 0.0).map(|_| ()).map_err(|e| e.at_line(row.line))
+    }
+}
+
+/// A streaming read of `E` with the audit's QIs, missing tokens and policy; its own
+/// delimiter and encoding are detected (or `encoding` forced).
+pub struct Reference {
+    csv: CsvStream,
+    sink: Sink,
+}
+
+impl Reference {
+    /// Starts reading `E` for an audit with this configuration.
+    pub fn new(config: &AuditConfig, encoding: Option<crate::ingest::encoding::Encoding>) -> Self {
+        let opts = CsvOptions { delimiter: None, encoding, ragged: config.ragged };
+        let sink = Sink {
+            qi: config.quasi_identifiers.clone(),
+            policy: config.missing_policy,
+            norm: config.normaliser(),
+            columns: Vec::new(),
+            present: Vec::new(),
+            missing: Vec::new(),
+            table: None,
+            key: Vec::new(),
+        };
+        Reference { csv: CsvStream::new(opts), sink }
+    }
+
+    /// Absorbs the next chunk of `E`.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
+        self.csv.push(chunk, &mut self.sink)
+    }
+
+    /// Ends `E`.
+    pub fn finish(mut self) -> Result<ReferenceTable> {
+        self.csv.finish(&mut self.sink)?;
+        let mut sink = self.sink;
+        Ok(ReferenceTable {
+            missing: sink.missing,
+            present: sink.present,
+            table: sink.table.take().expect("finish succeeds only after a header"),
+            input: self.csv.facts().clone(),
+        })
+    }
+}
