@@ -14,6 +14,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use pseudolens_core::identity::MissingPolicy;
 use pseudolens_core::ingest::encoding::Encoding;
 use pseudolens_core::ingest::records::Ragged;
+use pseudolens_core::audit::Warning;
+use pseudolens_core::reference::Reference;
 use pseudolens_core::{Audit, AuditConfig, Error, Report, sample};
 
 /// Size of the chunks the file is pushed in (the worker uses the same).
@@ -105,6 +107,31 @@ struct AuditArgs {
     /// Ragged rows: stop with an error, or pad/cut them and count them.
     #[arg(long, value_enum, default_value = "error")]
     ragged: RaggedArg,
+    /// A population or reference CSV holding the same quasi-identifiers (journalist and
+    /// marketer models).
+    #[arg(long)]
+    reference: Option<PathBuf>,
+    /// Population size N for the uniqueness estimators.
+    #[arg(long)]
+    population: Option<u64>,
+    /// Sampling fraction (N = rows / fraction) for the uniqueness estimators.
+    #[arg(long)]
+    sampling_fraction: Option<f64>,
+    /// ARX region preset for N (USA, Germany, UK, ...).
+    #[arg(long)]
+    region: Option<String>,
+    /// Sampling-weight column (sdcMicro individual risk).
+    #[arg(long)]
+    weight: Option<String>,
+    /// Person-id column of event-level data (one person, several rows).
+    #[arg(long)]
+    person_id: Option<String>,
+    /// ARX records-at-risk threshold of the verdict.
+    #[arg(long, default_value_t = 0.05)]
+    records_at_risk_threshold: f64,
+    /// ARX success-rate threshold of the verdict.
+    #[arg(long, default_value_t = 0.05)]
+    success_rate_threshold: f64,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -132,6 +159,13 @@ impl AuditArgs {
                 RaggedArg::Error => Ragged::Error,
                 RaggedArg::Pad => Ragged::PadOrTruncate,
             },
+            person_id: self.person_id.clone(),
+            weight: self.weight.clone(),
+            population_size: self.population,
+            sampling_fraction: self.sampling_fraction,
+            population_region: self.region.clone(),
+            records_at_risk_threshold: self.records_at_risk_threshold,
+            success_rate_threshold: self.success_rate_threshold,
             ..AuditConfig::default()
         };
         c.missing_tokens.extend(self.missing_token.iter().cloned());
@@ -154,36 +188,62 @@ fn io_err(path: &Path) -> impl Fn(io::Error) -> Failure + '_ {
     move |e| Failure::Io(format!("{}: {e}", path.display()))
 }
 
-/// Streams a file through an audit in [`CHUNK`]-sized pieces.
-fn audit_file(path: &Path, config: AuditConfig) -> Result<Report, Failure> {
+/// Streams a file in [`CHUNK`]-sized pieces into `push`.
+fn stream(path: &Path, mut push: impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Failure> {
     let mut file = File::open(path).map_err(io_err(path))?;
-    let mut audit = Audit::new(config)?;
     let mut buf = vec![0u8; CHUNK];
     loop {
         let n = file.read(&mut buf).map_err(io_err(path))?;
         if n == 0 {
-            break;
+            return Ok(());
         }
-        audit.push(&buf[..n])?;
+        push(&buf[..n])?;
     }
-    Ok(audit.finish()?)
 }
 
-/// Audits a file; a file detected as UTF-8 that turns out not to be is read again as
-/// Windows-1252 (spec README Sec 6), and the report says so.
-fn audit_with_fallback(path: &Path, config: AuditConfig) -> Result<Report, Failure> {
-    let detect = config.encoding.is_none();
-    match audit_file(path, config.clone()) {
-        Err(Failure::Audit(e)) if detect && e.code == "encoding_mismatch" => {
-            let mut report = audit_file(path, AuditConfig { encoding: Some(Encoding::Windows1252), ..config })?;
-            report.warnings.push(pseudolens_core::audit::Warning {
-                code: "encoding_fallback",
-                message: format!("the file is not valid UTF-8 ({e}); it was read again as Windows-1252"),
-            });
-            Ok(report)
+/// Runs `read` with the encoding detected; a file detected as UTF-8 that turns out not to be
+/// is read again as Windows-1252 (spec README Sec 6), and the warning says so.
+fn with_fallback<T>(
+    path: &Path,
+    forced: Option<Encoding>,
+    read: impl Fn(Option<Encoding>) -> Result<T, Failure>,
+) -> Result<(T, Option<Warning>), Failure> {
+    match read(forced) {
+        Err(Failure::Audit(e)) if forced.is_none() && e.code == "encoding_mismatch" => {
+            let again = read(Some(Encoding::Windows1252))?;
+            let message = format!("{} is not valid UTF-8 ({e}); it was read again as Windows-1252", path.display());
+            Ok((again, Some(Warning { code: "encoding_fallback", message })))
         }
-        r => r,
+        r => r.map(|t| (t, None)),
     }
+}
+
+/// Audits a released file, with its population table when one is given.
+fn audit_file(args: &AuditArgs) -> Result<Report, Failure> {
+    let config = args.config();
+    let mut warnings = Vec::new();
+    let population = match &args.reference {
+        None => None,
+        Some(path) => {
+            let (table, w) = with_fallback(path, None, |encoding| {
+                let mut reference = Reference::new(&config, encoding);
+                stream(path, |chunk| reference.push(chunk))?;
+                Ok(reference.finish()?)
+            })?;
+            warnings.extend(w);
+            Some(table)
+        }
+    };
+    let (mut report, w) = with_fallback(&args.file, config.encoding, |encoding| {
+        let mut audit = Audit::new(AuditConfig { encoding, ..config.clone() })?;
+        stream(&args.file, |chunk| audit.push(chunk))?;
+        if let Some(p) = &population {
+            audit.set_population(p.clone());
+        }
+        Ok(audit.finish()?)
+    })?;
+    report.warnings.extend(w.into_iter().chain(warnings));
+    Ok(report)
 }
 
 fn print_table(report: &Report, out: &mut impl Write) -> io::Result<()> {
@@ -225,7 +285,9 @@ fn bench(rows: usize, file: Option<PathBuf>) -> Result<(), Failure> {
     let bytes = std::fs::metadata(&path).map_err(io_err(&path))?.len();
     let config = AuditConfig { quasi_identifiers: sample::BENCH_QIS.iter().map(|s| s.to_string()).collect(), ..AuditConfig::default() };
     let start = Instant::now();
-    let report = audit_file(&path, config)?;
+    let mut audit = Audit::new(config)?;
+    stream(&path, |chunk| audit.push(chunk))?;
+    let report = audit.finish()?;
     let secs = start.elapsed().as_secs_f64();
     if !keep {
         let _ = std::fs::remove_file(&path);
@@ -248,7 +310,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
     let write = |e: io::Error| Failure::Io(format!("standard output: {e}"));
     match cli.command {
         Command::Audit(args) => {
-            let report = audit_with_fallback(&args.file, args.config())?;
+            let report = audit_file(&args)?;
             if args.json {
                 serde_json::to_writer_pretty(&mut out, &report).map_err(|e| Failure::Io(e.to_string()))?;
                 writeln!(out).map_err(write)?;

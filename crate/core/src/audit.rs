@@ -100,7 +100,8 @@ impl AuditConfig {
         Normaliser::new(self.missing_tokens.clone(), vec!['*'])
     }
 
-    fn validate(&self) -> Result<CsvOptions> {
+    /// Checks the settings; returns the CSV reading options.
+    pub fn csv_options(&self) -> Result<CsvOptions> {
         for (name, t) in [
             ("risk threshold", self.threshold),
             ("records-at-risk threshold", self.records_at_risk_threshold),
@@ -356,7 +357,7 @@ pub struct Audit {
 impl Audit {
     /// An audit with this configuration (checked here).
     pub fn new(config: AuditConfig) -> Result<Self> {
-        let opts = config.validate()?;
+        let opts = config.csv_options()?;
         Ok(Audit { config, csv: CsvStream::new(opts), summary: None, population: None })
     }
 

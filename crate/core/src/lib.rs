@@ -13,6 +13,7 @@
 
 pub mod audit;
 pub mod error;
+pub mod extract;
 mod hash;
 pub mod identity;
 pub mod ingest;

@@ -9,6 +9,7 @@ use crate::ingest::cell::Normaliser;
 use crate::ingest::records::{CsvOptions, CsvStream, InputFacts, Row, RowSink};
 
 /// The finished reference table.
+#[derive(Debug, Clone)]
 pub struct ReferenceTable {
     /// QIs of the audit that `E` lacks.
     pub missing: Vec<String>,

@@ -15,6 +15,14 @@ fn error(e: &Error) -> JsValue {
     to_js(e)
 }
 
+fn config_from(config: JsValue) -> Result<AuditConfig, JsValue> {
+    // Through serde_json so that a misspelt setting is refused, not silently ignored.
+    serde_wasm_bindgen::from_value::<serde_json::Value>(config)
+        .map_err(|e| e.to_string())
+        .and_then(|v| serde_json::from_value(v).map_err(|e| e.to_string()))
+        .map_err(|e| error(&Error::config("invalid_config", format!("the audit settings are not valid: {e}"))))
+}
+
 /// A streaming audit of one CSV file: `new Audit(config)`, `push(chunk)`..., `finish()`.
 #[wasm_bindgen]
 pub struct Audit(Option<pseudolens_core::Audit>);
@@ -24,12 +32,7 @@ impl Audit {
     /// Checks the configuration (an `AuditConfig` object) and starts an audit.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<Audit, JsValue> {
-        // Through serde_json so that a misspelt setting is refused, not silently ignored.
-        let config: AuditConfig = serde_wasm_bindgen::from_value::<serde_json::Value>(config)
-            .map_err(|e| e.to_string())
-            .and_then(|v| serde_json::from_value(v).map_err(|e| e.to_string()))
-            .map_err(|e| error(&Error::config("invalid_config", format!("the audit settings are not valid: {e}"))))?;
-        pseudolens_core::Audit::new(config).map(|a| Audit(Some(a))).map_err(|e| error(&e))
+        pseudolens_core::Audit::new(config_from(config)?).map(|a| Audit(Some(a))).map_err(|e| error(&e))
     }
 
     /// Absorbs the next chunk of the file (cut anywhere).
@@ -48,8 +51,75 @@ impl Audit {
         audit.finish().map(|r| to_js(&r)).map_err(|e| error(&e))
     }
 
+    /// Uses a finished population table for the journalist and marketer models; the
+    /// `Population` is emptied.
+    pub fn set_population(&mut self, population: &mut Population) -> Result<(), JsValue> {
+        let table = population.0.take().ok_or_else(finished)?;
+        self.inner()?.set_population(table);
+        Ok(())
+    }
+
     fn inner(&mut self) -> Result<&mut pseudolens_core::Audit, JsValue> {
         self.0.as_mut().ok_or_else(finished)
+    }
+}
+
+/// A streaming read of the population / reference table `E`: `new Reference(config,
+/// encoding)`, `push(chunk)`..., `finish()` gives a `Population` for `Audit.set_population`.
+#[wasm_bindgen]
+pub struct Reference(Option<pseudolens_core::reference::Reference>);
+
+/// A finished population table.
+#[wasm_bindgen]
+pub struct Population(Option<pseudolens_core::reference::ReferenceTable>);
+
+#[wasm_bindgen]
+impl Reference {
+    /// Starts reading `E` with the audit's settings; `encoding` "windows-1252" forces it.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: JsValue, encoding: Option<String>) -> Result<Reference, JsValue> {
+        let config = config_from(config)?;
+        let encoding = (encoding.as_deref() == Some("windows-1252")).then_some(pseudolens_core::ingest::encoding::Encoding::Windows1252);
+        Ok(Reference(Some(pseudolens_core::reference::Reference::new(&config, encoding))))
+    }
+
+    /// Absorbs the next chunk of `E`.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsValue> {
+        self.0.as_mut().ok_or_else(finished)?.push(chunk).map_err(|e| error(&e))
+    }
+
+    /// Ends `E`.
+    pub fn finish(&mut self) -> Result<Population, JsValue> {
+        let r = self.0.take().ok_or_else(finished)?;
+        r.finish().map(|t| Population(Some(t))).map_err(|e| error(&e))
+    }
+}
+
+/// Record drill-down: `new Extract(config, classes)` where `classes` is a list of value lists
+/// (one per QI, `null` = missing), `push(chunk)`..., `finish()` gives `{csv, rows, truncated}`.
+#[wasm_bindgen]
+pub struct Extract(Option<pseudolens_core::extract::Extract>);
+
+#[wasm_bindgen]
+impl Extract {
+    /// Starts a drill-down pass.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: JsValue, classes: JsValue) -> Result<Extract, JsValue> {
+        let config = config_from(config)?;
+        let classes: Vec<Vec<Option<String>>> = serde_wasm_bindgen::from_value(classes)
+            .map_err(|e| error(&Error::config("invalid_class", format!("the classes are not valid: {e}"))))?;
+        pseudolens_core::extract::Extract::new(&config, classes).map(|x| Extract(Some(x))).map_err(|e| error(&e))
+    }
+
+    /// Absorbs the next chunk.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsValue> {
+        self.0.as_mut().ok_or_else(finished)?.push(chunk).map_err(|e| error(&e))
+    }
+
+    /// Ends the file.
+    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+        let x = self.0.take().ok_or_else(finished)?;
+        x.finish().map(|r| to_js(&r)).map_err(|e| error(&e))
     }
 }
 

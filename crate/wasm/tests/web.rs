@@ -63,3 +63,24 @@ fn the_sample_is_bundled() {
     let report = audit.finish().unwrap();
     assert_eq!(metric(&report, "n_records_total").as_f64(), Some(5000.0));
 }
+
+#[wasm_bindgen_test]
+fn a_population_table_feeds_the_journalist_model() {
+    let mut reference = pseudolens_wasm::Reference::new(config(&["q"]), None).unwrap();
+    reference.push(b"q\nA\nA\nA\nA\nB\nB\n").unwrap();
+    let mut population = reference.finish().unwrap();
+    let mut audit = Audit::new(config(&["q"])).unwrap();
+    audit.push(b"q\nA\nB\nB\n").unwrap();
+    audit.set_population(&mut population).unwrap();
+    let report = audit.finish().unwrap();
+    assert_eq!(metric(&report, "journalist_highest_risk").as_f64(), Some(0.5));
+}
+
+#[wasm_bindgen_test]
+fn the_riskiest_rows_can_be_copied_out() {
+    let classes = js_sys::Array::of1(&js_sys::Array::of1(&JsValue::from_str("B")));
+    let mut x = pseudolens_wasm::Extract::new(config(&["q"]), classes.into()).unwrap();
+    x.push(b"q,n\nA,1\nB,2\n").unwrap();
+    let out = x.finish().unwrap();
+    assert_eq!(Reflect::get(&out, &"csv".into()).unwrap(), "line,q,n\n3,B,2\n");
+}

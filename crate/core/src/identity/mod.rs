@@ -9,9 +9,11 @@ pub mod dictionary;
 pub mod journalist;
 pub mod packing;
 pub mod persons;
+pub mod population;
 pub mod record_risk;
 pub mod scorr;
 pub mod verdict;
+pub mod weighted;
 
 use std::cmp::Ordering;
 

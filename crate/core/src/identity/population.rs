@@ -68,14 +68,14 @@ pub enum Population {
 impl Population {
     /// `N` for a sample of `n` records, or the status and reason of the estimators' results.
     pub fn size(&self, n: u64) -> Result<u64, (Status, &'static str)> {
-        let letters = |s: &str| s.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect();
+        let letters = |s: &str| -> String { s.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect() };
         let big_n = match self {
             Population::Missing => return Err((Status::NotApplicable, "population_size_missing")),
             Population::Size(big_n) => *big_n,
             Population::SamplingFraction(pi) if *pi > 0.0 && *pi <= 1.0 => (n as f64 / pi).round() as u64,
             Population::SamplingFraction(_) => return Err((Status::Error, "invalid_sampling_fraction")),
             Population::Region(name) => {
-                let key: String = letters(name);
+                let key = letters(name);
                 match REGIONS.iter().find(|(r, _)| letters(r) == key) {
                     Some(&(_, big_n)) => big_n,
                     None => return Err((Status::Error, "unknown_region")),
@@ -158,9 +158,10 @@ fn pitman_fit(hist: &[(u64, u64)], n: u64) -> PitmanFit {
     let stop = |cause: &str, theta: f64, alpha: f64, it: u32| {
         Err(json!({ "cause": cause, "theta": finite_or_null(theta), "alpha": finite_or_null(alpha), "iterations": it }))
     };
-    for it in 0..=MAX_ITERATIONS {
+    let mut it = 0;
+    loop {
         let (f, j) = pitman_system(hist, n, u, theta, alpha);
-        if !f.iter().chain(j.iter().flatten()).all(|v| v.is_finite()) {
+        if !f.iter().all(|v| v.is_finite()) {
             return stop("non_finite", theta, alpha, it);
         }
         if f[0].abs().max(f[1].abs()) <= ACCURACY {
@@ -176,8 +177,8 @@ fn pitman_fit(hist: &[(u64, u64)], n: u64) -> PitmanFit {
             Some([dt, da]) => (theta, alpha) = (theta - dt, alpha - da),
             None => return stop("singular_jacobian", theta, alpha, it),
         }
+        it += 1;
     }
-    unreachable!("the loop returns at it == MAX_ITERATIONS")
 }
 
 /// `F(theta, alpha)` and its Jacobian (spec Sec 7.2), by the digamma and trigamma closed forms.
@@ -498,4 +499,238 @@ fn trigamma(mut x: f64) -> f64 {
 }
 
 #[cfg(test)]
-mod tests;
+mod tests {
+    use std::collections::{BTreeMap, HashMap};
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::metric::Scope;
+
+    fn close(got: f64, want: f64, rel: f64) -> bool {
+        (got - want).abs() <= rel * want.abs().max(1e-300)
+    }
+
+    #[track_caller]
+    fn assert_close(got: Option<f64>, want: f64, rel: f64) {
+        let got = got.expect("a value");
+        assert!(close(got, want, rel), "got {got:e}, want {want:e}");
+    }
+
+    fn ctx() -> Context {
+        let scope = Scope { table: "P", quasi_identifiers: vec!["q".into()], sensitive: None, attribute: None, subset: None };
+        Context { family: "identity", scope, params: json!({}) }
+    }
+
+    /// G1.5: `c_1 = 3`, `u = 7`, `n = 17`.
+    const G1: [(u64, u64); 5] = [(1, 3), (2, 1), (3, 1), (4, 1), (5, 1)];
+
+    #[test]
+    fn special_functions_match_reference_values() {
+        // Values from mpmath at 40 digits (digamma, polygamma(1, .), loggamma differences).
+        let cases = [
+            (digamma(1.0), -0.5772156649015329),
+            (digamma(0.5), -1.9635100260214235),
+            (digamma(3.7), 1.1671535393615113),
+            (digamma(1e6), 13.81551005796419),
+            (digamma(-2.5), 1.1031566406452433),
+            (digamma(-0.3), 2.1133097796353972),
+            (trigamma(1.0), PI * PI / 6.0),
+            (trigamma(0.5), PI * PI / 2.0),
+            (trigamma(12.5), 0.08328522460157839),
+            (trigamma(1e6), 1.0000005000001667e-6),
+            (trigamma(-2.5), 9.539246644989124),
+            (trigamma(-0.3), 13.945160267805724),
+            (ln_gamma_diff(0.5, 0.5), -0.57236494292470008707),
+            (ln_gamma_diff(3.7, 2.3), 3.359419416116657865),
+            (ln_gamma_diff(1e9, 1e6), 20723765.66986327769),
+            (ln_gamma_diff(1_199_970_000.0, 29999.0), 627146.34120919287112),
+            (ln_gamma_diff(2.0, 1e5), 1051310.7348345867854),
+            (digamma_diff(0.5, 10.0), 4.2665110603191098547),
+            (digamma_diff(3.7, 100.0), 3.4695192258965726943),
+            (digamma_diff(1e11, 2e4), 1.9999998000100266647e-7),
+            (digamma_diff(4425.5, 19501.0), 1.6876954532336518848),
+            (digamma_diff(-2.5, 7.0), 0.28571428571428571429),
+            (digamma_diff(-7.3, 3.0), -0.48439570538304062591),
+            (trigamma_diff(0.5, 10.0), 4.8348852444855525762),
+            (trigamma_diff(3.7, 100.0), 0.30034801100620774751),
+            (trigamma_diff(1e11, 2e4), 1.999999600020079994e-18),
+            (trigamma_diff(4425.5, 19501.0), 0.00018419316337253906302),
+            (trigamma_diff(-2.5, 7.0), 9.2905215419501133787),
+            (trigamma_diff(-7.3, 3.0), 0.079560367654065921565),
+        ];
+        for (i, (got, want)) in cases.into_iter().enumerate() {
+            assert!(close(got, want, 1e-13), "case {i}: got {got:e}, want {want:e}");
+        }
+        assert_eq!(ln_gamma_diff(7.0, 0.0), 0.0);
+    }
+
+    #[test]
+    fn class_sums_closed_forms_match_term_sums() {
+        for (theta, alpha, u) in [(30.0, 0.4, 200u64), (3176.2, 0.718, 19502), (47.2, -6.1, 150), (0.5, 0.99, 90)] {
+            let mut want = [0.0; 5];
+            for i in 1..u {
+                let (i, d) = (i as f64, theta + i as f64 * alpha);
+                for (w, v) in want.iter_mut().zip([1.0 / d, i / d, 1.0 / (d * d), i / (d * d), i * i / (d * d)]) {
+                    *w += v;
+                }
+            }
+            for (got, want) in class_sums(theta, alpha, u).into_iter().zip(want) {
+                assert!(close(got, want, 1e-9), "theta {theta} alpha {alpha}: got {got:e}, want {want:e}");
+            }
+        }
+    }
+
+    #[test]
+    fn golden_g1_5_small_sample() {
+        for (big_n, want) in [(170, 0.03899420879), (1700, 0.03184041919)] {
+            let z = zayatz(&G1, 17, big_n);
+            assert_close(z.count.map(|u| u / big_n as f64), want, 1e-9);
+            let p = pitman(&G1, 17, big_n);
+            assert_eq!((p.count, p.reason), (None, Some("solver_invalid")));
+            assert_eq!(p.details["cause"], "outside_model");
+            assert_close(p.details["theta"].as_f64(), 47.2180774469916, 1e-6);
+            assert_close(p.details["alpha"].as_f64(), -6.144875742616698, 1e-6);
+            let s = snb(&G1, 17, big_n);
+            assert_eq!((s.count, s.reason), (None, Some("solver_invalid")));
+            let d = dankar(&G1, 17, big_n);
+            assert_eq!((d.count, &d.details["model"]), (z.count, &json!("zayatz")));
+        }
+        let out = metrics(&ctx(), &G1, 17, &Population::Size(170), true);
+        let ids: Vec<_> = out.iter().map(|r| r.id).collect();
+        assert_eq!(ids[..4], ESTIMATOR_IDS);
+        assert_eq!(ids[4], "population_uniqueness_curve");
+        assert_close(out[0].value.as_f64(), 0.03899420879, 1e-9);
+        assert_eq!((out[0].details["N"].as_u64(), out[0].details["pi"].as_f64()), (Some(170), Some(0.1)));
+        assert_eq!((out[1].status, out[1].reason, &out[1].value), (Status::NotApplicable, Some("solver_invalid"), &Value::Null));
+        assert_eq!((out[2].status, out[2].reason), (Status::NotApplicable, Some("solver_invalid")));
+        assert_eq!((&out[3].value, &out[3].details["model"]), (&out[0].value, &json!("zayatz")));
+    }
+
+    /// Class-size histogram of ARX's adult.csv, all 9 columns as QIs (golden G8).
+    fn adult() -> (Vec<(u64, u64)>, u64) {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/adult/adult.csv");
+        let text = std::fs::read_to_string(path).expect("shared/data/adult/adult.csv");
+        let mut classes: HashMap<Vec<&str>, u64> = HashMap::new();
+        for line in text.lines().skip(1) {
+            *classes.entry(line.trim_end_matches('\r').split(';').collect()).or_default() += 1;
+        }
+        let mut hist: BTreeMap<u64, u64> = BTreeMap::new();
+        for size in classes.values() {
+            *hist.entry(*size).or_default() += 1;
+        }
+        (hist.into_iter().collect(), classes.values().sum())
+    }
+
+    #[test]
+    fn golden_g8_adult_oracle() {
+        let (hist, n) = adult();
+        assert_eq!((n, counts(&hist).0, counts(&hist).1), (30162, 19502, 15512));
+        // pi, Zayatz, Pitman, SNB, Dankar, model (golden.md G8).
+        let table = [
+            (0.01, 0.27171272, 0.14460835312, None, 0.14460835312, "pitman"),
+            (0.1, 0.32074023934, 0.27684993884, None, 0.27684993884, "pitman"),
+            (0.2, 0.35770992348, 0.33662801702, None, 0.35770992348, "zayatz"),
+            (1.0, 0.51428950335, 0.53002393693, Some(0.51428950337), 0.51428950335, "zayatz"),
+        ];
+        for (pi, z, p, s, d, model) in table {
+            let big_n = Population::SamplingFraction(pi).size(n).unwrap();
+            let share = |e: Estimate| e.count.map(|u| u / big_n as f64);
+            let est = [zayatz(&hist, n, big_n), pitman(&hist, n, big_n), snb(&hist, n, big_n), dankar(&hist, n, big_n)];
+            assert_close(share(est[0].clone()), z, 1e-6);
+            assert_close(share(est[1].clone()), p, 1e-6);
+            assert_close(est[1].details["theta"].as_f64(), 3176.2335, 1e-6);
+            assert_close(est[1].details["alpha"].as_f64(), 0.71794895, 1e-6);
+            match s {
+                Some(s) => assert_close(share(est[2].clone()), s, 1e-6),
+                None => assert_eq!(est[2].count, None, "pi {pi}"),
+            }
+            assert_close(share(est[3].clone()), d, 1e-6);
+            assert_eq!(est[3].details["model"], model, "pi {pi}");
+        }
+        // pi = 1: Zayatz is the sample uniqueness exactly (c_1 / n).
+        assert_eq!(zayatz(&hist, n, n).count, Some(15512.0));
+        let curve = metrics(&ctx(), &hist, n, &Population::Missing, true).pop().unwrap();
+        let at = |i: usize, key: &str| curve.value[i][key].as_f64();
+        assert_eq!(curve.value.as_array().map(Vec::len), Some(CURVE_FRACTIONS.len()));
+        assert_close(at(3, "pitman"), 0.14460835312, 1e-6);
+        assert_close(at(11, "zayatz"), 0.51428950335, 1e-6);
+        assert_eq!(curve.value[6]["dankar_model"], "pitman");
+    }
+
+    #[test]
+    fn sampling_fraction_one_gives_sample_uniques() {
+        for hist in [&G1[..], &[(1, 9), (4, 2), (40, 1)], &[(1, 1)]] {
+            let n = hist.iter().map(|(s, c)| s * c).sum();
+            assert_eq!(zayatz(hist, n, n).count, Some(hist[0].1 as f64));
+        }
+    }
+
+    #[test]
+    fn no_sample_uniques_give_zero() {
+        let hist = [(2, 3), (5, 1)];
+        for big_n in [11, 110, 11_000] {
+            for e in [zayatz(&hist, 11, big_n), pitman(&hist, 11, big_n), snb(&hist, 11, big_n)] {
+                assert_eq!(e.count, Some(0.0));
+            }
+            let d = dankar(&hist, 11, big_n);
+            assert_eq!((d.count, &d.details["model"]), (Some(0.0), &json!("none")));
+        }
+        let out = metrics(&ctx(), &hist, 11, &Population::Region("usa".into()), true);
+        assert!(out[..4].iter().all(|r| r.status == Status::Ok && r.value == json!(0.0)));
+    }
+
+    #[test]
+    fn population_inputs_and_statuses() {
+        let status = |p: Population, partition: bool, n: u64| {
+            let out = metrics(&ctx(), &G1, n, &p, partition);
+            assert_eq!(out.len(), 5);
+            out.into_iter().map(|r| (r.status, r.reason)).collect::<Vec<_>>()
+        };
+        let missing = status(Population::Missing, true, 17);
+        assert!(missing[..4].iter().all(|s| *s == (Status::NotApplicable, Some("population_size_missing"))));
+        assert_eq!(missing[4], (Status::Ok, None));
+        let small = status(Population::Size(16), true, 17);
+        assert!(small[..4].iter().all(|s| *s == (Status::Error, Some("population_smaller_than_sample"))));
+        assert!(status(Population::Size(170), false, 17).iter().all(|s| *s == (Status::NotApplicable, Some("wildcard_policy"))));
+        assert!(status(Population::Missing, true, 0).iter().all(|s| *s == (Status::EmptyInput, Some("no_records_in_scope"))));
+        assert_eq!(status(Population::SamplingFraction(0.0), true, 17)[0], (Status::Error, Some("invalid_sampling_fraction")));
+        assert_eq!(status(Population::Region("Atlantis".into()), true, 17)[0], (Status::Error, Some("unknown_region")));
+        assert_eq!(Population::Region("north_america".into()).size(17), Ok(565_265_000));
+        assert_eq!(Population::SamplingFraction(0.3).size(17), Ok(57));
+        assert_eq!(Population::Size(17).size(17), Ok(17));
+    }
+
+    #[test]
+    fn large_sample_is_fast() {
+        // n ~ 1.4 million records in 3,000 distinct class sizes.
+        let hist: Vec<(u64, u64)> = (1..=3000u64).map(|s| (s, 1 + 400_000 / (s * s))).collect();
+        let n = hist.iter().map(|(s, c)| s * c).sum();
+        let start = std::time::Instant::now();
+        let out = metrics(&ctx(), &hist, n, &Population::SamplingFraction(0.01), true);
+        assert!(out[1].status == Status::Ok, "{:?}", out[1].details);
+        assert!(start.elapsed().as_secs_f64() < 5.0, "{:?}", start.elapsed());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn estimates_are_never_non_finite(entries in prop::collection::vec((1u64..80, 0u64..60), 1..12)) {
+            let hist: Vec<(u64, u64)> = entries.into_iter().collect::<BTreeMap<_, _>>().into_iter().collect();
+            let n: u64 = hist.iter().map(|(s, c)| s * c).sum();
+            prop_assume!(n > 0);
+            for pi in CURVE_FRACTIONS {
+                let big_n = (n as f64 / pi).round() as u64;
+                let z = zayatz(&hist, n, big_n).count.unwrap();
+                prop_assert!(z.is_finite() && (0.0..=big_n as f64).contains(&z));
+                let p = pitman(&hist, n, big_n).count;
+                prop_assert!(p.is_none_or(|p| p > 0.0 && p <= big_n as f64) || counts(&hist).1 == 0);
+                prop_assert!(snb(&hist, n, big_n).count.is_none_or(f64::is_finite));
+                prop_assert!(dankar(&hist, n, big_n).count.is_some_and(f64::is_finite));
+            }
+            let curve = metrics(&ctx(), &hist, n, &Population::Missing, true).pop().unwrap();
+            prop_assert_eq!(curve.value.as_array().map(Vec::len), Some(CURVE_FRACTIONS.len()));
+        }
+    }
+}
