@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::identity::persons::Persons;
+use crate::identity::population::Population;
 use crate::identity::{self, ClassTable, IdentityInput, IdentityParams, MissingPolicy, PopulationTable};
 use crate::ingest::cell::{Cell, parse_num};
 use crate::reference::ReferenceTable;
@@ -92,6 +93,12 @@ impl AuditConfig {
             threshold: self.threshold,
             records_at_risk_threshold: self.records_at_risk_threshold,
             success_rate_threshold: self.success_rate_threshold,
+            population: match (self.population_size, self.sampling_fraction, &self.population_region) {
+                (Some(n), _, _) => Population::Size(n),
+                (_, Some(pi), _) => Population::SamplingFraction(pi),
+                (_, _, Some(region)) => Population::Region(region.clone()),
+                _ => Population::Missing,
+            },
         }
     }
 
@@ -110,6 +117,10 @@ impl AuditConfig {
             if !(0.0..=1.0).contains(&t) {
                 return Err(Error::config("invalid_threshold", format!("the {name} must lie in [0, 1], not {t}")));
             }
+        }
+        let given = [self.population_size.is_some(), self.sampling_fraction.is_some(), self.population_region.is_some()];
+        if given.iter().filter(|g| **g).count() > 1 {
+            return Err(Error::config("population_given_twice", "give the population as a size, a sampling fraction or a region, not several"));
         }
         if self.sampling_fraction.is_some_and(|f| !(f > 0.0 && f <= 1.0)) {
             return Err(Error::config("invalid_sampling_fraction", "the sampling fraction must lie in (0, 1]"));

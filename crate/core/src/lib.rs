@@ -23,6 +23,7 @@ pub mod profile;
 pub mod reference;
 pub mod roles;
 pub mod sample;
+mod special;
 
 pub use audit::{Audit, AuditConfig, Report, TableSummary};
 pub use error::{Error, ErrorKind, Result};

@@ -176,3 +176,32 @@ fn weights_and_person_ids_are_checked() {
     let config = AuditConfig { person_id: Some("a".into()), ..qi(&["a"]) };
     assert_eq!(audit_chunked(b"a\nx\n", &config, 3).unwrap_err().code, "role_conflict");
 }
+
+#[test]
+fn g1_6_weighted_risk_through_the_audit() {
+    let config = AuditConfig { weight: Some("w".into()), ..qi(&["age", "zip", "sex"]) };
+    let r = audit(&fixture("g1.csv"), &config);
+    assert_close(num(&r, "global_risk_er"), 1.861446919126868, "ER");
+    assert_close(num(&r, "global_risk"), 0.10949687759569811, "global");
+    assert_eq!(value(&r, "risky_observations"), &json!(4));
+    // Sum of w_i / f(i) over the total weight 252 (row 18 is out of scope).
+    assert_close(num(&r, "r_internal_weighted"), (20.0 + 10.0 + 5.0 + 8.0 + 50.0 + 1.0 + 30.0) / 252.0, "weighted");
+    let r = audit(&fixture("g1.csv"), &qi(&["age", "zip", "sex"]));
+    assert_eq!(r.metric("sdc_individual_risk").unwrap().reason, Some("no_weight_column"));
+}
+
+#[test]
+fn g1_5_population_uniqueness_through_the_audit() {
+    for (n, zayatz) in [(170, 0.03899420879), (1700, 0.03184041919)] {
+        let config = AuditConfig { population_size: Some(n), ..qi(&["age", "zip", "sex"]) };
+        let r = audit(&fixture("g1.csv"), &config);
+        assert!((num(&r, "population_uniqueness_zayatz") - zayatz).abs() < 1e-10);
+        assert_eq!(r.metric("population_uniqueness_pitman").unwrap().reason, Some("solver_invalid"));
+        assert!((num(&r, "population_uniqueness_dankar") - zayatz).abs() < 1e-10);
+    }
+    let r = audit(&fixture("g1.csv"), &qi(&["age", "zip", "sex"]));
+    assert_eq!(r.metric("population_uniqueness_zayatz").unwrap().reason, Some("population_size_missing"));
+    assert_eq!(value(&r, "population_uniqueness_curve").as_array().unwrap().len(), 12);
+    let twice = AuditConfig { population_size: Some(100), sampling_fraction: Some(0.5), ..qi(&["age"]) };
+    assert_eq!(pseudolens_core::Audit::new(twice).err().unwrap().code, "population_given_twice");
+}

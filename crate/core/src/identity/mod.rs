@@ -43,6 +43,8 @@ pub struct IdentityParams {
     pub records_at_risk_threshold: f64,
     /// ARX's success-rate threshold (Sec 11.1).
     pub success_rate_threshold: f64,
+    /// Population size for the uniqueness estimators (Sec 7).
+    pub population: population::Population,
 }
 
 impl Default for IdentityParams {
@@ -54,6 +56,7 @@ impl Default for IdentityParams {
             threshold: 0.2,
             records_at_risk_threshold: 0.05,
             success_rate_threshold: 0.05,
+            population: population::Population::Missing,
         }
     }
 }
@@ -155,6 +158,7 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
     if n == 0 {
         let ids = IDS.iter().chain(&journalist::IDS).chain(&LATER_IDS);
         out.extend(ids.map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")));
+        out.extend(population::metrics(&ctx, &[], 0, &p.population, true));
         return out;
     }
     let partition = p.missing_policy != MissingPolicy::Wildcard;
@@ -163,7 +167,10 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
     let sizes = Sizes::of(table, f_of);
     out.extend(class_size::metrics(&ctx, &sizes, partition));
     out.extend(record_risk::metrics(&ctx, &sizes, partition, p.threshold, riskiest(table, f_of, qi)));
+    let hist: Vec<(u64, u64)> = sizes.groups.iter().map(|g| (g.f as u64, g.classes)).collect();
+    out.extend(population::metrics(&ctx, &hist, n, &p.population, partition));
     let f: Vec<f64> = (0..table.len()).map(f_of).collect();
+    out.extend(weighted_risk(&ctx, table, &f, p.wildcard_alpha));
     drop(wildcard_f);
     out.extend(match &input.population {
         PopulationTable::Absent => journalist::metrics(&ctx, table, &f, None, p.threshold),
@@ -177,6 +184,25 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
     drop(f);
     out.extend(attribution::metrics(&ctx, table, qi));
     out.push(arx_verdict(&ctx, &out, p));
+    out
+}
+
+/// sdcMicro's individual and global risk with the weight column (Sec 8), and the weighted
+/// R_internal (Sec 4, opt); `not_applicable` without weights.
+fn weighted_risk(ctx: &Context, table: &ClassTable, f: &[f64], alpha: f64) -> Vec<MetricResult> {
+    if !table.is_weighted() {
+        let ids = ["sdc_individual_risk", "global_risk_er", "global_risk", "risky_observations", "r_internal_weighted"];
+        return ids.iter().map(|id| ctx.without_value(id, Status::NotApplicable, "no_weight_column")).collect();
+    }
+    let big_f = table.match_sums(alpha, |j| table.weight(j));
+    let classes: Vec<(f64, f64, u64)> = (0..table.len()).map(|i| (f[i], big_f[i], table.count(i))).collect();
+    let mut out = weighted::metrics(ctx, &classes);
+    let total = record_risk::neumaier((0..table.len()).map(|i| table.weight(i)));
+    out.push(if total > 0.0 {
+        ctx.ok("r_internal_weighted", record_risk::neumaier((0..table.len()).map(|i| table.weight(i) / f[i])) / total)
+    } else {
+        ctx.without_value("r_internal_weighted", Status::NotApplicable, "zero_total_weight")
+    });
     out
 }
 

@@ -59,8 +59,11 @@ fn median(mut items: Vec<(f64, u64)>) -> f64 {
 /// identity-risk.md Sec 8). `classes` holds `(fk, Fk, records)` per distinct key, in key order.
 pub fn metrics(ctx: &Context, classes: &[(f64, f64, u64)]) -> Vec<MetricResult> {
     const IDS: [&str; 4] = ["sdc_individual_risk", "global_risk_er", "global_risk", "risky_observations"];
-    let risks: Vec<(f64, u64)> =
-        classes.iter().filter(|c| c.2 > 0).map(|&(fk, big_fk, records)| (individual_risk(fk, big_fk), records)).collect();
+    let risks: Vec<(f64, u64)> = classes
+        .iter()
+        .filter(|c| c.2 > 0)
+        .map(|&(fk, big_fk, records)| (individual_risk(fk, big_fk), records))
+        .collect();
     let n: u64 = risks.iter().map(|r| r.1).sum();
     if n == 0 {
         return IDS.iter().map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
@@ -90,7 +93,8 @@ mod tests {
     use crate::metric::Scope;
 
     fn ctx() -> Context {
-        let scope = Scope { table: "P", quasi_identifiers: vec!["q".into()], sensitive: None, attribute: None, subset: None };
+        let scope =
+            Scope { table: "P", quasi_identifiers: vec!["q".into()], sensitive: None, attribute: None, subset: None };
         Context { family: "identity", scope, params: json!({}) }
     }
 
@@ -101,8 +105,15 @@ mod tests {
     }
 
     /// G1.6: `(fk, Fk, records)` of classes A-F and row 17.
-    const G1: [(f64, f64, u64); 7] =
-        [(5.0, 100.0, 5), (4.0, 40.0, 4), (3.0, 15.0, 3), (2.0, 16.0, 2), (1.0, 50.0, 1), (1.0, 1.0, 1), (1.0, 30.0, 1)];
+    const G1: [(f64, f64, u64); 7] = [
+        (5.0, 100.0, 5),
+        (4.0, 40.0, 4),
+        (3.0, 15.0, 3),
+        (2.0, 16.0, 2),
+        (1.0, 50.0, 1),
+        (1.0, 1.0, 1),
+        (1.0, 30.0, 1),
+    ];
 
     #[test]
     fn golden_g1_6_weighted_risk() {
