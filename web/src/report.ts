@@ -17,6 +17,17 @@ export interface AuditConfig {
   delimiter?: string | null;
   encoding?: Encoding | null;
   ragged?: 'error' | 'pad_or_truncate';
+  /** Event-level data: the column naming the person (several rows per person). */
+  person_id?: string | null;
+  /** The sampling-weight column (sdcMicro individual risk). */
+  weight?: string | null;
+  /** Population size N; give at most one of size, fraction and region. */
+  population_size?: number | null;
+  sampling_fraction?: number | null;
+  population_region?: string | null;
+  /** ARX verdict thresholds (highest risk = `threshold`). */
+  records_at_risk_threshold?: number;
+  success_rate_threshold?: number;
 }
 
 export interface ColumnProfile {
@@ -60,10 +71,13 @@ export interface Report {
   columns: ColumnProfile[];
   params: {
     quasi_identifiers: string[];
+    sensitive?: string[];
     missing_policy: string;
     exclude_suppressed_rows: boolean;
     threshold: number;
     wildcard_alpha: number;
+    records_at_risk_threshold?: number;
+    success_rate_threshold?: number;
   };
   metrics: MetricResult[];
   warnings: { code: string; message: string }[];
@@ -104,7 +118,7 @@ export function okValue(report: Report, id: string): unknown {
   return m && m.status === 'ok' ? m.value : null;
 }
 
-function isRecord(x: unknown): x is Record<string, unknown> {
+export function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::attribute::{self, AttributeInput, AttributeParams, SensitiveSummary};
 use crate::identity::persons::Persons;
 use crate::identity::population::Population;
 use crate::identity::{self, ClassTable, IdentityInput, IdentityParams, MissingPolicy, PopulationTable};
@@ -57,6 +58,10 @@ pub struct AuditConfig {
     pub records_at_risk_threshold: f64,
     /// ARX's success-rate threshold (identity-risk.md Sec 11.1).
     pub success_rate_threshold: f64,
+    /// Attribute-risk settings (attribute-risk.md): recursive `l` and `c`, and the l, t and
+    /// beta thresholds whose failing classes are listed.
+    #[serde(flatten)]
+    pub attribute: AttributeParams,
 }
 
 impl Default for AuditConfig {
@@ -80,6 +85,7 @@ impl Default for AuditConfig {
             population_region: None,
             records_at_risk_threshold: p.records_at_risk_threshold,
             success_rate_threshold: p.success_rate_threshold,
+            attribute: AttributeParams::default(),
         }
     }
 }
@@ -188,6 +194,8 @@ pub struct TableSummary {
     qi_index: Vec<usize>,
     weight_index: Option<usize>,
     person_index: Option<usize>,
+    sensitive_index: Vec<usize>,
+    sensitive: Vec<SensitiveSummary>,
     classes: ClassTable,
     persons: Option<Persons>,
     population: Option<ReferenceTable>,
@@ -204,7 +212,7 @@ impl TableSummary {
             })
         };
         let qi_index = config.quasi_identifiers.iter().map(find).collect::<Result<Vec<_>>>()?;
-        config.sensitive.iter().map(find).collect::<Result<Vec<_>>>()?;
+        let sensitive_index = config.sensitive.iter().map(find).collect::<Result<Vec<_>>>()?;
         let mut sorted = qi_index.clone();
         sorted.sort_unstable();
         if sorted.windows(2).any(|w| w[0] == w[1]) {
@@ -212,10 +220,14 @@ impl TableSummary {
         }
         let weight_index = config.weight.as_ref().map(find).transpose()?;
         let person_index = config.person_id.as_ref().map(find).transpose()?;
-        for (role, index) in [("weight", weight_index), ("person id", person_index)] {
-            if let Some(i) = index.filter(|i| sorted.contains(i)) {
-                return Err(Error::config("role_conflict", format!("the {role} column cannot also be a quasi-identifier")).in_column(&columns[i]));
+        let special = [("weight", weight_index), ("person id", person_index)];
+        let roles = special.iter().filter_map(|(r, i)| i.map(|i| (*r, i))).chain(sensitive_index.iter().map(|&i| ("sensitive", i)));
+        let mut taken: Vec<usize> = sorted.clone();
+        for (role, i) in roles {
+            if taken.contains(&i) {
+                return Err(Error::config("role_conflict", format!("the {role} column already has another role")).in_column(&columns[i]));
             }
+            taken.push(i);
         }
         Ok(TableSummary {
             columns: columns.to_vec(),
@@ -224,6 +236,8 @@ impl TableSummary {
             qi_index: sorted,
             weight_index,
             person_index,
+            sensitive: sensitive_index.iter().map(|_| SensitiveSummary::new(config.missing_policy, person_index.is_some())).collect(),
+            sensitive_index,
             classes: ClassTable::new(qi_index.len(), config.missing_policy, config.exclude_suppressed_rows, weight_index.is_some()),
             persons: person_index.map(|_| Persons::new(qi_index.len())),
             population: None,
@@ -232,8 +246,9 @@ impl TableSummary {
         })
     }
 
-    fn absorb(&mut self, row: &Row<'_>, key: &mut Vec<u32>) -> Result<()> {
+    fn absorb(&mut self, row: &Row<'_>, key: &mut Vec<u32>, sa: &mut Vec<Option<u32>>) -> Result<()> {
         key.clear();
+        sa.clear();
         let (mut weight, mut person) = (0.0, None);
         let mut qi = self.qi_index.iter().peekable();
         for (i, profile) in self.profiles.iter_mut().enumerate() {
@@ -248,6 +263,9 @@ impl TableSummary {
                         .at_line(row.line)
                         .in_column(&self.columns[i])
                 })?;
+            } else if let Some(s) = self.sensitive_index.iter().position(|&c| c == i) {
+                sa.resize(self.sensitive.len(), None);
+                sa[s] = self.sensitive[s].code(cell);
             } else if Some(i) == self.person_index {
                 if cell.is_blank() {
                     return Err(Error::input("person_id_missing", "the person id is empty").at_line(row.line).in_column(&self.columns[i]));
@@ -259,8 +277,14 @@ impl TableSummary {
             return Ok(());
         }
         let class = self.classes.absorb(key, weight).map_err(|e| e.at_line(row.line))?;
-        if let (Some(class), Some(person), Some(persons)) = (class, person, &mut self.persons) {
+        let Some(class) = class else { return Ok(()) };
+        if let (Some(person), Some(persons)) = (person, &mut self.persons) {
             persons.absorb(class, key, person);
+        }
+        for (summary, value) in self.sensitive.iter_mut().zip(sa.iter()) {
+            if let Some(v) = value {
+                summary.absorb(class, *v, person);
+            }
         }
         Ok(())
     }
@@ -272,8 +296,12 @@ impl TableSummary {
         }
         self.facts.merge(&other.facts);
         let remap = self.classes.merge(other.classes)?;
-        if let (Some(mine), Some(theirs)) = (&mut self.persons, other.persons) {
-            mine.merge(theirs, &remap);
+        let persons = match (&mut self.persons, other.persons) {
+            (Some(mine), Some(theirs)) => Some(mine.merge(theirs, &remap)),
+            _ => None,
+        };
+        for (mine, theirs) in self.sensitive.iter_mut().zip(other.sensitive) {
+            mine.merge(theirs, &remap, persons.as_deref());
         }
         Ok(())
     }
@@ -320,7 +348,13 @@ impl TableSummary {
             Some(r) => PopulationTable::Table(&r.table),
         };
         let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi: &qi };
-        let metrics = if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) };
+        let mut metrics = if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) };
+        if !qi.is_empty() {
+            let k = metrics.iter().find(|m| m.id == "k_anonymity").and_then(|m| m.value.as_f64());
+            let sensitive = self.sensitive_index.iter().zip(&self.sensitive).map(|(&i, s)| (self.columns[i].as_str(), s)).collect();
+            let input = AttributeInput { table: &self.classes, qi: &qi, sensitive, persons: self.persons.as_ref(), k, alpha: config.wildcard_alpha };
+            metrics.extend(attribute::finish(&input, &config.attribute));
+        }
         Report {
             input: self.facts,
             columns,
@@ -343,6 +377,7 @@ struct Sink<'c> {
     config: &'c AuditConfig,
     summary: Option<TableSummary>,
     key: Vec<u32>,
+    sa: Vec<Option<u32>>,
 }
 
 impl RowSink for Sink<'_> {
@@ -353,7 +388,7 @@ impl RowSink for Sink<'_> {
 
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         let summary = self.summary.as_mut().expect("header comes first");
-        summary.absorb(row, &mut self.key)
+        summary.absorb(row, &mut self.key, &mut self.sa)
     }
 }
 
@@ -374,7 +409,7 @@ impl Audit {
 
     /// Absorbs the next chunk of the file.
     pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
-        let mut sink = Sink { config: &self.config, summary: self.summary.take(), key: Vec::new() };
+        let mut sink = Sink { config: &self.config, summary: self.summary.take(), key: Vec::new(), sa: Vec::new() };
         let r = self.csv.push(chunk, &mut sink);
         self.summary = sink.summary;
         r
@@ -392,7 +427,7 @@ impl Audit {
 
     /// Ends the input and returns the table summary, for merging.
     pub fn finish_summary(mut self) -> Result<TableSummary> {
-        let mut sink = Sink { config: &self.config, summary: self.summary.take(), key: Vec::new() };
+        let mut sink = Sink { config: &self.config, summary: self.summary.take(), key: Vec::new(), sa: Vec::new() };
         self.csv.finish(&mut sink)?;
         let mut summary = sink.summary.expect("finish succeeds only after a header");
         summary.facts = self.csv.facts().clone();

@@ -11,6 +11,7 @@
 //!   uniqueness): [`identity::class_size`]; Sec 4-5 (record risk, R_internal, prosecutor,
 //!   risk distribution): [`identity::record_risk`].
 
+pub mod attribute;
 pub mod audit;
 pub mod error;
 pub mod extract;

@@ -47,6 +47,16 @@ impl Dictionary {
         c
     }
 
+    /// Number of codes (the two blanks included).
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether only the two blank codes exist.
+    pub fn is_empty(&self) -> bool {
+        self.values.len() == 2
+    }
+
     /// The code of a text value, if present.
     pub fn lookup(&self, t: &str) -> Option<u32> {
         self.codes.get(t).copied()

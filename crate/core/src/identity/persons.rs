@@ -43,7 +43,8 @@ impl Persons {
     }
 
     /// Merges another part's summary; `remap` says where its classes and QI codes went.
-    pub fn merge(&mut self, other: Persons, remap: &Remap) {
+    /// Returns where `other`'s person codes went.
+    pub fn merge(&mut self, other: Persons, remap: &Remap) -> Vec<u32> {
         let persons = self.ids.absorb(&other.ids);
         for ((c, p), n) in other.by_class {
             *self.by_class.entry((remap.classes[c as usize], persons[p as usize])).or_insert(0) += n;
@@ -53,6 +54,7 @@ impl Persons {
                 *self.by_value[a].entry((remap.codes[a][v as usize], persons[p as usize])).or_insert(0) += n;
             }
         }
+        persons
     }
 
     /// Number of distinct persons with an in-scope record.

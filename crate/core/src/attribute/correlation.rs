@@ -1,0 +1,135 @@
+//! SCORR's correlation-only risk `R_co` (spec attribute-risk.md Sec 7) and its Markov-model
+//! risk `R_mm` (identity-risk.md Sec 9), per sensitive attribute.
+
+use super::SensitiveSummary;
+use super::distribution::Distributions;
+use crate::hash::{Map, map};
+use crate::identity::MissingPolicy;
+use crate::identity::classes::ClassTable;
+use crate::identity::dictionary::is_blank;
+use crate::identity::persons::Persons;
+
+/// min, record-weighted mean and max.
+#[derive(Debug, Clone, Copy)]
+pub struct Spread {
+    /// Smallest value.
+    pub min: f64,
+    /// Mean over records.
+    pub mean: f64,
+    /// Largest value.
+    pub max: f64,
+}
+
+#[derive(Default)]
+struct Acc {
+    min: f64,
+    max: f64,
+    sum: f64,
+    n: f64,
+}
+
+impl Acc {
+    fn add(&mut self, v: f64, records: f64) {
+        if self.n == 0.0 {
+            (self.min, self.max) = (v, v);
+        }
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+        self.sum += v * records;
+        self.n += records;
+    }
+
+    fn spread(&self) -> Spread {
+        Spread { min: self.min, mean: self.sum / self.n, max: self.max }
+    }
+}
+
+/// `R_co(i; A) = f_A(i, SA) / f_A(i)`: the share of the record's own SA value in its class.
+pub fn qi(dist: &Distributions) -> Spread {
+    let mut acc = Acc::default();
+    for d in &dist.classes {
+        for &(v, n) in &d.own {
+            acc.add(d.p(v), n as f64);
+        }
+    }
+    acc.spread()
+}
+
+/// `R_co(i; {a})` for QI `a`: the share of the record's SA value among the records with its
+/// value of `a` (Sec 1.3 counts with `X = {a}`).
+pub fn attr(dist: &Distributions, table: &ClassTable, a: usize, alpha: f64) -> Spread {
+    let mut pair: Map<(u32, u32), f64> = map();
+    let mut single: Map<u32, f64> = map();
+    for d in &dist.classes {
+        let x = table.code_at(d.class as usize, a);
+        for &(v, n) in &d.own {
+            *pair.entry((x, v)).or_insert(0.0) += n as f64;
+            *single.entry(x).or_insert(0.0) += n as f64;
+        }
+    }
+    let wildcard = table.policy() == MissingPolicy::Wildcard;
+    let blank_single: f64 = single.iter().filter(|(x, _)| is_blank(**x)).map(|(_, c)| c).sum();
+    let n: f64 = single.values().sum();
+    let f = |x: u32| match (wildcard, is_blank(x)) {
+        (false, _) => single[&x],
+        (true, true) => n,
+        (true, false) => single[&x] + alpha * blank_single,
+    };
+    let f_sa = |x: u32, v: u32| {
+        let own = pair.get(&(x, v)).copied().unwrap_or(0.0);
+        if !wildcard {
+            return own;
+        }
+        // Other values y of `a` with the same SA value, weighted by omega.
+        own + pair
+            .iter()
+            .filter(|((y, w), _)| *w == v && *y != x && (is_blank(x) || is_blank(*y)))
+            .map(|((y, _), c)| if is_blank(*y) { alpha } else { 1.0 } * c)
+            .sum::<f64>()
+    };
+    let mut acc = Acc::default();
+    let mut pairs: Vec<_> = pair.iter().map(|(&(x, v), &c)| (x, v, c)).collect();
+    pairs.sort_unstable_by_key(|p| (p.0, p.1));
+    for (x, v, c) in pairs {
+        acc.add(f_sa(x, v) / f(x), c);
+    }
+    acc.spread()
+}
+
+/// `R_mm(i) = 1 - (f_A(i)/n)(1 - R_uf(i;A))(1 - R_co(i;A))(1 - f_SA(i,pers)/f_SA(i))`; `None`
+/// under `wildcard` (not supported: the person-restricted counts there need every record).
+pub fn markov(sa: &SensitiveSummary, dist: &Distributions, table: &ClassTable, persons: Option<&Persons>) -> Option<Spread> {
+    if table.policy() == MissingPolicy::Wildcard {
+        return None;
+    }
+    let n = table.records() as f64;
+    let mut acc = Acc::default();
+    let q = |v: u32| dist.q_counts[v as usize] as f64;
+    match (persons, &sa.triples) {
+        (Some(p), Some(triples)) => {
+            let mut value_person: Map<(u32, u32), f64> = map();
+            for (&(_, v, pid), &c) in triples {
+                *value_person.entry((v, pid)).or_insert(0.0) += f64::from(c);
+            }
+            let mut rows: Vec<_> = triples.iter().map(|(&k, &c)| (k, c)).collect();
+            rows.sort_unstable();
+            for ((c, v, pid), count) in rows {
+                let f = table.count(c as usize) as f64;
+                let r_uf = f64::from(p.by_class[&(c, pid)]) / f;
+                let r_co = f64::from(sa.pairs[&(c, v)]) / f;
+                let r_sa = value_person[&(v, pid)] / q(v);
+                acc.add(1.0 - (f / n) * (1.0 - r_uf) * (1.0 - r_co) * (1.0 - r_sa), f64::from(count));
+            }
+        }
+        _ => {
+            for d in &dist.classes {
+                let f = table.count(d.class as usize) as f64;
+                for &(v, count) in &d.own {
+                    let r_co = count as f64 / f;
+                    acc.add(1.0 - (f / n) * (1.0 - 1.0 / f) * (1.0 - r_co) * (1.0 - 1.0 / q(v)), count as f64);
+                }
+            }
+        }
+    }
+    Some(acc.spread())
+}

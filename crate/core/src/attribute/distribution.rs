@@ -1,0 +1,131 @@
+//! The sensitive-attribute distributions of attribute-risk.md Sec 1: `Q` over the records in
+//! scope and `P_C` per class (under `wildcard`, per key over its compatible records, weighted
+//! by `omega`).
+
+use super::SensitiveSummary;
+use crate::identity::MissingPolicy;
+use crate::identity::classes::ClassTable;
+use crate::identity::dictionary::is_blank;
+use crate::ingest::cell::parse_num;
+
+/// The SA distribution of one class.
+#[derive(Debug, Clone)]
+pub struct ClassDist {
+    /// The class (key) index in the class table.
+    pub class: u32,
+    /// The class's own records in `R_s`.
+    pub records: u64,
+    /// Records of each (class, value) pair, own records only: `(value, records)`.
+    pub own: Vec<(u32, u64)>,
+    /// `(value, weight)` of the class distribution, ascending value code; weights sum to `total`.
+    pub counts: Vec<(u32, f64)>,
+    /// Sum of the weights.
+    pub total: f64,
+}
+
+impl ClassDist {
+    /// `P_C(v)`.
+    pub fn p(&self, v: u32) -> f64 {
+        self.counts.binary_search_by_key(&v, |c| c.0).map_or(0.0, |i| self.counts[i].1 / self.total)
+    }
+}
+
+/// `Q`, the classes' distributions, and the order of the values for the ordered distance.
+pub struct Distributions {
+    /// Records per value code over `R_s` (index = code).
+    pub q_counts: Vec<u64>,
+    /// `n_s`.
+    pub n_s: u64,
+    /// Per class with records in `R_s`.
+    pub classes: Vec<ClassDist>,
+    /// Codes of `V` (values occurring in `R_s`) in ascending order for the ordered distance:
+    /// numeric values by value, else by code point; blanks last (`MISSING` before `SUPPRESSED`).
+    pub order: Vec<u32>,
+    /// Whether `order` is numeric.
+    pub numeric: bool,
+    /// Whether a numeric-looking SA holds ranges or masks (so it is treated as categorical).
+    pub generalized: bool,
+}
+
+impl Distributions {
+    /// `Q(v)`.
+    pub fn q(&self, v: u32) -> f64 {
+        self.q_counts[v as usize] as f64 / self.n_s as f64
+    }
+
+    /// Builds the distributions of one SA over the class table.
+    pub fn of(sa: &SensitiveSummary, table: &ClassTable, alpha: f64) -> Distributions {
+        let values = sa.values.len();
+        let mut q_counts = vec![0u64; values];
+        let mut by_class: Vec<(u32, u32, u64)> = sa.pairs.iter().map(|(&(c, v), &n)| (c, v, u64::from(n))).collect();
+        by_class.sort_unstable();
+        let mut classes: Vec<ClassDist> = Vec::new();
+        for (c, v, n) in by_class {
+            q_counts[v as usize] += n;
+            match classes.last_mut() {
+                Some(d) if d.class == c => {
+                    d.own.push((v, n));
+                    d.records += n;
+                }
+                _ => classes.push(ClassDist { class: c, records: n, own: vec![(v, n)], counts: Vec::new(), total: 0.0 }),
+            }
+        }
+        for d in &mut classes {
+            d.counts = d.own.iter().map(|&(v, n)| (v, n as f64)).collect();
+            d.total = d.records as f64;
+        }
+        if table.policy() == MissingPolicy::Wildcard {
+            widen_wildcard(&mut classes, table, alpha);
+        }
+        let n_s = q_counts.iter().sum();
+        let (order, numeric, generalized) = order(sa, &q_counts);
+        Distributions { q_counts, n_s, classes, order, numeric, generalized }
+    }
+}
+
+/// Under `wildcard` the class of a key is every compatible record, weighted by `omega`.
+fn widen_wildcard(classes: &mut [ClassDist], table: &ClassTable, alpha: f64) {
+    let keys: Vec<Vec<u32>> = classes.iter().map(|d| table.key(d.class as usize)).collect();
+    let blankish: Vec<bool> = keys.iter().map(|k| k.iter().any(|&c| is_blank(c))).collect();
+    let own: Vec<Vec<(u32, u64)>> = classes.iter().map(|d| d.own.clone()).collect();
+    for (i, d) in classes.iter_mut().enumerate() {
+        let mut acc: std::collections::BTreeMap<u32, f64> = own[i].iter().map(|&(v, n)| (v, n as f64)).collect();
+        for j in (0..keys.len()).filter(|&j| j != i) {
+            let compatible = keys[i].iter().zip(&keys[j]).all(|(&x, &y)| x == y || is_blank(x) || is_blank(y));
+            if !compatible || (!blankish[i] && !blankish[j]) {
+                continue;
+            }
+            let w = if blankish[j] { alpha } else { 1.0 };
+            for &(v, n) in &own[j] {
+                *acc.entry(v).or_insert(0.0) += w * n as f64;
+            }
+        }
+        d.counts = acc.into_iter().collect();
+        d.total = d.counts.iter().map(|c| c.1).sum();
+    }
+}
+
+/// The order of `V` for the ordered distance (attribute-risk.md Sec 3).
+fn order(sa: &SensitiveSummary, q_counts: &[u64]) -> (Vec<u32>, bool, bool) {
+    let present: Vec<u32> = (0..q_counts.len() as u32).filter(|&v| q_counts[v as usize] > 0).collect();
+    let (blanks, filled): (Vec<u32>, Vec<u32>) = present.into_iter().partition(|&v| is_blank(v));
+    let nums: Option<Vec<f64>> = filled.iter().map(|&v| parse_num(sa.values.display(v).unwrap_or(""))).collect();
+    let norm = crate::ingest::cell::Normaliser::default();
+    let generalized = nums.is_none()
+        && filled.iter().all(|&v| {
+            let t = sa.values.display(v).unwrap_or("");
+            parse_num(t).is_some() || crate::ingest::cell::parse_numeric_range(t, &norm).is_some()
+        })
+        && !filled.is_empty();
+    let mut ordered: Vec<u32> = filled.clone();
+    match &nums {
+        Some(x) => {
+            let mut idx: Vec<usize> = (0..filled.len()).collect();
+            idx.sort_by(|&a, &b| x[a].total_cmp(&x[b]).then_with(|| sa.values.sort_key(filled[a]).cmp(&sa.values.sort_key(filled[b]))));
+            ordered = idx.into_iter().map(|i| filled[i]).collect();
+        }
+        None => ordered.sort_by(|&a, &b| sa.values.sort_key(a).cmp(&sa.values.sort_key(b))),
+    }
+    ordered.extend(blanks);
+    (ordered, nums.is_some() && !filled.is_empty(), generalized)
+}

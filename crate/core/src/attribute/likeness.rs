@@ -1,0 +1,38 @@
+//! beta-likeness, delta-disclosure and (alpha,k)-anonymity (spec attribute-risk.md Sec 4-6):
+//! how much a class raises or lowers the share of a sensitive value against the table.
+
+use super::distribution::{ClassDist, Distributions};
+
+/// Per-class figures.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Likeness {
+    /// `max (P - Q)/Q` over values with `P > Q` (0 if none).
+    pub beta: f64,
+    /// Pairs with `(P - Q)/Q > -ln Q` (enhanced beta-likeness cannot hold for them).
+    pub violations: u64,
+    /// `max |ln(P/Q)|` over values of the class.
+    pub delta: f64,
+    /// `max P`.
+    pub alpha: f64,
+}
+
+/// The figures of one class.
+pub fn of(d: &ClassDist, dist: &Distributions) -> Likeness {
+    let mut l = Likeness::default();
+    for &(v, w) in &d.counts {
+        let (p, q) = (w / d.total, dist.q(v));
+        if p > q {
+            let b = (p - q) / q;
+            l.beta = l.beta.max(b);
+            // Spec Sec 4 allows (P - Q)/Q <= -ln Q; compare with a relative tolerance.
+            if b > -q.ln() * (1.0 + 1e-12) {
+                l.violations += 1;
+            }
+        }
+        if p > 0.0 {
+            l.delta = l.delta.max((p / q).ln().abs());
+        }
+        l.alpha = l.alpha.max(p);
+    }
+    l
+}

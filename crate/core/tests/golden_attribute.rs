@@ -1,0 +1,180 @@
+//! Golden values of attribute disclosure (golden.md G2, G5, G6, G7.3, G7.5) and edge cases
+//! (spec attribute-risk.md Sec 9).
+
+mod common;
+
+use common::*;
+use pseudolens_core::{AuditConfig, Report};
+use serde_json::{Value, json};
+
+fn sa_config(qis: &[&str], sa: &[&str]) -> AuditConfig {
+    AuditConfig { sensitive: sa.iter().map(|s| s.to_string()).collect(), ..qi(qis) }
+}
+
+/// The result of `id` for SA `sa` (`"*"` = aggregate), and for a QI attribute if given.
+fn of<'r>(r: &'r Report, id: &str, sa: &str) -> &'r pseudolens_core::metric::MetricResult {
+    r.metrics
+        .iter()
+        .find(|m| m.id == id && m.scope.sensitive.as_deref() == Some(sa))
+        .unwrap_or_else(|| panic!("{id} for {sa}"))
+}
+
+fn v(r: &Report, id: &str, sa: &str) -> f64 {
+    of(r, id, sa).value.as_f64().unwrap_or_else(|| panic!("{id} {sa}: {:?}", of(r, id, sa)))
+}
+
+fn attr_max(r: &Report, id: &str, sa: &str, attribute: &str) -> f64 {
+    let m = r.metrics.iter().find(|m| m.id == id && m.scope.sensitive.as_deref() == Some(sa) && m.scope.attribute.as_deref() == Some(attribute));
+    m.unwrap().value["max"].as_f64().unwrap()
+}
+
+#[test]
+fn g2_disease_and_salary() {
+    let r = audit(&fixture("g2.csv"), &sa_config(&["zip", "age"], &["disease", "salary"]));
+    assert_eq!(value(&r, "k_anonymity"), &json!(3));
+    for (sa, l, l_max, l_ent, l_floor, c_star, c_int, l_c) in [
+        ("disease", 2.0, 3.0, 1.754765351, 1.0, 3.0, 4.0, 1.0),
+        ("salary", 3.0, 3.0, 2.828427125, 2.0, 1.0, 2.0, 2.0),
+    ] {
+        assert_eq!(v(&r, "l_distinct", sa), l, "{sa}");
+        assert_eq!(v(&r, "l_distinct_max", sa), l_max, "{sa}");
+        assert!((v(&r, "l_entropy", sa) - l_ent).abs() < 1e-9, "{sa}");
+        assert_eq!(v(&r, "l_entropy_floor", sa), l_floor, "{sa}");
+        assert_close(v(&r, "recursive_cl_c", sa), c_star, sa);
+        assert_eq!(of(&r, "recursive_cl_c", sa).details["c_int"], json!(c_int), "{sa}");
+        assert_eq!(v(&r, "recursive_cl_l", sa), l_c, "{sa}");
+        assert_close(v(&r, "beta_likeness_basic", sa), 10.0 / 3.0, sa);
+        assert_eq!(of(&r, "beta_likeness_enhanced", sa).reason, Some("unsatisfiable"), "{sa}");
+        assert_close(v(&r, "delta_disclosure", sa), (13.0f64 / 3.0).ln(), sa);
+        assert_close(v(&r, "delta_disclosure_log2", sa), 2.115477217, sa);
+    }
+    assert_close(v(&r, "t_closeness", "disease"), 8.0 / 13.0, "t equal");
+    assert_eq!(of(&r, "t_closeness", "disease").details["distance"], json!("equal"));
+    assert_close(v(&r, "t_closeness", "salary"), 1.0 / 3.0, "t ordered");
+    assert_eq!(of(&r, "t_closeness", "salary").details["distance"], json!("ordered"));
+    assert_eq!(of(&r, "alpha_k_anonymity", "disease").value, json!({ "alpha": 0.75, "k": 3 }));
+    assert_eq!(of(&r, "alpha_k_anonymity", "salary").value, json!({ "alpha": 0.5, "k": 3 }));
+    // SCORR on disease.
+    assert!((attr_max(&r, "scorr_correlation_risk_attr", "disease", "zip") - 4.0 / 7.0).abs() < 1e-12);
+    assert!((attr_max(&r, "scorr_correlation_risk_attr", "disease", "age") - 3.0 / 7.0).abs() < 1e-12);
+    assert_close(of(&r, "scorr_correlation_risk_qi", "disease").value["max"].as_f64().unwrap(), 0.75, "R_co qi");
+    // The aggregate is the worst case over both SAs.
+    assert_eq!(v(&r, "l_distinct", "*"), 2.0);
+    assert_close(v(&r, "t_closeness", "*"), 8.0 / 13.0, "t *");
+    assert_eq!(of(&r, "beta_likeness_enhanced", "*").reason, Some("unsatisfiable"));
+}
+
+#[test]
+fn g2_worst_class_and_failing_classes() {
+    let config = AuditConfig {
+        attribute: pseudolens_core::attribute::AttributeParams { t_threshold: Some(0.5), l_threshold: Some(3.0), ..Default::default() },
+        ..sa_config(&["zip", "age"], &["disease"])
+    };
+    let r = audit(&fixture("g2.csv"), &config);
+    let t = of(&r, "t_closeness", "disease");
+    assert_eq!(t.details["worst_class"], json!({ "zip": "476**", "age": "30-39" }));
+    // Per-class D: 0.538, 0.308, 0.615, 0.462: X and Z exceed 0.5.
+    assert_eq!(t.details["failing"]["classes"], json!(2));
+    let l = of(&r, "l_distinct", "disease");
+    assert_eq!(l.details["failing"]["classes"], json!(1), "only W has fewer than 3 values");
+    let shown = t.details["worst_distribution"].as_array().unwrap();
+    assert_eq!(shown.len(), 6);
+}
+
+#[test]
+fn g5_event_level_attribute_and_markov() {
+    let config = AuditConfig { person_id: Some("pid".into()), ..sa_config(&["age_band", "sex"], &["result"]) };
+    let r = audit(&fixture("g5.csv"), &config);
+    assert_eq!(v(&r, "l_distinct", "result"), 2.0);
+    assert_close(v(&r, "t_closeness", "result"), 2.0 / 9.0, "t");
+    assert_close(v(&r, "beta_likeness_basic", "result"), 0.5, "beta");
+    assert_close(v(&r, "beta_likeness_enhanced", "result"), 0.5, "beta enhanced");
+    // golden.md prints "ln(3/2) = 0.5108256238": the value is |ln(3/5)| (class (40-49,F), pass 1/3 vs 5/9).
+    assert_close(v(&r, "delta_disclosure", "result"), (5.0f64 / 3.0).ln(), "delta");
+    assert_close(of(&r, "scorr_correlation_risk_qi", "result").value["max"].as_f64().unwrap(), 2.0 / 3.0, "R_co");
+    let mm = &of(&r, "scorr_markov_risk", "result").value;
+    assert_close(mm["min"].as_f64().unwrap(), 0.8814814815, "R_mm min");
+    assert_close(mm["mean"].as_f64().unwrap(), 0.9493827160, "R_mm mean");
+    assert_close(mm["max"].as_f64().unwrap(), 0.9814814815, "R_mm max");
+}
+
+#[test]
+fn g6_person_level() {
+    let r = audit(&fixture("g6.csv"), &sa_config(&["age_band", "sex"], &["diagnosis"]));
+    assert_eq!((v(&r, "l_distinct", "diagnosis"), v(&r, "l_distinct_max", "diagnosis")), (2.0, 3.0));
+    assert_close(v(&r, "t_closeness", "diagnosis"), 0.2333333333, "t");
+    assert_close(v(&r, "l_entropy", "diagnosis"), 1.889881575, "l entropy");
+    assert_eq!(v(&r, "l_entropy_floor", "diagnosis"), 1.0);
+    assert_close(v(&r, "recursive_cl_c", "diagnosis"), 2.0, "c*");
+    assert_close(v(&r, "beta_likeness_basic", "diagnosis"), 2.333333333, "beta");
+    assert_close(v(&r, "delta_disclosure", "diagnosis"), 1.203972804, "delta");
+    assert_close(of(&r, "alpha_k_anonymity", "diagnosis").value["alpha"].as_f64().unwrap(), 2.0 / 3.0, "alpha");
+    let mm = &of(&r, "scorr_markov_risk", "diagnosis").value;
+    assert_close(mm["min"].as_f64().unwrap(), 0.88, "R_mm min");
+    assert_close(mm["mean"].as_f64().unwrap(), 0.9121666667, "R_mm mean");
+    assert_close(mm["max"].as_f64().unwrap(), 1.0, "R_mm max");
+    assert_close(attr_max(&r, "scorr_correlation_risk_attr", "diagnosis", "age_band"), 0.5, "co age");
+    assert_close(attr_max(&r, "scorr_correlation_risk_attr", "diagnosis", "sex"), 4.0 / 7.0, "co sex");
+}
+
+#[test]
+fn g1_8_markov_and_correlation() {
+    let r = audit(&fixture("g1.csv"), &sa_config(&["age", "zip", "sex"], &["diag"]));
+    let co = &of(&r, "scorr_correlation_risk_qi", "diag").value;
+    assert_close(co["mean"].as_f64().unwrap(), 0.6882352941, "R_co mean");
+    assert_close(attr_max(&r, "scorr_correlation_risk_attr", "diag", "zip"), 0.4, "co zip");
+    let mm = &of(&r, "scorr_markov_risk", "diag").value;
+    assert_close(mm["min"].as_f64().unwrap(), 0.8431372549, "R_mm min");
+    assert_close(mm["mean"].as_f64().unwrap(), 0.9610726644, "R_mm mean");
+}
+
+#[test]
+fn hct_and_entropy_floor_examples() {
+    // G7.3: one class [Circulatory x3, Diabetes x1].
+    let r = audit(b"q,d\nx,C\nx,C\nx,C\nx,D\n", &sa_config(&["q"], &["d"]));
+    assert_eq!(v(&r, "l_distinct", "d"), 2.0);
+    assert!((v(&r, "l_entropy", "d") - 1.754765351).abs() < 1e-9);
+    assert_close(v(&r, "recursive_cl_c", "d"), 3.0, "c*");
+    // G7.3 ordered example: order A,B,C; Q = (0.5,0.3,0.2); class (1,0,0) -> 0.35 (equal 0.5).
+    let mut csv = String::from("q,s\n");
+    for (q, s, n) in [("x", "1", 1), ("y", "1", 4), ("y", "2", 3), ("y", "3", 2)] {
+        csv.push_str(&format!("{q},{s}\n").repeat(n));
+    }
+    // Q = (5, 3, 2)/10, class x = (1, 0, 0): D_ord = 1/2 (0.5 + 0.2) = 0.35.
+    let r = audit(csv.as_bytes(), &sa_config(&["q"], &["s"]));
+    assert_close(v(&r, "t_closeness", "s"), 0.35, "ordered");
+    assert_close(v(&r, "t_closeness_equal", "s"), 0.5, "equal");
+    // G7.5: a, b, c once each: exp(H) sums to 2.9999999999999996; the floor is 3.
+    let r = audit(b"q,s\nx,a\nx,b\nx,c\n", &sa_config(&["q"], &["s"]));
+    assert_eq!(v(&r, "l_entropy_floor", "s"), 3.0);
+}
+
+#[test]
+fn edge_cases() {
+    // Single class: P = Q.
+    let r = audit(b"q,s\nx,a\nx,b\nx,a\n", &sa_config(&["q"], &["s"]));
+    for id in ["t_closeness", "beta_likeness_basic", "delta_disclosure"] {
+        assert_eq!(v(&r, id, "s"), 0.0, "{id}");
+    }
+    assert_eq!(v(&r, "l_distinct", "s"), 2.0);
+    // One SA value.
+    let r = audit(b"q,s\nx,a\ny,a\n", &sa_config(&["q"], &["s"]));
+    assert_eq!((v(&r, "l_distinct", "s"), v(&r, "l_entropy", "s"), v(&r, "t_closeness", "s")), (1.0, 1.0, 0.0));
+    assert_eq!(of(&r, "scorr_correlation_risk_qi", "s").value["min"], json!(1.0));
+    // An SA with only missing values: one category MISSING (ordinary), empty under drop.
+    let r = audit(b"q,s\nx,\ny,NA\n", &sa_config(&["q"], &["s"]));
+    assert_eq!(v(&r, "l_distinct", "s"), 1.0);
+    let drop = AuditConfig { missing_policy: pseudolens_core::identity::MissingPolicy::Drop, ..sa_config(&["q"], &["s"]) };
+    let r = audit(b"q,s\nx,\ny,NA\n", &drop);
+    assert_eq!(of(&r, "l_distinct", "s").status, pseudolens_core::metric::Status::EmptyInput);
+    // More categories than rows, numeric: ordered distance, each class of size 1.
+    let r = audit(b"q,s\nx,1\ny,2\nz,30\n", &sa_config(&["q"], &["s"]));
+    assert_close(v(&r, "t_closeness", "s"), 0.5, "ordered, m = 3: class {1}: (2/3 + 1/3)/2");
+    // No SA: not applicable.
+    let r = audit(b"q\nx\n", &qi(&["q"]));
+    assert_eq!(r.metric("l_distinct").unwrap().reason, Some("no_sensitive_attribute"));
+    // Generalized numeric SA: categorical with a warning.
+    let r = audit(b"q,s\nx,10-19\ny,20\n", &sa_config(&["q"], &["s"]));
+    assert_eq!(of(&r, "t_closeness", "s").warnings, ["sa_generalized_treated_as_categorical"]);
+    let _ = Value::Null;
+}
