@@ -43,6 +43,78 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
     'The share of records that carry the lowest risk, those in the largest groups.',
   risk_distribution:
     'How the records spread over risk levels; bars further right mean records that are easier to re-identify.',
+  journalist_records_at_risk:
+    'The share of records whose risk is above τ when each record is compared with everyone in the population table.',
+  journalist_highest_risk:
+    'The risk of the most exposed records: 1 divided by the smallest number of look-alike people in the population table.',
+  journalist_lowest_risk:
+    'The risk of the best-protected records: 1 divided by the largest number of look-alike people in the population table.',
+  journalist_success_rate:
+    'The share of released records an attacker could re-identify on average when targeting people from the population table.',
+  marketer_success_rate:
+    'The expected share of records an attacker would re-identify correctly by matching the whole file against the population.',
+  population_uniqueness_dankar:
+    'The estimated share of the whole population that is unique on these quasi-identifiers; the model is chosen by Dankar’s rule.',
+  population_uniqueness_zayatz: 'The Zayatz estimate of the share of the population that is unique on these quasi-identifiers.',
+  population_uniqueness_pitman: 'The Pitman estimate of the share of the population that is unique on these quasi-identifiers.',
+  population_uniqueness_snb: 'The SNB (negative binomial) estimate of the share of the population that is unique.',
+  population_uniqueness_curve:
+    'How the estimated share of population uniques changes with the share of the population that the file covers.',
+  sdc_individual_risk:
+    'Each record’s re-identification risk taking the sampling weights into account (sdcMicro): the file is a sample of a larger population.',
+  global_risk_er: 'The number of records an attacker can expect to re-identify correctly, summed over the whole file.',
+  global_risk: 'The expected re-identifications as a share of all audited records.',
+  risky_observations:
+    'Records whose weighted risk stands out clearly from the rest (far above the median and above 0.1).',
+  r_internal_weighted: 'The average re-identification risk of the records, weighted by their sampling weights.',
+  scorr_uniqueness_risk:
+    'How unique a record’s combination is on a log scale: 1 for a unique record, 0 when all records look alike.',
+  scorr_uniformity_risk_qi:
+    'The share of a record’s look-alikes that belong to the same person; 1 means every look-alike is that person.',
+  scorr_uniformity_risk_attr:
+    'The same uniformity risk on one quasi-identifier alone: how strongly a single value points to one person.',
+  k_anonymity_person:
+    'k counted in persons rather than rows: every person shares their combination with at least k\u00a0−\u00a01 other persons.',
+  qi_distinction: 'The share of records that a combination of columns tells apart: distinct values divided by records.',
+  qi_separation: 'The share of pairs of records that differ on this combination of columns.',
+  qi_contribution: 'How much the average risk drops when this column is left out; the share says how much of the risk it drives.',
+  qi_singling_out:
+    'The smallest combinations of columns on which some record is already unique, with how many records they single out.',
+  verdict_arx_thresholds:
+    'Whether the prosecutor, journalist and marketer risks stay within the ARX thresholds (a check passes when its value is at most the threshold).',
+};
+
+/** Plain words for the `reason` codes of metrics that could not be computed. */
+const REASONS: Readonly<Record<string, string>> = {
+  population_size_missing: 'no population size was given',
+  population_smaller_than_sample: 'the population size is smaller than the number of records',
+  population_missing_qi: 'the population table lacks some of the quasi-identifiers',
+  solver_invalid: 'the model’s equations have no valid solution for this table',
+  no_weight_column: 'no sampling-weight column was chosen',
+  invalid_weight: 'the weight column holds a value that is not a number of at least 0',
+  person_level_data: 'no person id column was chosen, so each row is one person',
+  no_records_in_scope: 'no record is left to audit',
+  no_convergence: 'the solver did not converge',
+  outside_model: 'the solution lies outside the range where the model is defined',
+  outside_population: 'the estimate lies outside the population',
+  initial_guess_undefined: 'the solver could not start on this table',
+  degenerate_count: 'the estimate is zero or not finite',
+  zayatz_invalid: 'the Zayatz estimate it relies on is invalid',
+  sample_not_within_population: 'the file is larger than the population',
+};
+
+/** A reason code in words (the code itself when unknown). */
+export function reasonText(code: string | null | undefined): string {
+  if (!code) return 'no reason given';
+  return REASONS[code] ?? code.replace(/_/g, ' ');
+}
+
+/** What each attacker model assumes, in one sentence. */
+export const ATTACKER_HELP: Readonly<Record<'prosecutor' | 'journalist' | 'marketer', string>> = {
+  prosecutor: 'The attacker knows the person is in the file and looks for their record.',
+  journalist:
+    'The attacker knows the person is in the population table but not whether they are in the file.',
+  marketer: 'The attacker tries to re-identify as many people as possible, not one person in particular.',
 };
 
 /** The sentence for a metric id, or a neutral fallback for ids this page does not know. */
@@ -59,3 +131,19 @@ export const MISSING_POLICY_HELP: Readonly<Record<'ordinary' | 'wildcard' | 'dro
 
 export const THRESHOLD_HELP =
   'A record counts as "at risk" when its re-identification risk is above τ; 0.2 means more than 1 chance in 5.';
+
+export const RECORDS_AT_RISK_HELP =
+  'The verdict fails when a larger share of records than this is at risk (0.05 = 5% of the records).';
+
+export const SUCCESS_RATE_HELP =
+  'The verdict fails when an attacker would on average re-identify a larger share of records than this.';
+
+export const REFERENCE_HELP =
+  'Optional: a CSV of the population the file was drawn from (such as a census extract) with the same quasi-identifier columns; it stays on this computer.';
+
+export const POPULATION_SIZE_HELP: Readonly<Record<'none' | 'size' | 'fraction' | 'region', string>> = {
+  none: 'Without a population size the population-uniqueness estimates are skipped.',
+  size: 'How many people the file was drawn from, such as all residents of the region.',
+  fraction: 'The share of the population that is in the file, such as 0.01 for a 1% sample.',
+  region: 'Use the population of a region (the presets of the ARX tool).',
+};

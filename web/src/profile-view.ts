@@ -1,27 +1,22 @@
-// Step 2 of the page: the column profile with a role per column, the missing-value policy and
-// the threshold tau, and the "Run audit" button.
+// Step 2 of the page: the column profile with a role per column, the settings (blank cells,
+// verdict thresholds, population) and the "Run audit" button.
 
 import { el, scrollTable } from './dom';
-import { MISSING_POLICY_HELP, THRESHOLD_HELP } from './explain';
 import { count, percent } from './format';
-import type { ColumnProfile, Encoding, MissingPolicy, Report, Role } from './report';
+import type { ColumnProfile, Encoding, Report } from './report';
 import {
-  DEFAULT_THRESHOLD,
-  MISSING_POLICIES,
   ROLES,
   ROLE_HELP,
   ROLE_LABELS,
+  SINGLE_ROLES,
+  assignRole,
   proposedRoles,
   validate,
   type AuditChoices,
+  type ColumnRole,
+  type RoleTable,
 } from './roles';
-
-const POLICY_LABELS: Readonly<Record<MissingPolicy, string>> = {
-  ordinary: 'Ordinary value',
-  wildcard: 'Wildcard',
-  drop: 'Drop the row',
-};
-
+import { settingsForm } from './settings-form';
 function shapeText(c: ColumnProfile): string {
   const range = c.min !== null && c.max !== null ? ` (${c.min} to ${c.max})` : '';
   return `${c.kind}, ${c.shape}${range}`;
@@ -32,16 +27,25 @@ function topText(c: ColumnProfile): string {
   return c.top.map(([v, n]) => `${v === '' ? '(blank)' : v} (${count(n)})`).join(', ');
 }
 
-function roleSelect(c: ColumnProfile, roles: Map<string, Role>, onChange: () => void): HTMLElement {
+function roleSelect(
+  c: ColumnProfile,
+  roles: RoleTable,
+  selects: Map<string, HTMLSelectElement>,
+  onChange: (displaced: string | null, role: ColumnRole) => void,
+): HTMLElement {
   const id = `role-${c.index}`;
   const select = el(
     'select',
     { id, name: id, 'data-column': c.name, 'aria-describedby': `${id}-reason` },
     ...ROLES.map((r) => el('option', { value: r, selected: r === roles.get(c.name), title: ROLE_HELP[r] }, ROLE_LABELS[r])),
   );
+  selects.set(c.name, select);
   select.addEventListener('change', () => {
-    roles.set(c.name, select.value as Role);
-    onChange();
+    const role = select.value as ColumnRole;
+    const displaced = assignRole(roles, c.name, role);
+    const other = displaced === null ? undefined : selects.get(displaced);
+    if (other) other.value = roles.get(displaced!) ?? 'insensitive';
+    onChange(displaced, role);
   });
   return el(
     'div',
@@ -49,6 +53,16 @@ function roleSelect(c: ColumnProfile, roles: Map<string, Role>, onChange: () => 
     el('label', { class: 'visually-hidden', for: id }, `Role of column ${c.name}`),
     select,
     el('p', { class: 'role-reason', id: `${id}-reason` }, c.role_reason),
+  );
+}
+
+/** One sentence per role a column can get, under the table. */
+function roleKey(): HTMLElement {
+  return el(
+    'details',
+    { class: 'role-key' },
+    el('summary', {}, 'What the roles mean'),
+    el('dl', {}, ...ROLES.flatMap((r) => [el('dt', {}, ROLE_LABELS[r]), el('dd', {}, ROLE_HELP[r])])),
   );
 }
 
@@ -68,75 +82,40 @@ export function renderProfile(
   const problem = el('p', { class: 'form-problem', id: 'audit-problem', role: 'alert' });
   const directNote = el('p', { class: 'note', hidden: true });
 
+  const roleNote = el('p', { class: 'note', id: 'role-note', role: 'status', hidden: true });
+
   const refresh = () => {
     const direct = [...roles].filter(([, r]) => r === 'direct_identifier').map(([n]) => n);
     directNote.hidden = direct.length === 0;
     directNote.textContent = `Direct identifiers (${direct.join(', ')}) are not part of the audit; they should be removed or replaced before the table is shared.`;
     problem.textContent = '';
   };
+  const selects = new Map<string, HTMLSelectElement>();
+  const onRoleChange = (displaced: string | null, role: ColumnRole) => {
+    roleNote.hidden = displaced === null;
+    if (displaced !== null && SINGLE_ROLES.includes(role)) {
+      roleNote.textContent = `Only one column can be the ${ROLE_LABELS[role].toLowerCase()}: ${displaced} is now "${ROLE_LABELS.insensitive}".`;
+    }
+    refresh();
+  };
 
   // The role comes right after the name: it is what the user acts on, and it must stay in
   // view when the table scrolls sideways on a narrow screen.
   const rows = report.columns.map((c) => [
     el('span', { class: 'col-name' }, c.name),
-    roleSelect(c, roles, refresh),
+    roleSelect(c, roles, selects, onRoleChange),
     shapeText(c),
     `${c.distinct_exact ? '' : '≈ '}${count(c.distinct)}`,
     `${count(c.forms.missing)}${rowsTotal > 0 ? ` (${percent(c.forms.missing / rowsTotal)})` : ''}`,
     el('span', { class: 'top-values' }, topText(c)),
   ]);
 
-  const policyField = el(
-    'fieldset',
-    { class: 'policy' },
-    el('legend', {}, 'Blank cells in quasi-identifiers'),
-    ...MISSING_POLICIES.map((p) =>
-      el(
-        'div',
-        { class: 'radio' },
-        el('input', { type: 'radio', name: 'missing-policy', id: `policy-${p}`, value: p, checked: p === 'ordinary', 'aria-describedby': `policy-${p}-help` }),
-        el('label', { for: `policy-${p}` }, POLICY_LABELS[p]),
-        el('p', { class: 'help', id: `policy-${p}-help` }, MISSING_POLICY_HELP[p]),
-      ),
-    ),
-  );
-
-  const tauInput = el('input', {
-    id: 'threshold',
-    type: 'number',
-    min: 0.01,
-    max: 1,
-    step: 0.01,
-    value: DEFAULT_THRESHOLD,
-    inputmode: 'decimal',
-    'aria-describedby': 'threshold-help',
-  });
-  const tauField = el(
-    'div',
-    { class: 'threshold' },
-    el('label', { for: 'threshold' }, 'Risk threshold τ'),
-    tauInput,
-    el('p', { class: 'help', id: 'threshold-help' }, THRESHOLD_HELP),
-  );
-
+  const settings = settingsForm();
   const runButton = el('button', { id: 'run-audit', class: 'button primary', type: 'submit' }, 'Run audit');
-  const form = el(
-    'form',
-    { class: 'audit-form', novalidate: true },
-    el('div', { class: 'options' }, policyField, tauField),
-    directNote,
-    problem,
-    runButton,
-  );
+  const form = el('form', { class: 'audit-form', novalidate: true }, ...settings.nodes, directNote, problem, runButton);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    const checked = form.querySelector<HTMLInputElement>('input[name="missing-policy"]:checked');
-    const choices: AuditChoices = {
-      roles: new Map(roles),
-      missingPolicy: (checked?.value ?? 'ordinary') as MissingPolicy,
-      threshold: Number(tauInput.value),
-      encoding,
-    };
+    const choices: AuditChoices = { ...settings.read(), roles: new Map(roles), encoding };
     const why = validate(choices);
     if (why) {
       problem.textContent = why;
@@ -154,6 +133,8 @@ export function renderProfile(
       'Each column has a proposed role; change it where you know better, then run the audit.',
     ),
     scrollTable('Columns of the table', ['Column', 'Role', 'Kind and shape', 'Distinct', 'Missing', 'Most frequent values'], rows, [3, 4]),
+    roleNote,
+    roleKey(),
     form,
   );
   refresh();

@@ -7,16 +7,37 @@ import type { AuditConfig, Report, WireError } from './report';
 /** What to read: a user's file, or the sample bundled in the wasm module. */
 export type Source = { kind: 'file'; file: File } | { kind: 'sample' };
 
-/** Profile = first pass over a new file (no quasi-identifiers); audit = the real run. */
-export type Pass = 'profile' | 'audit';
+/**
+ * Profile = first pass over a new file (no quasi-identifiers); audit = the real run;
+ * extract = the drill-down pass copying out the records of the riskiest groups.
+ */
+export type Pass = 'profile' | 'audit' | 'extract';
 
-export type Request = { type: 'run'; id: number; pass: Pass; source: Source; config: AuditConfig };
+/** One value per quasi-identifier (in QI order); null = a missing cell. */
+export type ClassValues = (string | null)[];
+
+export type Request =
+  /** Profile or audit; `reference` = the population table, read first (audit pass only). */
+  | { type: 'run'; id: number; pass: 'profile' | 'audit'; source: Source; config: AuditConfig; reference: File | null }
+  /** Copy out the rows of `classes` from the same source, read with the same config. */
+  | { type: 'extract'; id: number; source: Source; config: AuditConfig; classes: ClassValues[] };
+
+/** Which file a message is about: the released table or the population table. */
+export type Target = 'table' | 'population';
 
 export interface Progress {
+  target: Target;
   rows: number;
   bytes: number;
   totalBytes: number;
   mbPerSec: number;
+}
+
+/** The drill-down result: CSV text with a leading `line` column. */
+export interface Extracted {
+  csv: string;
+  rows: number;
+  truncated: boolean;
 }
 
 export interface CspViolation {
@@ -30,10 +51,11 @@ export type Response =
   | { type: 'ready'; version: string }
   | { type: 'engine_failed'; error: WireError }
   | { type: 'progress'; id: number; progress: Progress }
-  | { type: 'result'; id: number; pass: Pass; report: Report }
-  | { type: 'error'; id: number; error: WireError }
-  /** The file was not UTF-8: the worker restarts the same pass as windows-1252. */
-  | { type: 'encoding_retry'; id: number; encoding: 'windows-1252' }
+  | { type: 'result'; id: number; pass: 'profile' | 'audit'; report: Report }
+  | { type: 'extract_result'; id: number; extracted: Extracted }
+  | { type: 'error'; id: number; target: Target; error: WireError }
+  /** A file was not UTF-8: the worker reads it again as windows-1252. */
+  | { type: 'encoding_retry'; id: number; target: Target; encoding: 'windows-1252' }
   /** The worker's own CSP violations, forwarded so the page (and tests) can see them. */
   | { type: 'csp_violation'; violation: CspViolation };
 

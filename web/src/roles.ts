@@ -1,64 +1,166 @@
-// Column roles: what the user decides about each column before the audit, and how those
+// Column roles and the audit settings: what the user decides before the audit, and how those
 // decisions become an AuditConfig. Pure logic, no DOM.
 
 import type { AuditConfig, ColumnProfile, Encoding, MissingPolicy, Role } from './report';
 
-export const ROLES: readonly Role[] = ['quasi_identifier', 'sensitive', 'direct_identifier', 'insensitive'];
+/** The roles the page offers: the four the engine proposes, plus two the user assigns. */
+export type ColumnRole = Role | 'person_id' | 'weight';
 
-export const ROLE_LABELS: Readonly<Record<Role, string>> = {
+export const ROLES: readonly ColumnRole[] = [
+  'quasi_identifier',
+  'sensitive',
+  'direct_identifier',
+  'insensitive',
+  'person_id',
+  'weight',
+];
+
+/** Roles at most one column can have. */
+export const SINGLE_ROLES: readonly ColumnRole[] = ['person_id', 'weight'];
+
+export const ROLE_LABELS: Readonly<Record<ColumnRole, string>> = {
   quasi_identifier: 'Quasi-identifier',
   sensitive: 'Sensitive',
   direct_identifier: 'Direct identifier',
   insensitive: 'Other (not audited)',
+  person_id: 'Person id (event-level data)',
+  weight: 'Sampling weight',
 };
 
-export const ROLE_HELP: Readonly<Record<Role, string>> = {
+export const ROLE_HELP: Readonly<Record<ColumnRole, string>> = {
   quasi_identifier: 'Known to outsiders (age, sex, postcode, dates): used to group records.',
   sensitive: 'Confidential content (such as a diagnosis): not used to group records.',
   direct_identifier: 'Names the person (name, record number): should not be released.',
   insensitive: 'Neither identifying nor sensitive.',
+  person_id:
+    'Tells which rows belong to the same person when one person can have several rows (such as one row per hospital stay).',
+  weight: 'How many people of the population each row stands for, as in a survey sample.',
 };
 
 export const MISSING_POLICIES: readonly MissingPolicy[] = ['ordinary', 'wildcard', 'drop'];
 
 export const DEFAULT_THRESHOLD = 0.2;
+export const DEFAULT_RECORDS_AT_RISK_THRESHOLD = 0.05;
+export const DEFAULT_SUCCESS_RATE_THRESHOLD = 0.05;
+
+/** The ARX region presets (spec identity-risk.md Sec 7), with their population. */
+export const REGIONS: readonly [string, number][] = [
+  ['USA', 317_238_626],
+  ['Australia', 23_130_900],
+  ['Canada', 34_834_841],
+  ['EU', 507_420_000],
+  ['Europe', 740_000_000],
+  ['France', 65_820_916],
+  ['Germany', 80_767_000],
+  ['UK', 63_705_000],
+  ['India', 1_210_569_573],
+  ['China', 1_366_040_000],
+  ['Brasil', 202_656_788],
+  ['North America', 565_265_000],
+  ['South America', 385_742_554],
+  ['Africa', 1_100_000_000],
+];
+
+/** How the population size N is given: never more than one way. */
+export type PopulationSize =
+  | { kind: 'none' }
+  | { kind: 'size'; size: number }
+  | { kind: 'fraction'; fraction: number }
+  | { kind: 'region'; region: string };
 
 /** Roles per column name, in file order. */
-export type RoleTable = Map<string, Role>;
+export type RoleTable = Map<string, ColumnRole>;
 
 export function proposedRoles(columns: readonly ColumnProfile[]): RoleTable {
   return new Map(columns.map((c) => [c.name, c.proposed_role]));
 }
 
-export function columnsWithRole(roles: RoleTable, role: Role): string[] {
+export function columnsWithRole(roles: RoleTable, role: ColumnRole): string[] {
   return [...roles].filter(([, r]) => r === role).map(([name]) => name);
+}
+
+/**
+ * Gives `column` the role `role`. For a single role, the column that had it before goes back
+ * to "Other"; its name is returned so the page can say so.
+ */
+export function assignRole(roles: RoleTable, column: string, role: ColumnRole): string | null {
+  let displaced: string | null = null;
+  if (SINGLE_ROLES.includes(role)) {
+    for (const [name, r] of roles) {
+      if (r === role && name !== column) {
+        roles.set(name, 'insensitive');
+        displaced = name;
+      }
+    }
+  }
+  roles.set(column, role);
+  return displaced;
 }
 
 export interface AuditChoices {
   roles: RoleTable;
   missingPolicy: MissingPolicy;
   threshold: number;
+  recordsAtRiskThreshold: number;
+  successRateThreshold: number;
+  population: PopulationSize;
+  /** The population / reference table, if the user gave one. */
+  reference: File | null;
   /** Set when the profile pass found the file to be windows-1252, to skip a second retry. */
   encoding: Encoding | null;
 }
+
+/** The settings of the sample run and the defaults of the form. */
+export function defaultChoices(roles: RoleTable, encoding: Encoding | null): AuditChoices {
+  return {
+    roles,
+    missingPolicy: 'ordinary',
+    threshold: DEFAULT_THRESHOLD,
+    recordsAtRiskThreshold: DEFAULT_RECORDS_AT_RISK_THRESHOLD,
+    successRateThreshold: DEFAULT_SUCCESS_RATE_THRESHOLD,
+    population: { kind: 'none' },
+    reference: null,
+    encoding,
+  };
+}
+
+const inUnit = (x: number) => x > 0 && x <= 1;
 
 /** Why the choices cannot run yet, or null when they can. */
 export function validate(choices: AuditChoices): string | null {
   if (columnsWithRole(choices.roles, 'quasi_identifier').length === 0) {
     return 'Mark at least one column as a quasi-identifier: the audit groups records by those columns.';
   }
-  if (!(choices.threshold > 0 && choices.threshold <= 1)) {
-    return 'The threshold τ must be a number above 0 and at most 1.';
+  for (const role of SINGLE_ROLES) {
+    if (columnsWithRole(choices.roles, role).length > 1) return `Only one column can be the ${ROLE_LABELS[role].toLowerCase()}.`;
   }
+  if (!inUnit(choices.threshold)) return 'The threshold τ must be a number above 0 and at most 1.';
+  if (!inUnit(choices.recordsAtRiskThreshold)) {
+    return 'The records-at-risk threshold must be a number above 0 and at most 1.';
+  }
+  if (!inUnit(choices.successRateThreshold)) return 'The success-rate threshold must be a number above 0 and at most 1.';
+  const p = choices.population;
+  if (p.kind === 'size' && !(Number.isSafeInteger(p.size) && p.size >= 1)) {
+    return 'The population size must be a whole number of people, at least 1.';
+  }
+  if (p.kind === 'fraction' && !inUnit(p.fraction)) return 'The sampling fraction must be a number above 0 and at most 1.';
   return null;
 }
 
 export function auditConfig(choices: AuditChoices): AuditConfig {
+  const p = choices.population;
   return {
     quasi_identifiers: columnsWithRole(choices.roles, 'quasi_identifier'),
     sensitive: columnsWithRole(choices.roles, 'sensitive'),
     missing_policy: choices.missingPolicy,
     threshold: choices.threshold,
+    records_at_risk_threshold: choices.recordsAtRiskThreshold,
+    success_rate_threshold: choices.successRateThreshold,
+    person_id: columnsWithRole(choices.roles, 'person_id')[0] ?? null,
+    weight: columnsWithRole(choices.roles, 'weight')[0] ?? null,
+    population_size: p.kind === 'size' ? p.size : null,
+    sampling_fraction: p.kind === 'fraction' ? p.fraction : null,
+    population_region: p.kind === 'region' ? p.region : null,
     encoding: choices.encoding,
   };
 }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::attribute::{self, AttributeInput, AttributeParams, SensitiveSummary};
 use crate::identity::persons::Persons;
+use crate::verdict::scorr::ScorrThresholds;
 use crate::identity::population::Population;
 use crate::identity::{self, ClassTable, IdentityInput, IdentityParams, MissingPolicy, PopulationTable};
 use crate::ingest::cell::{Cell, parse_num};
@@ -62,6 +63,9 @@ pub struct AuditConfig {
     /// beta thresholds whose failing classes are listed.
     #[serde(flatten)]
     pub attribute: AttributeParams,
+    /// SCORR verdict thresholds (identity-risk.md Sec 11.2).
+    #[serde(flatten)]
+    pub scorr: ScorrThresholds,
 }
 
 impl Default for AuditConfig {
@@ -86,6 +90,7 @@ impl Default for AuditConfig {
             records_at_risk_threshold: p.records_at_risk_threshold,
             success_rate_threshold: p.success_rate_threshold,
             attribute: AttributeParams::default(),
+            scorr: ScorrThresholds::default(),
         }
     }
 }
@@ -354,6 +359,14 @@ impl TableSummary {
             let sensitive = self.sensitive_index.iter().zip(&self.sensitive).map(|(&i, s)| (self.columns[i].as_str(), s)).collect();
             let input = AttributeInput { table: &self.classes, qi: &qi, sensitive, persons: self.persons.as_ref(), k, alpha: config.wildcard_alpha };
             metrics.extend(attribute::finish(&input, &config.attribute));
+            let sas: Vec<String> = self.sensitive_index.iter().map(|&i| self.columns[i].clone()).collect();
+            let ctx = crate::metric::Context {
+                family: "verdict",
+                scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.clone(), sensitive: None, attribute: None, subset: None },
+                params: serde_json::Value::Null,
+            };
+            let verdicts = crate::verdict::scorr::metrics(&ctx, &metrics, &qi, &sas, &config.scorr);
+            metrics.extend(verdicts);
         }
         Report {
             input: self.facts,

@@ -178,3 +178,47 @@ fn edge_cases() {
     assert_eq!(of(&r, "t_closeness", "s").warnings, ["sa_generalized_treated_as_categorical"]);
     let _ = Value::Null;
 }
+
+fn verdict<'r>(r: &'r Report, id: &str) -> &'r pseudolens_core::metric::MetricResult {
+    r.metric(id).unwrap_or_else(|| panic!("{id}"))
+}
+
+#[test]
+fn g5_scorr_verdict() {
+    let config = AuditConfig { person_id: Some("pid".into()), ..sa_config(&["age_band", "sex"], &["result"]) };
+    let r = audit(&fixture("g5.csv"), &config);
+    assert_eq!(verdict(&r, "verdict_scorr_extended").value["category"], json!("high"));
+    assert_eq!(verdict(&r, "verdict_scorr_extended").value["bands"]["uf_qi"], json!("high"));
+    assert_eq!(verdict(&r, "verdict_scorr_conventional").value["compliant"], json!(false));
+    assert_eq!(verdict(&r, "verdict_scorr_final").value, json!("not_approved"));
+}
+
+#[test]
+fn g6_scorr_bands() {
+    let r = audit(&fixture("g6.csv"), &sa_config(&["age_band", "sex"], &["diagnosis"]));
+    let ext = &verdict(&r, "verdict_scorr_extended").value;
+    assert_eq!(
+        ext["bands"],
+        json!({ "uq_qi": "medium", "uf_qi": "low", "uf_age_band": "low", "uf_sex": "low", "co_age_band": "medium", "co_sex": "medium" })
+    );
+    assert_eq!(ext["category"], json!("medium"));
+    assert_eq!(verdict(&r, "verdict_scorr_final").value, json!("not_approved"));
+    assert!(verdict(&r, "verdict_scorr_conventional").details["reasons"][0].as_str().unwrap().contains("k = 3"));
+}
+
+#[test]
+fn scorr_compliance_and_k_hint() {
+    // 12 records in one class with three SA values: compliant, every band low.
+    let csv = |values: &[&str]| format!("q,s\n{}", (0..12).map(|i| format!("x,{}\n", values[i % values.len()])).collect::<String>());
+    let r = audit(csv(&["a", "b", "c"]).as_bytes(), &sa_config(&["q"], &["s"]));
+    assert_eq!(verdict(&r, "verdict_scorr_conventional").value["compliant"], json!(true));
+    assert_eq!(verdict(&r, "verdict_scorr_final").value, json!("eligible"));
+    // A binary SA always bands at least medium on R_co (Sec 7 note).
+    let r = audit(csv(&["a", "b"]).as_bytes(), &sa_config(&["q"], &["s"]));
+    assert_eq!(verdict(&r, "verdict_scorr_final").value, json!("release_with_acknowledged_risk"));
+    // G7.4: n = 5000 -> medium from k = 18, low from k = 289.
+    let csv = format!("q\n{}", (0..5000).map(|i| format!("{}\n", i / 10)).collect::<String>());
+    let r = audit(csv.as_bytes(), &qi(&["q"]));
+    assert_eq!(verdict(&r, "verdict_scorr_extended").details["k_hint"], json!({ "medium_from_k": 18, "low_from_k": 289 }));
+    assert_eq!(verdict(&r, "verdict_scorr_final").reason, Some("no_sensitive_attribute"));
+}

@@ -12,7 +12,6 @@ pub mod persons;
 pub mod population;
 pub mod record_risk;
 pub mod scorr;
-pub mod verdict;
 pub mod weighted;
 
 use std::cmp::Ordering;
@@ -220,13 +219,13 @@ fn arx_verdict(ctx: &Context, out: &[MetricResult], p: &IdentityParams) -> Metri
     ) else {
         return ctx.without_value("verdict_arx_thresholds", Status::NotApplicable, "attacker_model_missing");
     };
-    let values = verdict::AttackerValues { prosecutor: [pr[0], pr[1], pr[2]], journalist: [jo[0], jo[1], jo[2]], marketer };
-    let thresholds = verdict::ArxThresholds {
+    let values = crate::verdict::arx::AttackerValues { prosecutor: [pr[0], pr[1], pr[2]], journalist: [jo[0], jo[1], jo[2]], marketer };
+    let thresholds = crate::verdict::arx::ArxThresholds {
         highest_risk: p.threshold,
         records_at_risk: p.records_at_risk_threshold,
         success_rate: p.success_rate_threshold,
     };
-    verdict::arx(&ctx, &values, &thresholds)
+    crate::verdict::arx::arx(&ctx, &values, &thresholds)
 }
 
 /// Ids computed from the classes, in output order (empty input reports each as `empty_input`).

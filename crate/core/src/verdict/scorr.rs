@@ -1,0 +1,152 @@
+//! SCORR's verdict (spec identity-risk.md Sec 11.2): the conventional compliance rule (k and
+//! t), the extended low / medium / high bands of the uniqueness, uniformity and correlation
+//! risks, and the final decision.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::metric::{Context, MetricResult, Status};
+
+/// Which k the compliance rule uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KBasis {
+    /// Record-based `k_anonymity` (reproduces SCORR's Table 3).
+    #[default]
+    Records,
+    /// `k_anonymity_person` (recommended for event-level data).
+    Persons,
+}
+
+/// SCORR thresholds (all configurable; the report states them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ScorrThresholds {
+    /// Compliance needs `k > k_min` (strict).
+    pub scorr_k_min: f64,
+    /// Compliance needs `t <= t_max` for every SA.
+    pub scorr_t_max: f64,
+    /// Upper limit of the low band (after rounding to 2 decimals).
+    pub scorr_low_max: f64,
+    /// Upper limit of the medium band.
+    pub scorr_medium_max: f64,
+    /// Records or persons.
+    pub scorr_k_basis: KBasis,
+}
+
+impl Default for ScorrThresholds {
+    fn default() -> Self {
+        ScorrThresholds { scorr_k_min: 10.0, scorr_t_max: 0.5, scorr_low_max: 0.33, scorr_medium_max: 0.66, scorr_k_basis: KBasis::Records }
+    }
+}
+
+/// The band of a risk: round half up to 2 decimals, then compare (Sec 11.2).
+pub fn band(x: f64, t: &ScorrThresholds) -> &'static str {
+    let r = (100.0 * x + 0.5).floor() / 100.0;
+    if r <= t.scorr_low_max {
+        "low"
+    } else if r <= t.scorr_medium_max {
+        "medium"
+    } else {
+        "high"
+    }
+}
+
+const RANK: [&str; 3] = ["low", "medium", "high"];
+
+/// `verdict_scorr_conventional`, `verdict_scorr_extended`, `verdict_scorr_final` from the
+/// results already computed (`metrics`), for QIs `qi` and SAs `sas`.
+pub fn metrics(ctx: &Context, metrics: &[MetricResult], qi: &[String], sas: &[String], t: &ScorrThresholds) -> Vec<MetricResult> {
+    let ctx = Context { family: "verdict", params: json!(t), ..ctx.clone() };
+    let find = |id: &str, sa: Option<&str>, attr: Option<&str>| {
+        metrics.iter().find(|m| m.id == id && m.scope.sensitive.as_deref() == sa && m.scope.attribute.as_deref() == attr)
+    };
+    let max_of = |id: &str, sa: Option<&str>, attr: Option<&str>| find(id, sa, attr).and_then(|m| m.value["max"].as_f64());
+    let n = find("n_records", None, None).and_then(|m| m.value.as_f64()).unwrap_or(0.0);
+
+    // Extended: every row is a max over records.
+    let mut rows: Vec<(String, f64)> = Vec::new();
+    rows.extend(max_of("scorr_uniqueness_risk", None, None).map(|x| ("uq_qi".to_string(), x)));
+    rows.extend(max_of("scorr_uniformity_risk_qi", None, None).map(|x| ("uf_qi".to_string(), x)));
+    for a in qi {
+        rows.extend(max_of("scorr_uniformity_risk_attr", None, Some(a)).map(|x| (format!("uf_{a}"), x)));
+    }
+    for sa in sas {
+        for a in qi {
+            let id = if sas.len() > 1 { format!("co_{a}_{sa}") } else { format!("co_{a}") };
+            rows.extend(max_of("scorr_correlation_risk_attr", Some(sa), Some(a)).map(|x| (id, x)));
+        }
+    }
+    let bands: serde_json::Map<String, Value> = rows.iter().map(|(id, x)| (id.clone(), json!(band(*x, t)))).collect();
+    let category = rows.iter().map(|(_, x)| band(*x, t)).max_by_key(|b| RANK.iter().position(|r| r == b)).unwrap_or("low");
+    let hint = k_hint(n, t);
+    let mut out = Vec::new();
+    let extended = if rows.is_empty() {
+        ctx.without_value("verdict_scorr_extended", Status::EmptyInput, "no_records_in_scope")
+    } else {
+        let values: serde_json::Map<String, Value> = rows.iter().map(|(id, x)| (id.clone(), json!(x))).collect();
+        ctx.ok("verdict_scorr_extended", json!({ "bands": bands, "category": category })).with_details(json!({ "values": values, "k_hint": hint }))
+    };
+
+    // Conventional: k > k_min and t <= t_max for every SA.
+    let k_id = match t.scorr_k_basis {
+        KBasis::Records => "k_anonymity",
+        KBasis::Persons => "k_anonymity_person",
+    };
+    let k = find(k_id, None, None).and_then(|m| m.value.as_f64());
+    let ts: Vec<(String, Option<f64>)> = sas.iter().map(|sa| (sa.clone(), find("t_closeness", Some(sa), None).and_then(|m| m.value.as_f64()))).collect();
+    let conventional = match (sas.is_empty(), k) {
+        (true, _) => ctx.without_value("verdict_scorr_conventional", Status::NotApplicable, "no_sensitive_attribute"),
+        (false, None) => ctx.without_value("verdict_scorr_conventional", Status::NotApplicable, "k_unavailable"),
+        (false, Some(k)) => {
+            let mut reasons = Vec::new();
+            if k <= t.scorr_k_min {
+                reasons.push(format!("k = {k} is not above {}", t.scorr_k_min));
+            }
+            for (sa, tv) in &ts {
+                match tv {
+                    Some(tv) if *tv > t.scorr_t_max => reasons.push(format!("t-closeness of {sa} is {tv:.4}, above {}", t.scorr_t_max)),
+                    None => reasons.push(format!("t-closeness of {sa} is not available")),
+                    _ => {}
+                }
+            }
+            let t_map: serde_json::Map<String, Value> = ts.iter().map(|(s, v)| (s.clone(), json!(v))).collect();
+            ctx.ok("verdict_scorr_conventional", json!({ "compliant": reasons.is_empty(), "k": k, "t": t_map }))
+                .with_details(json!({ "reasons": reasons, "k_basis": t.scorr_k_basis }))
+        }
+    };
+    let compliant = conventional.value["compliant"].as_bool();
+    let final_ = match (compliant, extended.status) {
+        (Some(c), Status::Ok) => {
+            let verdict = match (c, category) {
+                (false, _) | (_, "high") => "not_approved",
+                (true, "medium") => "release_with_acknowledged_risk",
+                _ => "eligible",
+            };
+            ctx.ok("verdict_scorr_final", verdict).with_details(json!({ "compliant": c, "extended": category }))
+        }
+        _ => ctx.without_value("verdict_scorr_final", Status::NotApplicable, "no_sensitive_attribute"),
+    };
+    out.push(conventional);
+    out.push(extended);
+    out.push(final_);
+    out
+}
+
+/// Smallest k whose `R_uq = 1 - ln k / ln n` bands medium (or lower), and low (Sec 11.2
+/// hint). `R_uq` falls as k grows, so each is a binary search.
+fn k_hint(n: f64, t: &ScorrThresholds) -> Value {
+    if n < 2.0 {
+        return Value::Null;
+    }
+    let rank = |k: u64| RANK.iter().position(|&r| r == band(1.0 - (k as f64).ln() / n.ln(), t)).unwrap_or(2);
+    let first = |most: usize| {
+        let (mut lo, mut hi) = (1u64, n as u64 + 1);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if rank(mid) <= most { hi = mid } else { lo = mid + 1 }
+        }
+        (lo <= n as u64).then_some(lo)
+    };
+    json!({ "medium_from_k": first(1), "low_from_k": first(0) })
+}

@@ -1,0 +1,187 @@
+// Step 2, the settings below the column table: blank-cell policy, the ARX verdict thresholds
+// and the population (an optional population table and the population size N, given as a
+// number, a sampling fraction or a region preset, never more than one).
+
+import { el, type Child } from './dom';
+import {
+  MISSING_POLICY_HELP,
+  POPULATION_SIZE_HELP,
+  RECORDS_AT_RISK_HELP,
+  REFERENCE_HELP,
+  SUCCESS_RATE_HELP,
+  THRESHOLD_HELP,
+} from './explain';
+import { count, megabytes } from './format';
+import type { MissingPolicy } from './report';
+import {
+  DEFAULT_RECORDS_AT_RISK_THRESHOLD,
+  DEFAULT_SUCCESS_RATE_THRESHOLD,
+  DEFAULT_THRESHOLD,
+  MISSING_POLICIES,
+  REGIONS,
+  type PopulationSize,
+} from './roles';
+
+const POLICY_LABELS: Readonly<Record<MissingPolicy, string>> = {
+  ordinary: 'Ordinary value',
+  wildcard: 'Wildcard',
+  drop: 'Drop the row',
+};
+
+/** The settings as read from the form (numbers unchecked: `validate` checks them). */
+export interface Settings {
+  missingPolicy: MissingPolicy;
+  threshold: number;
+  recordsAtRiskThreshold: number;
+  successRateThreshold: number;
+  population: PopulationSize;
+  reference: File | null;
+}
+
+export interface SettingsForm {
+  /** The fieldsets, to place in the form. */
+  nodes: HTMLElement[];
+  read(): Settings;
+}
+
+function radio(group: string, id: string, value: string, label: string, help: string, checked: boolean, extra: Child = null): HTMLElement {
+  return el(
+    'div',
+    { class: 'radio' },
+    el('input', { type: 'radio', name: group, id, value, checked, 'aria-describedby': `${id}-help` }),
+    el('label', { for: id }, label),
+    el('p', { class: 'help', id: `${id}-help` }, help),
+    extra ? el('div', { class: 'radio-extra' }, extra) : null,
+  );
+}
+
+function numberField(id: string, label: string, help: string, value: number, min: number, step: number): { node: HTMLElement; input: HTMLInputElement } {
+  const input = el('input', { id, type: 'number', min, max: 1, step, value, inputmode: 'decimal', 'aria-describedby': `${id}-help` });
+  const node = el(
+    'div',
+    { class: 'number-field' },
+    el('label', { for: id }, label),
+    input,
+    el('p', { class: 'help', id: `${id}-help` }, help),
+  );
+  return { node, input };
+}
+
+function policyFieldset(): HTMLElement {
+  return el(
+    'fieldset',
+    { class: 'policy' },
+    el('legend', {}, 'Blank cells in quasi-identifiers'),
+    ...MISSING_POLICIES.map((p) => radio('missing-policy', `policy-${p}`, p, POLICY_LABELS[p], MISSING_POLICY_HELP[p], p === 'ordinary')),
+  );
+}
+
+export function settingsForm(): SettingsForm {
+  const tau = numberField('threshold', 'Risk threshold τ', THRESHOLD_HELP, DEFAULT_THRESHOLD, 0.01, 0.01);
+  const atRisk = numberField('records-at-risk-threshold', 'Records at risk (share)', RECORDS_AT_RISK_HELP, DEFAULT_RECORDS_AT_RISK_THRESHOLD, 0.001, 0.01);
+  const success = numberField('success-rate-threshold', 'Success rate', SUCCESS_RATE_HELP, DEFAULT_SUCCESS_RATE_THRESHOLD, 0.001, 0.01);
+  const thresholds = el(
+    'fieldset',
+    { class: 'thresholds' },
+    el('legend', {}, 'Verdict thresholds (ARX)'),
+    el('p', { class: 'help' }, 'A check passes when its value is at most the threshold; the defaults are those of the ARX tool.'),
+    tau.node,
+    atRisk.node,
+    success.node,
+  );
+
+  // The population table: a second, optional file, read by the worker like the first.
+  const referenceInput = el('input', {
+    id: 'reference-input',
+    type: 'file',
+    accept: '.csv,.tsv,.txt,text/csv,text/plain',
+    'aria-describedby': 'reference-help',
+  });
+  const chosen = el('p', { class: 'reference-chosen', id: 'reference-chosen', hidden: true });
+  let reference: File | null = null;
+  const removeButton = el('button', { type: 'button', class: 'button small', id: 'reference-remove' }, 'Remove');
+  const showChosen = () => {
+    chosen.hidden = reference === null;
+    chosen.replaceChildren();
+    if (reference) chosen.append(`Chosen: ${reference.name} (${megabytes(reference.size)}) `, removeButton);
+  };
+  referenceInput.addEventListener('change', () => {
+    reference = referenceInput.files?.[0] ?? null;
+    showChosen();
+  });
+  removeButton.addEventListener('click', () => {
+    reference = null;
+    referenceInput.value = '';
+    showChosen();
+    referenceInput.focus();
+  });
+  const referenceField = el(
+    'div',
+    { class: 'reference-field' },
+    el('label', { for: 'reference-input' }, 'Population table (optional)'),
+    referenceInput,
+    el('p', { class: 'help', id: 'reference-help' }, REFERENCE_HELP),
+    chosen,
+  );
+
+  // The population size: one radio per way of giving it; typing in a box selects its radio.
+  const sizeInput = el('input', { id: 'population-size', type: 'number', min: 1, step: 1, inputmode: 'numeric', placeholder: 'e.g. 500000' });
+  const fractionInput = el('input', { id: 'sampling-fraction', type: 'number', min: 0, max: 1, step: 0.001, inputmode: 'decimal', placeholder: 'e.g. 0.01' });
+  const regionSelect = el(
+    'select',
+    { id: 'population-region' },
+    ...REGIONS.map(([name, n]) => el('option', { value: name }, `${name} (${count(n)})`)),
+  );
+  const sizeField = el(
+    'fieldset',
+    { class: 'population-size' },
+    el('legend', {}, 'Population size'),
+    radio('population-kind', 'population-none', 'none', 'Not given', POPULATION_SIZE_HELP.none, true),
+    radio('population-kind', 'population-kind-size', 'size', 'Number of people', POPULATION_SIZE_HELP.size, false,
+      [el('label', { class: 'visually-hidden', for: 'population-size' }, 'Number of people in the population'), sizeInput]),
+    radio('population-kind', 'population-kind-fraction', 'fraction', 'Sampling fraction', POPULATION_SIZE_HELP.fraction, false,
+      [el('label', { class: 'visually-hidden', for: 'sampling-fraction' }, 'Sampling fraction (above 0, at most 1)'), fractionInput]),
+    radio('population-kind', 'population-kind-region', 'region', 'Region', POPULATION_SIZE_HELP.region, false,
+      [el('label', { class: 'visually-hidden', for: 'population-region' }, 'Region preset'), regionSelect]),
+  );
+  const radioOf = (kind: string) => sizeField.querySelector<HTMLInputElement>(`input[name="population-kind"][value="${kind}"]`)!;
+  for (const [input, kind] of [[sizeInput, 'size'], [fractionInput, 'fraction'], [regionSelect, 'region']] as const) {
+    for (const type of ['input', 'change', 'focus'] as const) input.addEventListener(type, () => (radioOf(kind).checked = true));
+  }
+
+  const population = el(
+    'fieldset',
+    { class: 'population' },
+    el('legend', {}, 'Population (optional)'),
+    el(
+      'p',
+      { class: 'help' },
+      'The released file is usually a sample of a larger population; describing that population gives the journalist, marketer and population-uniqueness results.',
+    ),
+    el('div', { class: 'population-grid' }, referenceField, sizeField),
+  );
+
+  const read = (): Settings => {
+    const form = sizeField.closest('form') ?? sizeField;
+    const policy = form.querySelector<HTMLInputElement>('input[name="missing-policy"]:checked');
+    const kind = sizeField.querySelector<HTMLInputElement>('input[name="population-kind"]:checked')?.value ?? 'none';
+    const size: PopulationSize =
+      kind === 'size'
+        ? { kind: 'size', size: sizeInput.value.trim() === '' ? NaN : Number(sizeInput.value) }
+        : kind === 'fraction'
+          ? { kind: 'fraction', fraction: fractionInput.value.trim() === '' ? NaN : Number(fractionInput.value) }
+          : kind === 'region'
+            ? { kind: 'region', region: regionSelect.value }
+            : { kind: 'none' };
+    return {
+      missingPolicy: (policy?.value ?? 'ordinary') as MissingPolicy,
+      threshold: Number(tau.input.value),
+      recordsAtRiskThreshold: Number(atRisk.input.value),
+      successRateThreshold: Number(success.input.value),
+      population: size,
+      reference,
+    };
+  };
+
+  return { nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, population)], read };
+}
