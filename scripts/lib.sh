@@ -4,6 +4,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
+# npm warnings (e.g. about a machine-wide config) would otherwise land after the test summary.
+export npm_config_loglevel=error
 
 # The wasm-bindgen version pinned in Cargo.toml; the CLI must be the same version.
 WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)

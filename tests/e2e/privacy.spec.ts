@@ -59,13 +59,25 @@ test('the sample audit runs offline with no request and no CSP violation', async
 
   await runSample(page);
 
-  for (const id of ['class-size-chart', 'risk-chart']) {
+  for (const id of ['class-size-chart', 'risk-chart', 'uniqueness-curve']) {
     const canvas = page.locator(`#${id} canvas`).first();
     await expect(canvas).toBeVisible();
     const box = await canvas.boundingBox();
     expect(box?.width ?? 0, `${id} width`).toBeGreaterThan(100);
     expect(box?.height ?? 0, `${id} height`).toBeGreaterThan(100);
   }
+
+  // The attribution bars get their widths through the CSSOM (allowed), never a style attribute.
+  await expect(page.locator('#attribution-chart .bar-fill')).toHaveCount(4);
+  expect(await page.locator('#results-panel [style]').count(), 'inline style attributes').toBe(
+    await page.locator('#results-panel .uplot [style], #results-panel .bar-fill[style]').count(),
+  );
+  // The drill-down reads the file again in the worker and saves a Blob: still no request.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download the records of these groups (CSV)' }).click(),
+  ]);
+  expect(download.url()).toMatch(/^blob:/);
 
   const violations = await page.evaluate(() => window.__cspViolations);
   expect(violations, 'CSP violations').toEqual([]);

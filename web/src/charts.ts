@@ -13,8 +13,8 @@ export interface Chart {
 const BAR_FILL = 'rgba(37, 99, 150, 0.78)';
 const BAR_STROKE = '#1f4f7a';
 const LINE_STROKE = '#9a4d0b';
-const AXIS = { stroke: '#333', grid: { stroke: '#e3e6ea', width: 1 }, ticks: { stroke: '#c5cad1', width: 1 } };
-const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+export const AXIS = { stroke: '#333', grid: { stroke: '#e3e6ea', width: 1 }, ticks: { stroke: '#c5cad1', width: 1 } };
+export const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
 interface BarSpec {
   /** Accessible summary of the chart. */
@@ -32,6 +32,21 @@ interface BarSpec {
 }
 
 const READOUT_IDLE = 'Point at a bar to read its numbers.';
+
+/** Keeps a chart as wide as its host. */
+export function followWidth(host: HTMLElement, plot: uPlot, width: () => number): Chart {
+  const observer = new ResizeObserver(() => {
+    const w = width();
+    if (w !== plot.width) plot.setSize({ width: w, height: plotHeight() });
+  });
+  observer.observe(host);
+  return {
+    destroy() {
+      observer.disconnect();
+      plot.destroy();
+    },
+  };
+}
 
 /** Draws the bar values above the bars (canvas text, so no styles are involved). */
 function drawValueLabels(u: uPlot, format: (v: number) => string): void {
@@ -51,7 +66,7 @@ function drawValueLabels(u: uPlot, format: (v: number) => string): void {
   ctx.restore();
 }
 
-function plotHeight(): number {
+export function plotHeight(): number {
   return window.innerHeight < 560 ? 200 : 260;
 }
 
@@ -134,19 +149,7 @@ function barChart(host: HTMLElement, spec: BarSpec): Chart {
       draw: spec.valueLabels ? [(u) => drawValueLabels(u, spec.bars.format)] : [],
     },
   };
-  const plot = new uPlot(opts, data, target);
-
-  const observer = new ResizeObserver(() => {
-    const w = width();
-    if (w !== plot.width) plot.setSize({ width: w, height: plotHeight() });
-  });
-  observer.observe(host);
-  return {
-    destroy() {
-      observer.disconnect();
-      plot.destroy();
-    },
-  };
+  return followWidth(host, new uPlot(opts, data, target), width);
 }
 
 /** Group-size buckets aligned with the k thresholds 2, 3, 5 and 11 of `k_violators`. */
@@ -231,6 +234,6 @@ export function riskChart(host: HTMLElement, distribution: [number, number, numb
   return chart;
 }
 
-function dataTable(summary: string, head: string[], rows: string[][], numeric: number[]): HTMLElement {
+export function dataTable(summary: string, head: string[], rows: string[][], numeric: number[]): HTMLElement {
   return el('details', { class: 'chart-data' }, el('summary', {}, summary), scrollTable(summary, head, rows, numeric));
 }

@@ -87,7 +87,7 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
 /** Plain words for the `reason` codes of metrics that could not be computed. */
 const REASONS: Readonly<Record<string, string>> = {
   population_size_missing: 'no population size was given',
-  population_smaller_than_sample: 'the population size is smaller than the number of records',
+  population_smaller_than_sample: 'the population is smaller than the file',
   population_missing_qi: 'the population table lacks some of the quasi-identifiers',
   solver_invalid: 'the model’s equations have no valid solution for this table',
   no_weight_column: 'no sampling-weight column was chosen',
@@ -101,6 +101,9 @@ const REASONS: Readonly<Record<string, string>> = {
   degenerate_count: 'the estimate is zero or not finite',
   zayatz_invalid: 'the Zayatz estimate it relies on is invalid',
   sample_not_within_population: 'the file is larger than the population',
+  attacker_model_missing: 'an attacker model it checks could not be computed (see the attacker models)',
+  no_sensitive_attribute: 'no column was marked sensitive',
+  no_population_table: 'no population table was given, so the journalist figures equal the prosecutor’s',
 };
 
 /** A reason code in words (the code itself when unknown). */

@@ -23,6 +23,11 @@ export function percent(share: number | null | undefined): string {
   return `${(share * 100).toFixed(2)}%`;
 }
 
+/** A file size: kB below 1 MB, else MB. */
+export function fileSize(bytes: number): string {
+  return bytes < 1e6 ? `${Math.max(1, Math.round(bytes / 1e3)).toLocaleString(LOCALE)} kB` : megabytes(bytes);
+}
+
 /** Bytes as decimal megabytes (1 MB = 10^6 bytes, the unit of MB/s). */
 export function megabytes(bytes: number): string {
   return `${(bytes / 1e6).toLocaleString(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} MB`;
@@ -36,4 +41,18 @@ export function rate(mbPerSec: number): string {
 export function edge(x: number): string {
   if (x < 0.001) return x.toExponential(0).replace('e-', 'e−');
   return String(Number(x.toPrecision(3)));
+}
+
+/** A small share as a percentage: 2 decimals, or 2 significant digits below 0.01 %. */
+export function smallPercent(share: number | null | undefined): string {
+  if (share === null || share === undefined || !Number.isFinite(share)) return DASH;
+  const pct = share * 100;
+  if (pct === 0) return '0%';
+  if (Math.abs(pct) >= 0.01) return `${pct.toFixed(2)}%`;
+  return `${Number(pct.toPrecision(2))}%`;
+}
+
+/** A sampling fraction as a percentage without trailing zeros: 0.001 -> "0.1%", 1 -> "100%". */
+export function fractionPercent(pi: number): string {
+  return `${Number((pi * 100).toPrecision(3))}%`;
 }

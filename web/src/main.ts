@@ -5,13 +5,24 @@ import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { byId } from './dom';
 import { count, megabytes, rate } from './format';
+import { fileStem, saveText } from './download';
+import { showExtractStatus } from './drilldown-view';
 import { addMessage, clearMessages, describeError, showMessage } from './messages';
 import { renderProfile } from './profile-view';
-import { assertNever, type CspViolation, type Pass, type Progress, type Response, type Source } from './protocol';
-import type { Encoding, Report } from './report';
+import {
+  assertNever,
+  type ClassValues,
+  type CspViolation,
+  type Extracted,
+  type Pass,
+  type Progress,
+  type Response,
+  type Source,
+} from './protocol';
+import type { AuditConfig, Encoding, Report } from './report';
 import { clearResults, renderResults } from './results-view';
 import { WorkerClient } from './worker-client';
-import { DEFAULT_THRESHOLD, auditConfig, columnsWithRole, profileConfig, proposedRoles, type AuditChoices } from './roles';
+import { auditConfig, columnsWithRole, defaultChoices, profileConfig, proposedRoles, type AuditChoices } from './roles';
 
 const fileInput = byId<HTMLInputElement>('file-input');
 const dropZone = byId('drop-zone');
@@ -37,6 +48,10 @@ interface Job {
   pass: Pass | null;
   announcedQuarter: number;
   report: Report | null;
+  /** The settings of the last audit pass (the drill-down reads the file with them). */
+  config: AuditConfig | null;
+  /** The population table of the last audit pass, if any. */
+  reference: File | null;
 }
 
 let job: Job | null = null;
@@ -50,10 +65,15 @@ function announce(text: string): void {
 const PASS_TITLES: Readonly<Record<Pass, string>> = {
   profile: 'Profiling the columns',
   audit: 'Auditing re-identification risk',
+  extract: 'Collecting the records of the riskiest groups',
 };
 
+function setProgressTitle(text: string): void {
+  progressTitle.textContent = `${text}…`;
+}
+
 function showProgress(pass: Pass): void {
-  progressTitle.textContent = `${PASS_TITLES[pass]}…`;
+  setProgressTitle(PASS_TITLES[pass]);
   progressBar.value = 0;
   progressBar.max = 1;
   progressText.textContent = 'Starting…';
@@ -67,29 +87,56 @@ function hideProgress(): void {
 
 function updateProgress(p: Progress): void {
   if (!job) return;
+  if (job.pass) setProgressTitle(p.target === 'population' ? 'Reading the population table' : PASS_TITLES[job.pass]);
   progressBar.max = Math.max(1, p.totalBytes);
   progressBar.value = p.bytes;
-  progressText.textContent = `${count(p.rows)} rows · ${megabytes(p.bytes)} of ${megabytes(p.totalBytes)} · ${rate(p.mbPerSec)}`;
+  const rows = p.rows === null ? '' : `${count(p.rows)} rows · `;
+  progressText.textContent = `${rows}${megabytes(p.bytes)} of ${megabytes(p.totalBytes)} · ${rate(p.mbPerSec)}`;
   // Screen readers hear a quarter-by-quarter summary, not ten updates a second.
   const quarter = p.totalBytes > 0 ? Math.floor((4 * p.bytes) / p.totalBytes) : 0;
   if (quarter > job.announcedQuarter && quarter < 4) {
     job.announcedQuarter = quarter;
-    announce(`${quarter * 25}% read, ${count(p.rows)} rows.`);
+    announce(`${quarter * 25}% read${p.rows === null ? '' : `, ${count(p.rows)} rows`}.`);
   }
 }
 
-function startPass(pass: Pass, choices: AuditChoices | null): void {
+function startPass(pass: 'profile' | 'audit', choices: AuditChoices | null): void {
   if (!job) return;
   job.pass = pass;
   job.announcedQuarter = 0;
   showProgress(pass);
-  const config = choices ? auditConfig(choices) : { ...profileConfig(), encoding: job.encoding };
-  client.run(pass, job.source, config);
+  if (choices) {
+    job.config = auditConfig(choices);
+    job.reference = choices.reference;
+    client.run(pass, job.source, job.config, choices.reference);
+  } else {
+    client.run(pass, job.source, { ...profileConfig(), encoding: job.encoding });
+  }
+}
+
+/** The drill-down: the worker reads the file again and returns the rows of `classes`. */
+function runExtract(classes: ClassValues[]): void {
+  if (!job?.config) return;
+  job.pass = 'extract';
+  job.announcedQuarter = 0;
+  showProgress('extract');
+  client.extract(job.source, { ...job.config, encoding: job.encoding ?? job.config.encoding ?? null }, classes);
+}
+
+function onExtracted(extracted: Extracted): void {
+  if (!job) return;
+  saveText(extracted.csv, 'text/csv', `pseudolens-records-${fileStem(job.label)}.csv`);
+  const what = `${count(extracted.rows)} ${extracted.rows === 1 ? 'record' : 'records'}`;
+  const text = extracted.truncated
+    ? `Saved the first ${what}; the rest were left out to keep the file manageable.`
+    : `Saved ${what} as a CSV file.`;
+  showExtractStatus(text, 'done');
+  announce(text);
 }
 
 function start(source: Source, label: string, autoAudit: boolean): void {
   if (client.busy) client.cancel();
-  job = { source, label, autoAudit, encoding: null, pass: null, announcedQuarter: 0, report: null };
+  job = { source, label, autoAudit, encoding: null, pass: null, announcedQuarter: 0, report: null, config: null, reference: null };
   clearMessages(messages);
   profilePanel.hidden = true;
   profilePanel.replaceChildren();
@@ -112,12 +159,7 @@ function onProfile(report: Report): void {
     announce('Columns profiled. Check the roles, then run the audit.');
     return;
   }
-  const choices: AuditChoices = {
-    roles: proposedRoles(report.columns),
-    missingPolicy: 'ordinary',
-    threshold: DEFAULT_THRESHOLD,
-    encoding: job.encoding,
-  };
+  const choices = defaultChoices(proposedRoles(report.columns), job.encoding);
   if (columnsWithRole(choices.roles, 'quasi_identifier').length === 0) {
     showMessage(messages, 'note', 'No column was proposed as a quasi-identifier.', 'Choose the roles below, then run the audit.');
     return;
@@ -128,7 +170,7 @@ function onProfile(report: Report): void {
 function onAudit(report: Report): void {
   if (!job) return;
   job.report = report;
-  renderResults(resultsPanel, report, job.label, downloadReport);
+  renderResults(resultsPanel, report, job.label, { onDownload: downloadReport, onExtract: runExtract });
   announce('Audit finished. Results are below.');
   byId('results-title').setAttribute('tabindex', '-1');
   byId('results-title').focus({ preventScroll: true });
@@ -137,15 +179,7 @@ function onAudit(report: Report): void {
 
 function downloadReport(): void {
   if (!job?.report) return;
-  const blob = new Blob([JSON.stringify(job.report, null, 2)], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `pseudolens-report-${job.label.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_')}.json`;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveText(JSON.stringify(job.report, null, 2), 'application/json', `pseudolens-report-${fileStem(job.label)}.json`);
 }
 
 function reportCspViolation(violation: CspViolation): void {
@@ -163,20 +197,27 @@ function onWorkerMessage(message: Response): void {
       if (message.pass === 'profile') onProfile(message.report);
       else onAudit(message.report);
       break;
+    case 'extract_result':
+      hideProgress();
+      onExtracted(message.extracted);
+      break;
     case 'error': {
       hideProgress();
       if (message.error.kind === 'internal') client.restart();
-      const { title, detail } = describeError(message.error, job?.label ?? 'The file');
+      const label =
+        message.target === 'population' ? `The population table ${job?.reference?.name ?? ''}`.trim() : (job?.label ?? 'The file');
+      const { title, detail } = describeError(message.error, label);
       showMessage(messages, 'error', title, detail);
+      if (job?.pass === 'extract') showExtractStatus(`The records could not be collected: ${title}`, 'error');
       announce(title);
       break;
     }
     case 'encoding_retry':
-      if (job) job.encoding = message.encoding;
+      if (job && message.target === 'table') job.encoding = message.encoding;
       addMessage(
         messages,
         'note',
-        'This file is not UTF-8 text; reading it again as Windows-1252 (Western European).',
+        `${message.target === 'population' ? 'The population table' : 'This file'} is not UTF-8 text; reading it again as Windows-1252 (Western European).`,
         'Accented letters will be read correctly if the file came from an older Windows program or Excel.',
       );
       break;
@@ -211,8 +252,19 @@ sampleButton.addEventListener('click', () => start({ kind: 'sample' }, 'Sample (
 cancelButton.addEventListener('click', () => {
   client.cancel();
   hideProgress();
-  const what = job?.pass === 'audit' ? `The audit of ${job.label}` : `Reading ${job?.label ?? 'the file'}`;
-  const again = job?.pass === 'audit' ? 'Press "Run audit" to start it again.' : 'Choose a file or try the sample to start again.';
+  const what =
+    job?.pass === 'audit'
+      ? `The audit of ${job.label}`
+      : job?.pass === 'extract'
+        ? 'Collecting the records of the riskiest groups'
+        : `Reading ${job?.label ?? 'the file'}`;
+  const again =
+    job?.pass === 'audit'
+      ? 'Press "Run audit" to start it again.'
+      : job?.pass === 'extract'
+        ? 'The results are still shown; press the download button to try again.'
+        : 'Choose a file or try the sample to start again.';
+  if (job?.pass === 'extract') showExtractStatus('Cancelled.', 'error');
   showMessage(messages, 'note', 'Cancelled.', `${what} was stopped and nothing was kept. ${again}`);
   announce('Cancelled.');
   if (job) job.pass = null;

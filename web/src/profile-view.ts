@@ -60,7 +60,7 @@ function roleSelect(
 function roleKey(): HTMLElement {
   return el(
     'details',
-    { class: 'role-key' },
+    { class: 'role-key', open: true },
     el('summary', {}, 'What the roles mean'),
     el('dl', {}, ...ROLES.flatMap((r) => [el('dt', {}, ROLE_LABELS[r]), el('dd', {}, ROLE_HELP[r])])),
   );

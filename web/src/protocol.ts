@@ -27,7 +27,8 @@ export type Target = 'table' | 'population';
 
 export interface Progress {
   target: Target;
-  rows: number;
+  /** Data rows read so far (null for a pass that does not count them). */
+  rows: number | null;
   bytes: number;
   totalBytes: number;
   mbPerSec: number;

@@ -11,7 +11,7 @@ import {
   SUCCESS_RATE_HELP,
   THRESHOLD_HELP,
 } from './explain';
-import { count, megabytes } from './format';
+import { count, fileSize } from './format';
 import type { MissingPolicy } from './report';
 import {
   DEFAULT_RECORDS_AT_RISK_THRESHOLD,
@@ -44,14 +44,14 @@ export interface SettingsForm {
   read(): Settings;
 }
 
-function radio(group: string, id: string, value: string, label: string, help: string, checked: boolean, extra: Child = null): HTMLElement {
+function radio(group: string, id: string, value: string, label: string, help: string, checked: boolean, ...extra: Child[]): HTMLElement {
   return el(
     'div',
     { class: 'radio' },
     el('input', { type: 'radio', name: group, id, value, checked, 'aria-describedby': `${id}-help` }),
     el('label', { for: id }, label),
     el('p', { class: 'help', id: `${id}-help` }, help),
-    extra ? el('div', { class: 'radio-extra' }, extra) : null,
+    extra.length ? el('div', { class: 'radio-extra' }, ...extra) : null,
   );
 }
 
@@ -77,7 +77,7 @@ function policyFieldset(): HTMLElement {
 }
 
 export function settingsForm(): SettingsForm {
-  const tau = numberField('threshold', 'Risk threshold τ', THRESHOLD_HELP, DEFAULT_THRESHOLD, 0.01, 0.01);
+  const tau = numberField('threshold', 'Risk threshold τ (highest risk)', THRESHOLD_HELP, DEFAULT_THRESHOLD, 0.01, 0.01);
   const atRisk = numberField('records-at-risk-threshold', 'Records at risk (share)', RECORDS_AT_RISK_HELP, DEFAULT_RECORDS_AT_RISK_THRESHOLD, 0.001, 0.01);
   const success = numberField('success-rate-threshold', 'Success rate', SUCCESS_RATE_HELP, DEFAULT_SUCCESS_RATE_THRESHOLD, 0.001, 0.01);
   const thresholds = el(
@@ -103,7 +103,7 @@ export function settingsForm(): SettingsForm {
   const showChosen = () => {
     chosen.hidden = reference === null;
     chosen.replaceChildren();
-    if (reference) chosen.append(`Chosen: ${reference.name} (${megabytes(reference.size)}) `, removeButton);
+    if (reference) chosen.append(`Chosen: ${reference.name} (${fileSize(reference.size)}) `, removeButton);
   };
   referenceInput.addEventListener('change', () => {
     reference = referenceInput.files?.[0] ?? null;
@@ -138,11 +138,11 @@ export function settingsForm(): SettingsForm {
     el('legend', {}, 'Population size'),
     radio('population-kind', 'population-none', 'none', 'Not given', POPULATION_SIZE_HELP.none, true),
     radio('population-kind', 'population-kind-size', 'size', 'Number of people', POPULATION_SIZE_HELP.size, false,
-      [el('label', { class: 'visually-hidden', for: 'population-size' }, 'Number of people in the population'), sizeInput]),
+      el('label', { class: 'visually-hidden', for: 'population-size' }, 'Number of people in the population'), sizeInput),
     radio('population-kind', 'population-kind-fraction', 'fraction', 'Sampling fraction', POPULATION_SIZE_HELP.fraction, false,
-      [el('label', { class: 'visually-hidden', for: 'sampling-fraction' }, 'Sampling fraction (above 0, at most 1)'), fractionInput]),
+      el('label', { class: 'visually-hidden', for: 'sampling-fraction' }, 'Sampling fraction (above 0, at most 1)'), fractionInput),
     radio('population-kind', 'population-kind-region', 'region', 'Region', POPULATION_SIZE_HELP.region, false,
-      [el('label', { class: 'visually-hidden', for: 'population-region' }, 'Region preset'), regionSelect]),
+      el('label', { class: 'visually-hidden', for: 'population-region' }, 'Region preset'), regionSelect),
   );
   const radioOf = (kind: string) => sizeField.querySelector<HTMLInputElement>(`input[name="population-kind"][value="${kind}"]`)!;
   for (const [input, kind] of [[sizeInput, 'size'], [fractionInput, 'fraction'], [regionSelect, 'region']] as const) {

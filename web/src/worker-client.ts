@@ -2,7 +2,7 @@
 // spawn a fresh one, since a running wasm call cannot be interrupted), and drop messages of
 // runs that are no longer current.
 
-import type { Pass, Request, Response, Source } from './protocol';
+import type { ClassValues, Request, Response, Source } from './protocol';
 import type { AuditConfig } from './report';
 
 export class WorkerClient {
@@ -19,11 +19,24 @@ export class WorkerClient {
     return this.currentId !== 0;
   }
 
-  run(pass: Pass, source: Source, config: AuditConfig): void {
+  /** A profile or audit pass; `reference` is the population table (audit pass only). */
+  run(pass: 'profile' | 'audit', source: Source, config: AuditConfig, reference: File | null = null): void {
+    this.post({ type: 'run', id: this.begin(), pass, source, config, reference });
+  }
+
+  /** The drill-down pass: the rows of `classes`, read from `source` with `config`. */
+  extract(source: Source, config: AuditConfig, classes: ClassValues[]): void {
+    this.post({ type: 'extract', id: this.begin(), source, config, classes });
+  }
+
+  private begin(): number {
     if (this.busy) this.restart();
     const id = this.nextId++;
     this.currentId = id;
-    const request: Request = { type: 'run', id, pass, source, config };
+    return id;
+  }
+
+  private post(request: Request): void {
     this.worker.postMessage(request);
   }
 
@@ -49,6 +62,7 @@ export class WorkerClient {
       this.route({
         type: 'error',
         id,
+        target: 'table',
         error: {
           kind: 'internal',
           code: 'worker_failed',
@@ -67,7 +81,7 @@ export class WorkerClient {
       return;
     }
     if (message.id !== this.currentId) return; // a late message from a cancelled run
-    if (message.type === 'result' || message.type === 'error') this.currentId = 0;
+    if (message.type === 'result' || message.type === 'extract_result' || message.type === 'error') this.currentId = 0;
     this.onMessage(message);
   }
 }

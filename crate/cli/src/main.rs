@@ -48,6 +48,12 @@ enum Command {
         /// Rows to generate.
         #[arg(long, default_value_t = 1_000_000)]
         rows: usize,
+        /// Quasi-identifiers (default: age, sex, region, admission_date, ward).
+        #[arg(long, value_delimiter = ',')]
+        qi: Vec<String>,
+        /// Sensitive attributes (e.g. diagnosis,procedure).
+        #[arg(long, value_delimiter = ',')]
+        sensitive: Vec<String>,
         /// Keep the generated file here (default: a temporary file, removed afterwards).
         #[arg(long)]
         file: Option<PathBuf>,
@@ -273,7 +279,7 @@ fn peak_memory() -> Option<u64> {
     Some(kb * 1024)
 }
 
-fn bench(rows: usize, file: Option<PathBuf>) -> Result<(), Failure> {
+fn bench(rows: usize, qi: Vec<String>, sensitive: Vec<String>, file: Option<PathBuf>) -> Result<(), Failure> {
     let keep = file.is_some();
     let path = file.unwrap_or_else(|| std::env::temp_dir().join(format!("pseudolens-bench-{rows}.csv")));
     let mut f = io::BufWriter::new(File::create(&path).map_err(io_err(&path))?);
@@ -283,7 +289,9 @@ fn bench(rows: usize, file: Option<PathBuf>) -> Result<(), Failure> {
     f.flush().map_err(io_err(&path))?;
     drop(f);
     let bytes = std::fs::metadata(&path).map_err(io_err(&path))?.len();
-    let config = AuditConfig { quasi_identifiers: sample::BENCH_QIS.iter().map(|s| s.to_string()).collect(), ..AuditConfig::default() };
+    let qi = if qi.is_empty() { sample::BENCH_QIS.iter().map(|s| s.to_string()).collect() } else { qi };
+    let what = format!("{} QIs{}", qi.len(), if sensitive.is_empty() { String::new() } else { format!(", SAs {}", sensitive.join("+")) });
+    let config = AuditConfig { quasi_identifiers: qi, sensitive, ..AuditConfig::default() };
     let start = Instant::now();
     let mut audit = Audit::new(config)?;
     stream(&path, |chunk| audit.push(chunk))?;
@@ -294,7 +302,7 @@ fn bench(rows: usize, file: Option<PathBuf>) -> Result<(), Failure> {
     }
     let k = report.metric("k_anonymity").map(|m| m.value.to_string()).unwrap_or_default();
     println!(
-        "native: {rows} rows, {:.1} MB, {:.3} s, {:.1} MB/s, {:.0} rows/s, peak memory {:.1} MB (k = {k})",
+        "native ({what}): {rows} rows, {:.1} MB, {:.3} s, {:.1} MB/s, {:.0} rows/s, peak memory {:.1} MB (k = {k})",
         bytes as f64 / 1e6,
         secs,
         bytes as f64 / 1e6 / secs,
@@ -324,7 +332,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 out.write_all(&chunk).map_err(write)?;
             }
         }
-        Command::Bench { rows, file } => bench(rows, file)?,
+        Command::Bench { rows, qi, sensitive, file } => bench(rows, qi, sensitive, file)?,
     }
     out.flush().map_err(write)
 }

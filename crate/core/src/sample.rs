@@ -90,14 +90,17 @@ pub fn hospital_sample() -> Vec<u8> {
     out.into_bytes()
 }
 
-/// The benchmark table: `rows` rows, 10 columns, of which 5 are the quasi-identifiers
-/// [`BENCH_QIS`]; plus a unique id and a free-text note, which the profile must bound.
+/// The benchmark table: `rows` rows, 10 columns: the five quasi-identifiers [`BENCH_QIS`], a
+/// diagnosis (24 categories) and a procedure code (500 categories) for the attribute
+/// measures, a length of stay, and a unique id and a free-text note, which the profile must
+/// bound.
 pub fn bench_table(rows: usize, seed: u64) -> impl Iterator<Item = Vec<u8>> {
     let mut rng = Rng(seed);
     let region_of = Skewed::new(400, 1.05);
     let diagnosis_of = Skewed::new(DIAGNOSES.len(), 0.9);
     let ward_of = Skewed::new(WARDS.len(), 0.7);
-    let header = b"record_id,age,sex,region,admission_date,ward,diagnosis,length_of_stay,cost,note\n".to_vec();
+    let procedure_of = Skewed::new(500, 1.0);
+    let header = b"record_id,age,sex,region,admission_date,ward,diagnosis,procedure,length_of_stay,note\n".to_vec();
     let mut i = 0usize;
     std::iter::once(header).chain(std::iter::from_fn(move || {
         if i >= rows {
@@ -112,11 +115,11 @@ pub fn bench_table(rows: usize, seed: u64) -> impl Iterator<Item = Vec<u8>> {
             let date = crate::ingest::cell::civil_from_days(day);
             let ward = WARDS[ward_of.draw(&mut rng)];
             let diagnosis = DIAGNOSES[diagnosis_of.draw(&mut rng)];
+            let procedure = 1000 + procedure_of.draw(&mut rng);
             let stay = 1 + (-(1.0 - rng.unit()).ln() * 5.0) as u32;
-            let cost = 800.0 + rng.unit() * 20_000.0;
             let _ = writeln!(
                 chunk,
-                "R{i:09},{age},{sex},{region},{date},{ward},{diagnosis},{stay},{cost:.2},\"seen by team {}; follow-up {}\"",
+                "R{i:09},{age},{sex},{region},{date},{ward},{diagnosis},OPS-{procedure},{stay},\"seen by team {}; follow-up {}\"",
                 rng.below(40),
                 rng.below(1000)
             );

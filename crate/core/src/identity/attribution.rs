@@ -7,12 +7,12 @@
 
 use serde_json::json;
 
-use std::hash::{BuildHasher, Hash};
+use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
 
 use super::classes::ClassTable;
-use crate::hash::Fixed;
+use crate::hash::{Fixed, Map, map};
 use crate::metric::{Context, MetricResult, Scope};
 
 /// Above this many QIs only subsets of size 1, 2, q-1 and q are evaluated (spec Sec 10).
@@ -50,43 +50,186 @@ pub fn subsets(q: usize) -> Vec<u32> {
     all
 }
 
-/// Groups the classes of `table` by their projection onto the QIs of `mask`.
-pub fn project(table: &ClassTable, mask: u32) -> SubsetStats {
-    let packing = table.packing();
-    let bits: Vec<u64> = (0..packing.words())
-        .map(|w| (0..table.q()).filter(|&a| mask >> a & 1 == 1).map(|a| packing.field_mask(a, w)).fold(0, |x, y| x | y))
-        .collect();
-    let sizes = if bits.len() == 1 {
-        group(table, |i| table.packed(i)[0] & bits[0])
-    } else {
-        group(table, |i| table.packed(i).iter().zip(&bits).map(|(k, b)| k & b).collect::<Vec<u64>>())
-    };
-    let (mut classes, mut sum_sq, mut uniques) = (0u64, 0f64, 0u64);
-    for f in sizes {
-        classes += 1;
-        sum_sq += f64::from(f) * f64::from(f);
-        uniques += u64::from(f == 1);
-    }
-    SubsetStats { mask, classes, sum_sq, uniques }
+/// Up to this many value combinations a subset is counted in a dense array, not a hash table.
+const DENSE_MAX: usize = 1 << 20;
+
+/// A grouped subset: records per distinct key. With one-word keys the key is the masked
+/// packed key itself, so grouping a subset of a subset never goes back to the classes.
+enum Groups {
+    /// `(masked key, records)`.
+    Word(Vec<(u64, u32)>),
+    /// `(a representative class, records)`, for keys longer than one word.
+    Rep(Vec<(u32, u32)>),
 }
 
-/// Records per distinct `key_of(class)`. Each group is stored as (a representative class,
-/// records): 8 bytes plus the index, whatever the key's length.
-fn group<K: Eq + Hash>(table: &ClassTable, key_of: impl Fn(usize) -> K) -> Vec<u32> {
+impl Groups {
+    fn len(&self) -> usize {
+        match self {
+            Groups::Word(g) => g.len(),
+            Groups::Rep(g) => g.len(),
+        }
+    }
+
+    fn sizes(&self) -> Box<dyn Iterator<Item = u32> + '_> {
+        match self {
+            Groups::Word(g) => Box::new(g.iter().map(|x| x.1)),
+            Groups::Rep(g) => Box::new(g.iter().map(|x| x.1)),
+        }
+    }
+}
+
+/// Radix-sort grouping is used up to this many source entries (it needs 32 bytes each);
+/// larger sources are hashed in partitions of at most [`PARTITION`] groups.
+const RADIX_MAX: usize = 2 << 20;
+
+/// Groups per hash partition: about 40 MB of table.
+const PARTITION: usize = 2 << 20;
+
+/// Statistics of every subset in `masks`, each grouped from the smallest already grouped
+/// superset (or from the classes themselves): small subsets cost little however many classes
+/// there are. Grouped lists are kept while their entries total at most a quarter of the
+/// classes, so memory stays within a few bytes a class.
+pub fn project_all(table: &ClassTable, masks: &[u32]) -> Vec<SubsetStats> {
+    let mut budget = table.len() + 1024;
+    let mut stored: Vec<(u32, Groups)> = Vec::new();
+    let mut order: Vec<u32> = masks.to_vec();
+    order.sort_by_key(|m| std::cmp::Reverse(m.count_ones()));
+    let mut stats = Vec::with_capacity(masks.len());
+    for mask in order {
+        let source = stored.iter().filter(|(m, _)| m & mask == mask).map(|(_, g)| g).min_by_key(|g| g.len());
+        let groups = group(table, source, mask);
+        let (mut classes, mut sum_sq, mut uniques) = (0u64, 0f64, 0u64);
+        for f in groups.sizes() {
+            classes += 1;
+            sum_sq += f64::from(f) * f64::from(f);
+            uniques += u64::from(f == 1);
+        }
+        stats.push(SubsetStats { mask, classes, sum_sq, uniques });
+        let source_len = source.map_or(table.len(), Groups::len);
+        if groups.len() < source_len && groups.len() <= budget {
+            budget -= groups.len();
+            stored.push((mask, groups));
+        }
+    }
+    stats
+}
+
+/// Groups one-word keys by the fields `(shift, bits)`: the fields are packed side by side into
+/// a narrow integer and sorted with an LSD radix sort (11 bits a pass), then runs are counted.
+/// Faster than hashing when most keys are distinct, and no random memory access.
+fn radix_group(src: &[(u64, u32)], fields: &[(u32, u32)]) -> Vec<(u64, u32)> {
+    let compact = |key: u64| fields.iter().fold(0u64, |c, &(shift, bits)| (c << bits) | ((key >> shift) & ((1u64 << bits) - 1)));
+    let expand = |mut c: u64| {
+        let mut key = 0u64;
+        for &(shift, bits) in fields.iter().rev() {
+            key |= (c & ((1u64 << bits) - 1)) << shift;
+            c >>= bits;
+        }
+        key
+    };
+    let width: u32 = fields.iter().map(|f| f.1).sum();
+    let mut a: Vec<(u64, u32)> = src.iter().map(|&(k, n)| (compact(k), n)).collect();
+    let mut b = vec![(0u64, 0u32); a.len()];
+    let mut shift = 0;
+    while shift < width {
+        let mut count = [0usize; 1 << 11];
+        for &(k, _) in &a {
+            count[((k >> shift) & 0x7ff) as usize] += 1;
+        }
+        let mut at = 0;
+        for c in count.iter_mut() {
+            (*c, at) = (at, at + *c);
+        }
+        for &x in &a {
+            let d = ((x.0 >> shift) & 0x7ff) as usize;
+            b[count[d]] = x;
+            count[d] += 1;
+        }
+        std::mem::swap(&mut a, &mut b);
+        shift += 11;
+    }
+    let mut out: Vec<(u64, u32)> = Vec::new();
+    for (k, n) in a {
+        match out.last_mut() {
+            Some(last) if last.0 == k => last.1 = last.1.saturating_add(n),
+            _ => out.push((k, n)),
+        }
+    }
+    for g in &mut out {
+        g.0 = expand(g.0);
+    }
+    out
+}
+
+/// Groups `source` (the classes when `None`) by the projection of its keys onto `mask`.
+fn group(table: &ClassTable, source: Option<&Groups>, mask: u32) -> Groups {
+    let packing = table.packing();
+    let in_mask: Vec<usize> = (0..table.q()).filter(|&a| mask >> a & 1 == 1).collect();
+    let bits: Vec<u64> = (0..packing.words()).map(|w| in_mask.iter().map(|&a| packing.field_mask(a, w)).fold(0, |x, y| x | y)).collect();
+    // At most as many groups as combinations of the subset's values.
+    let combos = in_mask.iter().fold(1usize, |p, &a| p.saturating_mul(table.dict(a).len()));
+    let len = source.map_or(table.len(), Groups::len);
+    if packing.words() > 1 {
+        let src: Vec<(u32, u32)> = match source {
+            Some(Groups::Rep(g)) => g.clone(),
+            _ => (0..table.len()).map(|i| (i as u32, table.count(i) as u32)).collect(),
+        };
+        return Groups::Rep(rep_group(table, &src, &bits, combos.min(len)));
+    }
+    let entries = || -> Box<dyn Iterator<Item = (u64, u32)> + '_> {
+        match source {
+            Some(Groups::Word(g)) => Box::new(g.iter().copied()),
+            _ => Box::new((0..table.len()).map(|i| (table.packed(i)[0], table.count(i) as u32))),
+        }
+    };
+    if combos <= DENSE_MAX && combos <= 2 * len {
+        // Mixed-radix index of the subset's codes into a dense array.
+        let index = |key: u64| in_mask.iter().fold(0usize, |i, &a| i * table.dict(a).len() + packing.code(&[key], a) as usize);
+        let mut counts = vec![(0u64, 0u32); combos];
+        for (key, n) in entries() {
+            let c = &mut counts[index(key)];
+            (c.0, c.1) = (key & bits[0], c.1.saturating_add(n));
+        }
+        return Groups::Word(counts.into_iter().filter(|c| c.1 > 0).collect());
+    }
+    if len <= RADIX_MAX {
+        let src: Vec<(u64, u32)> = entries().collect();
+        return Groups::Word(radix_group(&src, &in_mask.iter().map(|&a| packing.field(a)).collect::<Vec<_>>()));
+    }
+    // Hash partitions: equal keys share a hash, so each partition is counted on its own.
     let hasher = Fixed::with_seed(0x5eed);
-    let hash = |i: usize| hasher.hash_one(key_of(i));
-    let mut groups: HashTable<(u32, u32)> = HashTable::new();
-    for i in 0..table.len() {
-        let (h, key) = (hash(i), key_of(i));
-        let records = table.count(i) as u32;
-        match groups.find_mut(h, |&(rep, _)| key_of(rep as usize) == key) {
-            Some(g) => g.1 = g.1.saturating_add(records),
+    let parts = combos.min(len).div_ceil(PARTITION) as u64;
+    let mut out = Vec::new();
+    for part in 0..parts {
+        let mut groups: Map<u64, u32> = map();
+        for (key, n) in entries() {
+            let k = key & bits[0];
+            if hasher.hash_one(k) % parts == part {
+                let g = groups.entry(k).or_insert(0);
+                *g = g.saturating_add(n);
+            }
+        }
+        out.extend(groups);
+    }
+    Groups::Word(out)
+}
+
+/// Groups classes with keys longer than one word by representative.
+fn rep_group(table: &ClassTable, src: &[(u32, u32)], bits: &[u64], capacity: usize) -> Vec<(u32, u32)> {
+    let key_of = |i: u32| table.packed(i as usize).iter().zip(bits).map(|(k, b)| k & b).collect::<Vec<u64>>();
+    let hasher = Fixed::with_seed(0x5eed);
+    let hash = |i: u32| hasher.hash_one(key_of(i));
+    let mut groups: HashTable<(u32, u32)> = HashTable::with_capacity(capacity);
+    for &(rep, n) in src {
+        let (h, key) = (hash(rep), key_of(rep));
+        match groups.find_mut(h, |&(r, _)| key_of(r) == key) {
+            Some(g) => g.1 = g.1.saturating_add(n),
             None => {
-                groups.insert_unique(h, (i as u32, records), |&(rep, _)| hash(rep as usize));
+                groups.insert_unique(h, (rep, n), |&(r, _)| hash(r));
             }
         }
     }
-    groups.into_iter().map(|(_, f)| f).collect()
+    groups.into_iter().collect()
 }
 
 /// `qi_distinction` and `qi_separation` per subset, `qi_contribution` per QI and
@@ -101,7 +244,9 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String]) -> Vec<MetricRe
     let n = table.records();
     let nf = n as f64;
     let q = qi.len();
-    let stats: Vec<SubsetStats> = subsets(q).into_iter().map(|m| project(table, m)).collect();
+    let masks = subsets(q);
+    let mut stats = project_all(table, &masks);
+    stats.sort_by_key(|s| masks.iter().position(|&m| m == s.mask));
     let names = |m: u32| (0..q).filter(|&a| m >> a & 1 == 1).map(|a| qi[a].clone()).collect::<Vec<_>>();
     let mut out = Vec::new();
     for s in &stats {

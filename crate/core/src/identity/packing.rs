@@ -56,6 +56,11 @@ impl Packing {
         }
     }
 
+    /// `(shift, bits)` of column `a` in its word.
+    pub fn field(&self, a: usize) -> (u32, u32) {
+        (self.shift[a], self.bits[a])
+    }
+
     /// The bits of column `a` within word `w` (0 when the column lives in another word).
     pub fn field_mask(&self, a: usize, w: usize) -> u64 {
         if self.word[a] != w {
