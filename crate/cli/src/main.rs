@@ -14,7 +14,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 use pseudolens_core::identity::MissingPolicy;
 use pseudolens_core::ingest::encoding::Encoding;
 use pseudolens_core::ingest::records::Ragged;
+use pseudolens_core::attribute::AttributeParams;
 use pseudolens_core::audit::Warning;
+use pseudolens_core::verdict::scorr::{KBasis, ScorrThresholds};
 use pseudolens_core::reference::Reference;
 use pseudolens_core::{Audit, AuditConfig, Error, Report, sample};
 
@@ -138,6 +140,30 @@ struct AuditArgs {
     /// ARX success-rate threshold of the verdict.
     #[arg(long, default_value_t = 0.05)]
     success_rate_threshold: f64,
+    /// List the classes with fewer distinct sensitive values than this.
+    #[arg(long)]
+    l_threshold: Option<f64>,
+    /// List the classes whose t-closeness distance exceeds this.
+    #[arg(long)]
+    t_threshold: Option<f64>,
+    /// List the classes whose beta-likeness exceeds this.
+    #[arg(long)]
+    beta_threshold: Option<f64>,
+    /// l of recursive (c,l)-diversity's c.
+    #[arg(long, default_value_t = 2)]
+    recursive_l: usize,
+    /// c of recursive (c,l)-diversity's l.
+    #[arg(long, default_value_t = 2.0)]
+    recursive_c: f64,
+    /// SCORR compliance: k must exceed this.
+    #[arg(long, default_value_t = 10.0)]
+    scorr_k_min: f64,
+    /// SCORR compliance: t-closeness at most this.
+    #[arg(long, default_value_t = 0.5)]
+    scorr_t_max: f64,
+    /// SCORR compliance counts k in persons (event-level data) instead of records.
+    #[arg(long)]
+    scorr_k_persons: bool,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -172,6 +198,19 @@ impl AuditArgs {
             population_region: self.region.clone(),
             records_at_risk_threshold: self.records_at_risk_threshold,
             success_rate_threshold: self.success_rate_threshold,
+            attribute: AttributeParams {
+                recursive_l: self.recursive_l,
+                recursive_c: self.recursive_c,
+                l_threshold: self.l_threshold,
+                t_threshold: self.t_threshold,
+                beta_threshold: self.beta_threshold,
+            },
+            scorr: ScorrThresholds {
+                scorr_k_min: self.scorr_k_min,
+                scorr_t_max: self.scorr_t_max,
+                scorr_k_basis: if self.scorr_k_persons { KBasis::Persons } else { KBasis::Records },
+                ..ScorrThresholds::default()
+            },
             ..AuditConfig::default()
         };
         c.missing_tokens.extend(self.missing_token.iter().cloned());

@@ -165,9 +165,19 @@ pub struct ReportParams {
     pub quasi_identifiers: Vec<String>,
     /// Sensitive columns named.
     pub sensitive: Vec<String>,
+    /// Person-id column, for event-level data.
+    pub person_id: Option<String>,
+    /// Sampling-weight column.
+    pub weight: Option<String>,
     /// Identity settings.
     #[serde(flatten)]
     pub identity: IdentityParams,
+    /// Attribute settings.
+    #[serde(flatten)]
+    pub attribute: AttributeParams,
+    /// SCORR verdict thresholds.
+    #[serde(flatten)]
+    pub scorr: ScorrThresholds,
 }
 
 /// The result of an audit.
@@ -371,7 +381,15 @@ impl TableSummary {
         Report {
             input: self.facts,
             columns,
-            params: ReportParams { quasi_identifiers: qi, sensitive: config.sensitive.clone(), identity },
+            params: ReportParams {
+                quasi_identifiers: qi,
+                sensitive: config.sensitive.clone(),
+                person_id: config.person_id.clone(),
+                weight: config.weight.clone(),
+                identity,
+                attribute: config.attribute.clone(),
+                scorr: config.scorr.clone(),
+            },
             metrics,
             warnings,
         }

@@ -10,29 +10,45 @@ use pseudolens_core::{Audit, AuditConfig, Report};
 use proptest::prelude::*;
 use serde_json::Value;
 
-const HEADER: &str = "a,b,c,note\n";
+const HEADER: &str = "a,b,c,note,s,p,w\n";
 
-/// Rows over small alphabets with blanks (`""`, `NA`, `*`), so that classes collide.
-fn rows() -> impl Strategy<Value = Vec<[String; 4]>> {
+type Row = [String; 7];
+
+/// Rows over small alphabets with blanks (`""`, `NA`, `*`), so that classes collide; a
+/// sensitive value, a person and a weight.
+fn rows() -> impl Strategy<Value = Vec<Row>> {
     let cell = prop::sample::select(vec!["x", "y", "z", "1", "2", "30-39", "", "NA", "*", "**"]);
-    let row = (cell.clone(), cell.clone(), cell, "[a-z ]{0,6}").prop_map(|(a, b, c, n)| [a.to_string(), b.to_string(), c.to_string(), n]);
+    let sa = prop::sample::select(vec!["flu", "cold", "3", "17", "", "*"]);
+    let row = (cell.clone(), cell.clone(), cell, "[a-z ]{0,6}", sa, 1u8..6, 0u8..9).prop_map(|(a, b, c, n, s, p, w)| {
+        [a.to_string(), b.to_string(), c.to_string(), n, s.to_string(), format!("p{p}"), format!("{}", f64::from(w) / 2.0)]
+    });
     prop::collection::vec(row, 1..60)
 }
 
-fn csv(rows: &[[String; 4]]) -> Vec<u8> {
+fn csv(rows: &[Row]) -> Vec<u8> {
     let mut s = String::from(HEADER);
     for r in rows {
-        s.push_str(&format!("{},{},{},\"{}\"\n", r[0], r[1], r[2], r[3]));
+        s.push_str(&format!("{},{},{},\"{}\",{},{},{}\n", r[0], r[1], r[2], r[3], r[4], r[5], r[6]));
     }
     s.into_bytes()
 }
 
-fn policy() -> impl Strategy<Value = (MissingPolicy, bool)> {
-    (prop::sample::select(vec![MissingPolicy::Ordinary, MissingPolicy::Wildcard, MissingPolicy::Drop]), any::<bool>())
+/// Policy, `exclude_suppressed_rows`, and whether the SA, person and weight columns are used.
+type Setting = (MissingPolicy, bool, bool, bool);
+
+fn policy() -> impl Strategy<Value = Setting> {
+    (prop::sample::select(vec![MissingPolicy::Ordinary, MissingPolicy::Wildcard, MissingPolicy::Drop]), any::<bool>(), any::<bool>(), any::<bool>())
 }
 
-fn config((policy, exclude): (MissingPolicy, bool)) -> AuditConfig {
-    AuditConfig { missing_policy: policy, exclude_suppressed_rows: exclude, ..qi(&["a", "b", "c"]) }
+fn config((policy, exclude, extras, event_level): Setting) -> AuditConfig {
+    AuditConfig {
+        missing_policy: policy,
+        exclude_suppressed_rows: exclude,
+        sensitive: if extras { vec!["s".into()] } else { Vec::new() },
+        weight: extras.then(|| "w".into()),
+        person_id: event_level.then(|| "p".into()),
+        ..qi(&["a", "b", "c"])
+    }
 }
 
 /// Equal JSON up to the spec tolerance on numbers (summation order may differ).
@@ -64,7 +80,7 @@ proptest! {
     fn merging_two_parts_equals_one_pass(rows in rows(), cut in 0usize..60, p in policy()) {
         let cut = cut.min(rows.len());
         let whole = audit(&csv(&rows), &config(p));
-        let part = |rows: &[[String; 4]]| {
+        let part = |rows: &[Row]| {
             let mut a = Audit::new(config(p)).unwrap();
             a.push(&csv(rows)).unwrap();
             a.finish_summary().unwrap()
