@@ -205,3 +205,13 @@ fn g1_5_population_uniqueness_through_the_audit() {
     let twice = AuditConfig { population_size: Some(100), sampling_fraction: Some(0.5), ..qi(&["age"]) };
     assert_eq!(pseudolens_core::Audit::new(twice).err().unwrap().code, "population_given_twice");
 }
+
+#[test]
+fn weights_of_zero() {
+    // Fk = 0 gives p = 1, so r = 1/fk; the weighted R_internal has no total weight.
+    let config = AuditConfig { weight: Some("w".into()), ..qi(&["a"]) };
+    let r = audit(b"a,w\nx,0\nx,0\ny,0\n", &config);
+    assert_close(num(&r, "global_risk_er"), 0.5 + 0.5 + 1.0, "ER");
+    let m = r.metric("r_internal_weighted").unwrap();
+    assert_eq!((m.value.is_null(), m.reason), (true, Some("zero_total_weight")));
+}

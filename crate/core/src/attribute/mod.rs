@@ -191,8 +191,8 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
         })
         .collect();
     let class_values = |c: u32| values_of(t, input.qi, c);
-    // The class attaining an extreme, ties broken by the order of the rows (sorted by class
-    // index is row-order dependent, so break ties by the class's values instead).
+    // The class attaining an extreme; ties go to the class first by its values, so the
+    // result does not depend on row order.
     let pick = |better: &dyn Fn(usize, usize) -> bool| -> usize {
         let mut best = 0;
         for i in 1..rows.len() {
@@ -202,13 +202,13 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
         }
         best
     };
-    let vs = |i: usize| values_of(t, input.qi, rows[i].0.class).to_string();
-    let lower = |f: &dyn Fn(usize) -> f64| pick(&|i, b| f(i) < f(b) || (f(i) == f(b) && vs(i) < vs(b)));
-    let higher = |f: &dyn Fn(usize) -> f64| pick(&|i, b| f(i) > f(b) || (f(i) == f(b) && vs(i) < vs(b)));
+    let first = |i: usize, b: usize| t.cmp_values(rows[i].0.class as usize, rows[b].0.class as usize).is_lt();
+    let lower = |f: &dyn Fn(usize) -> f64| pick(&|i, b| f(i) < f(b) || (f(i) == f(b) && first(i, b)));
+    let higher = |f: &dyn Fn(usize) -> f64| pick(&|i, b| f(i) > f(b) || (f(i) == f(b) && first(i, b)));
     let listed = |pred: &dyn Fn(usize) -> bool| {
         let mut hits: Vec<usize> = (0..rows.len()).filter(|&i| pred(i)).collect();
         let count = hits.len();
-        hits.sort_by_cached_key(|&i| vs(i));
+        hits.sort_by(|&a, &b| t.cmp_values(rows[a].0.class as usize, rows[b].0.class as usize));
         hits.truncate(LISTED);
         json!({ "classes": count, "listed": hits.iter().map(|&i| class_values(rows[i].0.class)).collect::<Vec<_>>() })
     };

@@ -60,6 +60,8 @@ enum Groups {
     Word(Vec<(u64, u32)>),
     /// `(a representative class, records)`, for keys longer than one word.
     Rep(Vec<(u32, u32)>),
+    /// Only the group sizes: a subset too large to keep for its own subsets.
+    Sizes(Vec<u32>),
 }
 
 impl Groups {
@@ -67,6 +69,7 @@ impl Groups {
         match self {
             Groups::Word(g) => g.len(),
             Groups::Rep(g) => g.len(),
+            Groups::Sizes(g) => g.len(),
         }
     }
 
@@ -74,6 +77,7 @@ impl Groups {
         match self {
             Groups::Word(g) => Box::new(g.iter().map(|x| x.1)),
             Groups::Rep(g) => Box::new(g.iter().map(|x| x.1)),
+            Groups::Sizes(g) => Box::new(g.iter().copied()),
         }
     }
 }
@@ -90,13 +94,14 @@ const PARTITION: usize = 2 << 20;
 /// there are. Grouped lists are kept while their entries total at most a quarter of the
 /// classes, so memory stays within a few bytes a class.
 pub fn project_all(table: &ClassTable, masks: &[u32]) -> Vec<SubsetStats> {
-    let mut budget = table.len() + 1024;
+    let mut budget = table.len() / 4 + 1024;
     let mut stored: Vec<(u32, Groups)> = Vec::new();
     let mut order: Vec<u32> = masks.to_vec();
     order.sort_by_key(|m| std::cmp::Reverse(m.count_ones()));
     let mut stats = Vec::with_capacity(masks.len());
     for mask in order {
         let source = stored.iter().filter(|(m, _)| m & mask == mask).map(|(_, g)| g).min_by_key(|g| g.len());
+        // A source is a table of keys: `Sizes` is never stored.
         let groups = group(table, source, mask);
         let (mut classes, mut sum_sq, mut uniques) = (0u64, 0f64, 0u64);
         for f in groups.sizes() {
@@ -106,7 +111,7 @@ pub fn project_all(table: &ClassTable, masks: &[u32]) -> Vec<SubsetStats> {
         }
         stats.push(SubsetStats { mask, classes, sum_sq, uniques });
         let source_len = source.map_or(table.len(), Groups::len);
-        if groups.len() < source_len && groups.len() <= budget {
+        if groups.len() < source_len && groups.len() <= budget && !matches!(groups, Groups::Sizes(_)) {
             budget -= groups.len();
             stored.push((mask, groups));
         }
@@ -182,6 +187,7 @@ fn group(table: &ClassTable, source: Option<&Groups>, mask: u32) -> Groups {
             _ => Box::new((0..table.len()).map(|i| (table.packed(i)[0], table.count(i) as u32))),
         }
     };
+    let len = if packing.words() == 1 { len } else { table.len() };
     if combos <= DENSE_MAX && combos <= 2 * len {
         // Mixed-radix index of the subset's codes into a dense array.
         let index = |key: u64| in_mask.iter().fold(0usize, |i, &a| i * table.dict(a).len() + packing.code(&[key], a) as usize);
@@ -199,7 +205,7 @@ fn group(table: &ClassTable, source: Option<&Groups>, mask: u32) -> Groups {
     // Hash partitions: equal keys share a hash, so each partition is counted on its own.
     let hasher = Fixed::with_seed(0x5eed);
     let parts = combos.min(len).div_ceil(PARTITION) as u64;
-    let mut out = Vec::new();
+    let mut sizes = Vec::new();
     for part in 0..parts {
         let mut groups: Map<u64, u32> = map();
         for (key, n) in entries() {
@@ -209,9 +215,9 @@ fn group(table: &ClassTable, source: Option<&Groups>, mask: u32) -> Groups {
                 *g = g.saturating_add(n);
             }
         }
-        out.extend(groups);
+        sizes.extend(groups.into_values());
     }
-    Groups::Word(out)
+    Groups::Sizes(sizes)
 }
 
 /// Groups classes with keys longer than one word by representative.

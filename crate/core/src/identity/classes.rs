@@ -194,6 +194,15 @@ impl ClassTable {
         self.index.find(hash, |&i| self.keys[i as usize * w..(i as usize + 1) * w] == key[..]).map(|&i| i as usize)
     }
 
+    /// Orders two classes by their values (blanks first, then text by code point), QI by
+    /// QI: a tie-break that does not depend on row order.
+    pub fn cmp_values(&self, a: usize, b: usize) -> std::cmp::Ordering {
+        (0..self.q)
+            .map(|q| self.dicts[q].sort_key(self.code_at(a, q)).cmp(&self.dicts[q].sort_key(self.code_at(b, q))))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    }
+
     /// Sum of the weights of class `i` (0 when the table is not weighted).
     pub fn weight(&self, i: usize) -> f64 {
         self.weights.as_ref().map_or(0.0, |w| w[i])

@@ -258,14 +258,7 @@ const LATER_IDS: [&str; 5] =
 /// The [`TOP_CLASSES`] classes with the highest record risk (smallest `f`), ties broken by
 /// their values so the list does not depend on row order. One pass, bounded memory.
 fn riskiest(table: &ClassTable, f_of: impl Fn(usize) -> f64, qi: &[String]) -> Value {
-    let cmp = |a: &(f64, usize), b: &(f64, usize)| {
-        a.0.total_cmp(&b.0).then_with(|| {
-            (0..qi.len())
-                .map(|q| table.dict(q).sort_key(table.code_at(a.1, q)).cmp(&table.dict(q).sort_key(table.code_at(b.1, q))))
-                .find(|o| *o != Ordering::Equal)
-                .unwrap_or(Ordering::Equal)
-        })
-    };
+    let cmp = |a: &(f64, usize), b: &(f64, usize)| a.0.total_cmp(&b.0).then_with(|| table.cmp_values(a.1, b.1));
     let mut best: Vec<(f64, usize)> = Vec::with_capacity(TOP_CLASSES + 1);
     for i in 0..table.len() {
         let c = (f_of(i), i);

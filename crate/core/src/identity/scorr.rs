@@ -146,12 +146,7 @@ pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> Vec<MetricResult> {
     let t = s.table;
     let n = t.records() as f64;
     let policy = t.policy();
-    let by_class = |a: &usize, b: &usize| {
-        (0..s.qi.len())
-            .map(|q| t.dict(q).sort_key(t.code_at(*a, q)).cmp(&t.dict(q).sort_key(t.code_at(*b, q))))
-            .find(|o| o.is_ne())
-            .unwrap_or(std::cmp::Ordering::Equal)
-    };
+    let by_class = |a: &usize, b: &usize| t.cmp_values(*a, *b);
     let mut uq = Stats::new(&by_class);
     for i in 0..t.len() {
         let r = if n <= 1.0 { 1.0 } else { 1.0 - s.f[i].ln() / n.ln() };
