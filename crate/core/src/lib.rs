@@ -25,6 +25,7 @@ pub mod reference;
 pub mod roles;
 pub mod sample;
 mod special;
+pub mod utility;
 pub mod verdict;
 
 pub use audit::{Audit, AuditConfig, Report, TableSummary};
