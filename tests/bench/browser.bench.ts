@@ -9,7 +9,8 @@ import { openApp } from '../e2e/helpers';
 
 const CLI = process.env.PSEUDOLENS_CLI ?? 'target/release/pseudolens';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
-const QIS = ['age', 'sex', 'region', 'admission_date', 'ward'];
+const QIS = (process.env.BENCH_QIS ?? 'age,sex,region,admission_date,ward').split(',');
+const SAS = (process.env.BENCH_SAS ?? '').split(',').filter(Boolean);
 
 test('browser throughput', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'pseudolens-bench-'));
@@ -32,12 +33,13 @@ test('browser throughput', async ({ page }) => {
     for (const select of await page.locator('select[data-column]').all()) {
       const column = await select.getAttribute('data-column');
       if (column && QIS.includes(column)) await select.selectOption('quasi_identifier');
-      else if ((await select.inputValue()) === 'quasi_identifier') await select.selectOption('insensitive');
+      else if (column && SAS.includes(column)) await select.selectOption('sensitive');
+      else if (['quasi_identifier', 'sensitive'].includes(await select.inputValue())) await select.selectOption('insensitive');
     }
     t = Date.now();
     await page.locator('#run-audit').click();
     await expect(page.locator('#results-panel [data-metric="k_anonymity"] .card-value')).toBeVisible({ timeout: 600_000 });
-    report(`audit pass (${QIS.length} QIs)`, Date.now() - t);
+    report(`audit pass (${QIS.length} QIs${SAS.length ? `, SAs ${SAS.join('+')}` : ''})`, Date.now() - t);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

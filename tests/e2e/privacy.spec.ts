@@ -67,10 +67,12 @@ test('the sample audit runs offline with no request and no CSP violation', async
     expect(box?.height ?? 0, `${id} height`).toBeGreaterThan(100);
   }
 
-  // The attribution bars get their widths through the CSSOM (allowed), never a style attribute.
+  // The attribution bars and the worst-class distribution get their widths through the CSSOM
+  // (allowed), never a style attribute.
   await expect(page.locator('#attribution-chart .bar-fill')).toHaveCount(4);
+  expect(await page.locator('#worst-distribution-0 .dist-fill').count()).toBeGreaterThan(2);
   expect(await page.locator('#results-panel [style]').count(), 'inline style attributes').toBe(
-    await page.locator('#results-panel .uplot [style], #results-panel .bar-fill[style]').count(),
+    await page.locator('#results-panel .uplot [style], #results-panel .bar-fill[style], #results-panel .dist-fill[style]').count(),
   );
   // The drill-down reads the file again in the worker and saves a Blob: still no request.
   const [download] = await Promise.all([

@@ -82,6 +82,43 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
     'The smallest combinations of columns on which some record is already unique, with how many records they single out.',
   verdict_arx_thresholds:
     'Whether the prosecutor, journalist and marketer risks stay within the ARX thresholds (a check passes when its value is at most the threshold).',
+  // Attribute disclosure (spec attribute-risk.md): what can be learnt about a patient's
+  // sensitive value without singling out their record.
+  l_distinct:
+    'The fewest different sensitive values in any class; 1 means everyone in some class shares the same value, so being known to be in it reveals the value.',
+  l_distinct_max: 'The highest l this table could reach: the smaller of k and the number of different sensitive values.',
+  l_entropy:
+    'The effective number of equally common sensitive values in the least varied class; it is below the distinct count when one value dominates.',
+  l_entropy_floor: 'The largest whole number l for which entropy l-diversity holds.',
+  recursive_cl_c:
+    'Recursive (c,l)-diversity holds for every c above this value: in each class the most common value is less than c times as frequent as the values from the l-th on together.',
+  recursive_cl_l: 'The largest l for which recursive (c,l)-diversity holds with the given c.',
+  t_closeness:
+    'How far the sensitive values of the worst class are spread from those of the whole file (0 = the same, 1 = completely different); text columns use the equal distance, numeric columns the ordered distance.',
+  t_closeness_equal: 't-closeness with the equal distance: any two different values count as equally far apart.',
+  t_closeness_ordered:
+    't-closeness with the ordered distance: values are ranked, so neighbouring values (such as similar amounts) count as close.',
+  beta_likeness_basic:
+    'How much more common a sensitive value can become in one class than in the whole file, as a relative increase: 1 means twice as common.',
+  beta_likeness_enhanced:
+    'β with the ARX limit that a value may gain at most −ln of its share in the file; it cannot be satisfied when some class breaks that limit for every β.',
+  delta_disclosure:
+    'The largest change, on a natural-log scale, between a value’s share in a class and its share in the whole file; 0 means no class tells anything new.',
+  delta_disclosure_log2: 'The same δ measured with log base 2, as the ARX tool reports it.',
+  alpha_k_anonymity:
+    'α is the largest share a single sensitive value reaches in one class (1 = everyone in that class shares it), shown with k.',
+  scorr_correlation_risk_qi:
+    'SCORR correlation risk: the share of a record’s look-alikes on all quasi-identifiers that also share its sensitive value.',
+  scorr_correlation_risk_attr:
+    'The correlation risk on one quasi-identifier alone: how strongly one known value points to the sensitive value.',
+  scorr_markov_risk:
+    'The SCORR Markov-model risk, combining uniqueness, uniformity and correlation; shown for information, it does not enter the verdict.',
+  verdict_scorr_conventional:
+    'The SCORR conventional check: compliant when k is above the chosen minimum and t-closeness is at most the chosen maximum for every sensitive column.',
+  verdict_scorr_extended:
+    'The SCORR extended check: each risk, rounded to 2 decimals, is low up to 0.33, medium up to 0.66 and high above; the worst band gives the category.',
+  verdict_scorr_final:
+    'The SCORR decision: eligible when compliant and every band is low, release with acknowledged risk when compliant with a medium band, otherwise not approved.',
 };
 
 /** Plain words for the `reason` codes of metrics that could not be computed. */
@@ -104,6 +141,14 @@ const REASONS: Readonly<Record<string, string>> = {
   attacker_model_missing: 'an attacker model it checks could not be computed (see the attacker models)',
   no_sensitive_attribute: 'no column was marked sensitive',
   no_population_table: 'no population table was given, so the journalist figures equal the prosecutor’s',
+  l_exceeds_distinct: 'some class holds fewer different sensitive values than l, so no c satisfies it',
+  sa_not_numeric: 'the sensitive column is not numeric, so its values have no order',
+  unsatisfiable: 'it cannot be satisfied: in some class a value gains more than −ln of its share in the file',
+  k_unavailable: 'the k it needs could not be computed (k in persons needs a person id column)',
+  no_k: 'k could not be computed',
+  wildcard_policy: 'it is not defined when blank cells are wildcards',
+  sa_generalized_treated_as_categorical:
+    'a numeric sensitive column holds ranges or masked values, so its values were compared as text (equal distance)',
 };
 
 /** A reason code in words (the code itself when unknown). */
@@ -149,4 +194,21 @@ export const POPULATION_SIZE_HELP: Readonly<Record<'none' | 'size' | 'fraction' 
   size: 'How many people the file was drawn from, such as all residents of the region.',
   fraction: 'The share of the population that is in the file, such as 0.01 for a 1% sample.',
   region: 'Use the population of a region (the presets of the ARX tool).',
+};
+
+/** The attribute-disclosure and SCORR settings of step 2, one sentence each. */
+export const ATTRIBUTE_SETTINGS_HELP = {
+  intro:
+    'They apply to the columns marked "Sensitive": the results list the classes (groups of records with the same quasi-identifier values) that fail them.',
+  l: 'A class fails when it holds fewer different sensitive values than l; with 1, everyone in it shares the same value.',
+  t: 'A class fails when its sensitive values are spread further than t from the whole file (0 = the same spread, 1 = completely different).',
+  beta: 'A class fails when some value is more than β times more common in it than in the whole file (1 = twice as common); leave empty to skip.',
+  scorr: 'The rule of the SCORR method: compliant when k is above the first number and, for every sensitive column, t-closeness is at most the second.',
+  kMin: 'The smallest class must be larger than this; SCORR uses 10.',
+  tMax: 'Each sensitive column’s t-closeness must not exceed this; SCORR uses 0.5.',
+} as const;
+
+export const K_BASIS_HELP: Readonly<Record<'records' | 'persons', string>> = {
+  records: 'Each row counts once, as in the SCORR paper.',
+  persons: 'Each person counts once, for tables with several rows per person; give a column the role "Person id".',
 };

@@ -3,6 +3,7 @@
 
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
+import './attribute.css';
 import { byId } from './dom';
 import { count, megabytes, rate } from './format';
 import { fileStem, saveText } from './download';

@@ -28,7 +28,21 @@ export interface AuditConfig {
   /** ARX verdict thresholds (highest risk = `threshold`). */
   records_at_risk_threshold?: number;
   success_rate_threshold?: number;
+  /** Attribute disclosure: the classes failing these are listed (null = not checked). */
+  l_threshold?: number | null;
+  t_threshold?: number | null;
+  beta_threshold?: number | null;
+  /** `l` of recursive (c,l)-diversity's c, and `c` of its l (defaults 2 and 2). */
+  recursive_l?: number;
+  recursive_c?: number;
+  /** SCORR verdict: compliant iff k > scorr_k_min and t <= scorr_t_max for every SA. */
+  scorr_k_min?: number;
+  scorr_t_max?: number;
+  scorr_k_basis?: KBasis;
 }
+
+/** Which k the SCORR compliance rule uses: rows, or different persons (event-level data). */
+export type KBasis = 'records' | 'persons';
 
 export interface ColumnProfile {
   name: string;
@@ -78,6 +92,16 @@ export interface Report {
     wildcard_alpha: number;
     records_at_risk_threshold?: number;
     success_rate_threshold?: number;
+    l_threshold?: number | null;
+    t_threshold?: number | null;
+    beta_threshold?: number | null;
+    recursive_l?: number;
+    recursive_c?: number;
+    scorr_k_min?: number;
+    scorr_t_max?: number;
+    scorr_low_max?: number;
+    scorr_medium_max?: number;
+    scorr_k_basis?: string;
   };
   metrics: MetricResult[];
   warnings: { code: string; message: string }[];

@@ -1,10 +1,11 @@
-// Step 3 of the page: the audit results. The verdict first, then the headline cards, the
-// attacker models, population uniqueness, what drives the risk, the further risk measures, the
-// counts and charts, the riskiest groups with their drill-down, warnings and every metric in a
-// table. Each part lives in its own view; this file only puts them in order. It reads the
+// Step 3 of the page: the audit results. The verdict (ARX light and SCORR badge) first, then
+// the headline cards, the attacker models, attribute disclosure, population uniqueness, what
+// drives the risk, the further risk measures with the SCORR verdict, the counts and charts, the
+// riskiest groups with their drill-down, warnings and every metric in a table. Each part lives in its own view; this file only puts them in order. It reads the
 // Report only and computes nothing but display formatting.
 
 import { attackersView } from './attackers-view';
+import { attributeView } from './attribute-view';
 import { attributionView } from './attribution-view';
 import type { Chart } from './charts';
 import { append, el, scrollTable } from './dom';
@@ -16,6 +17,7 @@ import { populationView } from './population-view';
 import type { ClassValues } from './protocol';
 import { isRecord, metric, type MetricResult, type Report } from './report';
 import { personsView, scorrView, weightsView } from './risks-view';
+import { scorrBadge, scorrVerdictView } from './scorr-verdict-view';
 import { asMinMeanMax, scopeAttribute, scopeSubset } from './suite';
 import { verdictView } from './verdict-view';
 import { missingReason, section, type View } from './view-kit';
@@ -104,6 +106,7 @@ export function clearResults(panel: HTMLElement): void {
 export function renderResults(panel: HTMLElement, report: Report, fileLabel: string, handlers: ResultHandlers): void {
   clearResults(panel);
   const qis = report.params.quasi_identifiers;
+  const sensitive = report.params.sensitive ?? [];
   const download = el('button', { id: 'download-json', class: 'button', type: 'button' }, 'Download JSON report');
   download.addEventListener('click', handlers.onDownload);
   const hasVerdict = metric(report, 'verdict_arx_thresholds') !== undefined;
@@ -117,21 +120,25 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     el(
       'p',
       { class: 'lead' },
-      `${fileLabel}. Quasi-identifiers: ${qis.join(', ')}. Blank cells: ${report.params.missing_policy}. `,
+      `${fileLabel}. Quasi-identifiers: ${qis.join(', ')}. `,
+      sensitive.length ? `Sensitive: ${sensitive.join(', ')}. ` : 'No sensitive column. ',
+      `Blank cells: ${report.params.missing_policy}. `,
       `Threshold τ = ${report.params.threshold}.`,
     ),
   );
   for (const node of [
-    hasVerdict ? verdictView(report) : null,
+    hasVerdict ? verdictView(report, scorrBadge(report)) : null,
     persons?.prominent ? persons.node : null,
     headlineCards(report),
     warningsList(report),
     attackersView(report),
+    attributeView(report),
     ...population.nodes,
     attributionView(report),
     weightsView(report),
     persons && !persons.prominent ? persons.node : null,
     scorrView(report),
+    scorrVerdictView(report),
     ...groups.nodes,
     drilldownView(report, handlers.onExtract),
     allMetrics(report),

@@ -1,7 +1,7 @@
 // Column roles and the audit settings: what the user decides before the audit, and how those
 // decisions become an AuditConfig. Pure logic, no DOM.
 
-import type { AuditConfig, ColumnProfile, Encoding, MissingPolicy, Role } from './report';
+import type { AuditConfig, ColumnProfile, Encoding, KBasis, MissingPolicy, Role } from './report';
 
 /** The roles the page offers: the four the engine proposes, plus two the user assigns. */
 export type ColumnRole = Role | 'person_id' | 'weight';
@@ -42,6 +42,12 @@ export const MISSING_POLICIES: readonly MissingPolicy[] = ['ordinary', 'wildcard
 export const DEFAULT_THRESHOLD = 0.2;
 export const DEFAULT_RECORDS_AT_RISK_THRESHOLD = 0.05;
 export const DEFAULT_SUCCESS_RATE_THRESHOLD = 0.05;
+/** Attribute disclosure: l and t are checked by default, beta only when the user gives one. */
+export const DEFAULT_L_THRESHOLD = 2;
+export const DEFAULT_T_THRESHOLD = 0.5;
+/** The SCORR verdict ([SCORR] Sec IV-B): k above 10 and t at most 0.5. */
+export const DEFAULT_SCORR_K_MIN = 10;
+export const DEFAULT_SCORR_T_MAX = 0.5;
 
 /** The ARX region presets (spec identity-risk.md Sec 7), with their population. */
 export const REGIONS: readonly [string, number][] = [
@@ -104,6 +110,14 @@ export interface AuditChoices {
   recordsAtRiskThreshold: number;
   successRateThreshold: number;
   population: PopulationSize;
+  /** Attribute disclosure thresholds; beta null = not checked. */
+  lThreshold: number;
+  tThreshold: number;
+  betaThreshold: number | null;
+  /** SCORR verdict settings. */
+  scorrKMin: number;
+  scorrTMax: number;
+  scorrKBasis: KBasis;
   /** The population / reference table, if the user gave one. */
   reference: File | null;
   /** Set when the profile pass found the file to be windows-1252, to skip a second retry. */
@@ -119,6 +133,12 @@ export function defaultChoices(roles: RoleTable, encoding: Encoding | null): Aud
     recordsAtRiskThreshold: DEFAULT_RECORDS_AT_RISK_THRESHOLD,
     successRateThreshold: DEFAULT_SUCCESS_RATE_THRESHOLD,
     population: { kind: 'none' },
+    lThreshold: DEFAULT_L_THRESHOLD,
+    tThreshold: DEFAULT_T_THRESHOLD,
+    betaThreshold: null,
+    scorrKMin: DEFAULT_SCORR_K_MIN,
+    scorrTMax: DEFAULT_SCORR_T_MAX,
+    scorrKBasis: 'records',
     reference: null,
     encoding,
   };
@@ -144,6 +164,23 @@ export function validate(choices: AuditChoices): string | null {
     return 'The population size must be a whole number of people, at least 1.';
   }
   if (p.kind === 'fraction' && !inUnit(p.fraction)) return 'The sampling fraction must be a number above 0 and at most 1.';
+  return validateAttribute(choices);
+}
+
+const finite = (x: number) => Number.isFinite(x);
+
+/** The attribute-disclosure and SCORR settings. */
+function validateAttribute(c: AuditChoices): string | null {
+  if (!(finite(c.lThreshold) && c.lThreshold >= 1)) return 'The l threshold must be a number of at least 1.';
+  if (!(finite(c.tThreshold) && c.tThreshold >= 0 && c.tThreshold <= 1)) return 'The t threshold must be a number from 0 to 1.';
+  if (c.betaThreshold !== null && !(finite(c.betaThreshold) && c.betaThreshold >= 0)) {
+    return 'The β threshold must be a number of at least 0, or left empty.';
+  }
+  if (!(finite(c.scorrKMin) && c.scorrKMin >= 0)) return 'The SCORR k must be a number of at least 0.';
+  if (!(finite(c.scorrTMax) && c.scorrTMax >= 0 && c.scorrTMax <= 1)) return 'The SCORR t must be a number from 0 to 1.';
+  if (c.scorrKBasis === 'persons' && columnsWithRole(c.roles, 'person_id').length === 0) {
+    return 'Counting k in persons needs a column with the role "Person id"; choose one, or count k in records.';
+  }
   return null;
 }
 
@@ -161,6 +198,12 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
     population_size: p.kind === 'size' ? p.size : null,
     sampling_fraction: p.kind === 'fraction' ? p.fraction : null,
     population_region: p.kind === 'region' ? p.region : null,
+    l_threshold: choices.lThreshold,
+    t_threshold: choices.tThreshold,
+    beta_threshold: choices.betaThreshold,
+    scorr_k_min: choices.scorrKMin,
+    scorr_t_max: choices.scorrTMax,
+    scorr_k_basis: choices.scorrKBasis,
     encoding: choices.encoding,
   };
 }

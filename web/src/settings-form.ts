@@ -1,7 +1,9 @@
-// Step 2, the settings below the column table: blank-cell policy, the ARX verdict thresholds
-// and the population (an optional population table and the population size N, given as a
-// number, a sampling fraction or a region preset, never more than one).
+// Step 2, the settings below the column table: blank-cell policy, the ARX verdict thresholds,
+// the attribute-disclosure and SCORR settings (attribute-settings.ts) and the population (an
+// optional population table and the population size N, given as a number, a sampling
+// fraction or a region preset, never more than one).
 
+import { attributeSettings, type AttributeSettings } from './attribute-settings';
 import { el, type Child } from './dom';
 import {
   MISSING_POLICY_HELP,
@@ -29,7 +31,7 @@ const POLICY_LABELS: Readonly<Record<MissingPolicy, string>> = {
 };
 
 /** The settings as read from the form (numbers unchecked: `validate` checks them). */
-export interface Settings {
+export interface Settings extends AttributeSettings {
   missingPolicy: MissingPolicy;
   threshold: number;
   recordsAtRiskThreshold: number;
@@ -89,6 +91,7 @@ export function settingsForm(): SettingsForm {
     atRisk.node,
     success.node,
   );
+  const attribute = attributeSettings();
 
   // The population table: a second, optional file, read by the worker like the first.
   const referenceInput = el('input', {
@@ -180,8 +183,9 @@ export function settingsForm(): SettingsForm {
       successRateThreshold: Number(success.input.value),
       population: size,
       reference,
+      ...attribute.read(),
     };
   };
 
-  return { nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, population)], read };
+  return { nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, ...attribute.nodes, population)], read };
 }

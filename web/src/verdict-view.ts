@@ -1,6 +1,7 @@
 // The verdict at the top of the results: a traffic light from `verdict_arx_thresholds`
 // (green = every check passes, amber = only the success-rate checks fail, red otherwise), the
-// failed checks in words and the thresholds used.
+// failed checks in words and the thresholds used; `aside` (the SCORR decision badge) sits
+// next to it.
 
 import { el } from './dom';
 import { explain } from './explain';
@@ -45,14 +46,19 @@ function light(which: Light): HTMLElement {
   );
 }
 
-export function verdictView(report: Report): HTMLElement {
+export function verdictView(report: Report, aside: HTMLElement | null = null): HTMLElement {
   const v = arxVerdict(report);
   if (!v) {
     return el(
       'section',
       { class: 'verdict verdict-none', id: 'verdict', 'aria-labelledby': 'verdict-title' },
-      el('h3', { id: 'verdict-title' }, 'Verdict'),
-      el('p', {}, missingReason(report, 'verdict_arx_thresholds') ?? 'The verdict could not be read.'),
+      el(
+        'div',
+        { class: 'verdict-body' },
+        el('h3', { id: 'verdict-title' }, 'Verdict'),
+        el('p', {}, missingReason(report, 'verdict_arx_thresholds') ?? 'The verdict could not be read.'),
+      ),
+      aside,
     );
   }
   const which = trafficLight(v);
@@ -72,5 +78,6 @@ export function verdictView(report: Report): HTMLElement {
       el('p', { class: 'verdict-thresholds' }, thresholdsText(v, report)),
       el('p', { class: 'help' }, explain('verdict_arx_thresholds')),
     ),
+    aside,
   );
 }

@@ -129,6 +129,20 @@ impl AuditConfig {
                 return Err(Error::config("invalid_threshold", format!("the {name} must lie in [0, 1], not {t}")));
             }
         }
+        let a = &self.attribute;
+        let checks = [
+            ("l threshold", a.l_threshold.is_some_and(|l| !(l >= 1.0))),
+            ("t threshold", a.t_threshold.is_some_and(|t| !(0.0..=1.0).contains(&t))),
+            ("beta threshold", a.beta_threshold.is_some_and(|b| !(b >= 0.0))),
+            ("recursive l", a.recursive_l == 0),
+            ("recursive c", !(a.recursive_c > 0.0)),
+            ("SCORR t_max", !(0.0..=1.0).contains(&self.scorr.scorr_t_max)),
+            ("SCORR k_min", !(self.scorr.scorr_k_min >= 0.0)),
+            ("SCORR band limits", !(0.0 <= self.scorr.scorr_low_max && self.scorr.scorr_low_max <= self.scorr.scorr_medium_max)),
+        ];
+        if let Some((what, _)) = checks.iter().find(|c| c.1) {
+            return Err(Error::config("invalid_threshold", format!("the {what} is out of range")));
+        }
         let given = [self.population_size.is_some(), self.sampling_fraction.is_some(), self.population_region.is_some()];
         if given.iter().filter(|g| **g).count() > 1 {
             return Err(Error::config("population_given_twice", "give the population as a size, a sampling fraction or a region, not several"));

@@ -222,3 +222,24 @@ fn scorr_compliance_and_k_hint() {
     assert_eq!(verdict(&r, "verdict_scorr_extended").details["k_hint"], json!({ "medium_from_k": 18, "low_from_k": 289 }));
     assert_eq!(verdict(&r, "verdict_scorr_final").reason, Some("no_sensitive_attribute"));
 }
+
+#[test]
+fn attribute_settings_are_checked() {
+    let bad = |f: fn(&mut AuditConfig)| {
+        let mut c = sa_config(&["q"], &["s"]);
+        f(&mut c);
+        pseudolens_core::Audit::new(c).err().map(|e| e.code)
+    };
+    assert_eq!(bad(|c| c.attribute.t_threshold = Some(-0.1)), Some("invalid_threshold"));
+    assert_eq!(bad(|c| c.attribute.l_threshold = Some(0.5)), Some("invalid_threshold"));
+    assert_eq!(bad(|c| c.scorr.scorr_t_max = 2.0), Some("invalid_threshold"));
+    assert_eq!(bad(|c| c.attribute.beta_threshold = Some(1.0)), None);
+    // k counted in persons without a person id: the final verdict says why.
+    let mut c = sa_config(&["age_band", "sex"], &["diagnosis"]);
+    c.scorr.scorr_k_basis = pseudolens_core::verdict::scorr::KBasis::Persons;
+    let r = audit(&fixture("g6.csv"), &c);
+    assert_eq!(verdict(&r, "verdict_scorr_final").reason, Some("k_unavailable"));
+    let rows = verdict(&r, "verdict_scorr_extended").details["rows"].as_array().unwrap().clone();
+    assert_eq!(rows[0]["kind"], json!("uniqueness"));
+    assert!(rows.iter().any(|x| x["kind"] == json!("correlation") && x["attribute"] == json!("sex") && x["sensitive"] == json!("diagnosis")));
+}

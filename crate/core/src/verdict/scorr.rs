@@ -64,17 +64,24 @@ pub fn metrics(ctx: &Context, metrics: &[MetricResult], qi: &[String], sas: &[St
     let max_of = |id: &str, sa: Option<&str>, attr: Option<&str>| find(id, sa, attr).and_then(|m| m.value["max"].as_f64());
     let n = find("n_records", None, None).and_then(|m| m.value.as_f64()).unwrap_or(0.0);
 
-    // Extended: every row is a max over records.
+    // Extended: every row is a max over records; (id, kind, attribute, sensitive, max).
     let mut rows: Vec<(String, f64)> = Vec::new();
-    rows.extend(max_of("scorr_uniqueness_risk", None, None).map(|x| ("uq_qi".to_string(), x)));
-    rows.extend(max_of("scorr_uniformity_risk_qi", None, None).map(|x| ("uf_qi".to_string(), x)));
+    let mut parts: Vec<Value> = Vec::new();
+    let mut row = |id: String, kind: &str, attribute: Option<&str>, sa: Option<&str>, x: Option<f64>| {
+        if let Some(x) = x {
+            parts.push(json!({ "id": id, "kind": kind, "attribute": attribute, "sensitive": sa, "value": x, "band": band(x, t) }));
+            rows.push((id, x));
+        }
+    };
+    row("uq_qi".into(), "uniqueness", None, None, max_of("scorr_uniqueness_risk", None, None));
+    row("uf_qi".into(), "uniformity", None, None, max_of("scorr_uniformity_risk_qi", None, None));
     for a in qi {
-        rows.extend(max_of("scorr_uniformity_risk_attr", None, Some(a)).map(|x| (format!("uf_{a}"), x)));
+        row(format!("uf_{a}"), "uniformity", Some(a), None, max_of("scorr_uniformity_risk_attr", None, Some(a)));
     }
     for sa in sas {
         for a in qi {
             let id = if sas.len() > 1 { format!("co_{a}_{sa}") } else { format!("co_{a}") };
-            rows.extend(max_of("scorr_correlation_risk_attr", Some(sa), Some(a)).map(|x| (id, x)));
+            row(id, "correlation", Some(a), Some(sa), max_of("scorr_correlation_risk_attr", Some(sa), Some(a)));
         }
     }
     let bands: serde_json::Map<String, Value> = rows.iter().map(|(id, x)| (id.clone(), json!(band(*x, t)))).collect();
@@ -85,7 +92,8 @@ pub fn metrics(ctx: &Context, metrics: &[MetricResult], qi: &[String], sas: &[St
         ctx.without_value("verdict_scorr_extended", Status::EmptyInput, "no_records_in_scope")
     } else {
         let values: serde_json::Map<String, Value> = rows.iter().map(|(id, x)| (id.clone(), json!(x))).collect();
-        ctx.ok("verdict_scorr_extended", json!({ "bands": bands, "category": category })).with_details(json!({ "values": values, "k_hint": hint }))
+        ctx.ok("verdict_scorr_extended", json!({ "bands": bands, "category": category }))
+            .with_details(json!({ "values": values, "rows": parts, "k_hint": hint }))
     };
 
     // Conventional: k > k_min and t <= t_max for every SA.
@@ -125,7 +133,11 @@ pub fn metrics(ctx: &Context, metrics: &[MetricResult], qi: &[String], sas: &[St
             };
             ctx.ok("verdict_scorr_final", verdict).with_details(json!({ "compliant": c, "extended": category }))
         }
-        _ => ctx.without_value("verdict_scorr_final", Status::NotApplicable, "no_sensitive_attribute"),
+        _ => {
+            // Pass on why the compliance rule could not be evaluated.
+            let reason = conventional.reason.or(extended.reason).unwrap_or("not_applicable");
+            ctx.without_value("verdict_scorr_final", Status::NotApplicable, reason)
+        }
     };
     out.push(conventional);
     out.push(extended);
