@@ -61,7 +61,7 @@ build_web() {
 
 ensure_python_deps() {
   if ! python3 -c "import numpy, scipy, pytest, pycanon" 2>/dev/null; then
-    step "installing numpy, scipy and pytest for the cross-checks"
+    step "installing numpy, scipy, pytest and pyCANON for the cross-checks"
     python3 -m pip install --quiet --disable-pip-version-check numpy scipy pytest pycanon==1.3.6
   fi
 }

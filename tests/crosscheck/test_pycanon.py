@@ -154,13 +154,6 @@ G6_PYC = {
                   "alpha": 2 / 3},
 }
 
-NEGATIVE_T = pytest.mark.xfail(
-    raises=NegativeValue, strict=True,
-    reason="CLI t_closeness_ordered is slightly below 0 (-5.55e-17; pyCANON 0.0; attribute-risk.md Sec 9: "
-           "single class -> t = 0) when a class has the table's distribution: Ordered::stretch in "
-           "crate/core/src/attribute/closeness.rs sums |c - cq[i]| in closed form from prefix sums, and the "
-           "cancellation can go below 0; minimal table: one class, numeric SA 0,0,0,1,2")
-
 # (id, table builder, golden pyCANON values or None[, marks])
 CASES = [
     ("tiny_30", lambda: random_table(1, 30, ["sex", "region"], 4, (0, 5)), None),
@@ -174,9 +167,8 @@ CASES = [
     ("large_2000_3qi", lambda: random_table(8, 2000, ["age", "zip", "sex"], 8, (-5, 20)), None),
     ("more_categories_than_rows", lambda: random_table(9, 30, ["sex", "region"], 80, (0, 100)), None),
     ("more_categories_than_rows_3qi", lambda: random_table(10, 45, ["age", "sex", "region"], 120, (-50, 50)), None),
-    ("single_class", lambda: random_table(11, 40, ["sex", "region"], 5, (0, 9), single_class=True), None, NEGATIVE_T),
-    ("single_class_minimal", lambda: (["q"], [], ["s"], [{"q": "x", "s": v} for v in (0, 0, 0, 1, 2)]), None,
-     NEGATIVE_T),
+    ("single_class", lambda: random_table(11, 40, ["sex", "region"], 5, (0, 9), single_class=True), None),
+    ("single_class_minimal", lambda: (["q"], [], ["s"], [{"q": "x", "s": v} for v in (0, 0, 0, 1, 2)]), None),
     ("constant_string_sa", lambda: random_table(12, 120, ["age", "sex", "region"], 5, (0, 9), const_str=True), None),
     ("binary_sas", lambda: random_table(13, 300, ["sex", "region"], 2, (0, 1), corr=0.2), None),
     ("golden_g2", lambda: (["zip", "age"], ["disease"], ["salary"], G2), G2_PYC),

@@ -139,7 +139,7 @@ pub fn finish(input: &AttributeInput<'_>, p: &AttributeParams) -> Vec<MetricResu
         .collect();
     let all_ctx = Context { scope: Scope { sensitive: Some("*".into()), ..base.scope.clone() }, ..base };
     let mut out: Vec<MetricResult> = per.iter().flat_map(|s| s.results.iter().cloned()).collect();
-    out.extend(aggregate(&all_ctx, &per));
+    out.extend(aggregate(&all_ctx, &per, input.k));
     out
 }
 
@@ -230,12 +230,12 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
     let e_min = lower(&|i| rows[i].1.entropy_l);
     let l_entropy = rows[e_min].1.entropy_l;
     out.push(ctx.ok("l_entropy", l_entropy).with_details(json!({ "worst_class": class_values(rows[e_min].0.class) })));
-    out.push(ctx.ok("l_entropy_floor", diversity::floor_tolerant(l_entropy)));
+    out.push(ctx.ok("l_entropy_floor", crate::json::count_or_real(diversity::floor_tolerant(l_entropy))));
     out.push(if rows.iter().any(|r| r.1.c_star.is_none()) {
         ctx.without_value("recursive_cl_c", Status::NotApplicable, "l_exceeds_distinct").with_details(json!({ "l": p.recursive_l }))
     } else {
         let c_star = rows.iter().map(|r| r.1.c_star.unwrap_or(0.0)).fold(0.0, f64::max);
-        ctx.ok("recursive_cl_c", c_star).with_details(json!({ "l": p.recursive_l, "c_int": c_star.floor() + 1.0 }))
+        ctx.ok("recursive_cl_c", c_star).with_details(json!({ "l": p.recursive_l, "c_int": crate::json::count_or_real(c_star.floor() + 1.0) }))
     });
     let l_for_c = rows.iter().map(|r| r.1.l_for_c).min().unwrap_or(1);
     out.push(ctx.ok("recursive_cl_l", l_for_c).with_details(json!({ "c": p.recursive_c })));
@@ -304,7 +304,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
 }
 
 /// The `"*"` results: the worst case over the SAs (Sec 8).
-fn aggregate(ctx: &Context, per: &[PerSa]) -> Vec<MetricResult> {
+fn aggregate(ctx: &Context, per: &[PerSa], k: Option<f64>) -> Vec<MetricResult> {
     let values = |id: &str| -> Vec<Option<f64>> {
         per.iter().map(|s| s.results.iter().find(|m| m.id == id).and_then(|m| m.value.as_f64())).collect()
     };
@@ -325,7 +325,7 @@ fn aggregate(ctx: &Context, per: &[PerSa]) -> Vec<MetricResult> {
         .filter_map(|s| s.results.iter().find(|m| m.id == "alpha_k_anonymity").and_then(|m| m.value["alpha"].as_f64()))
         .fold(f64::NEG_INFINITY, f64::max);
     if alpha.is_finite() {
-        out.push(ctx.ok("alpha_k_anonymity", json!({ "alpha": alpha })));
+        out.push(ctx.ok("alpha_k_anonymity", json!({ "alpha": alpha, "k": k.map(crate::json::count_or_real) })));
     }
     out
 }

@@ -1,4 +1,4 @@
-//! Permutation-model metrics ([PERM]; spec utility.md Sec 11): the reverse mapping of a
+//! Permutation-model metrics (\[PERM\]; spec utility.md Sec 11): the reverse mapping of a
 //! release onto the original values, the confidentiality metrics CM1-CM3 (canonical
 //! correlations of ranks) and the utility metric UM (eigen-structure of the rank covariances).
 //!
@@ -197,17 +197,17 @@ pub fn canonical_correlations(a: &[Vec<f64>], b: &[Vec<f64>]) -> Option<Vec<f64>
     Some(rho.collect())
 }
 
-/// `perm_cm1 = 1 - rho_1^2` ([PERM] Eq. 2); no correlation counts as `rho = 0` (Sec 11.4).
+/// `perm_cm1 = 1 - rho_1^2` (\[PERM\] Eq. 2); no correlation counts as `rho = 0` (Sec 11.4).
 pub fn cm1(rho: &[f64]) -> f64 {
     1.0 - rho.first().map_or(0.0, |r| r * r)
 }
 
-/// `perm_cm2 = prod_i (1 - rho_i^2)` ([PERM] Eq. 5); missing correlations are factors 1.
+/// `perm_cm2 = prod_i (1 - rho_i^2)` (\[PERM\] Eq. 5); missing correlations are factors 1.
 pub fn cm2(rho: &[f64]) -> f64 {
     rho.iter().map(|r| 1.0 - r * r).product()
 }
 
-/// CM3 ([PERM] Eq. 6) with its components.
+/// CM3 (\[PERM\] Eq. 6) with its components.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cm3 {
     /// `min_j c_j`.
@@ -308,7 +308,7 @@ pub fn cm3_subsampled(x: &[Vec<f64>], y: &[Vec<f64>], seed: u64) -> Option<Cm3Su
     Some(Cm3Subsampled { mean, sd: var.sqrt(), draws })
 }
 
-/// UM ([PERM] Eqs. 7-9; Sec 11.6) of rank tables `rx` (`n_x` rows) and `ry` (`n_y` rows) with
+/// UM (\[PERM\] Eqs. 7-9; Sec 11.6) of rank tables `rx` (`n_x` rows) and `ry` (`n_y` rows) with
 /// the same `m >= 1` columns; rows need not correspond. `lx_j` are the eigenvalue shares of
 /// `C_XX`, `ly_j` the shares of `C_YY`'s variance along `C_XX`'s eigenvectors `v_j`. Guards:
 /// all shares within `1e-12` of `1/m` -> 1; `trace(C_YY) = 0` -> 0; `D0 < 1e-12` -> 1 if
