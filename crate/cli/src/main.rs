@@ -18,6 +18,7 @@ use pseudolens_core::attribute::AttributeParams;
 use pseudolens_core::audit::Warning;
 use pseudolens_core::verdict::scorr::{KBasis, ScorrThresholds};
 use pseudolens_core::reference::Reference;
+use pseudolens_core::utility::capture::Original;
 use pseudolens_core::{Audit, AuditConfig, Error, Report, sample};
 
 /// Size of the chunks the file is pushed in (the worker uses the same).
@@ -85,8 +86,8 @@ enum EncodingArg {
 struct AuditArgs {
     /// The released CSV file.
     file: PathBuf,
-    /// Quasi-identifier columns, comma-separated.
-    #[arg(long, value_delimiter = ',', required = true)]
+    /// Quasi-identifier columns, comma-separated (required unless --original is given).
+    #[arg(long, value_delimiter = ',', required_unless_present = "original")]
     qi: Vec<String>,
     /// Sensitive columns, comma-separated.
     #[arg(long, value_delimiter = ',')]
@@ -164,6 +165,15 @@ struct AuditArgs {
     /// SCORR compliance counts k in persons (event-level data) instead of records.
     #[arg(long)]
     scorr_k_persons: bool,
+    /// The original table: adds the permutation-model utility metrics (CM1-CM3, UM).
+    #[arg(long)]
+    original: Option<PathBuf>,
+    /// Record-id column pairing the original and the released rows (else row order).
+    #[arg(long)]
+    record_id: Option<String>,
+    /// Numeric columns for the permutation model (default: every numeric column of both).
+    #[arg(long, value_delimiter = ',')]
+    perm_columns: Vec<String>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -211,6 +221,8 @@ impl AuditArgs {
                 scorr_k_basis: if self.scorr_k_persons { KBasis::Persons } else { KBasis::Records },
                 ..ScorrThresholds::default()
             },
+            record_id: self.record_id.clone(),
+            utility_columns: self.perm_columns.clone(),
             ..AuditConfig::default()
         };
         c.missing_tokens.extend(self.missing_token.iter().cloned());
@@ -279,8 +291,23 @@ fn audit_file(args: &AuditArgs) -> Result<Report, Failure> {
             Some(table)
         }
     };
+    let original = match &args.original {
+        None => None,
+        Some(path) => {
+            let (captured, w) = with_fallback(path, None, |encoding| {
+                let mut original = Original::new(&config, encoding);
+                stream(path, |chunk| original.push(chunk))?;
+                Ok(original.finish()?)
+            })?;
+            warnings.extend(w);
+            Some(captured)
+        }
+    };
     let (mut report, w) = with_fallback(&args.file, config.encoding, |encoding| {
         let mut audit = Audit::new(AuditConfig { encoding, ..config.clone() })?;
+        if let Some(o) = &original {
+            audit.set_original(o.clone());
+        }
         stream(&args.file, |chunk| audit.push(chunk))?;
         if let Some(p) = &population {
             audit.set_population(p.clone());

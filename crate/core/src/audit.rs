@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::attribute::{self, AttributeInput, AttributeParams, SensitiveSummary};
 use crate::identity::persons::Persons;
+use crate::utility::capture::Captured;
 use crate::verdict::scorr::ScorrThresholds;
 use crate::identity::population::Population;
 use crate::identity::{self, ClassTable, IdentityInput, IdentityParams, MissingPolicy, PopulationTable};
@@ -66,6 +67,10 @@ pub struct AuditConfig {
     /// SCORR verdict thresholds (identity-risk.md Sec 11.2).
     #[serde(flatten)]
     pub scorr: ScorrThresholds,
+    /// The record-id column pairing `O` and `P` (spec README Sec 8).
+    pub record_id: Option<String>,
+    /// Columns of `O` for the permutation model (utility.md Sec 11); empty = every numeric one.
+    pub utility_columns: Vec<String>,
 }
 
 impl Default for AuditConfig {
@@ -91,6 +96,8 @@ impl Default for AuditConfig {
             success_rate_threshold: p.success_rate_threshold,
             attribute: AttributeParams::default(),
             scorr: ScorrThresholds::default(),
+            record_id: None,
+            utility_columns: Vec::new(),
         }
     }
 }
@@ -228,6 +235,8 @@ pub struct TableSummary {
     classes: ClassTable,
     persons: Option<Persons>,
     population: Option<ReferenceTable>,
+    original: Option<Captured>,
+    released: Option<Captured>,
     norm: Normaliser,
     facts: InputFacts,
 }
@@ -270,6 +279,8 @@ impl TableSummary {
             classes: ClassTable::new(qi_index.len(), config.missing_policy, config.exclude_suppressed_rows, weight_index.is_some()),
             persons: person_index.map(|_| Persons::new(qi_index.len())),
             population: None,
+            original: None,
+            released: None,
             norm: config.normaliser(),
             facts: InputFacts::default(),
         })
@@ -302,6 +313,9 @@ impl TableSummary {
                 person = self.persons.as_mut().map(|p| p.code(cell));
             }
         }
+        if let Some(c) = &mut self.released {
+            c.absorb(row, &self.norm)?;
+        }
         if self.qi_index.is_empty() {
             return Ok(());
         }
@@ -331,6 +345,9 @@ impl TableSummary {
         };
         for (mine, theirs) in self.sensitive.iter_mut().zip(other.sensitive) {
             mine.merge(theirs, &remap, persons.as_deref());
+        }
+        if let (Some(mine), Some(theirs)) = (&mut self.released, other.released) {
+            mine.append(theirs);
         }
         Ok(())
     }
@@ -392,6 +409,9 @@ impl TableSummary {
             let verdicts = crate::verdict::scorr::metrics(&ctx, &metrics, &qi, &sas, &config.scorr);
             metrics.extend(verdicts);
         }
+        if let (Some(o), Some(p)) = (&self.original, &self.released) {
+            metrics.extend(crate::utility::finish(o, p, &qi));
+        }
         Report {
             input: self.facts,
             columns,
@@ -420,6 +440,7 @@ fn parse_weight(cell: Cell<'_>) -> Option<f64> {
 
 struct Sink<'c> {
     config: &'c AuditConfig,
+    original: Option<Captured>,
     summary: Option<TableSummary>,
     key: Vec<u32>,
     sa: Vec<Option<u32>>,
@@ -427,7 +448,12 @@ struct Sink<'c> {
 
 impl RowSink for Sink<'_> {
     fn header(&mut self, names: &[String]) -> Result<()> {
-        self.summary = Some(TableSummary::new(names, self.config)?);
+        let mut summary = TableSummary::new(names, self.config)?;
+        if let Some(o) = self.original.take() {
+            summary.released = Some(Captured::new(names, &o.names, self.config.record_id.as_deref())?);
+            summary.original = Some(o);
+        }
+        self.summary = Some(summary);
         Ok(())
     }
 
@@ -443,20 +469,22 @@ pub struct Audit {
     csv: CsvStream,
     summary: Option<TableSummary>,
     population: Option<ReferenceTable>,
+    original: Option<Captured>,
 }
 
 impl Audit {
     /// An audit with this configuration (checked here).
     pub fn new(config: AuditConfig) -> Result<Self> {
         let opts = config.csv_options()?;
-        Ok(Audit { config, csv: CsvStream::new(opts), summary: None, population: None })
+        Ok(Audit { config, csv: CsvStream::new(opts), summary: None, population: None, original: None })
     }
 
     /// Absorbs the next chunk of the file.
     pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
-        let mut sink = Sink { config: &self.config, summary: self.summary.take(), key: Vec::new(), sa: Vec::new() };
+        let mut sink = Sink { config: &self.config, original: self.original.take(), summary: self.summary.take(), key: Vec::new(), sa: Vec::new() };
         let r = self.csv.push(chunk, &mut sink);
         self.summary = sink.summary;
+        self.original = sink.original;
         r
     }
 
@@ -470,9 +498,14 @@ impl Audit {
         self.population = Some(population);
     }
 
+    /// Gives the original table `O` for the utility metrics; call before the first push.
+    pub fn set_original(&mut self, original: Captured) {
+        self.original = Some(original);
+    }
+
     /// Ends the input and returns the table summary, for merging.
     pub fn finish_summary(mut self) -> Result<TableSummary> {
-        let mut sink = Sink { config: &self.config, summary: self.summary.take(), key: Vec::new(), sa: Vec::new() };
+        let mut sink = Sink { config: &self.config, original: self.original.take(), summary: self.summary.take(), key: Vec::new(), sa: Vec::new() };
         self.csv.finish(&mut sink)?;
         let mut summary = sink.summary.expect("finish succeeds only after a header");
         summary.facts = self.csv.facts().clone();
