@@ -59,6 +59,14 @@ impl Audit {
         Ok(())
     }
 
+    /// Uses a finished original table for the utility metrics; call before the first push.
+    /// The `OriginalTable` is emptied.
+    pub fn set_original(&mut self, original: &mut OriginalTable) -> Result<(), JsValue> {
+        let table = original.0.take().ok_or_else(finished)?;
+        self.inner()?.set_original(table);
+        Ok(())
+    }
+
     fn inner(&mut self) -> Result<&mut pseudolens_core::Audit, JsValue> {
         self.0.as_mut().ok_or_else(finished)
     }
@@ -92,6 +100,38 @@ impl Reference {
     pub fn finish(&mut self) -> Result<Population, JsValue> {
         let r = self.0.take().ok_or_else(finished)?;
         r.finish().map(|t| Population(Some(t))).map_err(|e| error(&e))
+    }
+}
+
+/// A streaming read of the original table `O`: `new Original(config, encoding)`,
+/// `push(chunk)`..., `finish()` gives an `OriginalTable` for `Audit.set_original`.
+#[wasm_bindgen]
+pub struct Original(Option<pseudolens_core::utility::capture::Original>);
+
+/// A finished original table.
+#[wasm_bindgen]
+pub struct OriginalTable(Option<pseudolens_core::utility::capture::Captured>);
+
+#[wasm_bindgen]
+impl Original {
+    /// Starts reading `O` with the audit's settings (`record_id`, `utility_columns`);
+    /// `encoding` "windows-1252" forces it.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: JsValue, encoding: Option<String>) -> Result<Original, JsValue> {
+        let config = config_from(config)?;
+        let encoding = (encoding.as_deref() == Some("windows-1252")).then_some(pseudolens_core::ingest::encoding::Encoding::Windows1252);
+        Ok(Original(Some(pseudolens_core::utility::capture::Original::new(&config, encoding))))
+    }
+
+    /// Absorbs the next chunk of `O`.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsValue> {
+        self.0.as_mut().ok_or_else(finished)?.push(chunk).map_err(|e| error(&e))
+    }
+
+    /// Ends `O`.
+    pub fn finish(&mut self) -> Result<OriginalTable, JsValue> {
+        let o = self.0.take().ok_or_else(finished)?;
+        o.finish().map(|t| OriginalTable(Some(t))).map_err(|e| error(&e))
     }
 }
 

@@ -84,3 +84,15 @@ fn the_riskiest_rows_can_be_copied_out() {
     let out = x.finish().unwrap();
     assert_eq!(Reflect::get(&out, &"csv".into()).unwrap(), "line,q,n\n3,B,2\n");
 }
+
+#[wasm_bindgen_test]
+fn an_original_table_adds_the_permutation_metrics() {
+    let mut original = pseudolens_wasm::Original::new(js_sys::Object::new().into(), None).unwrap();
+    original.push(b"x,y\n1,10\n2,20\n3,30\n4,50\n5,40\n").unwrap();
+    let mut table = original.finish().unwrap();
+    let mut audit = Audit::new(js_sys::Object::new().into()).unwrap();
+    audit.set_original(&mut table).unwrap();
+    audit.push(b"x,y\n1,10\n2,20\n3,30\n4,50\n5,40\n").unwrap();
+    let report = audit.finish().unwrap();
+    assert_eq!(metric(&report, "perm_um").as_f64(), Some(1.0));
+}
