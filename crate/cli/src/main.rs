@@ -34,7 +34,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Audit a released CSV file.
-    Audit(AuditArgs),
+    Audit(Box<AuditArgs>),
     /// Write the bundled synthetic hospital sample (5,000 rows) to standard output.
     Sample,
     /// Write a generated benchmark table (10 columns, 5 quasi-identifiers) to standard output.

@@ -138,13 +138,13 @@ impl AuditConfig {
         }
         let a = &self.attribute;
         let checks = [
-            ("l threshold", a.l_threshold.is_some_and(|l| !(l >= 1.0))),
+            ("l threshold", a.l_threshold.is_some_and(|l| l.is_nan() || l < 1.0)),
             ("t threshold", a.t_threshold.is_some_and(|t| !(0.0..=1.0).contains(&t))),
-            ("beta threshold", a.beta_threshold.is_some_and(|b| !(b >= 0.0))),
+            ("beta threshold", a.beta_threshold.is_some_and(|b| b.is_nan() || b < 0.0)),
             ("recursive l", a.recursive_l == 0),
-            ("recursive c", !(a.recursive_c > 0.0)),
+            ("recursive c", a.recursive_c.is_nan() || a.recursive_c <= 0.0),
             ("SCORR t_max", !(0.0..=1.0).contains(&self.scorr.scorr_t_max)),
-            ("SCORR k_min", !(self.scorr.scorr_k_min >= 0.0)),
+            ("SCORR k_min", self.scorr.scorr_k_min.is_nan() || self.scorr.scorr_k_min < 0.0),
             ("SCORR band limits", !(0.0 <= self.scorr.scorr_low_max && self.scorr.scorr_low_max <= self.scorr.scorr_medium_max)),
         ];
         if let Some((what, _)) = checks.iter().find(|c| c.1) {

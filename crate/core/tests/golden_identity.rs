@@ -43,7 +43,7 @@ fn g1_identity_metrics_under_every_policy() {
             rare: 8.0 / 17.0,
             violators: [3, 5, 12, 17],
             r_internal: 7.0 / 17.0,
-            class_mean: 0.6119047619047619,
+            class_mean: 0.611_904_761_904_762,
             at_risk: 12.0 / 17.0,
             affected_highest: 3.0 / 17.0,
             affected_lowest: 5.0 / 17.0,
