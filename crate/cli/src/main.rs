@@ -275,41 +275,40 @@ fn with_fallback<T>(
     }
 }
 
-/// Audits a released file, with its population table when one is given.
+/// A table read beside the release.
+enum SideTable {
+    Population(pseudolens_core::reference::ReferenceTable),
+    Original(pseudolens_core::utility::capture::Captured),
+}
+
+/// Audits a released file, with its population and original tables when given.
 fn audit_file(args: &AuditArgs) -> Result<Report, Failure> {
     let config = args.config();
     let mut warnings = Vec::new();
-    let population = match &args.reference {
-        None => None,
-        Some(path) => {
-            let (table, w) = with_fallback(path, None, |encoding| {
-                let mut reference = Reference::new(&config, encoding);
-                stream(path, |chunk| reference.push(chunk))?;
-                Ok(reference.finish()?)
-            })?;
-            warnings.extend(w);
-            Some(table)
-        }
+    // A side table (population, original) is read whole before the release.
+    let mut side = |path: &Option<PathBuf>, read: &dyn Fn(&Path, Option<Encoding>) -> Result<_, Failure>| -> Result<_, Failure> {
+        let Some(path) = path else { return Ok(None) };
+        let (table, w) = with_fallback(path, None, |encoding| read(path, encoding))?;
+        warnings.extend(w);
+        Ok(Some(table))
     };
-    let original = match &args.original {
-        None => None,
-        Some(path) => {
-            let (captured, w) = with_fallback(path, None, |encoding| {
-                let mut original = Original::new(&config, encoding);
-                stream(path, |chunk| original.push(chunk))?;
-                Ok(original.finish()?)
-            })?;
-            warnings.extend(w);
-            Some(captured)
-        }
-    };
+    let population = side(&args.reference, &|path, encoding| {
+        let mut reference = Reference::new(&config, encoding);
+        stream(path, |chunk| reference.push(chunk))?;
+        Ok(SideTable::Population(reference.finish()?))
+    })?;
+    let original = side(&args.original, &|path, encoding| {
+        let mut original = Original::new(&config, encoding);
+        stream(path, |chunk| original.push(chunk))?;
+        Ok(SideTable::Original(original.finish()?))
+    })?;
     let (mut report, w) = with_fallback(&args.file, config.encoding, |encoding| {
         let mut audit = Audit::new(AuditConfig { encoding, ..config.clone() })?;
-        if let Some(o) = &original {
+        if let Some(SideTable::Original(o)) = &original {
             audit.set_original(o.clone());
         }
         stream(&args.file, |chunk| audit.push(chunk))?;
-        if let Some(p) = &population {
+        if let Some(SideTable::Population(p)) = &population {
             audit.set_population(p.clone());
         }
         Ok(audit.finish()?)

@@ -23,6 +23,7 @@ pub mod metric;
 pub mod profile;
 pub mod reference;
 pub mod roles;
+mod rng;
 pub mod sample;
 mod special;
 pub mod utility;

@@ -1,31 +1,11 @@
 //! Synthetic tables: the bundled hospital-style sample the page audits with one click, and the
 //! larger generated files of the benchmark. Both are deterministic (same seed, same bytes on
-//! every platform), which is why the generator carries its own SplitMix64 rather than a
-//! version-dependent random crate.
+//! every platform), from the crate's own SplitMix64 rather than a version-dependent random
+//! crate.
 
 use std::fmt::Write;
 
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and stable across platforms.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.unit() * n as f64) as usize
-    }
-}
+use crate::rng::SplitMix64 as Rng;
 
 /// Draws indices `0..n` with Zipf-like weights `1/(i+1)^s` (a few common, many rare).
 struct Skewed(Vec<f64>);

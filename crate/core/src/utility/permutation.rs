@@ -253,23 +253,6 @@ pub fn rank_columns(cols: &[Vec<f64>]) -> Matrix {
     cols.iter().map(|c| average_ranks(c)).collect()
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014), the generator Sec 11.5 names.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (multiply-shift).
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next()) * n as u128) >> 64) as usize
-    }
-}
 
 /// CM3 over [`CM3_DRAWS`] subsamples: mean, sample standard deviation and the per-draw results.
 #[derive(Debug, Clone, PartialEq)]
@@ -291,7 +274,7 @@ pub fn cm3_subsampled(x: &[Vec<f64>], y: &[Vec<f64>], seed: u64) -> Option<Cm3Su
     let (small, large, large_is_x) = if nx <= ny { (x, y, false) } else { (y, x, true) };
     let (k, n) = (nx.min(ny), nx.max(ny));
     let r_small = rank_columns(small);
-    let mut rng = SplitMix64(seed);
+    let mut rng = crate::rng::SplitMix64(seed);
     let mut draws = Vec::with_capacity(CM3_DRAWS);
     for _ in 0..CM3_DRAWS {
         let mut idx: Vec<usize> = (0..n).collect();
