@@ -17,13 +17,16 @@ export type Pass = 'profile' | 'audit' | 'extract';
 export type ClassValues = (string | null)[];
 
 export type Request =
-  /** Profile or audit; `reference` = the population table, read first (audit pass only). */
-  | { type: 'run'; id: number; pass: 'profile' | 'audit'; source: Source; config: AuditConfig; reference: File | null }
+  /**
+   * Profile or audit. Audit pass only: `reference` = the population table and `original` = the
+   * table before pseudonymization (utility metrics), both read before the released file.
+   */
+  | { type: 'run'; id: number; pass: 'profile' | 'audit'; source: Source; config: AuditConfig; reference: File | null; original: File | null }
   /** Copy out the rows of `classes` from the same source, read with the same config. */
   | { type: 'extract'; id: number; source: Source; config: AuditConfig; classes: ClassValues[] };
 
-/** Which file a message is about: the released table or the population table. */
-export type Target = 'table' | 'population';
+/** Which file a message is about: the released table, the population table or the original. */
+export type Target = 'table' | 'population' | 'original';
 
 export interface Progress {
   target: Target;

@@ -19,9 +19,9 @@ export class WorkerClient {
     return this.currentId !== 0;
   }
 
-  /** A profile or audit pass; `reference` is the population table (audit pass only). */
-  run(pass: 'profile' | 'audit', source: Source, config: AuditConfig, reference: File | null = null): void {
-    this.post({ type: 'run', id: this.begin(), pass, source, config, reference });
+  /** A profile or audit pass; `reference` (population) and `original`: audit pass only. */
+  run(pass: 'profile' | 'audit', source: Source, config: AuditConfig, reference: File | null = null, original: File | null = null): void {
+    this.post({ type: 'run', id: this.begin(), pass, source, config, reference, original });
   }
 
   /** The drill-down pass: the rows of `classes`, read from `source` with `config`. */

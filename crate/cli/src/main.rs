@@ -277,7 +277,7 @@ fn with_fallback<T>(
 
 /// A table read beside the release.
 enum SideTable {
-    Population(pseudolens_core::reference::ReferenceTable),
+    Population(Box<pseudolens_core::reference::ReferenceTable>),
     Original(pseudolens_core::utility::capture::Captured),
 }
 
@@ -295,7 +295,7 @@ fn audit_file(args: &AuditArgs) -> Result<Report, Failure> {
     let population = side(&args.reference, &|path, encoding| {
         let mut reference = Reference::new(&config, encoding);
         stream(path, |chunk| reference.push(chunk))?;
-        Ok(SideTable::Population(reference.finish()?))
+        Ok(SideTable::Population(Box::new(reference.finish()?)))
     })?;
     let original = side(&args.original, &|path, encoding| {
         let mut original = Original::new(&config, encoding);
@@ -309,7 +309,7 @@ fn audit_file(args: &AuditArgs) -> Result<Report, Failure> {
         }
         stream(&args.file, |chunk| audit.push(chunk))?;
         if let Some(SideTable::Population(p)) = &population {
-            audit.set_population(p.clone());
+            audit.set_population((**p).clone());
         }
         Ok(audit.finish()?)
     })?;
