@@ -119,6 +119,17 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
     'The SCORR extended check: each risk, rounded to 2 decimals, is low up to 0.33, medium up to 0.66 and high above; the worst band gives the category.',
   verdict_scorr_final:
     'The SCORR decision: eligible when compliant and every band is low, release with acknowledged risk when compliant with a medium band, otherwise not approved.',
+  // Utility, permutation model (spec utility.md Sec 11): the released file against the original.
+  perm_um:
+    'How much of the way the columns vary together in the original the release kept: 1 = all of it, 0 = none, so analyses across columns would mislead.',
+  perm_cm1:
+    'How little the released values, ranked, give away about the original ones through their strongest link: 1 = nothing, 0 = one combination of columns keeps the original order exactly.',
+  perm_cm2:
+    'Like CM1, but over every link between the two tables at once, so it is never above CM1: 1 = the release tells nothing about the original order.',
+  perm_cm3:
+    'The protection left against someone without record ids who sorts both tables by one column and matches them row by row; the weakest column decides it, and 0 means the records line up again.',
+  perm_reverse_mapping:
+    'How far each released value moved in rank from its original record’s value: a rank shift of 0 means the record kept its place among all records.',
 };
 
 /** Plain words for the `reason` codes of metrics that could not be computed. */
@@ -147,6 +158,15 @@ const REASONS: Readonly<Record<string, string>> = {
   k_unavailable: 'the k it needs could not be computed (k in persons needs a person id column)',
   no_k: 'k could not be computed',
   wildcard_policy: 'it is not defined when blank cells are wildcards',
+  row_count_mismatch: 'the two tables have different numbers of rows, so their rows cannot be paired by row order',
+  record_id_missing: 'some rows have no record id, so they cannot be paired',
+  record_id_not_unique: 'a record id occurs more than once in one of the tables, so rows cannot be paired',
+  record_id_unknown_in_released: 'the released file holds record ids that are not in the original table',
+  no_attributes: 'the two tables share no numeric column',
+  single_attribute: 'it needs at least two numeric columns in both tables',
+  too_few_rows: 'fewer than 3 complete rows are left',
+  no_variance_original: 'the original columns do not vary',
+  rank_deficient: 'some columns are constant or repeat others, so some of their correlations count as 0',
   sa_generalized_treated_as_categorical:
     'a numeric sensitive column holds ranges or masked values, so its values were compared as text (equal distance)',
 };
@@ -188,6 +208,12 @@ export const SUCCESS_RATE_HELP =
 
 export const REFERENCE_HELP =
   'Optional: a CSV of the population the file was drawn from (such as a census extract) with the same quasi-identifier columns; it stays on this computer.';
+
+export const ORIGINAL_HELP =
+  'Optional: the table as it was before pseudonymization, with the same numeric columns, to measure what the release kept (utility) and how hard its records are to link back; it stays on this computer.';
+
+export const RECORD_ID_HELP =
+  'The column that names the same record in both tables; by row order, row 1 of the original goes with row 1 of the released file, so both need the same number of rows.';
 
 export const POPULATION_SIZE_HELP: Readonly<Record<'none' | 'size' | 'fraction' | 'region', string>> = {
   none: 'Without a population size the population-uniqueness estimates are skipped.',

@@ -4,11 +4,12 @@
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import './attribute.css';
+import './utility.css';
 import { byId } from './dom';
 import { count, megabytes, rate } from './format';
 import { fileStem, saveText } from './download';
 import { showExtractStatus } from './drilldown-view';
-import { addMessage, clearMessages, describeError, showMessage } from './messages';
+import { SIDE_NAMES, addMessage, clearMessages, describeError, showMessage } from './messages';
 import { renderProfile } from './profile-view';
 import {
   assertNever,
@@ -51,8 +52,9 @@ interface Job {
   report: Report | null;
   /** The settings of the last audit pass (the drill-down reads the file with them). */
   config: AuditConfig | null;
-  /** The population table of the last audit pass, if any. */
+  /** The population table and the original table of the last audit pass, if any. */
   reference: File | null;
+  original: File | null;
 }
 
 let job: Job | null = null;
@@ -65,7 +67,7 @@ function announce(text: string): void {
 
 const PASS_TITLES: Readonly<Record<Pass, string>> = {
   profile: 'Profiling the columns',
-  audit: 'Auditing re-identification risk',
+  audit: 'Auditing the released file',
   extract: 'Collecting the records of the riskiest groups',
 };
 
@@ -88,7 +90,7 @@ function hideProgress(): void {
 
 function updateProgress(p: Progress): void {
   if (!job) return;
-  if (job.pass) setProgressTitle(p.target === 'population' ? 'Reading the population table' : PASS_TITLES[job.pass]);
+  if (job.pass) setProgressTitle(p.target === 'table' ? PASS_TITLES[job.pass] : `Reading the ${SIDE_NAMES[p.target]}`);
   progressBar.max = Math.max(1, p.totalBytes);
   progressBar.value = p.bytes;
   const rows = p.rows === null ? '' : `${count(p.rows)} rows · `;
@@ -109,7 +111,8 @@ function startPass(pass: 'profile' | 'audit', choices: AuditChoices | null): voi
   if (choices) {
     job.config = auditConfig(choices);
     job.reference = choices.reference;
-    client.run(pass, job.source, job.config, choices.reference);
+    job.original = choices.original;
+    client.run(pass, job.source, job.config, choices.reference, choices.original);
   } else {
     client.run(pass, job.source, { ...profileConfig(), encoding: job.encoding });
   }
@@ -137,7 +140,7 @@ function onExtracted(extracted: Extracted): void {
 
 function start(source: Source, label: string, autoAudit: boolean): void {
   if (client.busy) client.cancel();
-  job = { source, label, autoAudit, encoding: null, pass: null, announcedQuarter: 0, report: null, config: null, reference: null };
+  job = { source, label, autoAudit, encoding: null, pass: null, announcedQuarter: 0, report: null, config: null, reference: null, original: null };
   clearMessages(messages);
   profilePanel.hidden = true;
   profilePanel.replaceChildren();
@@ -171,7 +174,8 @@ function onProfile(report: Report): void {
 function onAudit(report: Report): void {
   if (!job) return;
   job.report = report;
-  renderResults(resultsPanel, report, job.label, { onDownload: downloadReport, onExtract: runExtract });
+  const utility = { original: job.original?.name ?? null, recordId: job.config?.record_id ?? null };
+  renderResults(resultsPanel, report, job.label, { onDownload: downloadReport, onExtract: runExtract, utility });
   announce('Audit finished. Results are below.');
   byId('results-title').setAttribute('tabindex', '-1');
   byId('results-title').focus({ preventScroll: true });
@@ -205,9 +209,10 @@ function onWorkerMessage(message: Response): void {
     case 'error': {
       hideProgress();
       if (message.error.kind === 'internal') client.restart();
+      const side = message.target === 'table' ? null : job?.[message.target === 'population' ? 'reference' : 'original'];
       const label =
-        message.target === 'population' ? `The population table ${job?.reference?.name ?? ''}`.trim() : (job?.label ?? 'The file');
-      const { title, detail } = describeError(message.error, label);
+        message.target === 'table' ? (job?.label ?? 'The file') : `The ${SIDE_NAMES[message.target]} ${side?.name ?? ''}`.trim();
+      const { title, detail } = describeError(message.error, label, message.target !== 'table');
       showMessage(messages, 'error', title, detail);
       if (job?.pass === 'extract') showExtractStatus(`The records could not be collected: ${title}`, 'error');
       announce(title);
@@ -218,7 +223,7 @@ function onWorkerMessage(message: Response): void {
       addMessage(
         messages,
         'note',
-        `${message.target === 'population' ? 'The population table' : 'This file'} is not UTF-8 text; reading it again as Windows-1252 (Western European).`,
+        `${message.target === 'table' ? 'This file' : `The ${SIDE_NAMES[message.target]}`} is not UTF-8 text; reading it again as Windows-1252 (Western European).`,
         'Accented letters will be read correctly if the file came from an older Windows program or Excel.',
       );
       break;

@@ -2,10 +2,20 @@
 // and column, and notes (cancelled, encoding retry).
 
 import { el } from './dom';
+import type { Target } from './protocol';
 import type { WireError } from './report';
 
-/** `source` names what was read (a file name, or the sample). */
-export function describeError(e: WireError, source: string): { title: string; detail: string } {
+/** The files read beside the released one, as the page's sentences name them. */
+export const SIDE_NAMES: Readonly<Record<Exclude<Target, 'table'>, string>> = {
+  population: 'population table',
+  original: 'original table',
+};
+
+/**
+ * `source` names what was read (a file name, or the sample); `side`: it is a file read beside
+ * the released one (population, original), so every title names it.
+ */
+export function describeError(e: WireError, source: string, side = false): { title: string; detail: string } {
   const where =
     e.line !== null
       ? `line ${e.line.toLocaleString('en-US')}${e.column !== null ? `, column “${e.column}”` : ''}`
@@ -26,9 +36,12 @@ export function describeError(e: WireError, source: string): { title: string; de
         detail,
       };
     case 'encoding':
-      return { title: `The text encoding of the file could not be read${where ? ` (${where})` : ''}.`, detail };
+      return { title: `The text encoding of ${side ? source : 'the file'} could not be read${where ? ` (${where})` : ''}.`, detail };
     case 'config':
-      return { title: `The audit settings were not accepted${where ? ` (${where})` : ''}.`, detail };
+      return {
+        title: side ? `${source} does not fit the settings${where ? ` (${where})` : ''}.` : `The audit settings were not accepted${where ? ` (${where})` : ''}.`,
+        detail,
+      };
     case 'internal':
       return { title: 'Something went wrong inside the audit engine.', detail };
     default:

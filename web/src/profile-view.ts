@@ -110,7 +110,7 @@ export function renderProfile(
     el('span', { class: 'top-values' }, topText(c)),
   ]);
 
-  const settings = settingsForm();
+  const settings = settingsForm(report.columns);
   const runButton = el('button', { id: 'run-audit', class: 'button primary', type: 'submit' }, 'Run audit');
   const form = el('form', { class: 'audit-form', novalidate: true }, ...settings.nodes, directNote, problem, runButton);
   form.addEventListener('submit', (e) => {

@@ -39,6 +39,10 @@ export interface AuditConfig {
   scorr_k_min?: number;
   scorr_t_max?: number;
   scorr_k_basis?: KBasis;
+  /** Pairs the rows of the original table with the released ones (null = row order). */
+  record_id?: string | null;
+  /** The original's columns for the permutation model ([] = all numeric). */
+  utility_columns?: string[];
 }
 
 /** Which k the SCORR compliance rule uses: rows, or different persons (event-level data). */

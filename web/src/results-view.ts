@@ -1,8 +1,10 @@
 // Step 3 of the page: the audit results. The verdict (ARX light and SCORR badge) first, then
-// the headline cards, the attacker models, attribute disclosure, population uniqueness, what
-// drives the risk, the further risk measures with the SCORR verdict, the counts and charts, the
-// riskiest groups with their drill-down, warnings and every metric in a table. Each part lives in its own view; this file only puts them in order. It reads the
-// Report only and computes nothing but display formatting.
+// the headline cards, the attacker models, attribute disclosure, utility against the original
+// table, population uniqueness, what drives the risk, the further risk measures with the SCORR
+// verdict, the counts and charts, the riskiest groups with their drill-down, warnings and every
+// metric in a table; without quasi-identifiers only utility, warnings and the table. Each part
+// lives in its own view; this file only puts them in order. It reads the Report only and
+// computes nothing but display formatting.
 
 import { attackersView } from './attackers-view';
 import { attributeView } from './attribute-view';
@@ -19,6 +21,7 @@ import { isRecord, metric, type MetricResult, type Report } from './report';
 import { personsView, scorrView, weightsView } from './risks-view';
 import { scorrBadge, scorrVerdictView } from './scorr-verdict-view';
 import { asMinMeanMax, scopeAttribute, scopeSubset } from './suite';
+import { utilityView, type UtilityInputs } from './utility-view';
 import { verdictView } from './verdict-view';
 import { missingReason, section, type View } from './view-kit';
 
@@ -33,7 +36,7 @@ const SHARE_IDS = new Set([
   'global_risk',
 ]);
 /** Metrics whose value is a risk score in [0, 1] (4 decimals, even when it is 0 or 1). */
-const SCORE_IDS = /^(r_internal|avg_risk_class_mean|prosecutor_|journalist_|marketer_|r_internal_weighted|qi_distinction|qi_separation|t_closeness)/;
+const SCORE_IDS = /^(perm_cm|perm_um|r_internal|avg_risk_class_mean|prosecutor_|journalist_|marketer_|r_internal_weighted|qi_distinction|qi_separation|t_closeness)/;
 
 function primitiveText(x: unknown): string {
   if (typeof x === 'number') return count(x);
@@ -92,6 +95,8 @@ function allMetrics(report: Report): HTMLElement {
 export interface ResultHandlers {
   onDownload: () => void;
   onExtract: (classes: ClassValues[]) => void;
+  /** The original table's name and pairing column, for the utility section. */
+  utility: UtilityInputs;
 }
 
 let charts: Chart[] = [];
@@ -115,17 +120,26 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   const groups: View = groupsView(report);
   const persons = personsView(report);
 
+  const utility = utilityView(report, handlers.utility);
+
   panel.append(
     el('div', { class: 'results-head' }, el('h2', { id: 'results-title' }, '3. Results'), download),
-    el(
-      'p',
-      { class: 'lead' },
-      `${fileLabel}. Quasi-identifiers: ${qis.join(', ')}. `,
-      sensitive.length ? `Sensitive: ${sensitive.join(', ')}. ` : 'No sensitive column. ',
-      `Blank cells: ${report.params.missing_policy}. `,
-      `Threshold τ = ${report.params.threshold}.`,
-    ),
+    qis.length === 0
+      ? el('p', { class: 'lead' }, `${fileLabel}. No quasi-identifiers were chosen, so only the utility results are shown.`)
+      : el(
+          'p',
+          { class: 'lead' },
+          `${fileLabel}. Quasi-identifiers: ${qis.join(', ')}. `,
+          sensitive.length ? `Sensitive: ${sensitive.join(', ')}. ` : 'No sensitive column. ',
+          `Blank cells: ${report.params.missing_policy}. `,
+          `Threshold τ = ${report.params.threshold}.`,
+        ),
   );
+  if (qis.length === 0) {
+    for (const node of [utility, warningsList(report), allMetrics(report)]) if (node) append(panel, node);
+    panel.hidden = false;
+    return;
+  }
   for (const node of [
     hasVerdict ? verdictView(report, scorrBadge(report)) : null,
     persons?.prominent ? persons.node : null,
@@ -133,6 +147,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     warningsList(report),
     attackersView(report),
     attributeView(report),
+    utility,
     ...population.nodes,
     attributionView(report),
     weightsView(report),

@@ -120,6 +120,10 @@ export interface AuditChoices {
   scorrKBasis: KBasis;
   /** The population / reference table, if the user gave one. */
   reference: File | null;
+  /** The table before pseudonymization (utility metrics), if the user gave one. */
+  original: File | null;
+  /** The column pairing the original's rows with the released ones; null = row order. */
+  recordId: string | null;
   /** Set when the profile pass found the file to be windows-1252, to skip a second retry. */
   encoding: Encoding | null;
 }
@@ -140,6 +144,8 @@ export function defaultChoices(roles: RoleTable, encoding: Encoding | null): Aud
     scorrTMax: DEFAULT_SCORR_T_MAX,
     scorrKBasis: 'records',
     reference: null,
+    original: null,
+    recordId: null,
     encoding,
   };
 }
@@ -148,8 +154,9 @@ const inUnit = (x: number) => x > 0 && x <= 1;
 
 /** Why the choices cannot run yet, or null when they can. */
 export function validate(choices: AuditChoices): string | null {
-  if (columnsWithRole(choices.roles, 'quasi_identifier').length === 0) {
-    return 'Mark at least one column as a quasi-identifier: the audit groups records by those columns.';
+  // With an original table the utility results alone are worth a run.
+  if (columnsWithRole(choices.roles, 'quasi_identifier').length === 0 && !choices.original) {
+    return 'Mark at least one column as a quasi-identifier (the audit groups records by those columns), or give an original table to measure utility only.';
   }
   for (const role of SINGLE_ROLES) {
     if (columnsWithRole(choices.roles, role).length > 1) return `Only one column can be the ${ROLE_LABELS[role].toLowerCase()}.`;
@@ -204,6 +211,7 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
     scorr_k_min: choices.scorrKMin,
     scorr_t_max: choices.scorrTMax,
     scorr_k_basis: choices.scorrKBasis,
+    record_id: choices.original ? choices.recordId : null,
     encoding: choices.encoding,
   };
 }
@@ -211,4 +219,20 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
 /** The configuration of the first pass over a new file: profile only. */
 export function profileConfig(): AuditConfig {
   return { quasi_identifiers: [] };
+}
+
+/** Names that usually mark a record id (compared in lower case, without separators). */
+const RECORD_ID_NAME = /^(?:(?:record|rec|row|case|person|patient|respondent|subject|unit|obs|observation)?(?:id|ident|identifier|key|number|no|nr)|rid|pid|uid|recno|seqn|serialno)$/;
+
+/**
+ * The column most likely to pair the original's rows with the released ones: one whose name
+ * looks like a record id, else a direct identifier with an id-like name or numeric values;
+ * null = pair by row order.
+ */
+export function guessRecordId(columns: readonly ColumnProfile[]): string | null {
+  const plain = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const byName = columns.find((c) => RECORD_ID_NAME.test(plain(c.name)));
+  if (byName) return byName.name;
+  const direct = columns.filter((c) => c.proposed_role === 'direct_identifier');
+  return (direct.find((c) => /id$/.test(plain(c.name))) ?? direct.find((c) => c.kind === 'numeric'))?.name ?? null;
 }

@@ -1,7 +1,8 @@
 // Step 2, the settings below the column table: blank-cell policy, the ARX verdict thresholds,
 // the attribute-disclosure and SCORR settings (attribute-settings.ts) and the population (an
 // optional population table and the population size N, given as a number, a sampling
-// fraction or a region preset, never more than one).
+// fraction or a region preset, never more than one) and the original table
+// (original-settings.ts).
 
 import { attributeSettings, type AttributeSettings } from './attribute-settings';
 import { el, type Child } from './dom';
@@ -13,8 +14,10 @@ import {
   SUCCESS_RATE_HELP,
   THRESHOLD_HELP,
 } from './explain';
-import { count, fileSize } from './format';
-import type { MissingPolicy } from './report';
+import { fileField } from './file-field';
+import { count } from './format';
+import { originalSettings, type OriginalSettings } from './original-settings';
+import type { ColumnProfile, MissingPolicy } from './report';
 import {
   DEFAULT_RECORDS_AT_RISK_THRESHOLD,
   DEFAULT_SUCCESS_RATE_THRESHOLD,
@@ -31,7 +34,7 @@ const POLICY_LABELS: Readonly<Record<MissingPolicy, string>> = {
 };
 
 /** The settings as read from the form (numbers unchecked: `validate` checks them). */
-export interface Settings extends AttributeSettings {
+export interface Settings extends AttributeSettings, OriginalSettings {
   missingPolicy: MissingPolicy;
   threshold: number;
   recordsAtRiskThreshold: number;
@@ -78,7 +81,8 @@ function policyFieldset(): HTMLElement {
   );
 }
 
-export function settingsForm(): SettingsForm {
+/** `columns`: the released file's columns (the original's rows pair by one of them). */
+export function settingsForm(columns: readonly ColumnProfile[]): SettingsForm {
   const tau = numberField('threshold', 'Risk threshold τ (highest risk)', THRESHOLD_HELP, DEFAULT_THRESHOLD, 0.01, 0.01);
   const atRisk = numberField('records-at-risk-threshold', 'Records at risk (share)', RECORDS_AT_RISK_HELP, DEFAULT_RECORDS_AT_RISK_THRESHOLD, 0.001, 0.01);
   const success = numberField('success-rate-threshold', 'Success rate', SUCCESS_RATE_HELP, DEFAULT_SUCCESS_RATE_THRESHOLD, 0.001, 0.01);
@@ -92,40 +96,10 @@ export function settingsForm(): SettingsForm {
     success.node,
   );
   const attribute = attributeSettings();
+  const original = originalSettings(columns);
 
   // The population table: a second, optional file, read by the worker like the first.
-  const referenceInput = el('input', {
-    id: 'reference-input',
-    type: 'file',
-    accept: '.csv,.tsv,.txt,text/csv,text/plain',
-    'aria-describedby': 'reference-help',
-  });
-  const chosen = el('p', { class: 'reference-chosen', id: 'reference-chosen', hidden: true });
-  let reference: File | null = null;
-  const removeButton = el('button', { type: 'button', class: 'button small', id: 'reference-remove' }, 'Remove');
-  const showChosen = () => {
-    chosen.hidden = reference === null;
-    chosen.replaceChildren();
-    if (reference) chosen.append(`Chosen: ${reference.name} (${fileSize(reference.size)}) `, removeButton);
-  };
-  referenceInput.addEventListener('change', () => {
-    reference = referenceInput.files?.[0] ?? null;
-    showChosen();
-  });
-  removeButton.addEventListener('click', () => {
-    reference = null;
-    referenceInput.value = '';
-    showChosen();
-    referenceInput.focus();
-  });
-  const referenceField = el(
-    'div',
-    { class: 'reference-field' },
-    el('label', { for: 'reference-input' }, 'Population table (optional)'),
-    referenceInput,
-    el('p', { class: 'help', id: 'reference-help' }, REFERENCE_HELP),
-    chosen,
-  );
+  const referenceField = fileField('reference', 'Population table (optional)', REFERENCE_HELP);
 
   // The population size: one radio per way of giving it; typing in a box selects its radio.
   const sizeInput = el('input', { id: 'population-size', type: 'number', min: 1, step: 1, inputmode: 'numeric', placeholder: 'e.g. 500000' });
@@ -161,7 +135,7 @@ export function settingsForm(): SettingsForm {
       { class: 'help' },
       'The released file is usually a sample of a larger population; describing that population gives the journalist, marketer and population-uniqueness results.',
     ),
-    el('div', { class: 'population-grid' }, referenceField, sizeField),
+    el('div', { class: 'population-grid' }, referenceField.node, sizeField),
   );
 
   const read = (): Settings => {
@@ -182,10 +156,11 @@ export function settingsForm(): SettingsForm {
       recordsAtRiskThreshold: Number(atRisk.input.value),
       successRateThreshold: Number(success.input.value),
       population: size,
-      reference,
+      reference: referenceField.file(),
       ...attribute.read(),
+      ...original.read(),
     };
   };
 
-  return { nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, ...attribute.nodes, population)], read };
+  return { nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, ...attribute.nodes, population, original.node)], read };
 }

@@ -1,10 +1,10 @@
 // The only code that touches wasm. It reads the input in 1 MiB slices, pushes each slice into
-// the streaming `Audit` (after reading the population table, if any, into a `Reference`),
-// reports progress at most every 100 ms and posts the final Report; the drill-down pass streams
-// the same file through an `Extract`.
+// the streaming `Audit` (after reading the original table, if any, into an `Original` and the
+// population table, if any, into a `Reference`), reports progress at most every 100 ms and
+// posts the final Report; the drill-down pass streams the same file through an `Extract`.
 // Cancel is handled by the page: it terminates this worker (a wasm call cannot be interrupted).
 
-import init, { Audit, Extract, Population, Reference, sample_csv, version } from '../pkg/pseudolens_wasm.js';
+import init, { Audit, Extract, Original, OriginalTable, Population, Reference, sample_csv, version } from '../pkg/pseudolens_wasm.js';
 import wasmUrl from '../pkg/pseudolens_wasm_bg.wasm?url';
 import {
   CHUNK_BYTES,
@@ -53,7 +53,7 @@ function asBlob(source: Source): Blob {
   }
 }
 
-/** Something that absorbs a file chunk by chunk: Audit, Reference or Extract. */
+/** Something that absorbs a file chunk by chunk: Audit, Reference, Original or Extract. */
 interface Sink {
   push(chunk: Uint8Array): void;
   rows?(): number;
@@ -99,24 +99,54 @@ async function withEncodingRetry<T>(
   }
 }
 
-/** Reads the population table E into a `Population` (the caller frees it). */
-function readPopulation(id: number, file: File, config: AuditConfig): Promise<Population> {
-  return withEncodingRetry(id, 'population', false, async (encoding) => {
-    const reference = new Reference(config, encoding);
+/** A reader of a table beside the released one: `Reference` (population) or `Original`. */
+interface SideReader<T> extends Sink {
+  finish(): T;
+  free(): void;
+}
+
+/**
+ * Reads a side table into its finished handle (the caller frees it). `forced` remembers, per
+ * target, that a file had to be read as windows-1252, so a second read starts with it.
+ */
+function readSide<T>(
+  id: number,
+  file: File,
+  target: Target,
+  forced: Set<Target>,
+  open: (encoding: 'windows-1252' | null) => SideReader<T>,
+): Promise<T> {
+  return withEncodingRetry(id, target, forced.has(target), async (encoding) => {
+    if (encoding) forced.add(target);
+    const reader = open(encoding);
     try {
-      await stream(id, file, 'population', reference);
-      return reference.finish();
+      await stream(id, file, target, reader);
+      return reader.finish();
     } finally {
-      reference.free(); // finish() empties the reader but leaves its handle to be freed
+      reader.free(); // finish() empties the reader but leaves its handle to be freed
     }
   });
 }
 
-async function audit(id: number, blob: Blob, config: AuditConfig, population: Population | null): Promise<Report> {
+/** The side tables of one audit attempt; the Audit empties each one it is given. */
+interface Sides {
+  population: Population | null;
+  original: OriginalTable | null;
+}
+
+function freeSides(sides: Sides): void {
+  sides.population?.free();
+  sides.original?.free();
+  sides.population = null;
+  sides.original = null;
+}
+
+async function audit(id: number, blob: Blob, config: AuditConfig, sides: Sides): Promise<Report> {
   const audit = new Audit(config);
   try {
+    if (sides.original) audit.set_original(sides.original); // before the first push
     await stream(id, blob, 'table', audit);
-    if (population) audit.set_population(population);
+    if (sides.population) audit.set_population(sides.population);
     return audit.finish() as Report;
   } finally {
     audit.free(); // finish() empties the audit but leaves its handle to be freed
@@ -140,32 +170,29 @@ const withEncoding = (config: AuditConfig, encoding: 'windows-1252' | null): Aud
 async function run(request: Request): Promise<void> {
   const { id, source, config } = request;
   let target: Target = 'table';
-  let population: Population | null = null;
+  const sides: Sides = { population: null, original: null };
   try {
     await loadWasm();
     const blob = asBlob(source);
     const forced = config.encoding === 'windows-1252';
     switch (request.type) {
       case 'run': {
-        // The population table first, so a problem in it shows before the long pass.
-        if (request.pass === 'audit' && request.reference) {
-          target = 'population';
-          population = await readPopulation(id, request.reference, config);
-          target = 'table';
-        }
-        const reference = request.pass === 'audit' ? request.reference : null;
-        let first = true;
+        const { original, reference } = request.pass === 'audit' ? request : { original: null, reference: null };
+        const sideForced = new Set<Target>();
         const report = await withEncodingRetry(id, 'table', forced, async (encoding) => {
-          // set_population empties the Population: a second attempt needs it read again.
-          if (!first && population && reference) {
-            population.free();
-            population = null;
-            target = 'population';
-            population = await readPopulation(id, reference, config);
-            target = 'table';
+          // The side tables first, so a problem in one shows before the long pass. The Audit
+          // empties them, so a second attempt (the released file as windows-1252) reads them again.
+          freeSides(sides);
+          if (original) {
+            target = 'original';
+            sides.original = await readSide(id, original, 'original', sideForced, (e) => new Original(config, e));
           }
-          first = false;
-          return audit(id, blob, withEncoding(config, encoding), population);
+          if (reference) {
+            target = 'population';
+            sides.population = await readSide(id, reference, 'population', sideForced, (e) => new Reference(config, e));
+          }
+          target = 'table';
+          return audit(id, blob, withEncoding(config, encoding), sides);
         });
         scope.postMessage({ type: 'result', id, pass: request.pass, report });
         break;
@@ -183,7 +210,7 @@ async function run(request: Request): Promise<void> {
   } catch (e) {
     scope.postMessage({ type: 'error', id, target, error: toWireError(e) });
   } finally {
-    population?.free();
+    freeSides(sides);
   }
 }
 

@@ -199,6 +199,10 @@ pub struct ReportParams {
     /// SCORR verdict thresholds.
     #[serde(flatten)]
     pub scorr: ScorrThresholds,
+    /// Column pairing the original and the released rows.
+    pub record_id: Option<String>,
+    /// Columns of the original for the permutation model (empty = every numeric one).
+    pub utility_columns: Vec<String>,
 }
 
 /// The result of an audit.
@@ -423,6 +427,8 @@ impl TableSummary {
                 identity,
                 attribute: config.attribute.clone(),
                 scorr: config.scorr.clone(),
+                record_id: config.record_id.clone(),
+                utility_columns: config.utility_columns.clone(),
             },
             metrics,
             warnings,

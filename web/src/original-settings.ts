@@ -1,0 +1,53 @@
+// Step 2, the original table: an optional file holding the table before pseudonymization (for
+// the utility results of the permutation model) and the column that pairs its rows with the
+// released ones ("row order" = row 1 with row 1).
+
+import { el } from './dom';
+import { ORIGINAL_HELP, RECORD_ID_HELP } from './explain';
+import { fileField } from './file-field';
+import type { ColumnProfile } from './report';
+import { guessRecordId } from './roles';
+
+export interface OriginalSettings {
+  original: File | null;
+  /** null = pair by row order. */
+  recordId: string | null;
+}
+
+/** The value of the "row order" option (no column name is empty). */
+const ROW_ORDER = '';
+
+export function originalSettings(columns: readonly ColumnProfile[]): { node: HTMLElement; read(): OriginalSettings } {
+  const select = el(
+    'select',
+    { id: 'record-id', 'aria-describedby': 'record-id-help' },
+    el('option', { value: ROW_ORDER }, 'Row order'),
+    ...columns.map((c) => el('option', { value: c.name }, c.name)),
+  );
+  let touched = false;
+  select.addEventListener('change', () => (touched = true));
+  const pairField = el(
+    'div',
+    { class: 'pair-field', hidden: true },
+    el('label', { for: 'record-id' }, 'Pair rows by'),
+    select,
+    el('p', { class: 'help', id: 'record-id-help' }, RECORD_ID_HELP),
+  );
+  // The pairing only matters with an original; once one is chosen, propose a record id
+  // column unless the user already picked something.
+  const guess = guessRecordId(columns);
+  const file = fileField('original', 'Original table (optional)', ORIGINAL_HELP, (chosen) => {
+    pairField.hidden = chosen === null;
+    if (chosen && !touched) select.value = guess ?? ROW_ORDER;
+  });
+  const node = el(
+    'fieldset',
+    { class: 'original-settings' },
+    el('legend', {}, 'Utility: compare with the original table'),
+    el('div', { class: 'original-grid' }, file.node, pairField),
+  );
+  return {
+    node,
+    read: () => ({ original: file.file(), recordId: select.value === ROW_ORDER ? null : select.value }),
+  };
+}
