@@ -10,9 +10,9 @@
 use super::distribution::{ClassDist, Distributions};
 
 /// `D_eq(P_C, Q) = 1/2 (sum_{v in C} |P - Q| + 1 - sum_{v in C} Q(v))`.
-pub fn equal(d: &ClassDist, dist: &Distributions) -> f64 {
+pub fn equal(d: &ClassDist<'_>, dist: &Distributions) -> f64 {
     let (mut diff, mut q_in) = (0.0, 0.0);
-    for &(v, w) in &d.counts {
+    for &(v, w) in d.counts {
         let q = dist.q(v);
         diff += (w / d.total - q).abs();
         q_in += q;
@@ -60,16 +60,18 @@ impl Ordered {
         c * (t - a) as f64 - (self.s[t] - self.s[a]) + (self.s[b] - self.s[t]) - c * (b - t) as f64
     }
 
-    /// `D_ord(P_C, Q) = 1/(m-1) sum_{i=1}^{m-1} |sum_{k<=i} (P(v_k) - Q(v_k))|`.
-    pub fn distance(&self, d: &ClassDist) -> f64 {
+    /// `D_ord(P_C, Q) = 1/(m-1) sum_{i=1}^{m-1} |sum_{k<=i} (P(v_k) - Q(v_k))|`; `at` is
+    /// scratch space reused across classes.
+    pub fn distance(&self, d: &ClassDist<'_>, at: &mut Vec<(usize, f64)>) -> f64 {
         let steps = self.cq.len();
         if steps == 0 {
             return 0.0;
         }
-        let mut at: Vec<(usize, f64)> = d.counts.iter().map(|&(v, w)| (self.position[v as usize], w / d.total)).collect();
+        at.clear();
+        at.extend(d.counts.iter().map(|&(v, w)| (self.position[v as usize], w / d.total)));
         at.sort_unstable_by_key(|x| x.0);
         let (mut sum, mut cp, mut from) = (0.0, 0.0, 0usize);
-        for (pos, p) in at {
+        for &(pos, p) in at.iter() {
             // Indices from..pos have the class share cp; from pos on it includes p.
             sum += self.stretch(from, pos.min(steps), cp);
             cp += p;

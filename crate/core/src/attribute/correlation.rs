@@ -47,8 +47,8 @@ impl Acc {
 /// `R_co(i; A) = f_A(i, SA) / f_A(i)`: the share of the record's own SA value in its class.
 pub fn qi(dist: &Distributions) -> Spread {
     let mut acc = Acc::default();
-    for d in &dist.classes {
-        for &(v, n) in &d.own {
+    for d in dist.classes() {
+        for &(v, n) in d.own {
             acc.add(d.p(v), n as f64);
         }
     }
@@ -60,9 +60,9 @@ pub fn qi(dist: &Distributions) -> Spread {
 pub fn attr(dist: &Distributions, table: &ClassTable, a: usize, alpha: f64) -> Spread {
     let mut pair: Map<(u32, u32), f64> = map();
     let mut single: Map<u32, f64> = map();
-    for d in &dist.classes {
+    for d in dist.classes() {
         let x = table.code_at(d.class as usize, a);
-        for &(v, n) in &d.own {
+        for &(v, n) in d.own {
             *pair.entry((x, v)).or_insert(0.0) += n as f64;
             *single.entry(x).or_insert(0.0) += n as f64;
         }
@@ -122,9 +122,9 @@ pub fn markov(sa: &SensitiveSummary, dist: &Distributions, table: &ClassTable, p
             }
         }
         _ => {
-            for d in &dist.classes {
+            for d in dist.classes() {
                 let f = table.count(d.class as usize) as f64;
-                for &(v, count) in &d.own {
+                for &(v, count) in d.own {
                     let r_co = count as f64 / f;
                     acc.add(1.0 - (f / n) * (1.0 - 1.0 / f) * (1.0 - r_co) * (1.0 - 1.0 / q(v)), count as f64);
                 }

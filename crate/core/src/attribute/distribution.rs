@@ -8,36 +8,49 @@ use crate::identity::classes::ClassTable;
 use crate::identity::dictionary::is_blank;
 use crate::ingest::cell::parse_num;
 
-/// The SA distribution of one class.
-#[derive(Debug, Clone)]
-pub struct ClassDist {
+/// The SA distribution of one class, borrowed from [`Distributions`].
+#[derive(Debug, Clone, Copy)]
+pub struct ClassDist<'a> {
     /// The class (key) index in the class table.
     pub class: u32,
     /// The class's own records in `R_s`.
     pub records: u64,
-    /// Records of each (class, value) pair, own records only: `(value, records)`.
-    pub own: Vec<(u32, u64)>,
-    /// `(value, weight)` of the class distribution, ascending value code; weights sum to `total`.
-    pub counts: Vec<(u32, f64)>,
+    /// `(value, records)` of the class's own records, ascending value code.
+    pub own: &'a [(u32, u64)],
+    /// `(value, weight)` of the class distribution (under `wildcard` over its compatible
+    /// records), ascending value code; weights sum to `total`.
+    pub counts: &'a [(u32, f64)],
     /// Sum of the weights.
     pub total: f64,
 }
 
-impl ClassDist {
+impl ClassDist<'_> {
     /// `P_C(v)`.
     pub fn p(&self, v: u32) -> f64 {
         self.counts.binary_search_by_key(&v, |c| c.0).map_or(0.0, |i| self.counts[i].1 / self.total)
     }
 }
 
+/// Where one class's entries lie in the flat arrays.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    class: u32,
+    records: u64,
+    own: (usize, usize),
+    counts: (usize, usize),
+    total: f64,
+}
+
 /// `Q`, the classes' distributions, and the order of the values for the ordered distance.
+/// The classes' entries live in two flat arrays (no allocation per class).
 pub struct Distributions {
     /// Records per value code over `R_s` (index = code).
     pub q_counts: Vec<u64>,
     /// `n_s`.
     pub n_s: u64,
-    /// Per class with records in `R_s`.
-    pub classes: Vec<ClassDist>,
+    spans: Vec<Span>,
+    own: Vec<(u32, u64)>,
+    counts: Vec<(u32, f64)>,
     /// Codes of `V` (values occurring in `R_s`) in ascending order for the ordered distance:
     /// numeric values by value, else by code point; blanks last (`MISSING` before `SUPPRESSED`).
     pub order: Vec<u32>,
@@ -53,56 +66,73 @@ impl Distributions {
         self.q_counts[v as usize] as f64 / self.n_s as f64
     }
 
+    /// The classes with records in `R_s`.
+    pub fn classes(&self) -> impl Iterator<Item = ClassDist<'_>> + '_ {
+        self.spans.iter().map(|s| ClassDist {
+            class: s.class,
+            records: s.records,
+            own: &self.own[s.own.0..s.own.1],
+            counts: &self.counts[s.counts.0..s.counts.1],
+            total: s.total,
+        })
+    }
+
     /// Builds the distributions of one SA over the class table.
     pub fn of(sa: &SensitiveSummary, table: &ClassTable, alpha: f64) -> Distributions {
-        let values = sa.values.len();
-        let mut q_counts = vec![0u64; values];
-        let mut by_class: Vec<(u32, u32, u64)> = sa.pairs.iter().map(|(&(c, v), &n)| (c, v, u64::from(n))).collect();
+        let mut q_counts = vec![0u64; sa.values.len()];
+        let mut by_class: Vec<(u32, u32, u32)> = sa.pairs.iter().map(|(&(c, v), &n)| (c, v, n)).collect();
         by_class.sort_unstable();
-        let mut classes: Vec<ClassDist> = Vec::new();
+        let mut spans: Vec<Span> = Vec::new();
+        let mut own: Vec<(u32, u64)> = Vec::with_capacity(by_class.len());
         for (c, v, n) in by_class {
+            let n = u64::from(n);
             q_counts[v as usize] += n;
-            match classes.last_mut() {
-                Some(d) if d.class == c => {
-                    d.own.push((v, n));
-                    d.records += n;
+            own.push((v, n));
+            match spans.last_mut() {
+                Some(s) if s.class == c => {
+                    s.own.1 += 1;
+                    s.records += n;
                 }
-                _ => classes.push(ClassDist { class: c, records: n, own: vec![(v, n)], counts: Vec::new(), total: 0.0 }),
+                _ => spans.push(Span { class: c, records: n, own: (own.len() - 1, own.len()), counts: (0, 0), total: 0.0 }),
             }
         }
-        for d in &mut classes {
-            d.counts = d.own.iter().map(|&(v, n)| (v, n as f64)).collect();
-            d.total = d.records as f64;
-        }
-        if table.policy() == MissingPolicy::Wildcard {
-            widen_wildcard(&mut classes, table, alpha);
-        }
+        let counts = if table.policy() == MissingPolicy::Wildcard {
+            widen_wildcard(&mut spans, &own, table, alpha)
+        } else {
+            for s in &mut spans {
+                (s.counts, s.total) = (s.own, s.records as f64);
+            }
+            own.iter().map(|&(v, n)| (v, n as f64)).collect()
+        };
         let n_s = q_counts.iter().sum();
         let (order, numeric, generalized) = order(sa, &q_counts);
-        Distributions { q_counts, n_s, classes, order, numeric, generalized }
+        Distributions { q_counts, n_s, spans, own, counts, order, numeric, generalized }
     }
 }
 
 /// Under `wildcard` the class of a key is every compatible record, weighted by `omega`.
-fn widen_wildcard(classes: &mut [ClassDist], table: &ClassTable, alpha: f64) {
-    let keys: Vec<Vec<u32>> = classes.iter().map(|d| table.key(d.class as usize)).collect();
+fn widen_wildcard(spans: &mut [Span], own: &[(u32, u64)], table: &ClassTable, alpha: f64) -> Vec<(u32, f64)> {
+    let keys: Vec<Vec<u32>> = spans.iter().map(|s| table.key(s.class as usize)).collect();
     let blankish: Vec<bool> = keys.iter().map(|k| k.iter().any(|&c| is_blank(c))).collect();
-    let own: Vec<Vec<(u32, u64)>> = classes.iter().map(|d| d.own.clone()).collect();
-    for (i, d) in classes.iter_mut().enumerate() {
-        let mut acc: std::collections::BTreeMap<u32, f64> = own[i].iter().map(|&(v, n)| (v, n as f64)).collect();
+    let mut counts = Vec::new();
+    for i in 0..spans.len() {
+        let mut acc: std::collections::BTreeMap<u32, f64> = own[spans[i].own.0..spans[i].own.1].iter().map(|&(v, n)| (v, n as f64)).collect();
         for j in (0..keys.len()).filter(|&j| j != i) {
             let compatible = keys[i].iter().zip(&keys[j]).all(|(&x, &y)| x == y || is_blank(x) || is_blank(y));
             if !compatible || (!blankish[i] && !blankish[j]) {
                 continue;
             }
             let w = if blankish[j] { alpha } else { 1.0 };
-            for &(v, n) in &own[j] {
+            for &(v, n) in &own[spans[j].own.0..spans[j].own.1] {
                 *acc.entry(v).or_insert(0.0) += w * n as f64;
             }
         }
-        d.counts = acc.into_iter().collect();
-        d.total = d.counts.iter().map(|c| c.1).sum();
+        let start = counts.len();
+        counts.extend(acc);
+        spans[i].counts = (start, counts.len());
+        spans[i].total = counts[start..].iter().map(|c| c.1).sum();
     }
+    counts
 }
 
 /// The order of `V` for the ordered distance (attribute-risk.md Sec 3).

@@ -14,13 +14,16 @@ pub struct Diversity {
     pub l_for_c: usize,
 }
 
-/// The figures of one class for recursive parameters `l` and `c`.
-pub fn of(d: &ClassDist, l: usize, c: f64) -> Diversity {
-    let mut r: Vec<f64> = d.counts.iter().map(|x| x.1).filter(|&w| w > 0.0).collect();
+/// The figures of one class for recursive parameters `l` and `c`; `r` and `tail` are scratch
+/// space reused across classes.
+pub fn of(d: &ClassDist<'_>, l: usize, c: f64, (r, tail): (&mut Vec<f64>, &mut Vec<f64>)) -> Diversity {
+    r.clear();
+    r.extend(d.counts.iter().map(|x| x.1).filter(|&w| w > 0.0));
     r.sort_unstable_by(|a, b| b.total_cmp(a));
     let h: f64 = -r.iter().map(|&w| w / d.total).map(|p| p * p.ln()).sum::<f64>();
     // tail[i] = r_i + ... + r_m (0-based), so r_l + ... = tail[l - 1].
-    let mut tail = vec![0.0; r.len() + 1];
+    tail.clear();
+    tail.resize(r.len() + 1, 0.0);
     for i in (0..r.len()).rev() {
         tail[i] = tail[i + 1] + r[i];
     }

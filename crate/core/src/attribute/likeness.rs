@@ -17,9 +17,9 @@ pub struct Likeness {
 }
 
 /// The figures of one class.
-pub fn of(d: &ClassDist, dist: &Distributions) -> Likeness {
+pub fn of(d: &ClassDist<'_>, dist: &Distributions) -> Likeness {
     let mut l = Likeness::default();
-    for &(v, w) in &d.counts {
+    for &(v, w) in d.counts {
         let (p, q) = (w / d.total, dist.q(v));
         if p > q {
             let b = (p - q) / q;

@@ -180,14 +180,15 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
     let ordered = closeness::Ordered::new(&dist);
     let use_ordered = dist.numeric;
     // Per class: (class, distinct, entropy l, c*, l for c, D_eq, D_ord, likeness).
+    let (mut r, mut tail, mut at) = (Vec::new(), Vec::new(), Vec::new());
     let rows: Vec<_> = dist
-        .classes
-        .iter()
+        .classes()
         .map(|d| {
-            let dv = diversity::of(d, p.recursive_l, p.recursive_c);
-            let eq = closeness::equal(d, &dist);
-            let ord = if use_ordered { ordered.distance(d) } else { f64::NAN };
-            (d, dv, eq, ord, likeness::of(d, &dist))
+            let dv = diversity::of(&d, p.recursive_l, p.recursive_c, (&mut r, &mut tail));
+            let eq = closeness::equal(&d, &dist);
+            let ord = if use_ordered { ordered.distance(&d, &mut at) } else { f64::NAN };
+            let lk = likeness::of(&d, &dist);
+            (d, dv, eq, ord, lk)
         })
         .collect();
     let class_values = |c: u32| values_of(t, input.qi, c);
