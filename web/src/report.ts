@@ -87,25 +87,15 @@ export interface Report {
     columns: number;
   };
   columns: ColumnProfile[];
-  params: {
+  /** Every setting used, as the engine resolved it (QIs in column order). */
+  params: Omit<AuditConfig, 'missing_tokens' | 'delimiter' | 'encoding' | 'ragged'> & {
     quasi_identifiers: string[];
-    sensitive?: string[];
     missing_policy: string;
     exclude_suppressed_rows: boolean;
     threshold: number;
     wildcard_alpha: number;
-    records_at_risk_threshold?: number;
-    success_rate_threshold?: number;
-    l_threshold?: number | null;
-    t_threshold?: number | null;
-    beta_threshold?: number | null;
-    recursive_l?: number;
-    recursive_c?: number;
-    scorr_k_min?: number;
-    scorr_t_max?: number;
     scorr_low_max?: number;
     scorr_medium_max?: number;
-    scorr_k_basis?: string;
   };
   metrics: MetricResult[];
   warnings: { code: string; message: string }[];

@@ -1,7 +1,8 @@
 // Column roles and the audit settings: what the user decides before the audit, and how those
 // decisions become an AuditConfig. Pure logic, no DOM.
 
-import type { AuditConfig, ColumnProfile, Encoding, KBasis, MissingPolicy, Role } from './report';
+import type { AttributeSettings } from './attribute-settings';
+import type { AuditConfig, ColumnProfile, Encoding, MissingPolicy, Role } from './report';
 
 /** The roles the page offers: the four the engine proposes, plus two the user assigns. */
 export type ColumnRole = Role | 'person_id' | 'weight';
@@ -103,21 +104,14 @@ export function assignRole(roles: RoleTable, column: string, role: ColumnRole): 
   return displaced;
 }
 
-export interface AuditChoices {
+/** Everything the settings form chooses; the attribute and SCORR settings are `AttributeSettings`. */
+export interface AuditChoices extends AttributeSettings {
   roles: RoleTable;
   missingPolicy: MissingPolicy;
   threshold: number;
   recordsAtRiskThreshold: number;
   successRateThreshold: number;
   population: PopulationSize;
-  /** Attribute disclosure thresholds; beta null = not checked. */
-  lThreshold: number;
-  tThreshold: number;
-  betaThreshold: number | null;
-  /** SCORR verdict settings. */
-  scorrKMin: number;
-  scorrTMax: number;
-  scorrKBasis: KBasis;
   /** The population / reference table, if the user gave one. */
   reference: File | null;
   /** The table before pseudonymization (utility metrics), if the user gave one. */

@@ -320,7 +320,7 @@ fn audit_file(args: &AuditArgs) -> Result<Report, Failure> {
 fn print_table(report: &Report, out: &mut impl Write) -> io::Result<()> {
     let i = &report.input;
     writeln!(out, "{} rows, {} columns, {} bytes, encoding {}, delimiter {:?}", i.rows_total, i.columns, i.bytes, i.encoding, i.delimiter)?;
-    writeln!(out, "quasi-identifiers: {}", report.params.quasi_identifiers.join(", "))?;
+    writeln!(out, "quasi-identifiers: {}", report.params.config.quasi_identifiers.join(", "))?;
     writeln!(out)?;
     for m in &report.metrics {
         let value = match &m.value {

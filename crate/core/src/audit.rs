@@ -179,30 +179,13 @@ pub struct Warning {
     pub message: String,
 }
 
-/// Parameters echoed in the report.
+/// Parameters echoed in the report: every setting of the audit, with the quasi-identifiers in
+/// column order (spec README Sec 3) as the metrics used them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReportParams {
-    /// QI columns used.
-    pub quasi_identifiers: Vec<String>,
-    /// Sensitive columns named.
-    pub sensitive: Vec<String>,
-    /// Person-id column, for event-level data.
-    pub person_id: Option<String>,
-    /// Sampling-weight column.
-    pub weight: Option<String>,
-    /// Identity settings.
+    /// The settings.
     #[serde(flatten)]
-    pub identity: IdentityParams,
-    /// Attribute settings.
-    #[serde(flatten)]
-    pub attribute: AttributeParams,
-    /// SCORR verdict thresholds.
-    #[serde(flatten)]
-    pub scorr: ScorrThresholds,
-    /// Column pairing the original and the released rows.
-    pub record_id: Option<String>,
-    /// Columns of the original for the permutation model (empty = every numeric one).
-    pub utility_columns: Vec<String>,
+    pub config: AuditConfig,
 }
 
 /// The result of an audit.
@@ -419,17 +402,7 @@ impl TableSummary {
         Report {
             input: self.facts,
             columns,
-            params: ReportParams {
-                quasi_identifiers: qi,
-                sensitive: config.sensitive.clone(),
-                person_id: config.person_id.clone(),
-                weight: config.weight.clone(),
-                identity,
-                attribute: config.attribute.clone(),
-                scorr: config.scorr.clone(),
-                record_id: config.record_id.clone(),
-                utility_columns: config.utility_columns.clone(),
-            },
+            params: ReportParams { config: AuditConfig { quasi_identifiers: qi, ..config.clone() } },
             metrics,
             warnings,
         }
