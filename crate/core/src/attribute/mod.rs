@@ -204,8 +204,10 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
         best
     };
     let first = |i: usize, b: usize| t.cmp_values(rows[i].0.class as usize, rows[b].0.class as usize).is_lt();
-    let lower = |f: &dyn Fn(usize) -> f64| pick(&|i, b| f(i) < f(b) || (f(i) == f(b) && first(i, b)));
-    let higher = |f: &dyn Fn(usize) -> f64| pick(&|i, b| f(i) > f(b) || (f(i) == f(b) && first(i, b)));
+    // Values equal up to rounding (summed in another order) are ties.
+    let tie = |x: f64, y: f64| (x - y).abs() <= 1e-12 * x.abs().max(y.abs()).max(1.0);
+    let lower = |f: &dyn Fn(usize) -> f64| pick(&|i, b| if tie(f(i), f(b)) { first(i, b) } else { f(i) < f(b) });
+    let higher = |f: &dyn Fn(usize) -> f64| pick(&|i, b| if tie(f(i), f(b)) { first(i, b) } else { f(i) > f(b) });
     let listed = |pred: &dyn Fn(usize) -> bool| {
         let mut hits: Vec<usize> = (0..rows.len()).filter(|&i| pred(i)).collect();
         let count = hits.len();
