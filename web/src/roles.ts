@@ -1,7 +1,7 @@
 // Column roles and the audit settings: what the user decides before the audit, and how those
 // decisions become an AuditConfig. Pure logic, no DOM.
 
-import type { AttributeSettings } from './attribute-settings';
+import type { Settings } from './settings-form';
 import type { AuditConfig, ColumnProfile, Encoding, MissingPolicy, Role } from './report';
 
 /** The roles the page offers: the four the engine proposes, plus two the user assigns. */
@@ -104,21 +104,10 @@ export function assignRole(roles: RoleTable, column: string, role: ColumnRole): 
   return displaced;
 }
 
-/** Everything the settings form chooses; the attribute and SCORR settings are `AttributeSettings`. */
-export interface AuditChoices extends AttributeSettings {
+/** The form's settings plus the roles, and the encoding found by the profile pass (set to
+ * skip a second windows-1252 retry). */
+export interface AuditChoices extends Settings {
   roles: RoleTable;
-  missingPolicy: MissingPolicy;
-  threshold: number;
-  recordsAtRiskThreshold: number;
-  successRateThreshold: number;
-  population: PopulationSize;
-  /** The population / reference table, if the user gave one. */
-  reference: File | null;
-  /** The table before pseudonymization (utility metrics), if the user gave one. */
-  original: File | null;
-  /** The column pairing the original's rows with the released ones; null = row order. */
-  recordId: string | null;
-  /** Set when the profile pass found the file to be windows-1252, to skip a second retry. */
   encoding: Encoding | null;
 }
 

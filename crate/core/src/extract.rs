@@ -8,7 +8,7 @@ use crate::audit::AuditConfig;
 use crate::error::{Error, Result};
 use crate::hash::{Map, map};
 use crate::ingest::cell::{Cell, Normaliser};
-use crate::ingest::records::{CsvStream, Row, RowSink};
+use crate::ingest::records::{Collect, Feed, InputFacts, Row, RowSink};
 
 /// At most this many rows are copied out.
 pub const MAX_ROWS: usize = 10_000;
@@ -28,7 +28,8 @@ pub struct Extracted {
     pub truncated: bool,
 }
 
-struct Sink {
+/// Copies out the matching rows.
+pub struct Sink {
     qi: Vec<String>,
     norm: Normaliser,
     targets: Map<ClassValues, ()>,
@@ -97,11 +98,16 @@ impl RowSink for Sink {
     }
 }
 
-/// The streaming drill-down of one file.
-pub struct Extract {
-    csv: CsvStream,
-    sink: Sink,
+impl Collect for Sink {
+    type Output = Extracted;
+
+    fn collect(self, _: &InputFacts) -> Result<Extracted> {
+        Ok(self.out)
+    }
 }
+
+/// The streaming drill-down of one file.
+pub type Extract = Feed<Sink>;
 
 impl Extract {
     /// Copies out the rows whose QI values (as `config` reads them) are one of `classes`.
@@ -122,18 +128,7 @@ impl Extract {
             width: 0,
             out: Extracted { csv: String::new(), rows: 0, truncated: false },
         };
-        Ok(Extract { csv: CsvStream::new(opts), sink })
-    }
-
-    /// Absorbs the next chunk.
-    pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
-        self.csv.push(chunk, &mut self.sink)
-    }
-
-    /// Ends the file and returns the rows.
-    pub fn finish(mut self) -> Result<Extracted> {
-        self.csv.finish(&mut self.sink)?;
-        Ok(self.sink.out)
+        Ok(Feed::with_sink(opts, sink))
     }
 }
 

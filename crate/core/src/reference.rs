@@ -6,7 +6,7 @@ use crate::audit::AuditConfig;
 use crate::error::Result;
 use crate::identity::{ClassTable, MissingPolicy};
 use crate::ingest::cell::Normaliser;
-use crate::ingest::records::{CsvOptions, CsvStream, InputFacts, Row, RowSink};
+use crate::ingest::records::{Collect, CsvOptions, Feed, InputFacts, Row, RowSink};
 
 /// The finished reference table.
 #[derive(Debug, Clone)]
@@ -22,7 +22,8 @@ pub struct ReferenceTable {
     pub input: InputFacts,
 }
 
-struct Sink {
+/// Builds the classes of `E` row by row.
+pub struct Sink {
     qi: Vec<String>,
     policy: MissingPolicy,
     norm: Normaliser,
@@ -59,12 +60,22 @@ impl RowSink for Sink {
     }
 }
 
+impl Collect for Sink {
+    type Output = ReferenceTable;
+
+    fn collect(mut self, facts: &InputFacts) -> Result<ReferenceTable> {
+        Ok(ReferenceTable {
+            missing: self.missing,
+            present: self.present,
+            table: self.table.take().expect("a finished file has a header"),
+            input: facts.clone(),
+        })
+    }
+}
+
 /// A streaming read of `E` with the audit's QIs, missing tokens and policy; its own
 /// delimiter and encoding are detected (or `encoding` forced).
-pub struct Reference {
-    csv: CsvStream,
-    sink: Sink,
-}
+pub type Reference = Feed<Sink>;
 
 impl Reference {
     /// Starts reading `E` for an audit with this configuration.
@@ -80,23 +91,6 @@ impl Reference {
             table: None,
             key: Vec::new(),
         };
-        Reference { csv: CsvStream::new(opts), sink }
-    }
-
-    /// Absorbs the next chunk of `E`.
-    pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
-        self.csv.push(chunk, &mut self.sink)
-    }
-
-    /// Ends `E`.
-    pub fn finish(mut self) -> Result<ReferenceTable> {
-        self.csv.finish(&mut self.sink)?;
-        let mut sink = self.sink;
-        Ok(ReferenceTable {
-            missing: sink.missing,
-            present: sink.present,
-            table: sink.table.take().expect("finish succeeds only after a header"),
-            input: self.csv.facts().clone(),
-        })
+        Feed::with_sink(opts, sink)
     }
 }

@@ -23,6 +23,11 @@ fn config_from(config: JsValue) -> Result<AuditConfig, JsValue> {
         .map_err(|e| error(&Error::config("invalid_config", format!("the audit settings are not valid: {e}"))))
 }
 
+/// The encoding a side table is forced to read in: "windows-1252" after an `encoding_mismatch`.
+fn forced(encoding: Option<String>) -> Option<pseudolens_core::ingest::encoding::Encoding> {
+    (encoding.as_deref() == Some("windows-1252")).then_some(pseudolens_core::ingest::encoding::Encoding::Windows1252)
+}
+
 /// A streaming audit of one CSV file: `new Audit(config)`, `push(chunk)`..., `finish()`.
 #[wasm_bindgen]
 pub struct Audit(Option<pseudolens_core::Audit>);
@@ -87,8 +92,7 @@ impl Reference {
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue, encoding: Option<String>) -> Result<Reference, JsValue> {
         let config = config_from(config)?;
-        let encoding = (encoding.as_deref() == Some("windows-1252")).then_some(pseudolens_core::ingest::encoding::Encoding::Windows1252);
-        Ok(Reference(Some(pseudolens_core::reference::Reference::new(&config, encoding))))
+        Ok(Reference(Some(pseudolens_core::reference::Reference::new(&config, forced(encoding)))))
     }
 
     /// Absorbs the next chunk of `E`.
@@ -119,8 +123,7 @@ impl Original {
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue, encoding: Option<String>) -> Result<Original, JsValue> {
         let config = config_from(config)?;
-        let encoding = (encoding.as_deref() == Some("windows-1252")).then_some(pseudolens_core::ingest::encoding::Encoding::Windows1252);
-        Ok(Original(Some(pseudolens_core::utility::capture::Original::new(&config, encoding))))
+        Ok(Original(Some(pseudolens_core::utility::capture::Original::new(&config, forced(encoding)))))
     }
 
     /// Absorbs the next chunk of `O`.

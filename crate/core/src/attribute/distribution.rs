@@ -4,7 +4,7 @@
 
 use super::SensitiveSummary;
 use crate::identity::MissingPolicy;
-use crate::identity::classes::ClassTable;
+use crate::identity::classes::{ClassTable, omega};
 use crate::identity::dictionary::is_blank;
 use crate::ingest::cell::parse_num;
 
@@ -113,16 +113,11 @@ impl Distributions {
 /// Under `wildcard` the class of a key is every compatible record, weighted by `omega`.
 fn widen_wildcard(spans: &mut [Span], own: &[(u32, u64)], table: &ClassTable, alpha: f64) -> Vec<(u32, f64)> {
     let keys: Vec<Vec<u32>> = spans.iter().map(|s| table.key(s.class as usize)).collect();
-    let blankish: Vec<bool> = keys.iter().map(|k| k.iter().any(|&c| is_blank(c))).collect();
     let mut counts = Vec::new();
     for i in 0..spans.len() {
         let mut acc: std::collections::BTreeMap<u32, f64> = own[spans[i].own.0..spans[i].own.1].iter().map(|&(v, n)| (v, n as f64)).collect();
         for j in (0..keys.len()).filter(|&j| j != i) {
-            let compatible = keys[i].iter().zip(&keys[j]).all(|(&x, &y)| x == y || is_blank(x) || is_blank(y));
-            if !compatible || (!blankish[i] && !blankish[j]) {
-                continue;
-            }
-            let w = if blankish[j] { alpha } else { 1.0 };
+            let Some(w) = omega(&keys[i], &keys[j], MissingPolicy::Wildcard, alpha) else { continue };
             for &(v, n) in &own[spans[j].own.0..spans[j].own.1] {
                 *acc.entry(v).or_insert(0.0) += w * n as f64;
             }

@@ -23,6 +23,19 @@ pub struct Remap {
     pub codes: Vec<Vec<u32>>,
 }
 
+/// `omega(i, j)` of spec identity-risk.md Sec 1.3: the weight of key `kj`'s records in the
+/// count of key `ki`, or `None` when the keys do not match (`alpha` only under `wildcard`).
+pub fn omega(ki: &[u32], kj: &[u32], policy: MissingPolicy, alpha: f64) -> Option<f64> {
+    if ki == kj {
+        return Some(1.0);
+    }
+    if policy != MissingPolicy::Wildcard {
+        return None;
+    }
+    let compatible = ki.iter().zip(kj).all(|(&x, &y)| x == y || is_blank(x) || is_blank(y));
+    compatible.then(|| if kj.iter().any(|&c| is_blank(c)) { alpha } else { 1.0 })
+}
+
 /// Missing-value policy (spec README Sec 7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -285,27 +298,22 @@ impl ClassTable {
             return f;
         }
         let total: f64 = f.iter().sum();
-        let blankish: Vec<bool> = (0..self.len()).map(|j| (0..self.q).any(|a| is_blank(self.code_at(j, a)))).collect();
-        let blank: Vec<usize> = (0..self.len()).filter(|&j| blankish[j]).collect();
-        let compatible = |key: &[u32], j: usize| {
-            key.iter().enumerate().all(|(a, &x)| {
-                let y = self.code_at(j, a);
-                x == y || is_blank(x) || is_blank(y)
-            })
-        };
+        let keys: Vec<Vec<u32>> = (0..self.len()).map(|i| self.key(i)).collect();
+        let blank: Vec<usize> = (0..self.len()).filter(|&j| keys[j].iter().any(|&c| is_blank(c))).collect();
         for (i, fi) in f.iter_mut().enumerate() {
-            let key = self.key(i);
-            let others: Box<dyn Iterator<Item = usize>> = if key.iter().all(|&c| is_blank(c)) {
+            let key = &keys[i];
+            // sdcMicro: an all-blank key matches the whole table.
+            if key.iter().all(|&c| is_blank(c)) {
                 *fi = total;
                 continue;
-            } else if blankish[i] {
-                // Compatible complete keys count fully, other blank-containing keys by alpha.
-                Box::new(0..self.len())
-            } else {
-                // A complete key matches another complete key only when equal.
-                Box::new(blank.iter().copied())
-            };
-            *fi += others.filter(|&j| j != i && compatible(&key, j)).map(|j| if blankish[j] { alpha } else { 1.0 } * mass(j)).sum::<f64>();
+            }
+            // A complete key matches another complete key only when equal: only blank keys can add.
+            let others: Box<dyn Iterator<Item = usize>> =
+                if blank.binary_search(&i).is_ok() { Box::new(0..self.len()) } else { Box::new(blank.iter().copied()) };
+            *fi += others
+                .filter(|&j| j != i)
+                .filter_map(|j| omega(key, &keys[j], MissingPolicy::Wildcard, alpha).map(|w| w * mass(j)))
+                .sum::<f64>();
         }
         f
     }

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::MissingPolicy;
-use super::classes::ClassTable;
+use super::classes::{ClassTable, omega};
 use super::dictionary::is_blank;
 use super::persons::{PairCounts, Persons};
 use crate::hash::{Map, map};
@@ -50,19 +50,6 @@ impl<'o, K: Copy> Stats<'o, K> {
     fn value(&self) -> Value {
         min_mean_max(self.min, self.sum / self.records as f64, self.max)
     }
-}
-
-/// Weight of key `j`'s records in the count of key `i` (Sec 1.3 `omega`), `None` if they do
-/// not match.
-fn omega(ki: &[u32], kj: &[u32], policy: MissingPolicy, alpha: f64) -> Option<f64> {
-    if ki == kj {
-        return Some(1.0);
-    }
-    if policy != MissingPolicy::Wildcard {
-        return None;
-    }
-    let compatible = ki.iter().zip(kj).all(|(&x, &y)| x == y || is_blank(x) || is_blank(y));
-    compatible.then(|| if kj.iter().any(|&c| is_blank(c)) { alpha } else { 1.0 })
 }
 
 /// `R_uf` over records: `f_X(i, pers) / f_X(i)`, records grouped by (key, person).

@@ -79,6 +79,39 @@ pub trait RowSink {
     fn row(&mut self, row: &Row<'_>) -> Result<()>;
 }
 
+/// A sink that turns into a result once its file ends.
+pub trait Collect: RowSink {
+    /// What the file becomes.
+    type Output;
+    /// The result, from the sink and the facts of the file as read.
+    fn collect(self, facts: &InputFacts) -> Result<Self::Output>;
+}
+
+/// A CSV stream feeding one sink: the shape of every table read beside the audit (population,
+/// original, drill-down).
+pub struct Feed<S> {
+    csv: CsvStream,
+    sink: S,
+}
+
+impl<S: Collect> Feed<S> {
+    /// A stream with these options into `sink`.
+    pub fn with_sink(opts: CsvOptions, sink: S) -> Self {
+        Feed { csv: CsvStream::new(opts), sink }
+    }
+
+    /// Absorbs the next chunk.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
+        self.csv.push(chunk, &mut self.sink)
+    }
+
+    /// Ends the file.
+    pub fn finish(mut self) -> Result<S::Output> {
+        self.csv.finish(&mut self.sink)?;
+        self.sink.collect(self.csv.facts())
+    }
+}
+
 /// Facts about the file as read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct InputFacts {

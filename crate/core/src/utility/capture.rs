@@ -6,7 +6,7 @@
 use crate::audit::AuditConfig;
 use crate::error::{Error, Result};
 use crate::ingest::cell::{Cell, Form, Normaliser};
-use crate::ingest::records::{CsvOptions, CsvStream, Row, RowSink};
+use crate::ingest::records::{Collect, CsvOptions, Feed, InputFacts, Row, RowSink};
 
 /// The captured columns of one table.
 #[derive(Debug, Clone, Default)]
@@ -99,7 +99,8 @@ impl Captured {
     }
 }
 
-struct Sink {
+/// Captures the columns of `O` row by row.
+pub struct Sink {
     wanted: Vec<String>,
     record_id: Option<String>,
     norm: Normaliser,
@@ -117,28 +118,22 @@ impl RowSink for Sink {
     }
 }
 
-/// A streaming read of the original table `O`.
-pub struct Original {
-    csv: CsvStream,
-    sink: Sink,
+impl Collect for Sink {
+    type Output = Captured;
+
+    fn collect(mut self, _: &InputFacts) -> Result<Captured> {
+        Ok(self.captured.take().expect("a finished file has a header"))
+    }
 }
+
+/// A streaming read of the original table `O`.
+pub type Original = Feed<Sink>;
 
 impl Original {
     /// Starts reading `O` with the audit's settings; `encoding` forces one.
     pub fn new(config: &AuditConfig, encoding: Option<crate::ingest::encoding::Encoding>) -> Self {
         let opts = CsvOptions { delimiter: None, encoding, ragged: config.ragged };
         let sink = Sink { wanted: config.utility_columns.clone(), record_id: config.record_id.clone(), norm: config.normaliser(), captured: None };
-        Original { csv: CsvStream::new(opts), sink }
-    }
-
-    /// Absorbs the next chunk of `O`.
-    pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
-        self.csv.push(chunk, &mut self.sink)
-    }
-
-    /// Ends `O`.
-    pub fn finish(mut self) -> Result<Captured> {
-        self.csv.finish(&mut self.sink)?;
-        Ok(self.sink.captured.take().expect("finish succeeds only after a header"))
+        Feed::with_sink(opts, sink)
     }
 }
