@@ -222,7 +222,10 @@ impl AuditArgs {
                 ..ScorrThresholds::default()
             },
             record_id: self.record_id.clone(),
-            utility_columns: self.perm_columns.clone(),
+            utility: pseudolens_core::utility::params::UtilityParams {
+                permutation_columns: self.perm_columns.clone(),
+                ..Default::default()
+            },
             ..AuditConfig::default()
         };
         c.missing_tokens.extend(self.missing_token.iter().cloned());

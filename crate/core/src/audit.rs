@@ -4,12 +4,16 @@
 //! per-file state is a [`TableSummary`] — column profiles and the class table — which can
 //! also be merged with the summary of another part of the same table.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::attribute::{self, AttributeInput, AttributeParams, SensitiveSummary};
 use crate::identity::persons::Persons;
+use crate::utility::attribute::AttributeSettings;
 use crate::utility::capture::Captured;
+use crate::utility::params::UtilityParams;
 use crate::verdict::scorr::ScorrThresholds;
 use crate::identity::population::Population;
 use crate::identity::{self, ClassTable, IdentityInput, IdentityParams, MissingPolicy, PopulationTable};
@@ -69,8 +73,17 @@ pub struct AuditConfig {
     pub scorr: ScorrThresholds,
     /// The record-id column pairing `O` and `P` (spec README Sec 8).
     pub record_id: Option<String>,
-    /// Columns of `O` for the permutation model (utility.md Sec 11); empty = every numeric one.
+    /// The utility attributes (spec README Sec 3): columns of `O` compared with `P`; empty =
+    /// every column but the record id, person id, weight and `ignored` ones.
     pub utility_columns: Vec<String>,
+    /// Columns left out of every computation (spec README Sec 3 roles `ignored` and
+    /// `direct_identifier`).
+    pub ignored: Vec<String>,
+    /// Declared kind, resolution, domain, rounding unit, weight and hierarchy per attribute.
+    pub attributes: BTreeMap<String, AttributeSettings>,
+    /// Utility settings (utility.md).
+    #[serde(flatten)]
+    pub utility: UtilityParams,
 }
 
 impl Default for AuditConfig {
@@ -98,6 +111,9 @@ impl Default for AuditConfig {
             scorr: ScorrThresholds::default(),
             record_id: None,
             utility_columns: Vec::new(),
+            ignored: Vec::new(),
+            attributes: BTreeMap::new(),
+            utility: UtilityParams::default(),
         }
     }
 }
@@ -397,7 +413,7 @@ impl TableSummary {
             metrics.extend(verdicts);
         }
         if let (Some(o), Some(p)) = (&self.original, &self.released) {
-            metrics.extend(crate::utility::finish(o, p, &qi));
+            metrics.extend(crate::utility::finish(o, p, config, &qi));
         }
         Report {
             input: self.facts,
@@ -429,7 +445,7 @@ impl RowSink for Sink<'_> {
     fn header(&mut self, names: &[String]) -> Result<()> {
         let mut summary = TableSummary::new(names, self.config)?;
         if let Some(o) = self.original.take() {
-            summary.released = Some(Captured::new(names, &o.names, self.config.record_id.as_deref())?);
+            summary.released = Some(Captured::new(names, |n| o.names.iter().any(|m| m == n), self.config.record_id.as_deref())?);
             summary.original = Some(o);
         }
         self.summary = Some(summary);

@@ -22,7 +22,7 @@ const HLL_PRECISION: u8 = 14;
 const TOP: usize = 5;
 
 /// Column kinds of spec README Sec 4.1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// Decimal numbers (and numeric ranges, digit masks).
@@ -129,9 +129,9 @@ impl ColumnSummary {
                 self.tally.number += 1;
                 self.widen(v, v);
             }
-            Form::NumericRange(lo, hi) => {
+            Form::NumericRange(i) => {
                 self.tally.numeric_range += 1;
-                self.widen(lo, hi);
+                self.widen(i.lo, i.hi);
             }
             Form::DigitMask(lo, hi) => {
                 self.tally.digit_mask += 1;

@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use pseudolens_core::utility::capture::Original;
+use pseudolens_core::utility::params::UtilityParams;
 use pseudolens_core::{Audit, AuditConfig, Report};
 
 fn against(original: &[u8], released: &[u8], config: &AuditConfig) -> Report {
@@ -58,7 +59,7 @@ fn a_file_against_itself_and_shuffled() {
     assert!(num(&r2, "perm_cm1").abs() < 1e-12);
     // By row order the reversed file is a permutation of every record.
     let columns = ["FICA", "FEDTAX", "INTVAL", "POTHVAL"].map(String::from).to_vec();
-    let r3 = against(&original, shuffled.as_bytes(), &AuditConfig { utility_columns: columns, ..AuditConfig::default() });
+    let r3 = against(&original, shuffled.as_bytes(), &AuditConfig { utility: UtilityParams { permutation_columns: columns, ..Default::default() }, ..AuditConfig::default() });
     assert!(num(&r3, "perm_cm1") > 0.5);
     assert_close(num(&r3, "perm_um"), 1.0, "UM is unpaired");
 }

@@ -67,6 +67,11 @@ impl Dictionary {
         if is_blank(code) { Some(code) } else { other.lookup(&self.values[code as usize]) }
     }
 
+    /// The normalised text of a non-blank code (`""` for the two blanks).
+    pub fn text(&self, code: u32) -> &str {
+        &self.values[code as usize]
+    }
+
     /// The value of a code, as shown in reports: `None` for `MISSING`, `*` for `SUPPRESSED`.
     pub fn display(&self, code: u32) -> Option<&str> {
         match code {

@@ -74,8 +74,8 @@ impl Normaliser {
 pub enum Form {
     /// A `NUM`.
     Number(f64),
-    /// A numeric range, bracketed form or one-sided bound: `[lo, hi]` ends.
-    NumericRange(f64, f64),
+    /// A numeric range, bracketed form or one-sided bound.
+    NumericRange(Interval),
     /// A digit mask such as `130**`: the range `[13000, 13099]`.
     DigitMask(f64, f64),
     /// A valid `YYYY-MM-DD`, as days since 1970-01-01.
@@ -103,8 +103,8 @@ impl Form {
         if let Some((lo, hi)) = digit_mask(t, norm) {
             return Form::DigitMask(lo, hi);
         }
-        if let Some((lo, hi)) = parse_numeric_range(t, norm) {
-            return Form::NumericRange(lo, hi);
+        if let Some(i) = parse_numeric_range(t, norm) {
+            return Form::NumericRange(i);
         }
         if t.chars().any(|c| norm.is_mask(c)) {
             return Form::Mask;
@@ -266,27 +266,52 @@ fn split_pair(s: &str, bracketed: bool) -> Option<(f64, f64)> {
     None
 }
 
-/// The numeric range grammar of spec README Sec 4.2, as `[lo, hi]` ends (open ends are
-/// infinite; open finite bounds keep their value, which is all the profile needs). `a > b` is
-/// not a range.
-pub fn parse_numeric_range(t: &str, norm: &Normaliser) -> Option<(f64, f64)> {
-    let ordered = |(a, b): (f64, f64)| (a <= b).then_some((a, b));
-    if let Some((_, inner, _)) = split_brackets(t) {
-        return split_pair(inner, true).and_then(ordered);
+/// An interval of the range grammar (spec README Sec 4.2): ends, infinite for a one-sided
+/// bound, and whether each end belongs to it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Interval {
+    /// Lower end (`-inf` for `<a`).
+    pub lo: f64,
+    /// Upper end (`+inf` for `>a`).
+    pub hi: f64,
+    /// `lo` belongs to the interval.
+    pub lo_closed: bool,
+    /// `hi` belongs to the interval.
+    pub hi_closed: bool,
+}
+
+impl Interval {
+    /// `[lo, hi]`.
+    pub fn closed(lo: f64, hi: f64) -> Self {
+        Interval { lo, hi, lo_closed: true, hi_closed: true }
     }
-    for (prefix, lower) in [("<=", false), ("≤", false), (">=", true), ("≥", true), ("<", false), (">", true)] {
+}
+
+/// The numeric range grammar of spec README Sec 4.2. `a > b` is not a range.
+pub fn parse_numeric_range(t: &str, norm: &Normaliser) -> Option<Interval> {
+    let ordered = |(a, b): (f64, f64), lo_closed, hi_closed| (a <= b).then_some(Interval { lo: a, hi: b, lo_closed, hi_closed });
+    if let Some((open, inner, close)) = split_brackets(t) {
+        return split_pair(inner, true).and_then(|p| ordered(p, open == '[', close == ']'));
+    }
+    for (prefix, lower, closed) in
+        [("<=", false, true), ("≤", false, true), (">=", true, true), ("≥", true, true), ("<", false, false), (">", true, false)]
+    {
         if let Some(rest) = t.strip_prefix(prefix) {
             let v = parse_num(rest.trim())?;
-            return Some(if lower { (v, f64::INFINITY) } else { (f64::NEG_INFINITY, v) });
+            return Some(if lower {
+                Interval { lo: v, hi: f64::INFINITY, lo_closed: closed, hi_closed: false }
+            } else {
+                Interval { lo: f64::NEG_INFINITY, hi: v, lo_closed: false, hi_closed: closed }
+            });
         }
     }
     if let Some(rest) = t.strip_suffix('+') {
-        return parse_num(rest.trim()).map(|v| (v, f64::INFINITY));
+        return parse_num(rest.trim()).map(|v| Interval { lo: v, hi: f64::INFINITY, lo_closed: true, hi_closed: false });
     }
     if let Some(p) = split_pair(t, false) {
-        return ordered(p);
+        return ordered(p, true, true);
     }
-    digit_mask(t, norm)
+    digit_mask(t, norm).map(|(lo, hi)| Interval::closed(lo, hi))
 }
 
 /// A digit mask such as `12**`: mask characters read as 0 for the low end and 9 for the high
@@ -339,7 +364,7 @@ mod tests {
     #[test]
     fn ranges_follow_the_grammar() {
         let n = Normaliser::default();
-        let r = |t| parse_numeric_range(t, &n);
+        let r = |t| parse_numeric_range(t, &n).map(|i| (i.lo, i.hi));
         assert_eq!(r("30-39"), Some((30.0, 39.0)));
         assert_eq!(r("30 – 39"), Some((30.0, 39.0)));
         assert_eq!(r("-5--1"), Some((-5.0, -1.0)));
@@ -353,6 +378,9 @@ mod tests {
         assert_eq!(r("1*3*"), Some((1030.0, 1939.0)));
         assert_eq!(r("39-30"), None);
         assert_eq!(r("1e-5"), None);
+        let half_open = parse_numeric_range("[30,40)", &n).unwrap();
+        assert!(half_open.lo_closed && !half_open.hi_closed);
+        assert!(!parse_numeric_range(">80", &n).unwrap().lo_closed);
         assert_eq!(r("abc"), None);
     }
 

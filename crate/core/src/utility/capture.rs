@@ -1,69 +1,64 @@
-//! The utility attributes of the original `O` and the release `P` read as numbers, kept per
-//! row: the permutation model (spec utility.md Sec 11) ranks whole columns, so unlike the risk
-//! metrics it needs every value. Cells are kept as intervals (`EXACT x` is `[x, x]`); the
-//! representative value is fixed at the end, when `O`'s domain is known (utility.md Sec 1).
+//! The columns of the original `O` and of the release `P` kept row by row for the utility
+//! metrics (spec utility.md): unlike the risk metrics, paired measures and the permutation
+//! model need every cell. Each column is dictionary-encoded (one `u32` per cell), so memory
+//! grows with the rows times 4 bytes plus the distinct values.
 
 use crate::audit::AuditConfig;
 use crate::error::{Error, Result};
-use crate::ingest::cell::{Cell, Form, Normaliser};
+use crate::identity::dictionary::Dictionary;
+use crate::ingest::cell::{Cell, Normaliser};
 use crate::ingest::records::{Collect, CsvOptions, Feed, InputFacts, Row, RowSink};
+
+/// One captured column: its values and, per row, the code of the row's value.
+#[derive(Debug, Clone, Default)]
+pub struct Column {
+    /// The normalised values (codes 0 and 1 are `MISSING` and `SUPPRESSED`).
+    pub values: Dictionary,
+    /// Per row, the code of its cell.
+    pub codes: Vec<u32>,
+}
 
 /// The captured columns of one table.
 #[derive(Debug, Clone, Default)]
 pub struct Captured {
     /// Column names, in the table's order.
     pub names: Vec<String>,
-    /// Per column, per row: the cell's interval, `(NaN, NaN)` for a blank or non-numeric cell.
-    pub cells: Vec<Vec<(f64, f64)>>,
-    /// Per column: whether some cell was text (the column is not numeric).
-    pub text: Vec<bool>,
+    /// The columns, as `names`.
+    pub columns: Vec<Column>,
     /// Per row: the record id, when a record-id column was given.
     pub ids: Option<Vec<Option<String>>>,
-    columns: Vec<usize>,
+    rows: usize,
+    positions: Vec<usize>,
     id_column: Option<usize>,
 }
 
 impl Captured {
-    /// Captures `wanted` (all columns but the record id when empty) of a table with header
-    /// `header`; `record_id` pairs rows (spec README Sec 8).
-    pub fn new(header: &[String], wanted: &[String], record_id: Option<&str>) -> Result<Self> {
+    /// Captures the columns of a table with header `header` that `wanted` accepts, and the
+    /// record id `record_id` that pairs rows (spec README Sec 8).
+    pub fn new(header: &[String], wanted: impl Fn(&str) -> bool, record_id: Option<&str>) -> Result<Self> {
         let id_column = match record_id {
             Some(id) => Some(header.iter().position(|h| h == id).ok_or_else(|| {
                 Error::config("unknown_column", format!("there is no record-id column \"{id}\"")).in_column(id)
             })?),
             None => None,
         };
-        let columns: Vec<usize> = (0..header.len())
-            .filter(|&i| Some(i) != id_column && (wanted.is_empty() || wanted.contains(&header[i])))
-            .collect();
+        let positions: Vec<usize> = (0..header.len()).filter(|&i| Some(i) != id_column && wanted(&header[i])).collect();
         Ok(Captured {
-            names: columns.iter().map(|&i| header[i].clone()).collect(),
-            cells: vec![Vec::new(); columns.len()],
-            text: vec![false; columns.len()],
+            names: positions.iter().map(|&i| header[i].clone()).collect(),
+            columns: vec![Column::default(); positions.len()],
             ids: id_column.map(|_| Vec::new()),
-            columns,
+            rows: 0,
+            positions,
             id_column,
         })
     }
 
     /// Absorbs one row.
     pub fn absorb(&mut self, row: &Row<'_>, norm: &Normaliser) -> Result<()> {
-        for (c, &i) in self.columns.iter().enumerate() {
+        for (column, &i) in self.columns.iter_mut().zip(&self.positions) {
             let text = row.text(i)?;
-            let cell = match norm.normalise(&text) {
-                Cell::Text(t) => match Form::of(t, norm) {
-                    Form::Number(v) => (v, v),
-                    Form::NumericRange(lo, hi) | Form::DigitMask(lo, hi) => (lo, hi),
-                    Form::Date(d) => (d as f64, d as f64),
-                    Form::DateRange(a, b) => (a as f64, b as f64),
-                    Form::Mask | Form::Text => {
-                        self.text[c] = true;
-                        (f64::NAN, f64::NAN)
-                    }
-                },
-                _ => (f64::NAN, f64::NAN),
-            };
-            self.cells[c].push(cell);
+            let code = column.values.code(norm.normalise(&text));
+            column.codes.push(code);
         }
         if let (Some(ids), Some(i)) = (&mut self.ids, self.id_column) {
             let text = row.text(i)?;
@@ -72,44 +67,53 @@ impl Captured {
                 _ => None,
             });
         }
+        self.rows += 1;
         Ok(())
     }
 
     /// Appends the rows of another part of the same table, after this part's.
     pub fn append(&mut self, other: Captured) {
-        for (mine, theirs) in self.cells.iter_mut().zip(other.cells) {
-            mine.extend(theirs);
-        }
-        for (mine, theirs) in self.text.iter_mut().zip(other.text) {
-            *mine |= theirs;
+        for (mine, theirs) in self.columns.iter_mut().zip(other.columns) {
+            let to_mine = mine.values.absorb(&theirs.values);
+            mine.codes.extend(theirs.codes.iter().map(|&c| to_mine[c as usize]));
         }
         if let (Some(mine), Some(theirs)) = (&mut self.ids, other.ids) {
             mine.extend(theirs);
         }
+        self.rows += other.rows;
     }
 
     /// Rows captured.
     pub fn rows(&self) -> usize {
-        self.cells.first().map_or_else(|| self.ids.as_ref().map_or(0, Vec::len), Vec::len)
+        self.rows
     }
 
     /// The column named `name`, if captured.
-    pub fn column(&self, name: &str) -> Option<usize> {
-        self.names.iter().position(|n| n == name)
+    pub fn column(&self, name: &str) -> Option<&Column> {
+        self.names.iter().position(|n| n == name).map(|i| &self.columns[i])
     }
+}
+
+/// Whether a column of `O` is a utility attribute (spec README Sec 3): not one of the
+/// special columns, not ignored, and among `utility_columns` when those are given.
+pub fn is_utility_attribute(config: &AuditConfig, name: &str) -> bool {
+    let special = [&config.record_id, &config.person_id, &config.weight].iter().any(|c| c.as_deref() == Some(name));
+    !special
+        && !config.ignored.iter().any(|c| c == name)
+        && (config.utility_columns.is_empty() || config.utility_columns.iter().any(|c| c == name))
 }
 
 /// Captures the columns of `O` row by row.
 pub struct Sink {
-    wanted: Vec<String>,
-    record_id: Option<String>,
+    config: AuditConfig,
     norm: Normaliser,
     captured: Option<Captured>,
 }
 
 impl RowSink for Sink {
     fn header(&mut self, names: &[String]) -> Result<()> {
-        self.captured = Some(Captured::new(names, &self.wanted, self.record_id.as_deref())?);
+        let config = &self.config;
+        self.captured = Some(Captured::new(names, |n| is_utility_attribute(config, n), config.record_id.as_deref())?);
         Ok(())
     }
 
@@ -133,7 +137,6 @@ impl Original {
     /// Starts reading `O` with the audit's settings; `encoding` forces one.
     pub fn new(config: &AuditConfig, encoding: Option<crate::ingest::encoding::Encoding>) -> Self {
         let opts = CsvOptions { delimiter: None, encoding, ragged: config.ragged };
-        let sink = Sink { wanted: config.utility_columns.clone(), record_id: config.record_id.clone(), norm: config.normaliser(), captured: None };
-        Feed::with_sink(opts, sink)
+        Feed::with_sink(opts, Sink { config: config.clone(), norm: config.normaliser(), captured: None })
     }
 }

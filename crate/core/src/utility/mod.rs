@@ -1,103 +1,128 @@
 //! Utility and information loss (spec utility.md): how much of the original table `O` a
 //! release `P` preserves.
 //!
-//! - Sec 11 (permutation model \[PERM\]: reverse mapping, canonical correlations, CM1-CM3, UM):
-//!   [`permutation`]; the columns it ranks are read by [`capture`] and paired here
-//!   (README Sec 8).
+//! - The inputs: [`capture`] keeps both tables' columns row by row, [`pairing`] aligns their
+//!   rows (README Sec 8), [`attribute`] reads each utility attribute in its kind with the
+//!   resolution, domain and hierarchy the metrics need (Sec 1); [`params`] holds the settings.
+//! - Sec 2-7 (\[RUT\]: generalization, proximity, entropy and consistency loss, similarity,
+//!   `L_total`, `S_total`, `U`): [`rut`].
+//! - Sec 8 (\[SDCG\]: cells, CTBIL, statistics, IL1s, eigenvalues): [`sdc`].
+//! - Sec 10 (query accuracy): [`query`].
+//! - Sec 11 (permutation model \[PERM\]): [`permutation`], on the matrices of [`linalg`].
 
+pub mod attribute;
 pub mod capture;
+pub mod linalg;
+pub mod pairing;
+pub mod params;
 pub mod permutation;
+pub mod query;
+pub mod rut;
+pub mod sdc;
 
 use serde_json::json;
 
-use crate::hash::{Map, map};
-use crate::metric::{Context, MetricResult, Scope, Status};
+use crate::audit::AuditConfig;
+use crate::identity::MissingPolicy;
+use crate::metric::{Context, MetricResult, Scope};
+use attribute::Attribute;
 use capture::Captured;
+use pairing::Pairing;
+use params::UtilityParams;
 
-/// How the rows of `O` and `P` were paired (spec README Sec 8).
-enum Alignment {
-    /// `P`'s row `i` pairs with `O`'s row `order[i]`; `removed` rows of `O` have no partner.
-    ById { order: Vec<usize>, removed: usize },
-    /// Row `i` with row `i`.
-    ByRow,
-    /// Not pairable: paired metrics are errors with this reason.
-    None(&'static str),
+/// Everything the utility metrics read: the attributes of `O` joined with `P`, the row
+/// pairing, the roles and the settings.
+pub struct Tables<'a> {
+    /// The utility attributes, in `O`'s column order (README Sec 3).
+    pub attributes: Vec<Attribute>,
+    /// Rows of `O`.
+    pub n_o: usize,
+    /// Rows of `P`.
+    pub n_p: usize,
+    /// The aligned rows.
+    pub pairing: Pairing,
+    /// The QIs, in column order.
+    pub qi: &'a [String],
+    /// The sensitive attributes.
+    pub sensitive: &'a [String],
+    /// The settings.
+    pub params: &'a UtilityParams,
+    /// The missing-value policy, reported in every result (README Sec 7).
+    pub missing_policy: MissingPolicy,
 }
 
-fn align(o: &Captured, p: &Captured) -> Alignment {
-    match (&o.ids, &p.ids) {
-        (Some(oi), Some(pi)) => {
-            if oi.iter().chain(pi).any(Option::is_none) {
-                return Alignment::None("record_id_missing");
-            }
-            let mut at: Map<&str, usize> = map();
-            for (i, id) in oi.iter().flatten().enumerate() {
-                if at.insert(id.as_str(), i).is_some() {
-                    return Alignment::None("record_id_not_unique");
-                }
-            }
-            let mut seen: Map<&str, ()> = map();
-            let mut order = Vec::with_capacity(pi.len());
-            for id in pi.iter().flatten() {
-                if seen.insert(id.as_str(), ()).is_some() {
-                    return Alignment::None("record_id_not_unique");
-                }
-                match at.get(id.as_str()) {
-                    Some(&i) => order.push(i),
-                    None => return Alignment::None("record_id_unknown_in_released"),
-                }
-            }
-            Alignment::ById { removed: oi.len() - order.len(), order }
+impl<'a> Tables<'a> {
+    /// Joins the captured tables (README Sec 3, 8; utility.md Sec 1).
+    pub fn new(o: &Captured, p: &Captured, config: &'a AuditConfig, qi: &'a [String]) -> Self {
+        let norm = config.normaliser();
+        let attributes = o
+            .names
+            .iter()
+            .zip(&o.columns)
+            .map(|(name, column)| {
+                let settings = config.attributes.get(name).cloned().unwrap_or_default();
+                Attribute::new(name, column, p.column(name), settings, &norm)
+            })
+            .collect();
+        Tables {
+            attributes,
+            n_o: o.rows(),
+            n_p: p.rows(),
+            pairing: Pairing::new(o, p),
+            qi,
+            sensitive: &config.sensitive,
+            params: &config.utility,
+            missing_policy: config.missing_policy,
         }
-        _ if o.rows() == p.rows() => Alignment::ByRow,
-        _ => Alignment::None("row_count_mismatch"),
+    }
+
+    /// The attribute named `name`.
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes.iter().find(|a| a.name == name)
+    }
+
+    /// The context of a family's results; `attribute` narrows the scope to one attribute.
+    pub fn context(&self, family: &'static str, attribute: Option<&str>) -> Context {
+        Context {
+            family,
+            scope: Scope { table: "P", quasi_identifiers: self.qi.to_vec(), sensitive: None, attribute: attribute.map(str::to_string), subset: None },
+            params: json!({ "missing_policy": self.missing_policy }),
+        }
     }
 }
 
-/// The permutation-model results of `P` against `O` over their common numeric columns.
-pub fn finish(o: &Captured, p: &Captured, qi: &[String]) -> Vec<MetricResult> {
-    let ctx = Context {
-        family: "permutation",
-        scope: Scope { table: "P", quasi_identifiers: qi.to_vec(), sensitive: None, attribute: None, subset: None },
-        params: json!({ "ties": "average_ranks" }),
-    };
-    let (mut names, mut skipped) = (Vec::new(), Vec::new());
-    for (c, name) in o.names.iter().enumerate() {
-        match p.column(name) {
-            Some(pc) if !o.text[c] && !p.text[pc] => names.push(name.clone()),
-            _ => skipped.push(name.clone()),
+/// Every utility metric of `P` against `O`.
+pub fn finish(o: &Captured, p: &Captured, config: &AuditConfig, qi: &[String]) -> Vec<MetricResult> {
+    let t = Tables::new(o, p, config, qi);
+    let mut out = rut::metrics(&t);
+    out.extend(sdc::metrics(&t));
+    out.extend(query::metrics(&t));
+    out.extend(permutation_metrics(&t));
+    out
+}
+
+/// The permutation model over the numeric and date attributes both tables hold (Sec 11.1),
+/// each cell read as `rep(t)` (NaN when blank or invalid).
+fn permutation_metrics(t: &Tables<'_>) -> Vec<MetricResult> {
+    let chosen = |a: &Attribute| t.params.permutation_columns.is_empty() || t.params.permutation_columns.contains(&a.name);
+    let (mut names, mut skipped, mut xs, mut ys) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for a in t.attributes.iter().filter(|a| chosen(a)) {
+        match &a.p {
+            Some(p) if a.is_numeric() => {
+                let values = |codes: &[u32]| codes.iter().map(|&c| a.rep(c).unwrap_or(f64::NAN)).collect::<Vec<f64>>();
+                xs.push(values(&a.o));
+                ys.push(values(p));
+                names.push(a.name.clone());
+            }
+            _ => skipped.push(a.name.clone()),
         }
     }
-    // rep(t): the midpoint of the cell's interval, an infinite side replaced by O's domain.
-    let column = |t: &Captured, name: &str, lo: f64, hi: f64| -> Vec<f64> {
-        let c = t.column(name).expect("common column");
-        t.cells[c].iter().map(|&(a, b)| (a.max(lo).min(hi) + b.min(hi).max(lo)) / 2.0).collect()
-    };
-    let (mut xs, mut ys) = (Vec::new(), Vec::new());
-    for name in &names {
-        let c = o.column(name).expect("own column");
-        let finite = o.cells[c].iter().flat_map(|&(a, b)| [a, b]).filter(|v| v.is_finite());
-        let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| (l.min(v), h.max(v)));
-        xs.push(column(o, name, lo, hi));
-        ys.push(column(p, name, lo, hi));
-    }
-    let alignment = align(o, p);
-    let (aligned, details) = match &alignment {
-        Alignment::ById { order, removed } => {
-            xs = xs.iter().map(|x| order.iter().map(|&i| x[i]).collect()).collect();
-            (true, json!({ "alignment": "record_id", "records_removed": removed }))
-        }
-        Alignment::ByRow => (true, json!({ "alignment": "row_order" })),
-        Alignment::None(_) => (false, json!({ "alignment": "none" })),
-    };
-    let mut out = permutation::metrics(&ctx, &xs, &ys, &names, aligned);
+    let mut ctx = t.context("permutation", None);
+    ctx.params["ties"] = json!("average_ranks");
+    ctx.params["seed"] = json!(t.params.seed);
+    let mut out = permutation::metrics(&ctx, &xs, &ys, &names, t.pairing.pairs());
     for m in &mut out {
-        if let Alignment::None(reason) = alignment
-            && m.status == Status::Error
-        {
-            m.reason = Some(reason);
-        }
-        if let (Some(d), Some(extra)) = (m.details.as_object_mut(), details.as_object()) {
+        if let (Some(d), Some(extra)) = (m.details.as_object_mut(), t.pairing.details.as_object()) {
             d.extend(extra.clone());
             if !skipped.is_empty() {
                 d.insert("non_numeric_columns_skipped".into(), json!(skipped));

@@ -12,6 +12,7 @@ use std::cmp::Ordering;
 use serde_json::{Value, json};
 
 use crate::identity::record_risk::neumaier;
+use crate::utility::linalg::{Matrix, centered, cov, cross, mul, sym_eigen, transpose};
 use crate::metric::{Context, MetricResult, Scope, Status};
 
 /// Relative eigenvalue cut-off of the whitening in Sec 11.4.
@@ -81,88 +82,6 @@ pub fn reverse_mapping(x: &[f64], y: &[f64]) -> ReverseMapping {
         d: (0..n).map(|i| rx[i].abs_diff(ry[i])).collect(),
         z,
     }
-}
-
-type Matrix = Vec<Vec<f64>>;
-
-/// Columns minus their means (Neumaier sums, row order).
-fn centered(cols: &[Vec<f64>]) -> Matrix {
-    cols.iter()
-        .map(|c| {
-            let mean = neumaier(c.iter().copied()) / c.len() as f64;
-            c.iter().map(|v| v - mean).collect()
-        })
-        .collect()
-}
-
-/// `A'B / (n-1)` of centered column blocks.
-fn cross(a: &[Vec<f64>], b: &[Vec<f64>]) -> Matrix {
-    let n = a.first().map_or(0, Vec::len);
-    a.iter()
-        .map(|u| b.iter().map(|v| neumaier(u.iter().zip(v).map(|(p, q)| p * q)) / (n - 1) as f64).collect())
-        .collect()
-}
-
-/// Sample covariance matrix (`n - 1`) of the columns.
-fn cov(cols: &[Vec<f64>]) -> Matrix {
-    let c = centered(cols);
-    cross(&c, &c)
-}
-
-/// `A B` of row-major matrices.
-fn mul(a: &[Vec<f64>], b: &[Vec<f64>]) -> Matrix {
-    a.iter()
-        .map(|row| (0..b[0].len()).map(|j| neumaier(row.iter().zip(b).map(|(x, r)| x * r[j]))).collect())
-        .collect()
-}
-
-fn transpose(a: &[Vec<f64>]) -> Matrix {
-    (0..a.first().map_or(0, Vec::len)).map(|j| a.iter().map(|r| r[j]).collect()).collect()
-}
-
-/// Eigen-decomposition of a symmetric matrix by cyclic Jacobi rotations: eigenvalues
-/// descending (ties by index) and the eigenvectors as the columns of the second result.
-/// Deterministic: a fixed sweep order and no randomness.
-fn sym_eigen(mut a: Matrix) -> (Vec<f64>, Matrix) {
-    let n = a.len();
-    let mut v: Matrix = (0..n).map(|i| (0..n).map(|j| f64::from(u8::from(i == j))).collect()).collect();
-    for _sweep in 0..100 {
-        let off: f64 = (0..n).flat_map(|p| (p + 1..n).map(move |q| (p, q))).map(|(p, q)| a[p][q] * a[p][q]).sum();
-        let diag: f64 = (0..n).map(|p| a[p][p] * a[p][p]).sum();
-        if off <= 1e-36 * diag || off == 0.0 {
-            break;
-        }
-        for p in 0..n {
-            for q in p + 1..n {
-                if a[p][q] == 0.0 {
-                    continue;
-                }
-                let theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
-                let t = if theta.abs() > 1e150 {
-                    0.5 / theta
-                } else {
-                    theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt())
-                };
-                let c = 1.0 / (t * t + 1.0).sqrt();
-                let s = t * c;
-                let rotate = |x: f64, y: f64| (c * x - s * y, s * x + c * y);
-                for k in 0..n {
-                    (a[k][p], a[k][q]) = rotate(a[k][p], a[k][q]);
-                    (v[k][p], v[k][q]) = rotate(v[k][p], v[k][q]);
-                }
-                let (head, tail) = a.split_at_mut(q);
-                for (x, y) in head[p].iter_mut().zip(tail[0].iter_mut()) {
-                    (*x, *y) = rotate(*x, *y);
-                }
-                (a[p][q], a[q][p]) = (0.0, 0.0);
-            }
-        }
-    }
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&i, &j| a[j][j].total_cmp(&a[i][i]));
-    let values = order.iter().map(|&k| a[k][k]).collect();
-    let vectors = (0..n).map(|i| order.iter().map(|&k| v[i][k]).collect()).collect();
-    (values, vectors)
 }
 
 /// `U_kept diag(s_kept^(-1/2))` of a covariance matrix (Sec 11.4); `None` when `max(s) <= 0`.
@@ -348,15 +267,21 @@ const REVERSE: &str = "perm_reverse_mapping";
 /// the same order, already mapped to numbers (Sec 11.1: numeric value, day number, ordinal
 /// position, `rep(t)`). A blank or `INVALID` cell is a non-finite value (NaN); rows holding one
 /// are deleted listwise here: per aligned pair for reverse mapping, CM1 and CM2, per table for
-/// CM3 and UM (Sec 11.1), with the counts in `details.dropped`. `aligned`: row `i` of both
-/// tables is the same subject (README Sec 8); otherwise the paired metrics are `error` with
-/// `row_count_mismatch` (README Sec 8 rule 3).
+/// CM3 and UM (Sec 11.1), with the counts in `details.dropped`. `pairs` lists the aligned
+/// `(row of O, row of P)` (README Sec 8); when the tables cannot be paired it holds the reason
+/// and the paired metrics are `error`.
 ///
 /// `perm_reverse_mapping`: `value` = `{mean_d, max_d, share_d0, mean_abs_e}`; `details` carry
 /// the full vectors `z`, `pi` (1-based rows), `e`, `d` only for `n <= 50`
 /// ([`FULL_VECTORS_MAX_N`]), summaries only above. CM3 on tables of unequal size uses
 /// [`cm3_subsampled`] with seed `ctx.params.seed` (default [`DEFAULT_SEED`]).
-pub fn metrics(ctx: &Context, original: &[Vec<f64>], released: &[Vec<f64>], names: &[String], aligned: bool) -> Vec<MetricResult> {
+pub fn metrics(
+    ctx: &Context,
+    original: &[Vec<f64>],
+    released: &[Vec<f64>],
+    names: &[String],
+    pairs: Result<&[(u32, u32)], &'static str>,
+) -> Vec<MetricResult> {
     debug_assert!(original.len() == names.len() && released.len() == names.len());
     let per_attr = |name: &String| Context { scope: Scope { attribute: Some(name.clone()), ..ctx.scope.clone() }, ..ctx.clone() };
     let all = |status: Status, reason: &'static str| -> Vec<MetricResult> {
@@ -373,31 +298,38 @@ pub fn metrics(ctx: &Context, original: &[Vec<f64>], released: &[Vec<f64>], name
     let mut out = Vec::new();
 
     // paired: reverse mapping, CM1, CM2 on aligned pairs complete on both sides
-    if aligned && nx == ny {
-        let rows: Vec<usize> = (0..nx).filter(|&i| original.iter().chain(released).all(|c| c[i].is_finite())).collect();
-        let dropped = json!({ "pairs": nx - rows.len() });
-        let (x, y) = (select(original, &rows), select(released, &rows));
-        let fail = |status: Status, reason: &'static str| {
-            let rm = names.iter().map(|a| per_attr(a).without_value(REVERSE, status, reason));
-            let cm = PAIRED.iter().map(|id| ctx.without_value(id, status, reason));
-            rm.chain(cm).map(|r| r.with_details(json!({ "dropped": dropped }))).collect::<Vec<_>>()
-        };
-        if rows.len() < 3 {
-            out.extend(fail(Status::NotApplicable, "too_few_rows"));
-        } else if no_variance(&x) {
-            out.extend(fail(Status::Error, "no_variance_original"));
-        } else {
-            out.extend(names.iter().zip(x.iter().zip(&y)).map(|(a, (xc, yc))| reverse_result(&per_attr(a), xc, yc, &dropped)));
-            let rho = canonical_correlations(&rank_columns(&x), &rank_columns(&y)).unwrap_or_default();
-            let details = json!({ "rho": rho, "n": rows.len(), "dropped": dropped });
-            for (id, v) in PAIRED.iter().zip([cm1(&rho), cm2(&rho)]) {
-                let r = ctx.ok(id, v).with_details(details.clone());
-                out.push(if rho.len() < names.len() { r.with_warning("rank_deficient") } else { r });
+    match pairs {
+        Ok(pairs) => {
+            let complete = |&&(o, p): &&(u32, u32)| original.iter().all(|c| c[o as usize].is_finite()) && released.iter().all(|c| c[p as usize].is_finite());
+            let kept: Vec<(u32, u32)> = pairs.iter().filter(complete).copied().collect();
+            let dropped = json!({ "pairs": pairs.len() - kept.len() });
+            let pick = |cols: &[Vec<f64>], side: fn(&(u32, u32)) -> u32| -> Matrix {
+                cols.iter().map(|c| kept.iter().map(|p| c[side(p) as usize]).collect()).collect()
+            };
+            let (x, y) = (pick(original, |p| p.0), pick(released, |p| p.1));
+            let fail = |status: Status, reason: &'static str| {
+                let rm = names.iter().map(|a| per_attr(a).without_value(REVERSE, status, reason));
+                let cm = PAIRED.iter().map(|id| ctx.without_value(id, status, reason));
+                rm.chain(cm).map(|r| r.with_details(json!({ "dropped": dropped }))).collect::<Vec<_>>()
+            };
+            if kept.len() < 3 {
+                out.extend(fail(Status::NotApplicable, "too_few_rows"));
+            } else if no_variance(&x) {
+                out.extend(fail(Status::Error, "no_variance_original"));
+            } else {
+                out.extend(names.iter().zip(x.iter().zip(&y)).map(|(a, (xc, yc))| reverse_result(&per_attr(a), xc, yc, &dropped)));
+                let rho = canonical_correlations(&rank_columns(&x), &rank_columns(&y)).unwrap_or_default();
+                let details = json!({ "rho": rho, "n": kept.len(), "dropped": dropped });
+                for (id, v) in PAIRED.iter().zip([cm1(&rho), cm2(&rho)]) {
+                    let r = ctx.ok(id, v).with_details(details.clone());
+                    out.push(if rho.len() < names.len() { r.with_warning("rank_deficient") } else { r });
+                }
             }
         }
-    } else {
-        out.extend(names.iter().map(|a| per_attr(a).without_value(REVERSE, Status::Error, "row_count_mismatch")));
-        out.extend(PAIRED.iter().map(|id| ctx.without_value(id, Status::Error, "row_count_mismatch")));
+        Err(reason) => {
+            out.extend(names.iter().map(|a| per_attr(a).without_value(REVERSE, Status::Error, reason)));
+            out.extend(PAIRED.iter().map(|id| ctx.without_value(id, Status::Error, reason)));
+        }
     }
 
     // unpaired: CM3, UM on each table's complete rows
@@ -456,6 +388,14 @@ fn reverse_result(ctx: &Context, x: &[f64], y: &[f64], dropped: &Value) -> Metri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`metrics`] with rows paired in order when `aligned` (and the sizes agree).
+    fn run(ctx: &Context, x: &[Vec<f64>], y: &[Vec<f64>], names: &[String], aligned: bool) -> Vec<MetricResult> {
+        let n = x.first().map_or(0, Vec::len);
+        let pairs: Vec<(u32, u32)> = (0..n as u32).map(|i| (i, i)).collect();
+        let same = y.first().map_or(0, Vec::len) == n;
+        metrics(ctx, x, y, names, if aligned && same { Ok(&pairs) } else { Err("row_count_mismatch") })
+    }
     use proptest::prelude::*;
 
     /// `|got - expected| <= 1e-9 |expected|` (absolute `1e-12` at 0).
@@ -685,7 +625,7 @@ mod tests {
 
     #[test]
     fn builder_ok_on_t1() {
-        let out = metrics(&ctx(), &cols(&T1_X), &cols(&T1_Y), &names(2), true);
+        let out = run(&ctx(), &cols(&T1_X), &cols(&T1_Y), &names(2), true);
         let ids: Vec<&str> = out.iter().map(|r| r.id).collect();
         assert_eq!(ids, [REVERSE, REVERSE, "perm_cm1", "perm_cm2", "perm_cm3", "perm_um"]);
         assert!(out.iter().all(|r| r.status == Status::Ok && r.warnings.is_empty()), "{out:?}");
@@ -704,7 +644,7 @@ mod tests {
 
     #[test]
     fn builder_unaligned_and_unequal_n() {
-        let out = metrics(&ctx(), &cols(&R2_X), &cols(&R2_Y[..11]), &names(4), false);
+        let out = run(&ctx(), &cols(&R2_X), &cols(&R2_Y[..11]), &names(4), false);
         for r in out.iter().filter(|r| r.id == REVERSE || PAIRED.contains(&r.id)) {
             assert_eq!((r.status, r.reason), (Status::Error, Some("row_count_mismatch")));
         }
@@ -713,7 +653,7 @@ mod tests {
         assert_eq!((c3.status, c3.details["seed"].as_u64()), (Status::Ok, Some(DEFAULT_SEED)));
         assert_eq!(c3.value.as_f64(), Some(cm3_subsampled(&cols(&R2_X), &cols(&R2_Y[..11]), DEFAULT_SEED).unwrap().mean));
         let seeded = Context { params: json!({ "seed": 7 }), ..ctx() };
-        let out7 = metrics(&seeded, &cols(&R2_X), &cols(&R2_Y[..11]), &names(4), false);
+        let out7 = run(&seeded, &cols(&R2_X), &cols(&R2_Y[..11]), &names(4), false);
         assert_eq!(find(&out7, "perm_cm3").details["seed"], 7);
     }
 
@@ -724,7 +664,7 @@ mod tests {
         x[1][3] = f64::NAN;
         y[2][7] = f64::INFINITY;
         y[0][3] = f64::NAN;
-        let out = metrics(&ctx(), &x, &y, &names(4), true);
+        let out = run(&ctx(), &x, &y, &names(4), true);
         let cm1_r = find(&out, "perm_cm1");
         assert_eq!(cm1_r.details["dropped"], json!({ "pairs": 2 }));
         assert_eq!(cm1_r.details["n"], 13);
@@ -744,7 +684,7 @@ mod tests {
     #[test]
     fn builder_edge_cases() {
         // m = 1: CM1 = CM2 = 1 - r_s^2, CM3 and UM not applicable
-        let out = metrics(&ctx(), &cols(&T1_X)[..1], &cols(&T1_Y)[..1], &names(1), true);
+        let out = run(&ctx(), &cols(&T1_X)[..1], &cols(&T1_Y)[..1], &names(1), true);
         assert_close(find(&out, "perm_cm1").value.as_f64().unwrap(), 0.36);
         assert_close(find(&out, "perm_cm2").value.as_f64().unwrap(), 0.36);
         for id in UNPAIRED {
@@ -752,14 +692,14 @@ mod tests {
         }
         // n < 3 after deletion
         let x = cols(&[&[1., 2.], &[2., 1.], &[f64::NAN, 3.]]);
-        let out = metrics(&ctx(), &x, &x, &names(2), true);
+        let out = run(&ctx(), &x, &x, &names(2), true);
         assert!(out.iter().all(|r| (r.status, r.reason) == (Status::NotApplicable, Some("too_few_rows"))), "{out:?}");
         // no variance in X
         let flat = vec![vec![1.0; 5], vec![2.0; 5]];
-        let out = metrics(&ctx(), &flat, &cols(&T1_Y), &names(2), true);
+        let out = run(&ctx(), &flat, &cols(&T1_Y), &names(2), true);
         assert!(out.iter().all(|r| (r.status, r.reason) == (Status::Error, Some("no_variance_original"))), "{out:?}");
         // no variance in Y: UM 0, CM1 = CM2 = 1 with a warning, CM3 = 1
-        let out = metrics(&ctx(), &cols(&T1_X), &flat, &names(2), true);
+        let out = run(&ctx(), &cols(&T1_X), &flat, &names(2), true);
         for (id, v) in [("perm_cm1", 1.0), ("perm_cm2", 1.0), ("perm_cm3", 1.0), ("perm_um", 0.0)] {
             assert_eq!(find(&out, id).value.as_f64(), Some(v), "{id}");
         }
@@ -767,9 +707,9 @@ mod tests {
             assert_eq!(find(&out, id).warnings, ["rank_deficient"], "{id}");
         }
         // empty tables, no attributes
-        let out = metrics(&ctx(), &[vec![], vec![]], &[vec![], vec![]], &names(2), true);
+        let out = run(&ctx(), &[vec![], vec![]], &[vec![], vec![]], &names(2), true);
         assert!(out.iter().all(|r| (r.status, r.reason) == (Status::EmptyInput, Some("no_records_in_scope"))));
-        let out = metrics(&ctx(), &[], &[], &[], true);
+        let out = run(&ctx(), &[], &[], &[], true);
         assert_eq!(out.len(), 4);
         assert!(out.iter().all(|r| r.reason == Some("no_attributes")));
     }
@@ -778,11 +718,11 @@ mod tests {
     fn builder_reverse_mapping_summaries_only_for_large_n() {
         let x: Vec<f64> = (0..60).map(|i| ((i * 37) % 60) as f64).collect();
         let y: Vec<f64> = x.iter().map(|v| v + if (*v as i64) % 2 == 0 { 1.5 } else { -1.5 }).collect();
-        let out = metrics(&ctx(), std::slice::from_ref(&x), &[y], &names(1), true);
+        let out = run(&ctx(), std::slice::from_ref(&x), &[y], &names(1), true);
         let rm = find(&out, REVERSE);
         assert_eq!(rm.details, json!({ "n": 60, "dropped": { "pairs": 0 } }));
         assert_eq!(rm.value, json!({ "mean_d": 1.0, "max_d": 1, "share_d0": 0.0, "mean_abs_e": 0.5 }));
-        let small = metrics(&ctx(), &[x[..50].to_vec()], &[x[..50].to_vec()], &names(1), true);
+        let small = run(&ctx(), &[x[..50].to_vec()], &[x[..50].to_vec()], &names(1), true);
         assert_eq!(find(&small, REVERSE).details["d"], json!(vec![0; 50]));
     }
 
@@ -851,7 +791,7 @@ mod tests {
         let x = as_cols(&original);
         assert_eq!(x[0].len(), 1080);
         let names: Vec<String> = attrs.iter().map(|a| a.to_string()).collect();
-        let itself = metrics(&ctx(), &x, &x, &names, true);
+        let itself = run(&ctx(), &x, &x, &names, true);
         for (id, v) in [("perm_um", 1.0), ("perm_cm1", 0.0), ("perm_cm2", 0.0), ("perm_cm3", 0.0)] {
             assert_eq!(find(&itself, id).value.as_f64(), Some(v), "{id} of the original against itself");
         }
@@ -859,7 +799,7 @@ mod tests {
         for r in 1..=20 {
             let release = load(&format!("ipso-{r:02}.csv"));
             assert_eq!(release.len(), original.len());
-            let out = metrics(&ctx(), &x, &as_cols(&release), &names, true);
+            let out = run(&ctx(), &x, &as_cols(&release), &names, true);
             for (s, id) in sums.iter_mut().zip(["perm_um", "perm_cm1", "perm_cm2", "perm_cm3"]) {
                 *s += find(&out, id).value.as_f64().unwrap() / 20.0;
             }

@@ -53,3 +53,45 @@ pub fn close(got: f64, expected: f64) -> bool {
 pub fn assert_close(got: f64, expected: f64, what: &str) {
     assert!(close(got, expected), "{what}: got {got}, expected {expected}");
 }
+
+/// The configuration of golden G3 (`shared/spec/golden.md`): record id `rid`, QIs age, zip
+/// (declared categorical), sex, SA diag with its declared hierarchy.
+pub fn g3_config() -> AuditConfig {
+    use pseudolens_core::profile::Kind;
+    use pseudolens_core::utility::attribute::AttributeSettings;
+    let mut c = qi(&["age", "zip", "sex"]);
+    c.sensitive = vec!["diag".into()];
+    c.record_id = Some("rid".into());
+    c.attributes.insert("zip".into(), AttributeSettings { kind: Some(Kind::Categorical), ..Default::default() });
+    let rows = [
+        ["influenza", "Respiratory"],
+        ["pneumonia", "Respiratory"],
+        ["bronchitis", "Respiratory"],
+        ["gastritis", "Digestive"],
+        ["ulcer", "Digestive"],
+        ["diabetes", "Endocrine"],
+    ];
+    let hierarchy = rows.iter().map(|r| r.iter().map(|s| s.to_string()).collect()).collect();
+    c.attributes.insert("diag".into(), AttributeSettings { hierarchy: Some(hierarchy), ..Default::default() });
+    c
+}
+
+/// Audits golden G3's release against its original with [`g3_config`] changed by `adjust`.
+pub fn g3_report(adjust: impl FnOnce(&mut AuditConfig)) -> Report {
+    let mut config = g3_config();
+    adjust(&mut config);
+    let mut o = pseudolens_core::utility::capture::Original::new(&config, None);
+    o.push(&fixture("g3_original.csv")).unwrap();
+    let mut a = Audit::new(config).unwrap();
+    a.set_original(o.finish().unwrap());
+    a.push(&fixture("g3_released.csv")).unwrap();
+    a.finish().unwrap()
+}
+
+/// The result of metric `id` whose scope attribute is `attribute`.
+pub fn for_attribute<'r>(r: &'r Report, id: &str, attribute: &str) -> &'r pseudolens_core::metric::MetricResult {
+    r.metrics
+        .iter()
+        .find(|m| m.id == id && m.scope.attribute.as_deref() == Some(attribute))
+        .unwrap_or_else(|| panic!("no metric {id} for {attribute}"))
+}

@@ -1,0 +1,147 @@
+//! Settings of the utility metrics (spec utility.md), flattened into the audit configuration.
+
+use serde::{Deserialize, Serialize};
+
+/// `lmax_mode` of the proximity loss (utility.md Sec 3).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LmaxMode {
+    /// Loss 1 = replacing every value by the mean (project-defined default).
+    #[default]
+    Baseline,
+    /// \[RUT\] Sec 3.3: `u/2` for nearest rounding, `u` for floor or ceiling.
+    Rule,
+    /// A user value (`lmax_value`).
+    Fixed,
+}
+
+/// How a declared rounding unit was applied (utility.md Sec 3, `lmax_mode = rule`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundingMode {
+    /// To the nearest multiple.
+    #[default]
+    Nearest,
+    /// Down.
+    Floor,
+    /// Up.
+    Ceiling,
+}
+
+/// `proximity_norm` (utility.md Sec 3).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProximityNorm {
+    /// `mad / Lmax_M`.
+    #[default]
+    Manhattan,
+    /// `rmse / Lmax_E`.
+    Euclidean,
+}
+
+/// Mean or max aggregation (utility.md Sec 7 options).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aggregation {
+    /// Weighted mean.
+    #[default]
+    Mean,
+    /// Maximum.
+    Max,
+}
+
+/// `ctbil_blank` (utility.md Sec 8.2).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CtbilBlank {
+    /// Blank is the category `BLANK`.
+    #[default]
+    Category,
+    /// Rows with a blank are left out of that table.
+    Exclude,
+}
+
+/// The aggregate of a query (utility.md Sec 10).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "aggregate")]
+pub enum Aggregate {
+    /// Rows per group.
+    Count,
+    /// Mean of a numeric column per group.
+    Mean {
+        /// The column averaged.
+        column: String,
+    },
+    /// Percentage of the group's rows with `column = value`.
+    Share {
+        /// The column tested.
+        column: String,
+        /// The value counted.
+        value: String,
+    },
+}
+
+/// A query of the workload (utility.md Sec 10).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Query {
+    /// Group-by columns `G`.
+    pub group_by: Vec<String>,
+    /// The aggregate.
+    #[serde(flatten)]
+    pub aggregate: Aggregate,
+}
+
+/// Settings of the utility metrics.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct UtilityParams {
+    /// `lmax_mode` (Sec 3).
+    pub lmax_mode: LmaxMode,
+    /// `Lmax` of `lmax_mode = fixed`.
+    pub lmax_value: Option<f64>,
+    /// Rounding mode of `lmax_mode = rule`.
+    pub rounding_mode: RoundingMode,
+    /// `proximity_norm` (Sec 3).
+    pub proximity_norm: ProximityNorm,
+    /// `B_max` of the numeric histograms (Sec 6.1).
+    pub similarity_bins: usize,
+    /// How an attribute's loss and similarity components combine (Sec 7).
+    pub component_aggregation: Aggregation,
+    /// How `l_total` and `s_total` combine the attributes (Sec 7).
+    pub total_aggregation: Aggregation,
+    /// `w_S` of `utility_u`; `w_L = 1 - w_S` (Sec 7).
+    pub similarity_weight: f64,
+    /// Variables `W` of CTBIL; empty = the QIs (Sec 8.2).
+    pub ctbil_variables: Vec<String>,
+    /// `Kdim` of CTBIL (Sec 8.2).
+    pub ctbil_max_dimension: usize,
+    /// `ctbil_blank` (Sec 8.2).
+    pub ctbil_blank: CtbilBlank,
+    /// Queries added to the default workload (Sec 10).
+    pub queries: Vec<Query>,
+    /// Attributes of the permutation model; empty = every numeric and date one (Sec 11.1).
+    pub permutation_columns: Vec<String>,
+    /// Seed of the CM3 subsampling (Sec 11.5).
+    pub seed: u64,
+}
+
+impl Default for UtilityParams {
+    fn default() -> Self {
+        UtilityParams {
+            lmax_mode: LmaxMode::Baseline,
+            lmax_value: None,
+            rounding_mode: RoundingMode::Nearest,
+            proximity_norm: ProximityNorm::Manhattan,
+            similarity_bins: 100,
+            component_aggregation: Aggregation::Mean,
+            total_aggregation: Aggregation::Mean,
+            similarity_weight: 0.5,
+            ctbil_variables: Vec::new(),
+            ctbil_max_dimension: 2,
+            ctbil_blank: CtbilBlank::Category,
+            queries: Vec::new(),
+            permutation_columns: Vec::new(),
+            seed: crate::utility::permutation::DEFAULT_SEED,
+        }
+    }
+}
