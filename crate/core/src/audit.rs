@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::balance::{BalanceInput, BalanceParams};
 use crate::error::{Error, Result};
 use crate::attribute::{self, AttributeInput, AttributeParams, SensitiveSummary};
 use crate::identity::persons::Persons;
@@ -71,6 +72,9 @@ pub struct AuditConfig {
     /// SCORR verdict thresholds (identity-risk.md Sec 11.2).
     #[serde(flatten)]
     pub scorr: ScorrThresholds,
+    /// Risk combination and RUT weight (balance.md Sec 2-3).
+    #[serde(flatten)]
+    pub balance: BalanceParams,
     /// The record-id column pairing `O` and `P` (spec README Sec 8).
     pub record_id: Option<String>,
     /// The utility attributes (spec README Sec 3): columns of `O` compared with `P`; empty =
@@ -109,6 +113,7 @@ impl Default for AuditConfig {
             success_rate_threshold: p.success_rate_threshold,
             attribute: AttributeParams::default(),
             scorr: ScorrThresholds::default(),
+            balance: BalanceParams::default(),
             record_id: None,
             utility_columns: Vec::new(),
             ignored: Vec::new(),
@@ -176,6 +181,7 @@ impl AuditConfig {
         if !(0.0..=1.0).contains(&self.wildcard_alpha) {
             return Err(Error::config("invalid_alpha", format!("the wildcard alpha must lie in [0, 1], not {}", self.wildcard_alpha)));
         }
+        self.balance.check()?;
         let delimiter = match self.delimiter.as_deref() {
             None => None,
             Some(d) if d.len() == 1 => Some(d.as_bytes()[0]),
@@ -209,6 +215,10 @@ pub struct ReportParams {
 pub struct Report {
     /// How the file was read.
     pub input: InputFacts,
+    /// How the original table `O` was read, when given.
+    pub original_input: Option<InputFacts>,
+    /// How the reference table `E` was read, when given.
+    pub reference_input: Option<InputFacts>,
     /// Per-column profile.
     pub columns: Vec<ColumnProfile>,
     /// Settings used.
@@ -394,7 +404,10 @@ impl TableSummary {
         let population = match &self.population {
             None => PopulationTable::Absent,
             Some(r) if !r.missing.is_empty() => PopulationTable::MissingQi(r.missing.clone()),
-            Some(r) => PopulationTable::Table(&r.table),
+            Some(r) => {
+                let columns = qi.iter().map(|name| r.present.iter().position(|x| x == name).expect("no QI missing")).collect();
+                PopulationTable::Table(&r.table, columns)
+            }
         };
         let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi: &qi };
         let mut metrics = if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) };
@@ -415,8 +428,15 @@ impl TableSummary {
         if let (Some(o), Some(p)) = (&self.original, &self.released) {
             metrics.extend(crate::utility::finish(o, p, config, &qi));
         }
+        if !qi.is_empty() {
+            let input = BalanceInput { table: &self.classes, qi: &qi, external: self.population.as_ref(), identity: &identity, metrics: &metrics };
+            let balance = crate::balance::finish(&input, &config.balance);
+            metrics.extend(balance);
+        }
         Report {
             input: self.facts,
+            original_input: self.original.as_ref().map(|o| o.input.clone()),
+            reference_input: self.population.as_ref().map(|r| r.input.clone()),
             columns,
             params: ReportParams { config: AuditConfig { quasi_identifiers: qi, ..config.clone() } },
             metrics,

@@ -10,9 +10,11 @@
 //! - identity-risk.md Sec 1 (classes, policies): [`identity::classes`]; Sec 2-3 (class sizes,
 //!   uniqueness): [`identity::class_size`]; Sec 4-5 (record risk, R_internal, prosecutor,
 //!   risk distribution): [`identity::record_risk`].
+//! - balance.md (R_external, risk_r, safety, RUT, candidate choice): [`balance`].
 
 pub mod attribute;
 pub mod audit;
+pub mod balance;
 pub mod error;
 pub mod extract;
 mod hash;

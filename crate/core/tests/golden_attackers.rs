@@ -53,6 +53,12 @@ fn g1_3_journalist_and_marketer_with_population() {
     let m = r.metric("journalist_highest_risk").unwrap();
     assert_eq!(m.warnings, ["population_smaller_than_sample"]);
     assert_eq!(m.details["keys_raised_to_sample"], json!(1));
+    // The QIs named in another order than the file's columns pair by name.
+    for order in [["sex", "age", "zip"], ["zip", "sex", "age"]] {
+        let r2 = with_population(&fixture("g1.csv"), &fixture("e1.csv"), &qi(&order));
+        assert_close(num(&r2, "marketer_success_rate"), 0.2312091503267974, "marketer, QIs reordered");
+        assert_close(num(&r2, "journalist_records_at_risk"), 6.0 / 17.0, "records at risk, QIs reordered");
+    }
 }
 
 #[test]

@@ -146,3 +146,13 @@ fn extra_missing_tokens() {
     let r = audit(b"a\n?\n1\n", &config);
     assert_eq!(r.columns[0].forms.missing, 1);
 }
+
+#[test]
+fn the_report_names_the_content_hash_of_the_file_read() {
+    let bytes = b"a,b\n1,2\n";
+    let expected = "492d5ea496056f1a6a6592241032fab764c321596317930b4fa0e1e8bc3b7470"; // sha256sum
+    for chunk in [1, 3, 100] {
+        let r = audit_chunked(bytes, &qi(&["a"]), chunk).unwrap();
+        assert_eq!(r.input.sha256.as_deref(), Some(expected));
+    }
+}

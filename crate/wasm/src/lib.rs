@@ -170,6 +170,17 @@ fn finished() -> JsValue {
     error(&Error { kind: ErrorKind::Internal, ..Error::config("audit_finished", "this audit has already finished") })
 }
 
+/// The choice among candidate releases (spec balance.md Sec 5-6): `candidates` is a list of
+/// `{name, risk_r, utility_u}` (each release's `risk_r` and `utility_u`), `params`
+/// `{rut_alpha?, tau_r?, tau_u?}`; returns `[rut_alpha_sweep, rut_constrained_choice]`.
+#[wasm_bindgen]
+pub fn choose(quasi_identifiers: Vec<String>, candidates: JsValue, params: JsValue) -> Result<JsValue, JsValue> {
+    let invalid = |e: serde_wasm_bindgen::Error| error(&Error::config("invalid_candidates", format!("the candidates are not valid: {e}")));
+    let candidates: Vec<pseudolens_core::balance::Candidate> = serde_wasm_bindgen::from_value(candidates).map_err(invalid)?;
+    let params: pseudolens_core::balance::ChoiceParams = serde_wasm_bindgen::from_value(params).map_err(invalid)?;
+    Ok(to_js(&pseudolens_core::balance::choose(&quasi_identifiers, &candidates, &params)))
+}
+
 /// The bundled synthetic hospital sample, as CSV bytes.
 #[wasm_bindgen]
 pub fn sample_csv() -> Vec<u8> {

@@ -96,3 +96,26 @@ fn an_original_table_adds_the_permutation_metrics() {
     let report = audit.finish().unwrap();
     assert_eq!(metric(&report, "perm_um").as_f64(), Some(1.0));
 }
+
+#[wasm_bindgen_test]
+fn the_choice_among_candidates_follows_the_rut_paper() {
+    // [RUT] Table 10: (R, U) of P1-P3; golden.md G7.1: P3 at alpha 0.5, P2 with tau_U = 0.8.
+    let candidate = |name: &str, r: f64, u: f64| {
+        let o = js_sys::Object::new();
+        Reflect::set(&o, &"name".into(), &name.into()).unwrap();
+        Reflect::set(&o, &"risk_r".into(), &r.into()).unwrap();
+        Reflect::set(&o, &"utility_u".into(), &u.into()).unwrap();
+        o
+    };
+    let list = js_sys::Array::new();
+    for (n, r, u) in [("P1", 0.6260, 0.9972), ("P2", 0.2156, 0.8580), ("P3", 0.0739, 0.7579)] {
+        list.push(&candidate(n, r, u));
+    }
+    let params = js_sys::Object::new();
+    let out = pseudolens_wasm::choose(vec!["age".into()], list.clone().into(), params.clone().into()).unwrap();
+    let value = |out: &JsValue, i: u32| Reflect::get(&js_sys::Array::from(out).get(i), &"value".into()).unwrap();
+    assert_eq!(value(&out, 1), JsValue::from_str("P3"));
+    Reflect::set(&params, &"tau_u".into(), &0.8.into()).unwrap();
+    let out = pseudolens_wasm::choose(vec!["age".into()], list.into(), params.into()).unwrap();
+    assert_eq!(value(&out, 1), JsValue::from_str("P2"));
+}

@@ -13,17 +13,29 @@ use crate::metric::{Context, MetricResult, Status};
 pub const IDS: [&str; 5] =
     ["journalist_records_at_risk", "journalist_highest_risk", "journalist_lowest_risk", "journalist_success_rate", "marketer_success_rate"];
 
-/// `F` per class of `p` from the population table `e` (same QIs, same order), raised to `f`
-/// where the population is smaller than the sample; with the number of keys raised.
-pub fn population_counts(p: &ClassTable, e: &ClassTable, f: &[f64], alpha: f64) -> (Vec<f64>, usize) {
+/// `F` per class of `p` from the population table `e` (same QIs; QI `a` of `p` is column
+/// `columns[a]` of `e`), raised to `f` where the population is smaller than the sample; with
+/// the number of keys raised.
+pub fn population_counts(p: &ClassTable, e: &ClassTable, columns: &[usize], f: &[f64], alpha: f64) -> (Vec<f64>, usize) {
     let q = p.q();
     let wildcard = p.policy() == MissingPolicy::Wildcard;
-    let e_keys: Vec<Vec<u32>> = if wildcard { (0..e.len()).map(|j| e.key(j)).collect() } else { Vec::new() };
+    let e_keys: Vec<Vec<u32>> = if wildcard {
+        (0..e.len()).map(|j| e.key(j)).map(|k| columns.iter().map(|&b| k[b]).collect()).collect()
+    } else {
+        Vec::new()
+    };
     let mut raised = 0;
     let big_f = (0..p.len())
         .map(|i| {
-            let mapped: Vec<Option<u32>> = (0..q).map(|a| p.dict(a).translate(p.code_at(i, a), e.dict(a))).collect();
-            let exact = || mapped.iter().copied().collect::<Option<Vec<u32>>>().and_then(|k| e.find(&k)).map_or(0.0, |j| e.count(j) as f64);
+            let mapped: Vec<Option<u32>> = (0..q).map(|a| p.dict(a).translate(p.code_at(i, a), e.dict(columns[a]))).collect();
+            let in_e_order = || {
+                let mut key = vec![0; q];
+                for (a, m) in mapped.iter().enumerate() {
+                    key[columns[a]] = (*m)?;
+                }
+                Some(key)
+            };
+            let exact = || in_e_order().and_then(|k| e.find(&k)).map_or(0.0, |j| e.count(j) as f64);
             let count = if !wildcard {
                 exact()
             } else {

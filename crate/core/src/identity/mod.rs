@@ -119,8 +119,8 @@ pub enum PopulationTable<'a> {
     Absent,
     /// Given, but lacking these QIs.
     MissingQi(Vec<String>),
-    /// Given, over the same QIs in the same order.
-    Table(&'a ClassTable),
+    /// Given, over the same QIs; QI `a` (column order of `P`) is column `columns[a]` of `E`.
+    Table(&'a ClassTable, Vec<usize>),
 }
 
 /// What the identity family is computed from.
@@ -174,8 +174,8 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
     out.extend(match &input.population {
         PopulationTable::Absent => journalist::metrics(&ctx, table, &f, None, p.threshold),
         PopulationTable::MissingQi(missing) => journalist::missing_qi(&ctx, missing),
-        PopulationTable::Table(e) => {
-            let (big_f, raised) = journalist::population_counts(table, e, &f, p.wildcard_alpha);
+        PopulationTable::Table(e, columns) => {
+            let (big_f, raised) = journalist::population_counts(table, e, columns, &f, p.wildcard_alpha);
             journalist::metrics(&ctx, table, &f, Some((&big_f, raised)), p.threshold)
         }
     });

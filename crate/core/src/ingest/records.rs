@@ -9,6 +9,7 @@ use std::borrow::Cow;
 
 use csv_core::ReadRecordResult;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use super::dialect::{SAMPLE_BYTES, detect_delimiter};
 use super::encoding::{Encoding, UTF8_BOM, has_utf16_bom};
@@ -129,6 +130,8 @@ pub struct InputFacts {
     pub blank_lines: u64,
     /// Number of columns.
     pub columns: usize,
+    /// SHA-256 of the bytes pushed, lower-case hex (`None` for a table merged from parts).
+    pub sha256: Option<String>,
     /// Header cells that were empty and got a `column_<n>` name.
     #[serde(skip)]
     pub renamed_columns: Vec<String>,
@@ -144,6 +147,7 @@ impl InputFacts {
         self.rows_total += other.rows_total;
         self.ragged_rows += other.ragged_rows;
         self.blank_lines += other.blank_lines;
+        self.sha256 = None;
         if self.first_ragged.is_none() {
             self.first_ragged = other.first_ragged;
         }
@@ -164,6 +168,7 @@ pub struct CsvStream {
     record_line: u64,
     header: Option<Vec<String>>,
     facts: InputFacts,
+    hash: Sha256,
 }
 
 impl CsvStream {
@@ -182,6 +187,7 @@ impl CsvStream {
             record_line: 1,
             header: None,
             facts: InputFacts::default(),
+            hash: Sha256::new(),
         }
     }
 
@@ -198,6 +204,7 @@ impl CsvStream {
     /// Absorbs the next chunk.
     pub fn push(&mut self, chunk: &[u8], sink: &mut impl RowSink) -> Result<()> {
         self.facts.bytes += chunk.len() as u64;
+        self.hash.update(chunk);
         match &mut self.sniff {
             Some(buf) => {
                 buf.extend_from_slice(chunk);
@@ -234,6 +241,8 @@ impl CsvStream {
         if self.header.is_none() {
             return Err(Error::input("empty_file", "the file is empty: it has no header row"));
         }
+        let digest = std::mem::take(&mut self.hash).finalize();
+        self.facts.sha256 = Some(digest.iter().map(|b| format!("{b:02x}")).collect());
         Ok(())
     }
 

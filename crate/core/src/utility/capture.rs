@@ -27,6 +27,8 @@ pub struct Captured {
     pub columns: Vec<Column>,
     /// Per row: the record id, when a record-id column was given.
     pub ids: Option<Vec<Option<String>>>,
+    /// How the table was read (for the report's description of its inputs).
+    pub input: InputFacts,
     rows: usize,
     positions: Vec<usize>,
     id_column: Option<usize>,
@@ -47,6 +49,7 @@ impl Captured {
             names: positions.iter().map(|&i| header[i].clone()).collect(),
             columns: vec![Column::default(); positions.len()],
             ids: id_column.map(|_| Vec::new()),
+            input: InputFacts::default(),
             rows: 0,
             positions,
             id_column,
@@ -125,8 +128,10 @@ impl RowSink for Sink {
 impl Collect for Sink {
     type Output = Captured;
 
-    fn collect(mut self, _: &InputFacts) -> Result<Captured> {
-        Ok(self.captured.take().expect("a finished file has a header"))
+    fn collect(mut self, facts: &InputFacts) -> Result<Captured> {
+        let mut captured = self.captured.take().expect("a finished file has a header");
+        captured.input = facts.clone();
+        Ok(captured)
     }
 }
 

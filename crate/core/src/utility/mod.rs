@@ -12,6 +12,7 @@
 
 pub mod attribute;
 pub mod capture;
+pub mod forward;
 pub mod linalg;
 pub mod pairing;
 pub mod params;

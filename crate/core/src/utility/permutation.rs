@@ -33,18 +33,20 @@ fn cmp(a: f64, b: f64) -> Ordering {
 
 /// Average (mid) ranks `1..n` (Sec 11.2): tied values share the mean of their positions.
 pub fn average_ranks(x: &[f64]) -> Vec<f64> {
-    let mut order: Vec<usize> = (0..x.len()).collect();
-    order.sort_by(|&a, &b| cmp(x[a], x[b]));
+    // Sorting (value, row) pairs keeps the data contiguous: several times faster on a million
+    // rows than sorting row indices that look their values up.
+    let mut order: Vec<(f64, u32)> = x.iter().enumerate().map(|(i, &v)| (v + 0.0, i as u32)).collect();
+    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut r = vec![0.0; x.len()];
     let mut k = 0;
     while k < order.len() {
         let mut j = k + 1;
-        while j < order.len() && cmp(x[order[j]], x[order[k]]) == Ordering::Equal {
+        while j < order.len() && order[j].0.total_cmp(&order[k].0).is_eq() {
             j += 1;
         }
         // positions k+1..=j (1-based) share their mean
         let mid = (k + 1 + j) as f64 / 2.0;
-        order[k..j].iter().for_each(|&i| r[i] = mid);
+        order[k..j].iter().for_each(|&(_, i)| r[i as usize] = mid);
         k = j;
     }
     r
@@ -67,14 +69,15 @@ pub struct ReverseMapping {
 /// (Sec 11.3): ordinal ranks, `x` ties by row index, `y` ties by `rX`.
 pub fn reverse_mapping(x: &[f64], y: &[f64]) -> ReverseMapping {
     let n = x.len();
-    let mut s: Vec<usize> = (0..n).collect();
-    s.sort_by(|&a, &b| cmp(x[a], x[b])); // stable: ties by row index
+    let mut xs: Vec<(f64, usize)> = x.iter().enumerate().map(|(i, &v)| (v + 0.0, i)).collect();
+    xs.sort_unstable_by(|a, b| cmp(a.0, b.0).then(a.1.cmp(&b.1))); // ties by row index
+    let s: Vec<usize> = xs.into_iter().map(|(_, i)| i).collect();
     let mut rx = vec![0; n];
     s.iter().enumerate().for_each(|(k, &i)| rx[i] = k);
-    let mut t: Vec<usize> = (0..n).collect();
-    t.sort_by(|&a, &b| cmp(y[a], y[b]).then(rx[a].cmp(&rx[b])));
+    let mut ys: Vec<(f64, usize, usize)> = y.iter().enumerate().map(|(i, &v)| (v + 0.0, rx[i], i)).collect();
+    ys.sort_unstable_by(|a, b| cmp(a.0, b.0).then(a.1.cmp(&b.1))); // ties by rX (unique)
     let mut ry = vec![0; n];
-    t.iter().enumerate().for_each(|(k, &i)| ry[i] = k);
+    ys.iter().enumerate().for_each(|(k, &(_, _, i))| ry[i] = k);
     let z: Vec<f64> = (0..n).map(|i| x[s[ry[i]]]).collect();
     ReverseMapping {
         pi: (0..n).map(|i| s[ry[i]] + 1).collect(),
@@ -139,12 +142,37 @@ pub struct Cm3 {
     pub rank_deficient: bool,
 }
 
-/// Rows ordered by column `j`, ties by the other columns in column order, then row index.
-fn sorted_rows(r: &[Vec<f64>], j: usize) -> Vec<usize> {
-    let mut rows: Vec<usize> = (0..r[0].len()).collect();
-    let keys: Vec<usize> = std::iter::once(j).chain((0..r.len()).filter(|&c| c != j)).collect();
-    rows.sort_by(|&a, &b| keys.iter().map(|&c| cmp(r[c][a], r[c][b])).find(|o| o.is_ne()).unwrap_or(Ordering::Equal));
-    rows
+/// The rows of a table as contiguous integer keys (twice the average rank of each column), so
+/// that the lexicographic sorts of CM3 compare slices instead of looking values up column by
+/// column.
+struct RowKeys {
+    m: usize,
+    keys: Vec<u32>,
+}
+
+impl RowKeys {
+    fn new(r: &[Vec<f64>]) -> Self {
+        let (m, n) = (r.len(), r[0].len());
+        let mut keys = vec![0u32; n * m];
+        for (c, col) in r.iter().enumerate() {
+            for (i, rank) in average_ranks(col).into_iter().enumerate() {
+                keys[i * m + c] = (2.0 * rank) as u32;
+            }
+        }
+        RowKeys { m, keys }
+    }
+
+    /// Rows ordered by column `j`, ties by the other columns in column order, then row index.
+    fn sorted(&self, j: usize) -> Vec<usize> {
+        let m = self.m;
+        let row = |i: usize| &self.keys[i * m..(i + 1) * m];
+        let mut rows: Vec<usize> = (0..self.keys.len() / m).collect();
+        rows.sort_unstable_by(|&a, &b| {
+            let (ra, rb) = (row(a), row(b));
+            ra[j].cmp(&rb[j]).then_with(|| (0..m).filter(|&c| c != j).map(|c| ra[c].cmp(&rb[c])).find(|o| o.is_ne()).unwrap_or(Ordering::Equal)).then(a.cmp(&b))
+        });
+        rows
+    }
 }
 
 /// CM3 of rank tables `rx`, `ry` (Sec 11.5): for each `j`, both tables sorted independently
@@ -156,12 +184,13 @@ pub fn cm3(rx: &[Vec<f64>], ry: &[Vec<f64>]) -> Option<Cm3> {
     if m < 2 || ry.len() != m || rx[0].len() != ry[0].len() {
         return None;
     }
-    let block = |r: &[Vec<f64>], j: usize| -> Matrix {
-        let rows = sorted_rows(r, j);
+    let (kx, ky) = (RowKeys::new(rx), RowKeys::new(ry));
+    let block = |r: &[Vec<f64>], keys: &RowKeys, j: usize| -> Matrix {
+        let rows = keys.sorted(j);
         (0..m).filter(|&c| c != j).map(|c| rows.iter().map(|&i| r[c][i]).collect()).collect()
     };
     let rhos: Vec<Vec<f64>> =
-        (0..m).map(|j| canonical_correlations(&block(rx, j), &block(ry, j)).unwrap_or_default()).collect();
+        (0..m).map(|j| canonical_correlations(&block(rx, &kx, j), &block(ry, &ky, j)).unwrap_or_default()).collect();
     let c: Vec<f64> = rhos.iter().map(|rho| cm2(rho)).collect();
     let weakest = (0..m).fold(0, |w, j| if c[j] < c[w] { j } else { w });
     Some(Cm3 { value: c[weakest], c, weakest, rank_deficient: rhos.iter().any(|rho| rho.len() < m - 1) })

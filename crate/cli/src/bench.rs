@@ -1,0 +1,73 @@
+//! `bench`: native throughput on generated tables (MB/s, rows/s, peak memory).
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use pseudolens_core::utility::capture::Original;
+use pseudolens_core::{Audit, AuditConfig, sample};
+
+use crate::{Failure, io_err, stream};
+
+/// Peak resident memory of this process in bytes (Linux), if known.
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Writes the generated table of `level` to `path` and returns its size in bytes.
+pub fn generate(rows: usize, level: u8, path: &Path) -> Result<u64, Failure> {
+    let mut f = io::BufWriter::new(File::create(path).map_err(io_err(path))?);
+    for chunk in sample::bench_table(rows, 1, level) {
+        f.write_all(&chunk).map_err(io_err(path))?;
+    }
+    f.flush().map_err(io_err(path))?;
+    drop(f);
+    Ok(std::fs::metadata(path).map_err(io_err(path))?.len())
+}
+
+pub fn bench(rows: usize, qi: Vec<String>, sensitive: Vec<String>, file: Option<PathBuf>, utility_level: Option<u8>) -> Result<(), Failure> {
+    let keep = file.is_some();
+    let path = file.unwrap_or_else(|| std::env::temp_dir().join(format!("pseudolens-bench-{rows}.csv")));
+    let qi = if qi.is_empty() { sample::BENCH_QIS.iter().map(|s| s.to_string()).collect() } else { qi };
+    let mut what = format!("{} QIs{}", qi.len(), if sensitive.is_empty() { String::new() } else { format!(", SAs {}", sensitive.join("+")) });
+    let mut config = AuditConfig { quasi_identifiers: qi, sensitive, ..AuditConfig::default() };
+    let mut bytes = generate(rows, utility_level.unwrap_or(0), &path)?;
+    let original_path = std::env::temp_dir().join(format!("pseudolens-bench-{rows}-original.csv"));
+    if let Some(level) = utility_level {
+        bytes += generate(rows, 0, &original_path)?;
+        config.record_id = Some("record_id".into());
+        config.ignored = vec!["note".into()];
+        what = format!("{what}, utility of level {level} against level 0, two files");
+    }
+    let start = Instant::now();
+    let mut audit = Audit::new(config.clone())?;
+    if utility_level.is_some() {
+        let mut original = Original::new(&config, None);
+        stream(&original_path, |chunk| original.push(chunk))?;
+        audit.set_original(original.finish()?);
+        let _ = std::fs::remove_file(&original_path);
+    }
+    stream(&path, |chunk| audit.push(chunk))?;
+    let report = audit.finish()?;
+    let secs = start.elapsed().as_secs_f64();
+    if !keep {
+        let _ = std::fs::remove_file(&path);
+    }
+    let shown = if utility_level.is_some() { "utility_u" } else { "k_anonymity" };
+    let value = report.metric(shown).map(|m| m.value.to_string()).unwrap_or_default();
+    let rows_read = if utility_level.is_some() { 2 * rows } else { rows };
+    println!(
+        "native ({what}): {rows_read} rows, {:.1} MB, {:.3} s, {:.1} MB/s, {:.0} rows/s, peak memory {:.1} MB ({shown} = {value})",
+        bytes as f64 / 1e6,
+        secs,
+        bytes as f64 / 1e6 / secs,
+        rows_read as f64 / secs,
+        peak_memory().unwrap_or(0) as f64 / 1e6
+    );
+    Ok(())
+}
+

@@ -1,0 +1,85 @@
+//! Reading the tables of an audit: the original and the reference once, then each release
+//! against them, with the Windows-1252 fallback of spec README Sec 6.
+
+use std::path::Path;
+
+use pseudolens_core::audit::Warning;
+use pseudolens_core::ingest::encoding::Encoding;
+use pseudolens_core::reference::{Reference, ReferenceTable};
+use pseudolens_core::utility::capture::{Captured, Original};
+use pseudolens_core::{Audit, AuditConfig, Report};
+
+use crate::{Failure, stream};
+
+/// Runs `read` with the encoding detected; a file detected as UTF-8 that turns out not to be
+/// is read again as Windows-1252 (spec README Sec 6), and the warning says so.
+pub fn with_fallback<T>(
+    path: &Path,
+    forced: Option<Encoding>,
+    read: impl Fn(Option<Encoding>) -> Result<T, Failure>,
+) -> Result<(T, Option<Warning>), Failure> {
+    match read(forced) {
+        Err(Failure::Audit(e)) if forced.is_none() && e.code == "encoding_mismatch" => {
+            let again = read(Some(Encoding::Windows1252))?;
+            let message = format!("{} is not valid UTF-8 ({e}); it was read again as Windows-1252", path.display());
+            Ok((again, Some(Warning { code: "encoding_fallback", message })))
+        }
+        r => r.map(|t| (t, None)),
+    }
+}
+
+/// The tables read beside a release: the original `O` and the reference `E`, each read once.
+pub struct SideTables {
+    original: Option<Captured>,
+    reference: Option<ReferenceTable>,
+    warnings: Vec<Warning>,
+}
+
+impl SideTables {
+    /// Reads the given tables whole.
+    pub fn read(config: &AuditConfig, original: Option<&Path>, reference: Option<&Path>) -> Result<Self, Failure> {
+        let mut warnings = Vec::new();
+        let reference = match reference {
+            Some(path) => {
+                let (table, w) = with_fallback(path, None, |encoding| {
+                    let mut reference = Reference::new(config, encoding);
+                    stream(path, |chunk| reference.push(chunk))?;
+                    Ok(reference.finish()?)
+                })?;
+                warnings.extend(w);
+                Some(table)
+            }
+            None => None,
+        };
+        let original = match original {
+            Some(path) => {
+                let (table, w) = with_fallback(path, None, |encoding| {
+                    let mut original = Original::new(config, encoding);
+                    stream(path, |chunk| original.push(chunk))?;
+                    Ok(original.finish()?)
+                })?;
+                warnings.extend(w);
+                Some(table)
+            }
+            None => None,
+        };
+        Ok(SideTables { original, reference, warnings })
+    }
+
+    /// Audits the release at `path` against these tables.
+    pub fn audit(&self, path: &Path, config: &AuditConfig) -> Result<Report, Failure> {
+        let (mut report, w) = with_fallback(path, config.encoding, |encoding| {
+            let mut audit = Audit::new(AuditConfig { encoding, ..config.clone() })?;
+            if let Some(o) = &self.original {
+                audit.set_original(o.clone());
+            }
+            stream(path, |chunk| audit.push(chunk))?;
+            if let Some(e) = &self.reference {
+                audit.set_population(e.clone());
+            }
+            Ok(audit.finish()?)
+        })?;
+        report.warnings.extend(w.into_iter().chain(self.warnings.iter().cloned()));
+        Ok(report)
+    }
+}

@@ -1,0 +1,303 @@
+//! The command-line settings shared by `audit` and `compare`, and their translation into the
+//! core's [`AuditConfig`].
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use clap::ValueEnum;
+use pseudolens_core::AuditConfig;
+use pseudolens_core::attribute::AttributeParams;
+use pseudolens_core::balance::{BalanceParams, RiskCombination, WeightPreset};
+use pseudolens_core::identity::MissingPolicy;
+use pseudolens_core::ingest::encoding::Encoding;
+use pseudolens_core::ingest::records::Ragged;
+use pseudolens_core::profile::Kind;
+use pseudolens_core::utility::attribute::AttributeSettings;
+use pseudolens_core::utility::params::{Aggregate, Query, UtilityParams};
+use pseudolens_core::verdict::scorr::{KBasis, ScorrThresholds};
+
+use crate::{Failure, io_err};
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Missing {
+    Ordinary,
+    Wildcard,
+    Drop,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Combination {
+    Max,
+    Weighted,
+    Sum,
+}
+
+/// `--rut-alpha`: a number, or a weight preset (spec balance.md Sec 4).
+pub fn rut_alpha(s: &str) -> Result<f64, String> {
+    match WeightPreset::ALL.into_iter().find(|p| p.id() == s) {
+        Some(p) => Ok(p.alpha()),
+        None => s.parse().map_err(|_| format!("expected a number or one of analytics, balanced, compliance, public, not \"{s}\"")),
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RaggedArg {
+    Error,
+    Pad,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum EncodingArg {
+    Utf8,
+    Windows1252,
+}
+
+/// The settings `audit` and `compare` share (everything but the files, the QIs and alpha).
+#[derive(clap::Args)]
+pub struct Settings {
+    /// Sensitive columns, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    sensitive: Vec<String>,
+    /// Missing-value policy for blank QI cells.
+    #[arg(long, value_enum, default_value = "ordinary")]
+    missing: Missing,
+    /// Per-record risk threshold tau.
+    #[arg(long, default_value_t = 0.2)]
+    threshold: f64,
+    /// Keep rows whose QI cells are all suppressed (SCORR) instead of removing them (ARX).
+    #[arg(long)]
+    keep_suppressed: bool,
+    /// Extra missing tokens, comma-separated (added to "", NA, N/A, NaN, NULL, null).
+    #[arg(long, value_delimiter = ',')]
+    missing_token: Vec<String>,
+    /// Delimiter (default: detected).
+    #[arg(long)]
+    delimiter: Option<String>,
+    /// Encoding (default: detected).
+    #[arg(long, value_enum)]
+    encoding: Option<EncodingArg>,
+    /// Ragged rows: stop with an error, or pad/cut them and count them.
+    #[arg(long, value_enum, default_value = "error")]
+    ragged: RaggedArg,
+    /// A population or reference CSV holding the same quasi-identifiers (journalist and
+    /// marketer models; external linkage risk over the quasi-identifiers it holds).
+    #[arg(long)]
+    pub reference: Option<PathBuf>,
+    /// Population size N for the uniqueness estimators.
+    #[arg(long)]
+    population: Option<u64>,
+    /// Sampling fraction (N = rows / fraction) for the uniqueness estimators.
+    #[arg(long)]
+    sampling_fraction: Option<f64>,
+    /// ARX region preset for N (USA, Germany, UK, ...).
+    #[arg(long)]
+    region: Option<String>,
+    /// Sampling-weight column (sdcMicro individual risk).
+    #[arg(long)]
+    weight: Option<String>,
+    /// Person-id column of event-level data (one person, several rows).
+    #[arg(long)]
+    person_id: Option<String>,
+    /// ARX records-at-risk threshold of the verdict.
+    #[arg(long, default_value_t = 0.05)]
+    records_at_risk_threshold: f64,
+    /// ARX success-rate threshold of the verdict.
+    #[arg(long, default_value_t = 0.05)]
+    success_rate_threshold: f64,
+    /// List the classes with fewer distinct sensitive values than this.
+    #[arg(long)]
+    l_threshold: Option<f64>,
+    /// List the classes whose t-closeness distance exceeds this.
+    #[arg(long)]
+    t_threshold: Option<f64>,
+    /// List the classes whose beta-likeness exceeds this.
+    #[arg(long)]
+    beta_threshold: Option<f64>,
+    /// l of recursive (c,l)-diversity's c.
+    #[arg(long, default_value_t = 2)]
+    recursive_l: usize,
+    /// c of recursive (c,l)-diversity's l.
+    #[arg(long, default_value_t = 2.0)]
+    recursive_c: f64,
+    /// SCORR compliance: k must exceed this.
+    #[arg(long, default_value_t = 10.0)]
+    scorr_k_min: f64,
+    /// SCORR compliance: t-closeness at most this.
+    #[arg(long, default_value_t = 0.5)]
+    scorr_t_max: f64,
+    /// SCORR compliance counts k in persons (event-level data) instead of records.
+    #[arg(long)]
+    scorr_k_persons: bool,
+    /// Record-id column pairing the original and the released rows (else row order).
+    #[arg(long)]
+    record_id: Option<String>,
+    /// Numeric columns for the permutation model (default: every numeric column of both).
+    #[arg(long, value_delimiter = ',')]
+    perm_columns: Vec<String>,
+    /// Columns compared with the original (default: every column but the record id, person
+    /// id, weight and --ignore columns).
+    #[arg(long, value_delimiter = ',')]
+    utility_columns: Vec<String>,
+    /// Columns left out of every computation (direct identifiers, free text).
+    #[arg(long, value_delimiter = ',')]
+    ignore: Vec<String>,
+    /// Declared kind of a column, COL=numeric|date|categorical (repeatable).
+    #[arg(long, value_parser = pair)]
+    kind: Vec<(String, String)>,
+    /// Generalization hierarchy of a column in ARX's CSV layout, COL=FILE (repeatable).
+    #[arg(long, value_parser = pair)]
+    hierarchy: Vec<(String, String)>,
+    /// Rounding unit the release applied to a numeric column, COL=UNIT (repeatable).
+    #[arg(long, value_parser = pair)]
+    rounding_unit: Vec<(String, String)>,
+    /// A query of the accuracy workload: "GROUP,BY:count", "GROUP:mean(COL)" or
+    /// "GROUP:share(COL=VALUE)" (repeatable; one-way and two-way counts are always run).
+    #[arg(long)]
+    query: Vec<String>,
+    /// Further utility settings as a JSON object (keys of utility.md: lmax_mode,
+    /// proximity_norm, similarity_bins, similarity_weight, ctbil_variables, ...).
+    #[arg(long)]
+    utility_settings: Option<PathBuf>,
+    /// Overall risk from the internal and the external (--reference) risk.
+    #[arg(long, value_enum, default_value = "max")]
+    risk_combination: Combination,
+    /// Weight of the internal risk under --risk-combination weighted.
+    #[arg(long, default_value_t = 0.5)]
+    risk_weight_internal: f64,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+
+impl Settings {
+    /// The audit configuration: these settings with the QIs, the wildcard alpha and the
+    /// weight of utility in the RUT score.
+    pub fn config(&self, qi: &[String], wildcard_alpha: f64, rut_alpha: f64) -> Result<AuditConfig, Failure> {
+        let mut c = AuditConfig {
+            quasi_identifiers: qi.to_vec(),
+            sensitive: self.sensitive.clone(),
+            missing_policy: match self.missing {
+                Missing::Ordinary => MissingPolicy::Ordinary,
+                Missing::Wildcard => MissingPolicy::Wildcard,
+                Missing::Drop => MissingPolicy::Drop,
+            },
+            wildcard_alpha,
+            exclude_suppressed_rows: !self.keep_suppressed,
+            threshold: self.threshold,
+            delimiter: self.delimiter.clone(),
+            encoding: self.encoding.map(|e| match e {
+                EncodingArg::Utf8 => Encoding::Utf8,
+                EncodingArg::Windows1252 => Encoding::Windows1252,
+            }),
+            ragged: match self.ragged {
+                RaggedArg::Error => Ragged::Error,
+                RaggedArg::Pad => Ragged::PadOrTruncate,
+            },
+            person_id: self.person_id.clone(),
+            weight: self.weight.clone(),
+            population_size: self.population,
+            sampling_fraction: self.sampling_fraction,
+            population_region: self.region.clone(),
+            records_at_risk_threshold: self.records_at_risk_threshold,
+            success_rate_threshold: self.success_rate_threshold,
+            attribute: AttributeParams {
+                recursive_l: self.recursive_l,
+                recursive_c: self.recursive_c,
+                l_threshold: self.l_threshold,
+                t_threshold: self.t_threshold,
+                beta_threshold: self.beta_threshold,
+            },
+            scorr: ScorrThresholds {
+                scorr_k_min: self.scorr_k_min,
+                scorr_t_max: self.scorr_t_max,
+                scorr_k_basis: if self.scorr_k_persons { KBasis::Persons } else { KBasis::Records },
+                ..ScorrThresholds::default()
+            },
+            record_id: self.record_id.clone(),
+            utility: self.utility_params()?,
+            utility_columns: self.utility_columns.clone(),
+            ignored: self.ignore.clone(),
+            ..AuditConfig::default()
+        };
+        c.missing_tokens.extend(self.missing_token.iter().cloned());
+        c.balance = BalanceParams {
+            risk_combination: match self.risk_combination {
+                Combination::Max => RiskCombination::Max,
+                Combination::Weighted => RiskCombination::Weighted,
+                Combination::Sum => RiskCombination::Sum,
+            },
+            risk_weight_internal: self.risk_weight_internal,
+            rut_alpha,
+        };
+        self.attribute_settings(&mut c.attributes)?;
+        Ok(c)
+    }
+
+    /// `--utility-settings`, then `--perm-columns` and `--query`.
+    fn utility_params(&self) -> Result<UtilityParams, Failure> {
+        let mut u = match &self.utility_settings {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(io_err(path))?;
+                serde_json::from_str(&text).map_err(|e| Failure::Io(format!("{}: {e}", path.display())))?
+            }
+            None => UtilityParams::default(),
+        };
+        if !self.perm_columns.is_empty() {
+            u.permutation_columns = self.perm_columns.clone();
+        }
+        for q in &self.query {
+            u.queries.push(parse_query(q).map_err(|e| Failure::Io(format!("--query \"{q}\": {e}")))?);
+        }
+        Ok(u)
+    }
+
+    /// `--kind`, `--hierarchy` and `--rounding-unit`, per column.
+    fn attribute_settings(&self, settings: &mut BTreeMap<String, AttributeSettings>) -> Result<(), Failure> {
+        for (col, kind) in &self.kind {
+            let kind = match kind.as_str() {
+                "numeric" => Kind::Numeric,
+                "date" => Kind::Date,
+                "categorical" => Kind::Categorical,
+                other => return Err(Failure::Io(format!("--kind {col}={other}: the kind is numeric, date or categorical"))),
+            };
+            settings.entry(col.clone()).or_default().kind = Some(kind);
+        }
+        for (col, file) in &self.hierarchy {
+            let path = Path::new(file);
+            let text = std::fs::read_to_string(path).map_err(io_err(path))?;
+            let rows = text.lines().filter(|l| !l.trim().is_empty()).map(|l| l.split(';').map(|c| c.trim().to_string()).collect()).collect();
+            settings.entry(col.clone()).or_default().hierarchy = Some(rows);
+        }
+        for (col, unit) in &self.rounding_unit {
+            let u = unit.parse::<f64>().ok().filter(|u| *u > 0.0);
+            let u = u.ok_or_else(|| Failure::Io(format!("--rounding-unit {col}={unit}: the unit is a positive number")))?;
+            settings.entry(col.clone()).or_default().rounding_unit = Some(u);
+        }
+        Ok(())
+    }
+}
+
+/// `NAME=VALUE` of a repeatable per-column option.
+fn pair(s: &str) -> Result<(String, String), String> {
+    let (a, b) = s.split_once('=').ok_or("expected COLUMN=VALUE")?;
+    Ok((a.trim().to_string(), b.trim().to_string()))
+}
+
+/// `GROUP,BY:count`, `GROUP:mean(COL)`, `GROUP:share(COL=VALUE)` (utility.md Sec 10).
+fn parse_query(q: &str) -> Result<Query, String> {
+    let (groups, aggregate) = q.rsplit_once(':').ok_or("expected GROUP-BY COLUMNS:AGGREGATE")?;
+    let group_by = groups.split(',').map(|g| g.trim().to_string()).filter(|g| !g.is_empty()).collect();
+    let inner = |prefix: &str| aggregate.trim().strip_prefix(prefix).and_then(|r| r.strip_suffix(')'));
+    let aggregate = if aggregate.trim() == "count" {
+        Aggregate::Count
+    } else if let Some(column) = inner("mean(") {
+        Aggregate::Mean { column: column.trim().to_string() }
+    } else if let Some((column, value)) = inner("share(").and_then(|r| r.split_once('=')) {
+        Aggregate::Share { column: column.trim().to_string(), value: value.trim().to_string() }
+    } else {
+        return Err("the aggregate is count, mean(COL) or share(COL=VALUE)".into());
+    };
+    Ok(Query { group_by, aggregate })
+}
+

@@ -1,0 +1,30 @@
+//! The readable (non-JSON) output of `audit`.
+
+use std::io::{self, Write};
+
+use pseudolens_core::Report;
+
+/// One line per metric, its column in brackets, then the warnings.
+pub fn print(report: &Report, out: &mut impl Write) -> io::Result<()> {
+    let i = &report.input;
+    writeln!(out, "{} rows, {} columns, {} bytes, encoding {}, delimiter {:?}", i.rows_total, i.columns, i.bytes, i.encoding, i.delimiter)?;
+    writeln!(out, "quasi-identifiers: {}", report.params.config.quasi_identifiers.join(", "))?;
+    writeln!(out)?;
+    for m in &report.metrics {
+        let value = match &m.value {
+            serde_json::Value::Array(a) if a.len() > 6 => format!("[{} entries]", a.len()),
+            serde_json::Value::Null => format!("null ({})", m.reason.unwrap_or("")),
+            v => v.to_string(),
+        };
+        let label = match m.scope.attribute.as_ref().or(m.scope.sensitive.as_ref()) {
+            Some(column) => format!("{} [{column}]", m.id),
+            None => m.id.to_string(),
+        };
+        writeln!(out, "{label:<46} {value}")?;
+    }
+    for w in &report.warnings {
+        writeln!(out, "warning ({}): {}", w.code, w.message)?;
+    }
+    Ok(())
+}
+

@@ -1,0 +1,114 @@
+//! Balance of risk and utility (spec balance.md): the external linkage risk against a
+//! reference table `E`, the overall risk `R` and safety, the RUT score, and the choice among
+//! several candidate releases.
+//!
+//! - Sec 1 (R_external, match rate, unique-combination and probability-based approaches):
+//!   [`external`].
+//! - Sec 2-4 (risk_r, safety, rut, rut_f1, rut_ratio, weight presets): [`rut`].
+//! - Sec 5-6 (constrained choice, derived weights, alpha sweep): [`choice`], pure functions
+//!   over candidates that a comparison of several releases calls.
+
+pub mod choice;
+pub mod external;
+pub mod rut;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::error::{Error, Result};
+use crate::identity::{ClassTable, IdentityParams};
+use crate::metric::{Context, MetricResult, Scope, Status};
+use crate::reference::ReferenceTable;
+pub use choice::{Candidate, ChoiceParams, candidate_of, choose, rut_alpha_sweep, rut_constrained_choice};
+pub use rut::{RiskCombination, WeightPreset};
+
+/// Ids of a single release's balance results, in output order.
+pub const IDS: [&str; 9] = [
+    "r_external",
+    "r_external_match_rate",
+    "r_unique",
+    "r_external_probability",
+    "risk_r",
+    "safety",
+    "rut",
+    "rut_f1",
+    "rut_ratio",
+];
+
+/// Settings of the balance family (balance.md Sec 2-3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BalanceParams {
+    /// How `risk_r` combines `R_int` and `R_ext` (Sec 2).
+    pub risk_combination: RiskCombination,
+    /// `w_int` of the `weighted` combination; `w_ext = 1 - w_int` (Sec 2).
+    pub risk_weight_internal: f64,
+    /// `alpha`, the weight of utility in `rut`; `beta = 1 - alpha` (Sec 3, presets Sec 4).
+    pub rut_alpha: f64,
+}
+
+impl Default for BalanceParams {
+    fn default() -> Self {
+        BalanceParams {
+            risk_combination: RiskCombination::Max,
+            risk_weight_internal: 0.5,
+            rut_alpha: WeightPreset::Balanced.alpha(),
+        }
+    }
+}
+
+impl BalanceParams {
+    /// Checks that both weights lie in `[0, 1]`.
+    pub fn check(&self) -> Result<()> {
+        for (what, w) in [("internal risk weight", self.risk_weight_internal), ("RUT alpha", self.rut_alpha)] {
+            if !(0.0..=1.0).contains(&w) {
+                return Err(Error::config("invalid_weight_setting", format!("the {what} must lie in [0, 1], not {w}")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the balance family of one release is computed from.
+pub struct BalanceInput<'a> {
+    /// The class table of the released file `P`.
+    pub table: &'a ClassTable,
+    /// QI names, in QI order (`A`).
+    pub qi: &'a [String],
+    /// The external reference table `E`, if given.
+    pub external: Option<&'a ReferenceTable>,
+    /// The identity settings (policy, wildcard `alpha`, suppressed rows).
+    pub identity: &'a IdentityParams,
+    /// The results computed so far: `r_internal` and, with an original table, `utility_u`
+    /// are taken from here.
+    pub metrics: &'a [MetricResult],
+}
+
+/// The balance results of one release: [`IDS`] in order.
+pub fn finish(input: &BalanceInput<'_>, p: &BalanceParams) -> Vec<MetricResult> {
+    let id = input.identity;
+    let ctx = Context {
+        family: "balance",
+        scope: Scope { table: "P", quasi_identifiers: input.qi.to_vec(), sensitive: None, attribute: None, subset: None },
+        params: json!({
+            "missing_policy": id.missing_policy,
+            "exclude_suppressed_rows": id.exclude_suppressed_rows,
+            "wildcard_alpha": id.wildcard_alpha,
+            "risk_combination": p.risk_combination,
+            "risk_weight_internal": p.risk_weight_internal,
+            "rut_alpha": p.rut_alpha,
+        }),
+    };
+    if input.table.is_empty() {
+        return IDS.iter().map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
+    }
+    let (mut out, r_ext) = external::metrics(&ctx, input.table, input.qi, input.external, id.wildcard_alpha);
+    let ok_value = |wanted: &str| {
+        input.metrics.iter().find(|m| m.id == wanted && m.status == Status::Ok).and_then(|m| m.value.as_f64())
+    };
+    match ok_value("r_internal") {
+        Some(r_int) => out.extend(rut::metrics(&ctx, r_int, r_ext, ok_value("utility_u"), p)),
+        None => out.extend(rut::IDS.iter().map(|id| ctx.without_value(id, Status::NotApplicable, "no_internal_risk"))),
+    }
+    out
+}

@@ -1,0 +1,97 @@
+//! Entropy-based loss (spec utility.md Sec 4; \[RUT\] Sec 3.2.1), unpaired:
+//!
+//! ```text
+//! H(X) = - sum_v p_v log2 p_v       over the distinct normalised values of all rows
+//!                                   (MISSING and SUPPRESSED are values; numbers as strings)
+//! entropy_original = H(O_a)   entropy_released = H(P_a)
+//! entropy_difference = H(O_a) - H(P_a)                      (may be negative)
+//! entropy_loss = clamp(entropy_difference / H(O_a), 0, 1);   H(O_a) = 0 -> 0
+//! ```
+//!
+//! | id | value | details |
+//! |---|---|---|
+//! | `entropy_original`, `entropy_released` | bits | `n` (rows), `distinct` (values) |
+//! | `entropy_difference` | bits | `entropy_original`, `entropy_released` |
+//! | `entropy_loss` | in `[0,1]` | `entropy_original`, `entropy_released` |
+//!
+//! A table without rows gives `empty_input` (`no_records_in_scope`).
+
+use serde_json::json;
+
+use crate::identity::record_risk::neumaier;
+use crate::metric::{Context, MetricResult, Status};
+use crate::utility::attribute::Attribute;
+use crate::utility::rut::Subject;
+
+/// `H` in bits of a distribution given by its counts. The counts are summed in ascending
+/// order, so the value does not depend on the order of the values.
+pub fn entropy_bits(counts: &[u64]) -> f64 {
+    let mut c: Vec<u64> = counts.iter().copied().filter(|&c| c > 0).collect();
+    c.sort_unstable();
+    let n = c.iter().sum::<u64>() as f64;
+    // `0.0 +` turns the `-0` of a single value into `0`.
+    0.0 + -neumaier(c.iter().map(|&k| {
+        let p = k as f64 / n;
+        p * p.log2()
+    }))
+}
+
+/// `entropy_loss` from the two entropies.
+pub fn relative_loss(h_o: f64, h_p: f64) -> f64 {
+    if h_o == 0.0 { 0.0 } else { ((h_o - h_p) / h_o).clamp(0.0, 1.0) }
+}
+
+fn result(ctx: &Context, id: &'static str, counts: &[u64], n: usize) -> MetricResult {
+    let details = json!({ "n": n, "distinct": counts.iter().filter(|&&c| c > 0).count() });
+    if n == 0 {
+        ctx.without_value(id, Status::EmptyInput, "no_records_in_scope").with_details(details)
+    } else {
+        ctx.ok(id, entropy_bits(counts)).with_details(details)
+    }
+}
+
+/// `entropy_original` of attribute `a` (all `n_o` rows of `O`).
+pub fn original(a: &Attribute, n_o: usize, ctx: &Context) -> MetricResult {
+    result(ctx, "entropy_original", &a.o_count, n_o)
+}
+
+/// The four entropy metrics of one attribute.
+pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
+    let ho = original(s.a, s.n_o, &s.ctx);
+    let hp = result(&s.ctx, "entropy_released", &s.a.p_count, s.n_p);
+    let (diff, loss) = match (ho.value.as_f64(), hp.value.as_f64()) {
+        (Some(o), Some(p)) => {
+            let details = json!({ "entropy_original": o, "entropy_released": p });
+            (
+                s.ctx.ok("entropy_difference", o - p).with_details(details.clone()),
+                s.ctx.ok("entropy_loss", relative_loss(o, p)).with_details(details),
+            )
+        }
+        _ => (
+            s.ctx.without_value("entropy_difference", Status::EmptyInput, "no_records_in_scope"),
+            s.ctx.without_value("entropy_loss", Status::EmptyInput, "no_records_in_scope"),
+        ),
+    };
+    vec![ho, hp, diff, loss]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn worked_example_of_rut() {
+        // G7.1: A,A,B,B,B,C,C,D -> 1.905639062 bits (the paper prints 1.90625).
+        assert!((entropy_bits(&[2, 3, 2, 1]) - 1.905_639_062_229_566_5).abs() < 1e-12);
+        assert_eq!(entropy_bits(&[5]).to_bits(), 0f64.to_bits());
+        assert_eq!(entropy_bits(&[0, 4, 4]), 1.0);
+    }
+
+    #[test]
+    fn relative_loss_is_bounded() {
+        assert_eq!(relative_loss(0.0, 1.0), 0.0);
+        assert_eq!(relative_loss(2.0, 3.0), 0.0, "more apparent randomness is no loss");
+        assert_eq!(relative_loss(2.0, 0.5), 0.75);
+        assert_eq!(relative_loss(2.0, 0.0), 1.0);
+    }
+}
