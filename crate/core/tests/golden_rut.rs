@@ -9,20 +9,9 @@ mod common;
 use common::*;
 use pseudolens_core::metric::{MetricResult, Status};
 use pseudolens_core::utility::attribute::AttributeSettings;
-use pseudolens_core::utility::capture::Original;
 use pseudolens_core::utility::params::{Aggregation, LmaxMode, ProximityNorm};
-use pseudolens_core::{Audit, AuditConfig, Report};
+use pseudolens_core::{AuditConfig, Report};
 use serde_json::{Value, json};
-
-/// `O` of G3 against `released` under `config`.
-fn against(original: &[u8], released: &[u8], config: &AuditConfig) -> Report {
-    let mut o = Original::new(config, None);
-    o.push(original).unwrap();
-    let mut a = Audit::new(config.clone()).unwrap();
-    a.set_original(o.finish().unwrap());
-    a.push(released).unwrap();
-    a.finish().unwrap()
-}
 
 fn num_of(r: &Report, id: &str, attr: &str) -> f64 {
     let m = for_attribute(r, id, attr);
@@ -219,16 +208,6 @@ fn reversed(bytes: &[u8]) -> Vec<u8> {
     let header = lines.remove(0);
     lines.reverse();
     format!("{header}\n{}\n", lines.join("\n")).into_bytes()
-}
-
-/// Equal JSON up to the spec tolerance on numbers.
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => close(x.as_f64().unwrap(), y.as_f64().unwrap()),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
-        _ => a == b,
-    }
 }
 
 fn utility(r: &Report) -> Value {

@@ -5,20 +5,8 @@
 mod common;
 
 use common::*;
-use pseudolens_core::utility::capture::Original;
 use pseudolens_core::utility::params::UtilityParams;
-use pseudolens_core::{Audit, AuditConfig, Report};
-
-fn against(original: &[u8], released: &[u8], config: &AuditConfig) -> Report {
-    let mut o = Original::new(config, None);
-    o.push(original).unwrap();
-    let mut a = Audit::new(config.clone()).unwrap();
-    a.set_original(o.finish().unwrap());
-    for piece in released.chunks(4096) {
-        a.push(piece).unwrap();
-    }
-    a.finish().unwrap()
-}
+use pseudolens_core::AuditConfig;
 
 #[test]
 fn census_ipso_reproduces_the_paper() {

@@ -51,16 +51,6 @@ fn config((policy, exclude, extras, event_level): Setting) -> AuditConfig {
     }
 }
 
-/// Equal JSON up to the spec tolerance on numbers (summation order may differ).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => close(x.as_f64().unwrap(), y.as_f64().unwrap()),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
-        _ => a == b,
-    }
-}
-
 fn metrics(r: &Report) -> Value {
     serde_json::to_value(&r.metrics).unwrap()
 }

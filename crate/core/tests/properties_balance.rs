@@ -86,16 +86,6 @@ fn balance(r: &Report) -> Value {
     serde_json::to_value(r.metrics.iter().filter(|m| m.family == "balance").collect::<Vec<_>>()).unwrap()
 }
 
-/// Equal JSON up to the spec tolerance on numbers (summation order may differ).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => close(x.as_f64().unwrap(), y.as_f64().unwrap()),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
-        _ => a == b,
-    }
-}
-
 fn shuffled<T: Clone>(rows: &[T], seed: u64) -> Vec<T> {
     let mut out = rows.to_vec();
     let mut s = seed | 1;

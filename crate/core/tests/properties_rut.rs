@@ -11,11 +11,9 @@ use common::*;
 use pseudolens_core::metric::Status;
 use pseudolens_core::profile::Kind;
 use pseudolens_core::utility::attribute::AttributeSettings;
-use pseudolens_core::utility::capture::Original;
 use pseudolens_core::utility::params::{Aggregation, LmaxMode, ProximityNorm};
-use pseudolens_core::{Audit, AuditConfig, Report};
+use pseudolens_core::{AuditConfig, Report};
 use proptest::prelude::*;
-use serde_json::Value;
 
 /// One original row: numeric, categorical (with a hierarchy), digit-string code.
 type Row = (Option<u8>, usize, usize);
@@ -110,15 +108,6 @@ fn config((euclidean, lmax, max_components, max_totals): Setting) -> AuditConfig
     c
 }
 
-fn against(original: &[u8], released: &[u8], config: &AuditConfig) -> Report {
-    let mut o = Original::new(config, None);
-    o.push(original).unwrap();
-    let mut a = Audit::new(config.clone()).unwrap();
-    a.set_original(o.finish().unwrap());
-    a.push(released).unwrap();
-    a.finish().unwrap()
-}
-
 /// Ids whose value lies in `[0, 1]`.
 const BOUNDED: [&str; 17] = [
     "gen_loss",
@@ -144,16 +133,6 @@ const SIMILARITIES: [&str; 4] = ["cosine_similarity", "jaccard_similarity", "jac
 
 fn utility(r: &Report) -> Vec<&pseudolens_core::metric::MetricResult> {
     r.metrics.iter().filter(|m| m.family == "utility_rut" || m.family == "utility_arx").collect()
-}
-
-/// Equal JSON up to the spec tolerance on numbers.
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => close(x.as_f64().unwrap(), y.as_f64().unwrap()),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
-        _ => a == b,
-    }
 }
 
 /// A permutation of `0..n` from sort keys.

@@ -281,13 +281,7 @@ mod tests {
     use super::*;
 
     fn column(cells: &[&str]) -> Column {
-        let norm = Normaliser::default();
-        let mut c = Column::default();
-        for t in cells {
-            let code = c.values.code(norm.normalise(t));
-            c.codes.push(code);
-        }
-        c
+        Column::of(cells)
     }
 
     #[test]

@@ -18,6 +18,20 @@ pub struct Column {
     pub codes: Vec<u32>,
 }
 
+impl Column {
+    /// A column of these raw cells, normalised with the default settings (for tests).
+    #[cfg(test)]
+    pub(crate) fn of(cells: &[&str]) -> Column {
+        let norm = Normaliser::default();
+        let mut c = Column::default();
+        for t in cells {
+            let code = c.values.code(norm.normalise(t));
+            c.codes.push(code);
+        }
+        c
+    }
+}
+
 /// The captured columns of one table.
 #[derive(Debug, Clone, Default)]
 pub struct Captured {

@@ -272,13 +272,7 @@ mod tests {
     use crate::utility::capture::Column;
 
     fn column(cells: &[&str]) -> Column {
-        let norm = Normaliser::default();
-        let mut c = Column::default();
-        for t in cells {
-            let code = c.values.code(norm.normalise(t));
-            c.codes.push(code);
-        }
-        c
+        Column::of(cells)
     }
 
     fn attribute(o: &[&str], p: &[&str], settings: AttributeSettings) -> Attribute {

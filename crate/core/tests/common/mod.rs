@@ -80,12 +80,7 @@ pub fn g3_config() -> AuditConfig {
 pub fn g3_report(adjust: impl FnOnce(&mut AuditConfig)) -> Report {
     let mut config = g3_config();
     adjust(&mut config);
-    let mut o = pseudolens_core::utility::capture::Original::new(&config, None);
-    o.push(&fixture("g3_original.csv")).unwrap();
-    let mut a = Audit::new(config).unwrap();
-    a.set_original(o.finish().unwrap());
-    a.push(&fixture("g3_released.csv")).unwrap();
-    a.finish().unwrap()
+    against(&fixture("g3_original.csv"), &fixture("g3_released.csv"), &config)
 }
 
 /// The result of metric `id` whose scope attribute is `attribute`.
@@ -94,4 +89,29 @@ pub fn for_attribute<'r>(r: &'r Report, id: &str, attribute: &str) -> &'r pseudo
         .iter()
         .find(|m| m.id == id && m.scope.attribute.as_deref() == Some(attribute))
         .unwrap_or_else(|| panic!("no metric {id} for {attribute}"))
+}
+
+/// Equal JSON up to the spec tolerance on numbers (summation order may differ).
+pub fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => close(x.as_f64().unwrap(), y.as_f64().unwrap()),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
+        _ => a == b,
+    }
+}
+
+/// Audits `released` against `original` (the utility metrics' inputs), each pushed in chunks
+/// of 4096 bytes.
+pub fn against(original: &[u8], released: &[u8], config: &AuditConfig) -> Report {
+    let mut o = pseudolens_core::utility::capture::Original::new(config, None);
+    for piece in original.chunks(4096) {
+        o.push(piece).unwrap();
+    }
+    let mut a = Audit::new(config.clone()).unwrap();
+    a.set_original(o.finish().unwrap());
+    for piece in released.chunks(4096) {
+        a.push(piece).unwrap();
+    }
+    a.finish().unwrap()
 }

@@ -16,6 +16,10 @@ use crate::utility::Tables;
 use crate::utility::linalg::Matrix;
 use crate::utility::sdc::{Numeric, NumericColumn, Sum, context, eigen, rel_change_pct};
 
+/// Relative size below which a covariance is rounding noise (of the product of the standard
+/// deviations).
+const ROUNDING: f64 = 1e-12;
+
 /// `{mse, mae, mv}` of \[DT01\] between two lists of cells (Sec 8.3).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Discrepancy {
@@ -186,8 +190,10 @@ impl CrossMoments {
                 let (sx, sy) = (s[i] + e[1], s[j] + e[2]);
                 let (sxy, sxx, syy) = (sij[tri(p, i, j)] + e[3], sij[tri(p, i, i)] + e[4], sij[tri(p, j, j)] + e[5]);
                 if n >= 2.0 {
-                    let cov = centred(n, sxy, sx, sy);
                     let (vx, vy) = (centred(n, sxx, sx, sx), centred(n, syy, sy, sy));
+                    // A covariance within rounding of zero is zero: its sign and size would
+                    // otherwise depend on the row order, and `mv` divides by it.
+                    let cov = Some(centred(n, sxy, sx, sy)).filter(|c| c.abs() > ROUNDING * (vx * vy).abs().sqrt()).unwrap_or(0.0);
                     let cor = (vx > 0.0 && vy > 0.0).then(|| (cov / (vx * vy).sqrt()).clamp(-1.0, 1.0));
                     pairwise[i][j] = Pairwise { n: n as u64, cov: Some(cov), cor };
                 } else {
