@@ -31,13 +31,13 @@ interface BarSpec {
   readout: (i: number) => string;
 }
 
-const READOUT_IDLE = 'Point at a bar to read its numbers.';
+export const READOUT_IDLE = 'Point at a bar to read its numbers.';
 
-/** Keeps a chart as wide as its host. */
-export function followWidth(host: HTMLElement, plot: uPlot, width: () => number): Chart {
+/** Keeps a chart as wide as its host (`height`: the chart's height for the window). */
+export function followWidth(host: HTMLElement, plot: uPlot, width: () => number, height: () => number = plotHeight): Chart {
   const observer = new ResizeObserver(() => {
     const w = width();
-    if (w !== plot.width) plot.setSize({ width: w, height: plotHeight() });
+    if (w !== plot.width) plot.setSize({ width: w, height: height() });
   });
   observer.observe(host);
   return {

@@ -119,6 +119,22 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
     'The SCORR extended check: each risk, rounded to 2 decimals, is low up to 0.33, medium up to 0.66 and high above; the worst band gives the category.',
   verdict_scorr_final:
     'The SCORR decision: eligible when compliant and every band is low, release with acknowledged risk when compliant with a medium band, otherwise not approved.',
+  // Balance of risk and utility ([RUT], spec balance.md).
+  r_external:
+    'The average chance of linking a released record to the right person of the reference table: 1 divided by the number of its look-alikes there (0 when it has none).',
+  r_external_match_rate: 'The share of released records that have at least one look-alike in the reference table.',
+  r_unique:
+    'The same linkage chance counted only for records unique in the release, the ones an attacker would try first (over all records).',
+  r_external_probability:
+    'A rough diagnostic: the chance that a released and a reference record agree on every quasi-identifier by coincidence; it grows for common values, so it is not a risk ranking and never enters R.',
+  risk_r: 'The overall re-identification risk R, from 0 (none) to 1, combining the risk inside the file and the linkage risk with the reference table.',
+  safety: 'One minus the overall risk R: 1 = nobody can be re-identified.',
+  rut: 'The balance score: the weight α times the utility U plus the weight β = 1 − α times the safety 1 − R; from 0 to 1, higher is a better balance.',
+  rut_f1: 'The linear trade-off α × U − β × R: like the RUT score, but it subtracts the risk, so it ranges from −β to α.',
+  rut_ratio: 'Utility divided by risk; it has no upper bound, so it is shown for information and never used to rank releases.',
+  rut_alpha_sweep: 'The RUT score of each candidate as the weight of utility α moves from 0.2 to 0.8, with the best candidate at each weight.',
+  rut_constrained_choice:
+    'The candidate with the highest RUT score at the chosen weights among those within the risk and utility limits.',
   // Utility, permutation model (spec utility.md Sec 11): the released file against the original.
   perm_um:
     'How much of the way the columns vary together in the original the release kept: 1 = all of it, 0 = none, so analyses across columns would mislead.',
@@ -130,6 +146,66 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
     'The protection left against someone without record ids who sorts both tables by one column and matches them row by row; the weakest column decides it, and 0 means the records line up again.',
   perm_reverse_mapping:
     'How far each released value moved in rank from its original record’s value: a rank shift of 0 means the record kept its place among all records.',
+  // Utility, loss and similarity ([RUT], spec utility.md Sec 2-7): per column and in total.
+  utility_u:
+    'How useful the release is overall, from 0 to 1: half how similar its columns’ distributions stay to the original’s, half how little detail was lost; 1 = the original itself.',
+  l_total:
+    'The detail lost over all compared columns, from 0 (nothing lost) to 1 (nothing left): the average of the columns’ losses.',
+  s_total:
+    'How similar the released columns’ distributions are to the original ones, from 0 (nothing in common) to 1 (the same): the average over the columns.',
+  utility_ratio: 'Similarity divided by loss; it has no upper bound, so it must not be used to rank releases.',
+  attribute_loss:
+    'The detail this column lost, from 0 (every value as precise as in the original) to 1 (nothing left), from the loss measures chosen for its kind.',
+  attribute_similarity:
+    'How close this column’s released distribution is to the original one, from 0 (nothing in common) to 1 (the same).',
+  gen_loss:
+    'How much each released value was widened: a range of 10 ages in place of one age loses 0.9, a blanked value loses 1; the average over the cells.',
+  gen_loss_ncp: 'The widening measured against the whole range of the column: 1 = every value widened to the full range.',
+  proximity_loss:
+    'How far the released numbers lie from their original ones, compared with replacing every value by the column’s mean (which counts as 1).',
+  proximity_loss_record_l1: 'The proximity loss per record averaged over its numeric columns, then over the records.',
+  proximity_loss_record_l2: 'Like the per-record proximity loss, with larger distances weighing more (root mean square).',
+  distance_manhattan: 'The sum over the records of how far each released number lies from its original one.',
+  distance_euclidean: 'The distance between the released and the original numbers taken as one vector (square root of the summed squares).',
+  mad: 'How far a released number lies from its original one on average, in the column’s own unit.',
+  rmse: 'The root-mean-square distance between the released and the original numbers, in the column’s own unit; large errors weigh more.',
+  entropy_original: 'How varied the original column is, in bits: 0 when every row holds the same value.',
+  entropy_released: 'How varied the released column is, in bits.',
+  entropy_difference: 'The bits of variety the release lost (negative when it looks more varied than the original).',
+  entropy_loss: 'The share of the original column’s variety that the release lost: 0 = none, 1 = every row looks the same.',
+  consistency_loss:
+    'The share of records whose original value was not turned into its most common released value: 0 when every value was recoded the same way everywhere.',
+  cosine_similarity:
+    'How alike the shapes of the original and released distributions are, from 0 to 1; ranges are read as spreading their rows evenly over the values they cover.',
+  jaccard_similarity: 'The overlap of the original and released distributions, from 0 (no share in common) to 1 (the same shares).',
+  jaccard_set: 'The share of distinct values the two columns have in common; 0 for any recoded column.',
+  // Utility, statistical disclosure control measures ([SDCG], spec utility.md Sec 8).
+  missing_count: 'Blank cells in the original and in the release; the increase is what the release blanked out.',
+  cell_transitions: 'How the cells of paired records changed: kept, changed, blanked out, filled in, or blank in both.',
+  suppressed_cells: 'Cells that had a value in the original and are blank in the release (suppressed).',
+  changed_records:
+    'Records whose value in this column differs between the original and the release (changed, blanked out or filled in); after swapping or noise this overstates the loss.',
+  ctbil:
+    'The total difference in the counts of the tables cross-counting the quasi-identifiers one and two at a time.',
+  ctbil_normalized:
+    'The average difference per cell of the tables cross-counting the quasi-identifiers one and two at a time; 0 means analyses counting these combinations give the same numbers.',
+  tv_distance: 'Per cross-count table, the share of rows that would have to move to turn the original counts into the released ones.',
+  mean_diff: 'The mean of the column in the original and in the release, and how much it moved.',
+  variance_diff: 'The spread (variance) of the column in the original and in the release, and how much it changed.',
+  cov_discrepancy: 'How much the covariances between the numeric columns changed, on average over the pairs.',
+  cor_discrepancy:
+    'How much the correlations between the numeric columns changed, on average over the pairs of columns; 0 = analyses of how columns move together give the same answers.',
+  il1s:
+    'How far the released numbers lie from their original ones, in units of the column’s spread (standard deviation times √2), averaged over records and columns; 0 = unchanged.',
+  il1s_sdcmicro_sum: 'IL1s as recent sdcMicro versions print it: the sum over cells instead of the average.',
+  il1_relpct_sum: 'The relative distances in percent, summed over the cells, as sdcMicro’s IL1 reports it.',
+  eigen_diff:
+    'How much the structure of the correlations between the numeric columns changed (relative change of the correlation matrix’s eigenvalues); 0 = the same structure.',
+  // Utility, query accuracy ([HCT], spec utility.md Sec 10).
+  query_relative_error:
+    'How far a query’s released answer lies from the original one, in percent of the original, averaged over the query’s groups: below 5% is good, above 15% poor.',
+  query_accuracy_summary:
+    'Over all test queries (counts per quasi-identifier and per pair of them), how far the released answers lie from the original ones on average, with the number of good, moderate and poor queries.',
 };
 
 /** Plain words for the `reason` codes of metrics that could not be computed. */
@@ -152,6 +228,13 @@ const REASONS: Readonly<Record<string, string>> = {
   attacker_model_missing: 'an attacker model it checks could not be computed (see the attacker models)',
   no_sensitive_attribute: 'no column was marked sensitive',
   no_population_table: 'no population table was given, so the journalist figures equal the prosecutor’s',
+  no_external_table: 'no population / reference table was given',
+  no_common_quasi_identifiers: 'the reference table holds none of the quasi-identifiers',
+  empty_external_table: 'the reference table has no rows left',
+  no_utility: 'no original table was given, so the utility U is not known',
+  no_feasible_release: 'no candidate is within the risk and utility limits',
+  no_candidates: 'no candidate could be compared',
+  risk_without_external: 'without a reference table the overall risk R is the risk inside the file (R_internal) alone',
   l_exceeds_distinct: 'some class holds fewer different sensitive values than l, so no c satisfies it',
   sa_not_numeric: 'the sensitive column is not numeric, so its values have no order',
   unsatisfiable: 'it cannot be satisfied: in some class a value gains more than −ln of its share in the file',
@@ -167,6 +250,41 @@ const REASONS: Readonly<Record<string, string>> = {
   too_few_rows: 'fewer than 3 complete rows are left',
   no_variance_original: 'the original columns do not vary',
   rank_deficient: 'some columns are constant or repeat others, so some of their correlations count as 0',
+  no_original: 'no original table was given',
+  attribute_dropped: 'the column is not in the released file',
+  no_pairs: 'no pair of records has a value in both tables',
+  near_singular: 'some numeric columns are (almost) combinations of others, so the eigenvalues are not reliable',
+  zero_variance: 'a column does not vary',
+  no_numeric_attributes: 'no numeric column is compared',
+  midpoint_used: 'ranges were read as their midpoints',
+  gr_unknown: 'a recoded value could not be traced to the original values it stands for',
+  empty_interval: 'a released range covers no value',
+  attribute_excluded_from_totals: 'a column with no usable loss or similarity measure was left out of the totals',
+  no_queries: 'no query could be evaluated',
+  not_comparable: 'a recoded column could not be mapped to its original values',
+  division_by_zero: 'it divides by zero',
+  forward_map_partial: 'some original values could not be mapped to one released value, so they keep their own label',
+  columns_excluded: 'columns that do not vary, or have fewer than 2 values, were left out',
+  too_few_attributes: 'it needs at least two numeric columns that vary',
+  too_few_values: 'too few values to compute it',
+  no_cells: 'no cell could be compared',
+  no_counted_cells: 'no cell could be counted',
+  no_counted_rows: 'no row could be counted',
+  no_domain: 'the column has no numeric value in the original, so its range is unknown',
+  no_evaluated_queries: 'no query could be evaluated',
+  no_hierarchy: 'no generalization hierarchy was declared for the column',
+  no_rows: 'no row is left',
+  no_values: 'the column has no value to compare',
+  no_variables: 'no column to cross-count',
+  no_usable_attribute: 'no column had a usable loss or similarity measure',
+  no_usable_component: 'none of the column’s measures could be computed',
+  not_numeric: 'the column is not numeric',
+  column_not_numeric: 'the column is not numeric',
+  zero_vector: 'one of the two distributions is empty',
+  invalid_similarity_weight: 'the similarity weight must be between 0 and 1',
+  lmax_undefined: 'the scale of the proximity loss could not be set',
+  original_not_exact: 'some original values are not plain numbers and were skipped',
+  invalid_cells_skipped: 'cells that are not valid numbers were skipped',
   sa_generalized_treated_as_categorical:
     'a numeric sensitive column holds ranges or masked values, so its values were compared as text (equal distance)',
 };
@@ -210,7 +328,7 @@ export const REFERENCE_HELP =
   'Optional: a CSV of the population the file was drawn from (such as a census extract) with the same quasi-identifier columns; it stays on this computer.';
 
 export const ORIGINAL_HELP =
-  'Optional: the table as it was before pseudonymization, with the same numeric columns, to measure what the release kept (utility) and how hard its records are to link back; it stays on this computer.';
+  'Optional: the table as it was before pseudonymization, with the same columns, to measure what the release kept (utility) and how hard its records are to link back; it stays on this computer. Columns marked "Ignored" or "Direct identifier" are left out.';
 
 export const RECORD_ID_HELP =
   'The column that names the same record in both tables; by row order, row 1 of the original goes with row 1 of the released file, so both need the same number of rows.';

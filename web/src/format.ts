@@ -56,3 +56,27 @@ export function smallPercent(share: number | null | undefined): string {
 export function fractionPercent(pi: number): string {
   return `${Number((pi * 100).toPrecision(3))}%`;
 }
+
+/** A number with exactly `digits` decimals and thousands separators. */
+export function decimal(x: number | null | undefined, digits: number): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return DASH;
+  return x.toLocaleString(LOCALE, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** A measured quantity (a mean, a spread) in the column's own unit: 4 significant digits, at
+ * least the whole part, thousands separators ("49,231", "38.25", "0.1235"). */
+export function quantity(x: number | null | undefined): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return DASH;
+  const whole = Math.abs(x) >= 1 ? Math.floor(Math.log10(Math.abs(x))) + 1 : 0;
+  const digits = Math.abs(x) >= 1 ? Math.max(0, 4 - whole) : 4;
+  return x.toLocaleString(LOCALE, { maximumFractionDigits: digits });
+}
+
+/** A difference with its sign (true minus sign, "+" for increases, no sign for 0). */
+export function signed(x: number | null | undefined, text: (v: number) => string): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return DASH;
+  const magnitude = text(Math.abs(x));
+  // A difference that rounds to zero gets no sign ("0.0%", not "−0.0%").
+  if (!/[1-9]/.test(magnitude)) return magnitude;
+  return `${x > 0 ? '+' : '−'}${magnitude}`;
+}

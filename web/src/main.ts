@@ -5,12 +5,15 @@ import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import './attribute.css';
 import './utility.css';
+import './balance.css';
 import { byId } from './dom';
 import { count, megabytes, rate } from './format';
 import { fileStem, saveText } from './download';
 import { showExtractStatus } from './drilldown-view';
 import { SIDE_NAMES, addMessage, clearMessages, describeError, showMessage } from './messages';
-import { renderProfile } from './profile-view';
+import { renderProfile, type ProfileMode } from './profile-view';
+import { clearCandidates, renderCandidates } from './candidates-view';
+import { htmlReport, pageCss, snapshotResults } from './report-html';
 import {
   assertNever,
   type ClassValues,
@@ -27,6 +30,7 @@ import { WorkerClient } from './worker-client';
 import { auditConfig, columnsWithRole, defaultChoices, profileConfig, proposedRoles, type AuditChoices } from './roles';
 
 const fileInput = byId<HTMLInputElement>('file-input');
+const candidatesInput = byId<HTMLInputElement>('candidates-input');
 const dropZone = byId('drop-zone');
 const sampleButton = byId<HTMLButtonElement>('sample-button');
 const progressPanel = byId('progress-panel');
@@ -55,9 +59,16 @@ interface Job {
   /** The population table and the original table of the last audit pass, if any. */
   reference: File | null;
   original: File | null;
+  /** Comparing candidate releases: every candidate (the first one is profiled). */
+  candidates: File[] | null;
+  /** The progress title of the candidate being audited. */
+  candidateTitle: string | null;
+  candidateName: string | null;
 }
 
 let job: Job | null = null;
+/** The engine's version, from the worker's "ready" message (shown in reports). */
+let engineVersion: string | null = null;
 
 const client = new WorkerClient(onWorkerMessage);
 
@@ -69,6 +80,7 @@ const PASS_TITLES: Readonly<Record<Pass, string>> = {
   profile: 'Profiling the columns',
   audit: 'Auditing the released file',
   extract: 'Collecting the records of the riskiest groups',
+  compare: 'Auditing the candidate releases',
 };
 
 function setProgressTitle(text: string): void {
@@ -90,7 +102,10 @@ function hideProgress(): void {
 
 function updateProgress(p: Progress): void {
   if (!job) return;
-  if (job.pass) setProgressTitle(p.target === 'table' ? PASS_TITLES[job.pass] : `Reading the ${SIDE_NAMES[p.target]}`);
+  if (job.pass) {
+    const suffix = job.pass === 'compare' && job.candidateTitle ? ` for ${job.candidateName}` : '';
+    setProgressTitle(p.target === 'table' ? (job.pass === 'compare' ? (job.candidateTitle ?? PASS_TITLES.compare) : PASS_TITLES[job.pass]) : `Reading the ${SIDE_NAMES[p.target]}${suffix}`);
+  }
   progressBar.max = Math.max(1, p.totalBytes);
   progressBar.value = p.bytes;
   const rows = p.rows === null ? '' : `${count(p.rows)} rows · `;
@@ -138,26 +153,85 @@ function onExtracted(extracted: Extracted): void {
   announce(text);
 }
 
-function start(source: Source, label: string, autoAudit: boolean): void {
+function clearPanel(): void {
+  clearCandidates();
+  clearResults(resultsPanel);
+}
+
+function start(source: Source, label: string, autoAudit: boolean, candidates: File[] | null = null): void {
   if (client.busy) client.cancel();
-  job = { source, label, autoAudit, encoding: null, pass: null, announcedQuarter: 0, report: null, config: null, reference: null, original: null };
+  job = {
+    source, label, autoAudit, encoding: null, pass: null, announcedQuarter: 0, report: null, config: null, reference: null, original: null,
+    candidates, candidateTitle: null, candidateName: null,
+  };
   clearMessages(messages);
   profilePanel.hidden = true;
   profilePanel.replaceChildren();
-  clearResults(resultsPanel);
+  clearPanel();
   startPass('profile', null);
 }
 
 function runAudit(choices: AuditChoices): void {
   if (!job) return;
   clearMessages(messages);
-  clearResults(resultsPanel);
+  clearPanel();
   startPass('audit', choices);
+}
+
+/** Step 2 when comparing candidates: the original is required, the button says so. */
+function compareMode(candidates: File[]): ProfileMode {
+  return {
+    runLabel: 'Compare candidates',
+    intro: `Comparing ${candidates.length} candidate releases: ${candidates.map((f) => f.name).join(', ')}. The roles and settings below apply to every one; give their original table below (required), and a population table to measure linkage risk.`,
+    check: (c) => (c.original ? null : 'Comparing candidates needs the original table: choose it under “Utility: compare with the original table”.'),
+  };
+}
+
+/** Audits every candidate with the same roles and settings, then shows the comparison. */
+function runCompare(choices: AuditChoices): void {
+  if (!job?.candidates) return;
+  clearMessages(messages);
+  clearPanel();
+  job.pass = 'compare';
+  job.announcedQuarter = 0;
+  job.config = auditConfig(choices);
+  job.reference = choices.reference;
+  job.original = choices.original;
+  showProgress('compare');
+  client.compare(job.candidates, job.config, choices.reference, choices.original);
+}
+
+function onCandidate(index: number, total: number, name: string): void {
+  if (!job) return;
+  job.candidateTitle = `Auditing candidate ${index + 1} of ${total} (${name})`;
+  job.candidateName = name;
+  job.announcedQuarter = 0;
+  setProgressTitle(job.candidateTitle);
+  announce(`${job.candidateTitle}.`);
+}
+
+function onCompare(reports: Report[]): void {
+  if (!job?.candidates || !job.config) return;
+  const config = job.config;
+  renderCandidates(resultsPanel, {
+    names: job.candidates.map((f) => f.name),
+    reports,
+    original: job.original?.name ?? null,
+    reference: job.reference?.name ?? null,
+    config,
+    choose: (candidates, params) => client.choose(config.quasi_identifiers, candidates, params),
+    onDownload: (doc) => saveText(JSON.stringify(doc, null, 2), 'application/json', 'pseudolens-comparison.json'),
+  });
+  announce('Comparison finished. Results are below.');
+  byId('results-title').setAttribute('tabindex', '-1');
+  byId('results-title').focus({ preventScroll: true });
+  resultsPanel.scrollIntoView({ block: 'start', behavior: 'auto' });
 }
 
 function onProfile(report: Report): void {
   if (!job) return;
-  renderProfile(profilePanel, report, job.label, job.encoding, runAudit);
+  if (job.candidates) renderProfile(profilePanel, report, job.label, job.encoding, runCompare, compareMode(job.candidates));
+  else renderProfile(profilePanel, report, job.label, job.encoding, runAudit);
   profilePanel.hidden = false;
   if (!job.autoAudit) {
     announce('Columns profiled. Check the roles, then run the audit.');
@@ -175,7 +249,13 @@ function onAudit(report: Report): void {
   if (!job) return;
   job.report = report;
   const utility = { original: job.original?.name ?? null, recordId: job.config?.record_id ?? null };
-  renderResults(resultsPanel, report, job.label, { onDownload: downloadReport, onExtract: runExtract, utility });
+  renderResults(resultsPanel, report, job.label, {
+    onDownload: downloadReport,
+    onDownloadHtml: downloadHtmlReport,
+    onExtract: runExtract,
+    utility,
+    choose: (candidates, params) => client.choose(report.params.quasi_identifiers, candidates, params),
+  });
   announce('Audit finished. Results are below.');
   byId('results-title').setAttribute('tabindex', '-1');
   byId('results-title').focus({ preventScroll: true });
@@ -185,6 +265,20 @@ function onAudit(report: Report): void {
 function downloadReport(): void {
   if (!job?.report) return;
   saveText(JSON.stringify(job.report, null, 2), 'application/json', `pseudolens-report-${fileStem(job.label)}.json`);
+}
+
+/** The whole audit as one HTML file: inputs with their hashes, settings, metrics and charts. */
+function downloadHtmlReport(): void {
+  if (!job?.report) return;
+  const html = htmlReport({
+    report: job.report,
+    inputs: { released: job.label, original: job.original?.name ?? null, reference: job.reference?.name ?? null },
+    resultsHtml: snapshotResults(resultsPanel),
+    css: pageCss(),
+    version: engineVersion,
+    generatedAt: new Date(),
+  });
+  saveText(html, 'text/html', `pseudolens-report-${fileStem(job.label)}.html`);
 }
 
 function reportCspViolation(violation: CspViolation): void {
@@ -206,12 +300,23 @@ function onWorkerMessage(message: Response): void {
       hideProgress();
       onExtracted(message.extracted);
       break;
+    case 'candidate':
+      onCandidate(message.index, message.total, message.name);
+      break;
+    case 'compare_result':
+      hideProgress();
+      onCompare(message.reports);
+      break;
+    case 'choice':
+      break; // answered through WorkerClient.choose
     case 'error': {
       hideProgress();
       if (message.error.kind === 'internal') client.restart();
       const side = message.target === 'table' ? null : job?.[message.target === 'population' ? 'reference' : 'original'];
       const label =
-        message.target === 'table' ? (job?.label ?? 'The file') : `The ${SIDE_NAMES[message.target]} ${side?.name ?? ''}`.trim();
+        message.target === 'table'
+          ? ((job?.pass === 'compare' ? job.candidateName : null) ?? job?.label ?? 'The file')
+          : `The ${SIDE_NAMES[message.target]} ${side?.name ?? ''}`.trim();
       const { title, detail } = describeError(message.error, label, message.target !== 'table');
       showMessage(messages, 'error', title, detail);
       if (job?.pass === 'extract') showExtractStatus(`The records could not be collected: ${title}`, 'error');
@@ -232,6 +337,7 @@ function onWorkerMessage(message: Response): void {
       break;
     case 'ready':
       document.documentElement.dataset.engine = 'ready';
+      engineVersion = message.version;
       engineLine.textContent = `Audit engine ${message.version} loaded in this page.`;
       break;
     case 'engine_failed': {
@@ -253,19 +359,34 @@ fileInput.addEventListener('change', () => {
   fileInput.value = ''; // picking the same file again still fires "change"
 });
 
+candidatesInput.addEventListener('change', () => {
+  const files = [...(candidatesInput.files ?? [])];
+  candidatesInput.value = '';
+  if (files.length === 0) return;
+  if (files.length < 2) {
+    showMessage(messages, 'error', 'Choose at least two candidate releases.', 'Select two or more released versions of the same table at once (hold Ctrl or Shift in the file dialog), or use “Choose a CSV file” to audit a single release.');
+    return;
+  }
+  start({ kind: 'file', file: files[0]! }, `${files[0]!.name} (first of ${files.length} candidates)`, false, files);
+});
+
 sampleButton.addEventListener('click', () => start({ kind: 'sample' }, 'Sample (synthetic hospital data)', true));
 
 cancelButton.addEventListener('click', () => {
   client.cancel();
   hideProgress();
   const what =
-    job?.pass === 'audit'
+    job?.pass === 'compare'
+      ? 'The comparison of the candidates'
+      : job?.pass === 'audit'
       ? `The audit of ${job.label}`
       : job?.pass === 'extract'
         ? 'Collecting the records of the riskiest groups'
         : `Reading ${job?.label ?? 'the file'}`;
   const again =
-    job?.pass === 'audit'
+    job?.pass === 'compare'
+      ? 'Press "Compare candidates" to start it again.'
+      : job?.pass === 'audit'
       ? 'Press "Run audit" to start it again.'
       : job?.pass === 'extract'
         ? 'The results are still shown; press the download button to try again.'

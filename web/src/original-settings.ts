@@ -1,6 +1,7 @@
 // Step 2, the original table: an optional file holding the table before pseudonymization (for
-// the utility results of the permutation model) and the column that pairs its rows with the
-// released ones ("row order" = row 1 with row 1).
+// the utility results: loss, similarity, SDC measures, query accuracy, permutation model) and
+// the column that pairs its rows with the released ones ("row order" = row 1 with row 1). The
+// columns compared are the original's, less those the roles leave out (roles.ts).
 
 import { el } from './dom';
 import { ORIGINAL_HELP, RECORD_ID_HELP } from './explain';

@@ -66,6 +66,13 @@ function roleKey(): HTMLElement {
   );
 }
 
+/** A variant of step 2 (comparing candidates): its button, a sentence, an extra check. */
+export interface ProfileMode {
+  runLabel: string;
+  intro: string;
+  check(choices: AuditChoices): string | null;
+}
+
 /**
  * Renders the profile of `report` into `panel`. `encoding` is the encoding the profile pass
  * settled on (windows-1252 after a retry), passed on so the audit pass does not retry again.
@@ -76,6 +83,7 @@ export function renderProfile(
   fileLabel: string,
   encoding: Encoding | null,
   onRun: (choices: AuditChoices) => void,
+  mode: ProfileMode | null = null,
 ): void {
   const roles = proposedRoles(report.columns);
   const rowsTotal = report.input.rows_total;
@@ -111,12 +119,12 @@ export function renderProfile(
   ]);
 
   const settings = settingsForm(report.columns);
-  const runButton = el('button', { id: 'run-audit', class: 'button primary', type: 'submit' }, 'Run audit');
+  const runButton = el('button', { id: 'run-audit', class: 'button primary', type: 'submit' }, mode?.runLabel ?? 'Run audit');
   const form = el('form', { class: 'audit-form', novalidate: true }, ...settings.nodes, directNote, problem, runButton);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const choices: AuditChoices = { ...settings.read(), roles: new Map(roles), encoding };
-    const why = validate(choices);
+    const why = validate(choices) ?? mode?.check(choices) ?? null;
     if (why) {
       problem.textContent = why;
       return;
@@ -132,6 +140,7 @@ export function renderProfile(
       `${fileLabel}: ${count(rowsTotal)} rows, ${count(report.input.columns)} columns, read as ${report.input.encoding}. `,
       'Each column has a proposed role; change it where you know better, then run the audit.',
     ),
+    ...(mode ? [el('p', { class: 'note', id: 'compare-note' }, mode.intro)] : []),
     scrollTable('Columns of the table', ['Column', 'Role', 'Kind and shape', 'Distinct', 'Missing', 'Most frequent values'], rows, [3, 4]),
     roleNote,
     roleKey(),

@@ -2,7 +2,8 @@
 // response union, string-literal tags. Every message carries the `id` of the run it belongs to,
 // so a late message from an abandoned run can be recognised and ignored.
 
-import type { AuditConfig, Report, WireError } from './report';
+import type { Candidate, ChoiceParams } from './balance-data';
+import type { AuditConfig, MetricResult, Report, WireError } from './report';
 
 /** What to read: a user's file, or the sample bundled in the wasm module. */
 export type Source = { kind: 'file'; file: File } | { kind: 'sample' };
@@ -11,7 +12,7 @@ export type Source = { kind: 'file'; file: File } | { kind: 'sample' };
  * Profile = first pass over a new file (no quasi-identifiers); audit = the real run;
  * extract = the drill-down pass copying out the records of the riskiest groups.
  */
-export type Pass = 'profile' | 'audit' | 'extract';
+export type Pass = 'profile' | 'audit' | 'extract' | 'compare';
 
 /** One value per quasi-identifier (in QI order); null = a missing cell. */
 export type ClassValues = (string | null)[];
@@ -23,7 +24,16 @@ export type Request =
    */
   | { type: 'run'; id: number; pass: 'profile' | 'audit'; source: Source; config: AuditConfig; reference: File | null; original: File | null }
   /** Copy out the rows of `classes` from the same source, read with the same config. */
-  | { type: 'extract'; id: number; source: Source; config: AuditConfig; classes: ClassValues[] };
+  | { type: 'extract'; id: number; source: Source; config: AuditConfig; classes: ClassValues[] }
+  /**
+   * Compare candidate releases: audit each of `candidates` in turn against the same original
+   * (and population table), with the same config; one `compare_result` with every report.
+   */
+  | { type: 'compare'; id: number; candidates: File[]; config: AuditConfig; reference: File | null; original: File | null }
+  /** The core's `choose` over candidates already audited (no file is read). */
+  | { type: 'choose'; id: number; quasi_identifiers: string[]; candidates: Candidate[]; params: ChoiceParams };
+
+export type ChooseRequest = Extract<Request, { type: 'choose' }>;
 
 /** Which file a message is about: the released table, the population table or the original. */
 export type Target = 'table' | 'population' | 'original';
@@ -57,6 +67,11 @@ export type Response =
   | { type: 'progress'; id: number; progress: Progress }
   | { type: 'result'; id: number; pass: 'profile' | 'audit'; report: Report }
   | { type: 'extract_result'; id: number; extracted: Extracted }
+  /** A comparison starts auditing candidate `index` (0-based) of `total`. */
+  | { type: 'candidate'; id: number; index: number; total: number; name: string }
+  | { type: 'compare_result'; id: number; reports: Report[] }
+  /** The answer to `choose`: `[rut_alpha_sweep, rut_constrained_choice]`, or the error. */
+  | { type: 'choice'; id: number; metrics: MetricResult[] | null; error: WireError | null }
   | { type: 'error'; id: number; target: Target; error: WireError }
   /** A file was not UTF-8: the worker reads it again as windows-1252. */
   | { type: 'encoding_retry'; id: number; target: Target; encoding: 'windows-1252' }

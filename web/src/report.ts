@@ -39,11 +39,61 @@ export interface AuditConfig {
   scorr_k_min?: number;
   scorr_t_max?: number;
   scorr_k_basis?: KBasis;
+  /** Balance (spec balance.md): how risk_r combines R_internal and R_external (default max),
+   * w_int of `weighted` (default 0.5) and the weight of utility alpha in rut (default 0.5). */
+  risk_combination?: 'max' | 'weighted' | 'sum';
+  risk_weight_internal?: number;
+  rut_alpha?: number;
   /** Pairs the rows of the original table with the released ones (null = row order). */
   record_id?: string | null;
-  /** The original's columns for the permutation model ([] = all numeric). */
+  /** Narrows the utility attributes to these columns of the original ([] = all of them). */
   utility_columns?: string[];
+  /** Columns left out of every computation (roles "ignored" and "direct identifier"). */
+  ignored?: string[];
+  /** What the user declares about a utility attribute, by column name. */
+  attributes?: Record<string, UtilityAttributeSettings>;
+  /** The attributes of the permutation model ([] = every numeric and date one). */
+  permutation_columns?: string[];
+  // Utility settings (spec utility.md), flattened into the configuration.
+  /** Proximity loss 1 = replacing every value by the mean (baseline, default), [RUT]'s rule, or a fixed value. */
+  lmax_mode?: 'baseline' | 'rule' | 'fixed';
+  lmax_value?: number | null;
+  rounding_mode?: 'nearest' | 'floor' | 'ceiling';
+  proximity_norm?: 'manhattan' | 'euclidean';
+  /** At most this many bins per numeric histogram (default 100). */
+  similarity_bins?: number;
+  component_aggregation?: 'mean' | 'max';
+  total_aggregation?: 'mean' | 'max';
+  /** w_S of utility U (w_L = 1 - w_S), default 0.5. */
+  similarity_weight?: number;
+  /** CTBIL's variables ([] = the quasi-identifiers) and largest table dimension (default 2). */
+  ctbil_variables?: string[];
+  ctbil_max_dimension?: number;
+  ctbil_blank?: 'category' | 'exclude';
+  /** Queries added to the default workload of query accuracy. */
+  queries?: UtilityQuery[];
+  /** Seed of CM3's random subsamples (default 42). */
+  seed?: number;
 }
+
+/** Declared facts about one utility attribute (spec README Sec 4; utility.md Sec 2, 3, 7). */
+export interface UtilityAttributeSettings {
+  kind?: 'numeric' | 'date' | 'categorical';
+  resolution?: number;
+  domain?: [number, number];
+  rounding_unit?: number;
+  /** w_a in L_total and S_total, default 1. */
+  weight?: number;
+  /** ARX layout: one row per leaf, the leaf first, then its ancestors from the lowest level up. */
+  hierarchy?: string[][];
+}
+
+/** A query of the workload (utility.md Sec 10). */
+export type UtilityQuery = { group_by: string[] } & (
+  | { aggregate: 'count' }
+  | { aggregate: 'mean'; column: string }
+  | { aggregate: 'share'; column: string; value: string }
+);
 
 /** Which k the SCORR compliance rule uses: rows, or different persons (event-level data). */
 export type KBasis = 'records' | 'persons';

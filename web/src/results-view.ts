@@ -9,6 +9,8 @@
 import { attackersView } from './attackers-view';
 import { attributeView } from './attribute-view';
 import { attributionView } from './attribution-view';
+import type { ChooseFn } from './balance-data';
+import { balanceView } from './balance-view';
 import type { Chart } from './charts';
 import { append, el, scrollTable } from './dom';
 import { drilldownView } from './drilldown-view';
@@ -34,9 +36,11 @@ const SHARE_IDS = new Set([
   'prosecutor_records_affected_by_lowest_risk',
   'journalist_records_at_risk',
   'global_risk',
+  'r_external_match_rate',
 ]);
 /** Metrics whose value is a risk score in [0, 1] (4 decimals, even when it is 0 or 1). */
-const SCORE_IDS = /^(perm_cm|perm_um|r_internal|avg_risk_class_mean|prosecutor_|journalist_|marketer_|r_internal_weighted|qi_distinction|qi_separation|t_closeness)/;
+const SCORE_IDS =
+  /^(perm_cm|perm_um|r_internal|avg_risk_class_mean|prosecutor_|journalist_|marketer_|r_internal_weighted|qi_distinction|qi_separation|t_closeness|utility_u$|l_total$|s_total$|attribute_loss$|attribute_similarity$|gen_loss|proximity_loss|entropy_loss$|consistency_loss$|cosine_similarity$|jaccard_|ctbil_normalized$|il1s$|eigen_diff$|r_external$|r_unique$|r_external_probability$|risk_r$|safety$|rut$|rut_f1$)/;
 
 function primitiveText(x: unknown): string {
   if (typeof x === 'number') return count(x);
@@ -45,7 +49,7 @@ function primitiveText(x: unknown): string {
 }
 
 /** A metric value as text, following the display rules; large structured values point to the JSON. */
-function metricText(m: MetricResult, report: Report): string {
+export function metricText(m: MetricResult, report: Report): string {
   if (m.status !== 'ok') return missingReason(report, m.id) ?? m.status;
   const v = m.value;
   if (typeof v === 'number') {
@@ -94,9 +98,13 @@ function allMetrics(report: Report): HTMLElement {
 
 export interface ResultHandlers {
   onDownload: () => void;
+  /** Saves the self-contained HTML report (report-html.ts). */
+  onDownloadHtml: () => void;
   onExtract: (classes: ClassValues[]) => void;
   /** The original table's name and pairing column, for the utility section. */
   utility: UtilityInputs;
+  /** The core's `choose` (run in the worker): the balance section's weights re-score with it. */
+  choose?: ChooseFn;
 }
 
 let charts: Chart[] = [];
@@ -114,16 +122,24 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   const sensitive = report.params.sensitive ?? [];
   const download = el('button', { id: 'download-json', class: 'button', type: 'button' }, 'Download JSON report');
   download.addEventListener('click', handlers.onDownload);
+  const downloadHtml = el('button', { id: 'download-html', class: 'button', type: 'button' }, 'Download HTML report');
+  downloadHtml.addEventListener('click', handlers.onDownloadHtml);
   const hasVerdict = metric(report, 'verdict_arx_thresholds') !== undefined;
 
   const population: View = populationView(report);
   const groups: View = groupsView(report);
   const persons = personsView(report);
 
-  const utility = utilityView(report, handlers.utility);
+  const utility: View | null = utilityView(report, handlers.utility);
+  const balance: View | null = balanceView(report, fileLabel, handlers.choose ?? null);
 
   panel.append(
-    el('div', { class: 'results-head' }, el('h2', { id: 'results-title' }, '3. Results'), download),
+    el(
+      'div',
+      { class: 'results-head' },
+      el('h2', { id: 'results-title' }, '3. Results'),
+      el('div', { class: 'downloads' }, download, downloadHtml),
+    ),
     qis.length === 0
       ? el('p', { class: 'lead' }, `${fileLabel}. No quasi-identifiers were chosen, so only the utility results are shown.`)
       : el(
@@ -136,8 +152,9 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
         ),
   );
   if (qis.length === 0) {
-    for (const node of [utility, warningsList(report), allMetrics(report)]) if (node) append(panel, node);
+    for (const node of [...(utility?.nodes ?? []), warningsList(report), allMetrics(report)]) if (node) append(panel, node);
     panel.hidden = false;
+    charts.push(...(utility?.draw?.() ?? []));
     return;
   }
   for (const node of [
@@ -147,7 +164,8 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     warningsList(report),
     attackersView(report),
     attributeView(report),
-    utility,
+    ...(utility?.nodes ?? []),
+    ...(balance?.nodes ?? []),
     ...population.nodes,
     attributionView(report),
     weightsView(report),
@@ -163,5 +181,5 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   panel.hidden = false;
 
   // Charts measure their container, so draw them once the panel is visible.
-  for (const view of [groups, population]) charts.push(...(view.draw?.() ?? []));
+  for (const view of [utility, balance, groups, population]) charts.push(...(view?.draw?.() ?? []));
 }

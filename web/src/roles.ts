@@ -1,11 +1,12 @@
 // Column roles and the audit settings: what the user decides before the audit, and how those
 // decisions become an AuditConfig. Pure logic, no DOM.
 
+import { DEFAULT_BALANCE, validateBalance } from './balance-settings';
 import type { Settings } from './settings-form';
 import type { AuditConfig, ColumnProfile, Encoding, MissingPolicy, Role } from './report';
 
-/** The roles the page offers: the four the engine proposes, plus two the user assigns. */
-export type ColumnRole = Role | 'person_id' | 'weight';
+/** The roles the page offers: the four the engine proposes, plus three the user assigns. */
+export type ColumnRole = Role | 'person_id' | 'weight' | 'ignored';
 
 export const ROLES: readonly ColumnRole[] = [
   'quasi_identifier',
@@ -14,6 +15,7 @@ export const ROLES: readonly ColumnRole[] = [
   'insensitive',
   'person_id',
   'weight',
+  'ignored',
 ];
 
 /** Roles at most one column can have. */
@@ -23,19 +25,21 @@ export const ROLE_LABELS: Readonly<Record<ColumnRole, string>> = {
   quasi_identifier: 'Quasi-identifier',
   sensitive: 'Sensitive',
   direct_identifier: 'Direct identifier',
-  insensitive: 'Other (not audited)',
+  insensitive: 'Other',
   person_id: 'Person id (event-level data)',
   weight: 'Sampling weight',
+  ignored: 'Ignored',
 };
 
 export const ROLE_HELP: Readonly<Record<ColumnRole, string>> = {
   quasi_identifier: 'Known to outsiders (age, sex, postcode, dates): used to group records.',
   sensitive: 'Confidential content (such as a diagnosis): not used to group records.',
-  direct_identifier: 'Names the person (name, record number): should not be released.',
-  insensitive: 'Neither identifying nor sensitive.',
+  direct_identifier: 'Names the person (name, record number): should not be released; left out of every measure.',
+  insensitive: 'Neither identifying nor sensitive: not part of the risk audit, but compared with the original table for utility.',
   person_id:
     'Tells which rows belong to the same person when one person can have several rows (such as one row per hospital stay).',
   weight: 'How many people of the population each row stands for, as in a survey sample.',
+  ignored: 'Left out of everything: neither audited for risk nor compared with the original table.',
 };
 
 export const MISSING_POLICIES: readonly MissingPolicy[] = ['ordinary', 'wildcard', 'drop'];
@@ -126,6 +130,7 @@ export function defaultChoices(roles: RoleTable, encoding: Encoding | null): Aud
     scorrKMin: DEFAULT_SCORR_K_MIN,
     scorrTMax: DEFAULT_SCORR_T_MAX,
     scorrKBasis: 'records',
+    ...DEFAULT_BALANCE,
     reference: null,
     original: null,
     recordId: null,
@@ -154,7 +159,7 @@ export function validate(choices: AuditChoices): string | null {
     return 'The population size must be a whole number of people, at least 1.';
   }
   if (p.kind === 'fraction' && !inUnit(p.fraction)) return 'The sampling fraction must be a number above 0 and at most 1.';
-  return validateAttribute(choices);
+  return validateAttribute(choices) ?? validateBalance(choices);
 }
 
 const finite = (x: number) => Number.isFinite(x);
@@ -195,8 +200,21 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
     scorr_t_max: choices.scorrTMax,
     scorr_k_basis: choices.scorrKBasis,
     record_id: choices.original ? choices.recordId : null,
+    ignored: ignoredColumns(choices.roles),
+    risk_combination: choices.riskCombination,
+    risk_weight_internal: choices.riskWeightInternal,
+    rut_alpha: choices.rutAlpha,
     encoding: choices.encoding,
   };
+}
+
+/**
+ * Columns left out of every computation: those marked "Ignored" and the direct identifiers.
+ * The utility attributes are the original's other columns; the engine itself leaves out the
+ * record id, person id and weight columns (spec README Sec 3).
+ */
+export function ignoredColumns(roles: RoleTable): string[] {
+  return [...roles].filter(([, r]) => r === 'ignored' || r === 'direct_identifier').map(([name]) => name);
 }
 
 /** The configuration of the first pass over a new file: profile only. */

@@ -17,6 +17,7 @@ import {
 import { fileField } from './file-field';
 import { count } from './format';
 import { originalSettings, type OriginalSettings } from './original-settings';
+import { balanceSettings, type BalanceSettings } from './balance-settings';
 import type { ColumnProfile, MissingPolicy } from './report';
 import {
   DEFAULT_RECORDS_AT_RISK_THRESHOLD,
@@ -34,7 +35,7 @@ const POLICY_LABELS: Readonly<Record<MissingPolicy, string>> = {
 };
 
 /** The settings as read from the form (numbers unchecked: `validate` checks them). */
-export interface Settings extends AttributeSettings, OriginalSettings {
+export interface Settings extends AttributeSettings, OriginalSettings, BalanceSettings {
   missingPolicy: MissingPolicy;
   threshold: number;
   recordsAtRiskThreshold: number;
@@ -97,6 +98,7 @@ export function settingsForm(columns: readonly ColumnProfile[]): SettingsForm {
   );
   const attribute = attributeSettings();
   const original = originalSettings(columns);
+  const balance = balanceSettings();
 
   // The population table: a second, optional file, read by the worker like the first.
   const referenceField = fileField('reference', 'Population table (optional)', REFERENCE_HELP);
@@ -159,8 +161,9 @@ export function settingsForm(columns: readonly ColumnProfile[]): SettingsForm {
       reference: referenceField.file(),
       ...attribute.read(),
       ...original.read(),
+      ...balance.read(),
     };
   };
 
-  return { nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, ...attribute.nodes, population, original.node)], read };
+  return { nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, ...attribute.nodes, population, original.node, balance.node)], read };
 }

@@ -2,13 +2,16 @@
 // spawn a fresh one, since a running wasm call cannot be interrupted), and drop messages of
 // runs that are no longer current.
 
+import type { Candidate, ChoiceParams } from './balance-data';
 import type { ClassValues, Request, Response, Source } from './protocol';
-import type { AuditConfig } from './report';
+import type { AuditConfig, MetricResult, WireError } from './report';
 
 export class WorkerClient {
   private worker: Worker;
   private nextId = 1;
   private currentId = 0;
+  /** `choose` calls waiting for their answer; they do not make the client busy. */
+  private choices = new Map<number, { resolve: (m: MetricResult[]) => void; reject: (e: WireError) => void }>();
 
   constructor(private readonly onMessage: (message: Response) => void) {
     this.worker = this.spawn();
@@ -27,6 +30,23 @@ export class WorkerClient {
   /** The drill-down pass: the rows of `classes`, read from `source` with `config`. */
   extract(source: Source, config: AuditConfig, classes: ClassValues[]): void {
     this.post({ type: 'extract', id: this.begin(), source, config, classes });
+  }
+
+  /** Audits every candidate release against the same original (and population table). */
+  compare(candidates: File[], config: AuditConfig, reference: File | null, original: File | null): void {
+    this.post({ type: 'compare', id: this.begin(), candidates, config, reference, original });
+  }
+
+  /**
+   * The core's `choose` over audited candidates. It reads no file, so it runs beside a pass
+   * without cancelling it; a restarted worker rejects it.
+   */
+  choose(quasiIdentifiers: string[], candidates: Candidate[], params: ChoiceParams): Promise<MetricResult[]> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.choices.set(id, { resolve, reject });
+      this.post({ type: 'choose', id, quasi_identifiers: quasiIdentifiers, candidates, params });
+    });
   }
 
   private begin(): number {
@@ -49,6 +69,10 @@ export class WorkerClient {
   restart(): void {
     this.worker.terminate();
     this.currentId = 0;
+    for (const { reject } of this.choices.values()) {
+      reject({ kind: 'internal', code: 'worker_restarted', message: 'The audit worker was restarted.', line: null, column: null });
+    }
+    this.choices.clear();
     this.worker = this.spawn();
   }
 
@@ -80,8 +104,17 @@ export class WorkerClient {
       this.onMessage(message);
       return;
     }
+    if (message.type === 'choice') {
+      const pending = this.choices.get(message.id);
+      this.choices.delete(message.id);
+      if (message.metrics) pending?.resolve(message.metrics);
+      else pending?.reject(message.error ?? { kind: 'internal', code: 'internal', message: 'no answer', line: null, column: null });
+      return;
+    }
     if (message.id !== this.currentId) return; // a late message from a cancelled run
-    if (message.type === 'result' || message.type === 'extract_result' || message.type === 'error') this.currentId = 0;
+    if (message.type === 'result' || message.type === 'extract_result' || message.type === 'compare_result' || message.type === 'error') {
+      this.currentId = 0;
+    }
     this.onMessage(message);
   }
 }

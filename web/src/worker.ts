@@ -4,12 +4,13 @@
 // posts the final Report; the drill-down pass streams the same file through an `Extract`.
 // Cancel is handled by the page: it terminates this worker (a wasm call cannot be interrupted).
 
-import init, { Audit, Extract, Original, OriginalTable, Population, Reference, sample_csv, version } from '../pkg/pseudolens_wasm.js';
+import init, { Audit, Extract, Original, OriginalTable, Population, Reference, choose, sample_csv, version } from '../pkg/pseudolens_wasm.js';
 import wasmUrl from '../pkg/pseudolens_wasm_bg.wasm?url';
 import {
   CHUNK_BYTES,
   PROGRESS_INTERVAL_MS,
   assertNever,
+  type ChooseRequest,
   type ClassValues,
   type Extracted,
   type Request,
@@ -17,7 +18,7 @@ import {
   type Source,
   type Target,
 } from './protocol';
-import { toWireError, type AuditConfig, type Report } from './report';
+import { toWireError, type AuditConfig, type MetricResult, type Report } from './report';
 
 /** The parts of DedicatedWorkerGlobalScope used here (the DOM lib types `self` as Window). */
 interface WorkerScope {
@@ -128,7 +129,7 @@ function readSide<T>(
   });
 }
 
-/** The side tables of one audit attempt; the Audit empties each one it is given. */
+/** The side tables of one request, read once; each Audit copies what it is given. */
 interface Sides {
   population: Population | null;
   original: OriginalTable | null;
@@ -167,38 +168,66 @@ async function extract(id: number, blob: Blob, config: AuditConfig, classes: Cla
 const withEncoding = (config: AuditConfig, encoding: 'windows-1252' | null): AuditConfig =>
   encoding ? { ...config, encoding } : config;
 
-async function run(request: Request): Promise<void> {
-  const { id, source, config } = request;
-  let target: Target = 'table';
-  const sides: Sides = { population: null, original: null };
+/** The core's choice among audited candidates: no file is read, nothing is kept. */
+async function runChoose(request: ChooseRequest): Promise<void> {
+  const { id } = request;
   try {
     await loadWasm();
-    const blob = asBlob(source);
-    const forced = config.encoding === 'windows-1252';
+    const metrics = choose(request.quasi_identifiers, request.candidates, request.params) as MetricResult[];
+    scope.postMessage({ type: 'choice', id, metrics, error: null });
+  } catch (e) {
+    scope.postMessage({ type: 'choice', id, metrics: null, error: toWireError(e) });
+  }
+}
+
+async function run(request: Exclude<Request, ChooseRequest>): Promise<void> {
+  const { id, config } = request;
+  let target: Target = 'table';
+  const sides: Sides = { population: null, original: null };
+  const sideForced = new Set<Target>();
+  /**
+   * Audits `blob` against the side tables. They are read first, so a problem in one shows
+   * before the long pass, and only once: a second attempt (the released file as
+   * windows-1252) and every candidate of a comparison reuse them.
+   */
+  const auditAgainstSides = (blob: Blob, releaseConfig: AuditConfig, original: File | null, reference: File | null): Promise<Report> =>
+    withEncodingRetry(id, 'table', releaseConfig.encoding === 'windows-1252', async (encoding) => {
+      if (original && !sides.original) {
+        target = 'original';
+        sides.original = await readSide(id, original, 'original', sideForced, (e) => new Original(config, e));
+      }
+      if (reference && !sides.population) {
+        target = 'population';
+        sides.population = await readSide(id, reference, 'population', sideForced, (e) => new Reference(config, e));
+      }
+      target = 'table';
+      return audit(id, blob, withEncoding(releaseConfig, encoding), sides);
+    });
+  try {
+    await loadWasm();
     switch (request.type) {
       case 'run': {
         const { original, reference } = request.pass === 'audit' ? request : { original: null, reference: null };
-        const sideForced = new Set<Target>();
-        const report = await withEncodingRetry(id, 'table', forced, async (encoding) => {
-          // The side tables first, so a problem in one shows before the long pass. The Audit
-          // empties them, so a second attempt (the released file as windows-1252) reads them again.
-          freeSides(sides);
-          if (original) {
-            target = 'original';
-            sides.original = await readSide(id, original, 'original', sideForced, (e) => new Original(config, e));
-          }
-          if (reference) {
-            target = 'population';
-            sides.population = await readSide(id, reference, 'population', sideForced, (e) => new Reference(config, e));
-          }
-          target = 'table';
-          return audit(id, blob, withEncoding(config, encoding), sides);
-        });
+        const report = await auditAgainstSides(asBlob(request.source), config, original, reference);
         scope.postMessage({ type: 'result', id, pass: request.pass, report });
         break;
       }
+      case 'compare': {
+        // Each candidate with the same roles and settings against the side tables, read once.
+        // Only the first candidate was profiled, so the others detect their own encoding.
+        const reports: Report[] = [];
+        const total = request.candidates.length;
+        for (const [index, file] of request.candidates.entries()) {
+          scope.postMessage({ type: 'candidate', id, index, total, name: file.name });
+          const own = index === 0 ? config : { ...config, encoding: null };
+          reports.push(await auditAgainstSides(file, own, request.original, request.reference));
+        }
+        scope.postMessage({ type: 'compare_result', id, reports });
+        break;
+      }
       case 'extract': {
-        const extracted = await withEncodingRetry(id, 'table', forced, (encoding) =>
+        const blob = asBlob(request.source);
+        const extracted = await withEncodingRetry(id, 'table', config.encoding === 'windows-1252', (encoding) =>
           extract(id, blob, withEncoding(config, encoding), request.classes),
         );
         scope.postMessage({ type: 'extract_result', id, extracted });
@@ -215,7 +244,8 @@ async function run(request: Request): Promise<void> {
 }
 
 scope.addEventListener('message', (e) => {
-  void run(e.data);
+  const request = e.data;
+  void (request.type === 'choose' ? runChoose(request) : run(request));
 });
 
 // Load the engine as soon as the worker starts, so the first run does not wait for it and no

@@ -56,18 +56,18 @@ impl Audit {
         audit.finish().map(|r| to_js(&r)).map_err(|e| error(&e))
     }
 
-    /// Uses a finished population table for the journalist and marketer models; the
-    /// `Population` is emptied.
-    pub fn set_population(&mut self, population: &mut Population) -> Result<(), JsValue> {
-        let table = population.0.take().ok_or_else(finished)?;
+    /// Uses a finished population / reference table (journalist and marketer models, external
+    /// linkage risk). The `Population` is kept (copied), so several audits can share it.
+    pub fn set_population(&mut self, population: &Population) -> Result<(), JsValue> {
+        let table = population.0.as_ref().ok_or_else(finished)?.clone();
         self.inner()?.set_population(table);
         Ok(())
     }
 
     /// Uses a finished original table for the utility metrics; call before the first push.
-    /// The `OriginalTable` is emptied.
-    pub fn set_original(&mut self, original: &mut OriginalTable) -> Result<(), JsValue> {
-        let table = original.0.take().ok_or_else(finished)?;
+    /// The `OriginalTable` is kept (copied), so several candidate releases can share it.
+    pub fn set_original(&mut self, original: &OriginalTable) -> Result<(), JsValue> {
+        let table = original.0.as_ref().ok_or_else(finished)?.clone();
         self.inner()?.set_original(table);
         Ok(())
     }

@@ -68,10 +68,10 @@ fn the_sample_is_bundled() {
 fn a_population_table_feeds_the_journalist_model() {
     let mut reference = pseudolens_wasm::Reference::new(config(&["q"]), None).unwrap();
     reference.push(b"q\nA\nA\nA\nA\nB\nB\n").unwrap();
-    let mut population = reference.finish().unwrap();
+    let population = reference.finish().unwrap();
     let mut audit = Audit::new(config(&["q"])).unwrap();
     audit.push(b"q\nA\nB\nB\n").unwrap();
-    audit.set_population(&mut population).unwrap();
+    audit.set_population(&population).unwrap();
     let report = audit.finish().unwrap();
     assert_eq!(metric(&report, "journalist_highest_risk").as_f64(), Some(0.5));
 }
@@ -89,9 +89,9 @@ fn the_riskiest_rows_can_be_copied_out() {
 fn an_original_table_adds_the_permutation_metrics() {
     let mut original = pseudolens_wasm::Original::new(js_sys::Object::new().into(), None).unwrap();
     original.push(b"x,y\n1,10\n2,20\n3,30\n4,50\n5,40\n").unwrap();
-    let mut table = original.finish().unwrap();
+    let table = original.finish().unwrap();
     let mut audit = Audit::new(js_sys::Object::new().into()).unwrap();
-    audit.set_original(&mut table).unwrap();
+    audit.set_original(&table).unwrap();
     audit.push(b"x,y\n1,10\n2,20\n3,30\n4,50\n5,40\n").unwrap();
     let report = audit.finish().unwrap();
     assert_eq!(metric(&report, "perm_um").as_f64(), Some(1.0));

@@ -1,0 +1,108 @@
+// The utility summary: utility U with the total loss and similarity as cards ([RUT], spec
+// utility.md Sec 7), then the table-level measures of statistical disclosure control (Sec 8:
+// changed cells, contingency tables, IL1s, eigenvalues, correlations) and query accuracy
+// (Sec 10), one plain sentence per number. A measure the report does not hold is left out.
+
+import { el } from './dom';
+import { explain } from './explain';
+import { count, decimal, score } from './format';
+import { isRecord, type MetricResult, type Report } from './report';
+import { detailNumber } from './suite';
+import { discrepancy, okNumber, querySummary, tableMetric } from './utility-data';
+import { fact, facts, missingReason } from './view-kit';
+
+function card(report: Report, m: MetricResult, title: string, direction: string): HTMLElement {
+  const missing = missingReason(report, m.id);
+  return el(
+    'article',
+    { class: 'card', 'data-metric': m.id },
+    el('h5', { class: 'card-title' }, title),
+    el('p', { class: 'card-value' }, missing ? '—' : score(okNumber(m))),
+    el('p', { class: 'card-sub' }, direction),
+    el('p', { class: 'card-explain' }, missing ?? explain(m.id)),
+  );
+}
+
+/** Utility U, L_total and S_total; null when the report has none of them. */
+function totals(report: Report): HTMLElement | null {
+  const items = (
+    [
+      ['utility_u', 'Utility U', 'Higher = more useful'],
+      ['l_total', 'Loss (L total)', 'Lower = less detail lost'],
+      ['s_total', 'Similarity (S total)', 'Higher = closer to the original'],
+    ] as const
+  ).flatMap(([id, title, direction]) => {
+    const m = tableMetric(report, id);
+    return m ? [card(report, m, title, direction)] : [];
+  });
+  return items.length ? el('div', { class: 'cards utility-totals' }, ...items) : null;
+}
+
+/** A fact for a table-level result: its value when `ok`, else "—" and the reason. */
+function metricFact(report: Report, id: string, label: string, value: (m: MetricResult) => string | null, sentence?: (m: MetricResult) => string): HTMLElement | null {
+  const m = tableMetric(report, id);
+  if (!m) return null;
+  const text = m.status === 'ok' ? value(m) : null;
+  if (text === null) return fact(id, label, '—', missingReason(report, id) ?? 'No value.');
+  return fact(id, label, text, sentence ? sentence(m) : explain(id));
+}
+
+const number4 = (m: MetricResult) => {
+  const x = okNumber(m);
+  return x === null ? null : decimal(x, 4);
+};
+
+/** `missing_count` as "before → after" when it is reported for the whole table. */
+function blanks(m: MetricResult): string | null {
+  if (!isRecord(m.value)) return typeof m.value === 'number' ? count(m.value) : null;
+  const { original, released } = m.value;
+  return typeof original === 'number' && typeof released === 'number' ? `${count(original)} → ${count(released)}` : null;
+}
+
+function queryFact(report: Report): HTMLElement | null {
+  const m = tableMetric(report, 'query_accuracy_summary');
+  if (!m) return null;
+  const q = querySummary(report);
+  if (!q) return fact(m.id, 'Query accuracy', '—', missingReason(report, m.id) ?? 'No query could be evaluated.');
+  const value = q.mean === null ? '—' : `${decimal(q.mean, 2)}%`;
+  const parts = [
+    q.queries === null ? null : `${count(q.queries)} ${q.queries === 1 ? 'query' : 'queries'}`,
+    q.max === null ? null : `worst ${decimal(q.max, 2)}%`,
+    q.tiers ? `${count(q.tiers.good)} good, ${count(q.tiers.moderate)} moderate, ${count(q.tiers.poor)} poor` : null,
+  ].filter((p): p is string => p !== null);
+  return fact(m.id, 'Query accuracy (mean relative error)', value, `${parts.length ? `${parts.join('; ')}. ` : ''}${explain(m.id)}`);
+}
+
+function sdcFacts(report: Report): HTMLElement | null {
+  const items = [
+    metricFact(report, 'changed_records', 'Records changed', (m) => (typeof m.value === 'number' ? count(m.value) : null)),
+    metricFact(report, 'suppressed_cells', 'Cells blanked out', (m) => (typeof m.value === 'number' ? count(m.value) : null)),
+    metricFact(report, 'missing_count', 'Blank cells, original → released', blanks),
+    metricFact(report, 'ctbil_normalized', 'Contingency-table loss (per cell)', number4),
+    metricFact(report, 'il1s', 'Distance of the numbers (IL1s)', number4),
+    metricFact(report, 'eigen_diff', 'Change of the correlation structure (eigenvalues)', number4, (m) => {
+      const pct = detailNumber(m, 'percent');
+      return `${explain(m.id)}${pct === null ? '' : ` sdcMicro prints it in percent: ${decimal(pct, 2)}.`}`;
+    }),
+    metricFact(report, 'cor_discrepancy', 'Change of the correlations (mean absolute)', (m) => {
+      const d = discrepancy(m);
+      return d?.mae === null || d === null ? null : decimal(d.mae, 4);
+    }),
+    queryFact(report),
+  ].filter((x): x is HTMLElement => x !== null);
+  return items.length ? facts(...items) : null;
+}
+
+/** The summary block, or null when the report holds none of its measures. */
+export function utilitySummary(report: Report): HTMLElement | null {
+  const top = totals(report);
+  const sdc = sdcFacts(report);
+  if (!top && !sdc) return null;
+  return el(
+    'div',
+    { class: 'utility-block', id: 'utility-summary' },
+    el('h4', { id: 'utility-summary-title' }, 'Summary'),
+    top,
+    sdc,
+  );
+}
