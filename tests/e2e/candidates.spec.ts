@@ -248,6 +248,8 @@ test('one release with its original and a reference table: R_external, R, safety
   await expect(balance.locator('.fact[data-metric="r_external_probability"] .fact-explain')).toContainText(
     `The product of ${['age', 'zip', 'sex'].map((a) => `${a} ${factors[a]!.toFixed(4)}`).join(' × ')}.`,
   );
+  await expect(balance.locator('.fact[data-metric="r_external_correlation"] .fact-value')).toHaveText(value('r_external_correlation').toFixed(4));
+  await expect(balance.locator('.fact[data-metric="r_external_correlation"] .fact-explain')).toContainText('Pearson correlation');
   await expect(balance.locator('.card[data-metric="risk_r"] .card-value')).toHaveText('0.8333');
   await expect(balance.locator('.card[data-metric="risk_r"] .card-explain')).toContainText('R = the larger of R_internal 0.8333 and R_external 0.5028');
   await expect(balance.locator('.card[data-metric="safety"] .card-value')).toHaveText('0.1667');

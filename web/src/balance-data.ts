@@ -93,9 +93,13 @@ export function externalRisk(report: Report): ExternalRisk | null {
   };
 }
 
-/** `r_external_probability` with its per-attribute factors M_a. */
-export function matchingProbability(report: Report): { value: number; perAttribute: [string, number][] } | null {
-  const m = metric(report, 'r_external_probability');
+/** `r_external_probability` with its per-attribute factors M_a, or `r_external_correlation`
+ *  with its per-attribute correlations. */
+export function matchingProbability(
+  report: Report,
+  id: 'r_external_probability' | 'r_external_correlation' = 'r_external_probability',
+): { value: number; perAttribute: [string, number][] } | null {
+  const m = metric(report, id);
   if (!m || m.status !== 'ok' || !num(m.value)) return null;
   const per = isRecord(m.details) && isRecord(m.details.per_attribute) ? m.details.per_attribute : {};
   return { value: m.value, perAttribute: Object.entries(per).filter((e): e is [string, number] => num(e[1])) };

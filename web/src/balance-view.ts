@@ -59,6 +59,7 @@ function externalPart(report: Report): Child[] {
   const rows = ext.externalRows !== null ? ` among the ${count(ext.externalRows)} rows of the reference table` : ' in the reference table';
   const on = ext.attributes.length ? `, matched on ${ext.attributes.join(', ')}` : '';
   const prob = matchingProbability(report);
+  const corr = matchingProbability(report, 'r_external_correlation');
   // The factors in the order of the quasi-identifiers matched.
   const order = (a: string) => (ext.attributes.includes(a) ? ext.attributes.indexOf(a) : ext.attributes.length);
   prob?.perAttribute.sort(([a], [b]) => order(a) - order(b));
@@ -83,6 +84,14 @@ function externalPart(report: Report): Child[] {
             `${prob.perAttribute.length ? `The product of ${prob.perAttribute.map(([a, v]) => `${a} ${score(v)}`).join(' × ')}. ` : ''}${explain('r_external_probability')}`,
           )
         : fact('r_external_probability', 'Chance agreement on every quasi-identifier (diagnostic)', '—', missingReason(report, 'r_external_probability') ?? ''),
+      corr
+        ? fact(
+            'r_external_correlation',
+            'Likeness of the value frequencies (diagnostic)',
+            score(corr.value),
+            `${corr.perAttribute.length ? `Per quasi-identifier: ${corr.perAttribute.map(([a, v]) => `${a} ${score(v)}`).join(', ')}. ` : ''}${explain('r_external_correlation')}`,
+          )
+        : fact('r_external_correlation', 'Likeness of the value frequencies (diagnostic)', '—', missingReason(report, 'r_external_correlation') ?? ''),
     ),
     ext.notInExternal.length
       ? el('p', { class: 'note' }, `The reference table lacks ${ext.notInExternal.join(', ')}; records were matched on the other quasi-identifiers only.`)

@@ -127,6 +127,8 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
     'The same linkage chance counted only for records unique in the release, the ones an attacker would try first (over all records).',
   r_external_probability:
     'A rough diagnostic: the chance that a released and a reference record agree on every quasi-identifier by coincidence; it grows for common values, so it is not a risk ranking and never enters R.',
+  r_external_correlation:
+    'A diagnostic: how alike the value frequencies of each quasi-identifier are in the release and the reference table (Pearson correlation, averaged, negatives as 0); it nears 1 whenever the two distributions are similar, so it never enters R.',
   risk_r: 'The overall re-identification risk R, from 0 (none) to 1, combining the risk inside the file and the linkage risk with the reference table.',
   safety: 'One minus the overall risk R: 1 = nobody can be re-identified.',
   rut: 'The balance score: the weight α times the utility U plus the weight β = 1 − α times the safety 1 − R; from 0 to 1, higher is a better balance.',

@@ -50,6 +50,7 @@ export interface AuditConfig {
   utility_columns?: string[];
   /** Columns left out of every computation (roles "ignored" and "direct identifier"). */
   ignored?: string[];
+  reference_columns?: Record<string, string>;
   /** What the user declares about a utility attribute, by column name. */
   attributes?: Record<string, UtilityAttributeSettings>;
   /** The attributes of the permutation model ([] = every numeric and date one). */

@@ -83,6 +83,10 @@ pub struct Settings {
     /// marketer models; external linkage risk over the quasi-identifiers it holds).
     #[arg(long)]
     pub reference: Option<PathBuf>,
+    /// The column of the reference table holding a quasi-identifier whose name differs there,
+    /// QI=COLUMN (repeatable; the others match by name).
+    #[arg(long, value_parser = pair)]
+    reference_column: Vec<(String, String)>,
     /// Population size N for the uniqueness estimators.
     #[arg(long)]
     population: Option<u64>,
@@ -218,6 +222,7 @@ impl Settings {
             utility: self.utility_params()?,
             utility_columns: self.utility_columns.clone(),
             ignored: self.ignore.clone(),
+            reference_columns: self.reference_column.iter().cloned().collect(),
             ..AuditConfig::default()
         };
         c.missing_tokens.extend(self.missing_token.iter().cloned());

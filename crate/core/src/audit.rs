@@ -83,6 +83,9 @@ pub struct AuditConfig {
     /// Columns left out of every computation (spec README Sec 3 roles `ignored` and
     /// `direct_identifier`).
     pub ignored: Vec<String>,
+    /// The column of the reference table `E` holding a QI, where its name differs (QI name ->
+    /// column of `E`); the others match by name.
+    pub reference_columns: BTreeMap<String, String>,
     /// Declared kind, resolution, domain, rounding unit, weight and hierarchy per attribute.
     pub attributes: BTreeMap<String, AttributeSettings>,
     /// Utility settings (utility.md).
@@ -117,6 +120,7 @@ impl Default for AuditConfig {
             record_id: None,
             utility_columns: Vec::new(),
             ignored: Vec::new(),
+            reference_columns: BTreeMap::new(),
             attributes: BTreeMap::new(),
             utility: UtilityParams::default(),
         }

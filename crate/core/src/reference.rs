@@ -1,6 +1,8 @@
 //! The reference table `E` (spec README Sec 2): a population or superset holding the same
-//! quasi-identifiers, read as a stream like the released table. Its classes over the QIs it
-//! shares with the audit feed the journalist and marketer models (identity-risk.md Sec 6).
+//! quasi-identifiers, read as a stream like the released table. Its columns are matched to
+//! the QIs by name (balance.md Sec 1.1), unless `reference_columns` names another column of
+//! `E` for a QI. Its classes over the QIs it shares with the audit feed the journalist and
+//! marketer models (identity-risk.md Sec 6) and the external linkage risk (balance.md Sec 1).
 
 use crate::audit::AuditConfig;
 use crate::error::Result;
@@ -25,6 +27,7 @@ pub struct ReferenceTable {
 /// Builds the classes of `E` row by row.
 pub struct Sink {
     qi: Vec<String>,
+    columns_of: std::collections::BTreeMap<String, String>,
     policy: MissingPolicy,
     norm: Normaliser,
     columns: Vec<usize>,
@@ -37,7 +40,8 @@ pub struct Sink {
 impl RowSink for Sink {
     fn header(&mut self, names: &[String]) -> Result<()> {
         for q in &self.qi {
-            match names.iter().position(|n| n == q) {
+            let name = self.columns_of.get(q).unwrap_or(q);
+            match names.iter().position(|n| n == name) {
                 Some(i) => {
                     self.columns.push(i);
                     self.present.push(q.clone());
@@ -83,6 +87,7 @@ impl Reference {
         let opts = CsvOptions { delimiter: None, encoding, ragged: config.ragged };
         let sink = Sink {
             qi: config.quasi_identifiers.clone(),
+            columns_of: config.reference_columns.clone(),
             policy: config.missing_policy,
             norm: config.normaliser(),
             columns: Vec::new(),

@@ -89,6 +89,12 @@ fn g1_4_r_external_against_e1() {
     assert_close(m["age"].as_f64().unwrap(), 0.42569659442724456, "M_age");
     assert_close(m["zip"].as_f64().unwrap(), 0.5921052631578948, "M_zip");
     assert_close(m["sex"].as_f64().unwrap(), 0.4953560371517028, "M_sex");
+    // Correlation-based (Sec 1.2), by numpy.corrcoef over the union of each QI's values.
+    let rho = &metric(&r, "r_external_correlation").details["per_attribute"];
+    assert_close(rho["age"].as_f64().unwrap(), 0.8456707901950534, "rho_age");
+    assert_close(rho["zip"].as_f64().unwrap(), 1.0, "rho_zip");
+    assert_close(rho["sex"].as_f64().unwrap(), 0.9258388804182336, "rho_sex");
+    assert_close(num(&r, "r_external_correlation"), 0.9238365568710957, "r_external_correlation");
     let ext = metric(&r, "r_external");
     assert_eq!((ext.family, ext.status), ("balance", Status::Ok));
     assert_eq!(ext.details["a_ext"], json!(["age", "zip", "sex"]));
@@ -392,4 +398,19 @@ fn settings_are_read_echoed_and_checked() {
         let e = Audit::new(AuditConfig { balance: bad, ..AuditConfig::default() }).err().unwrap();
         assert_eq!(e.code, "invalid_weight_setting");
     }
+}
+
+#[test]
+fn reference_columns_named_otherwise_are_matched_as_told() {
+    // E1 with its columns renamed: matched by name, nothing is shared; matched as told, the
+    // values of G1.4 come back.
+    let text = String::from_utf8(fixture("e1.csv")).unwrap().replacen("age,zip,sex", "AGE,postcode,sex", 1);
+    let config = qi(&["age", "zip", "sex"]);
+    let r = with_external(&fixture("g1.csv"), text.as_bytes(), &config);
+    assert_eq!(metric(&r, "r_external").details["a_ext"], json!(["sex"]));
+    let mut told = config.clone();
+    told.reference_columns = [("age", "AGE"), ("zip", "postcode")].into_iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    let r = with_external(&fixture("g1.csv"), text.as_bytes(), &told);
+    assert_close(num(&r, "r_external"), 0.17238562091503268, "r_external");
+    assert_close(num(&r, "marketer_success_rate"), 0.2312091503267974, "marketer");
 }

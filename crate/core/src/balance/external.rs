@@ -1,6 +1,7 @@
 //! External linkage risk against a reference table `E` (spec balance.md Sec 1): `r_external`
-//! and its match rate (Sec 1.1, the default `R_ext`), `r_unique` and the probability-based
-//! diagnostic `r_external_probability` (Sec 1.2).
+//! and its match rate (Sec 1.1, the default `R_ext`), `r_unique`, the probability-based
+//! diagnostic `r_external_probability` and the correlation-based `r_external_correlation`
+//! (Sec 1.2; reported always, as a diagnostic that never enters `risk_r`).
 //!
 //! `E` is read by [`crate::reference`] into classes over `A_ext`, the QIs it shares with `P`.
 //! Records of `P` sharing an `A_ext` key share `ext_count`, so everything here runs over the
@@ -15,7 +16,7 @@ use crate::metric::{Context, MetricResult, Status};
 use crate::reference::ReferenceTable;
 
 /// Ids of this module, in output order.
-pub const IDS: [&str; 4] = ["r_external", "r_external_match_rate", "r_unique", "r_external_probability"];
+pub const IDS: [&str; 5] = ["r_external", "r_external_match_rate", "r_unique", "r_external_probability", "r_external_correlation"];
 
 /// `k_u` of `r_unique` (Sec 1.2): records whose `f` is at most this count.
 pub const K_UNIQUE: u32 = 1;
@@ -106,6 +107,41 @@ impl<'a> Linkage<'a> {
             })
             .collect()
     }
+
+    /// `rho_a` of every attribute of `A_ext` (Sec 1.2): the Pearson correlation of the shares
+    /// of each value in `P` (records in scope) and in `E` (rows), over the union of their
+    /// values, a blank being a value; `None` when either vector is constant.
+    pub fn correlations(&self, p: &ClassTable) -> Vec<Option<f64>> {
+        let e = self.e;
+        let (n, n_e) = (p.records() as f64, e.records() as f64);
+        self.pairs
+            .iter()
+            .map(|&(a, b)| {
+                let (p_counts, e_counts) = (marginal(p, a), marginal(e, b));
+                let mut in_p = vec![false; e_counts.len()];
+                let mut pairs: Vec<(f64, f64)> = Vec::new();
+                for (v, &c) in p_counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+                    let w = p.dict(a).translate(v as u32, e.dict(b));
+                    if let Some(w) = w {
+                        in_p[w as usize] = true;
+                    }
+                    pairs.push((c as f64 / n, w.map_or(0.0, |w| e_counts[w as usize] as f64 / n_e)));
+                }
+                let only_e = e_counts.iter().enumerate().filter(|&(w, &c)| c > 0 && !in_p[w]);
+                pairs.extend(only_e.map(|(_, &c)| (0.0, c as f64 / n_e)));
+                pearson(&pairs)
+            })
+            .collect()
+    }
+}
+
+/// Pearson correlation of paired values; `None` when either side is constant.
+fn pearson(pairs: &[(f64, f64)]) -> Option<f64> {
+    let k = pairs.len() as f64;
+    let (mx, my) = (neumaier(pairs.iter().map(|p| p.0)) / k, neumaier(pairs.iter().map(|p| p.1)) / k);
+    let sxy = neumaier(pairs.iter().map(|(x, y)| (x - mx) * (y - my)));
+    let (sxx, syy) = (neumaier(pairs.iter().map(|(x, _)| (x - mx).powi(2))), neumaier(pairs.iter().map(|(_, y)| (y - my).powi(2))));
+    (sxx > 0.0 && syy > 0.0).then(|| (sxy / (sxx * syy).sqrt()).clamp(-1.0, 1.0))
 }
 
 /// Records per code of attribute `a` of `t`.
@@ -154,6 +190,20 @@ pub fn metrics(ctx: &Context, p: &ClassTable, qi: &[String], e: Option<&Referenc
         let per_attribute: serde_json::Map<String, serde_json::Value> =
             link.attributes().iter().zip(&m).map(|(a, v)| (a.clone(), json!(v))).collect();
         ctx.ok("r_external_probability", m.iter().product::<f64>()).with_details(json!({ "per_attribute": per_attribute }))
+    });
+    out.push(if e.table.is_empty() {
+        ctx.without_value("r_external_correlation", Status::NotApplicable, "empty_external_table")
+    } else {
+        let rho = link.correlations(p);
+        let per_attribute: serde_json::Map<String, serde_json::Value> =
+            link.attributes().iter().zip(&rho).map(|(a, v)| (a.clone(), json!(v))).collect();
+        let kept: Vec<f64> = rho.iter().flatten().map(|r| r.max(0.0)).collect();
+        let details = json!({ "per_attribute": per_attribute });
+        if kept.is_empty() {
+            ctx.without_value("r_external_correlation", Status::NotApplicable, "constant_distributions").with_details(details)
+        } else {
+            ctx.ok("r_external_correlation", neumaier(kept.iter().copied()) / kept.len() as f64).with_details(details).with_warning("saturates_when_similar")
+        }
     });
     (out, Some(r_external))
 }

@@ -23,11 +23,12 @@ pub use choice::{Candidate, ChoiceParams, candidate_of, choose, rut_alpha_sweep,
 pub use rut::{RiskCombination, WeightPreset};
 
 /// Ids of a single release's balance results, in output order.
-pub const IDS: [&str; 9] = [
+pub const IDS: [&str; 10] = [
     "r_external",
     "r_external_match_rate",
     "r_unique",
     "r_external_probability",
+    "r_external_correlation",
     "risk_r",
     "safety",
     "rut",
