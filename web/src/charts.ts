@@ -237,3 +237,31 @@ export function riskChart(host: HTMLElement, distribution: [number, number, numb
 export function dataTable(summary: string, head: string[], rows: string[][], numeric: number[]): HTMLElement {
   return el('details', { class: 'chart-data' }, el('summary', {}, summary), scrollTable(summary, head, rows, numeric));
 }
+
+/**
+ * A dashed vertical line at `x` across the plot with `label` on the side with more room
+ * (the chosen weight, the user's population size). Nothing when `x` is off the scale.
+ */
+export function drawVerticalMarker(u: uPlot, x: number, label: string, colour: string): void {
+  const [lo, hi] = [u.scales.x.min ?? 0, u.scales.x.max ?? 1];
+  if (!(x >= lo - 1e-9 && x <= hi + 1e-9)) return;
+  const { ctx } = u;
+  const px = u.valToPos(x, 'x', true);
+  const { top, height } = u.bbox;
+  ctx.save();
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = 1.5 * uPlot.pxRatio;
+  ctx.setLineDash([4 * uPlot.pxRatio, 3 * uPlot.pxRatio]);
+  ctx.beginPath();
+  ctx.moveTo(px, top);
+  ctx.lineTo(px, top + height);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.fillStyle = colour;
+  ctx.font = `${Math.round(11 * uPlot.pxRatio)}px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif`;
+  ctx.textBaseline = 'top';
+  const right = px < u.bbox.left + u.bbox.width / 2;
+  ctx.textAlign = right ? 'left' : 'right';
+  ctx.fillText(label, px + (right ? 4 : -4) * uPlot.pxRatio, top + 4 * uPlot.pxRatio);
+  ctx.restore();
+}

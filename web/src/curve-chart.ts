@@ -3,7 +3,7 @@
 // the user's own sampling fraction marked. uPlot on canvas; the numbers also as a table.
 
 import uPlot from 'uplot';
-import { AXIS, FONT, dataTable, followWidth, plotHeight, type Chart } from './charts';
+import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, plotHeight, type Chart } from './charts';
 import { el } from './dom';
 import { count, fractionPercent, smallPercent } from './format';
 import type { CurvePoint, Estimator } from './suite';
@@ -26,30 +26,6 @@ const ORDER: readonly Estimator[] = ['dankar', 'zayatz', 'pitman', 'snb'];
 const READOUT_IDLE = 'Point at the chart to read the estimates at a sampling fraction.';
 const MARK = '#b35c00';
 
-function drawMarker(u: uPlot, pi: number): void {
-  const [lo, hi] = [u.scales.x.min ?? 0, u.scales.x.max ?? 1];
-  if (!(pi >= lo && pi <= hi)) return;
-  const { ctx } = u;
-  const x = u.valToPos(pi, 'x', true);
-  const { top, height } = u.bbox;
-  ctx.save();
-  ctx.strokeStyle = MARK;
-  ctx.lineWidth = 1.5 * uPlot.pxRatio;
-  ctx.setLineDash([4 * uPlot.pxRatio, 3 * uPlot.pxRatio]);
-  ctx.beginPath();
-  ctx.moveTo(x, top);
-  ctx.lineTo(x, top + height);
-  ctx.stroke();
-  ctx.setLineDash([]);
-  ctx.fillStyle = MARK;
-  ctx.font = `${Math.round(11 * uPlot.pxRatio)}px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif`;
-  ctx.textBaseline = 'top';
-  // Label on the side with more room.
-  const right = x < u.bbox.left + u.bbox.width / 2;
-  ctx.textAlign = right ? 'left' : 'right';
-  ctx.fillText('your population size', x + (right ? 4 : -4) * uPlot.pxRatio, top + 4 * uPlot.pxRatio);
-  ctx.restore();
-}
 
 function readoutText(p: CurvePoint): string {
   const parts = ORDER.map((e) => `${ESTIMATOR_NAMES[e].replace(' (chosen model)', '')} ${p[e] === null ? 'no valid estimate' : smallPercent(p[e])}`);
@@ -129,7 +105,7 @@ export function uniquenessCurveChart(host: HTMLElement, points: CurvePoint[], cu
           readout.textContent = p ? readoutText(p) : READOUT_IDLE;
         },
       ],
-      draw: currentPi !== null ? [(u) => drawMarker(u, currentPi)] : [],
+      draw: currentPi !== null ? [(u) => drawVerticalMarker(u, currentPi, 'your population size', MARK)] : [],
     },
   };
   const chart = followWidth(host, new uPlot(opts, data, target), width);

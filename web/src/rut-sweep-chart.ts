@@ -4,7 +4,7 @@
 
 import uPlot from 'uplot';
 import type { SweepRow } from './balance-data';
-import { AXIS, FONT, dataTable, followWidth, plotHeight, type Chart } from './charts';
+import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, plotHeight, type Chart } from './charts';
 import { el } from './dom';
 import { decimal, score } from './format';
 
@@ -19,29 +19,6 @@ export interface SweepChart extends Chart {
   setAlpha(alpha: number): void;
 }
 
-function drawMarker(u: uPlot, alpha: number): void {
-  const [lo, hi] = [u.scales.x.min ?? 0, u.scales.x.max ?? 1];
-  if (!(alpha >= lo - 1e-9 && alpha <= hi + 1e-9)) return;
-  const { ctx } = u;
-  const x = u.valToPos(alpha, 'x', true);
-  const { top, height } = u.bbox;
-  ctx.save();
-  ctx.strokeStyle = MARK;
-  ctx.lineWidth = 1.5 * uPlot.pxRatio;
-  ctx.setLineDash([4 * uPlot.pxRatio, 3 * uPlot.pxRatio]);
-  ctx.beginPath();
-  ctx.moveTo(x, top);
-  ctx.lineTo(x, top + height);
-  ctx.stroke();
-  ctx.setLineDash([]);
-  ctx.fillStyle = MARK;
-  ctx.font = `${Math.round(11 * uPlot.pxRatio)}px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif`;
-  ctx.textBaseline = 'top';
-  const right = x < u.bbox.left + u.bbox.width / 2;
-  ctx.textAlign = right ? 'left' : 'right';
-  ctx.fillText(`chosen α = ${Number(alpha.toFixed(3))}`, x + (right ? 4 : -4) * uPlot.pxRatio, top + 4 * uPlot.pxRatio);
-  ctx.restore();
-}
 
 /**
  * Draws the sweep of `names` (input order) into `host`, marking `alpha`; `colors[i]` is the
@@ -115,7 +92,7 @@ export function rutSweepChart(host: HTMLElement, names: readonly string[], rows:
             : READOUT_IDLE;
         },
       ],
-      draw: [(u) => drawMarker(u, marked)],
+      draw: [(u) => drawVerticalMarker(u, marked, `chosen α = ${Number(marked.toFixed(3))}`, MARK)],
     },
   };
   const plot = new uPlot(opts, data, target);
