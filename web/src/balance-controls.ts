@@ -5,6 +5,7 @@
 
 import { PRESETS, PRESET_INFO, presetOf, type ChoiceParams } from './balance-data';
 import { el } from './dom';
+import { numberField } from './settings-form';
 import { decimal } from './format';
 
 export interface ChoiceControls {
@@ -58,22 +59,11 @@ export function choiceControls(prefix: string, initialAlpha: number, thresholds:
   custom.append(el('div', { class: 'weight-custom' }, alphaInput));
   const problem = el('p', { class: 'form-problem', role: 'alert', id: `${prefix}-problem` });
 
-  const numberField = (id: string, label: string, help: string) => {
-    const input = el('input', { id, type: 'number', min: 0, max: 1, step: 0.05, inputmode: 'decimal', placeholder: 'none', 'aria-describedby': `${id}-help` });
-    const node = el(
-      'div',
-      { class: 'number-field' },
-      el('label', { for: id }, label),
-      input,
-      el('p', { class: 'help', id: `${id}-help` }, help),
-    );
-    return { node, input };
-  };
   const tauR = thresholds
-    ? numberField(`${prefix}-tau-r`, 'Highest acceptable risk τ_R', 'A candidate whose risk R is above this is not chosen. Leave empty for no limit.')
+    ? numberField(`${prefix}-tau-r`, 'Highest acceptable risk τ_R', 'A candidate whose risk R is above this is not chosen. Leave empty for no limit.', null, 0, 0.05)
     : null;
   const tauU = thresholds
-    ? numberField(`${prefix}-tau-u`, 'Lowest acceptable utility τ_U', 'A candidate whose utility U is below this is not chosen. Leave empty for no limit.')
+    ? numberField(`${prefix}-tau-u`, 'Lowest acceptable utility τ_U', 'A candidate whose utility U is below this is not chosen. Leave empty for no limit.', null, 0, 0.05)
     : null;
 
   const weights = el(

@@ -1,18 +1,22 @@
 // Step 2, the original table: an optional file holding the table before pseudonymization (for
 // the utility results: loss, similarity, SDC measures, query accuracy, permutation model) and
 // the column that pairs its rows with the released ones ("row order" = row 1 with row 1). The
-// columns compared are the original's, less those the roles leave out (roles.ts).
+// columns compared are the original's, less those the roles leave out (roles.ts). With an
+// original, the user's queries for query accuracy (query-settings.ts).
 
 import { el } from './dom';
 import { ORIGINAL_HELP, RECORD_ID_HELP } from './explain';
 import { fileField } from './file-field';
-import type { ColumnProfile } from './report';
+import { querySettings } from './query-settings';
+import type { ColumnProfile, UtilityQuery } from './report';
 import { guessRecordId } from './roles';
 
 export interface OriginalSettings {
   original: File | null;
   /** null = pair by row order. */
   recordId: string | null;
+  /** The user's queries for query accuracy, added to the default workload. */
+  queries: UtilityQuery[];
 }
 
 /** The value of the "row order" option (no column name is empty). */
@@ -37,8 +41,10 @@ export function originalSettings(columns: readonly ColumnProfile[]): { node: HTM
   // The pairing only matters with an original; once one is chosen, propose a record id
   // column unless the user already picked something.
   const guess = guessRecordId(columns);
+  const queries = querySettings(columns);
   const file = fileField('original', 'Original table (optional)', ORIGINAL_HELP, (chosen) => {
     pairField.hidden = chosen === null;
+    queries.node.hidden = chosen === null;
     if (chosen && !touched) select.value = guess ?? ROW_ORDER;
   });
   const node = el(
@@ -46,9 +52,10 @@ export function originalSettings(columns: readonly ColumnProfile[]): { node: HTM
     { class: 'original-settings' },
     el('legend', {}, 'Utility: compare with the original table'),
     el('div', { class: 'original-grid' }, file.node, pairField),
+    queries.node,
   );
   return {
     node,
-    read: () => ({ original: file.file(), recordId: select.value === ROW_ORDER ? null : select.value }),
+    read: () => ({ original: file.file(), recordId: select.value === ROW_ORDER ? null : select.value, queries: queries.read() }),
   };
 }

@@ -10,6 +10,7 @@ import {
   ROLE_LABELS,
   SINGLE_ROLES,
   assignRole,
+  columnsWithRole,
   proposedRoles,
   validate,
   type AuditChoices,
@@ -97,6 +98,7 @@ export function renderProfile(
     directNote.hidden = direct.length === 0;
     directNote.textContent = `Direct identifiers (${direct.join(', ')}) are not part of the audit; they should be removed or replaced before the table is shared.`;
     problem.textContent = '';
+    settings.setQuasiIdentifiers(columnsWithRole(roles, 'quasi_identifier'));
   };
   const selects = new Map<string, HTMLSelectElement>();
   const onRoleChange = (displaced: string | null, role: ColumnRole) => {

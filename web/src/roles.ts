@@ -132,8 +132,10 @@ export function defaultChoices(roles: RoleTable, encoding: Encoding | null): Aud
     scorrKBasis: 'records',
     ...DEFAULT_BALANCE,
     reference: null,
+    referenceColumns: {},
     original: null,
     recordId: null,
+    queries: [],
     encoding,
   };
 }
@@ -200,6 +202,8 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
     scorr_t_max: choices.scorrTMax,
     scorr_k_basis: choices.scorrKBasis,
     record_id: choices.original ? choices.recordId : null,
+    ...(choices.reference && Object.keys(choices.referenceColumns).length ? { reference_columns: { ...choices.referenceColumns } } : {}),
+    ...(choices.original && choices.queries.length ? { queries: choices.queries } : {}),
     ignored: ignoredColumns(choices.roles),
     risk_combination: choices.riskCombination,
     risk_weight_internal: choices.riskWeightInternal,

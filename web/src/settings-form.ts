@@ -18,6 +18,7 @@ import { fileField } from './file-field';
 import { count } from './format';
 import { originalSettings, type OriginalSettings } from './original-settings';
 import { balanceSettings, type BalanceSettings } from './balance-settings';
+import { referenceMatching } from './reference-matching';
 import type { ColumnProfile, MissingPolicy } from './report';
 import {
   DEFAULT_RECORDS_AT_RISK_THRESHOLD,
@@ -42,12 +43,16 @@ export interface Settings extends AttributeSettings, OriginalSettings, BalanceSe
   successRateThreshold: number;
   population: PopulationSize;
   reference: File | null;
+  /** QI -> column of the population table, for QIs it names otherwise. */
+  referenceColumns: Record<string, string>;
 }
 
 export interface SettingsForm {
   /** The fieldsets, to place in the form. */
   nodes: HTMLElement[];
   read(): Settings;
+  /** The roles changed: these are the quasi-identifiers now. */
+  setQuasiIdentifiers(qis: readonly string[]): void;
 }
 
 function radio(group: string, id: string, value: string, label: string, help: string, checked: boolean, ...extra: Child[]): HTMLElement {
@@ -61,8 +66,17 @@ function radio(group: string, id: string, value: string, label: string, help: st
   );
 }
 
-function numberField(id: string, label: string, help: string, value: number, min: number, step: number): { node: HTMLElement; input: HTMLInputElement } {
-  const input = el('input', { id, type: 'number', min, max: 1, step, value, inputmode: 'decimal', 'aria-describedby': `${id}-help` });
+/** A labelled number input in [min, 1] with its help; `value` null leaves it empty ("none"). */
+export function numberField(
+  id: string,
+  label: string,
+  help: string,
+  value: number | null,
+  min: number,
+  step: number,
+): { node: HTMLElement; input: HTMLInputElement } {
+  const initial = value === null ? { placeholder: 'none' } : { value };
+  const input = el('input', { id, type: 'number', min, max: 1, step, ...initial, inputmode: 'decimal', 'aria-describedby': `${id}-help` });
   const node = el(
     'div',
     { class: 'number-field' },
@@ -101,7 +115,9 @@ export function settingsForm(columns: readonly ColumnProfile[]): SettingsForm {
   const balance = balanceSettings();
 
   // The population table: a second, optional file, read by the worker like the first.
-  const referenceField = fileField('reference', 'Population table (optional)', REFERENCE_HELP);
+  // Its header is sniffed so the user can correct how the QIs match its columns.
+  const matching = referenceMatching();
+  const referenceField = fileField('reference', 'Population table (optional)', REFERENCE_HELP, (file) => matching.setFile(file));
 
   // The population size: one radio per way of giving it; typing in a box selects its radio.
   const sizeInput = el('input', { id: 'population-size', type: 'number', min: 1, step: 1, inputmode: 'numeric', placeholder: 'e.g. 500000' });
@@ -137,7 +153,7 @@ export function settingsForm(columns: readonly ColumnProfile[]): SettingsForm {
       { class: 'help' },
       'The released file is usually a sample of a larger population; describing that population gives the journalist, marketer and population-uniqueness results.',
     ),
-    el('div', { class: 'population-grid' }, referenceField.node, sizeField),
+    el('div', { class: 'population-grid' }, el('div', {}, referenceField.node, matching.node), sizeField),
   );
 
   const read = (): Settings => {
@@ -159,11 +175,12 @@ export function settingsForm(columns: readonly ColumnProfile[]): SettingsForm {
       successRateThreshold: Number(success.input.value),
       population: size,
       reference: referenceField.file(),
+      referenceColumns: referenceField.file() ? matching.read() : {},
       ...attribute.read(),
       ...original.read(),
       ...balance.read(),
     };
   };
 
-  return { nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, ...attribute.nodes, population, original.node, balance.node)], read };
+  return { nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, ...attribute.nodes, population, original.node, balance.node)], read, setQuasiIdentifiers: matching.setQuasiIdentifiers };
 }

@@ -6,8 +6,9 @@
 import { el } from './dom';
 import { explain } from './explain';
 import { count, decimal, score } from './format';
-import { isRecord, type MetricResult, type Report } from './report';
-import { detailNumber } from './suite';
+import { describeQuery } from './query-settings';
+import { isRecord, type MetricResult, type Report, type UtilityQuery } from './report';
+import { detailNumber, detailString } from './suite';
 import { discrepancy, okNumber, querySummary, tableMetric } from './utility-data';
 import { fact, facts, missingReason } from './view-kit';
 
@@ -93,16 +94,76 @@ function sdcFacts(report: Report): HTMLElement | null {
   return items.length ? facts(...items) : null;
 }
 
+/** `params.query` as the page names it, or null when it is not a query. */
+function queryOf(m: MetricResult): UtilityQuery | null {
+  const q = (m.params as Record<string, unknown> | undefined)?.query;
+  if (!isRecord(q) || !Array.isArray(q.group_by) || typeof q.aggregate !== 'string') return null;
+  return q as unknown as UtilityQuery;
+}
+
+const TIER_LABELS: Readonly<Record<string, string>> = { good: 'good', moderate: 'moderate', poor: 'poor' };
+
+/** Each `query_relative_error`: the query, whose it is, its mean relative error and tier. */
+function queryTable(report: Report): HTMLElement | null {
+  const results = report.metrics.filter((m) => m.id === 'query_relative_error');
+  if (results.length === 0) return null;
+  const head = ['Query', 'Source', 'Mean relative error', 'Tier', 'Cells lost', 'Zero in the original'];
+  const num = new Set([2, 4, 5]);
+  const rows = results.map((m) => {
+    const q = queryOf(m);
+    const text = q ? describeQuery(q) : '—';
+    const source = (m.params as Record<string, unknown> | undefined)?.source === 'user' ? 'user' : 'default';
+    const ok = m.status === 'ok' && typeof m.value === 'number' && Number.isFinite(m.value);
+    const tier = detailString(m, 'tier');
+    const cells = [
+      text,
+      source === 'user' ? 'yours' : 'default',
+      ok ? `${decimal(m.value as number, 2)}%` : (missingReason(report, m.id) ?? m.reason ?? '—'),
+      tier ? (TIER_LABELS[tier] ?? tier) : '—',
+      count(detailNumber(m, 'lost_cells')),
+      count(detailNumber(m, 'zero_cells')),
+    ];
+    return el(
+      'tr',
+      { 'data-query': text, 'data-source': source, 'data-tier': tier, 'data-value': ok ? String(m.value) : null },
+      ...cells.map((c, i) => el('td', { class: num.has(i) ? 'num' : null }, c)),
+    );
+  });
+  return el(
+    'div',
+    { class: 'query-results', id: 'query-results' },
+    el('h5', {}, 'Queries'),
+    el(
+      'p',
+      { class: 'help' },
+      'Each query asked of the original and of the release: the mean relative error of its answers (good below 5%, moderate up to 15%, poor above), the groups of the original the release lost and those whose original answer is zero.',
+    ),
+    el(
+      'div',
+      { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Query accuracy per query' },
+      el(
+        'table',
+        {},
+        el('caption', { class: 'visually-hidden' }, 'Query accuracy per query'),
+        el('thead', {}, el('tr', {}, ...head.map((h, i) => el('th', { scope: 'col', class: num.has(i) ? 'num' : null }, h)))),
+        el('tbody', {}, ...rows),
+      ),
+    ),
+  );
+}
+
 /** The summary block, or null when the report holds none of its measures. */
 export function utilitySummary(report: Report): HTMLElement | null {
   const top = totals(report);
   const sdc = sdcFacts(report);
-  if (!top && !sdc) return null;
+  const queries = queryTable(report);
+  if (!top && !sdc && !queries) return null;
   return el(
     'div',
     { class: 'utility-block', id: 'utility-summary' },
     el('h4', { id: 'utility-summary-title' }, 'Summary'),
     top,
     sdc,
+    queries,
   );
 }
