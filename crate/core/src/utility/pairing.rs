@@ -45,18 +45,18 @@ fn failed(reason: &'static str, examples: Vec<String>) -> Pairing {
     Pairing { pairs: Err(reason), details: json!({ "alignment": "none", "examples": examples }) }
 }
 
-fn by_id(oi: &[Option<String>], pi: &[Option<String>]) -> Pairing {
+fn by_id<'a>(oi: &'a [Option<String>], pi: &'a [Option<String>]) -> Pairing {
     let blank_rows = |ids: &[Option<String>]| ids.iter().enumerate().filter(|(_, v)| v.is_none()).map(|(i, _)| format!("row {}", i + 1)).take(EXAMPLES).collect::<Vec<_>>();
     let (bo, bp) = (blank_rows(oi), blank_rows(pi));
     if !bo.is_empty() || !bp.is_empty() {
         let examples = bo.into_iter().map(|r| format!("original {r}")).chain(bp.into_iter().map(|r| format!("released {r}"))).collect();
         return failed("record_id_missing", examples);
     }
-    let index = |ids: &[Option<String>]| -> Result<Map<String, u32>, Vec<String>> {
-        let mut at: Map<String, u32> = map();
+    let index = |ids: &'a [Option<String>]| -> Result<Map<&'a str, u32>, Vec<String>> {
+        let mut at: Map<&str, u32> = map();
         let mut dups = Vec::new();
         for (i, id) in ids.iter().flatten().enumerate() {
-            if at.insert(id.clone(), i as u32).is_some() && dups.len() < EXAMPLES {
+            if at.insert(id.as_str(), i as u32).is_some() && dups.len() < EXAMPLES {
                 dups.push(id.clone());
             }
         }
@@ -69,7 +69,7 @@ fn by_id(oi: &[Option<String>], pi: &[Option<String>]) -> Pairing {
     let mut pairs = Vec::with_capacity(pi.len());
     let mut unknown = Vec::new();
     for (p, id) in pi.iter().flatten().enumerate() {
-        match at.get(id) {
+        match at.get(id.as_str()) {
             Some(&o) => pairs.push((o, p as u32)),
             None if unknown.len() < EXAMPLES => unknown.push(id.clone()),
             None => {}
