@@ -10,16 +10,13 @@
 // changes R. Without a reference table or an original there is no balance section.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoHorizontalOverflow, openApp, runSample } from './helpers.ts';
+import { G3_ROLES, expandedE3, expectNoHorizontalOverflow, fixture, openApp, openG3, runSample } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
-const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const coreFixture = (name: string) => fileURLToPath(new URL(`../../crate/core/tests/fixtures/${name}`, import.meta.url));
 
 interface CliMetric {
   id: string;
@@ -201,21 +198,8 @@ test('compare candidates needs at least two releases', async ({ page }) => {
 
 // --- one release -----------------------------------------------------------------------------
 
-/** E3 of golden.md as a plain table: each line repeated `count` times. */
-function expandCounts(text: string): string {
-  const [header, ...lines] = text.trim().split(/\r?\n/);
-  const columns = header!.split(',').slice(0, -1).join(',');
-  const rows = lines.flatMap((line) => {
-    const cells = line.split(',');
-    return Array.from({ length: Number(cells.pop()) }, () => cells.join(','));
-  });
-  return `${columns}\n${rows.join('\n')}\n`;
-}
-
-const G3_ROLES = { rid: 'insensitive', age: 'quasi_identifier', zip: 'quasi_identifier', sex: 'quasi_identifier', income: 'insensitive', diag: 'sensitive' };
-
 test('one release with its original and a reference table: R_external, R, safety and the RUT score', async ({ page }) => {
-  const e3 = expandCounts(readFileSync(coreFixture('e3.csv'), 'utf8'));
+  const e3 = expandedE3();
   const dir = mkdtempSync(join(tmpdir(), 'pseudolens-e3-'));
   writeFileSync(join(dir, 'e3.csv'), e3);
   const args = (extra: string[] = []) => [
@@ -226,12 +210,7 @@ test('one release with its original and a reference table: R_external, R, safety
   const value = (id: string) => tableMetric(metrics, id).value as number;
 
   const violations = await watchCsp(page);
-  await openApp(page);
-  await page.locator('#file-input').setInputFiles(fixture('g3_released.csv'));
-  await expect(page.locator('#profile-panel')).toContainText('g3_released.csv');
-  for (const [column, role] of Object.entries(G3_ROLES)) await page.locator(`select[data-column="${column}"]`).selectOption(role);
-  await page.locator('#original-input').setInputFiles(fixture('g3_original.csv'));
-  await expect(page.locator('#record-id')).toHaveValue('rid');
+  await openG3(page);
   await page.locator('#reference-input').setInputFiles({ name: 'e3.csv', mimeType: 'text/csv', buffer: Buffer.from(e3) });
   await page.getByRole('button', { name: 'Run audit' }).click();
 
@@ -286,11 +265,8 @@ test('one release with its original and a reference table: R_external, R, safety
 });
 
 test('only a reference table: linkage risk and R, and the RUT score asks for the original', async ({ page }) => {
-  const e3 = expandCounts(readFileSync(coreFixture('e3.csv'), 'utf8'));
-  await openApp(page);
-  await page.locator('#file-input').setInputFiles(fixture('g3_released.csv'));
-  await expect(page.locator('#profile-panel')).toContainText('g3_released.csv');
-  for (const [column, role] of Object.entries(G3_ROLES)) await page.locator(`select[data-column="${column}"]`).selectOption(role);
+  const e3 = expandedE3();
+  await openG3(page, G3_ROLES, false);
   await page.locator('#reference-input').setInputFiles({ name: 'e3.csv', mimeType: 'text/csv', buffer: Buffer.from(e3) });
   await page.getByRole('button', { name: 'Run audit' }).click();
   const balance = page.locator('#balance-section');

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { expect, type Page } from '@playwright/test';
 
 /** Opens the page and waits until the worker has loaded the wasm engine. */
@@ -23,4 +25,43 @@ export async function cardValue(page: Page, id: string): Promise<string> {
 export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, 'page is wider than the viewport').toBeLessThanOrEqual(0);
+}
+
+/** The e2e fixtures folder and the core's golden fixtures (golden.md tables). */
+export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+export const coreFixture = (name: string) => fileURLToPath(new URL(`../../crate/core/tests/fixtures/${name}`, import.meta.url));
+
+/** The roles of golden G3 as the page's role selects take them. */
+export const G3_ROLES: Record<string, string> = {
+  rid: 'insensitive',
+  age: 'quasi_identifier',
+  zip: 'quasi_identifier',
+  sex: 'quasi_identifier',
+  income: 'insensitive',
+  diag: 'sensitive',
+};
+
+/**
+ * Opens the page with golden G3's release, sets `roles` and, unless `original` is false, gives
+ * its original (paired by `rid`). The audit is not run.
+ */
+export async function openG3(page: Page, roles: Record<string, string> = G3_ROLES, original = true): Promise<void> {
+  await openApp(page);
+  await page.locator('#file-input').setInputFiles(fixture('g3_released.csv'));
+  await expect(page.locator('#profile-panel')).toContainText('g3_released.csv');
+  for (const [column, role] of Object.entries(roles)) await page.locator(`select[data-column="${column}"]`).selectOption(role);
+  if (!original) return;
+  await page.locator('#original-input').setInputFiles(fixture('g3_original.csv'));
+  await expect(page.locator('#record-id')).toHaveValue('rid');
+}
+
+/** golden.md's E3 as a plain table: each line repeated `count` times; `rename` renames columns. */
+export function expandedE3(rename: Record<string, string> = {}): string {
+  const [header, ...lines] = readFileSync(coreFixture('e3.csv'), 'utf8').trim().split(/\r?\n/);
+  const columns = header!.split(',').slice(0, -1).map((c) => rename[c] ?? c);
+  const rows = lines.flatMap((line) => {
+    const cells = line.split(',');
+    return Array.from({ length: Number(cells.pop()) }, () => cells.join(','));
+  });
+  return `${columns.join(',')}\n${rows.join('\n')}\n`;
 }

@@ -7,43 +7,19 @@
 // relative error 0.3869 % (tier good), listed per query in the utility section.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoHorizontalOverflow, openApp } from './helpers.ts';
+import { expandedE3, expectNoHorizontalOverflow, fixture, openG3 } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
-const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const coreFixture = (name: string) => fileURLToPath(new URL(`../../crate/core/tests/fixtures/${name}`, import.meta.url));
 
-const G3_ROLES = { rid: 'insensitive', age: 'quasi_identifier', zip: 'quasi_identifier', sex: 'quasi_identifier', income: 'insensitive', diag: 'sensitive' };
-
-/** E3 with one row per person (its `count` column expanded), `age` renamed `AGE`. */
-function e3Renamed(): string {
-  const [header, ...lines] = readFileSync(coreFixture('e3.csv'), 'utf8').trim().split(/\r?\n/);
-  const columns = header!.split(',').slice(0, -1).map((c) => (c === 'age' ? 'AGE' : c));
-  const rows = lines.flatMap((line) => {
-    const cells = line.split(',');
-    return Array.from({ length: Number(cells.pop()) }, () => cells.join(','));
-  });
-  return `${columns.join(',')}\n${rows.join('\n')}\n`;
-}
-
-async function openG3(page: Page): Promise<void> {
-  await openApp(page);
-  await page.locator('#file-input').setInputFiles(fixture('g3_released.csv'));
-  await expect(page.locator('#profile-panel')).toContainText('g3_released.csv');
-  for (const [column, role] of Object.entries(G3_ROLES)) await page.locator(`select[data-column="${column}"]`).selectOption(role);
-  await page.locator('#original-input').setInputFiles(fixture('g3_original.csv'));
-  await expect(page.locator('#record-id')).toHaveValue('rid');
-}
 
 const rExternal = (page: Page) => page.locator('#balance-section .fact[data-metric="r_external"] .fact-value');
 
 test('reference table: QIs matched by name, and the user corrects the matching', async ({ page }) => {
   await openG3(page);
-  await page.locator('#reference-input').setInputFiles({ name: 'e3-renamed.csv', mimeType: 'text/csv', buffer: Buffer.from(e3Renamed()) });
+  await page.locator('#reference-input').setInputFiles({ name: 'e3-renamed.csv', mimeType: 'text/csv', buffer: Buffer.from(expandedE3({ age: 'AGE' })) });
 
   const matching = page.locator('#reference-matching');
   await expect(matching).toBeVisible();

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoHorizontalOverflow, openApp } from './helpers.ts';
+import { G3_ROLES, expectNoHorizontalOverflow, openApp, openG3 } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 
@@ -61,16 +61,10 @@ const coefficient = (v: number, plus = false) => {
 
 /** Opens the G3 release with its original and sets the roles the CLI run uses. */
 async function auditG3(page: Page, roles: Record<string, string>): Promise<void> {
-  await openApp(page);
-  await openReleased(page, fixture('g3_released.csv'), 'g3_released.csv');
-  for (const [column, role] of Object.entries(roles)) await page.locator(`select[data-column="${column}"]`).selectOption(role);
-  await page.locator('#original-input').setInputFiles(fixture('g3_original.csv'));
-  await expect(page.locator('#record-id')).toHaveValue('rid');
+  await openG3(page, roles);
   await page.getByRole('button', { name: 'Run audit' }).click();
   await expect(page.locator('#utility-summary')).toBeVisible({ timeout: 30_000 });
 }
-
-const G3_ROLES = { rid: 'insensitive', age: 'quasi_identifier', zip: 'quasi_identifier', sex: 'quasi_identifier', income: 'insensitive', diag: 'sensitive' };
 
 test('G3 against its original: summary, per-column table, distributions and correlation maps agree with the CLI', async ({ page }) => {
   const cli = cliG3();

@@ -33,6 +33,48 @@ interface BarSpec {
 
 export const READOUT_IDLE = 'Point at a bar to read its numbers.';
 
+/**
+ * The hover behaviour every chart shares: no drag-zoom, no legend, and a read-out paragraph
+ * set from `text(i)` for the point under the cursor (`idle` when there is none).
+ */
+export function hoverReadout(
+  readout: HTMLElement,
+  text: (i: number) => string | null,
+  idle: string = READOUT_IDLE,
+): Pick<uPlot.Options, 'cursor' | 'legend'> & { setCursor: ((u: uPlot) => void)[] } {
+  return {
+    cursor: { drag: { x: false, y: false }, points: { show: false } },
+    legend: { show: false },
+    setCursor: [
+      (u) => {
+        const i = u.cursor.idx;
+        readout.textContent = (i === null || i === undefined ? null : text(i)) ?? idle;
+      },
+    ],
+  };
+}
+
+/**
+ * An ordinal x axis: one tick per category, thinned so labels (about `perLabel` px each)
+ * never overlap at narrow widths or high zoom.
+ */
+export function categoryAxis(count: number, label: (i: number) => string, width: () => number, perLabel: number, title?: string): uPlot.Axis {
+  const xs = Array.from({ length: count }, (_, i) => i);
+  return {
+    ...AXIS,
+    font: FONT,
+    labelFont: FONT,
+    ...(title === undefined ? {} : { label: title }),
+    grid: { show: false },
+    splits: (u) => {
+      const plotWidth = u.bbox.width / uPlot.pxRatio || width();
+      const step = Math.max(1, Math.ceil((count * perLabel) / Math.max(plotWidth, 1)));
+      return xs.filter((i) => i % step === 0);
+    },
+    values: (_u, splits) => splits.map((i) => label(i)),
+  };
+}
+
 /** Keeps a chart as wide as its host (`height`: the chart's height for the window). */
 export function followWidth(host: HTMLElement, plot: uPlot, width: () => number, height: () => number = plotHeight): Chart {
   const observer = new ResizeObserver(() => {
@@ -112,6 +154,7 @@ function barChart(host: HTMLElement, spec: BarSpec): Chart {
   }
 
   const width = () => Math.max(240, Math.floor(host.clientWidth));
+  const hover = hoverReadout(readout, spec.readout);
   const opts: uPlot.Options = {
     width: width(),
     height: plotHeight(),
@@ -121,31 +164,13 @@ function barChart(host: HTMLElement, spec: BarSpec): Chart {
       y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] },
     },
     axes: [
-      {
-        ...AXIS,
-        font: FONT,
-        labelFont: FONT,
-        label: spec.xLabel,
-        grid: { show: false },
-        // One tick per category, thinned so labels never overlap at narrow widths or high zoom.
-        splits: (u) => {
-          const plotWidth = u.bbox.width / uPlot.pxRatio || width();
-          const step = Math.max(1, Math.ceil((xs.length * 52) / Math.max(plotWidth, 1)));
-          return xs.filter((i) => i % step === 0);
-        },
-        values: (_u, splits) => splits.map((i) => label(i)),
-      },
+      categoryAxis(xs.length, label, width, 52, spec.xLabel),
       { ...AXIS, font: FONT, labelFont: FONT, label: spec.yLabel, size: 56, values: (_u, splits) => splits.map(spec.yFormat) },
     ],
-    cursor: { drag: { x: false, y: false }, points: { show: false } },
-    legend: { show: false },
+    cursor: hover.cursor,
+    legend: hover.legend,
     hooks: {
-      setCursor: [
-        (u) => {
-          const i = u.cursor.idx;
-          readout.textContent = i === null || i === undefined ? READOUT_IDLE : spec.readout(i);
-        },
-      ],
+      setCursor: hover.setCursor,
       draw: spec.valueLabels ? [(u) => drawValueLabels(u, spec.bars.format)] : [],
     },
   };

@@ -3,7 +3,7 @@
 // the user's own sampling fraction marked. uPlot on canvas; the numbers also as a table.
 
 import uPlot from 'uplot';
-import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, plotHeight, type Chart } from './charts';
+import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, hoverReadout, plotHeight, type Chart } from './charts';
 import { el } from './dom';
 import { count, fractionPercent, smallPercent } from './format';
 import type { CurvePoint, Estimator } from './suite';
@@ -69,6 +69,7 @@ export function uniquenessCurveChart(host: HTMLElement, points: CurvePoint[], cu
   const decades = [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1];
 
   const width = () => Math.max(240, Math.floor(host.clientWidth));
+  const hover = hoverReadout(readout, (i) => (points[i] ? readoutText(points[i]!) : null), READOUT_IDLE);
   const opts: uPlot.Options = {
     width: width(),
     height: plotHeight(),
@@ -95,16 +96,10 @@ export function uniquenessCurveChart(host: HTMLElement, points: CurvePoint[], cu
         values: (_u, splits) => splits.map((v) => `${Number(v.toFixed(2))}%`),
       },
     ],
-    cursor: { drag: { x: false, y: false }, points: { show: false } },
-    legend: { show: false },
+    cursor: hover.cursor,
+    legend: hover.legend,
     hooks: {
-      setCursor: [
-        (u) => {
-          const i = u.cursor.idx;
-          const p = i === null || i === undefined ? undefined : points[i];
-          readout.textContent = p ? readoutText(p) : READOUT_IDLE;
-        },
-      ],
+      setCursor: hover.setCursor,
       draw: currentPi !== null ? [(u) => drawVerticalMarker(u, currentPi, 'your population size', MARK)] : [],
     },
   };

@@ -4,7 +4,7 @@
 // canvas (CSP-clean), with a key, a hover read-out and the numbers as a table.
 
 import uPlot from 'uplot';
-import { AXIS, FONT, READOUT_IDLE, dataTable, followWidth, type Chart } from './charts';
+import { AXIS, FONT, READOUT_IDLE, categoryAxis, dataTable, followWidth, hoverReadout, type Chart } from './charts';
 import { el } from './dom';
 import { percent, signed } from './format';
 
@@ -51,6 +51,11 @@ export function overlayChart(host: HTMLElement, spec: OverlaySpec): Chart {
   const longest = Math.max(1, ...spec.labels.map((l) => l.length));
   const perLabel = Math.max(36, longest * 7 + 14);
   const width = () => Math.max(220, Math.floor(host.clientWidth));
+  const hover = hoverReadout(readout, (i) =>
+    i < xs.length
+      ? `${label(i)}: ${percent(spec.original[i]!)} of the original rows, ${percent(spec.released[i]!)} of the released rows (${points(spec.released[i]! - spec.original[i]!)}).`
+      : null,
+  );
   const pct = (v: number | null | undefined) => (v === null || v === undefined ? '' : `${v.toFixed(2)}%`);
   const opts: uPlot.Options = {
     width: width(),
@@ -81,35 +86,12 @@ export function overlayChart(host: HTMLElement, spec: OverlaySpec): Chart {
       y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
     },
     axes: [
-      {
-        ...AXIS,
-        font: FONT,
-        labelFont: FONT,
-        grid: { show: false },
-        splits: (u) => {
-          const plotWidth = u.bbox.width / uPlot.pxRatio || width();
-          const step = Math.max(1, Math.ceil((xs.length * perLabel) / Math.max(plotWidth, 1)));
-          return xs.filter((i) => i % step === 0);
-        },
-        values: (_u, splits) => splits.map((i) => label(i)),
-      },
+      categoryAxis(xs.length, label, width, perLabel),
       { ...AXIS, font: FONT, labelFont: FONT, label: 'Share of rows', size: 56, values: (_u, splits) => splits.map((v) => `${Number(v.toFixed(1))}%`) },
     ],
-    cursor: { drag: { x: false, y: false }, points: { show: false } },
-    legend: { show: false },
-    hooks: {
-      setCursor: [
-        (u) => {
-          const i = u.cursor.idx;
-          if (i === null || i === undefined || i >= xs.length) {
-            readout.textContent = READOUT_IDLE;
-            return;
-          }
-          const [o, r] = [spec.original[i]!, spec.released[i]!];
-          readout.textContent = `${label(i)}: ${percent(o)} of the original rows, ${percent(r)} of the released rows (${points(r - o)}).`;
-        },
-      ],
-    },
+    cursor: hover.cursor,
+    legend: hover.legend,
+    hooks: { setCursor: hover.setCursor },
   };
   const data: uPlot.AlignedData = [xs, spec.original.map((s) => s * 100), spec.released.map((s) => s * 100)];
   const chart = followWidth(host, new uPlot(opts, data, target), width, height);

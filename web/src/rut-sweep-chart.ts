@@ -4,7 +4,7 @@
 
 import uPlot from 'uplot';
 import type { SweepRow } from './balance-data';
-import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, plotHeight, type Chart } from './charts';
+import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, hoverReadout, plotHeight, type Chart } from './charts';
 import { el } from './dom';
 import { decimal, score } from './format';
 
@@ -64,6 +64,14 @@ export function rutSweepChart(host: HTMLElement, names: readonly string[], rows:
   const yRange: [number, number] = [Math.max(0, lo - pad), Math.min(1, hi + pad)];
 
   const width = () => Math.max(240, Math.floor(host.clientWidth));
+  const hover = hoverReadout(
+    readout,
+    (i) => {
+      const r = rows[i];
+      return r ? `α ${decimal(r.alpha, 1)}: ${names.map((n, j) => `${n} ${score(r.rut[j])}`).join(', ')}${single ? '' : `; best ${r.argmax}`}.` : null;
+    },
+    READOUT_IDLE,
+  );
   const opts: uPlot.Options = {
     width: width(),
     height: plotHeight(),
@@ -80,18 +88,10 @@ export function rutSweepChart(host: HTMLElement, names: readonly string[], rows:
       },
       { ...AXIS, font: FONT, labelFont: FONT, label: 'RUT score', size: 56, values: (_u, splits) => splits.map((v) => decimal(v, 2)) },
     ],
-    cursor: { drag: { x: false, y: false }, points: { show: false } },
-    legend: { show: false },
+    cursor: hover.cursor,
+    legend: hover.legend,
     hooks: {
-      setCursor: [
-        (u) => {
-          const i = u.cursor.idx;
-          const r = i === null || i === undefined ? undefined : rows[i];
-          readout.textContent = r
-            ? `α ${decimal(r.alpha, 1)}: ${names.map((n, j) => `${n} ${score(r.rut[j])}`).join(', ')}${single ? '' : `; best ${r.argmax}`}.`
-            : READOUT_IDLE;
-        },
-      ],
+      setCursor: hover.setCursor,
       draw: [(u) => drawVerticalMarker(u, marked, `chosen α = ${Number(marked.toFixed(3))}`, MARK)],
     },
   };

@@ -39,30 +39,16 @@ impl SideTables {
     /// Reads the given tables whole.
     pub fn read(config: &AuditConfig, original: Option<&Path>, reference: Option<&Path>) -> Result<Self, Failure> {
         let mut warnings = Vec::new();
-        let reference = match reference {
-            Some(path) => {
-                let (table, w) = with_fallback(path, None, |encoding| {
-                    let mut reference = Reference::new(config, encoding);
-                    stream(path, |chunk| reference.push(chunk))?;
-                    Ok(reference.finish()?)
-                })?;
-                warnings.extend(w);
-                Some(table)
-            }
-            None => None,
-        };
-        let original = match original {
-            Some(path) => {
-                let (table, w) = with_fallback(path, None, |encoding| {
-                    let mut original = Original::new(config, encoding);
-                    stream(path, |chunk| original.push(chunk))?;
-                    Ok(original.finish()?)
-                })?;
-                warnings.extend(w);
-                Some(table)
-            }
-            None => None,
-        };
+        let reference = read_whole(reference, &mut warnings, |path, encoding| {
+            let mut reference = Reference::new(config, encoding);
+            stream(path, |chunk| reference.push(chunk))?;
+            Ok(reference.finish()?)
+        })?;
+        let original = read_whole(original, &mut warnings, |path, encoding| {
+            let mut original = Original::new(config, encoding);
+            stream(path, |chunk| original.push(chunk))?;
+            Ok(original.finish()?)
+        })?;
         Ok(SideTables { original, reference, warnings })
     }
 
@@ -82,4 +68,17 @@ impl SideTables {
         report.warnings.extend(w.into_iter().chain(self.warnings.iter().cloned()));
         Ok(report)
     }
+}
+
+/// Reads a side table at `path`, if given, with the encoding fallback; its warning joins
+/// `warnings`.
+fn read_whole<T>(
+    path: Option<&Path>,
+    warnings: &mut Vec<Warning>,
+    read: impl Fn(&Path, Option<Encoding>) -> Result<T, Failure>,
+) -> Result<Option<T>, Failure> {
+    let Some(path) = path else { return Ok(None) };
+    let (table, w) = with_fallback(path, None, |encoding| read(path, encoding))?;
+    warnings.extend(w);
+    Ok(Some(table))
 }

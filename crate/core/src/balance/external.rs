@@ -90,28 +90,10 @@ impl<'a> Linkage<'a> {
             .collect()
     }
 
-    /// `M_a` of every attribute of `A_ext` (Sec 1.2): `sum_v freq_P(a = v) freq_E(a = v)`,
-    /// shares of the records in scope of `P` and of the rows of `E`, a blank being a value.
-    pub fn matching_probabilities(&self, p: &ClassTable) -> Vec<f64> {
-        let e = self.e;
-        let (n, n_e) = (p.records() as f64, e.records() as f64);
-        self.pairs
-            .iter()
-            .map(|&(a, b)| {
-                let (p_counts, e_counts) = (marginal(p, a), marginal(e, b));
-                let terms = p_counts.iter().enumerate().filter(|(_, c)| **c > 0).map(|(v, &c)| {
-                    let in_e = p.dict(a).translate(v as u32, e.dict(b)).map_or(0, |w| e_counts[w as usize]);
-                    (c as f64 / n) * (in_e as f64 / n_e)
-                });
-                neumaier(terms)
-            })
-            .collect()
-    }
-
-    /// `rho_a` of every attribute of `A_ext` (Sec 1.2): the Pearson correlation of the shares
-    /// of each value in `P` (records in scope) and in `E` (rows), over the union of their
-    /// values, a blank being a value; `None` when either vector is constant.
-    pub fn correlations(&self, p: &ClassTable) -> Vec<Option<f64>> {
+    /// Per attribute of `A_ext`, the share of each value among the records in scope of `P`
+    /// and among the rows of `E`, over the union of their values, a blank being a value
+    /// (Sec 1.2): the input of both the probability-based and the correlation-based approach.
+    pub fn value_shares(&self, p: &ClassTable) -> Vec<Vec<(f64, f64)>> {
         let e = self.e;
         let (n, n_e) = (p.records() as f64, e.records() as f64);
         self.pairs
@@ -119,20 +101,25 @@ impl<'a> Linkage<'a> {
             .map(|&(a, b)| {
                 let (p_counts, e_counts) = (marginal(p, a), marginal(e, b));
                 let mut in_p = vec![false; e_counts.len()];
-                let mut pairs: Vec<(f64, f64)> = Vec::new();
+                let mut shares: Vec<(f64, f64)> = Vec::new();
                 for (v, &c) in p_counts.iter().enumerate().filter(|(_, c)| **c > 0) {
                     let w = p.dict(a).translate(v as u32, e.dict(b));
                     if let Some(w) = w {
                         in_p[w as usize] = true;
                     }
-                    pairs.push((c as f64 / n, w.map_or(0.0, |w| e_counts[w as usize] as f64 / n_e)));
+                    shares.push((c as f64 / n, w.map_or(0.0, |w| e_counts[w as usize] as f64 / n_e)));
                 }
                 let only_e = e_counts.iter().enumerate().filter(|&(w, &c)| c > 0 && !in_p[w]);
-                pairs.extend(only_e.map(|(_, &c)| (0.0, c as f64 / n_e)));
-                pearson(&pairs)
+                shares.extend(only_e.map(|(_, &c)| (0.0, c as f64 / n_e)));
+                shares
             })
             .collect()
     }
+}
+
+/// `M_a = sum_v freq_P(a = v) freq_E(a = v)` (Sec 1.2) of one attribute's value shares.
+fn matching_probability(shares: &[(f64, f64)]) -> f64 {
+    neumaier(shares.iter().map(|(x, y)| x * y))
 }
 
 /// Pearson correlation of paired values; `None` when either side is constant.
@@ -183,10 +170,11 @@ pub fn metrics(ctx: &Context, p: &ClassTable, qi: &[String], e: Option<&Referenc
         ctx.ok("r_external_match_rate", matched as f64 / n).with_details(json!({ "matched_records": matched, "records": p.records() })),
         ctx.ok("r_unique", r_unique).with_details(json!({ "k_u": K_UNIQUE, "records": rare().map(|i| p.count(i)).sum::<u64>() })),
     ];
+    let shares = link.value_shares(p);
     out.push(if e.table.is_empty() {
         ctx.without_value("r_external_probability", Status::NotApplicable, "empty_external_table")
     } else {
-        let m = link.matching_probabilities(p);
+        let m: Vec<f64> = shares.iter().map(|s| matching_probability(s)).collect();
         let per_attribute: serde_json::Map<String, serde_json::Value> =
             link.attributes().iter().zip(&m).map(|(a, v)| (a.clone(), json!(v))).collect();
         ctx.ok("r_external_probability", m.iter().product::<f64>()).with_details(json!({ "per_attribute": per_attribute }))
@@ -194,7 +182,7 @@ pub fn metrics(ctx: &Context, p: &ClassTable, qi: &[String], e: Option<&Referenc
     out.push(if e.table.is_empty() {
         ctx.without_value("r_external_correlation", Status::NotApplicable, "empty_external_table")
     } else {
-        let rho = link.correlations(p);
+        let rho: Vec<Option<f64>> = shares.iter().map(|s| pearson(s)).collect();
         let per_attribute: serde_json::Map<String, serde_json::Value> =
             link.attributes().iter().zip(&rho).map(|(a, v)| (a.clone(), json!(v))).collect();
         let kept: Vec<f64> = rho.iter().flatten().map(|r| r.max(0.0)).collect();
