@@ -10,8 +10,8 @@ use pseudolens_core::attribute::AttributeParams;
 use pseudolens_core::balance::{BalanceParams, RiskCombination, WeightPreset};
 use pseudolens_core::identity::MissingPolicy;
 use pseudolens_core::ingest::encoding::Encoding;
-use pseudolens_core::ingest::records::Ragged;
-use pseudolens_core::profile::Kind;
+use pseudolens_core::ingest::reader::Ragged;
+use pseudolens_core::table::kind::Kind;
 use pseudolens_core::utility::attribute::AttributeSettings;
 use pseudolens_core::utility::params::{Aggregate, Query, UtilityParams};
 use pseudolens_core::verdict::scorr::{KBasis, ScorrThresholds};
@@ -30,6 +30,17 @@ enum Combination {
     Max,
     Weighted,
     Sum,
+}
+
+/// `--memory-budget`: bytes, or a number with a suffix K, M or G (powers of 1024).
+pub fn size(s: &str) -> Result<u64, String> {
+    let (digits, unit) = match s.trim().to_ascii_uppercase() {
+        t if t.ends_with('G') => (t[..t.len() - 1].to_string(), 1u64 << 30),
+        t if t.ends_with('M') => (t[..t.len() - 1].to_string(), 1 << 20),
+        t if t.ends_with('K') => (t[..t.len() - 1].to_string(), 1 << 10),
+        t => (t, 1),
+    };
+    digits.trim().parse::<u64>().ok().and_then(|n| n.checked_mul(unit)).filter(|&n| n > 0).ok_or_else(|| format!("expected a size such as 512M or 2G, not \"{s}\""))
 }
 
 /// `--rut-alpha`: a number, or a weight preset (spec balance.md Sec 4).
@@ -76,9 +87,17 @@ pub struct Settings {
     /// Encoding (default: detected).
     #[arg(long, value_enum)]
     encoding: Option<EncodingArg>,
-    /// Ragged rows: stop with an error, or pad/cut them and count them.
+    /// Ragged rows: stop with an error, or pad/cut them and count them ("pad" is lenient
+    /// reading, which also skips a record with an unclosed quote or a field over 10 MiB,
+    /// counted as in error with a warning).
     #[arg(long, value_enum, default_value = "error")]
     ragged: RaggedArg,
+    /// Lenient reading: the same as --ragged pad.
+    #[arg(long)]
+    lenient: bool,
+    /// The memory the class table may take: bytes, or with a suffix K, M or G (default 1G).
+    #[arg(long, value_parser = size)]
+    memory_budget: Option<u64>,
     /// A population or reference CSV holding the same quasi-identifiers (journalist and
     /// marketer models; external linkage risk over the quasi-identifiers it holds).
     #[arg(long)]
@@ -195,8 +214,8 @@ impl Settings {
                 EncodingArg::Windows1252 => Encoding::Windows1252,
             }),
             ragged: match self.ragged {
-                RaggedArg::Error => Ragged::Error,
-                RaggedArg::Pad => Ragged::PadOrTruncate,
+                RaggedArg::Error if !self.lenient => Ragged::Error,
+                _ => Ragged::PadOrTruncate,
             },
             person_id: self.person_id.clone(),
             weight: self.weight.clone(),
@@ -223,6 +242,7 @@ impl Settings {
             utility_columns: self.utility_columns.clone(),
             ignored: self.ignore.clone(),
             reference_columns: self.reference_column.iter().cloned().collect(),
+            memory_budget: self.memory_budget.unwrap_or(pseudolens_core::audit::DEFAULT_MEMORY_BUDGET),
             ..AuditConfig::default()
         };
         c.missing_tokens.extend(self.missing_token.iter().cloned());

@@ -8,6 +8,11 @@ use pseudolens_core::Report;
 pub fn print(report: &Report, out: &mut impl Write) -> io::Result<()> {
     let i = &report.input;
     writeln!(out, "{} rows, {} columns, {} bytes, encoding {}, delimiter {:?}", i.rows_total, i.columns, i.bytes, i.encoding, i.delimiter)?;
+    writeln!(
+        out,
+        "read {} bytes, {} records = {} header + {} audited + {} blank + {} in error",
+        i.bytes, i.records, i.header_records, i.rows_total, i.blank_records, i.error_records
+    )?;
     writeln!(out, "quasi-identifiers: {}", report.params.config.quasi_identifiers.join(", "))?;
     writeln!(out)?;
     for m in &report.metrics {

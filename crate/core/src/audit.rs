@@ -22,10 +22,12 @@ use crate::ingest::cell::{Cell, parse_num};
 use crate::reference::ReferenceTable;
 use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
 use crate::ingest::encoding::Encoding;
-use crate::ingest::records::{CsvOptions, CsvStream, InputFacts, Ragged, Row, RowSink};
+use crate::ingest::reader::{CsvOptions, InputFacts, Ragged, Reader, RecordSink, Rows};
+use crate::ingest::tokenizer::{Broken, MAX_FIELD_BYTES};
 use crate::metric::MetricResult;
-use crate::profile::{ColumnProfile, ColumnSummary};
-use crate::roles::Role;
+use crate::table::profile::ColumnProfile;
+use crate::table::roles::Role;
+use crate::table::{Block, Table, TableBuilder};
 
 /// What to audit and how (spec README Sec 3, 5, 6, 7). Every field has a default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -91,7 +93,13 @@ pub struct AuditConfig {
     /// Utility settings (utility.md).
     #[serde(flatten)]
     pub utility: UtilityParams,
+    /// The memory the class table (and a retained table) may take, in bytes; checked before
+    /// allocating (issue 10: a clear message instead of an allocation failure).
+    pub memory_budget: u64,
 }
+
+/// The default memory budget: 1 GiB, what a browser tab can spare.
+pub const DEFAULT_MEMORY_BUDGET: u64 = 1 << 30;
 
 impl Default for AuditConfig {
     fn default() -> Self {
@@ -123,6 +131,7 @@ impl Default for AuditConfig {
             reference_columns: BTreeMap::new(),
             attributes: BTreeMap::new(),
             utility: UtilityParams::default(),
+            memory_budget: DEFAULT_MEMORY_BUDGET,
         }
     }
 }
@@ -182,6 +191,9 @@ impl AuditConfig {
         if self.sampling_fraction.is_some_and(|f| !(f > 0.0 && f <= 1.0)) {
             return Err(Error::config("invalid_sampling_fraction", "the sampling fraction must lie in (0, 1]"));
         }
+        if self.memory_budget == 0 {
+            return Err(Error::config("invalid_memory_budget", "the memory budget must be more than 0 bytes"));
+        }
         if !(0.0..=1.0).contains(&self.wildcard_alpha) {
             return Err(Error::config("invalid_alpha", format!("the wildcard alpha must lie in [0, 1], not {}", self.wildcard_alpha)));
         }
@@ -240,10 +252,34 @@ impl Report {
     }
 }
 
-/// The streaming state of one table: column profiles and the class table.
+/// A column's codes mapped to the codes of a summary's own dictionary, filled in one distinct
+/// value at a time: a cell costs an array lookup.
+#[derive(Debug, Clone, Default)]
+struct CodeMap(Vec<u32>);
+
+const UNSET: u32 = u32::MAX;
+
+impl CodeMap {
+    #[inline]
+    fn get(&mut self, code: u32, f: impl FnOnce() -> u32) -> u32 {
+        match self.0.get(code as usize) {
+            Some(&m) if m != UNSET => m,
+            _ => {
+                let m = f();
+                if self.0.len() <= code as usize {
+                    self.0.resize(code as usize + 1, UNSET);
+                }
+                self.0[code as usize] = m;
+                m
+            }
+        }
+    }
+}
+
+/// The per-audit summaries of one table, absorbed from blocks of codes: the class table and
+/// what the roles need (sensitive values, persons, weights, the utility capture).
 pub struct TableSummary {
     columns: Vec<String>,
-    profiles: Vec<ColumnSummary>,
     qi_index: Vec<usize>,
     weight_index: Option<usize>,
     person_index: Option<usize>,
@@ -256,6 +292,19 @@ pub struct TableSummary {
     released: Option<Captured>,
     norm: Normaliser,
     facts: InputFacts,
+    qi_maps: Vec<CodeMap>,
+    sa_maps: Vec<CodeMap>,
+    person_map: CodeMap,
+    /// Per code of the weight column: its weight, or NaN when it is not a weight.
+    weights: Vec<f64>,
+    key: Vec<u32>,
+}
+
+/// The columns a configuration needs value by value (its roles): they keep every value.
+pub fn needed_columns(config: &AuditConfig) -> Vec<String> {
+    let mut v: Vec<String> = config.quasi_identifiers.iter().chain(&config.sensitive).cloned().collect();
+    v.extend([&config.weight, &config.person_id, &config.record_id].into_iter().flatten().cloned());
+    v
 }
 
 impl TableSummary {
@@ -284,66 +333,90 @@ impl TableSummary {
             }
             taken.push(i);
         }
+        let mut classes = ClassTable::new(qi_index.len(), config.missing_policy, config.exclude_suppressed_rows, weight_index.is_some());
+        classes.set_budget(config.memory_budget);
         Ok(TableSummary {
             columns: columns.to_vec(),
-            profiles: (0..columns.len()).map(|_| ColumnSummary::default()).collect(),
             // Spec README Sec 3: A is ordered by column position.
+            qi_maps: vec![CodeMap::default(); sorted.len()],
             qi_index: sorted,
             weight_index,
             person_index,
             sensitive: sensitive_index.iter().map(|_| SensitiveSummary::new(config.missing_policy, person_index.is_some())).collect(),
+            sa_maps: vec![CodeMap::default(); sensitive_index.len()],
             sensitive_index,
-            classes: ClassTable::new(qi_index.len(), config.missing_policy, config.exclude_suppressed_rows, weight_index.is_some()),
+            classes,
             persons: person_index.map(|_| Persons::new(qi_index.len())),
             population: None,
             original: None,
             released: None,
             norm: config.normaliser(),
             facts: InputFacts::default(),
+            person_map: CodeMap::default(),
+            weights: Vec::new(),
+            key: Vec::new(),
         })
     }
 
-    fn absorb(&mut self, row: &Row<'_>, key: &mut Vec<u32>, sa: &mut Vec<Option<u32>>) -> Result<()> {
-        key.clear();
-        sa.clear();
-        let (mut weight, mut person) = (0.0, None);
-        let mut qi = self.qi_index.iter().peekable();
-        for (i, profile) in self.profiles.iter_mut().enumerate() {
-            let text = row.text(i)?;
-            let cell = self.norm.normalise(&text);
-            profile.absorb(cell, &self.norm);
-            if qi.next_if_eq(&&i).is_some() {
-                key.push(self.classes.code(key.len(), cell));
-            } else if Some(i) == self.weight_index {
-                weight = parse_weight(cell).ok_or_else(|| {
-                    Error::input("invalid_weight", format!("a sampling weight must be a finite number >= 0, not \"{}\"", text.trim()))
-                        .at_line(row.line)
-                        .in_column(&self.columns[i])
-                })?;
-            } else if let Some(s) = self.sensitive_index.iter().position(|&c| c == i) {
-                sa.resize(self.sensitive.len(), None);
-                sa[s] = self.sensitive[s].code(cell);
-            } else if Some(i) == self.person_index {
-                if cell.is_blank() {
-                    return Err(Error::input("person_id_missing", "the person id is empty").at_line(row.line).in_column(&self.columns[i]));
-                }
-                person = self.persons.as_mut().map(|p| p.code(cell));
-            }
-        }
+    /// Absorbs a block of rows.
+    pub fn absorb(&mut self, block: &Block<'_>) -> Result<()> {
         if let Some(c) = &mut self.released {
-            c.absorb(row, &self.norm)?;
+            c.absorb_block(block, &self.norm);
         }
         if self.qi_index.is_empty() {
             return Ok(());
         }
-        let class = self.classes.absorb(key, weight).map_err(|e| e.at_line(row.line))?;
-        let Some(class) = class else { return Ok(()) };
-        if let (Some(person), Some(persons)) = (person, &mut self.persons) {
-            persons.absorb(class, key, person);
+        let norm = &self.norm;
+        let values = |i: usize| &block.columns[i].values;
+        if let Some(w) = self.weight_index {
+            let v = values(w);
+            for code in self.weights.len()..v.len() {
+                self.weights.push(parse_weight(norm.normalise(v.text(code as u32))).unwrap_or(f64::NAN));
+            }
         }
-        for (summary, value) in self.sensitive.iter_mut().zip(sa.iter()) {
-            if let Some(v) = value {
-                summary.absorb(class, *v, person);
+        for i in 0..block.len() {
+            self.key.clear();
+            for (a, &col) in self.qi_index.iter().enumerate() {
+                let code = block.codes[col][i];
+                let classes = &mut self.classes;
+                self.key.push(self.qi_maps[a].get(code, || classes.code(a, norm.normalise(values(col).text(code)))));
+            }
+            let weight = match self.weight_index {
+                Some(w) => {
+                    let x = self.weights[block.codes[w][i] as usize];
+                    if x.is_nan() {
+                        let text = values(w).text(block.codes[w][i]);
+                        return Err(Error::input("invalid_weight", format!("a sampling weight must be a finite number >= 0, not \"{text}\""))
+                            .at_line(block.lines[i])
+                            .in_column(&self.columns[w]));
+                    }
+                    x
+                }
+                None => 0.0,
+            };
+            let person = match (self.person_index, &mut self.persons) {
+                (Some(p), Some(persons)) => {
+                    let code = block.codes[p][i];
+                    let cell = norm.normalise(values(p).text(code));
+                    if cell.is_blank() {
+                        return Err(Error::input("person_id_missing", "the person id is empty").at_line(block.lines[i]).in_column(&self.columns[p]));
+                    }
+                    Some(self.person_map.get(code, || persons.code(cell)))
+                }
+                _ => None,
+            };
+            let class = self.classes.absorb(&self.key, weight).map_err(|e| e.at_line(block.lines[i]))?;
+            let Some(class) = class else { continue };
+            if let (Some(person), Some(persons)) = (person, &mut self.persons) {
+                persons.absorb(class, &self.key, person);
+            }
+            for (s, &col) in self.sensitive_index.iter().enumerate() {
+                let code = block.codes[col][i];
+                let summary = &mut self.sensitive[s];
+                let v = self.sa_maps[s].get(code, || summary.code(norm.normalise(values(col).text(code))).unwrap_or(UNSET - 1));
+                if v != UNSET - 1 {
+                    summary.absorb(class, v, person);
+                }
             }
         }
         Ok(())
@@ -351,9 +424,6 @@ impl TableSummary {
 
     /// Merges the summary of another part of the same table (same header and settings).
     pub fn merge(&mut self, other: TableSummary) -> Result<()> {
-        for (p, o) in self.profiles.iter_mut().zip(other.profiles) {
-            p.merge(o);
-        }
         self.facts.merge(&other.facts);
         let remap = self.classes.merge(other.classes)?;
         let persons = match (&mut self.persons, other.persons) {
@@ -366,15 +436,18 @@ impl TableSummary {
         if let (Some(mine), Some(theirs)) = (&mut self.released, other.released) {
             mine.append(theirs);
         }
+        // The code maps belong to the part that filled them.
+        self.qi_maps = vec![CodeMap::default(); self.qi_maps.len()];
+        self.sa_maps = vec![CodeMap::default(); self.sa_maps.len()];
+        self.person_map = CodeMap::default();
+        self.weights.clear();
         Ok(())
     }
 
-    /// Finishes into the report.
-    pub fn finish(self, config: &AuditConfig) -> Report {
-        let rows = self.classes.rows_total;
+    /// Finishes into the report, with the profiles of the columns.
+    pub fn finish(self, columns: Vec<ColumnProfile>, config: &AuditConfig) -> Report {
+        let rows = self.facts.rows_total;
         let mut warnings = Vec::new();
-        let columns: Vec<ColumnProfile> =
-            self.profiles.into_iter().enumerate().map(|(i, p)| p.finish(&self.columns[i], i, rows)).collect();
         for c in &columns {
             if c.shape == "no values" && rows > 0 {
                 warnings.push(Warning { code: "column_without_values", message: format!("column \"{}\" has no value in any row", c.name) });
@@ -389,21 +462,7 @@ impl TableSummary {
                 message: format!("these columns look like direct identifiers and should not be released: {}", direct.join(", ")),
             });
         }
-        for name in &self.facts.renamed_columns {
-            warnings.push(Warning { code: "empty_column_name", message: format!("a column without a name was called \"{name}\"") });
-        }
-        if let Some((line, fields)) = self.facts.first_ragged {
-            warnings.push(Warning {
-                code: "ragged_rows",
-                message: format!(
-                    "{} rows had a different number of fields than the header and were padded or cut (the first at line {line}, with {fields} fields)",
-                    self.facts.ragged_rows
-                ),
-            });
-        }
-        if self.facts.blank_lines > 0 {
-            warnings.push(Warning { code: "blank_lines", message: format!("{} blank lines were skipped", self.facts.blank_lines) });
-        }
+        warnings.extend(reading_warnings(&self.facts));
         let identity = config.identity_params();
         let population = match &self.population {
             None => PopulationTable::Absent,
@@ -449,6 +508,57 @@ impl TableSummary {
     }
 }
 
+/// The warnings of how a file was read: renamed columns, ragged, blank and skipped records.
+pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    for name in &facts.renamed_columns {
+        warnings.push(Warning { code: "empty_column_name", message: format!("a column without a name was called \"{name}\"") });
+    }
+    if let Some((line, fields)) = facts.first_ragged {
+        warnings.push(Warning {
+            code: "ragged_rows",
+            message: format!(
+                "{} rows had a different number of fields than the header and were padded or cut (the first at line {line}, with {fields} fields)",
+                facts.ragged_rows
+            ),
+        });
+    }
+    if facts.blank_records > 0 {
+        warnings.push(Warning { code: "blank_lines", message: format!("{} blank lines were skipped", facts.blank_records) });
+    }
+    for b in &facts.broken {
+        let at = match &b.column {
+            Some(c) => format!("line {}, column \"{c}\"", b.line),
+            None => format!("line {}", b.line),
+        };
+        let (code, message) = match b.why {
+            Broken::UnclosedQuote => (
+                "unclosed_quote",
+                format!(
+                    "{} record(s) with a quote that is never closed were skipped: the first opened at {at}; reading went on at line {}",
+                    b.count,
+                    b.line + 1
+                ),
+            ),
+            Broken::FieldTooLarge | Broken::TooManyColumns => (
+                "field_too_large",
+                format!("{} record(s) with a field longer than {} MiB were skipped: the first at {at}", b.count, MAX_FIELD_BYTES >> 20),
+            ),
+        };
+        warnings.push(Warning { code, message });
+    }
+    if facts.error_records > 0 {
+        warnings.push(Warning {
+            code: "partial_read",
+            message: format!(
+                "this report is partial: {} of the file's {} records could not be read and were left out",
+                facts.error_records, facts.records
+            ),
+        });
+    }
+    warnings
+}
+
 /// A sampling weight: a finite number >= 0 (spec identity-risk.md Sec 8).
 fn parse_weight(cell: Cell<'_>) -> Option<f64> {
     match cell {
@@ -457,54 +567,51 @@ fn parse_weight(cell: Cell<'_>) -> Option<f64> {
     }
 }
 
-struct Sink<'c> {
-    config: &'c AuditConfig,
+/// The reader's sink of an audit: the table builder, and the summaries fed from its blocks.
+struct AuditSink {
+    config: AuditConfig,
+    builder: TableBuilder,
     original: Option<Captured>,
     summary: Option<TableSummary>,
-    key: Vec<u32>,
-    sa: Vec<Option<u32>>,
 }
 
-impl RowSink for Sink<'_> {
+impl RecordSink for AuditSink {
     fn header(&mut self, names: &[String]) -> Result<()> {
-        let mut summary = TableSummary::new(names, self.config)?;
+        let mut summary = TableSummary::new(names, &self.config)?;
         if let Some(o) = self.original.take() {
             summary.released = Some(Captured::new(names, |n| o.names.iter().any(|m| m == n), self.config.record_id.as_deref())?);
             summary.original = Some(o);
         }
+        self.builder.header(names);
         self.summary = Some(summary);
         Ok(())
     }
 
-    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+    fn rows(&mut self, rows: &Rows<'_>) -> Result<()> {
+        self.builder.absorb(rows)?;
         let summary = self.summary.as_mut().expect("header comes first");
-        summary.absorb(row, &mut self.key, &mut self.sa)
+        summary.absorb(&self.builder.block())
     }
 }
 
 /// A streaming audit of one CSV file.
 pub struct Audit {
-    config: AuditConfig,
-    csv: CsvStream,
-    summary: Option<TableSummary>,
+    csv: Reader,
+    sink: AuditSink,
     population: Option<ReferenceTable>,
-    original: Option<Captured>,
 }
 
 impl Audit {
     /// An audit with this configuration (checked here).
     pub fn new(config: AuditConfig) -> Result<Self> {
         let opts = config.csv_options()?;
-        Ok(Audit { config, csv: CsvStream::new(opts), summary: None, population: None, original: None })
+        let builder = TableBuilder::new(config.normaliser(), needed_columns(&config), None);
+        Ok(Audit { csv: Reader::new(opts), sink: AuditSink { config, builder, original: None, summary: None }, population: None })
     }
 
     /// Absorbs the next chunk of the file.
     pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
-        let mut sink = Sink { config: &self.config, original: self.original.take(), summary: self.summary.take(), key: Vec::new(), sa: Vec::new() };
-        let r = self.csv.push(chunk, &mut sink);
-        self.summary = sink.summary;
-        self.original = sink.original;
-        r
+        self.csv.push(chunk, &mut self.sink)
     }
 
     /// Data rows read so far.
@@ -519,22 +626,46 @@ impl Audit {
 
     /// Gives the original table `O` for the utility metrics; call before the first push.
     pub fn set_original(&mut self, original: Captured) {
-        self.original = Some(original);
+        // The columns compared with the original need every value.
+        self.sink.builder.need(original.names.iter().cloned());
+        self.sink.original = Some(original);
     }
 
-    /// Ends the input and returns the table summary, for merging.
-    pub fn finish_summary(mut self) -> Result<TableSummary> {
-        let mut sink = Sink { config: &self.config, original: self.original.take(), summary: self.summary.take(), key: Vec::new(), sa: Vec::new() };
-        self.csv.finish(&mut sink)?;
-        let mut summary = sink.summary.expect("finish succeeds only after a header");
+    /// Ends the input; returns the table read and its summaries, for merging with the
+    /// other parts of the same file.
+    pub fn finish_part(mut self) -> Result<AuditPart> {
+        self.csv.finish(&mut self.sink)?;
+        let mut summary = self.sink.summary.expect("finish succeeds only after a header");
         summary.facts = self.csv.facts().clone();
         summary.population = self.population;
-        Ok(summary)
+        let table = self.sink.builder.finish(self.csv.facts().clone());
+        Ok(AuditPart { table, summary, config: self.sink.config })
     }
 
     /// Ends the input and returns the report.
     pub fn finish(self) -> Result<Report> {
-        let config = self.config.clone();
-        Ok(self.finish_summary()?.finish(&config))
+        Ok(self.finish_part()?.finish())
+    }
+}
+
+/// The table and summaries of one part of a file, as an audit read them.
+pub struct AuditPart {
+    /// The table read.
+    pub table: Table,
+    summary: TableSummary,
+    config: AuditConfig,
+}
+
+impl AuditPart {
+    /// Appends the next part of the same file (same settings).
+    pub fn merge(&mut self, other: AuditPart) -> Result<()> {
+        self.table.append(other.table)?;
+        self.summary.merge(other.summary)
+    }
+
+    /// The report.
+    pub fn finish(self) -> Report {
+        let profiles = self.table.profiles(&self.config.normaliser());
+        self.summary.finish(profiles, &self.config)
     }
 }

@@ -8,7 +8,7 @@ use crate::audit::AuditConfig;
 use crate::error::{Error, Result};
 use crate::hash::{Map, map};
 use crate::ingest::cell::{Cell, Normaliser};
-use crate::ingest::records::{Collect, Feed, InputFacts, Row, RowSink};
+use crate::ingest::reader::{Collect, Feed, InputFacts, RecordSink, Row, Rows};
 
 /// At most this many rows are copied out.
 pub const MAX_ROWS: usize = 10_000;
@@ -57,7 +57,7 @@ fn display(cell: Cell<'_>) -> Option<String> {
     }
 }
 
-impl RowSink for Sink {
+impl RecordSink for Sink {
     fn header(&mut self, names: &[String]) -> Result<()> {
         for q in &self.qi {
             let i = names.iter().position(|n| n == q).ok_or_else(|| {
@@ -75,6 +75,15 @@ impl RowSink for Sink {
         Ok(())
     }
 
+    fn rows(&mut self, rows: &Rows<'_>) -> Result<()> {
+        for r in 0..rows.len() {
+            self.row(&rows.row(r))?;
+        }
+        Ok(())
+    }
+}
+
+impl Sink {
     fn row(&mut self, row: &Row<'_>) -> Result<()> {
         let mut key = Vec::with_capacity(self.columns.len());
         for &i in &self.columns {

@@ -22,14 +22,13 @@ pub mod identity;
 pub mod ingest;
 mod json;
 pub mod metric;
-pub mod profile;
 pub mod reference;
-pub mod roles;
 mod rng;
 pub mod sample;
+pub mod table;
 mod special;
 pub mod utility;
 pub mod verdict;
 
-pub use audit::{Audit, AuditConfig, Report, TableSummary};
+pub use audit::{Audit, AuditConfig, AuditPart, Report, TableSummary};
 pub use error::{Error, ErrorKind, Result};

@@ -8,7 +8,7 @@ use crate::audit::AuditConfig;
 use crate::error::Result;
 use crate::identity::{ClassTable, MissingPolicy};
 use crate::ingest::cell::Normaliser;
-use crate::ingest::records::{Collect, CsvOptions, Feed, InputFacts, Row, RowSink};
+use crate::ingest::reader::{Collect, CsvOptions, Feed, InputFacts, RecordSink, Rows};
 
 /// The finished reference table.
 #[derive(Debug, Clone)]
@@ -37,7 +37,7 @@ pub struct Sink {
     key: Vec<u32>,
 }
 
-impl RowSink for Sink {
+impl RecordSink for Sink {
     fn header(&mut self, names: &[String]) -> Result<()> {
         for q in &self.qi {
             let name = self.columns_of.get(q).unwrap_or(q);
@@ -53,14 +53,18 @@ impl RowSink for Sink {
         Ok(())
     }
 
-    fn row(&mut self, row: &Row<'_>) -> Result<()> {
+    fn rows(&mut self, rows: &Rows<'_>) -> Result<()> {
         let table = self.table.as_mut().expect("header comes first");
-        self.key.clear();
-        for (a, &i) in self.columns.iter().enumerate() {
-            let text = row.text(i)?;
-            self.key.push(table.code(a, self.norm.normalise(&text)));
+        for r in 0..rows.len() {
+            let row = rows.row(r);
+            self.key.clear();
+            for (a, &i) in self.columns.iter().enumerate() {
+                let text = row.text(i)?;
+                self.key.push(table.code(a, self.norm.normalise(&text)));
+            }
+            table.absorb(&self.key, 0.0).map_err(|e| e.at_line(row.line))?;
         }
-        table.absorb(&self.key, 0.0).map(|_| ()).map_err(|e| e.at_line(row.line))
+        Ok(())
     }
 }
 

@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use pseudolens_core::AuditConfig;
 use pseudolens_core::ingest::encoding::Encoding;
-use pseudolens_core::ingest::records::Ragged;
+use pseudolens_core::ingest::reader::Ragged;
 use serde_json::json;
 
 fn err(bytes: &[u8], config: &AuditConfig) -> pseudolens_core::Error {
@@ -98,7 +98,8 @@ fn line_numbers_count_blank_lines_and_quoted_breaks() {
     let e = err(b"a,b\n\n1,2\n\"x\n\ny\",2\n\n\n5\n", &qi(&["a"]));
     assert_eq!((e.code, e.line), ("ragged_row", Some(9)));
     let r = audit(b"a,b\n\n1,2\n   \n3,4\n", &qi(&["a"]));
-    assert_eq!((r.input.rows_total, r.input.blank_lines), (2, 1));
+    // The empty line and the line of spaces are both blank records: every record counts.
+    assert_eq!((r.input.rows_total, r.input.blank_records, r.input.records), (2, 2, 5));
 }
 
 #[test]
@@ -110,9 +111,23 @@ fn an_unclosed_quote_is_reported_not_swallowed() {
 }
 
 #[test]
-fn utf16_is_refused_clearly() {
-    let e = err(b"\xff\xfea\x00,\x00b\x00", &qi(&["a"]));
-    assert_eq!(e.code, "unsupported_encoding");
+fn utf16_is_read_like_utf8_whatever_the_chunks() {
+    let text = "name,note\r\nZoë,\"two\r\nlines\"\r\n😀,x\r\n";
+    let utf8 = audit(text.as_bytes(), &qi(&["name"]));
+    for (bom, unit) in [(b"\xff\xfe", u16::to_le_bytes as fn(u16) -> [u8; 2]), (b"\xfe\xff", u16::to_be_bytes)] {
+        let mut bytes = bom.to_vec();
+        bytes.extend(text.encode_utf16().flat_map(unit));
+        for chunk in [1, 2, 3, 7, 1000] {
+            let r = audit_chunked(&bytes, &qi(&["name"]), chunk).unwrap();
+            assert_eq!(r.columns, utf8.columns, "chunk {chunk}");
+            assert_eq!(r.metrics, utf8.metrics);
+            assert_eq!((r.input.rows_total, r.input.records, r.input.lines), (2, 3, 4));
+            assert_eq!(r.input.bytes, bytes.len() as u64);
+            assert!(r.input.encoding.starts_with("utf-16"));
+        }
+    }
+    let e = err(b"\xff\xfea\x00\n\x00\x00\xd8b\x00", &qi(&["a"]));
+    assert_eq!((e.code, e.line), ("invalid_encoding", Some(2)));
 }
 
 #[test]
@@ -155,4 +170,76 @@ fn the_report_names_the_content_hash_of_the_file_read() {
         let r = audit_chunked(bytes, &qi(&["a"]), chunk).unwrap();
         assert_eq!(r.input.sha256.as_deref(), Some(expected));
     }
+}
+
+#[test]
+fn an_unclosed_quote_is_an_error_or_a_skipped_record_with_a_warning() {
+    // The issue's case: a quote opened on line 50 of a 200-row file is never closed.
+    let mut csv = String::from("id,age,notes\n");
+    for i in 2..=201 {
+        csv.push_str(&if i == 50 { format!("{i},3{},\"see\n", i % 10) } else { format!("{i},3{},ok\n", i % 10) });
+    }
+    let e = err(csv.as_bytes(), &qi(&["age"]));
+    assert_eq!((e.code, e.line, e.column.as_deref()), ("unclosed_quote", Some(50), Some("notes")));
+    assert!(e.message.contains("never closed") && e.message.contains("line 201"), "{}", e.message);
+    let config = AuditConfig { ragged: Ragged::PadOrTruncate, ..qi(&["age"]) };
+    let r = audit_chunked(csv.as_bytes(), &config, 7).unwrap();
+    let i = &r.input;
+    assert_eq!((i.records, i.header_records, i.rows_total, i.blank_records, i.error_records), (201, 1, 199, 0, 1));
+    let w = r.warnings.iter().find(|w| w.code == "unclosed_quote").unwrap();
+    assert!(w.message.contains("line 50, column \"notes\"") && w.message.contains("line 51"), "{}", w.message);
+    assert!(r.warnings.iter().any(|w| w.code == "partial_read"));
+}
+
+#[test]
+fn a_ragged_record_over_several_lines_points_at_its_quote() {
+    let e = err(b"a,b,c\n1,\"x\n2,3\"\n4,5,6\n", &qi(&["a"]));
+    assert_eq!((e.code, e.line), ("ragged_row", Some(2)));
+    assert!(e.message.contains("from line 2 to line 3"), "{}", e.message);
+}
+
+#[test]
+fn files_that_are_not_text_are_named() {
+    let e = err(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", &qi(&["a"]));
+    assert_eq!(e.code, "not_text");
+    assert!(e.message.contains("(byte 1)") && e.message.contains("PNG"), "{}", e.message);
+    let e = err(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", &qi(&["a"]));
+    assert!(e.message.contains("PDF"), "{}", e.message);
+    let e = err(b"a,b\n1,2\n3,\0\n", &qi(&["a"]));
+    assert_eq!(e.code, "not_text");
+    assert!(e.message.contains("(byte 11)"), "{}", e.message);
+    // A NUL byte after the first 64 KiB names its line and column too.
+    let mut csv = b"a,b\n".to_vec();
+    for _ in 0..20_000 {
+        csv.extend_from_slice(b"1,2\n");
+    }
+    csv.extend_from_slice(b"3,x\0y\n");
+    let e = err(&csv, &qi(&["a"]));
+    assert_eq!((e.code, e.line, e.column.as_deref()), ("not_text", Some(20_002), Some("b")));
+    assert!(e.message.contains(&format!("(byte {})", csv.len() - 2)), "{}", e.message);
+}
+
+#[test]
+fn limits_give_clear_errors() {
+    let wide = (0..100_001).map(|i| format!("c{i}")).collect::<Vec<_>>().join(",");
+    let e = err(format!("{wide}\n").as_bytes(), &qi(&["c0"]));
+    assert_eq!((e.code, e.line), ("too_many_columns", Some(1)));
+    let mut csv = b"a,big\n1,x\n2,".to_vec();
+    csv.extend(std::iter::repeat_n(b'y', (10 << 20) + 1));
+    csv.extend_from_slice(b"\n3,z\n");
+    let e = audit_chunked(&csv, &qi(&["a"]), 1 << 20).unwrap_err();
+    assert_eq!((e.code, e.line, e.column.as_deref()), ("field_too_large", Some(3), Some("big")));
+    let config = AuditConfig { ragged: Ragged::PadOrTruncate, ..qi(&["a"]) };
+    let r = audit_chunked(&csv, &config, 1 << 20).unwrap();
+    assert_eq!((r.input.rows_total, r.input.error_records, r.input.records), (2, 1, 4));
+    assert!(r.warnings.iter().any(|w| w.code == "field_too_large" && w.message.contains("line 3, column \"big\"")));
+    // The class table stops at its memory budget, before allocating past it.
+    let mut csv = String::from("id\n");
+    for i in 0..5000 {
+        csv.push_str(&format!("{i}\n"));
+    }
+    let config = AuditConfig { memory_budget: 20_000, ..qi(&["id"]) };
+    let e = err(csv.as_bytes(), &config);
+    assert_eq!(e.code, "memory_budget_exceeded");
+    assert!(e.message.contains("memory budget"), "{}", e.message);
 }

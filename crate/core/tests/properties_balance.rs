@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use pseudolens_core::identity::MissingPolicy;
 use pseudolens_core::reference::Reference;
-use pseudolens_core::{Audit, AuditConfig, Report, TableSummary};
+use pseudolens_core::{Audit, AuditConfig, AuditPart, Report};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -63,12 +63,12 @@ fn external(e: &[u8], config: &AuditConfig, chunk: usize) -> pseudolens_core::re
     r.finish().unwrap()
 }
 
-fn summary(p: &[u8], config: &AuditConfig, chunk: usize) -> TableSummary {
+fn summary(p: &[u8], config: &AuditConfig, chunk: usize) -> AuditPart {
     let mut a = Audit::new(config.clone()).unwrap();
     for piece in p.chunks(chunk) {
         a.push(piece).unwrap();
     }
-    a.finish_summary().unwrap()
+    a.finish_part().unwrap()
 }
 
 /// Audits `p` against `e`, each pushed in chunks of the given size.
@@ -144,9 +144,9 @@ proptest! {
         let mut a = Audit::new(config(s)).unwrap();
         a.push(&p_csv(&p[..cut])).unwrap();
         a.set_population(external(&eb, &config(s), usize::MAX));
-        let mut merged = a.finish_summary().unwrap();
+        let mut merged = a.finish_part().unwrap();
         merged.merge(summary(&p_csv(&p[cut..]), &config(s), usize::MAX)).unwrap();
-        let merged = merged.finish(&config(s));
+        let merged = merged.finish();
         prop_assert!(same(&balance(&merged), &balance(&whole)), "{:#}\n{:#}", balance(&merged), balance(&whole));
     }
 }

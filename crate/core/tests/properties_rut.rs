@@ -9,7 +9,7 @@ mod common;
 
 use common::*;
 use pseudolens_core::metric::Status;
-use pseudolens_core::profile::Kind;
+use pseudolens_core::table::kind::Kind;
 use pseudolens_core::utility::attribute::AttributeSettings;
 use pseudolens_core::utility::params::{Aggregation, LmaxMode, ProximityNorm};
 use pseudolens_core::{AuditConfig, Report};

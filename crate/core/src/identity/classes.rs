@@ -63,6 +63,7 @@ pub struct ClassTable {
     index: HashTable<u32>,
     hasher: Fixed,
     scratch: Vec<u64>,
+    budget: u64,
     /// Rows seen.
     pub rows_total: u64,
     /// Rows whose QI cells are all `SUPPRESSED`.
@@ -87,10 +88,23 @@ impl ClassTable {
             weights: weighted.then(Vec::new),
             index: HashTable::new(),
             hasher: Fixed::with_seed(0x5eed),
+            budget: u64::MAX,
             rows_total: 0,
             suppressed: 0,
             dropped: 0,
         }
+    }
+
+    /// Limits the memory the classes may take, in bytes (checked before each growth).
+    pub fn set_budget(&mut self, bytes: u64) {
+        self.budget = bytes;
+    }
+
+    /// The memory the classes would take with room for `classes` of them: keys, counts,
+    /// weights and the hash index.
+    fn memory_for(&self, classes: usize) -> u64 {
+        let per = self.packing.words() * 8 + 4 + if self.weights.is_some() { 8 } else { 0 } + 5;
+        (classes * per) as u64
     }
 
     /// The code of `cell` in the dictionary of QI `a`.
@@ -139,6 +153,17 @@ impl ClassTable {
             },
             None => {
                 let i = u32::try_from(self.counts.len()).map_err(|_| Error::input("too_many_classes", "the file has more than 4 billion distinct keys"))?;
+                if self.counts.len() == self.counts.capacity() && self.memory_for((self.counts.len() * 2).max(4)) > self.budget {
+                    self.scratch = key;
+                    return Err(Error::input(
+                        "memory_budget_exceeded",
+                        format!(
+                            "the equivalence classes would take more than the memory budget of {} MB ({} classes so far); choose fewer quasi-identifiers, or raise the memory budget",
+                            self.budget / 1_000_000,
+                            self.counts.len()
+                        ),
+                    ));
+                }
                 self.keys.extend_from_slice(&key);
                 self.counts.push(n);
                 if let Some(ws) = &mut self.weights {

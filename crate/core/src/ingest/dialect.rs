@@ -4,6 +4,8 @@
 //! field and gives the most consistent field count over the sampled lines; ties go to the
 //! earlier candidate. The sample is the first 64 KiB (or the whole file if shorter).
 
+use super::tokenizer::{RecKind, Tokenizer};
+
 /// Candidate delimiters, in tie-break order.
 pub const CANDIDATES: [u8; 4] = [b',', b';', b'\t', b'|'];
 
@@ -34,43 +36,15 @@ pub fn detect_delimiter(sample: &[u8], complete: bool) -> u8 {
     best.0
 }
 
-/// Field counts of the complete records in `sample` read with delimiter `d`.
+/// Field counts of the complete non-empty records in `sample` read with delimiter `d`.
 fn field_counts(sample: &[u8], d: u8, complete: bool) -> Vec<usize> {
-    let mut rdr = csv_core::ReaderBuilder::new().delimiter(d).build();
-    let mut out = vec![0u8; sample.len() + 1];
-    let mut ends = vec![0usize; 1024];
-    let mut counts = Vec::new();
-    let mut input = sample;
-    let (mut nout_total, mut nend_total) = (0, 0);
-    loop {
-        let (res, nin, nout, nend) =
-            rdr.read_record(input, &mut out[nout_total..], &mut ends[nend_total..]);
-        input = &input[nin..];
-        nout_total += nout;
-        nend_total += nend;
-        match res {
-            csv_core::ReadRecordResult::InputEmpty => {
-                if !complete {
-                    break;
-                }
-                // Flush the last record of a complete file.
-                let (res, _, _, nend) = rdr.read_record(&[], &mut out[nout_total..], &mut ends[nend_total..]);
-                if matches!(res, csv_core::ReadRecordResult::Record) {
-                    counts.push(nend_total + nend);
-                }
-                break;
-            }
-            csv_core::ReadRecordResult::OutputFull => break,
-            csv_core::ReadRecordResult::OutputEndsFull => ends.resize(ends.len() * 2, 0),
-            csv_core::ReadRecordResult::Record => {
-                counts.push(nend_total);
-                nout_total = 0;
-                nend_total = 0;
-            }
-            csv_core::ReadRecordResult::End => break,
-        }
+    let mut t = Tokenizer::new(d, true);
+    // A broken sample (a field past the limit) simply ends the count.
+    let _ = t.push(sample);
+    if complete {
+        let _ = t.finish();
     }
-    counts
+    t.batch.recs.iter().filter(|r| r.kind == RecKind::Fields).map(|r| r.fields as usize).collect()
 }
 
 #[cfg(test)]

@@ -3,4 +3,5 @@
 pub mod cell;
 pub mod dialect;
 pub mod encoding;
-pub mod records;
+pub mod reader;
+pub mod tokenizer;

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::hash::{Map, map};
 use crate::identity::dictionary::{Dictionary, MISSING, SUPPRESSED};
 use crate::ingest::cell::{Form, Interval, Normaliser, parse_num};
-use crate::profile::Kind;
+use crate::table::kind::Kind;
 use crate::utility::capture::Column;
 
 /// What the user declares about one attribute (spec README Sec 4; utility.md Sec 2, 3, 7).

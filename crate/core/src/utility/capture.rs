@@ -7,7 +7,8 @@ use crate::audit::AuditConfig;
 use crate::error::{Error, Result};
 use crate::identity::dictionary::Dictionary;
 use crate::ingest::cell::{Cell, Normaliser};
-use crate::ingest::records::{Collect, CsvOptions, Feed, InputFacts, Row, RowSink};
+use crate::ingest::reader::{Collect, CsvOptions, Feed, InputFacts, RecordSink, Row, Rows};
+use crate::table::Block;
 
 /// One captured column: its values and, per row, the code of the row's value.
 #[derive(Debug, Clone, Default)]
@@ -46,6 +47,8 @@ pub struct Captured {
     rows: usize,
     positions: Vec<usize>,
     id_column: Option<usize>,
+    /// Per captured column, the code of each of the table column's codes.
+    maps: Vec<Vec<u32>>,
 }
 
 impl Captured {
@@ -67,6 +70,7 @@ impl Captured {
             rows: 0,
             positions,
             id_column,
+            maps: Vec::new(),
         })
     }
 
@@ -86,6 +90,29 @@ impl Captured {
         }
         self.rows += 1;
         Ok(())
+    }
+
+    /// Absorbs a block of rows of the table's columns (codes of the block's columns, mapped to
+    /// the captured dictionaries one distinct value at a time).
+    pub fn absorb_block(&mut self, block: &Block<'_>, norm: &Normaliser) {
+        if self.maps.len() != self.columns.len() {
+            self.maps = vec![Vec::new(); self.columns.len()];
+        }
+        for ((column, &i), map) in self.columns.iter_mut().zip(&self.positions).zip(&mut self.maps) {
+            let values = &block.columns[i].values;
+            if map.len() < values.len() {
+                map.extend((map.len()..values.len()).map(|c| column.values.code(norm.normalise(values.text(c as u32)))));
+            }
+            column.codes.extend(block.codes[i].iter().map(|&c| map[c as usize]));
+        }
+        if let (Some(ids), Some(i)) = (&mut self.ids, self.id_column) {
+            let values = &block.columns[i].values;
+            ids.extend(block.codes[i].iter().map(|&c| match norm.normalise(values.text(c)) {
+                Cell::Text(t) => Some(t.to_string()),
+                _ => None,
+            }));
+        }
+        self.rows += block.len();
     }
 
     /// Appends the rows of another part of the same table, after this part's.
@@ -127,15 +154,19 @@ pub struct Sink {
     captured: Option<Captured>,
 }
 
-impl RowSink for Sink {
+impl RecordSink for Sink {
     fn header(&mut self, names: &[String]) -> Result<()> {
         let config = &self.config;
         self.captured = Some(Captured::new(names, |n| is_utility_attribute(config, n), config.record_id.as_deref())?);
         Ok(())
     }
 
-    fn row(&mut self, row: &Row<'_>) -> Result<()> {
-        self.captured.as_mut().expect("header comes first").absorb(row, &self.norm)
+    fn rows(&mut self, rows: &Rows<'_>) -> Result<()> {
+        let captured = self.captured.as_mut().expect("header comes first");
+        for r in 0..rows.len() {
+            captured.absorb(&rows.row(r), &self.norm)?;
+        }
+        Ok(())
     }
 }
 

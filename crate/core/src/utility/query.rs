@@ -30,7 +30,7 @@ use serde_json::{Value, json};
 use crate::identity::dictionary::SUPPRESSED;
 use crate::identity::record_risk::neumaier;
 use crate::metric::{Context, MetricResult, Status};
-use crate::profile::Kind;
+use crate::table::kind::Kind;
 use crate::utility::Tables;
 use crate::utility::attribute::{Attribute, Typed};
 use crate::hash::{Map, map};

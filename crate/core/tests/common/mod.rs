@@ -57,7 +57,7 @@ pub fn assert_close(got: f64, expected: f64, what: &str) {
 /// The configuration of golden G3 (`shared/spec/golden.md`): record id `rid`, QIs age, zip
 /// (declared categorical), sex, SA diag with its declared hierarchy.
 pub fn g3_config() -> AuditConfig {
-    use pseudolens_core::profile::Kind;
+    use pseudolens_core::table::kind::Kind;
     use pseudolens_core::utility::attribute::AttributeSettings;
     let mut c = qi(&["age", "zip", "sex"]);
     c.sensitive = vec!["diag".into()];

@@ -114,7 +114,7 @@ pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::Kind;
+    use crate::table::kind::Kind;
     use crate::utility::attribute::AttributeSettings;
     use crate::utility::params::UtilityParams;
     use crate::utility::rut::preimage::tests::{attribute, row_pairs};

@@ -50,7 +50,7 @@ pub mod totals;
 use serde_json::json;
 
 use crate::metric::{Context, MetricResult, Scope, Status};
-use crate::profile::Kind;
+use crate::table::kind::Kind;
 use crate::utility::Tables;
 use crate::utility::attribute::Attribute;
 use crate::utility::params::UtilityParams;

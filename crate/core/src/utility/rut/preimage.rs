@@ -10,7 +10,7 @@
 use crate::hash::{Map, map};
 use crate::identity::dictionary::is_blank;
 use crate::ingest::cell::Interval;
-use crate::profile::Kind;
+use crate::table::kind::Kind;
 use crate::utility::attribute::{Attribute, Typed, grid_count};
 
 /// The mask character. The audit's normaliser reads only `*` as a mask character

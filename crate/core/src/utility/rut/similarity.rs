@@ -31,7 +31,7 @@ use serde_json::{Map as JsonMap, Value, json};
 use crate::identity::dictionary::is_blank;
 use crate::identity::record_risk::neumaier;
 use crate::ingest::cell::{Interval, civil_from_days};
-use crate::profile::Kind;
+use crate::table::kind::Kind;
 use crate::metric::{MetricResult, Status};
 use crate::utility::attribute::{Attribute, Typed, grid_count};
 use crate::utility::rut::Subject;
@@ -274,7 +274,7 @@ pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::Kind;
+    use crate::table::kind::Kind;
     use crate::utility::attribute::AttributeSettings;
     use crate::utility::params::UtilityParams;
     use crate::utility::rut::preimage::tests::{attribute, row_pairs};

@@ -9,7 +9,7 @@ use serde_json::json;
 use crate::hash::{Map, map};
 use crate::identity::dictionary::{MISSING, SUPPRESSED};
 use crate::metric::{MetricResult, Status};
-use crate::profile::Kind;
+use crate::table::kind::Kind;
 use crate::utility::Tables;
 use crate::utility::attribute::{Attribute, Typed};
 use crate::utility::sdc::{context, unpaired, with_pairing};

@@ -49,7 +49,7 @@ use serde_json::Value;
 
 use crate::identity::dictionary::SUPPRESSED;
 use crate::metric::{Context, MetricResult, Status};
-use crate::profile::Kind;
+use crate::table::kind::Kind;
 use crate::utility::Tables;
 use crate::utility::attribute::{Attribute, Typed};
 

@@ -11,7 +11,7 @@
 use serde_json::{Value, json};
 
 use crate::metric::{MetricResult, Status};
-use crate::profile::Kind;
+use crate::table::kind::Kind;
 use crate::utility::Tables;
 use crate::utility::linalg::Matrix;
 use crate::utility::sdc::{Numeric, NumericColumn, Sum, context, eigen, rel_change_pct};

@@ -7,7 +7,22 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::profile::{Kind, RoleFacts};
+use super::kind::Kind;
+
+/// What the role proposal looks at.
+#[derive(Debug, Clone, Copy)]
+pub struct RoleFacts {
+    /// Column kind.
+    pub kind: Kind,
+    /// Data rows in the file.
+    pub rows: u64,
+    /// Non-blank cells.
+    pub non_blank: u64,
+    /// Distinct non-blank values.
+    pub distinct: u64,
+    /// Cells shaped like e-mail addresses.
+    pub email_like: u64,
+}
 
 /// The roles of spec README Sec 3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,600 @@
+//! The push-driven reader of one CSV file (spec README Sec 6): encoding, BOM, the check that
+//! the file is text, the delimiter, the header, blank and broken records, ragged rows, and the
+//! account of every record and byte read.
+//!
+//! The first 64 KiB are held back to detect the encoding and the delimiter; after that every
+//! chunk is validated once (UTF-8), decoded once (UTF-16) and split into records by the
+//! [`Tokenizer`]. Data records reach the [`RecordSink`] in batches ([`Rows`]), their fields
+//! as bytes: a sink works per distinct value, not per cell.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::dialect::{SAMPLE_BYTES, detect_delimiter};
+use super::encoding::{Encoding, UTF8_BOM, not_text};
+use super::tokenizer::{Batch, Broken, Problem, RecKind, Tokenizer, checked, problem_error};
+use crate::error::{Error, ErrorKind, Result};
+
+/// What to do with records that cannot be read as the header says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ragged {
+    /// Stop with an error: a ragged row (`ragged_row`), a quote never closed
+    /// (`unclosed_quote`), a field too long (`field_too_large`) (spec default).
+    #[default]
+    Error,
+    /// Lenient reading: pad short rows with missing cells and cut long ones (counted as
+    /// ragged); skip a record with an unclosed quote or a field too long (counted as in
+    /// error, with a warning naming its line) and read on.
+    PadOrTruncate,
+}
+
+/// Reading options; `None` means "detect".
+#[derive(Debug, Clone, Default)]
+pub struct CsvOptions {
+    /// Field delimiter.
+    pub delimiter: Option<u8>,
+    /// Character encoding.
+    pub encoding: Option<Encoding>,
+    /// Ragged-row handling (and lenient reading).
+    pub ragged: Ragged,
+}
+
+/// The account of a file as read: every byte and every record.
+///
+/// `records = header_records + blank_records + rows_total + error_records`, where a record is
+/// what ends at a line end outside quotes (or at the end of the file): a quoted field may span
+/// lines, so records are not lines.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct InputFacts {
+    /// Bytes read (the file's size once it is read whole).
+    pub bytes: u64,
+    /// Lines of the file.
+    pub lines: u64,
+    /// Records of the file.
+    pub records: u64,
+    /// The header record (1).
+    pub header_records: u64,
+    /// Data rows read and audited.
+    pub rows_total: u64,
+    /// Blank records (empty lines, and lines of white space when the header has several
+    /// columns), skipped.
+    pub blank_records: u64,
+    /// Records that could not be read (lenient reading only), skipped with a warning.
+    pub error_records: u64,
+    /// Encoding used.
+    pub encoding: String,
+    /// Delimiter used, as text (`"\t"` for TAB).
+    pub delimiter: String,
+    /// Rows padded or cut under `Ragged::PadOrTruncate` (among `rows_total`).
+    pub ragged_rows: u64,
+    /// Number of columns.
+    pub columns: usize,
+    /// SHA-256 of the bytes read, lower-case hex (`None` for a table merged from parts).
+    pub sha256: Option<String>,
+    /// Header cells that were empty and got a `column_<n>` name.
+    #[serde(skip)]
+    pub renamed_columns: Vec<String>,
+    /// The first ragged row kept under `PadOrTruncate`: line, fields.
+    #[serde(skip)]
+    pub first_ragged: Option<(u64, usize)>,
+    /// Per kind of broken record: how many, and the first one's line and column.
+    #[serde(skip)]
+    pub broken: Vec<BrokenRecords>,
+}
+
+/// Records of one kind skipped by lenient reading.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BrokenRecords {
+    /// Why.
+    pub why: Broken,
+    /// How many.
+    pub count: u64,
+    /// The first one: the line of the problem and the column.
+    pub line: u64,
+    /// The column of the first one, when the header names it.
+    pub column: Option<String>,
+}
+
+impl InputFacts {
+    /// Adds the counts of the next part of the same table.
+    pub fn merge(&mut self, other: &InputFacts) {
+        self.bytes += other.bytes;
+        self.records += other.records;
+        self.header_records += other.header_records;
+        self.rows_total += other.rows_total;
+        self.ragged_rows += other.ragged_rows;
+        self.blank_records += other.blank_records;
+        self.error_records += other.error_records;
+        self.lines = self.lines.max(other.lines);
+        self.sha256 = None;
+        if self.first_ragged.is_none() {
+            self.first_ragged = other.first_ragged;
+        }
+        for b in &other.broken {
+            match self.broken.iter_mut().find(|m| m.why == b.why) {
+                Some(m) => m.count += b.count,
+                None => self.broken.push(b.clone()),
+            }
+        }
+    }
+
+    /// Whether the parts add up: every record is accounted for.
+    pub fn balanced(&self) -> bool {
+        self.records == self.header_records + self.blank_records + self.rows_total + self.error_records
+    }
+}
+
+/// A batch of data rows: each has the header's width (missing fields read as empty, extra
+/// ones are cut).
+pub struct Rows<'a> {
+    batch: &'a Batch,
+    rows: &'a [u32],
+    header: &'a [String],
+    encoding: Encoding,
+}
+
+impl<'a> Rows<'a> {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The columns, by header name.
+    pub fn header(&self) -> &'a [String] {
+        self.header
+    }
+
+    /// The encoding of the field bytes.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The bytes of field `j` of row `i` (empty past the row's last field).
+    #[inline]
+    pub fn field(&self, i: usize, j: usize) -> &'a [u8] {
+        self.batch.field(self.rows[i] as usize, j)
+    }
+
+    /// The 1-based line row `i` starts on.
+    pub fn line(&self, i: usize) -> u64 {
+        self.batch.recs[self.rows[i] as usize].line
+    }
+
+    /// Row `i` as text, field by field.
+    pub fn row(&self, i: usize) -> Row<'a> {
+        Row { line: self.line(i), rows: Rows { ..*self }, i }
+    }
+}
+
+impl Clone for Rows<'_> {
+    fn clone(&self) -> Self {
+        Rows { ..*self }
+    }
+}
+
+/// One data row, its fields decoded on demand.
+pub struct Row<'a> {
+    /// 1-based line of the file where the row starts.
+    pub line: u64,
+    rows: Rows<'a>,
+    i: usize,
+}
+
+impl Row<'_> {
+    /// The text of field `j` (a field beyond the row's end reads as empty).
+    pub fn text(&self, j: usize) -> Result<Cow<'_, str>> {
+        let encoding = self.rows.encoding;
+        encoding.decode(self.rows.field(self.i, j)).ok_or_else(|| mismatch(encoding, self.line, Some(&self.rows.header[j])))
+    }
+}
+
+/// The error for bytes that are not valid in the encoding detected from the file's start.
+fn mismatch(encoding: Encoding, line: u64, column: Option<&str>) -> Error {
+    let e = Error {
+        kind: ErrorKind::Encoding,
+        code: if encoding.is_utf16() { "invalid_encoding" } else { "encoding_mismatch" },
+        message: if encoding.is_utf16() {
+            format!("this text is not valid {}", encoding.label())
+        } else {
+            format!("this field is not valid {}; the file was detected as {} from its first 64 KiB", encoding.label(), encoding.label())
+        },
+        line: Some(line),
+        column: None,
+    };
+    match column {
+        Some(c) => e.in_column(c),
+        None => e,
+    }
+}
+
+/// Receives the header and the data rows.
+pub trait RecordSink {
+    /// The header, once, before any row.
+    fn header(&mut self, names: &[String]) -> Result<()>;
+    /// A batch of data rows.
+    fn rows(&mut self, rows: &Rows<'_>) -> Result<()>;
+}
+
+/// A sink that turns into a result once its file ends.
+pub trait Collect: RecordSink {
+    /// What the file becomes.
+    type Output;
+    /// The result, from the sink and the facts of the file as read.
+    fn collect(self, facts: &InputFacts) -> Result<Self::Output>;
+}
+
+/// A CSV stream feeding one sink: the shape of every table read beside the audit (population,
+/// original, drill-down).
+pub struct Feed<S> {
+    csv: Reader,
+    sink: S,
+}
+
+impl<S: Collect> Feed<S> {
+    /// A stream with these options into `sink`.
+    pub fn with_sink(opts: CsvOptions, sink: S) -> Self {
+        Feed { csv: Reader::new(opts), sink }
+    }
+
+    /// Absorbs the next chunk.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
+        self.csv.push(chunk, &mut self.sink)
+    }
+
+    /// Ends the file.
+    pub fn finish(mut self) -> Result<S::Output> {
+        self.csv.finish(&mut self.sink)?;
+        self.sink.collect(self.csv.facts())
+    }
+}
+
+/// The push-driven reader.
+pub struct Reader {
+    opts: CsvOptions,
+    sniff: Option<Vec<u8>>,
+    encoding: Encoding,
+    decoder: Option<encoding_rs::Decoder>,
+    decoded: Vec<u8>,
+    /// The end of the last chunk when it cut a UTF-8 character: validated with the next one.
+    utf8_tail: Vec<u8>,
+    tok: Tokenizer,
+    header: Option<Vec<String>>,
+    data: Vec<u32>,
+    facts: InputFacts,
+    hash: Sha256,
+}
+
+impl Reader {
+    /// A reader with these options.
+    pub fn new(opts: CsvOptions) -> Self {
+        Reader {
+            opts,
+            sniff: Some(Vec::new()),
+            encoding: Encoding::Utf8,
+            decoder: None,
+            decoded: Vec::new(),
+            utf8_tail: Vec::new(),
+            tok: Tokenizer::new(b',', false),
+            header: None,
+            data: Vec::new(),
+            facts: InputFacts::default(),
+            hash: Sha256::new(),
+        }
+    }
+
+    /// Facts so far.
+    pub fn facts(&self) -> &InputFacts {
+        &self.facts
+    }
+
+    /// The header, once read.
+    pub fn header(&self) -> Option<&[String]> {
+        self.header.as_deref()
+    }
+
+    /// The encoding in use (known after the first 64 KiB).
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    fn lenient(&self) -> bool {
+        self.opts.ragged == Ragged::PadOrTruncate
+    }
+
+    /// Absorbs the next chunk.
+    pub fn push(&mut self, chunk: &[u8], sink: &mut impl RecordSink) -> Result<()> {
+        self.facts.bytes += chunk.len() as u64;
+        self.hash.update(chunk);
+        match &mut self.sniff {
+            Some(buf) => {
+                buf.extend_from_slice(chunk);
+                if buf.len() >= SAMPLE_BYTES {
+                    let buf = self.sniff.take().unwrap_or_default();
+                    let body = self.start(&buf, false)?;
+                    self.feed(&buf[body..], sink)?;
+                }
+                Ok(())
+            }
+            None => self.feed(chunk, sink),
+        }
+    }
+
+    /// Ends the input: flushes the last record. Errors `empty_file` when there was no header.
+    pub fn finish(&mut self, sink: &mut impl RecordSink) -> Result<()> {
+        if let Some(buf) = self.sniff.take() {
+            let body = self.start(&buf, true)?;
+            self.feed(&buf[body..], sink)?;
+        }
+        if self.decoder.is_some() {
+            self.decode(&[], true, sink)?;
+        }
+        if !self.utf8_tail.is_empty() {
+            self.drain(sink)?;
+            return Err(self.here_error(mismatch(self.encoding, self.tok.line(), None)));
+        }
+        let r = self.tok.finish();
+        self.drain(sink)?;
+        checked(r, self.header.as_deref())?;
+        self.drain(sink)?;
+        if self.header.is_none() {
+            return Err(Error::input("empty_file", "the file is empty: it has no header row"));
+        }
+        let f = &mut self.facts;
+        f.records = f.header_records + f.blank_records + f.rows_total + f.error_records;
+        f.lines = if self.tok.at_record_start() { self.tok.line() - 1 } else { self.tok.line() };
+        let digest = std::mem::take(&mut self.hash).finalize();
+        f.sha256 = Some(digest.iter().map(|b| format!("{b:02x}")).collect());
+        Ok(())
+    }
+
+    /// Chooses encoding and delimiter from the sample; returns where the text starts (after a
+    /// BOM).
+    fn start(&mut self, sample: &[u8], complete: bool) -> Result<usize> {
+        let (text, body): (Cow<'_, [u8]>, usize) = match Encoding::from_bom(sample) {
+            Some(utf16) => {
+                self.encoding = utf16;
+                self.decoder = utf16.decoder();
+                // Decode a copy of the sample for the checks and the delimiter.
+                let mut d = utf16.decoder().expect("UTF-16 has a decoder");
+                let mut out = vec![0u8; d.max_utf8_buffer_length(sample.len()).unwrap_or(sample.len() * 3)];
+                let (_, _, written) = d.decode_to_utf8_without_replacement(sample, &mut out, complete);
+                out.truncate(written);
+                (Cow::Owned(out), 0)
+            }
+            None => {
+                let body = if sample.starts_with(UTF8_BOM) { UTF8_BOM.len() } else { 0 };
+                self.encoding = self.opts.encoding.filter(|e| !e.is_utf16()).unwrap_or_else(|| Encoding::detect(&sample[body..]));
+                (Cow::Borrowed(&sample[body..]), body)
+            }
+        };
+        let nul = text.iter().position(|&b| b == 0);
+        let start = if self.encoding.is_utf16() { &text[..] } else { sample };
+        if let Some(e) = not_text(start, nul.map(|n| if self.encoding.is_utf16() { 2 + 2 * n } else { body + n })) {
+            return Err(e);
+        }
+        let delim = self.opts.delimiter.unwrap_or_else(|| detect_delimiter(&text, complete));
+        self.tok = Tokenizer::new(delim, self.lenient());
+        self.facts.encoding = self.encoding.label().to_string();
+        self.facts.delimiter = (delim as char).to_string();
+        Ok(body)
+    }
+
+    fn feed(&mut self, raw: &[u8], sink: &mut impl RecordSink) -> Result<()> {
+        if self.decoder.is_some() {
+            return self.decode(raw, false, sink);
+        }
+        self.text(raw, sink)
+    }
+
+    /// UTF-16: decodes `raw` to UTF-8 and reads it.
+    fn decode(&mut self, mut raw: &[u8], last: bool, sink: &mut impl RecordSink) -> Result<()> {
+        let mut decoder = self.decoder.take().expect("a UTF-16 file has a decoder");
+        let mut out = std::mem::take(&mut self.decoded);
+        let r = loop {
+            out.resize(decoder.max_utf8_buffer_length(raw.len()).unwrap_or(raw.len() * 3 + 16).max(16), 0);
+            let (result, read, written) = decoder.decode_to_utf8_without_replacement(raw, &mut out, last);
+            raw = &raw[read..];
+            if let Err(e) = self.text(&out[..written], sink) {
+                break Err(e);
+            }
+            match result {
+                encoding_rs::DecoderResult::InputEmpty => break Ok(()),
+                encoding_rs::DecoderResult::OutputFull => continue,
+                encoding_rs::DecoderResult::Malformed(..) => {
+                    break Err(self.here_error(mismatch(self.encoding, self.tok.line(), None)));
+                }
+            }
+        };
+        self.decoder = Some(decoder);
+        self.decoded = out;
+        r
+    }
+
+    /// Reads ASCII-compatible text: checks it once (no NUL; valid UTF-8 unless Windows-1252),
+    /// splits it into records and hands the data rows to `sink`.
+    fn text(&mut self, text: &[u8], sink: &mut impl RecordSink) -> Result<()> {
+        if let Some(at) = text.iter().position(|&b| b == 0) {
+            self.tokenize(&text[..at], sink)?;
+            let offset = self.facts.bytes - (text.len() - at) as u64;
+            let e = not_text(b"", Some(offset as usize)).expect("a NUL byte is not text").at_line(self.tok.line());
+            return Err(self.here_error(e));
+        }
+        if self.encoding == Encoding::Utf8 {
+            let valid = self.validate_utf8(text);
+            if valid < text.len() {
+                self.tokenize(&text[..valid], sink)?;
+                return Err(self.here_error(mismatch(self.encoding, self.tok.line(), None)));
+            }
+        }
+        self.tokenize(text, sink)
+    }
+
+    /// How much of `text` is valid UTF-8, given the cut character carried from the last chunk;
+    /// a character cut by the end of `text` is carried to the next one.
+    fn validate_utf8(&mut self, text: &[u8]) -> usize {
+        let mut from = 0;
+        if !self.utf8_tail.is_empty() {
+            let need = match self.utf8_tail[0] {
+                b if b >= 0xF0 => 4,
+                b if b >= 0xE0 => 3,
+                _ => 2,
+            };
+            let take = (need - self.utf8_tail.len()).min(text.len());
+            self.utf8_tail.extend_from_slice(&text[..take]);
+            from = take;
+            match std::str::from_utf8(&self.utf8_tail) {
+                Ok(_) => self.utf8_tail.clear(),
+                Err(e) if e.error_len().is_none() && take == text.len() => return text.len(),
+                Err(_) => return 0,
+            }
+        }
+        match std::str::from_utf8(&text[from..]) {
+            Ok(_) => text.len(),
+            Err(e) if e.error_len().is_none() => {
+                self.utf8_tail.extend_from_slice(&text[from + e.valid_up_to()..]);
+                text.len()
+            }
+            Err(e) => from + e.valid_up_to(),
+        }
+    }
+
+    /// The error placed at the tokenizer's position: its line, and the column being read.
+    fn here_error(&self, e: Error) -> Error {
+        let e = if e.line.is_none() { e.at_line(self.tok.line()) } else { e };
+        match self.header.as_ref().and_then(|h| h.get(self.tok.field_index())) {
+            Some(c) if self.header.is_some() => e.in_column(c),
+            _ => e,
+        }
+    }
+
+    fn tokenize(&mut self, text: &[u8], sink: &mut impl RecordSink) -> Result<()> {
+        let r = self.tok.push(text);
+        // Records completed before a problem come first: an earlier error wins.
+        self.drain(sink)?;
+        checked(r, self.header.as_deref())
+    }
+
+    /// Classifies the complete records and hands the data rows to `sink`.
+    fn drain(&mut self, sink: &mut impl RecordSink) -> Result<()> {
+        let lenient = self.lenient();
+        self.data.clear();
+        let n = self.tok.batch.recs.len();
+        for r in 0..n {
+            let rec = self.tok.batch.recs[r];
+            let Some(header) = &self.header else {
+                match rec.kind {
+                    RecKind::Empty => self.facts.blank_records += 1,
+                    RecKind::Broken(why, line, field) => {
+                        let p = Problem { broken: why, line, field, multiline: rec.last_line > line, reached: rec.last_line };
+                        let e = problem_error(&p, None);
+                        return Err(Error { message: format!("{} (in the header)", e.message), ..e });
+                    }
+                    RecKind::Fields if blank(&self.tok.batch, r, rec.fields, 0) => self.facts.blank_records += 1,
+                    RecKind::Fields => {
+                        let names = self.read_header(r, rec.line)?;
+                        sink.header(&names)?;
+                        self.facts.columns = names.len();
+                        self.facts.header_records = 1;
+                        self.header = Some(names);
+                    }
+                }
+                continue;
+            };
+            let width = header.len();
+            match rec.kind {
+                RecKind::Empty => self.facts.blank_records += 1,
+                RecKind::Broken(why, line, field) => {
+                    self.facts.error_records += 1;
+                    let column = header.get(field as usize).cloned();
+                    match self.facts.broken.iter_mut().find(|b| b.why == why) {
+                        Some(b) => b.count += 1,
+                        None => self.facts.broken.push(BrokenRecords { why, count: 1, line, column }),
+                    }
+                }
+                RecKind::Fields if blank(&self.tok.batch, r, rec.fields, width) => self.facts.blank_records += 1,
+                RecKind::Fields => {
+                    let fields = rec.fields as usize;
+                    if fields != width {
+                        if !lenient {
+                            let mut message = format!(
+                                "this row has {fields} fields but the header has {width}; fix the row, or choose to pad or cut ragged rows"
+                            );
+                            if rec.quoted && rec.last_line > rec.line {
+                                message.push_str(&format!(
+                                    " (the record runs from line {} to line {}: a quote opened on line {} may not be closed)",
+                                    rec.line, rec.last_line, rec.line
+                                ));
+                            }
+                            self.flush(sink)?;
+                            return Err(Error::input("ragged_row", message).at_line(rec.line));
+                        }
+                        self.facts.ragged_rows += 1;
+                        self.facts.first_ragged.get_or_insert((rec.line, fields));
+                    }
+                    self.facts.rows_total += 1;
+                    self.data.push(r as u32);
+                }
+            }
+        }
+        self.flush(sink)?;
+        self.tok.compact();
+        Ok(())
+    }
+
+    /// Hands the collected data rows to `sink`.
+    fn flush(&mut self, sink: &mut impl RecordSink) -> Result<()> {
+        if self.data.is_empty() {
+            return Ok(());
+        }
+        let header = self.header.as_deref().expect("data rows come after the header");
+        let rows = Rows { batch: &self.tok.batch, rows: &self.data, header, encoding: self.encoding };
+        let r = sink.rows(&rows);
+        self.data.clear();
+        r
+    }
+
+    fn read_header(&mut self, r: usize, line: u64) -> Result<Vec<String>> {
+        let rec = self.tok.batch.recs[r];
+        let mut names: Vec<String> = Vec::with_capacity(rec.fields as usize);
+        let mut seen = crate::hash::map::<String, ()>();
+        for i in 0..rec.fields as usize {
+            let raw = self.tok.batch.field(r, i);
+            let text = self.encoding.decode(raw).ok_or_else(|| Error {
+                kind: ErrorKind::Encoding,
+                code: "encoding_mismatch",
+                message: "a header name is not valid in the detected encoding".into(),
+                line: Some(line),
+                column: None,
+            })?;
+            let mut name = text.trim_matches(char::is_whitespace).to_string();
+            if name.is_empty() {
+                name = format!("column_{}", i + 1);
+                self.facts.renamed_columns.push(name.clone());
+            }
+            if seen.insert(name.clone(), ()).is_some() {
+                return Err(Error::input(
+                    "duplicate_column",
+                    format!("the header names the column \"{name}\" twice; column names must be unique"),
+                )
+                .at_line(line)
+                .in_column(&name));
+            }
+            names.push(name);
+        }
+        Ok(names)
+    }
+}
+
+/// Whether record `r` is blank: one field of white space, when the header has several columns
+/// (or before the header).
+fn blank(batch: &Batch, r: usize, fields: u32, width: usize) -> bool {
+    fields == 1 && width != 1 && batch.field(r, 0).iter().all(u8::is_ascii_whitespace)
+}

@@ -1,0 +1,144 @@
+//! One column as read: its distinct values with their counts, per row the code of its value
+//! when the table is retained, and the sketch of the cells past its cap of distinct values.
+
+use super::codes::Codes;
+use super::sketch::Sketch;
+use super::values::{Values, ascii_trim};
+use crate::ingest::cell::Normaliser;
+use crate::ingest::encoding::Encoding;
+
+/// The code a cell gets when its value is counted by the sketch only.
+pub const SKETCHED: u32 = u32::MAX;
+
+/// The most distinct values a column whose values are needed (a role of the audit) may have.
+pub const MAX_DISTINCT: usize = 10_000_000;
+
+/// How many distinct values a column keeps, and what happens past that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cap {
+    /// Distinct values kept.
+    pub values: usize,
+    /// Past the cap: an error (a role needs every value) instead of the sketch.
+    pub hard: bool,
+}
+
+impl Cap {
+    /// A column no computation needs value by value: exact counts up to `values`.
+    pub fn soft(values: usize) -> Cap {
+        Cap { values, hard: false }
+    }
+
+    /// A column a role needs: every value, up to [`MAX_DISTINCT`].
+    pub fn needed() -> Cap {
+        Cap { values: MAX_DISTINCT, hard: true }
+    }
+}
+
+/// Why a cell could not be taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overflow {
+    /// A column a role needs has more than [`MAX_DISTINCT`] distinct values.
+    TooManyValues,
+    /// The column's distinct values hold more than 4 GiB of text.
+    TooMuchText,
+    /// The field is not valid in the file's encoding.
+    NotDecodable,
+}
+
+impl Default for Cap {
+    fn default() -> Self {
+        Cap::soft(super::profile::EXACT_DISTINCT_CAP)
+    }
+}
+
+/// One column.
+#[derive(Debug, Clone, Default)]
+pub struct Column {
+    /// How many distinct values it keeps.
+    pub cap: Cap,
+    /// Its distinct values and their counts.
+    pub values: Values,
+    /// Per row, the code of its value (a retained table).
+    pub codes: Option<Codes>,
+    /// The cells past the cap of distinct values.
+    pub sketch: Option<Sketch>,
+}
+
+impl Column {
+    /// A column with this cap, keeping a code per row when `retained`.
+    pub fn new(cap: Cap, retained: bool) -> Column {
+        Column { cap, codes: retained.then(Codes::default), ..Column::default() }
+    }
+
+    /// Takes one cell: its code, or [`SKETCHED`] when only the sketch counts it.
+    #[inline]
+    pub fn take(&mut self, field: &[u8], encoding: Encoding, norm: &Normaliser) -> Result<u32, Overflow> {
+        if let Some(c) = self.values.find(field) {
+            return Ok(c);
+        }
+        self.absorb_new(field, encoding, norm)
+    }
+
+    #[cold]
+    fn absorb_new(&mut self, field: &[u8], encoding: Encoding, norm: &Normaliser) -> Result<u32, Overflow> {
+        let cap = self.cap;
+        if self.sketch.is_none() && self.values.len() < cap.values {
+            return self.values.insert(field, encoding).ok_or(if encoding.decode(ascii_trim(field)).is_none() {
+                Overflow::NotDecodable
+            } else {
+                Overflow::TooMuchText
+            });
+        }
+        if cap.hard {
+            return Err(Overflow::TooManyValues);
+        }
+        let text = encoding.decode(ascii_trim(field)).ok_or(Overflow::NotDecodable)?;
+        self.freeze();
+        self.sketch.get_or_insert_default().absorb(text.trim_matches(char::is_whitespace), norm);
+        Ok(SKETCHED)
+    }
+
+    /// Stops keeping new values: they go to the sketch, and the codes (which they would
+    /// need) are dropped.
+    pub fn freeze(&mut self) {
+        self.codes = None;
+        self.sketch.get_or_insert_default();
+    }
+
+    /// Whether the column holds a code per row.
+    pub fn is_retained(&self) -> bool {
+        self.codes.is_some()
+    }
+
+    /// Memory held, in bytes (roughly).
+    pub fn memory(&self) -> usize {
+        self.values.memory() + self.codes.as_ref().map_or(0, Codes::memory) + self.sketch.as_ref().map_or(0, |_| 20 << 10)
+    }
+
+    /// Appends the next part of the same column (rows after this part's). Past its cap the
+    /// merged column is frozen.
+    pub fn merge(&mut self, other: Column) -> Result<(), Overflow> {
+        let remap = self.values.merge(&other.values).ok_or(Overflow::TooMuchText)?;
+        match (&mut self.codes, &other.codes) {
+            (Some(mine), Some(theirs)) => {
+                let mut buf = Vec::new();
+                theirs.slice_into(0, theirs.len(), &mut buf);
+                mine.extend(&buf, Some(&remap));
+            }
+            _ => self.codes = None,
+        }
+        if let Some(s) = &other.sketch {
+            self.sketch.get_or_insert_default().merge(s);
+        }
+        if self.values.len() > self.cap.values {
+            if self.cap.hard {
+                return Err(Overflow::TooManyValues);
+            }
+            self.freeze();
+        }
+        if self.sketch.is_some() {
+            self.freeze();
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,15 @@
+//! Column kinds (spec README Sec 4.1).
+
+use serde::{Deserialize, Serialize};
+
+/// Column kinds of spec README Sec 4.1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Decimal numbers (and numeric ranges, digit masks).
+    Numeric,
+    /// ISO dates (and month or date ranges).
+    Date,
+    /// Anything else.
+    Categorical,
+}

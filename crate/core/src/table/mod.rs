@@ -1,0 +1,220 @@
+//! The table layer: what a file becomes once read. Each column keeps its distinct values
+//! with their counts (the profile comes from them) and, in a retained table, a code per row
+//! (1, 2 or 4 bytes by its number of distinct values), so that every audit afterwards works
+//! from codes and never reads the file again.
+//!
+//! A column that no computation needs value by value stops keeping new values past a cap
+//! ([`profile::EXACT_DISTINCT_CAP`] when streaming, [`RETAIN_CAP`] in a retained table): it
+//! keeps a bounded sketch instead and is not retained (ids, free text). A column a role needs
+//! keeps every value, up to [`column::MAX_DISTINCT`].
+
+pub mod codes;
+pub mod column;
+pub mod kind;
+pub mod lines;
+pub mod profile;
+pub mod roles;
+pub mod sketch;
+pub mod values;
+
+use column::{Cap, Column, Overflow};
+use lines::Lines;
+use profile::{ColumnProfile, EXACT_DISTINCT_CAP};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::ingest::cell::Normaliser;
+use crate::ingest::reader::{InputFacts, Rows};
+
+/// How many distinct values a column of a retained table keeps before it is given up as an
+/// identifier or free text (not retained).
+pub const RETAIN_CAP: usize = 1 << 18;
+
+/// The codes of a run of rows, column by column, for the summaries of an audit.
+pub struct Block<'a> {
+    /// Per column, the code of each row ([`column::SKETCHED`] for a value only a sketch
+    /// counted; never in a column a role needs).
+    pub codes: &'a [Vec<u32>],
+    /// The line of each row.
+    pub lines: &'a [u64],
+    /// The columns (their values give the codes' texts).
+    pub columns: &'a [Column],
+}
+
+impl Block<'_> {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+}
+
+/// A table as read.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// Column names.
+    pub header: Vec<String>,
+    /// The columns.
+    pub columns: Vec<Column>,
+    /// The account of the file.
+    pub facts: InputFacts,
+    /// The line of each row (kept with the codes).
+    pub lines: Lines,
+    /// Why the rows are not retained, when they are not.
+    pub not_retained: Option<String>,
+}
+
+impl Table {
+    /// Whether every column holds its codes: audits can run from the table alone.
+    pub fn is_retained(&self) -> bool {
+        self.not_retained.is_none() && self.columns.iter().all(Column::is_retained)
+    }
+
+    /// Appends the next part of the same file (its rows after this table's).
+    pub fn append(&mut self, other: Table) -> Result<()> {
+        if other.header != self.header {
+            return Err(Error::input("parts_differ", "the parts of the table have different headers"));
+        }
+        for (j, (mine, theirs)) in self.columns.iter_mut().zip(other.columns).enumerate() {
+            mine.merge(theirs).map_err(|o| overflow_error(o, 0, &self.header[j]))?;
+        }
+        self.facts.merge(&other.facts);
+        self.lines.append(&other.lines);
+        if self.not_retained.is_none() {
+            self.not_retained = other.not_retained;
+        }
+        Ok(())
+    }
+
+    /// Profiles of every column, with the normalisation `norm`.
+    pub fn profiles(&self, norm: &Normaliser) -> Vec<ColumnProfile> {
+        self.columns.iter().enumerate().map(|(i, c)| profile::profile(c, &self.header[i], i, self.facts.rows_total, norm)).collect()
+    }
+}
+
+/// The cell error, placed.
+pub fn overflow_error(o: Overflow, line: u64, column: &str) -> Error {
+    let e = match o {
+        Overflow::TooManyValues => Error::input(
+            "too_many_values",
+            format!(
+                "this column has more than {} distinct values: a column with that many values identifies records, so it cannot be a quasi-identifier, sensitive attribute or person id",
+                column::MAX_DISTINCT
+            ),
+        ),
+        Overflow::TooMuchText => Error::input("too_many_values", "the distinct values of this column hold more than 4 GiB of text, more than pseudolens keeps"),
+        Overflow::NotDecodable => Error {
+            kind: ErrorKind::Encoding,
+            code: "encoding_mismatch",
+            message: "this field is not valid in the file's encoding".into(),
+            line: None,
+            column: None,
+        },
+    };
+    e.at_line(line).in_column(column)
+}
+
+/// Builds a [`Table`] from the rows of a reader, one batch at a time; after each batch
+/// [`TableBuilder::block`] gives that batch's codes to whatever summarises them.
+pub struct TableBuilder {
+    norm: Normaliser,
+    needed: Vec<String>,
+    retain: Option<u64>,
+    header: Vec<String>,
+    columns: Vec<Column>,
+    codes: Vec<Vec<u32>>,
+    block_lines: Vec<u64>,
+    lines: Lines,
+    not_retained: Option<String>,
+}
+
+impl TableBuilder {
+    /// A builder; `needed` are the columns whose every value a role needs; `retain` keeps a
+    /// code per row within a memory budget in bytes.
+    pub fn new(norm: Normaliser, needed: Vec<String>, retain: Option<u64>) -> Self {
+        TableBuilder {
+            norm,
+            needed,
+            retain,
+            header: Vec::new(),
+            columns: Vec::new(),
+            codes: Vec::new(),
+            block_lines: Vec::new(),
+            lines: Lines::default(),
+            not_retained: None,
+        }
+    }
+
+    /// Adds columns whose every value is needed (before the header).
+    pub fn need(&mut self, names: impl IntoIterator<Item = String>) {
+        self.needed.extend(names);
+    }
+
+    /// Sets up the columns of this header.
+    pub fn header(&mut self, names: &[String]) {
+        self.header = names.to_vec();
+        let soft = if self.retain.is_some() { RETAIN_CAP } else { EXACT_DISTINCT_CAP };
+        self.columns = names
+            .iter()
+            .map(|n| Column::new(if self.needed.contains(n) { Cap::needed() } else { Cap::soft(soft) }, self.retain.is_some()))
+            .collect();
+        self.codes = vec![Vec::new(); names.len()];
+    }
+
+    /// Takes a batch of rows.
+    pub fn absorb(&mut self, rows: &Rows<'_>) -> Result<()> {
+        let encoding = rows.encoding();
+        let n = rows.len();
+        for (j, column) in self.columns.iter_mut().enumerate() {
+            let out = &mut self.codes[j];
+            out.clear();
+            for i in 0..n {
+                let code = column.take(rows.field(i, j), encoding, &self.norm).map_err(|o| overflow_error(o, rows.line(i), &self.header[j]))?;
+                out.push(code);
+            }
+            if let Some(codes) = &mut column.codes {
+                codes.extend(out, None);
+            }
+        }
+        self.block_lines.clear();
+        self.block_lines.extend((0..n).map(|i| rows.line(i)));
+        if let Some(budget) = self.retain {
+            for &l in &self.block_lines {
+                self.lines.push(l);
+            }
+            let memory: usize = self.columns.iter().map(Column::memory).sum();
+            if memory as u64 > budget && self.not_retained.is_none() {
+                self.not_retained = Some(format!(
+                    "the table would take more than the memory budget of {} MB",
+                    budget / 1_000_000
+                ));
+                for c in &mut self.columns {
+                    c.codes = None;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The codes of the last batch.
+    pub fn block(&self) -> Block<'_> {
+        Block { codes: &self.codes, lines: &self.block_lines, columns: &self.columns }
+    }
+
+    /// The columns so far.
+    pub fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    /// The finished table.
+    pub fn finish(self, facts: InputFacts) -> Table {
+        let not_retained = match (self.retain, self.not_retained) {
+            (None, _) => Some("the table was read as a stream".to_string()),
+            (_, why) => why,
+        };
+        Table { header: self.header, columns: self.columns, facts, lines: self.lines, not_retained }
+    }
+}

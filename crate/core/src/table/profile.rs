@@ -1,0 +1,372 @@
+//! Column profile: kind, cell forms, distinct values, range and top values of each column
+//! (spec README Sec 4.1 kind inference, Sec 4.2 forms).
+//!
+//! Computed from a column's distinct values and their counts: the form of each distinct value
+//! is read once, however many cells hold it. A column past its cap of distinct values adds
+//! what its [`Sketch`] counted; its distinct count is then an estimate (clamped to the filled
+//! cells and labelled approximate) and it lists no top values, which a sketch cannot know.
+
+use serde::Serialize;
+
+use super::column::Column;
+use super::kind::Kind;
+use super::roles::{Role, RoleFacts, propose};
+use super::sketch::Sketch;
+use crate::ingest::cell::{Cell, Form, Normaliser, civil_from_days};
+
+/// How many distinct values a column counts exactly when nothing else needs them (a column
+/// whose role uses its values, or a retained table, keeps more).
+pub const EXACT_DISTINCT_CAP: usize = 10_000;
+
+/// How many top values a profile reports.
+const TOP: usize = 5;
+
+/// Cells per form, counted before the kind is known.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct FormTally {
+    /// `NUM` cells.
+    pub number: u64,
+    /// Numeric ranges (digit masks included).
+    pub numeric_range: u64,
+    /// Digit masks.
+    pub digit_mask: u64,
+    /// ISO dates.
+    pub date: u64,
+    /// Month or date ranges.
+    pub date_range: u64,
+    /// Text with a mask character.
+    pub mask: u64,
+    /// Other text.
+    pub text: u64,
+    /// `MISSING` cells.
+    pub missing: u64,
+    /// `SUPPRESSED` cells.
+    pub suppressed: u64,
+}
+
+impl FormTally {
+    fn add(&mut self, o: &FormTally) {
+        self.number += o.number;
+        self.numeric_range += o.numeric_range;
+        self.digit_mask += o.digit_mask;
+        self.date += o.date;
+        self.date_range += o.date_range;
+        self.mask += o.mask;
+        self.text += o.text;
+        self.missing += o.missing;
+        self.suppressed += o.suppressed;
+    }
+
+    /// Cells that are neither `MISSING` nor `SUPPRESSED`.
+    pub fn non_blank(&self) -> u64 {
+        self.number + self.numeric_range + self.date + self.date_range + self.mask + self.text
+    }
+}
+
+/// Forms, ranges and e-mail-like cells of a set of cells.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+pub struct Stats {
+    /// Cells per form.
+    pub tally: FormTally,
+    /// Smallest finite number or range end.
+    pub num_lo: f64,
+    /// Largest.
+    pub num_hi: f64,
+    /// First day of a date or date range.
+    pub date_lo: i64,
+    /// Last day.
+    pub date_hi: i64,
+    /// Cells shaped like e-mail addresses.
+    pub email_like: u64,
+}
+
+impl Default for Stats {
+    fn default() -> Self {
+        Stats {
+            tally: FormTally::default(),
+            num_lo: f64::INFINITY,
+            num_hi: f64::NEG_INFINITY,
+            date_lo: i64::MAX,
+            date_hi: i64::MIN,
+            email_like: 0,
+        }
+    }
+}
+
+impl Stats {
+    /// The form of a non-blank text. Once a text (or mask) was counted the column is
+    /// categorical for good and only `MASK` versus text still matters, which is cheaper to
+    /// tell (the forms counted come out the same).
+    pub fn form_of(&self, t: &str, norm: &Normaliser) -> Form {
+        if self.tally.text + self.tally.mask > 0 {
+            if t.chars().any(|c| norm.is_mask(c)) { Form::Mask } else { Form::Text }
+        } else {
+            Form::of(t, norm)
+        }
+    }
+
+    /// Counts `n` cells of text `t` read as `form`.
+    pub fn add(&mut self, form: Form, t: &str, n: u64) {
+        let tally = &mut self.tally;
+        match form {
+            Form::Number(v) => {
+                tally.number += n;
+                self.widen(v, v);
+            }
+            Form::NumericRange(i) => {
+                tally.numeric_range += n;
+                self.widen(i.lo, i.hi);
+            }
+            Form::DigitMask(lo, hi) => {
+                tally.digit_mask += n;
+                tally.numeric_range += n;
+                self.widen(lo, hi);
+            }
+            Form::Date(d) => {
+                tally.date += n;
+                self.date_lo = self.date_lo.min(d);
+                self.date_hi = self.date_hi.max(d);
+            }
+            Form::DateRange(a, b) => {
+                tally.date_range += n;
+                self.date_lo = self.date_lo.min(a);
+                self.date_hi = self.date_hi.max(b);
+            }
+            Form::Mask => tally.mask += n,
+            Form::Text => {
+                tally.text += n;
+                if t.contains('@') && t.contains('.') && !t.contains(' ') {
+                    self.email_like += n;
+                }
+            }
+        }
+    }
+
+    fn widen(&mut self, lo: f64, hi: f64) {
+        for v in [lo, hi] {
+            if v.is_finite() {
+                self.num_lo = self.num_lo.min(v);
+                self.num_hi = self.num_hi.max(v);
+            }
+        }
+    }
+
+    /// Adds the stats of other cells.
+    pub fn merge(&mut self, o: &Stats) {
+        self.tally.add(&o.tally);
+        self.email_like += o.email_like;
+        self.num_lo = self.num_lo.min(o.num_lo);
+        self.num_hi = self.num_hi.max(o.num_hi);
+        self.date_lo = self.date_lo.min(o.date_lo);
+        self.date_hi = self.date_hi.max(o.date_hi);
+    }
+
+    /// The kind of spec README Sec 4.1 (no original table: inferred on the released cells).
+    /// A column of months (`2025-07`) is a date column generalized to months.
+    pub fn kind(&self) -> Kind {
+        let t = &self.tally;
+        let dated = t.date + t.date_range;
+        if t.non_blank() == 0 {
+            Kind::Categorical
+        } else if dated == t.non_blank() {
+            Kind::Date
+        } else if t.number + t.numeric_range == t.non_blank() {
+            Kind::Numeric
+        } else {
+            Kind::Categorical
+        }
+    }
+}
+
+/// The profile of a column from its values (and sketch): `rows` data rows.
+pub fn profile(column: &Column, name: &str, index: usize, rows: u64, norm: &Normaliser) -> ColumnProfile {
+    let values = &column.values;
+    let mut stats = column.sketch.as_ref().map_or_else(Stats::default, |s| s.stats);
+    let mut texts: Vec<u32> = Vec::new();
+    for code in 0..values.len() as u32 {
+        let n = values.count(code);
+        if n == 0 {
+            continue;
+        }
+        match norm.normalise(values.text(code)) {
+            Cell::Missing => stats.tally.missing += n,
+            Cell::Suppressed => stats.tally.suppressed += n,
+            Cell::Text(t) => {
+                stats.add(Form::of(t, norm), t, n);
+                texts.push(code);
+            }
+        }
+    }
+    let kind = stats.kind();
+    let t = stats.tally;
+    let (distinct, distinct_exact, top) = match &column.sketch {
+        Some(sketch) => (approximate(sketch, texts.iter().map(|&c| values.text(c)), texts.len() as u64, t.non_blank()), false, Vec::new()),
+        None => {
+            let mut top: Vec<(String, u64)> = texts.iter().map(|&c| (values.text(c).to_string(), values.count(c))).collect();
+            top.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            top.truncate(TOP);
+            (texts.len() as u64, true, top)
+        }
+    };
+    let forms = match kind {
+        Kind::Numeric => Forms { exact: t.number, range: t.numeric_range, mask: 0, ..Forms::blank(&t) },
+        Kind::Date => Forms { exact: t.date, range: t.date_range, mask: 0, ..Forms::blank(&t) },
+        // Spec README Sec 4.2: in a categorical column any text with a mask character is MASK.
+        Kind::Categorical => Forms { exact: t.non_blank() - t.mask - t.digit_mask, range: 0, mask: t.mask + t.digit_mask, ..Forms::blank(&t) },
+    };
+    let (min, max) = match kind {
+        Kind::Numeric if stats.num_lo.is_finite() => (Some(format!("{}", stats.num_lo)), Some(format!("{}", stats.num_hi))),
+        Kind::Date if stats.date_lo <= stats.date_hi => (Some(civil_from_days(stats.date_lo)), Some(civil_from_days(stats.date_hi))),
+        _ => (None, None),
+    };
+    let facts = RoleFacts { kind, rows, non_blank: t.non_blank(), distinct, email_like: stats.email_like };
+    let (proposed_role, role_reason) = propose(name, &facts);
+    ColumnProfile {
+        name: name.to_string(),
+        index,
+        kind,
+        forms,
+        shape: shape(kind, &t).to_string(),
+        distinct,
+        distinct_exact,
+        min,
+        max,
+        top,
+        proposed_role,
+        role_reason,
+    }
+}
+
+/// The estimated distinct count, clamped between the values known exactly and the filled
+/// cells (an estimate above the cells it counts would be absurd).
+fn approximate<'a>(sketch: &Sketch, kept: impl Iterator<Item = &'a str>, known: u64, non_blank: u64) -> u64 {
+    (sketch.distinct(kept).round() as u64).clamp(known.min(non_blank), non_blank)
+}
+
+fn shape(kind: Kind, t: &FormTally) -> &'static str {
+    match kind {
+        _ if t.non_blank() == 0 => "no values",
+        Kind::Numeric if t.numeric_range == 0 => "numbers",
+        Kind::Numeric if t.digit_mask == t.numeric_range && t.number == 0 => "masked digit codes",
+        Kind::Numeric if t.number == 0 => "generalized ranges",
+        Kind::Numeric => "numbers and generalized ranges",
+        Kind::Date if t.date_range == 0 => "dates",
+        Kind::Date if t.date == 0 => "generalized dates (months or ranges)",
+        Kind::Date => "dates and generalized dates",
+        Kind::Categorical if (t.mask + t.digit_mask) * 2 > t.non_blank() => "masked codes",
+        Kind::Categorical => "text",
+    }
+}
+
+/// Cells per form of spec README Sec 4.2 for the column's kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Forms {
+    /// `EXACT` cells.
+    pub exact: u64,
+    /// `RANGE` cells (digit masks included).
+    pub range: u64,
+    /// `MASK` cells (categorical only).
+    pub mask: u64,
+    /// `MISSING` cells.
+    pub missing: u64,
+    /// `SUPPRESSED` cells.
+    pub suppressed: u64,
+    /// `INVALID` cells (none under inferred kinds).
+    pub invalid: u64,
+}
+
+impl Forms {
+    fn blank(t: &FormTally) -> Forms {
+        Forms { missing: t.missing, suppressed: t.suppressed, ..Forms::default() }
+    }
+}
+
+/// The reported profile of one column.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ColumnProfile {
+    /// Header name.
+    pub name: String,
+    /// 0-based position.
+    pub index: usize,
+    /// Inferred kind.
+    pub kind: Kind,
+    /// Cells per form.
+    pub forms: Forms,
+    /// A few words a person understands: "numbers", "generalized ranges", "masked codes", ...
+    pub shape: String,
+    /// Distinct non-blank values (estimated when `distinct_exact` is false).
+    pub distinct: u64,
+    /// Whether `distinct` is exact.
+    pub distinct_exact: bool,
+    /// Smallest value (numbers and range ends; dates as ISO).
+    pub min: Option<String>,
+    /// Largest value.
+    pub max: Option<String>,
+    /// Most frequent values with their counts (none when `distinct_exact` is false).
+    pub top: Vec<(String, u64)>,
+    /// Proposed role.
+    pub proposed_role: Role,
+    /// Why, in one sentence.
+    pub role_reason: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::encoding::Encoding;
+
+    fn column(cells: &[&str], cap: usize) -> Column {
+        let norm = Normaliser::default();
+        let mut c = Column::new(crate::table::column::Cap::soft(cap), false);
+        for cell in cells {
+            c.take(cell.as_bytes(), Encoding::Utf8, &norm).unwrap();
+        }
+        c
+    }
+
+    fn profile_of(cells: &[&str]) -> ColumnProfile {
+        profile(&column(cells, usize::MAX), "x", 0, cells.len() as u64, &Normaliser::default())
+    }
+
+    #[test]
+    fn infers_kinds_and_shapes() {
+        let p = profile_of(&["34", "30-39", "", "*"]);
+        assert_eq!((p.kind, p.shape.as_str()), (Kind::Numeric, "numbers and generalized ranges"));
+        assert_eq!((p.forms.exact, p.forms.range, p.forms.missing, p.forms.suppressed), (1, 1, 1, 1));
+        assert_eq!((p.min.as_deref(), p.max.as_deref()), (Some("30"), Some("39")));
+        let p = profile_of(&["130**", "148**"]);
+        assert_eq!((p.kind, p.shape.as_str()), (Kind::Numeric, "masked digit codes"));
+        let p = profile_of(&["2024-01-05", "2023-12", "NA"]);
+        assert_eq!((p.kind, p.min.as_deref(), p.max.as_deref()), (Kind::Date, Some("2023-12-01"), Some("2024-01-05")));
+        let p = profile_of(&["130**", "A1**", "x"]);
+        assert_eq!((p.kind, p.forms.mask, p.forms.exact, p.shape.as_str()), (Kind::Categorical, 2, 1, "masked codes"));
+        let p = profile_of(&["x", "130**", "A1**"]);
+        assert_eq!((p.forms.mask, p.forms.exact), (2, 1), "the order of cells changes nothing");
+        let p = profile_of(&["F", "M", "F"]);
+        assert_eq!((p.kind, p.distinct, p.top[0].clone()), (Kind::Categorical, 2, ("F".to_string(), 2)));
+        let p = profile_of(&["2025-07", "2025-08"]);
+        assert_eq!((p.kind, p.shape.as_str()), (Kind::Date, "generalized dates (months or ranges)"));
+        let p = profile_of(&["", "NA"]);
+        assert_eq!((p.kind, p.shape.as_str()), (Kind::Categorical, "no values"));
+    }
+
+    #[test]
+    fn past_the_cap_the_distinct_count_is_estimated_clamped_and_merges() {
+        let norm = Normaliser::default();
+        let n = 3 * EXACT_DISTINCT_CAP;
+        let values: Vec<String> = (0..n).map(|i| format!("id-{i}")).collect();
+        let cells: Vec<&str> = values.iter().map(String::as_str).collect();
+        let whole = column(&cells, EXACT_DISTINCT_CAP);
+        let (mut a, b) = (column(&cells[..n / 2], EXACT_DISTINCT_CAP), column(&cells[n / 2..], EXACT_DISTINCT_CAP));
+        a.merge(b).unwrap();
+        let (w, m) = (profile(&whole, "id", 0, n as u64, &norm), profile(&a, "id", 0, n as u64, &norm));
+        assert!(!w.distinct_exact && w.top.is_empty());
+        assert!((w.distinct as f64 / n as f64 - 1.0).abs() < 0.03, "{}", w.distinct);
+        assert_eq!(w.distinct, m.distinct, "a merge estimates what one pass does");
+        assert!(w.distinct <= n as u64, "never more than the filled cells");
+        assert_eq!(w.forms, m.forms);
+        // Few cells, many values: the estimate is clamped to the cells.
+        let few = column(&cells[..EXACT_DISTINCT_CAP + 50], EXACT_DISTINCT_CAP);
+        assert!(profile(&few, "id", 0, 0, &norm).distinct <= (EXACT_DISTINCT_CAP + 50) as u64);
+    }
+}

@@ -1,0 +1,210 @@
+//! The distinct values of one column (spec README Sec 5): every field is looked up by a hash of
+//! its bytes, and only a value seen for the first time is decoded, trimmed and stored. A code
+//! per distinct trimmed text, with its number of cells, is what every later computation uses:
+//! work per distinct value, not per cell.
+//!
+//! Codes are dense, from 0, in order of first appearance; they carry no meaning of their own
+//! (which texts are missing tokens or masks is decided per audit, see `Normaliser`).
+
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
+
+use crate::hash::Fixed;
+use crate::ingest::encoding::Encoding;
+
+/// The distinct trimmed texts of a column and their cell counts.
+#[derive(Debug, Clone)]
+pub struct Values {
+    hasher: Fixed,
+    /// Raw keys (fields with ASCII white space trimmed) -> index in `keys`.
+    index: HashTable<u32>,
+    /// Per raw key: offset and length in `bytes`, and its code.
+    keys: Vec<(u32, u32, u32)>,
+    /// Per code: offset and length of its text in `bytes`.
+    texts: Vec<(u32, u32)>,
+    /// Texts -> code (a raw key that trims or decodes to a known text gets its code).
+    by_text: HashTable<u32>,
+    bytes: Vec<u8>,
+    counts: Vec<u64>,
+}
+
+impl Default for Values {
+    fn default() -> Self {
+        Values {
+            hasher: Fixed::with_seed(0x5eed),
+            index: HashTable::new(),
+            keys: Vec::new(),
+            texts: Vec::new(),
+            by_text: HashTable::new(),
+            bytes: Vec::new(),
+            counts: Vec::new(),
+        }
+    }
+}
+
+/// Trims ASCII white space (the Unicode `White_Space` characters below 0x80).
+#[inline]
+pub fn ascii_trim(mut b: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = b {
+        if matches!(first, b' ' | b'\t'..=b'\r') { b = rest } else { break }
+    }
+    while let [rest @ .., last] = b {
+        if matches!(last, b' ' | b'\t'..=b'\r') { b = rest } else { break }
+    }
+    b
+}
+
+/// The most bytes of distinct text a column may hold (offsets are 32-bit).
+pub const MAX_BYTES: usize = u32::MAX as usize;
+
+impl Values {
+    /// Number of distinct texts.
+    pub fn len(&self) -> usize {
+        self.texts.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.texts.is_empty()
+    }
+
+    /// The text of a code.
+    pub fn text(&self, code: u32) -> &str {
+        let (o, l) = self.texts[code as usize];
+        // Texts are stored only after decoding to valid UTF-8.
+        std::str::from_utf8(&self.bytes[o as usize..(o + l) as usize]).unwrap_or_default()
+    }
+
+    /// Cells of a code.
+    pub fn count(&self, code: u32) -> u64 {
+        self.counts[code as usize]
+    }
+
+    /// Cells of every code.
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
+
+    /// Bytes this index holds (its memory, roughly).
+    pub fn memory(&self) -> usize {
+        self.bytes.capacity() + self.keys.capacity() * 12 + self.texts.capacity() * 8 + self.counts.capacity() * 8
+            + (self.index.capacity() + self.by_text.capacity()) * 5
+    }
+
+    /// The code of a known field, counting the cell; `None` when the field's value is new.
+    #[inline]
+    pub fn find(&mut self, field: &[u8]) -> Option<u32> {
+        let key = ascii_trim(field);
+        let hash = self.hasher.hash_one(key);
+        let (keys, bytes) = (&self.keys, &self.bytes);
+        let &k = self.index.find(hash, |&k| {
+            let (o, l, _) = keys[k as usize];
+            &bytes[o as usize..(o + l) as usize] == key
+        })?;
+        let code = self.keys[k as usize].2;
+        self.counts[code as usize] += 1;
+        Some(code)
+    }
+
+    /// The code of a field whose value [`Values::find`] did not know, adding it (and its
+    /// text, when new) and counting the cell. `None` when the field is not valid in
+    /// `encoding`, or the column would pass [`MAX_BYTES`].
+    pub fn insert(&mut self, field: &[u8], encoding: Encoding) -> Option<u32> {
+        let key = ascii_trim(field);
+        let decoded = encoding.decode(key)?;
+        let text = decoded.trim_matches(char::is_whitespace);
+        if self.bytes.len() + key.len() + text.len() > MAX_BYTES {
+            return None;
+        }
+        let code = match self.text_code(text) {
+            Some(c) => c,
+            None => {
+                let c = self.texts.len() as u32;
+                let offset = self.bytes.len() as u32;
+                self.bytes.extend_from_slice(text.as_bytes());
+                self.texts.push((offset, text.len() as u32));
+                self.counts.push(0);
+                let (hasher, texts, bytes) = (&self.hasher, &self.texts, &self.bytes);
+                let hash = hasher.hash_one(text.as_bytes());
+                self.by_text.insert_unique(hash, c, |&c| {
+                    let (o, l) = texts[c as usize];
+                    hasher.hash_one(&bytes[o as usize..(o + l) as usize])
+                });
+                c
+            }
+        };
+        // The raw key shares the text's bytes when they are the same.
+        let (o, l) = self.texts[code as usize];
+        let offset = if &self.bytes[o as usize..(o + l) as usize] == key {
+            o
+        } else {
+            let at = self.bytes.len() as u32;
+            self.bytes.extend_from_slice(key);
+            at
+        };
+        let k = self.keys.len() as u32;
+        self.keys.push((offset, key.len() as u32, code));
+        let (hasher, keys, bytes) = (&self.hasher, &self.keys, &self.bytes);
+        self.index.insert_unique(hasher.hash_one(key), k, |&k| {
+            let (o, l, _) = keys[k as usize];
+            hasher.hash_one(&bytes[o as usize..(o + l) as usize])
+        });
+        self.counts[code as usize] += 1;
+        Some(code)
+    }
+
+    /// The code of a text, if present.
+    pub fn text_code(&self, text: &str) -> Option<u32> {
+        let hash = self.hasher.hash_one(text.as_bytes());
+        self.by_text.find(hash, |&c| self.text(c) == text).copied()
+    }
+
+    /// Adds a text with `count` cells (merging, reading a stored table); returns its code, or
+    /// `None` when the column would pass [`MAX_BYTES`].
+    pub fn add_text(&mut self, text: &str, count: u64) -> Option<u32> {
+        let code = match self.text_code(text) {
+            Some(c) => c,
+            None => {
+                let c = self.insert(text.as_bytes(), Encoding::Utf8)?;
+                self.counts[c as usize] -= 1;
+                c
+            }
+        };
+        self.counts[code as usize] += count;
+        Some(code)
+    }
+
+    /// Adds the values of another part of the same column; returns where its codes went
+    /// (`None` past [`MAX_BYTES`]).
+    pub fn merge(&mut self, other: &Values) -> Option<Vec<u32>> {
+        (0..other.len() as u32).map(|c| self.add_text(other.text(c), other.count(c))).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_code_per_trimmed_text() {
+        let mut v = Values::default();
+        let mut code = |f: &[u8], enc: Encoding| v.find(f).or_else(|| v.insert(f, enc)).unwrap();
+        let a = code(b" Bern ", Encoding::Utf8);
+        assert_eq!(code(b"Bern", Encoding::Utf8), a);
+        assert_eq!(code("Bern\u{a0}".as_bytes(), Encoding::Utf8), a, "Unicode white space is trimmed too");
+        assert_eq!(code("\u{2003}Bern".as_bytes(), Encoding::Utf8), a);
+        let z = code(b"Z\xfcrich", Encoding::Windows1252);
+        assert_eq!(code("Zürich".as_bytes(), Encoding::Utf8), z);
+        assert_eq!(code(b"", Encoding::Utf8), 2);
+        assert_eq!(code(b"  ", Encoding::Utf8), 2);
+        assert_eq!((v.len(), v.text(z), v.count(a), v.count(z), v.count(2)), (3, "Zürich", 4, 2, 2));
+        assert!(v.insert(b"\xff", Encoding::Utf8).is_none(), "not UTF-8");
+        let mut w = Values::default();
+        w.add_text("Zürich", 5);
+        w.add_text("Genf", 1);
+        let remap = w.merge(&v).unwrap();
+        assert_eq!(remap, vec![2, 0, 3]);
+        assert_eq!((w.count(0), w.text(2), w.count(2)), (7, "Bern", 4));
+    }
+}

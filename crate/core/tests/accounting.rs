@@ -1,0 +1,125 @@
+//! Every record is accounted for (issue 10): for random files with random quoting, line ends,
+//! blank lines, a BOM and broken quotes, the report's records are the file's records, built
+//! here independently of the reader: header + blank + audited + in error = records.
+
+mod common;
+
+use common::*;
+use pseudolens_core::AuditConfig;
+use pseudolens_core::ingest::reader::Ragged;
+use proptest::prelude::*;
+
+/// A generated file and what it holds.
+#[derive(Debug, Clone)]
+struct File {
+    bytes: Vec<u8>,
+    data: u64,
+    blank: u64,
+    /// A record whose quote never closes: the line it opened on, and the data records after
+    /// it (read again under lenient reading).
+    broken: Option<(u64, u64)>,
+}
+
+/// Line ends in `text` (CRLF, LF, lone CR): what the next line's number is, minus one.
+fn line_ends(text: &[u8]) -> u64 {
+    let mut n = 0;
+    for (i, &b) in text.iter().enumerate() {
+        if b == b'\n' && (i == 0 || text[i - 1] != b'\r') || b == b'\r' {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Appends a line end, never letting a LF join a CR before it into one CRLF.
+fn push_end(out: &mut Vec<u8>, end: &[u8]) {
+    if out.last() == Some(&b'\r') && end[0] == b'\n' {
+        out.push(b'\r');
+    }
+    out.extend_from_slice(end);
+}
+
+fn field_text() -> impl Strategy<Value = String> {
+    proptest::collection::vec(prop_oneof![Just('a'), Just('b'), Just(' '), Just(','), Just('"'), Just('\n'), Just('\r'), Just('é')], 0..6)
+        .prop_map(|c| c.into_iter().collect())
+}
+
+/// Writes a field, quoted when it must be (or when `quote` says so anyway).
+fn write_field(out: &mut Vec<u8>, text: &str, quote: bool) {
+    let must = text.contains([',', '"', '\n', '\r']) || text.starts_with(' ') || text.is_empty();
+    if quote || must {
+        out.push(b'"');
+        out.extend_from_slice(text.replace('"', "\"\"").as_bytes());
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(text.as_bytes());
+    }
+}
+
+fn file() -> impl Strategy<Value = File> {
+    let record = proptest::collection::vec((field_text(), any::<bool>()), 3);
+    let line = (record, 0..3usize, 0..4usize);
+    (proptest::collection::vec(line, 0..12), any::<bool>(), any::<bool>(), 0..3usize, proptest::option::of(0..4u64)).prop_map(
+        |(lines, bom, final_end, header_end, broken)| {
+            let ends: [&[u8]; 3] = [b"\n", b"\r\n", b"\r"];
+            let mut bytes = if bom { b"\xEF\xBB\xBF".to_vec() } else { Vec::new() };
+            bytes.extend_from_slice(b"c1,c2,c3");
+            bytes.extend_from_slice(ends[header_end]);
+            let (mut data, mut blank) = (0, 0);
+            for (fields, end, blanks) in &lines {
+                for _ in 0..(*blanks).saturating_sub(2) {
+                    push_end(&mut bytes, ends[*end]);
+                    blank += 1;
+                }
+                for (j, (text, quote)) in fields.iter().enumerate() {
+                    if j > 0 {
+                        bytes.push(b',');
+                    }
+                    write_field(&mut bytes, text, *quote);
+                }
+                push_end(&mut bytes, ends[*end]);
+                data += 1;
+            }
+            let broken = broken.map(|after| {
+                let line = line_ends(&bytes) + 1;
+                bytes.extend_from_slice(b"x,y,\"never closed");
+                for _ in 0..after {
+                    bytes.extend_from_slice(b"\n1,2,3");
+                }
+                (line, after)
+            });
+            if final_end && broken.is_none() && !lines.is_empty() {
+                // An extra line end at the very end is an empty record: a blank one.
+                push_end(&mut bytes, b"\n");
+                blank += 1;
+            }
+            File { bytes, data, blank, broken }
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn every_record_is_accounted_for(f in file(), chunk in 1usize..64, lenient in any::<bool>()) {
+        let config = AuditConfig { ragged: if lenient { Ragged::PadOrTruncate } else { Ragged::Error }, ..qi(&["c1"]) };
+        let result = audit_chunked(&f.bytes, &config, chunk);
+        match (f.broken, lenient) {
+            (Some((line, _)), false) => {
+                let e = result.unwrap_err();
+                prop_assert_eq!((e.code, e.line, e.column.as_deref()), ("unclosed_quote", Some(line), Some("c3")));
+            }
+            _ => {
+                let r = result.unwrap();
+                let (error, after) = f.broken.map_or((0, 0), |(_, after)| (1, after));
+                let i = &r.input;
+                prop_assert_eq!(i.bytes, f.bytes.len() as u64);
+                prop_assert_eq!((i.header_records, i.rows_total, i.blank_records, i.error_records), (1, f.data + after, f.blank, error));
+                prop_assert_eq!(i.records, 1 + f.data + after + f.blank + error);
+                prop_assert_eq!(value(&r, "n_records_total"), &serde_json::json!(f.data + after));
+                prop_assert_eq!(r.warnings.iter().any(|w| w.code == "partial_read"), error > 0);
+            }
+        }
+    }
+}
