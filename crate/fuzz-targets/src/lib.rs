@@ -1,0 +1,581 @@
+//! The fuzz targets of pseudolens, one function per target: each takes the fuzz input and
+//! panics when a property is violated. `fuzz/fuzz_targets/<name>.rs` hands them to libFuzzer
+//! (`scripts/fuzz.sh`); `tests/replay.rs` replays the kept corpus and the regressions through
+//! them on stable Rust, as part of `cargo test --workspace`.
+//!
+//! Inputs longer than [`MAX_INPUT`] are cut to it. No target returns before the code under
+//! test has run: a short input reads as if padded with zero bytes.
+//!
+//! | target | input |
+//! |---|---|
+//! | [`config_json`] | JSON of an `AuditConfig`; other bytes build one from a fixed set of keys |
+//! | [`cell_forms`] | text (lossy UTF-8): the whole, and each line |
+//! | [`ingest_split`] | flags, shape (cut count, padding past 64 KiB), cut positions, then the CSV |
+//! | [`record_count`] | flags, shape, then the CSV or a program writing it ([`shape::csv`]) |
+
+pub mod rfc4180;
+pub mod shape;
+
+use pseudolens_core::identity::MissingPolicy;
+use pseudolens_core::ingest::cell::{
+    Cell, Form, Normaliser, civil_from_days, parse_date, parse_date_range, parse_num, parse_numeric_range,
+};
+use pseudolens_core::ingest::reader::Ragged;
+use pseudolens_core::{Audit, AuditConfig, Error, ErrorKind, Report};
+use serde_json::Value;
+
+use shape::Bytes;
+
+/// The longest input looked at (longer ones are cut): twice the 64 KiB the ingest holds back
+/// to detect the encoding and the delimiter, so inputs cross that boundary.
+pub const MAX_INPUT: usize = 128 * 1024;
+
+/// The names of the targets, as `fuzz/fuzz_targets/` and the corpus folders spell them.
+pub const TARGETS: [&str; 4] = ["config_json", "cell_forms", "ingest_split", "record_count"];
+
+/// Runs target `name` on `data` (for the replay test).
+pub fn run(name: &str, data: &[u8]) {
+    match name {
+        "config_json" => config_json(data),
+        "cell_forms" => cell_forms(data),
+        "ingest_split" => ingest_split(data),
+        "record_count" => record_count(data),
+        _ => panic!("no fuzz target {name}"),
+    }
+}
+
+fn cap(data: &[u8]) -> &[u8] {
+    &data[..data.len().min(MAX_INPUT)]
+}
+
+/// An error a person can cause is allowed; an internal one is a bug.
+#[track_caller]
+fn assert_clean(e: &Error) {
+    assert!(matches!(e.kind, ErrorKind::Input | ErrorKind::Encoding | ErrorKind::Config), "internal error: {e:?}");
+}
+
+/// Pushes `pieces` into a fresh audit and finishes it.
+fn audit_pieces<'a>(config: &AuditConfig, pieces: impl IntoIterator<Item = &'a [u8]>) -> Result<Report, Error> {
+    let mut audit = Audit::new(config.clone())?;
+    for piece in pieces {
+        audit.push(piece)?;
+    }
+    audit.finish()
+}
+
+// ---------------------------------------------------------------------------------------------
+// config_json
+
+/// Keys of `AuditConfig` (flattened ones included) and JSON values that fit each.
+const CONFIG_KEYS: [(&str, &[&str]); 50] = [
+    ("quasi_identifiers", NAME_LISTS),
+    ("sensitive", NAME_LISTS),
+    ("missing_policy", &["\"ordinary\"", "\"wildcard\"", "\"drop\""]),
+    ("wildcard_alpha", NUMBERS),
+    ("exclude_suppressed_rows", &["true", "false"]),
+    ("threshold", NUMBERS),
+    ("missing_tokens", &["[]", "[\"?\"]", "[\"\"]", "[\"*\",\"x\"]", "[\"NA\",\"1\"]"]),
+    ("delimiter", &["null", "\",\"", "\";\"", "\"\\t\"", "\"\\\\t\"", "\"|\"", "\"\"", "\"\\\"\"", "\"\\n\"", "\"é\""]),
+    ("encoding", &["null", "\"utf-8\"", "\"windows-1252\""]),
+    ("ragged", &["\"error\"", "\"pad_or_truncate\""]),
+    ("person_id", NAMES),
+    ("weight", NAMES),
+    ("population_size", OPT_UINTS),
+    ("sampling_fraction", OPT_NUMBERS),
+    ("population_region", &["null", "\"USA\"", "\"Germany\"", "\"Atlantis\"", "\"\""]),
+    ("records_at_risk_threshold", NUMBERS),
+    ("success_rate_threshold", NUMBERS),
+    ("recursive_l", UINTS),
+    ("recursive_c", NUMBERS),
+    ("l_threshold", OPT_NUMBERS),
+    ("t_threshold", OPT_NUMBERS),
+    ("beta_threshold", OPT_NUMBERS),
+    ("scorr_k_min", NUMBERS),
+    ("scorr_t_max", NUMBERS),
+    ("scorr_low_max", NUMBERS),
+    ("scorr_medium_max", NUMBERS),
+    ("scorr_k_basis", &["\"records\"", "\"persons\""]),
+    ("risk_combination", &["\"max\"", "\"weighted\"", "\"sum\""]),
+    ("risk_weight_internal", NUMBERS),
+    ("rut_alpha", NUMBERS),
+    ("record_id", NAMES),
+    ("utility_columns", NAME_LISTS),
+    ("ignored", NAME_LISTS),
+    ("reference_columns", &["{}", "{\"a\":\"b\"}", "{\"a\":\"zz\"}", "{\"b\":\"a\",\"a\":\"b\"}"]),
+    (
+        "attributes",
+        &[
+            "{}",
+            "{\"a\":{\"kind\":\"numeric\",\"domain\":[0,100]}}",
+            "{\"b\":{\"kind\":\"date\",\"resolution\":0}}",
+            "{\"c\":{\"kind\":\"categorical\",\"hierarchy\":[[\"x\",\"X\"],[\"y\"],[]]}}",
+            "{\"a\":{\"rounding_unit\":0,\"weight\":0}}",
+            "{\"a\":{\"domain\":[5,-5],\"rounding_unit\":-1,\"weight\":-1}}",
+            "{\"zz\":{\"kind\":\"numeric\"},\"a\":{\"resolution\":1e-300}}",
+        ],
+    ),
+    ("lmax_mode", &["\"baseline\"", "\"rule\"", "\"fixed\""]),
+    ("lmax_value", OPT_NUMBERS),
+    ("rounding_mode", &["\"nearest\"", "\"floor\"", "\"ceiling\""]),
+    ("proximity_norm", &["\"manhattan\"", "\"euclidean\""]),
+    ("similarity_bins", UINTS),
+    ("component_aggregation", &["\"mean\"", "\"max\""]),
+    ("total_aggregation", &["\"mean\"", "\"max\""]),
+    ("similarity_weight", NUMBERS),
+    ("ctbil_variables", NAME_LISTS),
+    ("ctbil_max_dimension", UINTS),
+    ("ctbil_blank", &["\"category\"", "\"exclude\""]),
+    (
+        "queries",
+        &[
+            "[]",
+            "[{\"group_by\":[\"a\"],\"aggregate\":\"count\"}]",
+            "[{\"group_by\":[\"a\",\"b\"],\"aggregate\":\"mean\",\"column\":\"c\"}]",
+            "[{\"group_by\":[],\"aggregate\":\"share\",\"column\":\"b\",\"value\":\"x\"}]",
+            "[{\"group_by\":[\"zz\"],\"aggregate\":\"mean\",\"column\":\"zz\"}]",
+        ],
+    ),
+    ("permutation_columns", NAME_LISTS),
+    ("seed", UINTS),
+    // Not a key: `deny_unknown_fields` must refuse it.
+    ("no_such_key", &["1", "null"]),
+];
+const NAMES: &[&str] = &["null", "\"a\"", "\"b\"", "\"c\"", "\"zz\"", "\"\"", "\" a \"", "\"x,\\\"y\\n\""];
+const NAME_LISTS: &[&str] =
+    &["[]", "[\"a\"]", "[\"a\",\"b\"]", "[\"c\",\"a\"]", "[\"a\",\"a\"]", "[\"zz\"]", "[\"a\",\"b\",\"c\",\"d\"]", "[\"\"]"];
+const OPT_NUMBERS: &[&str] = &["null", "0", "1", "0.5", "-1", "2", "1e308", "5e-324"];
+const NUMBERS: &[&str] =
+    &["0", "1", "0.5", "-1", "2", "1e308", "5e-324", "0.33", "100", "-0.0", "0.9999999999999999", "1.0000000000000002"];
+const OPT_UINTS: &[&str] = &["null", "0", "1", "18446744073709551615"];
+const UINTS: &[&str] = &["0", "1", "2", "3", "100", "18446744073709551615", "4294967296"];
+
+/// A JSON object built from `data`: each pair of bytes picks a key and one of its values
+/// (what [`config_json`] parses when `data` is not a configuration).
+pub fn config_from_bytes(data: &[u8]) -> String {
+    let mut seen = Vec::new();
+    let mut fields = Vec::new();
+    for pair in data.chunks(2) {
+        let (key, values) = CONFIG_KEYS[usize::from(pair[0]) % CONFIG_KEYS.len()];
+        let value = values[usize::from(pair.get(1).copied().unwrap_or(0)) % values.len()];
+        if !seen.contains(&key) {
+            seen.push(key);
+            fields.push(format!("\"{key}\":{value}"));
+        }
+    }
+    format!("{{{}}}", fields.join(","))
+}
+
+/// Whether two JSON values are equal, numbers up to a few units in the last place (the
+/// default `serde_json` float parser may be one off on a round trip).
+fn json_close(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_f64(), y.as_f64()) {
+            (Some(x), Some(y)) if x != y => (x - y).abs() <= 4.0 * f64::EPSILON * x.abs().max(y.abs()),
+            _ => x.as_f64() == y.as_f64(),
+        },
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_close(x, y)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_close(v, w))),
+        _ => a == b,
+    }
+}
+
+/// A small table whose header names every column the configuration mentions, so its roles
+/// resolve, in the configuration's delimiter.
+fn table_for(config: &AuditConfig) -> Vec<u8> {
+    let mut names: Vec<&str> = vec!["a", "b", "c"];
+    let lists = [
+        &config.quasi_identifiers,
+        &config.sensitive,
+        &config.utility_columns,
+        &config.ignored,
+        &config.utility.ctbil_variables,
+        &config.utility.permutation_columns,
+    ];
+    let singles = [&config.person_id, &config.weight, &config.record_id];
+    let mentioned = lists
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .chain(singles.into_iter().flatten().map(String::as_str))
+        .chain(config.attributes.keys().map(String::as_str))
+        .chain(config.reference_columns.keys().map(String::as_str))
+        .chain(config.utility.queries.iter().flat_map(|q| q.group_by.iter().map(String::as_str)));
+    for name in mentioned {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let delimiter = match config.delimiter.as_deref() {
+        Some("\\t") => b'\t',
+        Some(d) if d.len() == 1 => d.as_bytes()[0],
+        _ => b',',
+    };
+    let quote = |text: &str| {
+        if text.bytes().any(|b| matches!(b, b'"' | b'\r' | b'\n') || b == delimiter) {
+            format!("\"{}\"", text.replace('"', "\"\""))
+        } else {
+            text.to_string()
+        }
+    };
+    const VALUES: [&str; 10] = ["1", "2", "30-39", "NA", "*", "2024-02-29", "x", "12**", "0.5", ""];
+    let mut out = Vec::new();
+    let mut line = |cells: Vec<String>| {
+        out.extend_from_slice(cells.join(&(delimiter as char).to_string()).as_bytes());
+        out.extend_from_slice(b"\r\n");
+    };
+    line(names.iter().map(|n| quote(n)).collect());
+    for r in 0..6 {
+        line(
+            names
+                .iter()
+                .enumerate()
+                .map(|(j, &name)| {
+                    if config.weight.as_deref() == Some(name) {
+                        format!("{}", 1 + r % 2)
+                    } else if config.person_id.as_deref() == Some(name) {
+                        format!("p{}", r % 4)
+                    } else if config.record_id.as_deref() == Some(name) {
+                        format!("r{r}")
+                    } else {
+                        quote(VALUES[(r + 2 * j) % VALUES.len()])
+                    }
+                })
+                .collect(),
+        );
+    }
+    out
+}
+
+/// Audits the table of [`table_for`] with `config`, alone and against itself as original
+/// and reference (the utility and external-risk metrics).
+fn audit_with(config: &AuditConfig) {
+    let table = table_for(config);
+    match audit_pieces(config, [table.as_slice()]) {
+        Ok(report) => {
+            serde_json::to_value(&report).expect("a report serializes");
+        }
+        Err(e) => assert_clean(&e),
+    }
+    let full = || -> Result<Report, Error> {
+        let mut original = pseudolens_core::utility::capture::Original::new(config, None);
+        original.push(&table)?;
+        let original = original.finish()?;
+        let mut reference = pseudolens_core::reference::Reference::new(config, None);
+        reference.push(&table)?;
+        let reference = reference.finish()?;
+        let mut audit = Audit::new(config.clone())?;
+        audit.set_original(original);
+        audit.set_population(reference);
+        audit.push(&table)?;
+        audit.finish()
+    };
+    match full() {
+        Ok(report) => {
+            serde_json::to_value(&report).expect("a report serializes");
+        }
+        Err(e) => assert_clean(&e),
+    }
+}
+
+/// Target `config_json`: the audit configuration as JSON.
+///
+/// The input is parsed as an `AuditConfig`; when it is not one, its bytes build a JSON object
+/// from the configuration's keys (pairs of bytes: key, value), which is parsed instead. A
+/// configuration that parses must check cleanly (`csv_options`, `Audit::new`: Ok or a
+/// `Config` error), audit a small table naming its columns without panicking or an internal
+/// error, and survive a JSON round trip.
+pub fn config_json(data: &[u8]) {
+    let data = cap(data);
+    let parsed = match serde_json::from_slice::<AuditConfig>(data) {
+        Ok(config) => Ok(config),
+        Err(_) => {
+            let built = config_from_bytes(data);
+            serde_json::from_str::<AuditConfig>(&built).map_err(|e| (built, e))
+        }
+    };
+    let config = match parsed {
+        Ok(config) => config,
+        Err((built, e)) => {
+            // The built object can only fail on the stray key (or a value type serde refuses
+            // for a documented reason, listed here).
+            assert!(built.contains("\"no_such_key\""), "a configuration built from valid keys does not parse: {e}\n{built}");
+            return;
+        }
+    };
+    // Round trip.
+    let text = serde_json::to_string(&config).expect("a configuration serializes");
+    let again: AuditConfig =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("a serialized configuration does not parse: {e}\n{text}"));
+    if again != config {
+        let (a, b) = (serde_json::to_value(&config).unwrap(), serde_json::to_value(&again).unwrap());
+        assert!(json_close(&a, &b), "the round trip changed the configuration:\n{a}\n{b}");
+    }
+    // Checks.
+    let options = config.csv_options();
+    if let Err(e) = &options {
+        assert_eq!(e.kind, ErrorKind::Config, "{e:?}");
+    }
+    match Audit::new(config.clone()) {
+        Ok(_) => {
+            assert!(options.is_ok(), "Audit::new accepts what csv_options refuses");
+            audit_with(&config);
+        }
+        Err(e) => {
+            assert_eq!(e.kind, ErrorKind::Config, "{e:?}");
+            assert!(options.is_err(), "Audit::new refuses what csv_options accepts: {e:?}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// cell_forms
+
+#[track_caller]
+fn check_interval(lo: f64, hi: f64, what: &str, t: &str) {
+    assert!(lo <= hi, "{what} of {t:?}: lo {lo} > hi {hi} (or NaN)");
+}
+
+/// Every parser on one string, with its properties.
+fn check_cell(t: &str, norm: &Normaliser) {
+    if let Some(v) = parse_num(t) {
+        assert!(v.is_finite(), "parse_num({t:?}) = {v}");
+    }
+    if let Some(d) = parse_date(t) {
+        assert_eq!(civil_from_days(d), t, "parse_date({t:?}) = {d} does not print back");
+    }
+    if let Some((lo, hi)) = parse_date_range(t) {
+        assert!(lo <= hi, "parse_date_range({t:?}) = ({lo}, {hi})");
+    }
+    if let Some(i) = parse_numeric_range(t, norm) {
+        check_interval(i.lo, i.hi, "parse_numeric_range", t);
+        // Only a one-sided bound has an infinite end.
+        let one_sided = i.lo == f64::NEG_INFINITY && i.hi.is_finite() || i.hi == f64::INFINITY && i.lo.is_finite();
+        assert!(one_sided || (i.lo.is_finite() && i.hi.is_finite()), "parse_numeric_range({t:?}) = {i:?} is not finite");
+    }
+    let cell = norm.normalise(t);
+    let Cell::Text(x) = cell else { return };
+    assert!(!x.is_empty() && x == x.trim_matches(char::is_whitespace), "normalise({t:?}) = {x:?} is not trimmed");
+    assert_eq!(norm.normalise(x), cell, "normalise is not idempotent on {t:?}");
+    match Form::of(x, norm) {
+        Form::Number(v) => assert_eq!(Some(v), parse_num(x), "Form::of({x:?})"),
+        Form::NumericRange(i) => check_interval(i.lo, i.hi, "Form::NumericRange", x),
+        Form::DigitMask(lo, hi) => {
+            check_interval(lo, hi, "Form::DigitMask", x);
+            assert!(lo.is_finite() && hi.is_finite(), "Form::of({x:?}) = DigitMask({lo}, {hi}) is not finite");
+        }
+        Form::Date(d) => assert_eq!(civil_from_days(d), x, "Form::of({x:?}) = Date({d})"),
+        Form::DateRange(lo, hi) => assert!(lo <= hi, "Form::of({x:?}) = DateRange({lo}, {hi})"),
+        Form::Mask => assert!(x.chars().any(|c| norm.is_mask(c)), "Form::of({x:?}) = Mask without a mask character"),
+        Form::Text => {}
+    }
+}
+
+/// Target `cell_forms`: the cell normaliser and every form parser (numbers, numeric ranges,
+/// digit masks, dates, date ranges) on the input as text, whole and line by line, with the
+/// default normaliser and one whose missing token and mask characters come from the input.
+pub fn cell_forms(data: &[u8]) {
+    let text = String::from_utf8_lossy(cap(data));
+    let first = text.lines().next().unwrap_or("");
+    let mut masks = vec!['*', '#'];
+    masks.extend(text.chars().next().filter(|c| !c.is_whitespace()));
+    let norms = [Normaliser::default(), Normaliser::new(vec![first.to_string(), "?".into(), "-".into()], masks)];
+    for norm in &norms {
+        check_cell(&text, norm);
+        for piece in text.split(['\n', ',']).take(4096) {
+            check_cell(piece, norm);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// ingest_split
+
+/// What one audit gave, comparably.
+#[derive(Debug, PartialEq)]
+enum Outcome {
+    Report(Value),
+    Error { kind: ErrorKind, code: &'static str, line: Option<u64>, column: Option<String> },
+}
+
+/// Where two outcomes first differ (a JSON pointer), with both values cut to a readable size.
+fn difference(a: &Outcome, b: &Outcome) -> String {
+    fn first(path: String, a: &Value, b: &Value) -> Option<(String, String, String)> {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) if x.len() == y.len() && x.keys().eq(y.keys()) => {
+                x.iter().find_map(|(k, v)| first(format!("{path}/{k}"), v, &y[k]))
+            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                x.iter().zip(y).enumerate().find_map(|(i, (v, w))| first(format!("{path}/{i}"), v, w))
+            }
+            _ if a == b => None,
+            _ => Some((path, a.to_string(), b.to_string())),
+        }
+    }
+    let cut = |s: String| if s.len() > 300 { format!("{}... ({} bytes)", &s[..s.floor_char_boundary(300)], s.len()) } else { s };
+    match (a, b) {
+        (Outcome::Report(x), Outcome::Report(y)) => match first(String::new(), x, y) {
+            Some((path, v, w)) => format!("at {path}: {} vs {}", cut(v), cut(w)),
+            None => "no difference".into(),
+        },
+        _ => format!("{} vs {}", cut(format!("{a:?}")), cut(format!("{b:?}"))),
+    }
+}
+
+fn outcome(r: Result<Report, Error>) -> Outcome {
+    match r {
+        Ok(report) => Outcome::Report(serde_json::to_value(&report).expect("a report serializes")),
+        Err(e) => {
+            assert_clean(&e);
+            Outcome::Error { kind: e.kind, code: e.code, line: e.line, column: e.column }
+        }
+    }
+}
+
+/// Target `ingest_split`: the same bytes pushed whole and cut in pieces give the same result.
+///
+/// Input: a flag byte (bit 0: ragged `pad_or_truncate`; bit 1: explicit delimiter, bits 2-3
+/// which; bit 4: missing policy `wildcard`; bit 5: the first header column as the QI; bit 6:
+/// also pushed one byte at a time when at most 4 KiB), a shape byte (low bits: 0-4 cuts as
+/// `b % 5`; high nibble `F`: 64 KiB of `x` put at the end of the first line, `E`: the CSV
+/// repeated past 64 KiB, so the rest crosses the 64 KiB the ingest holds back), two bytes per
+/// cut (its position as a fraction of the length), then the CSV. The header is read by a
+/// profile-only audit of the whole; when that fails, no QI.
+pub fn ingest_split(data: &[u8]) {
+    let mut bytes = Bytes::new(cap(data));
+    let flags = bytes.byte();
+    let shape = bytes.byte();
+    let cuts: Vec<u16> = (0..shape % 5).map(|_| bytes.u16()).collect();
+    let mut csv = bytes.rest().to_vec();
+    // Past the 64 KiB the ingest holds back to detect the encoding and the delimiter. Pad: the
+    // first line grows by 64 KiB of `x` (cheap: one long header name), so the rest of the CSV
+    // lies beyond. Repeat (costly: a 64 KiB audit of many rows is worth a thousand small ones).
+    let boundary = 64 * 1024 + 16;
+    match shape >> 4 {
+        0xF => {
+            let at = csv.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(csv.len());
+            csv.splice(at..at, std::iter::repeat_n(b'x', boundary));
+        }
+        0xE if !csv.is_empty() => {
+            let unit = csv.clone();
+            while csv.len() <= boundary {
+                csv.extend_from_slice(&unit);
+            }
+        }
+        _ => {}
+    }
+    let mut config = AuditConfig::default();
+    if flags & 1 != 0 {
+        config.ragged = Ragged::PadOrTruncate;
+    }
+    if flags & 2 != 0 {
+        let d = shape::DELIMITERS[usize::from(flags >> 2) & 3];
+        config.delimiter = Some((d as char).to_string());
+    }
+    if flags & 0x10 != 0 {
+        config.missing_policy = MissingPolicy::Wildcard;
+    }
+    if flags & 0x20 != 0
+        && let Ok(profile) = audit_pieces(&config, [csv.as_slice()])
+        && let Some(first) = profile.columns.first()
+    {
+        config.quasi_identifiers = vec![first.name.clone()];
+    }
+    let whole = outcome(audit_pieces(&config, [csv.as_slice()]));
+    let mut at: Vec<usize> = cuts.iter().map(|&c| (usize::from(c) * csv.len()) >> 16).collect();
+    at.sort_unstable();
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    for &end in at.iter().chain([&csv.len()]) {
+        pieces.push(&csv[start..end]);
+        start = end;
+    }
+    let split = outcome(audit_pieces(&config, pieces.iter().copied()));
+    assert!(whole == split, "pushed whole and cut at {at:?} (of {} bytes): {}", csv.len(), difference(&whole, &split));
+    if flags & 0x40 != 0 && csv.len() <= 4096 {
+        let single = outcome(audit_pieces(&config, csv.chunks(1)));
+        assert!(whole == single, "pushed whole and one byte at a time: {}", difference(&whole, &single));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// record_count
+
+/// Target `record_count`: the audit's record count against [`rfc4180::count`].
+///
+/// Input: a flag byte (bit 0: ragged `pad_or_truncate`, the lenient reading; bit 1: explicit
+/// delimiter, bits 2-3 which; bits 4-5: 0 = the rest is the CSV as is, else it is a program
+/// for [`shape::csv`]; bits 6-7: the BOM put before generated CSV: none, UTF-8, UTF-16 LE, BE),
+/// a shape byte (columns `1 + b % 5`, the line end `(b >> 3) % 3`), then the CSV or program.
+pub fn record_count(data: &[u8]) {
+    let mut bytes = Bytes::new(cap(data));
+    let flags = bytes.byte();
+    let shape = bytes.byte();
+    let lenient = flags & 1 != 0;
+    let explicit = flags & 2 != 0;
+    let delimiter = shape::DELIMITERS[usize::from(flags >> 2) & 3];
+    let csv = if flags & 0x30 == 0 {
+        bytes.rest().to_vec()
+    } else {
+        let columns = 1 + usize::from(shape) % 5;
+        let line_end = shape::LINE_ENDS[usize::from(shape >> 3) % 3];
+        shape::with_prefix(shape::csv(bytes.rest(), delimiter, columns, line_end, MAX_INPUT), flags >> 6)
+    };
+    let mut config = AuditConfig::default();
+    if lenient {
+        config.ragged = Ragged::PadOrTruncate;
+    }
+    if explicit {
+        config.delimiter = Some((delimiter as char).to_string());
+    }
+    let mode = if lenient { rfc4180::Mode::Lenient } else { rfc4180::Mode::Strict };
+    match audit_pieces(&config, [csv.as_slice()]) {
+        Ok(report) => {
+            let input = serde_json::to_value(&report.input).expect("the input facts serialize");
+            assert_eq!(report.input.bytes, csv.len() as u64, "input.bytes is not the input length");
+            let used = match report.input.delimiter.as_str() {
+                "\\t" => b'\t',
+                d => {
+                    assert_eq!(d.len(), 1, "input.delimiter {d:?} is not one byte");
+                    d.as_bytes()[0]
+                }
+            };
+            if explicit {
+                assert_eq!(used, delimiter, "the explicit delimiter was not used");
+            }
+            let expected = rfc4180::count(&csv, used, mode);
+            if !lenient {
+                assert_eq!(
+                    expected.unclosed_quote(),
+                    None,
+                    "the quote opened on line {:?} is never closed, yet the audit succeeded",
+                    expected.unclosed_quote()
+                );
+            }
+            let f = &report.input;
+            let rfc = expected.summary();
+            assert_eq!(f.records, expected.records, "input.records; RFC 4180: {rfc}");
+            assert_eq!(
+                f.records,
+                f.header_records + f.blank_records + f.rows_total + f.error_records,
+                "records != header + blank + rows + error records: {input}"
+            );
+            assert_eq!(f.error_records, expected.error_records, "input.error_records; RFC 4180: {rfc}");
+            assert!(f.blank_records >= expected.empty_records, "input.blank_records {} < empty lines; RFC 4180: {rfc}", f.blank_records);
+            assert_eq!(f.lines, expected.lines, "input.lines; RFC 4180: {rfc}");
+        }
+        Err(e) => {
+            assert_clean(&e);
+            if e.code == "unclosed_quote" {
+                let line = e.line.expect("an unclosed quote names its line");
+                // Without an explicit delimiter the detected one is unknown: one candidate
+                // must agree.
+                let delimiters: &[u8] = if explicit { &[delimiter] } else { &shape::DELIMITERS };
+                let agrees = delimiters.iter().any(|&d| {
+                    let c = rfc4180::count(&csv, d, mode);
+                    if lenient { c.unclosed_quotes.contains(&line) } else { c.unclosed_quote() == Some(line) }
+                });
+                assert!(agrees, "unclosed_quote at line {line}, but RFC 4180 finds none there: {e:?}");
+            }
+        }
+    }
+}
