@@ -198,6 +198,7 @@ impl AuditConfig {
             return Err(Error::config("invalid_alpha", format!("the wildcard alpha must lie in [0, 1], not {}", self.wildcard_alpha)));
         }
         self.balance.check()?;
+        self.utility.check()?;
         let delimiter = match self.delimiter.as_deref() {
             None => None,
             Some(d) if d.len() == 1 => Some(d.as_bytes()[0]),

@@ -144,8 +144,8 @@ fn chains(q: usize) -> Vec<Vec<u32>> {
 
 /// Statistics of every non-empty member of one chain from a single sort: with the chain's QIs
 /// ordered as they join it, every member's groups are runs of a common prefix of the sorted
-/// keys.
-fn chain_stats(table: &ClassTable, chain: &[u32]) -> Vec<SubsetStats> {
+/// keys. `buffers` are reused from chain to chain.
+fn chain_stats(table: &ClassTable, chain: &[u32], buffers: &mut (Vec<u64>, Vec<u64>)) -> Vec<SubsetStats> {
     let packing = table.packing();
     let mut order: Vec<usize> = Vec::new();
     let mut seen = 0u32;
@@ -158,8 +158,6 @@ fn chain_stats(table: &ClassTable, chain: &[u32]) -> Vec<SubsetStats> {
         seen |= m;
     }
     let fields: Vec<(u32, u32)> = order.iter().map(|&a| packing.field(a)).collect();
-    let src: Vec<(u64, u32)> = (0..table.len()).map(|i| (table.packed(i)[0], table.count(i) as u32)).collect();
-    let sorted = radix_sort(&src, &fields);
     let width: u32 = fields.iter().map(|f| f.1).sum();
     // Member j keeps the first |S_j| fields: the top bits of the compact key.
     let members: Vec<(u32, u32)> = chain
@@ -168,28 +166,90 @@ fn chain_stats(table: &ClassTable, chain: &[u32]) -> Vec<SubsetStats> {
         .map(|&m| (m, width - order.iter().take(m.count_ones() as usize).map(|&a| packing.field(a).1).sum::<u32>()))
         .collect();
     let mut stats: Vec<SubsetStats> = members.iter().map(|&(mask, _)| SubsetStats { mask, classes: 0, sum_sq: 0.0, uniques: 0 }).collect();
-    let mut run = vec![0u32; members.len()];
-    let flush = |s: &mut SubsetStats, f: u32| {
+    let flush = |s: &mut SubsetStats, f: u64| {
         s.classes += 1;
-        s.sum_sq += f64::from(f) * f64::from(f);
+        s.sum_sq += (f as f64) * (f as f64);
         s.uniques += u64::from(f == 1);
     };
-    for (i, &(key, n)) in sorted.iter().enumerate() {
-        for (j, &(_, shift)) in members.iter().enumerate() {
-            let new_group = i == 0 || sorted[i - 1].0.checked_shr(shift).unwrap_or(0) != key.checked_shr(shift).unwrap_or(0);
-            if new_group && i > 0 {
-                flush(&mut stats[j], run[j]);
-                run[j] = 0;
+    let compact = |key: u64| fields.iter().fold(0u64, |c, &(shift, bits)| (c << bits) | ((key >> shift) & ((1u64 << bits) - 1)));
+    let max_count = (0..table.len()).map(|i| table.count(i)).max().unwrap_or(0);
+    let count_bits = 64 - max_count.leading_zeros();
+    let mut starts = vec![0u64; members.len()];
+    let mut cum = 0u64;
+    let mut visit = |i: usize, diff: u64, n: u64| {
+        if i > 0 && diff != 0 {
+            let high = 63 - diff.leading_zeros();
+            // Members from the largest down change group while the highest differing bit is
+            // within their prefix.
+            for j in (0..members.len()).rev() {
+                if members[j].1 > high {
+                    break;
+                }
+                flush(&mut stats[j], cum - starts[j]);
+                starts[j] = cum;
             }
-            run[j] = run[j].saturating_add(n);
+        }
+        cum += n;
+    };
+    if width + count_bits <= 64 {
+        // One word an entry: the compact key above the count.
+        let (a, b) = buffers;
+        a.clear();
+        a.extend((0..table.len()).map(|i| compact(table.packed(i)[0]) << count_bits | table.count(i)));
+        radix_sort_words(a, b, count_bits, width);
+        let mask = (1u64 << count_bits) - 1;
+        let mut prev = a.first().map_or(0, |x| x >> count_bits);
+        for (i, &x) in a.iter().enumerate() {
+            let key = x >> count_bits;
+            visit(i, prev ^ key, x & mask);
+            prev = key;
+        }
+    } else {
+        let src: Vec<(u64, u32)> = (0..table.len()).map(|i| (table.packed(i)[0], table.count(i) as u32)).collect();
+        let sorted = radix_sort(&src, &fields);
+        let mut prev = sorted.first().map_or(0, |x| x.0);
+        for (i, &(key, n)) in sorted.iter().enumerate() {
+            visit(i, prev ^ key, u64::from(n));
+            prev = key;
         }
     }
-    if !sorted.is_empty() {
-        for (s, &f) in stats.iter_mut().zip(&run) {
-            flush(s, f);
+    if table.len() > 0 {
+        for (j, s) in stats.iter_mut().enumerate() {
+            flush(s, cum - starts[j]);
         }
     }
     stats
+}
+
+/// Sorts words by their bits `low .. low + width` (an LSD radix sort, a byte a pass, with
+/// every pass's histogram counted in one read; a pass whose digit never varies is skipped).
+fn radix_sort_words(a: &mut Vec<u64>, b: &mut Vec<u64>, low: u32, width: u32) {
+    const BITS: u32 = 8;
+    let passes = width.div_ceil(BITS) as usize;
+    let mut counts = vec![[0u32; 1 << BITS]; passes];
+    for &x in a.iter() {
+        for (p, c) in counts.iter_mut().enumerate() {
+            c[((x >> (low + p as u32 * BITS)) & ((1 << BITS) - 1)) as usize] += 1;
+        }
+    }
+    b.clear();
+    b.resize(a.len(), 0);
+    for (p, c) in counts.iter_mut().enumerate() {
+        if c.iter().any(|&n| n as usize == a.len()) {
+            continue;
+        }
+        let mut at = 0;
+        for n in c.iter_mut() {
+            (*n, at) = (at, at + *n);
+        }
+        let shift = low + p as u32 * BITS;
+        for &x in a.iter() {
+            let d = ((x >> shift) & ((1 << BITS) - 1)) as usize;
+            b[c[d] as usize] = x;
+            c[d] += 1;
+        }
+        std::mem::swap(a, b);
+    }
 }
 
 /// Groups one-word keys by the fields `(shift, bits)`: the fields are packed side by side into
@@ -332,7 +392,8 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String]) -> Vec<MetricRe
     let masks = subsets(q);
     let full_lattice = q <= FULL_LATTICE_MAX_QIS;
     let mut stats = if full_lattice && table.packing().words() == 1 && table.len() <= RADIX_MAX {
-        chains(q).iter().flat_map(|c| chain_stats(table, c)).collect()
+        let mut buffers = (Vec::new(), Vec::new());
+        chains(q).iter().flat_map(|c| chain_stats(table, c, &mut buffers)).collect()
     } else {
         project_all(table, &masks)
     };
@@ -418,7 +479,8 @@ mod tests {
             t.absorb(&key, 0.0).unwrap();
         }
         let masks = subsets(4);
-        let mut by_chain: Vec<SubsetStats> = chains(4).iter().flat_map(|c| chain_stats(&t, c)).collect();
+        let mut buffers = (Vec::new(), Vec::new());
+        let mut by_chain: Vec<SubsetStats> = chains(4).iter().flat_map(|c| chain_stats(&t, c, &mut buffers)).collect();
         let mut by_subset = project_all(&t, &masks);
         by_chain.sort_by_key(|s| s.mask);
         by_subset.sort_by_key(|s| s.mask);

@@ -139,7 +139,11 @@ impl ClassTable {
         self.packing.pack(codes, &mut key);
         let hash = self.hasher.hash_one(&key);
         let (w, keys) = (self.packing.words(), &self.keys);
-        let found = self.index.find(hash, |&i| keys[i as usize * w..(i as usize + 1) * w] == key[..]);
+        let found = if w == 1 {
+            self.index.find(hash, |&i| keys[i as usize] == key[0])
+        } else {
+            self.index.find(hash, |&i| keys[i as usize * w..(i as usize + 1) * w] == key[..])
+        };
         let r = match found {
             Some(&i) => match self.counts[i as usize].checked_add(n) {
                 Some(c) => {

@@ -331,7 +331,8 @@ fn digit_mask(t: &str, norm: &Normaliser) -> Option<(f64, f64)> {
             return None;
         }
     }
-    (has_digit && has_mask).then_some((lo, hi))
+    // A mask too long for a finite number is no number (as `NUM` refuses one: Sec 4.2).
+    (has_digit && has_mask && hi.is_finite()).then_some((lo, hi))
 }
 
 #[cfg(test)]
@@ -382,6 +383,7 @@ mod tests {
         assert!(half_open.lo_closed && !half_open.hi_closed);
         assert!(!parse_numeric_range(">80", &n).unwrap().lo_closed);
         assert_eq!(r("abc"), None);
+        assert_eq!(r(&format!("{}*", "1".repeat(400))), None, "beyond binary64: not a number");
     }
 
     #[test]

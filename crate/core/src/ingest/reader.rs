@@ -318,7 +318,8 @@ impl Reader {
                 buf.extend_from_slice(chunk);
                 if buf.len() >= SAMPLE_BYTES {
                     let buf = self.sniff.take().unwrap_or_default();
-                    let body = self.start(&buf, false)?;
+                    // Exactly the first 64 KiB decide, however the chunks fell.
+                    let body = self.start(&buf[..SAMPLE_BYTES], false)?;
                     self.feed(&buf[body..], sink)?;
                 }
                 Ok(())
@@ -375,7 +376,7 @@ impl Reader {
                 (Cow::Borrowed(&sample[body..]), body)
             }
         };
-        let nul = text.iter().position(|&b| b == 0);
+        let nul = memchr::memchr(0, &text);
         let start = if self.encoding.is_utf16() { &text[..] } else { sample };
         if let Some(e) = not_text(start, nul.map(|n| if self.encoding.is_utf16() { 2 + 2 * n } else { body + n })) {
             return Err(e);
@@ -421,7 +422,7 @@ impl Reader {
     /// Reads ASCII-compatible text: checks it once (no NUL; valid UTF-8 unless Windows-1252),
     /// splits it into records and hands the data rows to `sink`.
     fn text(&mut self, text: &[u8], sink: &mut impl RecordSink) -> Result<()> {
-        if let Some(at) = text.iter().position(|&b| b == 0) {
+        if let Some(at) = memchr::memchr(0, text) {
             self.tokenize(&text[..at], sink)?;
             let offset = self.facts.bytes - (text.len() - at) as u64;
             let e = not_text(b"", Some(offset as usize)).expect("a NUL byte is not text").at_line(self.tok.line());

@@ -157,15 +157,6 @@ pub struct Tokenizer {
     pub batch: Batch,
 }
 
-/// Which bytes end an unquoted run: the delimiter, CR and LF.
-fn stops(delim: u8) -> [bool; 256] {
-    let mut t = [false; 256];
-    t[delim as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'\r' as usize] = true;
-    t
-}
-
 impl Tokenizer {
     /// A tokenizer for this delimiter; `lenient` hands broken records out instead of failing.
     pub fn new(delim: u8, lenient: bool) -> Self {
@@ -248,7 +239,6 @@ impl Tokenizer {
 
     /// Reads `input`; complete records are appended to [`Tokenizer::batch`].
     pub fn push(&mut self, input: &[u8]) -> std::result::Result<(), Problem> {
-        let stop = stops(self.delim);
         let n = input.len();
         let base = self.consumed;
         let mut i = 0;
@@ -287,7 +277,7 @@ impl Tokenizer {
                     }
                 }
                 State::Unquoted => {
-                    let run = input[i..].iter().position(|&b| stop[b as usize]).map_or(n, |p| i + p);
+                    let run = memchr::memchr3(self.delim, b'\n', b'\r', &input[i..]).map_or(n, |p| i + p);
                     self.batch.bytes.extend_from_slice(&input[i..run]);
                     i = run;
                     if self.batch.bytes.len() - self.field_start > MAX_FIELD_BYTES {
@@ -308,7 +298,7 @@ impl Tokenizer {
                     }
                 }
                 State::Quoted => {
-                    let run = memchr_quote(&input[i..]).map_or(n, |p| i + p);
+                    let run = memchr::memchr(b'"', &input[i..]).map_or(n, |p| i + p);
                     let crossed = self.count_lines(&input[i..run]);
                     if self.lenient && keep_from.is_none() {
                         if let Some((p, cr)) = crossed {
@@ -362,7 +352,7 @@ impl Tokenizer {
                     }
                 }
                 State::Skip => {
-                    match input[i..].iter().position(|&b| b == b'\n' || b == b'\r') {
+                    match memchr::memchr2(b'\n', b'\r', &input[i..]) {
                         None => i = n,
                         Some(p) => {
                             let b = input[i + p];
@@ -457,7 +447,7 @@ impl Tokenizer {
     /// Counts the line ends of a run inside quotes; returns the offset after the first one
     /// and whether it was a CR.
     fn count_lines(&mut self, run: &[u8]) -> Option<(usize, bool)> {
-        if !run.contains(&b'\n') && !run.contains(&b'\r') {
+        if memchr::memchr2(b'\n', b'\r', run).is_none() {
             if !run.is_empty() {
                 self.after_cr = false;
             }
@@ -531,12 +521,6 @@ impl Tokenizer {
         });
         self.resync = None;
     }
-}
-
-/// The position of the first `"`.
-#[inline]
-fn memchr_quote(s: &[u8]) -> Option<usize> {
-    s.iter().position(|&b| b == b'"')
 }
 
 /// The error a [`Problem`] becomes, with the column named from the header when known.

@@ -55,6 +55,25 @@ pub fn ascii_trim(mut b: &[u8]) -> &[u8] {
     b
 }
 
+/// Whether two byte strings are equal, without a library call for short ones (most values
+/// are a few bytes: the call would cost more than the comparison).
+#[inline]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().expect("8 bytes"));
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().expect("4 bytes"));
+    match n {
+        0 => true,
+        1..=3 => a.iter().zip(b).all(|(x, y)| x == y),
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
+}
+
 /// The most bytes of distinct text a column may hold (offsets are 32-bit).
 pub const MAX_BYTES: usize = u32::MAX as usize;
 
@@ -100,7 +119,7 @@ impl Values {
         let (keys, bytes) = (&self.keys, &self.bytes);
         let &k = self.index.find(hash, |&k| {
             let (o, l, _) = keys[k as usize];
-            &bytes[o as usize..(o + l) as usize] == key
+            l as usize == key.len() && same_bytes(&bytes[o as usize..(o + l) as usize], key)
         })?;
         let code = self.keys[k as usize].2;
         self.counts[code as usize] += 1;

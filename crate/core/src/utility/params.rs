@@ -125,6 +125,24 @@ pub struct UtilityParams {
     pub seed: u64,
 }
 
+/// The most bins a numeric histogram may have (Sec 6.1 `B_max`).
+pub const MAX_SIMILARITY_BINS: usize = 1_000_000;
+
+impl UtilityParams {
+    /// Checks the settings that a value out of range would make meaningless.
+    pub fn check(&self) -> crate::error::Result<()> {
+        let bad = [
+            ("similarity bins", !(1..=MAX_SIMILARITY_BINS).contains(&self.similarity_bins)),
+            ("similarity weight", !(0.0..=1.0).contains(&self.similarity_weight)),
+            ("Lmax value", self.lmax_value.is_some_and(|l| !(l.is_finite() && l > 0.0))),
+        ];
+        match bad.iter().find(|b| b.1) {
+            Some((what, _)) => Err(crate::error::Error::config("invalid_utility_setting", format!("the {what} is out of range"))),
+            None => Ok(()),
+        }
+    }
+}
+
 impl Default for UtilityParams {
     fn default() -> Self {
         UtilityParams {
