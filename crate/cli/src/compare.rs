@@ -41,7 +41,8 @@ pub struct CompareArgs {
 /// Audits every candidate against the original (and the reference), then chooses.
 pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
     let config = args.settings.config(&args.qi, args.wildcard_alpha, args.alpha)?;
-    let sides = SideTables::read(&config, Some(&args.original), args.settings.reference.as_deref())?;
+    let mut sides = SideTables::read(&config, Some(&args.original), args.settings.reference.as_deref())?;
+    sides.threads = crate::parallel::threads(args.settings.threads);
     let mut reports = Vec::new();
     for path in &args.candidates {
         reports.push((path.display().to_string(), sides.audit(path, &config)?));

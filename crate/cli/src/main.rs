@@ -7,6 +7,7 @@
 
 mod bench;
 mod compare;
+mod parallel;
 mod read;
 mod settings;
 mod table;
@@ -133,7 +134,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Audit(args) => {
             let config = args.settings.config(&args.qi, args.alpha, args.rut_alpha)?;
-            let sides = SideTables::read(&config, args.original.as_deref(), args.settings.reference.as_deref())?;
+            let mut sides = SideTables::read(&config, args.original.as_deref(), args.settings.reference.as_deref())?;
+            sides.threads = parallel::threads(args.settings.threads);
             let report = sides.audit(&args.file, &config)?;
             if args.settings.json {
                 serde_json::to_writer_pretty(&mut out, &report).map_err(|e| Failure::Io(e.to_string()))?;

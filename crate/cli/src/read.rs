@@ -9,6 +9,7 @@ use pseudolens_core::reference::{Reference, ReferenceTable};
 use pseudolens_core::utility::capture::{Captured, Original};
 use pseudolens_core::{Audit, AuditConfig, Report};
 
+use crate::parallel::read_in_parts;
 use crate::{Failure, stream};
 
 /// Runs `read` with the encoding detected; a file detected as UTF-8 that turns out not to be
@@ -33,6 +34,8 @@ pub struct SideTables {
     original: Option<Captured>,
     reference: Option<ReferenceTable>,
     warnings: Vec<Warning>,
+    /// Threads to read a release with.
+    pub threads: usize,
 }
 
 impl SideTables {
@@ -49,13 +52,25 @@ impl SideTables {
             stream(path, |chunk| original.push(chunk))?;
             Ok(original.finish()?)
         })?;
-        Ok(SideTables { original, reference, warnings })
+        Ok(SideTables { original, reference, warnings, threads: 1 })
     }
 
     /// Audits the release at `path` against these tables.
     pub fn audit(&self, path: &Path, config: &AuditConfig) -> Result<Report, Failure> {
         let (mut report, w) = with_fallback(path, config.encoding, |encoding| {
-            let mut audit = Audit::new(AuditConfig { encoding, ..config.clone() })?;
+            let config = AuditConfig { encoding, ..config.clone() };
+            let prepare = |audit: &mut Audit| {
+                if let Some(o) = &self.original {
+                    audit.set_original(o.clone());
+                }
+            };
+            if let Some(mut part) = read_in_parts(path, &config, self.threads, &prepare)? {
+                if let Some(e) = &self.reference {
+                    part.set_population(e.clone());
+                }
+                return Ok(part.finish());
+            }
+            let mut audit = Audit::new(config)?;
             if let Some(o) = &self.original {
                 audit.set_original(o.clone());
             }

@@ -95,6 +95,10 @@ pub struct Settings {
     /// Lenient reading: the same as --ragged pad.
     #[arg(long)]
     lenient: bool,
+    /// Threads that read the released file (default: every core); the report is the same
+    /// whatever the number.
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// The memory the class table may take: bytes, or with a suffix K, M or G (default 1G).
     #[arg(long, value_parser = size)]
     memory_budget: Option<u64>,

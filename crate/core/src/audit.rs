@@ -22,7 +22,7 @@ use crate::ingest::cell::{Cell, parse_num};
 use crate::reference::ReferenceTable;
 use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
 use crate::ingest::encoding::Encoding;
-use crate::ingest::reader::{CsvOptions, InputFacts, Ragged, Reader, RecordSink, Rows};
+use crate::ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Ragged, Reader, RecordSink, Rows, Span};
 use crate::ingest::tokenizer::{Broken, MAX_FIELD_BYTES};
 use crate::metric::MetricResult;
 use crate::table::profile::ColumnProfile;
@@ -425,7 +425,6 @@ impl TableSummary {
 
     /// Merges the summary of another part of the same table (same header and settings).
     pub fn merge(&mut self, other: TableSummary) -> Result<()> {
-        self.facts.merge(&other.facts);
         let remap = self.classes.merge(other.classes)?;
         let persons = match (&mut self.persons, other.persons) {
             (Some(mine), Some(theirs)) => Some(mine.merge(theirs, &remap)),
@@ -445,8 +444,9 @@ impl TableSummary {
         Ok(())
     }
 
-    /// Finishes into the report, with the profiles of the columns.
-    pub fn finish(self, columns: Vec<ColumnProfile>, config: &AuditConfig) -> Report {
+    /// Finishes into the report, with the profiles of the columns and the facts of the file.
+    pub fn finish(mut self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig) -> Report {
+        self.facts = facts;
         let rows = self.facts.rows_total;
         let mut warnings = Vec::new();
         for c in &columns {
@@ -568,6 +568,21 @@ fn parse_weight(cell: Cell<'_>) -> Option<f64> {
     }
 }
 
+/// The bounds of two adjacent parts read as one, shifting the lines of the second part's
+/// table to follow the first's.
+pub fn merge_bounds(a: Option<PartBounds>, b: Option<PartBounds>, table: &mut Table) -> Result<Option<PartBounds>> {
+    let (Some(a), Some(b)) = (a, b) else { return Ok(a.or(b)) };
+    if a.end != b.first {
+        return Err(Error {
+            kind: crate::error::ErrorKind::Internal,
+            ..Error::input("parts_not_adjacent", format!("a part ends at byte {} but the next starts at byte {}", a.end, b.first))
+        });
+    }
+    let shift = a.end_line - 1;
+    table.shift_lines(shift);
+    Ok(Some(PartBounds { first: a.first, end: b.end, end_line: b.end_line + shift }))
+}
+
 /// The reader's sink of an audit: the table builder, and the summaries fed from its blocks.
 struct AuditSink {
     config: AuditConfig,
@@ -632,15 +647,27 @@ impl Audit {
         self.sink.original = Some(original);
     }
 
+    /// An audit of one part of a file whose start was probed ([`Reader::probe`]): the part
+    /// reads the records starting in `span`; parts merge in file order ([`AuditPart::merge`]).
+    pub fn part(config: AuditConfig, probe: &Probe, span: Span) -> Result<Self> {
+        let opts = config.csv_options()?;
+        let builder = TableBuilder::new(config.normaliser(), needed_columns(&config), None);
+        Ok(Audit { csv: Reader::part(opts, probe, span), sink: AuditSink { config, builder, original: None, summary: None }, population: None })
+    }
+
+    /// Whether a part has read its last record: push no more.
+    pub fn done(&self) -> bool {
+        self.csv.done()
+    }
+
     /// Ends the input; returns the table read and its summaries, for merging with the
     /// other parts of the same file.
     pub fn finish_part(mut self) -> Result<AuditPart> {
         self.csv.finish(&mut self.sink)?;
         let mut summary = self.sink.summary.expect("finish succeeds only after a header");
-        summary.facts = self.csv.facts().clone();
         summary.population = self.population;
         let table = self.sink.builder.finish(self.csv.facts().clone());
-        Ok(AuditPart { table, summary, config: self.sink.config })
+        Ok(AuditPart { table, summary, config: self.sink.config, bounds: self.csv.bounds() })
     }
 
     /// Ends the input and returns the report.
@@ -649,24 +676,39 @@ impl Audit {
     }
 }
 
+
 /// The table and summaries of one part of a file, as an audit read them.
 pub struct AuditPart {
     /// The table read.
     pub table: Table,
     summary: TableSummary,
     config: AuditConfig,
+    /// Where the part began and ended, when it was read as a part of a file.
+    pub bounds: Option<PartBounds>,
 }
 
 impl AuditPart {
-    /// Appends the next part of the same file (same settings).
-    pub fn merge(&mut self, other: AuditPart) -> Result<()> {
+    /// Appends the next part of the same file (same settings): parts of one file read in
+    /// parallel must be adjacent (`parts_not_adjacent` otherwise); their lines continue.
+    pub fn merge(&mut self, mut other: AuditPart) -> Result<()> {
+        self.bounds = merge_bounds(self.bounds, other.bounds, &mut other.table)?;
         self.table.append(other.table)?;
         self.summary.merge(other.summary)
+    }
+
+    /// Gives the population table `E` (see [`Audit::set_population`]).
+    pub fn set_population(&mut self, population: ReferenceTable) {
+        self.summary.population = Some(population);
+    }
+
+    /// The SHA-256 of the whole file, computed beside a parallel read.
+    pub fn set_sha256(&mut self, hex: String) {
+        self.table.facts.sha256 = Some(hex);
     }
 
     /// The report.
     pub fn finish(self) -> Report {
         let profiles = self.table.profiles(&self.config.normaliser());
-        self.summary.finish(profiles, &self.config)
+        self.summary.finish(profiles, self.table.facts, &self.config)
     }
 }

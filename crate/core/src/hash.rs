@@ -10,3 +10,19 @@ pub type Map<K, V> = hashbrown::HashMap<K, V, Fixed>;
 pub fn map<K, V>() -> Map<K, V> {
     Map::with_hasher(Fixed::with_seed(0x5eed))
 }
+
+/// The SHA-256 of an input, fed as it streams, reported as lower-case hex.
+#[derive(Default, Clone)]
+pub struct ContentHash(sha2::Sha256);
+
+impl ContentHash {
+    /// Adds the next bytes.
+    pub fn update(&mut self, bytes: &[u8]) {
+        sha2::Digest::update(&mut self.0, bytes);
+    }
+
+    /// The digest, lower-case hex.
+    pub fn hex(self) -> String {
+        sha2::Digest::finalize(self.0).iter().map(|b| format!("{b:02x}")).collect()
+    }
+}

@@ -17,7 +17,7 @@ pub mod audit;
 pub mod balance;
 pub mod error;
 pub mod extract;
-mod hash;
+pub mod hash;
 pub mod identity;
 pub mod ingest;
 mod json;

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use pseudolens_core::AuditConfig;
+use pseudolens_core::{AuditConfig, Report};
 use pseudolens_core::ingest::reader::Ragged;
 use proptest::prelude::*;
 
@@ -120,6 +120,83 @@ proptest! {
                 prop_assert_eq!(value(&r, "n_records_total"), &serde_json::json!(f.data + after));
                 prop_assert_eq!(r.warnings.iter().any(|w| w.code == "partial_read"), error > 0);
             }
+        }
+    }
+}
+
+/// Reads `bytes` as the CLI does on several threads (here one after another): the start is
+/// probed, the file cut at `cuts`, each part read from its cut, a part whose guessed start
+/// was wrong read again from where the part before it ended, the parts merged in order.
+/// `None` when the probe declines (the caller reads on one thread).
+fn read_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64], chunk: usize) -> Option<Result<Report, pseudolens_core::Error>> {
+    use pseudolens_core::ingest::reader::{Reader, Span};
+    let probe = Reader::probe(config.csv_options().unwrap(), bytes, true)?;
+    let mut bounds: Vec<u64> = cuts.iter().copied().filter(|&c| c > 0 && c < bytes.len() as u64).collect();
+    bounds.sort_unstable();
+    bounds.dedup();
+    let starts: Vec<u64> = std::iter::once(0).chain(bounds.iter().copied()).collect();
+    let spans: Vec<Span> = starts
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| Span { start: s, end: starts.get(i + 1).copied().unwrap_or(u64::MAX), exact: i == 0 })
+        .collect();
+    let read = |span: Span| -> Result<pseudolens_core::AuditPart, pseudolens_core::Error> {
+        let mut a = pseudolens_core::Audit::part(config.clone(), &probe, span)?;
+        for piece in bytes[span.start as usize..].chunks(chunk) {
+            if a.done() {
+                break;
+            }
+            a.push(piece)?;
+        }
+        a.finish_part()
+    };
+    let mut merged: Option<pseudolens_core::AuditPart> = None;
+    for span in spans {
+        let part = read(span);
+        let Some(m) = &mut merged else {
+            match part {
+                Ok(p) => merged = Some(p),
+                Err(e) => return Some(Err(e)),
+            }
+            continue;
+        };
+        let end = m.bounds.unwrap().end;
+        // A part that guessed its start wrong (its bounds say so, or its guess made it fail)
+        // is read again from where the part before it ended.
+        let part = match part {
+            Ok(p) if p.bounds.unwrap().first == end => p,
+            _ => match read(span.after(end)) {
+                Ok(p) => p,
+                Err(e) => return Some(Err(e)),
+            },
+        };
+        m.merge(part).unwrap();
+    }
+    Some(Ok(merged.unwrap().finish()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn parts_read_apart_give_the_one_pass_report(
+        f in file(), cuts in proptest::collection::vec(any::<u64>(), 1..5), chunk in 1usize..40, lenient in any::<bool>(),
+    ) {
+        let config = AuditConfig { ragged: if lenient { Ragged::PadOrTruncate } else { Ragged::Error }, ..qi(&["c1", "c3"]) };
+        let cuts: Vec<u64> = cuts.iter().map(|c| c % (f.bytes.len() as u64 + 1)).collect();
+        let whole = audit_chunked(&f.bytes, &config, 64);
+        match (read_in_parts(&f.bytes, &config, &cuts, chunk), whole) {
+            (None, _) => {}
+            (Some(Ok(mut parts)), Ok(whole)) => {
+                parts.input.sha256 = whole.input.sha256.clone();
+                prop_assert_eq!(&parts.input, &whole.input);
+                prop_assert_eq!(&parts.columns, &whole.columns);
+                prop_assert_eq!(parts.metrics, whole.metrics);
+                prop_assert_eq!(parts.warnings, whole.warnings);
+            }
+            // An error in parts is read again on one thread by the CLI; it must be an error there too.
+            (Some(Err(_)), Err(_)) => {}
+            (p, w) => prop_assert!(false, "parts {:?} whole {:?}", p.map(|r| r.map(|r| r.input)), w.map(|r| r.input)),
         }
     }
 }

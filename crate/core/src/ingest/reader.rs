@@ -10,12 +10,12 @@
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use super::dialect::{SAMPLE_BYTES, detect_delimiter};
 use super::encoding::{Encoding, UTF8_BOM, not_text};
 use super::tokenizer::{Batch, Broken, Problem, RecKind, Tokenizer, checked, problem_error};
 use crate::error::{Error, ErrorKind, Result};
+use crate::hash::ContentHash;
 
 /// What to do with records that cannot be read as the header says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -118,6 +118,17 @@ impl InputFacts {
                 Some(m) => m.count += b.count,
                 None => self.broken.push(b.clone()),
             }
+        }
+    }
+
+    /// Moves every line number by `by` (a part read on its own, once its place is known).
+    pub fn shift_lines(&mut self, by: u64) {
+        self.lines += by;
+        if let Some(r) = &mut self.first_ragged {
+            r.0 += by;
+        }
+        for b in &mut self.broken {
+            b.line += by;
         }
     }
 
@@ -256,9 +267,70 @@ impl<S: Collect> Feed<S> {
     }
 }
 
+/// What the start of a file says about all of it: enough to read any part of it on its own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Probe {
+    /// The encoding.
+    pub encoding: Encoding,
+    /// The delimiter.
+    pub delimiter: u8,
+    /// The header.
+    pub header: Vec<String>,
+}
+
+/// A byte range of a file given to one reader of a parallel read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    /// The first byte.
+    pub start: u64,
+    /// The first byte of the next range: a record starting here or later is not this part's.
+    pub end: u64,
+    /// Whether a record starts exactly at `start` (the file's start, or a boundary a previous
+    /// part found); else the part guesses that the first line end after `start` ends a record.
+    pub exact: bool,
+}
+
+impl Span {
+    /// `n` spans of equal size over a file of `len` bytes, the first exact at 0.
+    pub fn split(len: u64, n: usize) -> Vec<Span> {
+        let n = n.max(1) as u64;
+        (0..n).map(|i| Span { start: len * i / n, end: if i + 1 == n { u64::MAX } else { len * (i + 1) / n }, exact: i == 0 }).collect()
+    }
+
+    /// The span to read again when the part before this one ended at `previous_end` and this
+    /// one guessed another start: from that exact boundary to the same end.
+    pub fn after(self, previous_end: u64) -> Span {
+        Span { start: previous_end, end: self.end, exact: true }
+    }
+}
+
+/// Where a part of a parallel read began and ended: byte offsets of record starts, and the
+/// line (counted from 1 at `first`) of `end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartBounds {
+    /// Where its first record starts.
+    pub first: u64,
+    /// Where the first record not its own starts (or the end of the file).
+    pub end: u64,
+    /// The line of `end`, counted from 1 at `first`.
+    pub end_line: u64,
+}
+
+/// The state of a reader of one part of a file.
+#[derive(Debug, Clone)]
+struct Part {
+    span: Span,
+    /// Still looking for the first line end (a CR was just seen when `Some(true)`).
+    seeking: Option<bool>,
+    skipped: u64,
+    announced: bool,
+    stop: Option<(u64, u64)>,
+}
+
 /// The push-driven reader.
 pub struct Reader {
     opts: CsvOptions,
+    part: Option<Part>,
     sniff: Option<Vec<u8>>,
     encoding: Encoding,
     decoder: Option<encoding_rs::Decoder>,
@@ -269,7 +341,8 @@ pub struct Reader {
     header: Option<Vec<String>>,
     data: Vec<u32>,
     facts: InputFacts,
-    hash: Sha256,
+    /// The SHA-256 of the input (not kept by a part: it is of the whole file).
+    hash: Option<ContentHash>,
 }
 
 impl Reader {
@@ -277,6 +350,7 @@ impl Reader {
     pub fn new(opts: CsvOptions) -> Self {
         Reader {
             opts,
+            part: None,
             sniff: Some(Vec::new()),
             encoding: Encoding::Utf8,
             decoder: None,
@@ -286,8 +360,67 @@ impl Reader {
             header: None,
             data: Vec::new(),
             facts: InputFacts::default(),
-            hash: Sha256::new(),
+            hash: Some(ContentHash::default()),
         }
+    }
+
+    /// A reader of one part of a file whose start was probed; the part's own records are
+    /// those starting in `span`. The first part is read like a whole file; every other one
+    /// knows the dialect and the header, and starts at `span.start` (exact) or after the first
+    /// line end it meets there. Lines are counted from 1 at the part's first record.
+    pub fn part(opts: CsvOptions, probe: &Probe, span: Span) -> Self {
+        let mut r = Reader::new(opts);
+        if span.start > 0 {
+            r.sniff = None;
+            r.encoding = probe.encoding;
+            r.tok = Tokenizer::new(probe.delimiter, r.lenient());
+            r.facts.encoding = probe.encoding.label().to_string();
+            r.facts.delimiter = (probe.delimiter as char).to_string();
+            r.facts.columns = probe.header.len();
+            r.header = Some(probe.header.clone());
+        }
+        r.hash = None;
+        let seeking = (!span.exact && span.start > 0).then_some(false);
+        r.part = Some(Part { span, seeking, skipped: 0, announced: span.start == 0, stop: None });
+        r
+    }
+
+    /// Reads the start of a file until its header is known (`None` when `prefix` holds too
+    /// little, or the file cannot be read in parts: UTF-16, or a problem before the header
+    /// ends; read such a file whole).
+    pub fn probe(opts: CsvOptions, prefix: &[u8], complete: bool) -> Option<Probe> {
+        struct Header(Option<Vec<String>>);
+        impl RecordSink for Header {
+            fn header(&mut self, names: &[String]) -> Result<()> {
+                self.0 = Some(names.to_vec());
+                Ok(())
+            }
+            fn rows(&mut self, _: &Rows<'_>) -> Result<()> {
+                Ok(())
+            }
+        }
+        let mut r = Reader::new(CsvOptions { ragged: Ragged::PadOrTruncate, ..opts });
+        let mut sink = Header(None);
+        r.push(prefix, &mut sink).ok()?;
+        if complete {
+            r.finish(&mut sink).ok()?;
+        } else if r.sniff.is_some() {
+            return None;
+        }
+        let header = sink.0?;
+        (!r.encoding.is_utf16()).then(|| Probe { encoding: r.encoding, delimiter: r.tok.delim(), header })
+    }
+
+    /// Whether a part has seen its last record: push no more.
+    pub fn done(&self) -> bool {
+        self.part.as_ref().is_some_and(|p| p.stop.is_some())
+    }
+
+    /// Where this part began and ended (after [`Reader::finish`]).
+    pub fn bounds(&self) -> Option<PartBounds> {
+        let p = self.part.as_ref()?;
+        let (end, end_line) = p.stop?;
+        Some(PartBounds { first: p.span.start + p.skipped, end, end_line })
     }
 
     /// Facts so far.
@@ -310,9 +443,51 @@ impl Reader {
     }
 
     /// Absorbs the next chunk.
-    pub fn push(&mut self, chunk: &[u8], sink: &mut impl RecordSink) -> Result<()> {
+    pub fn push(&mut self, mut chunk: &[u8], sink: &mut impl RecordSink) -> Result<()> {
+        if let Some(part) = &mut self.part {
+            if part.stop.is_some() {
+                return Ok(());
+            }
+            if !part.announced {
+                part.announced = true;
+                sink.header(self.header.as_deref().unwrap_or_default())?;
+            }
+            if let Some(cr) = part.seeking {
+                let at = match (cr, chunk.first()) {
+                    (true, Some(b'\n')) => Some(1),
+                    (true, Some(_)) => Some(0),
+                    _ => memchr::memchr2(b'\n', b'\r', chunk).map(|p| match (chunk[p], chunk.get(p + 1)) {
+                        (b'\r', None) => p + 1 + chunk.len(),
+                        (b'\r', Some(b'\n')) => p + 2,
+                        _ => p + 1,
+                    }),
+                };
+                match at {
+                    // A CR ends the chunk: a LF may follow in the next one.
+                    Some(at) if at > chunk.len() => {
+                        part.seeking = Some(true);
+                        part.skipped += chunk.len() as u64;
+                        return Ok(());
+                    }
+                    Some(at) => {
+                        part.seeking = None;
+                        part.skipped += at as u64;
+                        chunk = &chunk[at..];
+                        self.tok.set_offset(part.span.start + part.skipped);
+                    }
+                    None => {
+                        part.skipped += chunk.len() as u64;
+                        return Ok(());
+                    }
+                }
+            } else if part.span.start > 0 && self.tok.consumed() == 0 {
+                self.tok.set_offset(part.span.start);
+            }
+        }
         self.facts.bytes += chunk.len() as u64;
-        self.hash.update(chunk);
+        if let Some(h) = &mut self.hash {
+            h.update(chunk);
+        }
         match &mut self.sniff {
             Some(buf) => {
                 buf.extend_from_slice(chunk);
@@ -330,6 +505,19 @@ impl Reader {
 
     /// Ends the input: flushes the last record. Errors `empty_file` when there was no header.
     pub fn finish(&mut self, sink: &mut impl RecordSink) -> Result<()> {
+        if self.done() {
+            return self.end_facts();
+        }
+        if let Some(part) = &mut self.part {
+            if !part.announced {
+                part.announced = true;
+                sink.header(self.header.as_deref().unwrap_or_default())?;
+            }
+            if part.seeking.is_some() || (part.span.start > 0 && self.tok.consumed() == 0) {
+                // The input ended before this part found a record: it has none.
+                self.tok.set_offset(part.span.start + part.skipped);
+            }
+        }
         if let Some(buf) = self.sniff.take() {
             let body = self.start(&buf, true)?;
             self.feed(&buf[body..], sink)?;
@@ -348,11 +536,26 @@ impl Reader {
         if self.header.is_none() {
             return Err(Error::input("empty_file", "the file is empty: it has no header row"));
         }
+        if let Some(part) = &mut self.part {
+            part.stop.get_or_insert((self.tok.consumed(), self.tok.line()));
+        }
+        self.end_facts()
+    }
+
+    fn end_facts(&mut self) -> Result<()> {
+        let eof_lines = if self.tok.at_record_start() { self.tok.line() - 1 } else { self.tok.line() };
+        let bounds = self.bounds();
         let f = &mut self.facts;
         f.records = f.header_records + f.blank_records + f.rows_total + f.error_records;
-        f.lines = if self.tok.at_record_start() { self.tok.line() - 1 } else { self.tok.line() };
-        let digest = std::mem::take(&mut self.hash).finalize();
-        f.sha256 = Some(digest.iter().map(|b| format!("{b:02x}")).collect());
+        f.lines = eof_lines;
+        if let (Some(part), Some(b)) = (&self.part, bounds) {
+            // A part: the lines and bytes before its end (the first part's include a BOM).
+            if b.end_line <= eof_lines && b.end < self.tok.consumed() {
+                f.lines = b.end_line - 1;
+            }
+            f.bytes = b.end - if part.span.start == 0 { 0 } else { b.first };
+        }
+        f.sha256 = self.hash.take().map(ContentHash::hex);
         Ok(())
     }
 
@@ -383,6 +586,8 @@ impl Reader {
         }
         let delim = self.opts.delimiter.unwrap_or_else(|| detect_delimiter(&text, complete));
         self.tok = Tokenizer::new(delim, self.lenient());
+        // Offsets count the file's bytes, a BOM included.
+        self.tok.set_offset(body as u64);
         self.facts.encoding = self.encoding.label().to_string();
         self.facts.delimiter = (delim as char).to_string();
         Ok(body)
@@ -490,6 +695,13 @@ impl Reader {
         let n = self.tok.batch.recs.len();
         for r in 0..n {
             let rec = self.tok.batch.recs[r];
+            if let (Some(part), Some(_)) = (&mut self.part, &self.header) {
+                // (The first part reads its header wherever the next part begins.)
+                if part.stop.is_some() || rec.offset >= part.span.end {
+                    part.stop.get_or_insert((rec.offset, rec.line));
+                    break;
+                }
+            }
             let Some(header) = &self.header else {
                 match rec.kind {
                     RecKind::Empty => self.facts.blank_records += 1,

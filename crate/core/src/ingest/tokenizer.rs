@@ -191,9 +191,19 @@ impl Tokenizer {
         self.line
     }
 
-    /// Bytes consumed so far.
+    /// Bytes consumed so far (plus the offset given to [`Tokenizer::set_offset`]).
     pub fn consumed(&self) -> u64 {
         self.consumed
+    }
+
+    /// Counts input offsets from `offset` (a tokenizer reading part of a file).
+    pub fn set_offset(&mut self, offset: u64) {
+        self.consumed = offset;
+    }
+
+    /// The delimiter.
+    pub fn delim(&self) -> u8 {
+        self.delim
     }
 
     /// The 0-based index of the field being read (0 between records).
@@ -399,9 +409,18 @@ impl Tokenizer {
                 if !self.lenient {
                     return Err(problem);
                 }
-                let again = self.resync.take().unwrap_or_default();
-                self.resync_after(Broken::UnclosedQuote, &again)?;
-                return self.finish();
+                match self.resync.take() {
+                    Some(again) => {
+                        self.resync_after(Broken::UnclosedQuote, &again)?;
+                        return self.finish();
+                    }
+                    // Opened on the last line: nothing to read again.
+                    None => {
+                        let field = self.field_index() as u32;
+                        self.end_record(RecKind::Broken(Broken::UnclosedQuote, self.quote_line, field));
+                        self.state = State::RecordStart;
+                    }
+                }
             }
         }
         Ok(())

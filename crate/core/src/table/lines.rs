@@ -21,6 +21,16 @@ impl Lines {
         self.rows += 1;
     }
 
+    /// Moves every line by `by`.
+    pub fn shift(&mut self, by: u64) {
+        for b in &mut self.breaks {
+            b.1 += by;
+        }
+        if self.rows > 0 {
+            self.last += by;
+        }
+    }
+
     /// Rows recorded.
     pub fn rows(&self) -> u64 {
         self.rows

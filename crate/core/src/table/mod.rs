@@ -73,6 +73,12 @@ impl Table {
         self.not_retained.is_none() && self.columns.iter().all(Column::is_retained)
     }
 
+    /// Moves every line number by `by` (a part read on its own, once its place is known).
+    pub fn shift_lines(&mut self, by: u64) {
+        self.lines.shift(by);
+        self.facts.shift_lines(by);
+    }
+
     /// Appends the next part of the same file (its rows after this table's).
     pub fn append(&mut self, other: Table) -> Result<()> {
         if other.header != self.header {
