@@ -40,6 +40,9 @@ enum Command {
     Audit(Box<AuditArgs>),
     /// Compare candidate releases of one original: risk, utility, RUT and the best candidate.
     Compare(Box<CompareArgs>),
+    /// Read a CSV file and print its column profile (kinds, forms, distinct values, proposed
+    /// roles) and how it was read, without auditing it.
+    Profile(Box<ProfileArgs>),
     /// Write the bundled synthetic hospital sample (5,000 rows) to standard output.
     Sample,
     /// Write a generated benchmark table (10 columns, 5 quasi-identifiers) to standard output.
@@ -55,8 +58,11 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         level: u8,
     },
-    /// Generate a table and time the native audit of it: prints MB/s, rows/s and peak memory.
+    /// Generate a table and time the native audit of it: prints MB/s, rows/s and peak memory
+    /// (`bench reaudit`: time a second audit of a table kept in memory).
     Bench {
+        #[command(subcommand)]
+        mode: Option<bench::Mode>,
         /// Rows to generate.
         #[arg(long, default_value_t = 1_000_000)]
         rows: usize,
@@ -74,6 +80,14 @@ enum Command {
         #[arg(long)]
         utility_level: Option<u8>,
     },
+}
+
+#[derive(clap::Args)]
+struct ProfileArgs {
+    /// The CSV file.
+    file: PathBuf,
+    #[command(flatten)]
+    settings: Settings,
 }
 
 #[derive(clap::Args)]
@@ -136,6 +150,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let config = args.settings.config(&args.qi, args.alpha, args.rut_alpha)?;
             let mut sides = SideTables::read(&config, args.original.as_deref(), args.settings.reference.as_deref())?;
             sides.threads = parallel::threads(args.settings.threads);
+            sides.retain = args.settings.retain;
             let report = sides.audit(&args.file, &config)?;
             if args.settings.json {
                 serde_json::to_writer_pretty(&mut out, &report).map_err(|e| Failure::Io(e.to_string()))?;
@@ -145,13 +160,26 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
         }
         Command::Compare(args) => compare::compare(&args, &mut out)?,
+        Command::Profile(args) => {
+            let config = args.settings.config(&[], 1.0, 0.5)?;
+            let mut sides = SideTables::read(&config, None, None)?;
+            sides.threads = parallel::threads(args.settings.threads);
+            let report = sides.audit(&args.file, &config)?;
+            if args.settings.json {
+                serde_json::to_writer_pretty(&mut out, &report).map_err(|e| Failure::Io(e.to_string()))?;
+                writeln!(out).map_err(write)?;
+            } else {
+                table::print_profile(&report, &mut out).map_err(write)?;
+            }
+        }
         Command::Sample => out.write_all(&sample::hospital_sample()).map_err(write)?,
         Command::Generate { rows, seed, level } => {
             for chunk in sample::bench_table(rows, seed, level) {
                 out.write_all(&chunk).map_err(write)?;
             }
         }
-        Command::Bench { rows, qi, sensitive, file, utility_level } => bench::bench(rows, qi, sensitive, file, utility_level)?,
+        Command::Bench { mode: Some(mode), .. } => bench::run(mode)?,
+        Command::Bench { mode: None, rows, qi, sensitive, file, utility_level } => bench::bench(rows, qi, sensitive, file, utility_level)?,
     }
     out.flush().map_err(write)
 }

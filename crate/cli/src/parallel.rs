@@ -12,6 +12,7 @@ use std::path::Path;
 
 use pseudolens_core::ingest::reader::{Probe, Reader, Span};
 use pseudolens_core::{Audit, AuditConfig, AuditPart};
+
 use pseudolens_core::hash::ContentHash;
 
 use crate::{CHUNK, Failure, io_err};
@@ -27,16 +28,13 @@ pub fn threads(asked: Option<usize>) -> usize {
     asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
 }
 
-/// Reads `path` in parts on `threads` threads, each part prepared by `prepare` (the original
-/// table, say); `None` when the file is better read on one thread (small, UTF-16, a header
-/// that does not probe, or an error somewhere: the caller's one-thread read reports it
-/// exactly).
-pub fn read_in_parts(
-    path: &Path,
-    config: &AuditConfig,
-    threads: usize,
-    prepare: &(dyn Fn(&mut Audit) + Sync),
-) -> Result<Option<AuditPart>, Failure> {
+/// Starts the reader of one part of a file: an audit, or a table reader.
+pub type PartReader<'a> = dyn Fn(&Probe, Span) -> Result<Audit, pseudolens_core::Error> + Sync + 'a;
+
+/// Reads `path` in parts on `threads` threads, each started by `make`; `None` when the file
+/// is better read on one thread (small, UTF-16, a header that does not probe, or an error
+/// somewhere: the caller's one-thread read reports it exactly).
+pub fn read_in_parts(path: &Path, config: &AuditConfig, threads: usize, make: &PartReader<'_>) -> Result<Option<AuditPart>, Failure> {
     let len = std::fs::metadata(path).map_err(io_err(path))?.len();
     if threads < 2 || len < MIN_PARALLEL {
         return Ok(None);
@@ -46,7 +44,7 @@ pub fn read_in_parts(
     let (parts, sha) = std::thread::scope(|s| {
         let sha = s.spawn(|| sha256(path));
         let probe = &probe;
-        let parts: Vec<_> = spans.iter().map(|&span| s.spawn(move || read_part(path, config, probe, span, prepare))).collect();
+        let parts: Vec<_> = spans.iter().map(|&span| s.spawn(move || read_part(path, probe, span, make))).collect();
         let parts: Vec<Result<AuditPart, Failure>> = parts.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(panicked()))).collect();
         (parts, sha.join().unwrap_or_else(|_| Err(panicked())))
     });
@@ -64,7 +62,7 @@ pub fn read_in_parts(
         // so, or the guess made it fail) is read again from where the part before it ended.
         let part = match part {
             Ok(p) if p.bounds.map(|b| b.first) == Some(end) => p,
-            _ => match read_part(path, config, &probe, span.after(end), prepare) {
+            _ => match read_part(path, &probe, span.after(end), make) {
                 Ok(p) => p,
                 Err(_) => return Ok(None),
             },
@@ -92,9 +90,8 @@ fn probe(path: &Path, config: &AuditConfig, len: u64) -> Result<Option<Probe>, F
 }
 
 /// One part: its range read from its start, on until the part has its last record.
-fn read_part(path: &Path, config: &AuditConfig, probe: &Probe, span: Span, prepare: &(dyn Fn(&mut Audit) + Sync)) -> Result<AuditPart, Failure> {
-    let mut audit = Audit::part(config.clone(), probe, span)?;
-    prepare(&mut audit);
+fn read_part(path: &Path, probe: &Probe, span: Span, make: &PartReader<'_>) -> Result<AuditPart, Failure> {
+    let mut audit = make(probe, span)?;
     let mut file = File::open(path).map_err(io_err(path))?;
     file.seek(SeekFrom::Start(span.start)).map_err(io_err(path))?;
     let mut buf = vec![0u8; CHUNK];

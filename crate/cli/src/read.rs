@@ -2,11 +2,15 @@
 //! against them, with the Windows-1252 fallback of spec README Sec 6.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use pseudolens_core::audit::Warning;
 use pseudolens_core::ingest::encoding::Encoding;
 use pseudolens_core::reference::{Reference, ReferenceTable};
 use pseudolens_core::utility::capture::{Captured, Original};
+use pseudolens_core::audit::{ReadPath, audit_table};
+use pseudolens_core::ingest::reader::{Probe, Span};
+use pseudolens_core::table::Table;
 use pseudolens_core::{Audit, AuditConfig, Report};
 
 use crate::parallel::read_in_parts;
@@ -31,11 +35,13 @@ pub fn with_fallback<T>(
 
 /// The tables read beside a release: the original `O` and the reference `E`, each read once.
 pub struct SideTables {
-    original: Option<Captured>,
-    reference: Option<ReferenceTable>,
+    original: Option<Arc<Captured>>,
+    reference: Option<Arc<ReferenceTable>>,
     warnings: Vec<Warning>,
     /// Threads to read a release with.
     pub threads: usize,
+    /// Keep the release's table in memory and audit it from there (`--retain`).
+    pub retain: bool,
 }
 
 impl SideTables {
@@ -52,19 +58,66 @@ impl SideTables {
             stream(path, |chunk| original.push(chunk))?;
             Ok(original.finish()?)
         })?;
-        Ok(SideTables { original, reference, warnings, threads: 1 })
+        Ok(SideTables { original: original.map(Arc::new), reference: reference.map(Arc::new), warnings, threads: 1, retain: false })
     }
 
-    /// Audits the release at `path` against these tables.
+    /// Reads the release at `path` into a table kept in memory (on `threads` threads).
+    pub fn read_table(&self, path: &Path, config: &AuditConfig) -> Result<Table, Failure> {
+        let make = |probe: &Probe, span: Span| Audit::table_part(config, probe, span);
+        if let Some(part) = read_in_parts(path, config, self.threads, &make)? {
+            return Ok(part.table);
+        }
+        let mut reader = Audit::table_reader(config)?;
+        stream(path, |chunk| reader.push(chunk))?;
+        Ok(reader.finish_part()?.table)
+    }
+
+    /// Audits a table kept in memory against these tables.
+    pub fn audit_table(&self, table: &Table, config: &AuditConfig) -> Result<Report, pseudolens_core::Error> {
+        audit_table(table, config, self.original.clone(), self.reference.clone())
+    }
+
+    /// Audits the release at `path` against these tables: from a table kept in memory with
+    /// `--retain` (streaming when it could not be kept), else streaming.
     pub fn audit(&self, path: &Path, config: &AuditConfig) -> Result<Report, Failure> {
+        if self.retain {
+            let (result, w) = with_fallback(path, config.encoding, |encoding| {
+                let config = AuditConfig { encoding, ..config.clone() };
+                let table = self.read_table(path, &config)?;
+                match self.audit_table(&table, &config) {
+                    Err(e) if e.code == "not_retained" => Ok(Err(e.to_string())),
+                    r => Ok(Ok(r?)),
+                }
+            })?;
+            match result {
+                Ok(mut report) => {
+                    report.warnings.extend(w.into_iter().chain(self.warnings.iter().cloned()));
+                    return Ok(report);
+                }
+                Err(why) => {
+                    let mut report = self.stream(path, config)?;
+                    report.read = ReadPath::streaming(format!("the table could not be kept in memory: {why}"));
+                    return Ok(report);
+                }
+            }
+        }
+        let mut report = self.stream(path, config)?;
+        report.read = ReadPath::streaming("the CLI streams the file unless --retain is given");
+        Ok(report)
+    }
+
+    /// Audits the release at `path`, streaming.
+    fn stream(&self, path: &Path, config: &AuditConfig) -> Result<Report, Failure> {
         let (mut report, w) = with_fallback(path, config.encoding, |encoding| {
             let config = AuditConfig { encoding, ..config.clone() };
-            let prepare = |audit: &mut Audit| {
+            let make = |probe: &Probe, span: Span| {
+                let mut audit = Audit::part(config.clone(), probe, span)?;
                 if let Some(o) = &self.original {
                     audit.set_original(o.clone());
                 }
+                Ok(audit)
             };
-            if let Some(mut part) = read_in_parts(path, &config, self.threads, &prepare)? {
+            if let Some(mut part) = read_in_parts(path, &config, self.threads, &make)? {
                 if let Some(e) = &self.reference {
                     part.set_population(e.clone());
                 }

@@ -99,6 +99,10 @@ pub struct Settings {
     /// whatever the number.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Keep the table in memory (a code per cell, within --memory-budget) and audit it from
+    /// there; without it the file is streamed, in less memory.
+    #[arg(long)]
+    pub retain: bool,
     /// The memory the class table may take: bytes, or with a suffix K, M or G (default 1G).
     #[arg(long, value_parser = size)]
     memory_budget: Option<u64>,

@@ -4,15 +4,23 @@ use std::io::{self, Write};
 
 use pseudolens_core::Report;
 
+/// The file as read, then one line per column: kind, shape, distinct values, proposed role.
+pub fn print_profile(report: &Report, out: &mut impl Write) -> io::Result<()> {
+    read_lines(report, out)?;
+    writeln!(out)?;
+    for c in &report.columns {
+        let distinct = if c.distinct_exact { c.distinct.to_string() } else { format!("about {}", c.distinct) };
+        writeln!(out, "{:<24} {:<12} {:<32} {:>12} distinct  {:?}", c.name, format!("{:?}", c.kind).to_lowercase(), c.shape, distinct, c.proposed_role)?;
+    }
+    for w in &report.warnings {
+        writeln!(out, "warning ({}): {}", w.code, w.message)?;
+    }
+    Ok(())
+}
+
 /// One line per metric, its column in brackets, then the warnings.
 pub fn print(report: &Report, out: &mut impl Write) -> io::Result<()> {
-    let i = &report.input;
-    writeln!(out, "{} rows, {} columns, {} bytes, encoding {}, delimiter {:?}", i.rows_total, i.columns, i.bytes, i.encoding, i.delimiter)?;
-    writeln!(
-        out,
-        "read {} bytes, {} records = {} header + {} audited + {} blank + {} in error",
-        i.bytes, i.records, i.header_records, i.rows_total, i.blank_records, i.error_records
-    )?;
+    read_lines(report, out)?;
     writeln!(out, "quasi-identifiers: {}", report.params.config.quasi_identifiers.join(", "))?;
     writeln!(out)?;
     for m in &report.metrics {
@@ -33,3 +41,14 @@ pub fn print(report: &Report, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
+/// How the file was read: its size, its records, and how its rows reached the metrics.
+fn read_lines(report: &Report, out: &mut impl Write) -> io::Result<()> {
+    let i = &report.input;
+    writeln!(out, "{} rows, {} columns, {} bytes, encoding {}, delimiter {:?}", i.rows_total, i.columns, i.bytes, i.encoding, i.delimiter)?;
+    writeln!(
+        out,
+        "read {} bytes, {} records = {} header + {} audited + {} blank + {} in error",
+        i.bytes, i.records, i.header_records, i.rows_total, i.blank_records, i.error_records
+    )?;
+    writeln!(out, "read path: {} ({})", report.read.mode, report.read.reason)
+}

@@ -5,6 +5,7 @@
 //! also be merged with the summary of another part of the same table.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -27,7 +28,7 @@ use crate::ingest::tokenizer::{Broken, MAX_FIELD_BYTES};
 use crate::metric::MetricResult;
 use crate::table::profile::ColumnProfile;
 use crate::table::roles::Role;
-use crate::table::{Block, Table, TableBuilder};
+use crate::table::{Block, Table, TableBuilder, merge_bounds};
 
 /// What to audit and how (spec README Sec 3, 5, 6, 7). Every field has a default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -244,6 +245,25 @@ pub struct Report {
     pub metrics: Vec<MetricResult>,
     /// Warnings.
     pub warnings: Vec<Warning>,
+    /// How the rows reached the metrics: from a table kept in memory, or streamed.
+    pub read: ReadPath,
+}
+
+/// How the rows of an audit reached the metrics (issue 11).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReadPath {
+    /// `retained` (a table read once and kept: another audit reads nothing again) or
+    /// `streaming` (the file read for this audit).
+    pub mode: &'static str,
+    /// Why.
+    pub reason: String,
+}
+
+impl ReadPath {
+    /// The file was streamed for this audit, for this reason.
+    pub fn streaming(reason: impl Into<String>) -> ReadPath {
+        ReadPath { mode: "streaming", reason: reason.into() }
+    }
 }
 
 impl Report {
@@ -288,8 +308,8 @@ pub struct TableSummary {
     sensitive: Vec<SensitiveSummary>,
     classes: ClassTable,
     persons: Option<Persons>,
-    population: Option<ReferenceTable>,
-    original: Option<Captured>,
+    population: Option<Arc<ReferenceTable>>,
+    original: Option<Arc<Captured>>,
     released: Option<Captured>,
     norm: Normaliser,
     facts: InputFacts,
@@ -357,6 +377,15 @@ impl TableSummary {
             weights: Vec::new(),
             key: Vec::new(),
         })
+    }
+
+    /// Gives the original table `O`: the columns of this table that `O` has are captured.
+    fn set_original(&mut self, original: Option<Arc<Captured>>, names: &[String], config: &AuditConfig) -> Result<()> {
+        if let Some(o) = original {
+            self.released = Some(Captured::new(names, |n| o.names.iter().any(|m| m == n), config.record_id.as_deref())?);
+            self.original = Some(o);
+        }
+        Ok(())
     }
 
     /// Absorbs a block of rows.
@@ -474,7 +503,9 @@ impl TableSummary {
             }
         };
         let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi: &qi };
+        let t0 = std::time::Instant::now();
         let mut metrics = if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) };
+        if std::env::var("PL_TIME").is_ok() { eprintln!("identity {:?}", t0.elapsed()); }
         if !qi.is_empty() {
             let k = metrics.iter().find(|m| m.id == "k_anonymity").and_then(|m| m.value.as_f64());
             let sensitive = self.sensitive_index.iter().zip(&self.sensitive).map(|(&i, s)| (self.columns[i].as_str(), s)).collect();
@@ -489,11 +520,12 @@ impl TableSummary {
             let verdicts = crate::verdict::scorr::metrics(&ctx, &metrics, &qi, &sas, &config.scorr);
             metrics.extend(verdicts);
         }
+        if std::env::var("PL_TIME").is_ok() { eprintln!("attribute+verdict {:?}", t0.elapsed()); }
         if let (Some(o), Some(p)) = (&self.original, &self.released) {
             metrics.extend(crate::utility::finish(o, p, config, &qi));
         }
         if !qi.is_empty() {
-            let input = BalanceInput { table: &self.classes, qi: &qi, external: self.population.as_ref(), identity: &identity, metrics: &metrics };
+            let input = BalanceInput { table: &self.classes, qi: &qi, external: self.population.as_deref(), identity: &identity, metrics: &metrics };
             let balance = crate::balance::finish(&input, &config.balance);
             metrics.extend(balance);
         }
@@ -505,6 +537,7 @@ impl TableSummary {
             params: ReportParams { config: AuditConfig { quasi_identifiers: qi, ..config.clone() } },
             metrics,
             warnings,
+            read: ReadPath::streaming("the file was read for this audit"),
         }
     }
 }
@@ -525,25 +558,27 @@ pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
         });
     }
     if facts.blank_records > 0 {
-        warnings.push(Warning { code: "blank_lines", message: format!("{} blank lines were skipped", facts.blank_records) });
+        let n = facts.blank_records;
+        let what = if n == 1 { "blank record (an empty line, or one of spaces) was" } else { "blank records (empty lines, or lines of spaces) were" };
+        warnings.push(Warning { code: "blank_lines", message: format!("{n} {what} skipped") });
     }
     for b in &facts.broken {
         let at = match &b.column {
             Some(c) => format!("line {}, column \"{c}\"", b.line),
             None => format!("line {}", b.line),
         };
+        let records = if b.count == 1 { "1 record".to_string() } else { format!("{} records", b.count) };
         let (code, message) = match b.why {
             Broken::UnclosedQuote => (
                 "unclosed_quote",
                 format!(
-                    "{} record(s) with a quote that is never closed were skipped: the first opened at {at}; reading went on at line {}",
-                    b.count,
+                    "{records} with a quote that is never closed skipped: the first opened at {at}; reading went on at line {}",
                     b.line + 1
                 ),
             ),
             Broken::FieldTooLarge | Broken::TooManyColumns => (
                 "field_too_large",
-                format!("{} record(s) with a field longer than {} MiB were skipped: the first at {at}", b.count, MAX_FIELD_BYTES >> 20),
+                format!("{records} with a field longer than {} MiB skipped: the first at {at}", MAX_FIELD_BYTES >> 20),
             ),
         };
         warnings.push(Warning { code, message });
@@ -568,36 +603,85 @@ fn parse_weight(cell: Cell<'_>) -> Option<f64> {
     }
 }
 
-/// The bounds of two adjacent parts read as one, shifting the lines of the second part's
-/// table to follow the first's.
-pub fn merge_bounds(a: Option<PartBounds>, b: Option<PartBounds>, table: &mut Table) -> Result<Option<PartBounds>> {
-    let (Some(a), Some(b)) = (a, b) else { return Ok(a.or(b)) };
-    if a.end != b.first {
-        return Err(Error {
-            kind: crate::error::ErrorKind::Internal,
-            ..Error::input("parts_not_adjacent", format!("a part ends at byte {} but the next starts at byte {}", a.end, b.first))
-        });
+/// Rows a block of a retained table holds.
+const BLOCK_ROWS: usize = 1 << 16;
+
+/// Audits a retained table ([`Table::is_retained`]) without reading its file again: the same
+/// report as a streaming audit with the same settings. `not_retained` when a column a role
+/// of `config` needs was not kept (the caller reads the file again, streaming).
+pub fn audit_table(
+    table: &Table,
+    config: &AuditConfig,
+    original: Option<Arc<Captured>>,
+    population: Option<Arc<ReferenceTable>>,
+) -> Result<Report> {
+    config.csv_options()?;
+    let mut summary = TableSummary::new(&table.header, config)?;
+    summary.set_original(original, &table.header, config)?;
+    summary.population = population;
+    let mut needed: Vec<usize> = summary.qi_index.iter().chain(&summary.sensitive_index).copied().collect();
+    needed.extend([summary.weight_index, summary.person_index].into_iter().flatten());
+    if let Some(r) = &summary.released {
+        needed.extend(r.positions());
     }
-    let shift = a.end_line - 1;
-    table.shift_lines(shift);
-    Ok(Some(PartBounds { first: a.first, end: b.end, end_line: b.end_line + shift }))
+    needed.sort_unstable();
+    needed.dedup();
+    for &j in &needed {
+        if !table.columns[j].is_retained() {
+            let why = table.not_retained.clone().unwrap_or_else(|| format!("more than {} distinct values", crate::table::RETAIN_CAP));
+            return Err(Error::config("not_retained", format!("this column was not kept in memory ({why}); read the file again for this audit"))
+                .in_column(&table.header[j]));
+        }
+    }
+    let t0 = std::time::Instant::now();
+    let rows = table.facts.rows_total as usize;
+    // Row ranges summarised on all cores, merged in order.
+    let parts = crate::par::threads().min(rows / BLOCK_ROWS + 1).max(1);
+    let ranges: Vec<(usize, usize)> = (0..parts).map(|p| (rows * p / parts, rows * (p + 1) / parts)).collect();
+    let mut summaries = crate::par::map(ranges, |(from, to)| -> Result<TableSummary> {
+        let mut part = TableSummary::new(&table.header, config)?;
+        part.set_original(summary.original.clone(), &table.header, config)?;
+        let mut codes = vec![Vec::new(); table.columns.len()];
+        let mut lines = Vec::with_capacity(BLOCK_ROWS.min(to - from));
+        for start in (from..to).step_by(BLOCK_ROWS) {
+            let end = (start + BLOCK_ROWS).min(to);
+            for &j in &needed {
+                table.columns[j].codes.as_ref().expect("checked above").slice_into(start, end, &mut codes[j]);
+            }
+            lines.clear();
+            lines.extend((start..end).map(|r| table.lines.line(r as u64)));
+            part.absorb(&Block { codes: &codes, lines: &lines, columns: &table.columns })?;
+        }
+        Ok(part)
+    })
+    .into_iter();
+    let population = summary.population.take();
+    let mut summary = summaries.next().expect("one part at least")?;
+    for part in summaries {
+        summary.merge(part?)?;
+    }
+    summary.population = population;
+    if std::env::var("PL_TIME").is_ok() { eprintln!("summary {:?}", t0.elapsed()); }
+    let profiles = table.profiles(&config.normaliser());
+    if std::env::var("PL_TIME").is_ok() { eprintln!("profiles {:?}", t0.elapsed()); }
+    let mut report = summary.finish(profiles, table.facts.clone(), config);
+    if std::env::var("PL_TIME").is_ok() { eprintln!("finish {:?}", t0.elapsed()); }
+    report.read = ReadPath { mode: "retained", reason: "the table was read once and kept in memory".into() };
+    Ok(report)
 }
 
 /// The reader's sink of an audit: the table builder, and the summaries fed from its blocks.
 struct AuditSink {
     config: AuditConfig,
     builder: TableBuilder,
-    original: Option<Captured>,
+    original: Option<Arc<Captured>>,
     summary: Option<TableSummary>,
 }
 
 impl RecordSink for AuditSink {
     fn header(&mut self, names: &[String]) -> Result<()> {
         let mut summary = TableSummary::new(names, &self.config)?;
-        if let Some(o) = self.original.take() {
-            summary.released = Some(Captured::new(names, |n| o.names.iter().any(|m| m == n), self.config.record_id.as_deref())?);
-            summary.original = Some(o);
-        }
+        summary.set_original(self.original.take(), names, &self.config)?;
         self.builder.header(names);
         self.summary = Some(summary);
         Ok(())
@@ -614,7 +698,7 @@ impl RecordSink for AuditSink {
 pub struct Audit {
     csv: Reader,
     sink: AuditSink,
-    population: Option<ReferenceTable>,
+    population: Option<Arc<ReferenceTable>>,
 }
 
 impl Audit {
@@ -636,12 +720,14 @@ impl Audit {
     }
 
     /// Gives the population table `E` of the journalist and marketer models (Sec 6).
-    pub fn set_population(&mut self, population: ReferenceTable) {
-        self.population = Some(population);
+    pub fn set_population(&mut self, population: impl Into<Arc<ReferenceTable>>) {
+        self.population = Some(population.into());
     }
 
-    /// Gives the original table `O` for the utility metrics; call before the first push.
-    pub fn set_original(&mut self, original: Captured) {
+    /// Gives the original table `O` for the utility metrics (shared, not copied); call before
+    /// the first push.
+    pub fn set_original(&mut self, original: impl Into<Arc<Captured>>) {
+        let original = original.into();
         // The columns compared with the original need every value.
         self.sink.builder.need(original.names.iter().cloned());
         self.sink.original = Some(original);
@@ -653,6 +739,31 @@ impl Audit {
         let opts = config.csv_options()?;
         let builder = TableBuilder::new(config.normaliser(), needed_columns(&config), None);
         Ok(Audit { csv: Reader::part(opts, probe, span), sink: AuditSink { config, builder, original: None, summary: None }, population: None })
+    }
+
+    /// A reader that keeps the table (a code per row, within `config.memory_budget`) instead
+    /// of summarising it for one audit: [`audit_table`] then audits it with any settings. The
+    /// columns `config`'s roles need keep every value; the reading settings are `config`'s.
+    pub fn table_reader(config: &AuditConfig) -> Result<Self> {
+        let reading = AuditConfig {
+            delimiter: config.delimiter.clone(),
+            encoding: config.encoding,
+            ragged: config.ragged,
+            missing_tokens: config.missing_tokens.clone(),
+            memory_budget: config.memory_budget,
+            ..AuditConfig::default()
+        };
+        let mut audit = Audit::new(reading)?;
+        audit.sink.builder.need(needed_columns(config));
+        audit.sink.builder.set_retain(Some(config.memory_budget));
+        Ok(audit)
+    }
+
+    /// [`Audit::table_reader`] for one part of a file.
+    pub fn table_part(config: &AuditConfig, probe: &Probe, span: Span) -> Result<Self> {
+        let mut audit = Audit::table_reader(config)?;
+        audit.csv = Reader::part(audit.sink.config.csv_options()?, probe, span);
+        Ok(audit)
     }
 
     /// Whether a part has read its last record: push no more.
@@ -697,8 +808,8 @@ impl AuditPart {
     }
 
     /// Gives the population table `E` (see [`Audit::set_population`]).
-    pub fn set_population(&mut self, population: ReferenceTable) {
-        self.summary.population = Some(population);
+    pub fn set_population(&mut self, population: impl Into<Arc<ReferenceTable>>) {
+        self.summary.population = Some(population.into());
     }
 
     /// The SHA-256 of the whole file, computed beside a parallel read.

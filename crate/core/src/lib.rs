@@ -22,6 +22,7 @@ pub mod identity;
 pub mod ingest;
 mod json;
 pub mod metric;
+pub mod par;
 pub mod reference;
 mod rng;
 pub mod sample;

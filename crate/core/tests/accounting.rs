@@ -200,3 +200,118 @@ proptest! {
         }
     }
 }
+
+/// Reads `bytes` into kept tables part by part (cut at `cuts`), each part through its binary
+/// form as a worker hands it over, merged in order; then audits the merged table.
+fn tables_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64]) -> Option<Result<Report, pseudolens_core::Error>> {
+    use pseudolens_core::ingest::reader::{Reader, Span};
+    use pseudolens_core::table::Part;
+    let probe = Reader::probe(config.csv_options().unwrap(), bytes, true)?;
+    let mut starts: Vec<u64> = cuts.iter().copied().filter(|&c| c > 0 && c < bytes.len() as u64).collect();
+    starts.push(0);
+    starts.sort_unstable();
+    starts.dedup();
+    let read = |span: Span| -> Result<Part, pseudolens_core::Error> {
+        let mut a = pseudolens_core::Audit::table_part(config, &probe, span)?;
+        for piece in bytes[span.start as usize..].chunks(5) {
+            if a.done() {
+                break;
+            }
+            a.push(piece)?;
+        }
+        let part = a.finish_part()?;
+        let part = Part { table: part.table, bounds: part.bounds };
+        // Through the wire: what comes back writes the same bytes.
+        let wire = part.to_bytes();
+        let back = Part::from_bytes(&wire).expect("a written table reads back");
+        assert_eq!(back.to_bytes(), wire);
+        Ok(back)
+    };
+    let mut merged: Option<Part> = None;
+    for (i, &s) in starts.iter().enumerate() {
+        let span = Span { start: s, end: starts.get(i + 1).copied().unwrap_or(u64::MAX), exact: i == 0 };
+        let part = read(span);
+        let Some(m) = &mut merged else {
+            match part {
+                Ok(p) => merged = Some(p),
+                Err(e) => return Some(Err(e)),
+            }
+            continue;
+        };
+        let end = m.bounds.unwrap().end;
+        let part = match part {
+            Ok(p) if p.bounds.unwrap().first == end => p,
+            _ => match read(span.after(end)) {
+                Ok(p) => p,
+                Err(e) => return Some(Err(e)),
+            },
+        };
+        m.merge(part).unwrap();
+    }
+    let table = merged.unwrap().table;
+    Some(pseudolens_core::audit::audit_table(&table, config, None, None))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn kept_tables_through_bytes_and_merged_give_the_streaming_report(
+        f in file(), cuts in proptest::collection::vec(any::<u64>(), 0..4), lenient in any::<bool>(),
+    ) {
+        let config = AuditConfig { ragged: if lenient { Ragged::PadOrTruncate } else { Ragged::Error }, sensitive: vec!["c2".into()], ..qi(&["c1", "c3"]) };
+        let cuts: Vec<u64> = cuts.iter().map(|c| c % (f.bytes.len() as u64 + 1)).collect();
+        match (tables_in_parts(&f.bytes, &config, &cuts), audit_chunked(&f.bytes, &config, 64)) {
+            (None, _) | (Some(Err(_)), Err(_)) => {}
+            (Some(Ok(mut kept)), Ok(whole)) => {
+                kept.input.sha256 = whole.input.sha256.clone();
+                prop_assert_eq!(&kept.input, &whole.input);
+                prop_assert_eq!(&kept.columns, &whole.columns);
+                prop_assert_eq!(kept.metrics, whole.metrics);
+                prop_assert_eq!(kept.warnings, whole.warnings);
+                prop_assert_eq!(kept.read.mode, "retained");
+            }
+            (k, w) => prop_assert!(false, "kept {:?} whole {:?}", k.map(|r| r.map(|r| r.input)), w.map(|r| r.input)),
+        }
+    }
+
+    #[test]
+    fn damaged_table_bytes_are_an_error_never_a_panic(f in file(), flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..4)) {
+        use pseudolens_core::table::Part;
+        let mut a = pseudolens_core::Audit::table_reader(&qi(&["c1"])).unwrap();
+        a.push(&f.bytes).unwrap();
+        let part = a.finish_part();
+        if let Ok(part) = part {
+            let mut wire = Part { table: part.table, bounds: part.bounds }.to_bytes();
+            let body = wire.len() - 4;
+            for (at, x) in flips {
+                wire[at % body] ^= x | 1;
+            }
+            // Damaged bytes with a fresh checksum reach every check behind it.
+            let crc = crc32(&wire[..body]);
+            wire[body..].copy_from_slice(&crc.to_le_bytes());
+            match Part::from_bytes(&wire) {
+                Err(e) => prop_assert!(["invalid_table", "unsupported_table_version"].contains(&e.code), "{}", e.code),
+                // A table that passes every check audits without a panic.
+                Ok(part) => {
+                    let _ = pseudolens_core::audit::audit_table(&part.table, &qi(&["c1"]), None, None);
+                }
+            }
+            // And with the old checksum, always an error.
+            wire[body] ^= 0xff;
+            prop_assert!(Part::from_bytes(&wire).is_err());
+        }
+    }
+}
+
+/// CRC-32 (IEEE), bit by bit: the checksum the stored form ends with.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}

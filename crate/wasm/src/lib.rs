@@ -1,6 +1,8 @@
 //! The wasm binding: forwards to `pseudolens-core` and converts values at the boundary. No
 //! logic lives here (docs/architecture.md gives the TypeScript view of this API).
 
+use std::sync::Arc;
+
 use pseudolens_core::{AuditConfig, Error, ErrorKind};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -57,7 +59,7 @@ impl Audit {
     }
 
     /// Uses a finished population / reference table (journalist and marketer models, external
-    /// linkage risk). The `Population` is kept (copied), so several audits can share it.
+    /// linkage risk). The `Population` is shared, so several audits can use it.
     pub fn set_population(&mut self, population: &Population) -> Result<(), JsValue> {
         let table = population.0.as_ref().ok_or_else(finished)?.clone();
         self.inner()?.set_population(table);
@@ -65,7 +67,7 @@ impl Audit {
     }
 
     /// Uses a finished original table for the utility metrics; call before the first push.
-    /// The `OriginalTable` is kept (copied), so several candidate releases can share it.
+    /// The `OriginalTable` is shared, so several candidate releases can use it.
     pub fn set_original(&mut self, original: &OriginalTable) -> Result<(), JsValue> {
         let table = original.0.as_ref().ok_or_else(finished)?.clone();
         self.inner()?.set_original(table);
@@ -82,9 +84,9 @@ impl Audit {
 #[wasm_bindgen]
 pub struct Reference(Option<pseudolens_core::reference::Reference>);
 
-/// A finished population table.
+/// A finished population table (shared with the audits that use it, not copied).
 #[wasm_bindgen]
-pub struct Population(Option<pseudolens_core::reference::ReferenceTable>);
+pub struct Population(Option<Arc<pseudolens_core::reference::ReferenceTable>>);
 
 #[wasm_bindgen]
 impl Reference {
@@ -103,7 +105,7 @@ impl Reference {
     /// Ends `E`.
     pub fn finish(&mut self) -> Result<Population, JsValue> {
         let r = self.0.take().ok_or_else(finished)?;
-        r.finish().map(|t| Population(Some(t))).map_err(|e| error(&e))
+        r.finish().map(|t| Population(Some(Arc::new(t)))).map_err(|e| error(&e))
     }
 }
 
@@ -112,9 +114,9 @@ impl Reference {
 #[wasm_bindgen]
 pub struct Original(Option<pseudolens_core::utility::capture::Original>);
 
-/// A finished original table.
+/// A finished original table (shared with the audits that use it, not copied).
 #[wasm_bindgen]
-pub struct OriginalTable(Option<pseudolens_core::utility::capture::Captured>);
+pub struct OriginalTable(Option<Arc<pseudolens_core::utility::capture::Captured>>);
 
 #[wasm_bindgen]
 impl Original {
@@ -134,7 +136,7 @@ impl Original {
     /// Ends `O`.
     pub fn finish(&mut self) -> Result<OriginalTable, JsValue> {
         let o = self.0.take().ok_or_else(finished)?;
-        o.finish().map(|t| OriginalTable(Some(t))).map_err(|e| error(&e))
+        o.finish().map(|t| OriginalTable(Some(Arc::new(t)))).map_err(|e| error(&e))
     }
 }
 

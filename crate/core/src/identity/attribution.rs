@@ -142,15 +142,76 @@ fn chains(q: usize) -> Vec<Vec<u32>> {
     chains
 }
 
-/// Statistics of every non-empty member of one chain from a single sort: with the chain's QIs
-/// ordered as they join it, every member's groups are runs of a common prefix of the sorted
-/// keys. `buffers` are reused from chain to chain.
-fn chain_stats(table: &ClassTable, chain: &[u32], buffers: &mut (Vec<u64>, Vec<u64>)) -> Vec<SubsetStats> {
+thread_local! {
+    /// The sort buffers of this thread, reused from chain to chain.
+    static BUFFERS: std::cell::RefCell<(Vec<u64>, Vec<u64>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Groups of a subset: one word each, its packed key (masked to the subset) above its count.
+struct Source {
+    mask: u32,
+    words: Vec<u64>,
+}
+
+/// Statistics of every subset from the chains of [`chains`]: each chain is one sort, and each
+/// sort reads the groups of the smallest subset already grouped that contains the chain's
+/// largest member (the classes themselves at first). Chains are taken from the largest tops
+/// down, and each keeps its top's groups for the chains below while they fit in a few words
+/// a class. `None` when a key and its count do not fit one word.
+fn chain_lattice(table: &ClassTable, q: usize) -> Option<Vec<SubsetStats>> {
     let packing = table.packing();
+    let key_bits: u32 = (0..q).map(|a| packing.field(a)).map(|(shift, bits)| shift + bits).max().unwrap_or(0);
+    // A group's count can reach every record.
+    let count_bits = 64 - table.records().leading_zeros();
+    if packing.words() != 1 || key_bits + count_bits > 64 {
+        return None;
+    }
+    let classes = Source { mask: (1u32 << q) - 1, words: (0..table.len()).map(|i| table.packed(i)[0] << count_bits | table.count(i)).collect() };
+    let mut stored: Vec<Source> = Vec::new();
+    let mut budget = 6 * table.len() + 4096;
+    let mut stats = Vec::new();
+    // Waves of chains whose tops have one size, from the largest: a wave reads the groups the
+    // waves before it kept, so its chains run on all cores and the result is the same.
+    let all = chains(q);
+    for size in (1..=q as u32).rev() {
+        let wave: Vec<&Vec<u32>> = all.iter().filter(|c| c.last().map(|m| m.count_ones()) == Some(size)).collect();
+        let done = crate::par::map(wave, |chain| {
+            let top = *chain.last().expect("chains are not empty");
+            let source = stored.iter().filter(|s| s.mask & top == top).min_by_key(|s| s.words.len()).unwrap_or(&classes);
+            let keep = top != classes.mask && top.count_ones() > 1;
+            let (members, groups) = BUFFERS.with(|b| chain_stats(packing, q, chain, source, count_bits, keep, &mut b.borrow_mut()));
+            (top, source.words.len(), members, groups)
+        });
+        for (top, source_len, members, groups) in done {
+            stats.extend(members);
+            if let Some(words) = groups {
+                if words.len() < source_len && words.len() <= budget {
+                    budget -= words.len();
+                    stored.push(Source { mask: top, words });
+                }
+            }
+        }
+    }
+    Some(stats)
+}
+
+/// Statistics of every non-empty member of one chain from a single sort of `source`: with
+/// the chain's QIs ordered as they join it, every member's groups are runs of a common
+/// prefix of the sorted keys. With `keep`, also returns the groups of the chain's largest
+/// member. `buffers` are reused from chain to chain.
+fn chain_stats(
+    packing: &super::packing::Packing,
+    q: usize,
+    chain: &[u32],
+    source: &Source,
+    count_bits: u32,
+    keep: bool,
+    buffers: &mut (Vec<u64>, Vec<u64>),
+) -> (Vec<SubsetStats>, Option<Vec<u64>>) {
     let mut order: Vec<usize> = Vec::new();
     let mut seen = 0u32;
     for &m in chain {
-        for a in 0..table.q() {
+        for a in 0..q {
             if m >> a & 1 == 1 && seen >> a & 1 == 0 {
                 order.push(a);
             }
@@ -163,7 +224,7 @@ fn chain_stats(table: &ClassTable, chain: &[u32], buffers: &mut (Vec<u64>, Vec<u
     let members: Vec<(u32, u32)> = chain
         .iter()
         .filter(|m| **m != 0)
-        .map(|&m| (m, width - order.iter().take(m.count_ones() as usize).map(|&a| packing.field(a).1).sum::<u32>()))
+        .map(|&m| (m, width - fields.iter().take(m.count_ones() as usize).map(|f| f.1).sum::<u32>()))
         .collect();
     let mut stats: Vec<SubsetStats> = members.iter().map(|&(mask, _)| SubsetStats { mask, classes: 0, sum_sq: 0.0, uniques: 0 }).collect();
     let flush = |s: &mut SubsetStats, f: u64| {
@@ -172,15 +233,30 @@ fn chain_stats(table: &ClassTable, chain: &[u32], buffers: &mut (Vec<u64>, Vec<u
         s.uniques += u64::from(f == 1);
     };
     let compact = |key: u64| fields.iter().fold(0u64, |c, &(shift, bits)| (c << bits) | ((key >> shift) & ((1u64 << bits) - 1)));
-    let max_count = (0..table.len()).map(|i| table.count(i)).max().unwrap_or(0);
-    let count_bits = 64 - max_count.leading_zeros();
+    let expand = |mut c: u64| {
+        let mut key = 0u64;
+        for &(shift, bits) in fields.iter().rev() {
+            key |= (c & ((1u64 << bits) - 1)) << shift;
+            c >>= bits;
+        }
+        key
+    };
+    let count_mask = (1u64 << count_bits) - 1;
+    let (a, b) = buffers;
+    a.clear();
+    a.extend(source.words.iter().map(|&w| compact(w >> count_bits) << count_bits | (w & count_mask)));
+    radix_sort_words(a, b, count_bits, width);
+    let mut groups = keep.then(Vec::new);
     let mut starts = vec![0u64; members.len()];
-    let mut cum = 0u64;
-    let mut visit = |i: usize, diff: u64, n: u64| {
+    let (mut cum, mut top_start) = (0u64, 0u64);
+    let mut prev = a.first().map_or(0, |x| x >> count_bits);
+    for (i, &x) in a.iter().enumerate() {
+        let key = x >> count_bits;
+        let diff = prev ^ key;
         if i > 0 && diff != 0 {
             let high = 63 - diff.leading_zeros();
             // Members from the largest down change group while the highest differing bit is
-            // within their prefix.
+            // within their prefix (the largest member, bits from 0, changes on any difference).
             for j in (0..members.len()).rev() {
                 if members[j].1 > high {
                     break;
@@ -188,37 +264,23 @@ fn chain_stats(table: &ClassTable, chain: &[u32], buffers: &mut (Vec<u64>, Vec<u
                 flush(&mut stats[j], cum - starts[j]);
                 starts[j] = cum;
             }
+            if let Some(g) = &mut groups {
+                g.push(expand(prev) << count_bits | (cum - top_start));
+                top_start = cum;
+            }
         }
-        cum += n;
-    };
-    if width + count_bits <= 64 {
-        // One word an entry: the compact key above the count.
-        let (a, b) = buffers;
-        a.clear();
-        a.extend((0..table.len()).map(|i| compact(table.packed(i)[0]) << count_bits | table.count(i)));
-        radix_sort_words(a, b, count_bits, width);
-        let mask = (1u64 << count_bits) - 1;
-        let mut prev = a.first().map_or(0, |x| x >> count_bits);
-        for (i, &x) in a.iter().enumerate() {
-            let key = x >> count_bits;
-            visit(i, prev ^ key, x & mask);
-            prev = key;
-        }
-    } else {
-        let src: Vec<(u64, u32)> = (0..table.len()).map(|i| (table.packed(i)[0], table.count(i) as u32)).collect();
-        let sorted = radix_sort(&src, &fields);
-        let mut prev = sorted.first().map_or(0, |x| x.0);
-        for (i, &(key, n)) in sorted.iter().enumerate() {
-            visit(i, prev ^ key, u64::from(n));
-            prev = key;
-        }
+        cum += x & count_mask;
+        prev = key;
     }
-    if table.len() > 0 {
+    if !a.is_empty() {
         for (j, s) in stats.iter_mut().enumerate() {
             flush(s, cum - starts[j]);
         }
+        if let Some(g) = &mut groups {
+            g.push(expand(prev) << count_bits | (cum - top_start));
+        }
     }
-    stats
+    (stats, groups)
 }
 
 /// Sorts words by their bits `low .. low + width` (an LSD radix sort, a byte a pass, with
@@ -391,12 +453,8 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String]) -> Vec<MetricRe
     let q = qi.len();
     let masks = subsets(q);
     let full_lattice = q <= FULL_LATTICE_MAX_QIS;
-    let mut stats = if full_lattice && table.packing().words() == 1 && table.len() <= RADIX_MAX {
-        let mut buffers = (Vec::new(), Vec::new());
-        chains(q).iter().flat_map(|c| chain_stats(table, c, &mut buffers)).collect()
-    } else {
-        project_all(table, &masks)
-    };
+    let lattice = if full_lattice && table.len() <= RADIX_MAX { chain_lattice(table, q) } else { None };
+    let mut stats = lattice.unwrap_or_else(|| project_all(table, &masks));
     stats.sort_by_key(|s| masks.iter().position(|&m| m == s.mask));
     let names = |m: u32| (0..q).filter(|&a| m >> a & 1 == 1).map(|a| qi[a].clone()).collect::<Vec<_>>();
     let mut out = Vec::new();
@@ -479,8 +537,7 @@ mod tests {
             t.absorb(&key, 0.0).unwrap();
         }
         let masks = subsets(4);
-        let mut buffers = (Vec::new(), Vec::new());
-        let mut by_chain: Vec<SubsetStats> = chains(4).iter().flat_map(|c| chain_stats(&t, c, &mut buffers)).collect();
+        let mut by_chain: Vec<SubsetStats> = chain_lattice(&t, 4).unwrap();
         let mut by_subset = project_all(&t, &masks);
         by_chain.sort_by_key(|s| s.mask);
         by_subset.sort_by_key(|s| s.mask);

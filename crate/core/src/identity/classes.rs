@@ -64,6 +64,9 @@ pub struct ClassTable {
     hasher: Fixed,
     scratch: Vec<u64>,
     budget: u64,
+    /// Per QI, the rank of each code in the order of [`Dictionary::sort_key`] (computed when
+    /// first needed; forgotten when a value is added).
+    ranks: std::sync::OnceLock<Vec<Vec<u32>>>,
     /// Rows seen.
     pub rows_total: u64,
     /// Rows whose QI cells are all `SUPPRESSED`.
@@ -89,6 +92,7 @@ impl ClassTable {
             index: HashTable::new(),
             hasher: Fixed::with_seed(0x5eed),
             budget: u64::MAX,
+            ranks: std::sync::OnceLock::new(),
             rows_total: 0,
             suppressed: 0,
             dropped: 0,
@@ -109,7 +113,36 @@ impl ClassTable {
 
     /// The code of `cell` in the dictionary of QI `a`.
     pub fn code(&mut self, a: usize, cell: Cell<'_>) -> u32 {
-        self.dicts[a].code(cell)
+        let before = self.dicts[a].len();
+        let c = self.dicts[a].code(cell);
+        if self.dicts[a].len() != before {
+            self.ranks = std::sync::OnceLock::new();
+        }
+        c
+    }
+
+    /// Per QI, the rank of each code by value (blanks first, then text by code point).
+    fn ranks(&self) -> &[Vec<u32>] {
+        self.ranks.get_or_init(|| {
+            self.dicts
+                .iter()
+                .map(|d| {
+                    let mut order: Vec<u32> = (0..d.len() as u32).collect();
+                    order.sort_unstable_by(|&x, &y| d.sort_key(x).cmp(&d.sort_key(y)));
+                    let mut rank = vec![0u32; order.len()];
+                    for (r, &c) in order.iter().enumerate() {
+                        rank[c as usize] = r as u32;
+                    }
+                    rank
+                })
+                .collect()
+        })
+    }
+
+    /// The rank of a code of QI `a` among that QI's values (the order of
+    /// [`ClassTable::cmp_values`]).
+    pub fn value_rank(&self, a: usize, code: u32) -> u32 {
+        self.ranks()[a][code as usize]
     }
 
     /// Absorbs the key of one row (its QI codes in QI order, from [`ClassTable::code`]) with
@@ -209,6 +242,7 @@ impl ClassTable {
     /// Merges the table of another part of the same file (same QIs and settings). Returns
     /// where `other`'s classes and codes went, for the summaries keyed by them.
     pub fn merge(&mut self, other: ClassTable) -> Result<Remap> {
+        self.ranks = std::sync::OnceLock::new();
         let codes: Vec<Vec<u32>> = self.dicts.iter_mut().zip(&other.dicts).map(|(d, o)| d.absorb(o)).collect();
         let mut key = vec![0; self.q];
         let mut classes = Vec::with_capacity(other.len());
@@ -239,8 +273,9 @@ impl ClassTable {
     /// Orders two classes by their values (blanks first, then text by code point), QI by
     /// QI: a tie-break that does not depend on row order.
     pub fn cmp_values(&self, a: usize, b: usize) -> std::cmp::Ordering {
+        let ranks = self.ranks();
         (0..self.q)
-            .map(|q| self.dicts[q].sort_key(self.code_at(a, q)).cmp(&self.dicts[q].sort_key(self.code_at(b, q))))
+            .map(|q| ranks[q][self.code_at(a, q) as usize].cmp(&ranks[q][self.code_at(b, q) as usize]))
             .find(|o| o.is_ne())
             .unwrap_or(std::cmp::Ordering::Equal)
     }

@@ -108,19 +108,22 @@ impl ScorrInput<'_> {
         Value::Object(m)
     }
 
-    /// `f_{a}(v)` per value code of QI `a` (Sec 1.3 with X = {a}).
-    fn value_counts(&self, a: usize) -> Map<u32, f64> {
+    /// `f_{a}(v)` per value code of QI `a` (Sec 1.3 with X = {a}); `None` for a code no record
+    /// in scope has.
+    fn value_counts(&self, a: usize) -> Vec<Option<f64>> {
         let t = self.table;
-        let mut counts: Map<u32, f64> = map();
+        let mut counts: Vec<Option<f64>> = vec![None; t.dict(a).len()];
         for i in 0..t.len() {
-            *counts.entry(t.code_at(i, a)).or_insert(0.0) += t.count(i) as f64;
+            *counts[t.code_at(i, a) as usize].get_or_insert(0.0) += t.count(i) as f64;
         }
         if t.policy() == MissingPolicy::Wildcard {
             let n = t.records() as f64;
-            let blanks: f64 = counts.iter().filter(|(v, _)| is_blank(**v)).map(|(_, c)| c).sum();
-            for (v, c) in counts.iter_mut() {
+            let blanks: f64 = counts.iter().enumerate().filter(|(v, _)| is_blank(*v as u32)).filter_map(|(_, c)| *c).sum();
+            for (v, c) in counts.iter_mut().enumerate() {
                 // A blank value is an all-blank key (f = n); others also match the blanks.
-                *c = if is_blank(*v) { n } else { *c + self.alpha * blanks };
+                if let Some(c) = c {
+                    *c = if is_blank(v as u32) { n } else { *c + self.alpha * blanks };
+                }
             }
         }
         counts
@@ -154,18 +157,19 @@ pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> Vec<MetricResult> {
     out.push(ctx.ok("scorr_uniformity_risk_qi", uf.value()).with_details(json!({ "argmax": argmax(&uf) })));
     for (a, name) in s.qi.iter().enumerate() {
         let counts = s.value_counts(a);
-        let by_value = |x: &u32, y: &u32| t.dict(a).sort_key(*x).cmp(&t.dict(a).sort_key(*y));
+        let by_value = |x: &u32, y: &u32| t.value_rank(a, *x).cmp(&t.value_rank(a, *y));
         let st = match s.persons {
             None => {
                 let mut st = Stats::new(&by_value);
                 let records = value_records(t, a);
-                let values: Vec<_> = counts.iter().collect();
-                for (&v, &f) in values {
-                    st.add(v, 1.0 / f, records[&v]);
+                for (v, f) in counts.iter().enumerate() {
+                    if let Some(f) = f {
+                        st.add(v as u32, 1.0 / f, records[v]);
+                    }
                 }
                 st
             }
-            Some(p) => uniformity(&p.by_value[a], |v| v, |v| vec![v], |v| counts[&v], (policy, s.alpha), &by_value),
+            Some(p) => uniformity(&p.by_value[a], |v| v, |v| vec![v], |v| counts[v as usize].unwrap_or(0.0), (policy, s.alpha), &by_value),
         };
         let ctx_a = Context { scope: Scope { attribute: Some(name.clone()), ..ctx.scope.clone() }, ..ctx.clone() };
         let at_max: Vec<Value> = st.argmax.iter().map(|&v| json!(t.dict(a).display(v))).collect();
@@ -179,10 +183,10 @@ pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> Vec<MetricResult> {
 }
 
 /// Records per value code of QI `a`.
-fn value_records(t: &ClassTable, a: usize) -> Map<u32, u64> {
-    let mut records: Map<u32, u64> = map();
+fn value_records(t: &ClassTable, a: usize) -> Vec<u64> {
+    let mut records = vec![0u64; t.dict(a).len()];
     for i in 0..t.len() {
-        *records.entry(t.code_at(i, a)).or_insert(0) += t.count(i);
+        records[t.code_at(i, a) as usize] += t.count(i);
     }
     records
 }

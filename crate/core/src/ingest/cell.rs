@@ -24,7 +24,7 @@ impl Cell<'_> {
 }
 
 /// Spec README Sec 5 steps 2-4, configured once per audit.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Normaliser {
     missing_tokens: Vec<String>,
     longest_token: usize,

@@ -134,7 +134,8 @@ impl InputFacts {
 
     /// Whether the parts add up: every record is accounted for.
     pub fn balanced(&self) -> bool {
-        self.records == self.header_records + self.blank_records + self.rows_total + self.error_records
+        let parts = [self.header_records, self.blank_records, self.rows_total, self.error_records];
+        parts.iter().try_fold(0u64, |s, &x| s.checked_add(x)) == Some(self.records)
     }
 }
 
@@ -706,9 +707,12 @@ impl Reader {
                 match rec.kind {
                     RecKind::Empty => self.facts.blank_records += 1,
                     RecKind::Broken(why, line, field) => {
-                        let p = Problem { broken: why, line, field, multiline: rec.last_line > line, reached: rec.last_line };
+                        // The header cannot be skipped: an error even when reading leniently.
+                        let reached = self.tok.line() - u64::from(self.tok.at_record_start());
+                        let p = Problem { broken: why, line, field, multiline: reached > line, reached };
                         let e = problem_error(&p, None);
-                        return Err(Error { message: format!("{} (in the header)", e.message), ..e });
+                        let message = e.message.replace(", or read leniently to skip this record", "");
+                        return Err(Error { message: format!("{message} (in the header, which cannot be skipped)"), ..e });
                     }
                     RecKind::Fields if blank(&self.tok.batch, r, rec.fields, 0) => self.facts.blank_records += 1,
                     RecKind::Fields => {

@@ -16,6 +16,7 @@ pub mod profile;
 pub mod roles;
 pub mod sketch;
 pub mod values;
+pub mod wire;
 
 use column::{Cap, Column, Overflow};
 use lines::Lines;
@@ -23,7 +24,7 @@ use profile::{ColumnProfile, EXACT_DISTINCT_CAP};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::ingest::cell::Normaliser;
-use crate::ingest::reader::{InputFacts, Rows};
+use crate::ingest::reader::{InputFacts, PartBounds, Rows};
 
 /// How many distinct values a column of a retained table keeps before it is given up as an
 /// identifier or free text (not retained).
@@ -65,9 +66,17 @@ pub struct Table {
     pub lines: Lines,
     /// Why the rows are not retained, when they are not.
     pub not_retained: Option<String>,
+    /// The profiles last computed, with the normalisation they used (a re-audit with the same
+    /// missing tokens does not compute them again).
+    profiles: std::sync::OnceLock<(Normaliser, Vec<ColumnProfile>)>,
 }
 
 impl Table {
+    /// A table from its parts (a stored table read back).
+    pub(crate) fn assemble(header: Vec<String>, columns: Vec<Column>, facts: InputFacts, lines: Lines, not_retained: Option<String>) -> Table {
+        Table { header, columns, facts, lines, not_retained, profiles: Default::default() }
+    }
+
     /// Whether every column holds its codes: audits can run from the table alone.
     pub fn is_retained(&self) -> bool {
         self.not_retained.is_none() && self.columns.iter().all(Column::is_retained)
@@ -75,6 +84,7 @@ impl Table {
 
     /// Moves every line number by `by` (a part read on its own, once its place is known).
     pub fn shift_lines(&mut self, by: u64) {
+        self.profiles = Default::default();
         self.lines.shift(by);
         self.facts.shift_lines(by);
     }
@@ -89,6 +99,7 @@ impl Table {
         }
         self.facts.merge(&other.facts);
         self.lines.append(&other.lines);
+        self.profiles = Default::default();
         if self.not_retained.is_none() {
             self.not_retained = other.not_retained;
         }
@@ -97,8 +108,53 @@ impl Table {
 
     /// Profiles of every column, with the normalisation `norm`.
     pub fn profiles(&self, norm: &Normaliser) -> Vec<ColumnProfile> {
-        self.columns.iter().enumerate().map(|(i, c)| profile::profile(c, &self.header[i], i, self.facts.rows_total, norm)).collect()
+        let compute = || self.columns.iter().enumerate().map(|(i, c)| profile::profile(c, &self.header[i], i, self.facts.rows_total, norm)).collect();
+        let (used, profiles) = self.profiles.get_or_init(|| (norm.clone(), compute()));
+        if used == norm { profiles.clone() } else { compute() }
     }
+}
+
+/// A table read from one part of a file, with where that part lies in it (`None`: a whole
+/// file). Parts merge in file order and travel as bytes ([`wire`]).
+#[derive(Debug, Clone)]
+pub struct Part {
+    /// The table of the part.
+    pub table: Table,
+    /// Where it began and ended.
+    pub bounds: Option<PartBounds>,
+}
+
+impl Part {
+    /// Appends the next part of the same file: adjacent parts only (`parts_not_adjacent`),
+    /// whose lines then follow this part's.
+    pub fn merge(&mut self, mut other: Part) -> Result<()> {
+        self.bounds = merge_bounds(self.bounds, other.bounds, &mut other.table)?;
+        self.table.append(other.table)
+    }
+
+    /// The binary form ([`wire`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        wire::to_bytes(&self.table, self.bounds)
+    }
+
+    /// A part from its binary form: `invalid_table` or `unsupported_table_version` when the
+    /// bytes are not one.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Part> {
+        wire::from_bytes(bytes).map(|(table, bounds)| Part { table, bounds })
+    }
+}
+
+/// The bounds of two adjacent parts read as one, shifting the lines of the second part's
+/// table to follow the first's.
+pub fn merge_bounds(a: Option<PartBounds>, b: Option<PartBounds>, table: &mut Table) -> Result<Option<PartBounds>> {
+    let (Some(a), Some(b)) = (a, b) else { return Ok(a.or(b)) };
+    if a.end != b.first {
+        return Err(Error::input("parts_not_adjacent", format!("a part ends at byte {} but the next starts at byte {}", a.end, b.first)));
+    }
+    let shift = a.end_line - 1;
+    table.shift_lines(shift);
+    let end_line = b.end_line.checked_add(shift).ok_or_else(|| Error::input("parts_not_adjacent", "the parts' lines do not add up"))?;
+    Ok(Some(PartBounds { first: a.first, end: b.end, end_line }))
 }
 
 /// The cell error, placed.
@@ -152,6 +208,12 @@ impl TableBuilder {
             lines: Lines::default(),
             not_retained: None,
         }
+    }
+
+    /// Keeps a code per row within this memory budget in bytes (`None`: stream), before the
+    /// header.
+    pub fn set_retain(&mut self, budget: Option<u64>) {
+        self.retain = budget;
     }
 
     /// Adds columns whose every value is needed (before the header).
@@ -221,6 +283,6 @@ impl TableBuilder {
             (None, _) => Some("the table was read as a stream".to_string()),
             (_, why) => why,
         };
-        Table { header: self.header, columns: self.columns, facts, lines: self.lines, not_retained }
+        Table { header: self.header, columns: self.columns, facts, lines: self.lines, not_retained, profiles: Default::default() }
     }
 }

@@ -190,7 +190,7 @@ impl Values {
                 c
             }
         };
-        self.counts[code as usize] += count;
+        self.counts[code as usize] = self.counts[code as usize].saturating_add(count);
         Some(code)
     }
 

@@ -127,6 +127,11 @@ impl Captured {
         self.rows += other.rows;
     }
 
+    /// The positions, in the table's header, of the columns captured (and of the record id).
+    pub fn positions(&self) -> impl Iterator<Item = usize> + '_ {
+        self.positions.iter().copied().chain(self.id_column)
+    }
+
     /// Rows captured.
     pub fn rows(&self) -> usize {
         self.rows

@@ -1,0 +1,69 @@
+//! Work on several cores (issue 11: all cores), natively; one item after another in the
+//! browser, where a wasm instance has one thread (the page reads in parallel with workers).
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Threads to use; 0 = every core.
+static THREADS: AtomicUsize = AtomicUsize::new(0);
+
+/// Uses at most `n` threads from now on (the CLI's `--threads`); 0 = every core.
+pub fn set_threads(n: usize) {
+    THREADS.store(n, Ordering::Relaxed);
+}
+
+/// The threads work may use.
+pub fn threads() -> usize {
+    if cfg!(target_arch = "wasm32") {
+        return 1;
+    }
+    match THREADS.load(Ordering::Relaxed) {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// `f` of every item, in the items' order, the items shared out among the threads as they
+/// become free.
+pub fn map<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let n = threads().min(items.len());
+    if n <= 1 {
+        return items.into_iter().map(f).collect();
+    }
+    let len = items.len();
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<T>>> = items.into_iter().map(|t| Mutex::new(Some(t))).collect();
+    let results: Vec<Mutex<Option<R>>> = (0..len).map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..n {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= len {
+                        break;
+                    }
+                    let item = slots[i].lock().map(|mut t| t.take()).ok().flatten();
+                    if let Some(item) = item {
+                        let r = f(item);
+                        if let Ok(mut slot) = results[i].lock() {
+                            *slot = Some(r);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    results.into_iter().map(|m| m.into_inner().ok().flatten().expect("every item was mapped")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_in_order() {
+        let out = map((0..1000u64).collect(), |x| x * x);
+        assert_eq!(out, (0..1000u64).map(|x| x * x).collect::<Vec<_>>());
+        assert!(map(Vec::<u8>::new(), |x| x).is_empty());
+    }
+}
