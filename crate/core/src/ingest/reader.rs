@@ -544,7 +544,7 @@ impl Reader {
     }
 
     fn end_facts(&mut self) -> Result<()> {
-        let eof_lines = if self.tok.at_record_start() { self.tok.line() - 1 } else { self.tok.line() };
+        let eof_lines = self.tok.lines();
         let bounds = self.bounds();
         let f = &mut self.facts;
         f.records = f.header_records + f.blank_records + f.rows_total + f.error_records;
@@ -708,7 +708,7 @@ impl Reader {
                     RecKind::Empty => self.facts.blank_records += 1,
                     RecKind::Broken(why, line, field) => {
                         // The header cannot be skipped: an error even when reading leniently.
-                        let reached = self.tok.line() - u64::from(self.tok.at_record_start());
+                        let reached = self.tok.lines();
                         let p = Problem { broken: why, line, field, multiline: reached > line, reached };
                         let e = problem_error(&p, None);
                         let message = e.message.replace(", or read leniently to skip this record", "");

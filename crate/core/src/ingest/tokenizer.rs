@@ -151,8 +151,8 @@ pub struct Tokenizer {
     /// was a CR (so a LF starting the copy belongs to it).
     resync_at: (u64, bool),
     skip_why: (Broken, u64, u32),
-    /// The last byte consumed.
-    last: u8,
+    /// The last byte consumed (none yet: `None`).
+    last: Option<u8>,
     /// The records and the record being read.
     pub batch: Batch,
 }
@@ -175,7 +175,7 @@ impl Tokenizer {
             resync: None,
             resync_at: (0, false),
             skip_why: (Broken::FieldTooLarge, 0, 0),
-            last: 0,
+            last: None,
             batch: Batch::default(),
         }
     }
@@ -212,6 +212,12 @@ impl Tokenizer {
             State::RecordStart => 0,
             _ => self.batch.ends.len() - self.current_first(),
         }
+    }
+
+    /// Lines of the input read so far: the current line, unless the input ended right after
+    /// a line end.
+    pub fn lines(&self) -> u64 {
+        if self.last.is_none_or(|b| b == b'\n' || b == b'\r') { self.line - 1 } else { self.line }
     }
 
     /// Whether the tokenizer stands between records.
@@ -380,7 +386,7 @@ impl Tokenizer {
         }
         self.consumed = base + n as u64;
         if let Some(&b) = input.last() {
-            self.last = b;
+            self.last = Some(b);
         }
         Ok(())
     }
@@ -404,7 +410,7 @@ impl Tokenizer {
                     field: self.field_index() as u32,
                     multiline: self.line > self.quote_line,
                     // The last line of the file (not the empty one after its final line end).
-                    reached: if self.line > self.quote_line && matches!(self.last, b'\n' | b'\r') { self.line - 1 } else { self.line },
+                    reached: if self.line > self.quote_line { self.lines() } else { self.line },
                 };
                 if !self.lenient {
                     return Err(problem);
