@@ -5,8 +5,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use pseudolens_core::utility::capture::Original;
-use pseudolens_core::{Audit, AuditConfig, sample};
+use pseudolens_core::{Audit, AuditConfig, BENCH_QIS, Original, bench_table};
 
 use crate::{Failure, io_err, stream};
 
@@ -21,7 +20,7 @@ fn peak_memory() -> Option<u64> {
 /// Writes the generated table of `level` to `path` and returns its size in bytes.
 pub fn generate(rows: usize, level: u8, path: &Path) -> Result<u64, Failure> {
     let mut f = io::BufWriter::new(File::create(path).map_err(io_err(path))?);
-    for chunk in sample::bench_table(rows, 1, level) {
+    for chunk in bench_table(rows, 1, level) {
         f.write_all(&chunk).map_err(io_err(path))?;
     }
     f.flush().map_err(io_err(path))?;
@@ -32,7 +31,7 @@ pub fn generate(rows: usize, level: u8, path: &Path) -> Result<u64, Failure> {
 pub fn bench(rows: usize, qi: Vec<String>, sensitive: Vec<String>, file: Option<PathBuf>, utility_level: Option<u8>) -> Result<(), Failure> {
     let keep = file.is_some();
     let path = file.unwrap_or_else(|| std::env::temp_dir().join(format!("pseudolens-bench-{rows}.csv")));
-    let qi = if qi.is_empty() { sample::BENCH_QIS.iter().map(|s| s.to_string()).collect() } else { qi };
+    let qi = if qi.is_empty() { BENCH_QIS.iter().map(|s| s.to_string()).collect() } else { qi };
     let mut what = format!("{} QIs{}", qi.len(), if sensitive.is_empty() { String::new() } else { format!(", SAs {}", sensitive.join("+")) });
     let mut config = AuditConfig { quasi_identifiers: qi, sensitive, ..AuditConfig::default() };
     let mut bytes = generate(rows, utility_level.unwrap_or(0), &path)?;

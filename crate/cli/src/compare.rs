@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use pseudolens_core::balance::{ChoiceParams, candidate_of, choose};
+use pseudolens_core::{ChoiceParams, candidate_of, choose};
 use serde_json::json;
 
 use crate::Failure;

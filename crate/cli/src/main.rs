@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use pseudolens_core::{Error, sample};
+use pseudolens_core::{Error, bench_table, hospital_sample};
 
 use compare::CompareArgs;
 use read::SideTables;
@@ -172,9 +172,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 table::print_profile(&report, &mut out).map_err(write)?;
             }
         }
-        Command::Sample => out.write_all(&sample::hospital_sample()).map_err(write)?,
+        Command::Sample => out.write_all(&hospital_sample()).map_err(write)?,
         Command::Generate { rows, seed, level } => {
-            for chunk in sample::bench_table(rows, seed, level) {
+            for chunk in bench_table(rows, seed, level) {
                 out.write_all(&chunk).map_err(write)?;
             }
         }

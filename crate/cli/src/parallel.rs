@@ -10,10 +10,9 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-use pseudolens_core::ingest::reader::{Probe, Reader, Span};
+use pseudolens_core::{ContentHash, Probe, Reader, Span};
 use pseudolens_core::{Audit, AuditConfig, AuditPart};
 
-use pseudolens_core::hash::ContentHash;
 
 use crate::{CHUNK, Failure, io_err};
 

@@ -4,13 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use pseudolens_core::audit::Warning;
-use pseudolens_core::ingest::encoding::Encoding;
-use pseudolens_core::reference::{Reference, ReferenceTable};
-use pseudolens_core::utility::capture::{Captured, Original};
-use pseudolens_core::audit::{ReadPath, audit_table};
-use pseudolens_core::ingest::reader::{Probe, Span};
-use pseudolens_core::table::Table;
+use pseudolens_core::{Captured, Encoding, Original, Probe, ReadPath, ReferenceTable, Span, Table, Warning, audit_table};
 use pseudolens_core::{Audit, AuditConfig, Report};
 
 use crate::parallel::read_in_parts;
@@ -49,7 +43,7 @@ impl SideTables {
     pub fn read(config: &AuditConfig, original: Option<&Path>, reference: Option<&Path>) -> Result<Self, Failure> {
         let mut warnings = Vec::new();
         let reference = read_whole(reference, &mut warnings, |path, encoding| {
-            let mut reference = Reference::new(config, encoding);
+            let mut reference = pseudolens_core::reference(config, encoding);
             stream(path, |chunk| reference.push(chunk))?;
             Ok(reference.finish()?)
         })?;

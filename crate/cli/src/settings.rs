@@ -6,15 +6,10 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use pseudolens_core::AuditConfig;
-use pseudolens_core::attribute::AttributeParams;
-use pseudolens_core::balance::{BalanceParams, RiskCombination, WeightPreset};
-use pseudolens_core::identity::MissingPolicy;
-use pseudolens_core::ingest::encoding::Encoding;
-use pseudolens_core::ingest::reader::Ragged;
-use pseudolens_core::table::kind::Kind;
-use pseudolens_core::utility::attribute::AttributeSettings;
-use pseudolens_core::utility::params::{Aggregate, Query, UtilityParams};
-use pseudolens_core::verdict::scorr::{KBasis, ScorrThresholds};
+use pseudolens_core::{
+    Aggregate, AttributeParams, AttributeSettings, BalanceParams, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination,
+    ScorrThresholds, UtilityParams, WeightPreset,
+};
 
 use crate::{Failure, io_err};
 
@@ -250,7 +245,7 @@ impl Settings {
             utility_columns: self.utility_columns.clone(),
             ignored: self.ignore.clone(),
             reference_columns: self.reference_column.iter().cloned().collect(),
-            memory_budget: self.memory_budget.unwrap_or(pseudolens_core::audit::DEFAULT_MEMORY_BUDGET),
+            memory_budget: self.memory_budget.unwrap_or(pseudolens_core::DEFAULT_MEMORY_BUDGET),
             ..AuditConfig::default()
         };
         c.missing_tokens.extend(self.missing_token.iter().cloned());

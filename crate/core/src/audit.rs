@@ -1,277 +1,28 @@
-//! One audit of one released table: configuration, the streaming pass, and the report.
+//! One audit of one released table: the streaming pass, the audit of a table kept in memory,
+//! and the summaries both feed (spec README; issue 11).
 //!
 //! [`Audit::push`] takes chunks cut anywhere; [`Audit::finish`] returns the [`Report`]. The
-//! per-file state is a [`TableSummary`] — column profiles and the class table — which can
-//! also be merged with the summary of another part of the same table.
+//! per-file state is a [`Table`] (column values, and codes when kept) and a [`TableSummary`]
+//! (the class table and what the roles need), both mergeable with another part of the file.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
-use crate::balance::{BalanceInput, BalanceParams};
+use crate::attribute::{self, AttributeInput, SensitiveSummary};
+use crate::balance::BalanceInput;
+use crate::config::AuditConfig;
 use crate::error::{Error, Result};
-use crate::attribute::{self, AttributeInput, AttributeParams, SensitiveSummary};
 use crate::identity::persons::Persons;
-use crate::utility::attribute::AttributeSettings;
-use crate::utility::capture::Captured;
-use crate::utility::params::UtilityParams;
-use crate::verdict::scorr::ScorrThresholds;
-use crate::identity::population::Population;
-use crate::identity::{self, ClassTable, IdentityInput, IdentityParams, MissingPolicy, PopulationTable};
-use crate::ingest::cell::{Cell, parse_num};
-use crate::reference::ReferenceTable;
-use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
-use crate::ingest::encoding::Encoding;
-use crate::ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Ragged, Reader, RecordSink, Rows, Span};
-use crate::ingest::tokenizer::{Broken, MAX_FIELD_BYTES};
-use crate::metric::MetricResult;
+use crate::identity::{self, IdentityInput, PopulationTable};
+use crate::ingest::cell::{Cell, Normaliser, parse_num};
+use crate::ingest::reader::{InputFacts, PartBounds, Probe, Reader, RecordSink, Rows, Span};
+use crate::report::{ReadPath, Report, ReportParams, Warning, reading_warnings};
+use crate::table::classes::ClassTable;
 use crate::table::profile::ColumnProfile;
+use crate::table::reference::ReferenceTable;
 use crate::table::roles::Role;
 use crate::table::{Block, Table, TableBuilder, merge_bounds};
-
-/// What to audit and how (spec README Sec 3, 5, 6, 7). Every field has a default.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct AuditConfig {
-    /// QI columns by header name; empty = profile only.
-    pub quasi_identifiers: Vec<String>,
-    /// Sensitive columns by header name.
-    pub sensitive: Vec<String>,
-    /// Missing-value policy.
-    pub missing_policy: MissingPolicy,
-    /// `alpha` of the wildcard policy.
-    pub wildcard_alpha: f64,
-    /// Remove rows whose QI cells are all suppressed.
-    pub exclude_suppressed_rows: bool,
-    /// Per-record risk threshold `tau`.
-    pub threshold: f64,
-    /// Missing tokens (the empty string is always one).
-    pub missing_tokens: Vec<String>,
-    /// Delimiter (one character), `None` = detect.
-    pub delimiter: Option<String>,
-    /// Encoding, `None` = detect.
-    pub encoding: Option<Encoding>,
-    /// Ragged-row handling.
-    pub ragged: Ragged,
-    /// The person-id column of event-level data (spec README Sec 3 `person_id`).
-    pub person_id: Option<String>,
-    /// The sampling-weight column (spec README Sec 3 `weight`).
-    pub weight: Option<String>,
-    /// Population size `N` for the uniqueness estimators (identity-risk.md Sec 7).
-    pub population_size: Option<u64>,
-    /// Sampling fraction `pi`, giving `N = round(n / pi)`.
-    pub sampling_fraction: Option<f64>,
-    /// A region preset of ARX giving `N` ("USA", "Germany", ...).
-    pub population_region: Option<String>,
-    /// ARX's records-at-risk threshold (identity-risk.md Sec 11.1).
-    pub records_at_risk_threshold: f64,
-    /// ARX's success-rate threshold (identity-risk.md Sec 11.1).
-    pub success_rate_threshold: f64,
-    /// Attribute-risk settings (attribute-risk.md): recursive `l` and `c`, and the l, t and
-    /// beta thresholds whose failing classes are listed.
-    #[serde(flatten)]
-    pub attribute: AttributeParams,
-    /// SCORR verdict thresholds (identity-risk.md Sec 11.2).
-    #[serde(flatten)]
-    pub scorr: ScorrThresholds,
-    /// Risk combination and RUT weight (balance.md Sec 2-3).
-    #[serde(flatten)]
-    pub balance: BalanceParams,
-    /// The record-id column pairing `O` and `P` (spec README Sec 8).
-    pub record_id: Option<String>,
-    /// The utility attributes (spec README Sec 3): columns of `O` compared with `P`; empty =
-    /// every column but the record id, person id, weight and `ignored` ones.
-    pub utility_columns: Vec<String>,
-    /// Columns left out of every computation (spec README Sec 3 roles `ignored` and
-    /// `direct_identifier`).
-    pub ignored: Vec<String>,
-    /// The column of the reference table `E` holding a QI, where its name differs (QI name ->
-    /// column of `E`); the others match by name.
-    pub reference_columns: BTreeMap<String, String>,
-    /// Declared kind, resolution, domain, rounding unit, weight and hierarchy per attribute.
-    pub attributes: BTreeMap<String, AttributeSettings>,
-    /// Utility settings (utility.md).
-    #[serde(flatten)]
-    pub utility: UtilityParams,
-    /// The memory the class table (and a retained table) may take, in bytes; checked before
-    /// allocating (issue 10: a clear message instead of an allocation failure).
-    pub memory_budget: u64,
-}
-
-/// The default memory budget: 1 GiB, what a browser tab can spare.
-pub const DEFAULT_MEMORY_BUDGET: u64 = 1 << 30;
-
-impl Default for AuditConfig {
-    fn default() -> Self {
-        let p = IdentityParams::default();
-        AuditConfig {
-            quasi_identifiers: Vec::new(),
-            sensitive: Vec::new(),
-            missing_policy: p.missing_policy,
-            wildcard_alpha: p.wildcard_alpha,
-            exclude_suppressed_rows: p.exclude_suppressed_rows,
-            threshold: p.threshold,
-            missing_tokens: DEFAULT_MISSING_TOKENS.iter().map(|s| s.to_string()).collect(),
-            delimiter: None,
-            encoding: None,
-            ragged: Ragged::Error,
-            person_id: None,
-            weight: None,
-            population_size: None,
-            sampling_fraction: None,
-            population_region: None,
-            records_at_risk_threshold: p.records_at_risk_threshold,
-            success_rate_threshold: p.success_rate_threshold,
-            attribute: AttributeParams::default(),
-            scorr: ScorrThresholds::default(),
-            balance: BalanceParams::default(),
-            record_id: None,
-            utility_columns: Vec::new(),
-            ignored: Vec::new(),
-            reference_columns: BTreeMap::new(),
-            attributes: BTreeMap::new(),
-            utility: UtilityParams::default(),
-            memory_budget: DEFAULT_MEMORY_BUDGET,
-        }
-    }
-}
-
-impl AuditConfig {
-    fn identity_params(&self) -> IdentityParams {
-        IdentityParams {
-            missing_policy: self.missing_policy,
-            wildcard_alpha: self.wildcard_alpha,
-            exclude_suppressed_rows: self.exclude_suppressed_rows,
-            threshold: self.threshold,
-            records_at_risk_threshold: self.records_at_risk_threshold,
-            success_rate_threshold: self.success_rate_threshold,
-            population: match (self.population_size, self.sampling_fraction, &self.population_region) {
-                (Some(n), _, _) => Population::Size(n),
-                (_, Some(pi), _) => Population::SamplingFraction(pi),
-                (_, _, Some(region)) => Population::Region(region.clone()),
-                _ => Population::Missing,
-            },
-        }
-    }
-
-    /// The normaliser of spec README Sec 5 with these settings.
-    pub fn normaliser(&self) -> Normaliser {
-        Normaliser::new(self.missing_tokens.clone(), vec!['*'])
-    }
-
-    /// Checks the settings; returns the CSV reading options.
-    pub fn csv_options(&self) -> Result<CsvOptions> {
-        for (name, t) in [
-            ("risk threshold", self.threshold),
-            ("records-at-risk threshold", self.records_at_risk_threshold),
-            ("success-rate threshold", self.success_rate_threshold),
-        ] {
-            if !(0.0..=1.0).contains(&t) {
-                return Err(Error::config("invalid_threshold", format!("the {name} must lie in [0, 1], not {t}")));
-            }
-        }
-        let a = &self.attribute;
-        let checks = [
-            ("l threshold", a.l_threshold.is_some_and(|l| l.is_nan() || l < 1.0)),
-            ("t threshold", a.t_threshold.is_some_and(|t| !(0.0..=1.0).contains(&t))),
-            ("beta threshold", a.beta_threshold.is_some_and(|b| b.is_nan() || b < 0.0)),
-            ("recursive l", a.recursive_l == 0),
-            ("recursive c", a.recursive_c.is_nan() || a.recursive_c <= 0.0),
-            ("SCORR t_max", !(0.0..=1.0).contains(&self.scorr.scorr_t_max)),
-            ("SCORR k_min", self.scorr.scorr_k_min.is_nan() || self.scorr.scorr_k_min < 0.0),
-            ("SCORR band limits", !(0.0 <= self.scorr.scorr_low_max && self.scorr.scorr_low_max <= self.scorr.scorr_medium_max)),
-        ];
-        if let Some((what, _)) = checks.iter().find(|c| c.1) {
-            return Err(Error::config("invalid_threshold", format!("the {what} is out of range")));
-        }
-        let given = [self.population_size.is_some(), self.sampling_fraction.is_some(), self.population_region.is_some()];
-        if given.iter().filter(|g| **g).count() > 1 {
-            return Err(Error::config("population_given_twice", "give the population as a size, a sampling fraction or a region, not several"));
-        }
-        if self.sampling_fraction.is_some_and(|f| !(f > 0.0 && f <= 1.0)) {
-            return Err(Error::config("invalid_sampling_fraction", "the sampling fraction must lie in (0, 1]"));
-        }
-        if self.memory_budget == 0 {
-            return Err(Error::config("invalid_memory_budget", "the memory budget must be more than 0 bytes"));
-        }
-        if !(0.0..=1.0).contains(&self.wildcard_alpha) {
-            return Err(Error::config("invalid_alpha", format!("the wildcard alpha must lie in [0, 1], not {}", self.wildcard_alpha)));
-        }
-        self.balance.check()?;
-        self.utility.check()?;
-        let delimiter = match self.delimiter.as_deref() {
-            None => None,
-            Some(d) if d.len() == 1 => Some(d.as_bytes()[0]),
-            Some("\\t") => Some(b'\t'),
-            Some(d) => return Err(Error::config("invalid_delimiter", format!("the delimiter must be one ASCII character, not \"{d}\""))),
-        };
-        Ok(CsvOptions { delimiter, encoding: self.encoding, ragged: self.ragged })
-    }
-}
-
-/// A warning for the person reading the report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Warning {
-    /// Machine code.
-    pub code: &'static str,
-    /// One sentence.
-    pub message: String,
-}
-
-/// Parameters echoed in the report: every setting of the audit, with the quasi-identifiers in
-/// column order (spec README Sec 3) as the metrics used them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ReportParams {
-    /// The settings.
-    #[serde(flatten)]
-    pub config: AuditConfig,
-}
-
-/// The result of an audit.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Report {
-    /// How the file was read.
-    pub input: InputFacts,
-    /// How the original table `O` was read, when given.
-    pub original_input: Option<InputFacts>,
-    /// How the reference table `E` was read, when given.
-    pub reference_input: Option<InputFacts>,
-    /// Per-column profile.
-    pub columns: Vec<ColumnProfile>,
-    /// Settings used.
-    pub params: ReportParams,
-    /// Metric results (spec README Sec 10), empty without quasi-identifiers.
-    pub metrics: Vec<MetricResult>,
-    /// Warnings.
-    pub warnings: Vec<Warning>,
-    /// How the rows reached the metrics: from a table kept in memory, or streamed.
-    pub read: ReadPath,
-}
-
-/// How the rows of an audit reached the metrics (issue 11).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ReadPath {
-    /// `retained` (a table read once and kept: another audit reads nothing again) or
-    /// `streaming` (the file read for this audit).
-    pub mode: &'static str,
-    /// Why.
-    pub reason: String,
-}
-
-impl ReadPath {
-    /// The file was streamed for this audit, for this reason.
-    pub fn streaming(reason: impl Into<String>) -> ReadPath {
-        ReadPath { mode: "streaming", reason: reason.into() }
-    }
-}
-
-impl Report {
-    /// The result with this id, if computed.
-    pub fn metric(&self, id: &str) -> Option<&MetricResult> {
-        self.metrics.iter().find(|m| m.id == id)
-    }
-}
+use crate::utility::UtilityInput;
+use crate::utility::capture::Captured;
 
 /// A column's codes mapped to the codes of a summary's own dictionary, filled in one distinct
 /// value at a time: a cell costs an array lookup.
@@ -522,7 +273,17 @@ impl TableSummary {
         }
         if std::env::var("PL_TIME").is_ok() { eprintln!("attribute+verdict {:?}", t0.elapsed()); }
         if let (Some(o), Some(p)) = (&self.original, &self.released) {
-            metrics.extend(crate::utility::finish(o, p, config, &qi));
+            let norm = config.normaliser();
+            metrics.extend(crate::utility::finish(&UtilityInput {
+                original: o,
+                released: p,
+                qi: &qi,
+                sensitive: &config.sensitive,
+                attributes: &config.attributes,
+                params: &config.utility,
+                missing_policy: config.missing_policy,
+                norm: &norm,
+            }));
         }
         if !qi.is_empty() {
             let input = BalanceInput { table: &self.classes, qi: &qi, external: self.population.as_deref(), identity: &identity, metrics: &metrics };
@@ -542,58 +303,6 @@ impl TableSummary {
     }
 }
 
-/// The warnings of how a file was read: renamed columns, ragged, blank and skipped records.
-pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
-    let mut warnings = Vec::new();
-    for name in &facts.renamed_columns {
-        warnings.push(Warning { code: "empty_column_name", message: format!("a column without a name was called \"{name}\"") });
-    }
-    if let Some((line, fields)) = facts.first_ragged {
-        warnings.push(Warning {
-            code: "ragged_rows",
-            message: format!(
-                "{} rows had a different number of fields than the header and were padded or cut (the first at line {line}, with {fields} fields)",
-                facts.ragged_rows
-            ),
-        });
-    }
-    if facts.blank_records > 0 {
-        let n = facts.blank_records;
-        let what = if n == 1 { "blank record (an empty line, or one of spaces) was" } else { "blank records (empty lines, or lines of spaces) were" };
-        warnings.push(Warning { code: "blank_lines", message: format!("{n} {what} skipped") });
-    }
-    for b in &facts.broken {
-        let at = match &b.column {
-            Some(c) => format!("line {}, column \"{c}\"", b.line),
-            None => format!("line {}", b.line),
-        };
-        let records = if b.count == 1 { "1 record".to_string() } else { format!("{} records", b.count) };
-        let (code, message) = match b.why {
-            Broken::UnclosedQuote => (
-                "unclosed_quote",
-                format!(
-                    "{records} with a quote that is never closed skipped: the first opened at {at}; reading went on at line {}",
-                    b.line + 1
-                ),
-            ),
-            Broken::FieldTooLarge | Broken::TooManyColumns => (
-                "field_too_large",
-                format!("{records} with a field longer than {} MiB skipped: the first at {at}", MAX_FIELD_BYTES >> 20),
-            ),
-        };
-        warnings.push(Warning { code, message });
-    }
-    if facts.error_records > 0 {
-        warnings.push(Warning {
-            code: "partial_read",
-            message: format!(
-                "this report is partial: {} of the file's {} records could not be read and were left out",
-                facts.error_records, facts.records
-            ),
-        });
-    }
-    warnings
-}
 
 /// A sampling weight: a finite number >= 0 (spec identity-risk.md Sec 8).
 fn parse_weight(cell: Cell<'_>) -> Option<f64> {

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::audit::AuditConfig;
+use crate::config::AuditConfig;
 use crate::error::{Error, Result};
 use crate::hash::{Map, map};
 use crate::ingest::cell::{Cell, Normaliser};

@@ -12,24 +12,60 @@
 //!   risk distribution): [`identity::record_risk`].
 //! - balance.md (R_external, risk_r, safety, RUT, candidate choice): [`balance`].
 
-pub mod attribute;
-pub mod audit;
-pub mod balance;
+// Base: errors, hashing, random numbers, special functions, numeric helpers, the result
+// format, parallel work.
 pub mod error;
-pub mod extract;
 pub mod hash;
-pub mod identity;
-pub mod ingest;
 mod json;
 pub mod metric;
+pub mod numeric;
 pub mod par;
-pub mod reference;
 mod rng;
-pub mod sample;
-pub mod table;
 mod special;
+
+// Reading: encoding, dialect, records, cells.
+pub mod ingest;
+
+// The table: column values and codes, profile, roles, classes, the reference table.
+pub mod table;
+
+// The metric families, each from its own input and parameters.
+pub mod attribute;
+pub mod balance;
+pub mod identity;
 pub mod utility;
 pub mod verdict;
 
-pub use audit::{Audit, AuditConfig, AuditPart, Report, TableSummary};
+// The settings.
+pub mod config;
+
+// The audit and its report; the side tables and the drill-down read with the settings.
+pub mod audit;
+pub mod extract;
+pub mod report;
+pub mod sides;
+
+// Synthetic tables (samples, benchmarks).
+pub mod sample;
+
+// The facade: what the binding, the CLI and other front ends use.
+pub use attribute::AttributeParams;
+pub use audit::{Audit, AuditPart, TableSummary, audit_table};
+pub use balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination, WeightPreset, candidate_of, choose};
+pub use config::{AuditConfig, DEFAULT_MEMORY_BUDGET};
 pub use error::{Error, ErrorKind, Result};
+pub use extract::{ClassValues, Extract, Extracted};
+pub use hash::ContentHash;
+pub use ingest::encoding::Encoding;
+pub use ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Ragged, Reader, Span};
+pub use report::{ReadPath, Report, Warning};
+pub use sides::{Original, reference};
+pub use table::classes::MissingPolicy;
+pub use table::kind::Kind;
+pub use table::reference::{Reference, ReferenceTable};
+pub use table::{Part, Table};
+pub use sample::{BENCH_QIS, bench_table, hospital_sample};
+pub use utility::attribute::AttributeSettings;
+pub use utility::capture::Captured;
+pub use utility::params::{Aggregate, Query, UtilityParams};
+pub use verdict::scorr::{KBasis, ScorrThresholds};

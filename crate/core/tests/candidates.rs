@@ -4,7 +4,7 @@
 mod common;
 
 use pseudolens_core::balance::{ChoiceParams, candidate_of, choose};
-use pseudolens_core::utility::capture::Original;
+use pseudolens_core::Original;
 use pseudolens_core::{Audit, AuditConfig, Report, sample};
 
 fn table(level: u8) -> Vec<u8> {

@@ -4,12 +4,12 @@
 mod common;
 
 use common::*;
-use pseudolens_core::reference::Reference;
+use pseudolens_core::reference;
 use pseudolens_core::{Audit, AuditConfig, Report};
 use serde_json::{Value, json};
 
 fn with_population(data: &[u8], population: &[u8], config: &AuditConfig) -> Report {
-    let mut e = Reference::new(config, None);
+    let mut e = reference(config, None);
     for piece in population.chunks(100) {
         e.push(piece).unwrap();
     }

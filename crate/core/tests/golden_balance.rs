@@ -13,8 +13,8 @@ use pseudolens_core::balance::{
 };
 use pseudolens_core::identity::MissingPolicy;
 use pseudolens_core::metric::{Context, MetricResult, Scope, Status};
-use pseudolens_core::reference::Reference;
-use pseudolens_core::utility::capture::Original;
+use pseudolens_core::reference;
+use pseudolens_core::Original;
 use pseudolens_core::{Audit, AuditConfig, Report};
 use serde_json::{Value, json};
 
@@ -39,7 +39,7 @@ fn expand(compressed: &[u8]) -> Vec<u8> {
 
 /// Audits `data` with `external` as the reference table `E` (both pushed in small chunks).
 fn with_external(data: &[u8], external: &[u8], config: &AuditConfig) -> Report {
-    let mut e = Reference::new(config, None);
+    let mut e = reference(config, None);
     for piece in external.chunks(7) {
         e.push(piece).unwrap();
     }
@@ -230,7 +230,7 @@ fn g3_3_rut_through_the_audit_with_o_and_e3() {
     let config = g3_config();
     let mut o = Original::new(&config, None);
     o.push(&fixture("g3_original.csv")).unwrap();
-    let mut e = Reference::new(&config, None);
+    let mut e = reference(&config, None);
     e.push(&expand(&fixture("e3.csv"))).unwrap();
     let mut a = Audit::new(config).unwrap();
     a.set_original(o.finish().unwrap());

@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use pseudolens_core::identity::MissingPolicy;
-use pseudolens_core::reference::Reference;
+use pseudolens_core::reference;
 use pseudolens_core::{Audit, AuditConfig, AuditPart, Report};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -55,8 +55,8 @@ fn config((policy, exclude, alpha): Setting) -> AuditConfig {
     AuditConfig { missing_policy: policy, exclude_suppressed_rows: exclude, wildcard_alpha: alpha, ..qi(&["a", "b", "c"]) }
 }
 
-fn external(e: &[u8], config: &AuditConfig, chunk: usize) -> pseudolens_core::reference::ReferenceTable {
-    let mut r = Reference::new(config, None);
+fn external(e: &[u8], config: &AuditConfig, chunk: usize) -> pseudolens_core::ReferenceTable {
+    let mut r = reference(config, None);
     for piece in e.chunks(chunk) {
         r.push(piece).unwrap();
     }

@@ -16,7 +16,7 @@
 pub mod rfc4180;
 pub mod shape;
 
-use pseudolens_core::identity::MissingPolicy;
+use pseudolens_core::MissingPolicy;
 use pseudolens_core::ingest::cell::{
     Cell, Form, Normaliser, civil_from_days, parse_date, parse_date_range, parse_num, parse_numeric_range,
 };
@@ -257,10 +257,10 @@ fn audit_with(config: &AuditConfig) {
         Err(e) => assert_clean(&e),
     }
     let full = || -> Result<Report, Error> {
-        let mut original = pseudolens_core::utility::capture::Original::new(config, None);
+        let mut original = pseudolens_core::Original::new(config, None);
         original.push(&table)?;
         let original = original.finish()?;
-        let mut reference = pseudolens_core::reference::Reference::new(config, None);
+        let mut reference = pseudolens_core::reference(config, None);
         reference.push(&table)?;
         let reference = reference.finish()?;
         let mut audit = Audit::new(config.clone())?;

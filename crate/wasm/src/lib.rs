@@ -26,8 +26,8 @@ fn config_from(config: JsValue) -> Result<AuditConfig, JsValue> {
 }
 
 /// The encoding a side table is forced to read in: "windows-1252" after an `encoding_mismatch`.
-fn forced(encoding: Option<String>) -> Option<pseudolens_core::ingest::encoding::Encoding> {
-    (encoding.as_deref() == Some("windows-1252")).then_some(pseudolens_core::ingest::encoding::Encoding::Windows1252)
+fn forced(encoding: Option<String>) -> Option<pseudolens_core::Encoding> {
+    (encoding.as_deref() == Some("windows-1252")).then_some(pseudolens_core::Encoding::Windows1252)
 }
 
 /// A streaming audit of one CSV file: `new Audit(config)`, `push(chunk)`..., `finish()`.
@@ -82,11 +82,11 @@ impl Audit {
 /// A streaming read of the population / reference table `E`: `new Reference(config,
 /// encoding)`, `push(chunk)`..., `finish()` gives a `Population` for `Audit.set_population`.
 #[wasm_bindgen]
-pub struct Reference(Option<pseudolens_core::reference::Reference>);
+pub struct Reference(Option<pseudolens_core::Reference>);
 
 /// A finished population table (shared with the audits that use it, not copied).
 #[wasm_bindgen]
-pub struct Population(Option<Arc<pseudolens_core::reference::ReferenceTable>>);
+pub struct Population(Option<Arc<pseudolens_core::ReferenceTable>>);
 
 #[wasm_bindgen]
 impl Reference {
@@ -94,7 +94,7 @@ impl Reference {
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue, encoding: Option<String>) -> Result<Reference, JsValue> {
         let config = config_from(config)?;
-        Ok(Reference(Some(pseudolens_core::reference::Reference::new(&config, forced(encoding)))))
+        Ok(Reference(Some(pseudolens_core::reference(&config, forced(encoding)))))
     }
 
     /// Absorbs the next chunk of `E`.
@@ -112,11 +112,11 @@ impl Reference {
 /// A streaming read of the original table `O`: `new Original(config, encoding)`,
 /// `push(chunk)`..., `finish()` gives an `OriginalTable` for `Audit.set_original`.
 #[wasm_bindgen]
-pub struct Original(Option<pseudolens_core::utility::capture::Original>);
+pub struct Original(Option<pseudolens_core::Original>);
 
 /// A finished original table (shared with the audits that use it, not copied).
 #[wasm_bindgen]
-pub struct OriginalTable(Option<Arc<pseudolens_core::utility::capture::Captured>>);
+pub struct OriginalTable(Option<Arc<pseudolens_core::Captured>>);
 
 #[wasm_bindgen]
 impl Original {
@@ -125,7 +125,7 @@ impl Original {
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue, encoding: Option<String>) -> Result<Original, JsValue> {
         let config = config_from(config)?;
-        Ok(Original(Some(pseudolens_core::utility::capture::Original::new(&config, forced(encoding)))))
+        Ok(Original(Some(pseudolens_core::Original::new(&config, forced(encoding)))))
     }
 
     /// Absorbs the next chunk of `O`.
@@ -143,7 +143,7 @@ impl Original {
 /// Record drill-down: `new Extract(config, classes)` where `classes` is a list of value lists
 /// (one per QI, `null` = missing), `push(chunk)`..., `finish()` gives `{csv, rows, truncated}`.
 #[wasm_bindgen]
-pub struct Extract(Option<pseudolens_core::extract::Extract>);
+pub struct Extract(Option<pseudolens_core::Extract>);
 
 #[wasm_bindgen]
 impl Extract {
@@ -153,7 +153,7 @@ impl Extract {
         let config = config_from(config)?;
         let classes: Vec<Vec<Option<String>>> = serde_wasm_bindgen::from_value(classes)
             .map_err(|e| error(&Error::config("invalid_class", format!("the classes are not valid: {e}"))))?;
-        pseudolens_core::extract::Extract::new(&config, classes).map(|x| Extract(Some(x))).map_err(|e| error(&e))
+        pseudolens_core::Extract::new(&config, classes).map(|x| Extract(Some(x))).map_err(|e| error(&e))
     }
 
     /// Absorbs the next chunk.
@@ -178,15 +178,15 @@ fn finished() -> JsValue {
 #[wasm_bindgen]
 pub fn choose(quasi_identifiers: Vec<String>, candidates: JsValue, params: JsValue) -> Result<JsValue, JsValue> {
     let invalid = |e: serde_wasm_bindgen::Error| error(&Error::config("invalid_candidates", format!("the candidates are not valid: {e}")));
-    let candidates: Vec<pseudolens_core::balance::Candidate> = serde_wasm_bindgen::from_value(candidates).map_err(invalid)?;
-    let params: pseudolens_core::balance::ChoiceParams = serde_wasm_bindgen::from_value(params).map_err(invalid)?;
-    Ok(to_js(&pseudolens_core::balance::choose(&quasi_identifiers, &candidates, &params)))
+    let candidates: Vec<pseudolens_core::Candidate> = serde_wasm_bindgen::from_value(candidates).map_err(invalid)?;
+    let params: pseudolens_core::ChoiceParams = serde_wasm_bindgen::from_value(params).map_err(invalid)?;
+    Ok(to_js(&pseudolens_core::choose(&quasi_identifiers, &candidates, &params)))
 }
 
 /// The bundled synthetic hospital sample, as CSV bytes.
 #[wasm_bindgen]
 pub fn sample_csv() -> Vec<u8> {
-    pseudolens_core::sample::hospital_sample()
+    pseudolens_core::hospital_sample()
 }
 
 /// The version of the core.

@@ -4,9 +4,9 @@
 use super::SensitiveSummary;
 use super::distribution::Distributions;
 use crate::hash::{Map, map};
-use crate::identity::MissingPolicy;
-use crate::identity::classes::ClassTable;
-use crate::identity::dictionary::is_blank;
+use crate::table::classes::MissingPolicy;
+use crate::table::classes::ClassTable;
+use crate::table::dictionary::is_blank;
 use crate::identity::persons::Persons;
 
 /// min, record-weighted mean and max.

@@ -3,9 +3,9 @@
 //! by `omega`).
 
 use super::SensitiveSummary;
-use crate::identity::MissingPolicy;
-use crate::identity::classes::{ClassTable, omega};
-use crate::identity::dictionary::is_blank;
+use crate::table::classes::MissingPolicy;
+use crate::table::classes::{ClassTable, omega};
+use crate::table::dictionary::is_blank;
 use crate::ingest::cell::parse_num;
 
 /// The SA distribution of one class, borrowed from [`Distributions`].

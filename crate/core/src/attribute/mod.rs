@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::hash::{Map, map};
-use crate::identity::MissingPolicy;
-use crate::identity::classes::{ClassTable, Remap};
-use crate::identity::dictionary::Dictionary;
+use crate::table::classes::MissingPolicy;
+use crate::table::classes::{ClassTable, Remap};
+use crate::table::dictionary::Dictionary;
 use crate::identity::persons::Persons;
 use crate::ingest::cell::Cell;
 use crate::metric::{Context, MetricResult, Scope, Status, min_mean_max};

@@ -9,11 +9,11 @@
 
 use serde_json::json;
 
-use crate::identity::classes::{ClassTable, MissingPolicy, omega};
-use crate::identity::dictionary::is_blank;
-use crate::identity::record_risk::neumaier;
+use crate::table::classes::{ClassTable, MissingPolicy, omega};
+use crate::table::dictionary::is_blank;
+use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, Status};
-use crate::reference::ReferenceTable;
+use crate::table::reference::ReferenceTable;
 
 /// Ids of this module, in output order.
 pub const IDS: [&str; 5] = ["r_external", "r_external_match_rate", "r_unique", "r_external_probability", "r_external_correlation"];

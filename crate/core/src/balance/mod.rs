@@ -18,7 +18,7 @@ use serde_json::json;
 use crate::error::{Error, Result};
 use crate::identity::{ClassTable, IdentityParams};
 use crate::metric::{Context, MetricResult, Scope, Status};
-use crate::reference::ReferenceTable;
+use crate::table::reference::ReferenceTable;
 pub use choice::{Candidate, ChoiceParams, candidate_of, choose, rut_alpha_sweep, rut_constrained_choice};
 pub use rut::{RiskCombination, WeightPreset};
 

@@ -11,7 +11,7 @@ use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
 
-use super::classes::ClassTable;
+use crate::table::classes::ClassTable;
 use crate::hash::{Fixed, Map, map};
 use crate::metric::{Context, MetricResult, Scope};
 
@@ -184,11 +184,9 @@ fn chain_lattice(table: &ClassTable, q: usize) -> Option<Vec<SubsetStats>> {
         });
         for (top, source_len, members, groups) in done {
             stats.extend(members);
-            if let Some(words) = groups {
-                if words.len() < source_len && words.len() <= budget {
-                    budget -= words.len();
-                    stored.push(Source { mask: top, words });
-                }
+            if let Some(words) = groups.filter(|w| w.len() < source_len && w.len() <= budget) {
+                budget -= words.len();
+                stored.push(Source { mask: top, words });
             }
         }
     }
@@ -200,7 +198,7 @@ fn chain_lattice(table: &ClassTable, q: usize) -> Option<Vec<SubsetStats>> {
 /// prefix of the sorted keys. With `keep`, also returns the groups of the chain's largest
 /// member. `buffers` are reused from chain to chain.
 fn chain_stats(
-    packing: &super::packing::Packing,
+    packing: &crate::table::packing::Packing,
     q: usize,
     chain: &[u32],
     source: &Source,
@@ -508,7 +506,7 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String]) -> Vec<MetricRe
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::identity::MissingPolicy;
+    use crate::table::classes::MissingPolicy;
 
     #[test]
     fn chains_cover_every_subset_once() {

@@ -4,9 +4,9 @@
 use serde_json::json;
 
 use super::MissingPolicy;
-use super::classes::ClassTable;
-use super::dictionary::is_blank;
-use super::record_risk::neumaier;
+use crate::table::classes::ClassTable;
+use crate::table::dictionary::is_blank;
+use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, Status};
 
 /// Ids of this model, in output order.

@@ -4,10 +4,7 @@
 
 pub mod attribution;
 pub mod class_size;
-pub mod classes;
-pub mod dictionary;
 pub mod journalist;
-pub mod packing;
 pub mod persons;
 pub mod population;
 pub mod record_risk;
@@ -20,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::metric::{Context, MetricResult, Scope, Status};
-pub use classes::{ClassTable, MissingPolicy};
+pub use crate::table::classes::{ClassTable, MissingPolicy};
 use persons::Persons;
 
 /// How many of the riskiest classes `record_risk.details.top` lists.
@@ -201,9 +198,9 @@ fn weighted_risk(ctx: &Context, table: &ClassTable, f: &[f64], alpha: f64) -> Ve
     let big_f = table.match_sums(alpha, |j| table.weight(j));
     let classes: Vec<(f64, f64, u64)> = (0..table.len()).map(|i| (f[i], big_f[i], table.count(i))).collect();
     let mut out = weighted::metrics(ctx, &classes);
-    let total = record_risk::neumaier((0..table.len()).map(|i| table.weight(i)));
+    let total = crate::numeric::neumaier((0..table.len()).map(|i| table.weight(i)));
     out.push(if total > 0.0 {
-        ctx.ok("r_internal_weighted", record_risk::neumaier((0..table.len()).map(|i| table.weight(i) / f[i])) / total)
+        ctx.ok("r_internal_weighted", crate::numeric::neumaier((0..table.len()).map(|i| table.weight(i) / f[i])) / total)
     } else {
         ctx.without_value("r_internal_weighted", Status::NotApplicable, "zero_total_weight")
     });

@@ -5,8 +5,8 @@
 //! Memory grows with the distinct (class, person) pairs, which for event-level data is at most
 //! the number of rows: that is what the metric needs.
 
-use super::classes::Remap;
-use super::dictionary::Dictionary;
+use crate::table::classes::Remap;
+use crate::table::dictionary::Dictionary;
 use crate::hash::{Map, map};
 use crate::ingest::cell::Cell;
 

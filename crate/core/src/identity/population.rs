@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::record_risk::neumaier;
+use crate::numeric::neumaier;
 use crate::special::{digamma_diff, ln_gamma_diff, trigamma_diff};
 use crate::metric::{Context, MetricResult, Status};
 

@@ -3,6 +3,7 @@
 use serde_json::{Value, json};
 
 use super::Sizes;
+use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, min_mean_max};
 
 /// Upper edges of ARX's risk distribution bins (spec identity-risk.md Sec 5).
@@ -10,17 +11,6 @@ pub const RISK_EDGES: [f64; 24] = [
     1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 0.001, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1, 0.125,
     0.143, 0.167, 0.2, 0.25, 0.334, 0.5, 1.0,
 ];
-
-/// Neumaier compensated sum (spec README Sec 9).
-pub fn neumaier(values: impl IntoIterator<Item = f64>) -> f64 {
-    let (mut sum, mut comp) = (0.0f64, 0.0f64);
-    for v in values {
-        let t = sum + v;
-        comp += if sum.abs() >= v.abs() { (sum - t) + v } else { (v - t) + sum };
-        sum = t;
-    }
-    sum + comp
-}
 
 /// `R_int = (1/n) sum_i 1/f(i)`; exactly `K/n` when classes partition the records.
 pub fn r_internal(s: &Sizes, partition: bool) -> f64 {

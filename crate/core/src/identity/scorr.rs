@@ -5,8 +5,8 @@
 use serde_json::{Value, json};
 
 use super::MissingPolicy;
-use super::classes::{ClassTable, omega};
-use super::dictionary::is_blank;
+use crate::table::classes::{ClassTable, omega};
+use crate::table::dictionary::is_blank;
 use super::persons::{PairCounts, Persons};
 use crate::hash::{Map, map};
 use crate::metric::{Context, MetricResult, Scope, Status, min_mean_max};

@@ -9,7 +9,7 @@
 
 use serde_json::json;
 
-use super::record_risk::neumaier;
+use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, Status, min_mean_max};
 
 /// R's `mad()` consistency constant (spec Sec 8).

@@ -316,12 +316,10 @@ impl Tokenizer {
                 State::Quoted => {
                     let run = memchr::memchr(b'"', &input[i..]).map_or(n, |p| i + p);
                     let crossed = self.count_lines(&input[i..run]);
-                    if self.lenient && keep_from.is_none() {
-                        if let Some((p, cr)) = crossed {
-                            self.resync = Some(Vec::new());
-                            self.resync_at = (base + (i + p) as u64, cr);
-                            keep_from = Some(i + p);
-                        }
+                    if let (true, None, Some((p, cr))) = (self.lenient, keep_from, crossed) {
+                        self.resync = Some(Vec::new());
+                        self.resync_at = (base + (i + p) as u64, cr);
+                        keep_from = Some(i + p);
                     }
                     self.batch.bytes.extend_from_slice(&input[i..run]);
                     i = run;
@@ -591,8 +589,11 @@ pub fn checked(r: std::result::Result<(), Problem>, header: Option<&[String]>) -
 mod tests {
     use super::*;
 
-    /// Records as (kind, line, last line, fields) of `input` pushed in pieces of `chunk`.
-    fn read(input: &[u8], chunk: usize, lenient: bool) -> std::result::Result<Vec<(RecKind, u64, u64, Vec<String>)>, Problem> {
+    /// A record as the tests see it: kind, line, last line, fields.
+    type Seen = (RecKind, u64, u64, Vec<String>);
+
+    /// The records of `input` pushed in pieces of `chunk`.
+    fn read(input: &[u8], chunk: usize, lenient: bool) -> std::result::Result<Vec<Seen>, Problem> {
         let mut t = Tokenizer::new(b',', lenient);
         let mut out = Vec::new();
         let mut take = |t: &mut Tokenizer| {

@@ -8,11 +8,15 @@
 //! keeps a bounded sketch instead and is not retained (ids, free text). A column a role needs
 //! keeps every value, up to [`column::MAX_DISTINCT`].
 
+pub mod classes;
 pub mod codes;
 pub mod column;
+pub mod dictionary;
 pub mod kind;
 pub mod lines;
+pub mod packing;
 pub mod profile;
+pub mod reference;
 pub mod roles;
 pub mod sketch;
 pub mod values;

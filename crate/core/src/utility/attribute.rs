@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::hash::{Map, map};
-use crate::identity::dictionary::{Dictionary, MISSING, SUPPRESSED};
+use crate::table::dictionary::{Dictionary, MISSING, SUPPRESSED};
 use crate::ingest::cell::{Form, Interval, Normaliser, parse_num};
 use crate::table::kind::Kind;
 use crate::utility::capture::Column;

@@ -3,11 +3,10 @@
 //! model need every cell. Each column is dictionary-encoded (one `u32` per cell), so memory
 //! grows with the rows times 4 bytes plus the distinct values.
 
-use crate::audit::AuditConfig;
 use crate::error::{Error, Result};
-use crate::identity::dictionary::Dictionary;
+use crate::table::dictionary::Dictionary;
 use crate::ingest::cell::{Cell, Normaliser};
-use crate::ingest::reader::{Collect, CsvOptions, Feed, InputFacts, RecordSink, Row, Rows};
+use crate::ingest::reader::{InputFacts, Row};
 use crate::table::Block;
 
 /// One captured column: its values and, per row, the code of the row's value.
@@ -140,58 +139,5 @@ impl Captured {
     /// The column named `name`, if captured.
     pub fn column(&self, name: &str) -> Option<&Column> {
         self.names.iter().position(|n| n == name).map(|i| &self.columns[i])
-    }
-}
-
-/// Whether a column of `O` is a utility attribute (spec README Sec 3): not one of the
-/// special columns, not ignored, and among `utility_columns` when those are given.
-pub fn is_utility_attribute(config: &AuditConfig, name: &str) -> bool {
-    let special = [&config.record_id, &config.person_id, &config.weight].iter().any(|c| c.as_deref() == Some(name));
-    !special
-        && !config.ignored.iter().any(|c| c == name)
-        && (config.utility_columns.is_empty() || config.utility_columns.iter().any(|c| c == name))
-}
-
-/// Captures the columns of `O` row by row.
-pub struct Sink {
-    config: AuditConfig,
-    norm: Normaliser,
-    captured: Option<Captured>,
-}
-
-impl RecordSink for Sink {
-    fn header(&mut self, names: &[String]) -> Result<()> {
-        let config = &self.config;
-        self.captured = Some(Captured::new(names, |n| is_utility_attribute(config, n), config.record_id.as_deref())?);
-        Ok(())
-    }
-
-    fn rows(&mut self, rows: &Rows<'_>) -> Result<()> {
-        let captured = self.captured.as_mut().expect("header comes first");
-        for r in 0..rows.len() {
-            captured.absorb(&rows.row(r), &self.norm)?;
-        }
-        Ok(())
-    }
-}
-
-impl Collect for Sink {
-    type Output = Captured;
-
-    fn collect(mut self, facts: &InputFacts) -> Result<Captured> {
-        let mut captured = self.captured.take().expect("a finished file has a header");
-        captured.input = facts.clone();
-        Ok(captured)
-    }
-}
-
-/// A streaming read of the original table `O`.
-pub type Original = Feed<Sink>;
-
-impl Original {
-    /// Starts reading `O` with the audit's settings; `encoding` forces one.
-    pub fn new(config: &AuditConfig, encoding: Option<crate::ingest::encoding::Encoding>) -> Self {
-        let opts = CsvOptions { delimiter: None, encoding, ragged: config.ragged };
-        Feed::with_sink(opts, Sink { config: config.clone(), norm: config.normaliser(), captured: None })
     }
 }

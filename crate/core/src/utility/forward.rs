@@ -11,7 +11,7 @@
 //! per-row string), and a grouping of several attributes is one `u32` id per row.
 
 use crate::hash::{Map, map};
-use crate::identity::dictionary::SUPPRESSED;
+use crate::table::dictionary::SUPPRESSED;
 use crate::utility::attribute::Attribute;
 use crate::utility::params::CtbilBlank;
 

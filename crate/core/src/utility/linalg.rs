@@ -3,7 +3,7 @@
 //! cyclic Jacobi solver is enough (utility.md Sec 8.5, 11.4, 11.6: "Eigen and SVD routines MUST
 //! be deterministic") and the crate needs no linear-algebra dependency.
 
-use crate::identity::record_risk::neumaier;
+use crate::numeric::neumaier;
 
 /// A row-major matrix, or a list of columns.
 pub type Matrix = Vec<Vec<f64>>;

@@ -23,10 +23,12 @@ pub mod sdc;
 
 use serde_json::json;
 
-use crate::audit::AuditConfig;
-use crate::identity::MissingPolicy;
+use std::collections::BTreeMap;
+
+use crate::ingest::cell::Normaliser;
 use crate::metric::{Context, MetricResult, Scope};
-use attribute::Attribute;
+use crate::table::classes::MissingPolicy;
+use attribute::{Attribute, AttributeSettings};
 use capture::Captured;
 use pairing::Pairing;
 use params::UtilityParams;
@@ -52,17 +54,38 @@ pub struct Tables<'a> {
     pub missing_policy: MissingPolicy,
 }
 
+/// What the utility metrics are computed from: the captured `O` and `P`, the roles and the
+/// settings.
+pub struct UtilityInput<'a> {
+    /// The original table `O`.
+    pub original: &'a Captured,
+    /// The released table `P`.
+    pub released: &'a Captured,
+    /// The QIs, in column order.
+    pub qi: &'a [String],
+    /// The sensitive attributes.
+    pub sensitive: &'a [String],
+    /// Declared kind, resolution, domain, rounding unit, weight and hierarchy per attribute.
+    pub attributes: &'a BTreeMap<String, AttributeSettings>,
+    /// The utility settings.
+    pub params: &'a UtilityParams,
+    /// The missing-value policy.
+    pub missing_policy: MissingPolicy,
+    /// The normalisation of cells (spec README Sec 5).
+    pub norm: &'a Normaliser,
+}
+
 impl<'a> Tables<'a> {
     /// Joins the captured tables (README Sec 3, 8; utility.md Sec 1).
-    pub fn new(o: &Captured, p: &Captured, config: &'a AuditConfig, qi: &'a [String]) -> Self {
-        let norm = config.normaliser();
+    pub fn new(input: &UtilityInput<'a>) -> Self {
+        let (o, p) = (input.original, input.released);
         let attributes = o
             .names
             .iter()
             .zip(&o.columns)
             .map(|(name, column)| {
-                let settings = config.attributes.get(name).cloned().unwrap_or_default();
-                Attribute::new(name, column, p.column(name), settings, &norm)
+                let settings = input.attributes.get(name).cloned().unwrap_or_default();
+                Attribute::new(name, column, p.column(name), settings, input.norm)
             })
             .collect();
         Tables {
@@ -70,10 +93,10 @@ impl<'a> Tables<'a> {
             n_o: o.rows(),
             n_p: p.rows(),
             pairing: Pairing::new(o, p),
-            qi,
-            sensitive: &config.sensitive,
-            params: &config.utility,
-            missing_policy: config.missing_policy,
+            qi: input.qi,
+            sensitive: input.sensitive,
+            params: input.params,
+            missing_policy: input.missing_policy,
         }
     }
 
@@ -93,8 +116,8 @@ impl<'a> Tables<'a> {
 }
 
 /// Every utility metric of `P` against `O`.
-pub fn finish(o: &Captured, p: &Captured, config: &AuditConfig, qi: &[String]) -> Vec<MetricResult> {
-    let t = Tables::new(o, p, config, qi);
+pub fn finish(input: &UtilityInput<'_>) -> Vec<MetricResult> {
+    let t = Tables::new(input);
     let mut out = rut::metrics(&t);
     out.extend(sdc::metrics(&t));
     out.extend(query::metrics(&t));

@@ -11,7 +11,7 @@ use std::cmp::Ordering;
 
 use serde_json::{Value, json};
 
-use crate::identity::record_risk::neumaier;
+use crate::numeric::neumaier;
 use crate::utility::linalg::{Matrix, centered, cov, cross, mul, sym_eigen, transpose};
 use crate::metric::{Context, MetricResult, Scope, Status};
 

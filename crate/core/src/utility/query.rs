@@ -27,8 +27,8 @@
 
 use serde_json::{Value, json};
 
-use crate::identity::dictionary::SUPPRESSED;
-use crate::identity::record_risk::neumaier;
+use crate::table::dictionary::SUPPRESSED;
+use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, Status};
 use crate::table::kind::Kind;
 use crate::utility::Tables;

@@ -104,7 +104,7 @@ pub fn same(a: &Value, b: &Value) -> bool {
 /// Audits `released` against `original` (the utility metrics' inputs), each pushed in chunks
 /// of 4096 bytes.
 pub fn against(original: &[u8], released: &[u8], config: &AuditConfig) -> Report {
-    let mut o = pseudolens_core::utility::capture::Original::new(config, None);
+    let mut o = pseudolens_core::Original::new(config, None);
     for piece in original.chunks(4096) {
         o.push(piece).unwrap();
     }

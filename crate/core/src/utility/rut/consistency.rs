@@ -16,7 +16,7 @@
 use serde_json::json;
 
 use crate::hash::{Map, map};
-use crate::identity::dictionary::is_blank;
+use crate::table::dictionary::is_blank;
 use crate::metric::{MetricResult, Status};
 use crate::utility::rut::Subject;
 

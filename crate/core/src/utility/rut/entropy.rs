@@ -18,7 +18,7 @@
 
 use serde_json::json;
 
-use crate::identity::record_risk::neumaier;
+use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, Status};
 use crate::utility::attribute::Attribute;
 use crate::utility::rut::Subject;

@@ -17,8 +17,8 @@
 
 use serde_json::json;
 
-use crate::identity::dictionary::is_blank;
-use crate::identity::record_risk::neumaier;
+use crate::table::dictionary::is_blank;
+use crate::numeric::neumaier;
 use crate::metric::{MetricResult, Status};
 use crate::utility::rut::Subject;
 use crate::utility::rut::preimage::{Gr, domain_size, gr_numeric};

@@ -8,7 +8,7 @@
 //! - [`domain_size`]: `|Dom|` of `gen_loss_ncp` and `arx_granularity` (Sec 2, Sec 9).
 
 use crate::hash::{Map, map};
-use crate::identity::dictionary::is_blank;
+use crate::table::dictionary::is_blank;
 use crate::ingest::cell::Interval;
 use crate::table::kind::Kind;
 use crate::utility::attribute::{Attribute, Typed, grid_count};

@@ -25,8 +25,8 @@
 
 use serde_json::json;
 
-use crate::identity::dictionary::is_blank;
-use crate::identity::record_risk::neumaier;
+use crate::table::dictionary::is_blank;
+use crate::numeric::neumaier;
 use crate::metric::{MetricResult, Status};
 use crate::utility::Tables;
 use crate::utility::attribute::{Attribute, Typed};

@@ -28,8 +28,8 @@
 
 use serde_json::{Map as JsonMap, Value, json};
 
-use crate::identity::dictionary::is_blank;
-use crate::identity::record_risk::neumaier;
+use crate::table::dictionary::is_blank;
+use crate::numeric::neumaier;
 use crate::ingest::cell::{Interval, civil_from_days};
 use crate::table::kind::Kind;
 use crate::metric::{MetricResult, Status};

@@ -34,7 +34,7 @@
 
 use serde_json::{Value, json};
 
-use crate::identity::record_risk::neumaier;
+use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, Status};
 use crate::utility::Tables;
 use crate::utility::attribute::{Attribute, Typed};

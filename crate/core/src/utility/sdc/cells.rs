@@ -7,7 +7,7 @@
 use serde_json::json;
 
 use crate::hash::{Map, map};
-use crate::identity::dictionary::{MISSING, SUPPRESSED};
+use crate::table::dictionary::{MISSING, SUPPRESSED};
 use crate::metric::{MetricResult, Status};
 use crate::table::kind::Kind;
 use crate::utility::Tables;

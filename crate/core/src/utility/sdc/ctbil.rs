@@ -46,7 +46,7 @@ pub fn table_loss(o: &[u32], p: &[u32], size: usize) -> TableLoss {
     let distance = co.iter().zip(&cp).map(|(&a, &b)| u64::from(a.abs_diff(b))).sum();
     let tv_distance = (no > 0 && np > 0).then(|| {
         let (no, np) = (no as f64, np as f64);
-        0.5 * crate::identity::record_risk::neumaier(co.iter().zip(&cp).filter(|(a, b)| **a > 0 || **b > 0).map(|(&a, &b)| (f64::from(a) / no - f64::from(b) / np).abs()))
+        0.5 * crate::numeric::neumaier(co.iter().zip(&cp).filter(|(a, b)| **a > 0 || **b > 0).map(|(&a, &b)| (f64::from(a) / no - f64::from(b) / np).abs()))
     });
     TableLoss { distance, tv_distance }
 }
@@ -176,7 +176,7 @@ pub fn metrics(t: &Tables<'_>) -> Vec<MetricResult> {
     } else {
         let min = tv.iter().copied().fold(f64::INFINITY, f64::min);
         let max = tv.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        ctx.ok("tv_distance", min_mean_max(min, crate::identity::record_risk::neumaier(tv.iter().copied()) / tv.len() as f64, max))
+        ctx.ok("tv_distance", min_mean_max(min, crate::numeric::neumaier(tv.iter().copied()) / tv.len() as f64, max))
     };
     vec![
         warn(ctx.ok("ctbil", total).with_details(details)),

@@ -10,7 +10,6 @@ use serde_json::json;
 
 use crate::metric::{Context, MetricResult, Status};
 use crate::utility::linalg::{Matrix, sym_eigen};
-use crate::utility::sdc::statistics::CrossMoments;
 
 /// Relative cut-off of the near-singular guard.
 pub const NEAR_SINGULAR: f64 = 1e-10;
@@ -30,23 +29,27 @@ pub fn eigen_diff(original: &Matrix, released: &Matrix) -> (Vec<f64>, Vec<f64>, 
     let (lo, _) = sym_eigen(original.clone());
     let (lp, _) = sym_eigen(released.clone());
     let singular = lo.is_empty() || lo.iter().any(|&l| l <= NEAR_SINGULAR * lo[0]);
-    let diff = (!singular).then(|| crate::identity::record_risk::neumaier(lo.iter().zip(&lp).map(|(l, m)| (l - m).abs() / l)));
+    let diff = (!singular).then(|| crate::numeric::neumaier(lo.iter().zip(&lp).map(|(l, m)| (l - m).abs() / l)));
     (lo, lp, diff)
 }
 
+/// The listwise-complete rows of one table and their covariance matrix (`None` with fewer
+/// than two rows).
+pub(crate) type Listwise<'a> = (u64, Option<&'a Matrix>);
+
 /// The `eigen_diff` result from the listwise moments of both tables.
-pub(crate) fn metric(ctx: &Context, names: &[&str], dropped: &[&str], mo: &CrossMoments, mp: &CrossMoments) -> MetricResult {
+pub(crate) fn metric(ctx: &Context, names: &[&str], dropped: &[&str], original: Listwise<'_>, released: Listwise<'_>) -> MetricResult {
     const ID: &str = "eigen_diff";
     let mut details = json!({
         "variables": names,
-        "rows_original": mo.listwise_n,
-        "rows_released": mp.listwise_n,
+        "rows_original": original.0,
+        "rows_released": released.0,
         "dropped": dropped,
     });
     if names.len() < 2 {
         return ctx.without_value(ID, Status::NotApplicable, "too_few_attributes").with_details(details);
     }
-    let (Some(co), Some(cp)) = (&mo.listwise_cov, &mp.listwise_cov) else {
+    let (Some(co), Some(cp)) = (original.1, released.1) else {
         return ctx.without_value(ID, Status::NotApplicable, "too_few_rows").with_details(details);
     };
     let (Some(ro), Some(rp)) = (correlation(co), correlation(cp)) else {

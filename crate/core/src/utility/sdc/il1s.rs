@@ -76,8 +76,8 @@ pub fn il1s(parts: &[Part]) -> Il1s {
             sum.add(c);
         }
     }
-    let value = (!per.is_empty()).then(|| crate::identity::record_risk::neumaier(per.iter().copied()) / per.len() as f64);
-    let relpct_sum = crate::identity::record_risk::neumaier(parts.iter().map(|p| p.relpct));
+    let value = (!per.is_empty()).then(|| crate::numeric::neumaier(per.iter().copied()) / per.len() as f64);
+    let relpct_sum = crate::numeric::neumaier(parts.iter().map(|p| p.relpct));
     Il1s { value, sdcmicro_sum: sum.value(), relpct_sum, kept: per.len() }
 }
 

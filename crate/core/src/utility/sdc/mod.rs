@@ -47,7 +47,7 @@ pub use statistics::{Discrepancy, discrepancy};
 
 use serde_json::Value;
 
-use crate::identity::dictionary::SUPPRESSED;
+use crate::table::dictionary::SUPPRESSED;
 use crate::metric::{Context, MetricResult, Status};
 use crate::table::kind::Kind;
 use crate::utility::Tables;
@@ -66,7 +66,7 @@ pub fn metrics(t: &Tables<'_>) -> Vec<MetricResult> {
     out
 }
 
-/// A running Neumaier sum (the streaming form of [`crate::identity::record_risk::neumaier`]).
+/// A running Neumaier sum (the streaming form of [`crate::numeric::neumaier`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Sum {
     sum: f64,

@@ -346,7 +346,7 @@ pub(crate) fn metrics(t: &Tables<'_>, numeric: &Numeric<'_>) -> Vec<MetricResult
         cor = cor.with_warning("columns_excluded");
     }
     out.push(warn(cor));
-    out.push(warn(eigen::metric(&ctx, &names, &dropped, &mo, &mp)));
+    out.push(warn(eigen::metric(&ctx, &names, &dropped, (mo.listwise_n, mo.listwise_cov.as_ref()), (mp.listwise_n, mp.listwise_cov.as_ref()))));
     out
 }
 

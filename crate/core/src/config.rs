@@ -1,0 +1,200 @@
+//! The settings of an audit (spec README Sec 3, 5, 6, 7) and their checks: the config layer,
+//! above the metric families whose parameters it gathers, below the audit that uses it.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::attribute::AttributeParams;
+use crate::balance::BalanceParams;
+use crate::error::{Error, Result};
+use crate::identity::IdentityParams;
+use crate::identity::population::Population;
+use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
+use crate::ingest::encoding::Encoding;
+use crate::ingest::reader::{CsvOptions, Ragged};
+use crate::table::classes::MissingPolicy;
+use crate::utility::attribute::AttributeSettings;
+use crate::utility::params::UtilityParams;
+use crate::verdict::scorr::ScorrThresholds;
+
+/// What to audit and how (spec README Sec 3, 5, 6, 7). Every field has a default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuditConfig {
+    /// QI columns by header name; empty = profile only.
+    pub quasi_identifiers: Vec<String>,
+    /// Sensitive columns by header name.
+    pub sensitive: Vec<String>,
+    /// Missing-value policy.
+    pub missing_policy: MissingPolicy,
+    /// `alpha` of the wildcard policy.
+    pub wildcard_alpha: f64,
+    /// Remove rows whose QI cells are all suppressed.
+    pub exclude_suppressed_rows: bool,
+    /// Per-record risk threshold `tau`.
+    pub threshold: f64,
+    /// Missing tokens (the empty string is always one).
+    pub missing_tokens: Vec<String>,
+    /// Delimiter (one character), `None` = detect.
+    pub delimiter: Option<String>,
+    /// Encoding, `None` = detect.
+    pub encoding: Option<Encoding>,
+    /// Ragged-row handling.
+    pub ragged: Ragged,
+    /// The person-id column of event-level data (spec README Sec 3 `person_id`).
+    pub person_id: Option<String>,
+    /// The sampling-weight column (spec README Sec 3 `weight`).
+    pub weight: Option<String>,
+    /// Population size `N` for the uniqueness estimators (identity-risk.md Sec 7).
+    pub population_size: Option<u64>,
+    /// Sampling fraction `pi`, giving `N = round(n / pi)`.
+    pub sampling_fraction: Option<f64>,
+    /// A region preset of ARX giving `N` ("USA", "Germany", ...).
+    pub population_region: Option<String>,
+    /// ARX's records-at-risk threshold (identity-risk.md Sec 11.1).
+    pub records_at_risk_threshold: f64,
+    /// ARX's success-rate threshold (identity-risk.md Sec 11.1).
+    pub success_rate_threshold: f64,
+    /// Attribute-risk settings (attribute-risk.md): recursive `l` and `c`, and the l, t and
+    /// beta thresholds whose failing classes are listed.
+    #[serde(flatten)]
+    pub attribute: AttributeParams,
+    /// SCORR verdict thresholds (identity-risk.md Sec 11.2).
+    #[serde(flatten)]
+    pub scorr: ScorrThresholds,
+    /// Risk combination and RUT weight (balance.md Sec 2-3).
+    #[serde(flatten)]
+    pub balance: BalanceParams,
+    /// The record-id column pairing `O` and `P` (spec README Sec 8).
+    pub record_id: Option<String>,
+    /// The utility attributes (spec README Sec 3): columns of `O` compared with `P`; empty =
+    /// every column but the record id, person id, weight and `ignored` ones.
+    pub utility_columns: Vec<String>,
+    /// Columns left out of every computation (spec README Sec 3 roles `ignored` and
+    /// `direct_identifier`).
+    pub ignored: Vec<String>,
+    /// The column of the reference table `E` holding a QI, where its name differs (QI name ->
+    /// column of `E`); the others match by name.
+    pub reference_columns: BTreeMap<String, String>,
+    /// Declared kind, resolution, domain, rounding unit, weight and hierarchy per attribute.
+    pub attributes: BTreeMap<String, AttributeSettings>,
+    /// Utility settings (utility.md).
+    #[serde(flatten)]
+    pub utility: UtilityParams,
+    /// The memory the class table (and a retained table) may take, in bytes; checked before
+    /// allocating (issue 10: a clear message instead of an allocation failure).
+    pub memory_budget: u64,
+}
+
+/// The default memory budget: 1 GiB, what a browser tab can spare.
+pub const DEFAULT_MEMORY_BUDGET: u64 = 1 << 30;
+
+impl Default for AuditConfig {
+    fn default() -> Self {
+        let p = IdentityParams::default();
+        AuditConfig {
+            quasi_identifiers: Vec::new(),
+            sensitive: Vec::new(),
+            missing_policy: p.missing_policy,
+            wildcard_alpha: p.wildcard_alpha,
+            exclude_suppressed_rows: p.exclude_suppressed_rows,
+            threshold: p.threshold,
+            missing_tokens: DEFAULT_MISSING_TOKENS.iter().map(|s| s.to_string()).collect(),
+            delimiter: None,
+            encoding: None,
+            ragged: Ragged::Error,
+            person_id: None,
+            weight: None,
+            population_size: None,
+            sampling_fraction: None,
+            population_region: None,
+            records_at_risk_threshold: p.records_at_risk_threshold,
+            success_rate_threshold: p.success_rate_threshold,
+            attribute: AttributeParams::default(),
+            scorr: ScorrThresholds::default(),
+            balance: BalanceParams::default(),
+            record_id: None,
+            utility_columns: Vec::new(),
+            ignored: Vec::new(),
+            reference_columns: BTreeMap::new(),
+            attributes: BTreeMap::new(),
+            utility: UtilityParams::default(),
+            memory_budget: DEFAULT_MEMORY_BUDGET,
+        }
+    }
+}
+
+impl AuditConfig {
+    /// The settings of the identity family.
+    pub fn identity_params(&self) -> IdentityParams {
+        IdentityParams {
+            missing_policy: self.missing_policy,
+            wildcard_alpha: self.wildcard_alpha,
+            exclude_suppressed_rows: self.exclude_suppressed_rows,
+            threshold: self.threshold,
+            records_at_risk_threshold: self.records_at_risk_threshold,
+            success_rate_threshold: self.success_rate_threshold,
+            population: match (self.population_size, self.sampling_fraction, &self.population_region) {
+                (Some(n), _, _) => Population::Size(n),
+                (_, Some(pi), _) => Population::SamplingFraction(pi),
+                (_, _, Some(region)) => Population::Region(region.clone()),
+                _ => Population::Missing,
+            },
+        }
+    }
+
+    /// The normaliser of spec README Sec 5 with these settings.
+    pub fn normaliser(&self) -> Normaliser {
+        Normaliser::new(self.missing_tokens.clone(), vec!['*'])
+    }
+
+    /// Checks the settings; returns the CSV reading options.
+    pub fn csv_options(&self) -> Result<CsvOptions> {
+        for (name, t) in [
+            ("risk threshold", self.threshold),
+            ("records-at-risk threshold", self.records_at_risk_threshold),
+            ("success-rate threshold", self.success_rate_threshold),
+        ] {
+            if !(0.0..=1.0).contains(&t) {
+                return Err(Error::config("invalid_threshold", format!("the {name} must lie in [0, 1], not {t}")));
+            }
+        }
+        let a = &self.attribute;
+        let checks = [
+            ("l threshold", a.l_threshold.is_some_and(|l| l.is_nan() || l < 1.0)),
+            ("t threshold", a.t_threshold.is_some_and(|t| !(0.0..=1.0).contains(&t))),
+            ("beta threshold", a.beta_threshold.is_some_and(|b| b.is_nan() || b < 0.0)),
+            ("recursive l", a.recursive_l == 0),
+            ("recursive c", a.recursive_c.is_nan() || a.recursive_c <= 0.0),
+            ("SCORR t_max", !(0.0..=1.0).contains(&self.scorr.scorr_t_max)),
+            ("SCORR k_min", self.scorr.scorr_k_min.is_nan() || self.scorr.scorr_k_min < 0.0),
+            ("SCORR band limits", !(0.0 <= self.scorr.scorr_low_max && self.scorr.scorr_low_max <= self.scorr.scorr_medium_max)),
+        ];
+        if let Some((what, _)) = checks.iter().find(|c| c.1) {
+            return Err(Error::config("invalid_threshold", format!("the {what} is out of range")));
+        }
+        let given = [self.population_size.is_some(), self.sampling_fraction.is_some(), self.population_region.is_some()];
+        if given.iter().filter(|g| **g).count() > 1 {
+            return Err(Error::config("population_given_twice", "give the population as a size, a sampling fraction or a region, not several"));
+        }
+        if self.sampling_fraction.is_some_and(|f| !(f > 0.0 && f <= 1.0)) {
+            return Err(Error::config("invalid_sampling_fraction", "the sampling fraction must lie in (0, 1]"));
+        }
+        if self.memory_budget == 0 {
+            return Err(Error::config("invalid_memory_budget", "the memory budget must be more than 0 bytes"));
+        }
+        if !(0.0..=1.0).contains(&self.wildcard_alpha) {
+            return Err(Error::config("invalid_alpha", format!("the wildcard alpha must lie in [0, 1], not {}", self.wildcard_alpha)));
+        }
+        self.balance.check()?;
+        self.utility.check()?;
+        let delimiter = match self.delimiter.as_deref() {
+            None => None,
+            Some(d) if d.len() == 1 => Some(d.as_bytes()[0]),
+            Some("\\t") => Some(b'\t'),
+            Some(d) => return Err(Error::config("invalid_delimiter", format!("the delimiter must be one ASCII character, not \"{d}\""))),
+        };
+        Ok(CsvOptions { delimiter, encoding: self.encoding, ragged: self.ragged })
+    }
+}
