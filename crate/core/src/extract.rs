@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::config::AuditConfig;
+use crate::table::Table;
 use crate::error::{Error, Result};
 use crate::hash::{Map, map};
 use crate::ingest::cell::{Cell, Normaliser};
@@ -141,6 +142,74 @@ impl Extract {
     }
 }
 
+/// The drill-down from a table kept in memory ([`crate::table::Table::is_retained`]): the same
+/// rows as [`Extract`], without reading the file again; values as kept (trimmed of white
+/// space). `not_retained` when a column was not kept (the caller reads the file again).
+pub fn extract_table(table: &Table, config: &AuditConfig, classes: Vec<ClassValues>) -> Result<Extracted> {
+    let norm = config.normaliser();
+    let mut columns = Vec::with_capacity(config.quasi_identifiers.len());
+    for q in &config.quasi_identifiers {
+        columns.push(table.header.iter().position(|n| n == q).ok_or_else(|| Error::config("unknown_column", format!("there is no column \"{q}\"")).in_column(q))?);
+    }
+    if let Some(c) = table.columns.iter().position(|c| !c.is_retained()) {
+        return Err(Error::config("not_retained", "this column was not kept in memory; read the file again for the drill-down").in_column(&table.header[c]));
+    }
+    // Per QI, each code's value as the report shows it, interned: rows match by these ids.
+    let mut shown: Vec<Map<Option<String>, u32>> = vec![map(); columns.len()];
+    let ids: Vec<Vec<u32>> = columns
+        .iter()
+        .zip(&mut shown)
+        .map(|(&j, interned)| {
+            let values = &table.columns[j].values;
+            (0..values.len() as u32)
+                .map(|c| {
+                    let v = display(norm.normalise(values.text(c)));
+                    let next = interned.len() as u32;
+                    *interned.entry(v).or_insert(next)
+                })
+                .collect()
+        })
+        .collect();
+    let mut targets: Map<Vec<u32>, ()> = map();
+    for c in classes {
+        if c.len() != columns.len() {
+            return Err(Error::config("invalid_class", "each class must give one value per quasi-identifier"));
+        }
+        // A value no row holds matches no row.
+        if let Some(key) = c.into_iter().zip(&shown).map(|(v, interned)| interned.get(&v).copied()).collect::<Option<Vec<u32>>>() {
+            targets.insert(key, ());
+        }
+    }
+    let mut out = Extracted { csv: String::new(), rows: 0, truncated: false };
+    out.csv.push_str("line");
+    for n in &table.header {
+        out.csv.push(',');
+        field(&mut out.csv, n);
+    }
+    out.csv.push('\n');
+    let codes = |j: usize, r: usize| table.columns[j].codes.as_ref().expect("checked above").get(r);
+    let mut key = Vec::with_capacity(columns.len());
+    for r in 0..table.facts.rows_total as usize {
+        key.clear();
+        key.extend(columns.iter().zip(&ids).map(|(&j, ids)| ids[codes(j, r) as usize]));
+        if !targets.contains_key(&key) {
+            continue;
+        }
+        if out.rows == MAX_ROWS {
+            out.truncated = true;
+            break;
+        }
+        out.rows += 1;
+        out.csv.push_str(&table.lines.line(r as u64).to_string());
+        for (j, c) in table.columns.iter().enumerate() {
+            out.csv.push(',');
+            field(&mut out.csv, c.values.text(codes(j, r)));
+        }
+        out.csv.push('\n');
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +226,11 @@ mod tests {
         let out = x.finish().unwrap();
         assert_eq!(out.csv, "line,age,sex,note\n3,30-39,,\"b, \"\"c\"\"\"\n4,***,M,d\n5,30-39,NA,e\n");
         assert_eq!((out.rows, out.truncated), (3, false));
+        // From the table kept in memory: the same rows.
+        let mut reader = crate::Audit::table_reader(&config).unwrap();
+        reader.push(csv.as_bytes()).unwrap();
+        let table = reader.finish_part().unwrap().table;
+        let classes = vec![vec![Some("30-39".into()), None], vec![Some("*".into()), Some("M".into())]];
+        assert_eq!(extract_table(&table, &config, classes).unwrap(), out);
     }
 }
