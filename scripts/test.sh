@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: Rust unit, golden and property tests; the wasm binding in headless
-# Chromium; the Python cross-check against the spec's reference; Playwright end to end.
+# Chromium; the Python cross-check against the spec's reference and the malformed-input corpus
+# (tests/corpus) through the CLI; Playwright end to end (the same corpus in the page).
 # Installs what is missing first. Prints each runner's summary, then one closing line.
 source "$(dirname "$0")/lib.sh"
 LOGS=$(mktemp -d)
@@ -23,7 +24,7 @@ run rust cargo test --workspace
 run wasm cargo test -p pseudolens-wasm --target wasm32-unknown-unknown --test web
 build_cli
 build_web
-run crosscheck python3 -m pytest -q tests/crosscheck
+run crosscheck python3 -m pytest -q tests/crosscheck tests/corpus
 run e2e npx playwright test
 
 # One closing line over every suite (cargo: "N passed; M failed", pytest and Playwright:

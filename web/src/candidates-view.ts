@@ -5,6 +5,7 @@
 // candidate as alpha sweeps 0.2..0.8 (`rut_alpha_sweep`). Changing the weights or limits re-runs
 // only the core's `choose` in the worker, never the audits.
 
+import { accountText, partialNote } from './account';
 import { choiceControls } from './balance-controls';
 import { DEFAULT_ALPHA, PRESET_INFO, choiceOf, presetOf, sweepOf, type Choice, type ChooseFn, type ChoiceParams, type Sweep } from './balance-data';
 import { MEASURES, cellOf, entries, infeasibleBecause, type Entry } from './candidates-data';
@@ -19,6 +20,8 @@ import { help, section } from './view-kit';
 export interface CompareInputs {
   /** The candidates' file names, in the order they were given. */
   names: string[];
+  /** Their sizes (the account of each file compares the bytes read with it). */
+  sizes: number[];
   reports: Report[];
   original: string | null;
   reference: string | null;
@@ -297,6 +300,14 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
         mapHost,
       ),
       section('The RUT score as the weight of utility changes', 'candidates-sweep-title', help(`${explain('rut_alpha_sweep')} The dashed line marks the chosen weight.`), sweepHost),
+    ),
+  );
+  // Every candidate's account of bytes and records, and which reports are partial.
+  panel.append(
+    section(
+      'The files as read',
+      'candidates-read-title',
+      el('ul', { class: 'plain-list read-accounts' }, ...inputs.reports.map((r, i) => el('li', { 'data-candidate': inputs.names[i] ?? '' }, `${inputs.names[i] ?? ''}: ${accountText(r.input, inputs.sizes[i] ?? null)}`, r.input.error_records > 0 ? partialNote(r.input) : null))),
     ),
   );
   // The files' warnings, each said once with the candidates it concerns.

@@ -10,7 +10,8 @@ import { byId } from './dom';
 import { count, megabytes, rate } from './format';
 import { fileStem, saveText } from './download';
 import { showExtractStatus } from './drilldown-view';
-import { SIDE_NAMES, addMessage, clearMessages, describeError, showMessage } from './messages';
+import { sizeMismatch } from './account';
+import { LENIENT_HELPS, SIDE_NAMES, addMessage, clearMessages, describeError, showMessage } from './messages';
 import { renderProfile, type ProfileMode } from './profile-view';
 import { clearCandidates, renderCandidates } from './candidates-view';
 import { htmlReport, pageCss, snapshotResults } from './report-html';
@@ -43,6 +44,7 @@ const messages = byId('messages');
 const profilePanel = byId('profile-panel');
 const resultsPanel = byId('results-panel');
 const engineLine = byId('engine');
+const lenientBox = byId<HTMLInputElement>('lenient-reading');
 
 interface Job {
   source: Source;
@@ -51,11 +53,16 @@ interface Job {
   autoAudit: boolean;
   /** windows-1252 once a pass had to retry, so later passes start with it. */
   encoding: Encoding | null;
+  /** Lenient reading (the checkbox when the file was chosen): every read of this file and of
+   * its side tables pads or cuts ragged rows and skips records that cannot be read. */
+  lenient: boolean;
   pass: Pass | null;
   announcedQuarter: number;
   report: Report | null;
   /** The settings of the last audit pass (the drill-down reads the file with them). */
   config: AuditConfig | null;
+  /** The choices of the last audit or comparison (run again by "Read leniently"). */
+  choices: AuditChoices | null;
   /** The population table and the original table of the last audit pass, if any. */
   reference: File | null;
   original: File | null;
@@ -118,18 +125,29 @@ function updateProgress(p: Progress): void {
   }
 }
 
+/** How the job's file (and its side tables) are read: strictly, or leniently. */
+function readingOf(j: Job): Pick<AuditConfig, 'ragged'> {
+  return { ragged: j.lenient ? 'pad_or_truncate' : 'error' };
+}
+
+/** The size of the job's file, when it is a user's file (the sample's is not known here). */
+function sourceSize(source: Source): number | null {
+  return source.kind === 'file' ? source.file.size : null;
+}
+
 function startPass(pass: 'profile' | 'audit', choices: AuditChoices | null): void {
   if (!job) return;
   job.pass = pass;
   job.announcedQuarter = 0;
   showProgress(pass);
   if (choices) {
-    job.config = auditConfig(choices);
+    job.choices = choices;
+    job.config = { ...auditConfig(choices), ...readingOf(job) };
     job.reference = choices.reference;
     job.original = choices.original;
     client.run(pass, job.source, job.config, choices.reference, choices.original);
   } else {
-    client.run(pass, job.source, { ...profileConfig(), encoding: job.encoding });
+    client.run(pass, job.source, { ...profileConfig(), encoding: job.encoding, ...readingOf(job) });
   }
 }
 
@@ -161,8 +179,8 @@ function clearPanel(): void {
 function start(source: Source, label: string, autoAudit: boolean, candidates: File[] | null = null): void {
   if (client.busy) client.cancel();
   job = {
-    source, label, autoAudit, encoding: null, pass: null, announcedQuarter: 0, report: null, config: null, reference: null, original: null,
-    candidates, candidateTitle: null, candidateName: null,
+    source, label, autoAudit, encoding: null, lenient: lenientBox.checked, pass: null, announcedQuarter: 0, report: null, config: null,
+    choices: null, reference: null, original: null, candidates, candidateTitle: null, candidateName: null,
   };
   clearMessages(messages);
   profilePanel.hidden = true;
@@ -194,7 +212,8 @@ function runCompare(choices: AuditChoices): void {
   clearPanel();
   job.pass = 'compare';
   job.announcedQuarter = 0;
-  job.config = auditConfig(choices);
+  job.choices = choices;
+  job.config = { ...auditConfig(choices), ...readingOf(job) };
   job.reference = choices.reference;
   job.original = choices.original;
   showProgress('compare');
@@ -213,8 +232,12 @@ function onCandidate(index: number, total: number, name: string): void {
 function onCompare(reports: Report[]): void {
   if (!job?.candidates || !job.config) return;
   const config = job.config;
+  const candidates = job.candidates;
+  const wrong = reports.map((r, i) => sizeMismatch(r.input, candidates[i]?.size ?? null, candidates[i]?.name ?? 'A candidate')).find((m) => m);
+  if (wrong) return showSizeMismatch(wrong);
   renderCandidates(resultsPanel, {
-    names: job.candidates.map((f) => f.name),
+    names: candidates.map((f) => f.name),
+    sizes: candidates.map((f) => f.size),
     reports,
     original: job.original?.name ?? null,
     reference: job.reference?.name ?? null,
@@ -228,10 +251,20 @@ function onCompare(reports: Report[]): void {
   resultsPanel.scrollIntoView({ block: 'start', behavior: 'auto' });
 }
 
+/** The bytes read are not the file's size: nothing that was read is shown. */
+function showSizeMismatch(why: string): void {
+  showMessage(messages, 'error', 'The file was not read whole.', why);
+  announce('The file was not read whole.');
+}
+
 function onProfile(report: Report): void {
   if (!job) return;
-  if (job.candidates) renderProfile(profilePanel, report, job.label, job.encoding, runCompare, compareMode(job.candidates));
-  else renderProfile(profilePanel, report, job.label, job.encoding, runAudit);
+  const size = sourceSize(job.source);
+  const wrong = sizeMismatch(report.input, size, job.label);
+  if (wrong) return showSizeMismatch(wrong);
+  const read = { encoding: job.encoding, size, lenient: job.lenient };
+  if (job.candidates) renderProfile(profilePanel, report, job.label, read, runCompare, compareMode(job.candidates));
+  else renderProfile(profilePanel, report, job.label, read, runAudit);
   profilePanel.hidden = false;
   if (!job.autoAudit) {
     announce('Columns profiled. Check the roles, then run the audit.');
@@ -247,9 +280,14 @@ function onProfile(report: Report): void {
 
 function onAudit(report: Report): void {
   if (!job) return;
+  const size = sourceSize(job.source);
+  const side = (facts: Report['original_input'], file: File | null) => (facts && file ? sizeMismatch(facts, file.size, file.name) : null);
+  const wrong = sizeMismatch(report.input, size, job.label) ?? side(report.original_input, job.original) ?? side(report.reference_input, job.reference);
+  if (wrong) return showSizeMismatch(wrong);
   job.report = report;
   const utility = { original: job.original?.name ?? null, recordId: job.config?.record_id ?? null };
   renderResults(resultsPanel, report, job.label, {
+    size,
     onDownload: downloadReport,
     onDownloadHtml: downloadHtmlReport,
     onExtract: runExtract,
@@ -272,7 +310,12 @@ function downloadHtmlReport(): void {
   if (!job?.report) return;
   const html = htmlReport({
     report: job.report,
-    inputs: { released: job.label, original: job.original?.name ?? null, reference: job.reference?.name ?? null },
+    inputs: {
+      released: job.label,
+      original: job.original?.name ?? null,
+      reference: job.reference?.name ?? null,
+      sizes: { released: sourceSize(job.source), original: job.original?.size ?? null, reference: job.reference?.size ?? null },
+    },
     resultsHtml: snapshotResults(resultsPanel),
     css: pageCss(),
     version: engineVersion,
@@ -317,8 +360,11 @@ function onWorkerMessage(message: Response): void {
         message.target === 'table'
           ? ((job?.pass === 'compare' ? job.candidateName : null) ?? job?.label ?? 'The file')
           : `The ${SIDE_NAMES[message.target]} ${side?.name ?? ''}`.trim();
-      const { title, detail } = describeError(message.error, label, message.target !== 'table');
-      showMessage(messages, 'error', title, detail);
+      const lenient = job?.lenient ?? false;
+      const { title, detail, advice } = describeError(message.error, label, message.target !== 'table', lenient);
+      const offer = job && !lenient && LENIENT_HELPS.has(message.error.code) && job.pass !== 'extract';
+      const action = offer ? { label: 'Read leniently', id: 'read-leniently', run: readLeniently } : null;
+      showMessage(messages, 'error', title, detail, { advice, action });
       if (job?.pass === 'extract') showExtractStatus(`The records could not be collected: ${title}`, 'error');
       announce(title);
       break;
@@ -350,6 +396,35 @@ function onWorkerMessage(message: Response): void {
       assertNever(message);
   }
 }
+
+// --- lenient reading ------------------------------------------------------------------------
+
+/**
+ * "Read leniently" (offered by a strict read's error): switches the setting on and reads again
+ * what failed: the file from the start, or the same audit or comparison with the same choices.
+ */
+function readLeniently(): void {
+  if (!job) return;
+  lenientBox.checked = true;
+  lenientBox.focus();
+  const failed = job.pass;
+  if ((failed === 'audit' || failed === 'compare') && job.choices) {
+    job.lenient = true;
+    if (failed === 'audit') runAudit(job.choices);
+    else runCompare(job.choices);
+    announce(`Reading ${job.label} again leniently.`);
+    return;
+  }
+  start(job.source, job.label, job.autoAudit, job.candidates);
+  announce(`Reading ${job.label} again leniently.`);
+}
+
+// Changing the setting reads the chosen file again, so what the page shows was read with it.
+lenientBox.addEventListener('change', () => {
+  if (!job) return;
+  start(job.source, job.label, job.autoAudit, job.candidates);
+  announce(`Reading ${job.label} again, ${lenientBox.checked ? 'leniently' : 'strictly'}.`);
+});
 
 // --- inputs ---------------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 // Step 2 of the page: the column profile with a role per column, the settings (blank cells,
 // verdict thresholds, population) and the "Run audit" button.
 
+import { accountNodes, delimiterName } from './account';
 import { el, scrollTable } from './dom';
 import { count, percent } from './format';
 import type { ColumnProfile, Encoding, Report } from './report';
@@ -74,18 +75,37 @@ export interface ProfileMode {
   check(choices: AuditChoices): string | null;
 }
 
-/**
- * Renders the profile of `report` into `panel`. `encoding` is the encoding the profile pass
- * settled on (windows-1252 after a retry), passed on so the audit pass does not retry again.
- */
+/** How the file was read: the encoding the profile pass settled on (windows-1252 after a
+ * retry, passed on so the audit pass does not retry again), the File's size (null for the
+ * sample) and whether it was read leniently. */
+export interface ReadFacts {
+  encoding: Encoding | null;
+  size: number | null;
+  lenient: boolean;
+}
+
+/** Every warning of reading the file (the profile pass's), each with its code. */
+function readingWarnings(report: Report): HTMLElement | null {
+  if (report.warnings.length === 0) return null;
+  const items = report.warnings.map((w) => el('li', { 'data-code': w.code }, `${w.message.charAt(0).toUpperCase()}${w.message.slice(1)} (${w.code})`));
+  return el(
+    'div',
+    { class: 'read-warnings', role: 'region', 'aria-labelledby': 'read-warnings-title' },
+    el('h3', { id: 'read-warnings-title' }, 'Warnings'),
+    el('ul', { class: 'warnings' }, ...items),
+  );
+}
+
+/** Renders the profile of `report` into `panel`. */
 export function renderProfile(
   panel: HTMLElement,
   report: Report,
   fileLabel: string,
-  encoding: Encoding | null,
+  read: ReadFacts,
   onRun: (choices: AuditChoices) => void,
   mode: ProfileMode | null = null,
 ): void {
+  const encoding = read.encoding;
   const roles = proposedRoles(report.columns);
   const rowsTotal = report.input.rows_total;
   const problem = el('p', { class: 'form-problem', id: 'audit-problem', role: 'alert' });
@@ -139,9 +159,11 @@ export function renderProfile(
     el(
       'p',
       { class: 'lead' },
-      `${fileLabel}: ${count(rowsTotal)} rows, ${count(report.input.columns)} columns, read as ${report.input.encoding}. `,
+      `${fileLabel}: ${count(rowsTotal)} rows, ${count(report.input.columns)} columns, read as ${report.input.encoding} with ${delimiterName(report.input.delimiter)} as delimiter${read.lenient ? ', leniently' : ''}. `,
       'Each column has a proposed role; change it where you know better, then run the audit.',
     ),
+    ...accountNodes(report.input, read.size),
+    ...[readingWarnings(report)].filter((n): n is HTMLElement => n !== null),
     ...(mode ? [el('p', { class: 'note', id: 'compare-note' }, mode.intro)] : []),
     scrollTable('Columns of the table', ['Column', 'Role', 'Kind and shape', 'Distinct', 'Missing', 'Most frequent values'], rows, [3, 4]),
     roleNote,

@@ -6,37 +6,20 @@
 // `snapshotResults` and `pageCss` read the live page; `htmlReport` is a pure function of the
 // Report, that snapshot and the input names.
 
+import { bytesText, delimiterName, recordsText } from './account';
 import { explain, reasonText } from './explain';
 import { count, fileSize } from './format';
-import { isRecord, type MetricResult, type Report } from './report';
+import { isRecord, type InputFacts, type MetricResult, type Report } from './report';
 import { metricText } from './results-view';
 import { scopeAttribute, scopeSubset } from './suite';
 
-/** How the core read one table (`Report.input`, `original_input`, `reference_input`). */
-interface InputFacts {
-  bytes: number;
-  rows_total: number;
-  encoding: string;
-  delimiter: string;
-  columns: number;
-  ragged_rows?: number;
-  blank_lines?: number;
-  /** SHA-256 of the bytes read, lower-case hex (null for a table merged from parts). */
-  sha256?: string | null;
-}
-
-/** The Report with the facts of the other two tables (fields the core adds beside `input`). */
-type ReportWithInputs = Report & {
-  input: Report['input'] & { sha256?: string | null; blank_lines?: number };
-  original_input?: InputFacts | null;
-  reference_input?: InputFacts | null;
-};
-
-/** The names the page knows for the tables of the audit (the report holds no file names). */
+/** The names the page knows for the tables of the audit (the report holds no file names), and
+ * their sizes when it knows them (the account compares the bytes read with them). */
 export interface InputNames {
   released: string;
   original: string | null;
   reference: string | null;
+  sizes?: { released: number | null; original: number | null; reference: number | null };
 }
 
 export interface HtmlReportParts {
@@ -209,29 +192,26 @@ function table(caption: string, head: string[], rows: string[], className = ''):
   );
 }
 
-function inputRows(report: ReportWithInputs, names: InputNames): string[] {
-  const tables: [string, string | null, InputFacts | null | undefined][] = [
-    ['Released file (audited)', names.released, report.input],
-    ['Original table (utility)', names.original, report.original_input],
-    ['Population / reference table', names.reference, report.reference_input],
+function inputRows(report: Report, names: InputNames): string[] {
+  const sizes = names.sizes ?? { released: null, original: null, reference: null };
+  const tables: [string, string | null, InputFacts | null | undefined, number | null][] = [
+    ['Released file (audited)', names.released, report.input, sizes.released],
+    ['Original table (utility)', names.original, report.original_input, sizes.original],
+    ['Population / reference table', names.reference, report.reference_input, sizes.reference],
   ];
   return tables
     .filter(([, name, facts]) => name !== null || facts)
-    .map(([what, name, facts]) => {
-      const size = facts ? `${fileSize(facts.bytes)} (${count(facts.bytes)} bytes)` : '—';
-      const shape = facts ? `${count(facts.rows_total)} rows × ${count(facts.columns)} columns` : '—';
+    .map(([what, name, facts, fileBytes]) => {
+      // The account of the file: every byte (against the file's size) and every record.
+      const size = facts ? `${fileSize(facts.bytes)}: ${bytesText(facts, fileBytes)}` : '—';
+      const records = facts ? `${recordsText(facts)}; ${count(facts.columns)} columns` : '—';
       const read = facts ? `${facts.encoding}, delimiter ${delimiterName(facts.delimiter)}` : '—';
       const hash = facts?.sha256 ? `<code class="hash">${esc(facts.sha256)}</code>` : '<span class="blank">not computed</span>';
       return (
         `<tr data-input="${esc(what)}"><th scope="row">${esc(what)}</th><td>${esc(name ?? '(unnamed)')}</td>` +
-        `<td class="num">${esc(size)}</td><td>${esc(shape)}</td><td>${esc(read)}</td><td>${hash}</td></tr>`
+        `<td class="num">${esc(size)}</td><td>${esc(records)}</td><td>${esc(read)}</td><td>${hash}</td></tr>`
       );
     });
-}
-
-function delimiterName(d: string): string {
-  const names: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe', ' ': 'space' };
-  return names[d] ?? `"${d}"`;
 }
 
 /** Column roles, in the order a reader checks them. */
@@ -398,13 +378,13 @@ function timestamp(d: Date): string {
 
 /** The whole report as one HTML document. */
 export function htmlReport(parts: HtmlReportParts): string {
-  const report = parts.report as ReportWithInputs;
+  const report = parts.report;
   const tool = parts.version ? `${TOOL} ${parts.version}` : TOOL;
   const when = `<time datetime="${esc(parts.generatedAt.toISOString())}">${esc(timestamp(parts.generatedAt))}</time>`;
   const inputs =
     `<section class="panel report-block" id="report-inputs" aria-labelledby="inputs-title"><h2 id="inputs-title">Inputs</h2>` +
     `<p class="help">Each file is identified by its SHA-256 hash, computed over its bytes as they were read; the same file always gives the same hash.</p>` +
-    table('The tables of the audit', ['Table', 'Name', 'Size', 'Shape', 'Read as', 'SHA-256'], inputRows(report, parts.inputs)) +
+    table('The tables of the audit', ['Table', 'Name', 'Size', 'Records', 'Read as', 'SHA-256'], inputRows(report, parts.inputs)) +
     `</section>`;
   return `<!doctype html>
 <html lang="en">

@@ -3,6 +3,7 @@
 
 export type Role = 'direct_identifier' | 'quasi_identifier' | 'sensitive' | 'insensitive';
 export type MissingPolicy = 'ordinary' | 'wildcard' | 'drop';
+/** The encodings a read can be forced to (UTF-16 needs no setting: its byte order mark decides). */
 export type Encoding = 'utf-8' | 'windows-1252';
 
 /** The configuration passed to `new Audit(config)`. */
@@ -16,6 +17,8 @@ export interface AuditConfig {
   missing_tokens?: string[];
   delimiter?: string | null;
   encoding?: Encoding | null;
+  /** Lenient reading (`pad_or_truncate`): ragged rows are padded or cut, a record with an
+   * unclosed quote or a field over 10 MiB is skipped; each is counted and warned. */
   ragged?: 'error' | 'pad_or_truncate';
   /** Event-level data: the column naming the person (several rows per person). */
   person_id?: string | null;
@@ -128,15 +131,40 @@ export interface MetricResult {
   warnings: string[];
 }
 
+/**
+ * How the core read one file (`Report.input`, `original_input`, `reference_input`): every byte
+ * and every record. `records = header_records + rows_total + blank_records + error_records`;
+ * a quoted field may span lines, so records are not lines.
+ */
+export interface InputFacts {
+  /** Bytes read: the file's size once it is read whole. */
+  bytes: number;
+  /** Lines of the file (CRLF, LF or a lone CR end one). */
+  lines: number;
+  records: number;
+  /** The header record (1). */
+  header_records: number;
+  /** Data rows read and audited. */
+  rows_total: number;
+  /** Empty records and records of white space, skipped. */
+  blank_records: number;
+  /** Records that could not be read (lenient reading only), left out with a warning. */
+  error_records: number;
+  /** Rows padded or cut by lenient reading (among `rows_total`). */
+  ragged_rows: number;
+  /** `utf-8`, `windows-1252`, `utf-16le` or `utf-16be`. */
+  encoding: string;
+  delimiter: string;
+  columns: number;
+  /** SHA-256 of the bytes read, lower-case hex (null for a table merged from parts). */
+  sha256: string | null;
+}
+
 export interface Report {
-  input: {
-    bytes: number;
-    rows_total: number;
-    encoding: string;
-    delimiter: string;
-    ragged_rows: number;
-    columns: number;
-  };
+  input: InputFacts;
+  /** How the original table and the population table were read, when given. */
+  original_input?: InputFacts | null;
+  reference_input?: InputFacts | null;
   columns: ColumnProfile[];
   /** Every setting used, as the engine resolved it (QIs in column order). */
   params: Omit<AuditConfig, 'missing_tokens' | 'delimiter' | 'encoding' | 'ragged'> & {

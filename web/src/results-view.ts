@@ -6,6 +6,7 @@
 // lives in its own view; this file only puts them in order. It reads the Report only and
 // computes nothing but display formatting.
 
+import { accountNodes } from './account';
 import { attackersView } from './attackers-view';
 import { attributeView } from './attribute-view';
 import { attributionView } from './attribution-view';
@@ -97,6 +98,8 @@ function allMetrics(report: Report): HTMLElement {
 }
 
 export interface ResultHandlers {
+  /** The File's size (null for the sample): the account of the file compares the bytes read with it. */
+  size: number | null;
   onDownload: () => void;
   /** Saves the self-contained HTML report (report-html.ts). */
   onDownloadHtml: () => void;
@@ -150,6 +153,8 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
           `Blank cells: ${report.params.missing_policy}. `,
           `Threshold τ = ${report.params.threshold}.`,
         ),
+    // Every byte and record of the file, and "partial" when records were left out.
+    ...accountNodes(report.input, handlers.size),
   );
   if (qis.length === 0) {
     for (const node of [...(utility?.nodes ?? []), warningsList(report), allMetrics(report)]) if (node) append(panel, node);
