@@ -53,7 +53,9 @@ impl Normaliser {
 
     /// Normalises one raw field.
     pub fn normalise<'a>(&self, raw: &'a str) -> Cell<'a> {
-        let t = raw.trim_matches(char::is_whitespace);
+        // Most cells start and end with a printable ASCII character: nothing to trim.
+        let plain = |b: Option<&u8>| b.is_some_and(|&b| b > b' ' && b < 0x80);
+        let t = if plain(raw.as_bytes().first()) && plain(raw.as_bytes().last()) { raw } else { raw.trim_matches(char::is_whitespace) };
         if t.len() <= self.longest_token && self.missing_tokens.iter().any(|m| m == t) {
             Cell::Missing
         } else if t.chars().all(|c| self.is_mask(c)) {
@@ -117,6 +119,10 @@ impl Form {
 /// finite binary64.
 pub fn parse_num(t: &str) -> Option<f64> {
     let b = t.as_bytes();
+    // Up to 15 digits: an integer binary64 holds exactly, read without the general parser.
+    if !b.is_empty() && b.len() <= 15 && b.iter().all(u8::is_ascii_digit) {
+        return Some(b.iter().fold(0u64, |v, &d| v * 10 + u64::from(d - b'0')) as f64);
+    }
     let mut i = 0;
     if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
         i += 1;

@@ -94,7 +94,8 @@ impl Column {
         }
         let text = encoding.decode(ascii_trim(field)).ok_or(Overflow::NotDecodable)?;
         self.freeze();
-        self.sketch.get_or_insert_default().absorb(text.trim_matches(char::is_whitespace), norm);
+        // (The normaliser trims the rest of the white space.)
+        self.sketch.get_or_insert_default().absorb(&text, norm);
         Ok(SKETCHED)
     }
 
