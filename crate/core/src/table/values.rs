@@ -17,10 +17,9 @@ use crate::ingest::encoding::Encoding;
 #[derive(Debug, Clone)]
 pub struct Values {
     hasher: Fixed,
-    /// Raw keys (fields with ASCII white space trimmed) -> index in `keys`.
-    index: HashTable<u32>,
-    /// Per raw key: offset and length in `bytes`, and its code.
-    keys: Vec<(u32, u32, u32)>,
+    /// Raw keys (fields with ASCII white space trimmed) and their codes; the first eight
+    /// bytes of a key are kept in its entry, so most lookups read nothing else.
+    index: HashTable<Key>,
     /// Per code: offset and length of its text in `bytes`.
     texts: Vec<(u32, u32)>,
     /// Texts -> code (a raw key that trims or decodes to a known text gets its code).
@@ -34,12 +33,54 @@ impl Default for Values {
         Values {
             hasher: Fixed::with_seed(0x5eed),
             index: HashTable::new(),
-            keys: Vec::new(),
             texts: Vec::new(),
             by_text: HashTable::new(),
             bytes: Vec::new(),
             counts: Vec::new(),
         }
+    }
+}
+
+/// A raw key in the index.
+#[derive(Debug, Clone, Copy)]
+struct Key {
+    /// Its first eight bytes (zeros past its end).
+    head: u64,
+    /// Its length.
+    len: u32,
+    /// Its offset in `bytes`.
+    offset: u32,
+    /// Its code.
+    code: u32,
+}
+
+/// The first eight bytes of `b`, zeros past its end, without a library call.
+#[inline]
+fn head(b: &[u8]) -> u64 {
+    let n = b.len();
+    if n >= 8 {
+        return u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
+    }
+    if n >= 4 {
+        let lo = u64::from(u32::from_le_bytes(b[..4].try_into().expect("4 bytes")));
+        let hi = u64::from(u32::from_le_bytes(b[n - 4..n].try_into().expect("4 bytes")));
+        return lo | (hi << ((n - 4) * 8));
+    }
+    if n == 0 {
+        return 0;
+    }
+    u64::from(b[0]) | (u64::from(b[n / 2]) << (8 * (n / 2))) | (u64::from(b[n - 1]) << (8 * (n - 1)))
+}
+
+/// The hash of a key: its head and length mixed by one folded multiply when it is short,
+/// the full hasher otherwise.
+#[inline]
+fn key_hash(hasher: &Fixed, key: &[u8], head: u64) -> u64 {
+    if key.len() <= 8 {
+        let m = u128::from(head ^ 0x243F_6A88_85A3_08D3) * u128::from(key.len() as u64 ^ 0x1319_8A2E_0370_7344);
+        (m as u64) ^ ((m >> 64) as u64)
+    } else {
+        hasher.hash_one(key)
     }
 }
 
@@ -107,21 +148,21 @@ impl Values {
 
     /// Bytes this index holds (its memory, roughly).
     pub fn memory(&self) -> usize {
-        self.bytes.capacity() + self.keys.capacity() * 12 + self.texts.capacity() * 8 + self.counts.capacity() * 8
-            + (self.index.capacity() + self.by_text.capacity()) * 5
+        self.bytes.capacity() + self.texts.capacity() * 8 + self.counts.capacity() * 8 + self.index.capacity() * 25
+            + self.by_text.capacity() * 5
     }
 
     /// The code of a known field, counting the cell; `None` when the field's value is new.
     #[inline]
     pub fn find(&mut self, field: &[u8]) -> Option<u32> {
         let key = ascii_trim(field);
-        let hash = self.hasher.hash_one(key);
-        let (keys, bytes) = (&self.keys, &self.bytes);
-        let &k = self.index.find(hash, |&k| {
-            let (o, l, _) = keys[k as usize];
-            l as usize == key.len() && same_bytes(&bytes[o as usize..(o + l) as usize], key)
+        let h = head(key);
+        let hash = key_hash(&self.hasher, key, h);
+        let bytes = &self.bytes;
+        let e = self.index.find(hash, |e| {
+            e.head == h && e.len as usize == key.len() && (key.len() <= 8 || same_bytes(&bytes[e.offset as usize + 8..e.offset as usize + key.len()], &key[8..]))
         })?;
-        let code = self.keys[k as usize].2;
+        let code = e.code;
         self.counts[code as usize] += 1;
         Some(code)
     }
@@ -162,12 +203,11 @@ impl Values {
             self.bytes.extend_from_slice(key);
             at
         };
-        let k = self.keys.len() as u32;
-        self.keys.push((offset, key.len() as u32, code));
-        let (hasher, keys, bytes) = (&self.hasher, &self.keys, &self.bytes);
-        self.index.insert_unique(hasher.hash_one(key), k, |&k| {
-            let (o, l, _) = keys[k as usize];
-            hasher.hash_one(&bytes[o as usize..(o + l) as usize])
+        let h = head(key);
+        let (hasher, bytes) = (&self.hasher, &self.bytes);
+        let entry = Key { head: h, len: key.len() as u32, offset, code };
+        self.index.insert_unique(key_hash(hasher, key, h), entry, |e| {
+            key_hash(hasher, &bytes[e.offset as usize..(e.offset + e.len) as usize], e.head)
         });
         self.counts[code as usize] += 1;
         Some(code)
@@ -204,6 +244,16 @@ impl Values {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn heads_are_the_first_eight_bytes() {
+        for n in 0..=10 {
+            let b: Vec<u8> = (1..=n as u8).collect();
+            let mut expected = [0u8; 8];
+            expected[..n.min(8)].copy_from_slice(&b[..n.min(8)]);
+            assert_eq!(head(&b), u64::from_le_bytes(expected), "{n} bytes");
+        }
+    }
 
     #[test]
     fn one_code_per_trimmed_text() {
