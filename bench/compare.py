@@ -210,10 +210,12 @@ def main():
                          ",".join(hosp_cols[:HOSPITAL_QIS] + [HOSPITAL_SA2])])
     hosp_qis = [q for q in hospital["qi"] if q != HOSPITAL_SA2]
     hosp_sas = [hospital["sensitive"], HOSPITAL_SA2]
-    # The re-audit's second set: the adult file's columns outside the first set (not the unique
-    # id, not the sensitive column), filled up to 8 from the first set.
-    others = [c for c in header(adult["path"]) if c not in adult["qi"] + ["id", adult["sensitive"]]]
-    then_qi = (others + adult["qi"])[:8]
+    # The re-audit's second set: the first five QIs with the attributes the first set left out
+    # (capital gain and loss, and income, the first audit's sensitive column) in place of race,
+    # sex and native country. Not the unique id, and not fnlwgt: the census's sampling weight
+    # (a weight column, nearly unique per row), which no attacker knows.
+    others = [c for c in header(adult["path"]) if c not in adult["qi"] + ["id", "fnlwgt"]]
+    then_qi = adult["qi"][:8 - len(others)] + others
 
     audit_help = cli_help("audit")
     threads_flag = "--threads" in audit_help
