@@ -254,9 +254,7 @@ impl TableSummary {
             }
         };
         let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi: &qi };
-        let t0 = std::time::Instant::now();
         let mut metrics = if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) };
-        if std::env::var("PL_TIME").is_ok() { eprintln!("identity {:?}", t0.elapsed()); }
         if !qi.is_empty() {
             let k = metrics.iter().find(|m| m.id == "k_anonymity").and_then(|m| m.value.as_f64());
             let sensitive = self.sensitive_index.iter().zip(&self.sensitive).map(|(&i, s)| (self.columns[i].as_str(), s)).collect();
@@ -271,7 +269,6 @@ impl TableSummary {
             let verdicts = crate::verdict::scorr::metrics(&ctx, &metrics, &qi, &sas, &config.scorr);
             metrics.extend(verdicts);
         }
-        if std::env::var("PL_TIME").is_ok() { eprintln!("attribute+verdict {:?}", t0.elapsed()); }
         if let (Some(o), Some(p)) = (&self.original, &self.released) {
             let norm = config.normaliser();
             metrics.extend(crate::utility::finish(&UtilityInput {
@@ -342,7 +339,6 @@ pub fn audit_table(
                 .in_column(&table.header[j]));
         }
     }
-    let t0 = std::time::Instant::now();
     let rows = table.facts.rows_total as usize;
     // Row ranges summarised on all cores, merged in order.
     let parts = crate::par::threads().min(rows / BLOCK_ROWS + 1).max(1);
@@ -370,11 +366,8 @@ pub fn audit_table(
         summary.merge(part?)?;
     }
     summary.population = population;
-    if std::env::var("PL_TIME").is_ok() { eprintln!("summary {:?}", t0.elapsed()); }
     let profiles = table.profiles(&config.normaliser());
-    if std::env::var("PL_TIME").is_ok() { eprintln!("profiles {:?}", t0.elapsed()); }
     let mut report = summary.finish(profiles, table.facts.clone(), config);
-    if std::env::var("PL_TIME").is_ok() { eprintln!("finish {:?}", t0.elapsed()); }
     report.read = ReadPath { mode: "retained", reason: "the table was read once and kept in memory".into() };
     Ok(report)
 }

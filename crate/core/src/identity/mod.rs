@@ -160,7 +160,6 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
     let partition = p.missing_policy != MissingPolicy::Wildcard;
     let wildcard_f = (!partition).then(|| table.match_counts(p.wildcard_alpha));
     let f_of = |i: usize| wildcard_f.as_ref().map_or(table.count(i) as f64, |f| f[i]);
-    let t0 = std::time::Instant::now();
     let sizes = Sizes::of(table, f_of);
     out.extend(class_size::metrics(&ctx, &sizes, partition));
     out.extend(record_risk::metrics(&ctx, &sizes, partition, p.threshold, riskiest(table, f_of, qi)));
@@ -177,13 +176,9 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
             journalist::metrics(&ctx, table, &f, Some((&big_f, raised)), p.threshold)
         }
     });
-    if std::env::var("PL_TIME").is_ok() { eprintln!("before scorr {:?}", t0.elapsed()); }
     out.extend(scorr::metrics(&ctx, &scorr::ScorrInput { table, f: &f, persons: input.persons, alpha: p.wildcard_alpha, qi }));
-    if std::env::var("PL_TIME").is_ok() { eprintln!("after scorr {:?}", t0.elapsed()); }
     drop(f);
-    let t0 = std::time::Instant::now();
     out.extend(attribution::metrics(&ctx, table, qi));
-    if std::env::var("PL_TIME").is_ok() { eprintln!("attribution {:?}", t0.elapsed()); }
     out.push(arx_verdict(&ctx, &out, p));
     out
 }

@@ -252,7 +252,14 @@ fn split_brackets(t: &str) -> Option<(char, &str, char)> {
 fn split_pair(s: &str, bracketed: bool) -> Option<(f64, f64)> {
     let s = s.trim();
     let start = usize::from(s.starts_with(['+', '-']));
+    // The first number can end no later than its longest `NUM`-shaped prefix (and the spaces
+    // after it): separators past that are not tried, so a long cell costs linear time.
+    let first = num_prefix(s);
+    let limit = first + s[first..].len() - s[first..].trim_start().len();
     for (i, c) in s.char_indices().skip(start) {
+        if i > limit {
+            break;
+        }
         let sep_len = match c {
             '-' | '~' => 1,
             '–' => '–'.len_utf8(),
@@ -270,6 +277,31 @@ fn split_pair(s: &str, bracketed: bool) -> Option<(f64, f64)> {
         }
     }
     None
+}
+
+/// The length of the longest prefix of `s` shaped like `NUM` (sign, digits, fraction,
+/// exponent), scanned greedily.
+fn num_prefix(s: &str) -> usize {
+    let b = s.as_bytes();
+    let digits = |mut i: usize| {
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        i
+    };
+    let mut i = usize::from(b.first().is_some_and(|&c| c == b'+' || c == b'-'));
+    i = digits(i);
+    if i < b.len() && b[i] == b'.' {
+        i = digits(i + 1);
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let sign = usize::from(b.get(i + 1).is_some_and(|&c| c == b'+' || c == b'-'));
+        let end = digits(i + 1 + sign);
+        if end > i + 1 + sign {
+            i = end;
+        }
+    }
+    i
 }
 
 /// An interval of the range grammar (spec README Sec 4.2): ends, infinite for a one-sided
@@ -390,6 +422,10 @@ mod tests {
         assert!(!parse_numeric_range(">80", &n).unwrap().lo_closed);
         assert_eq!(r("abc"), None);
         assert_eq!(r(&format!("{}*", "1".repeat(400))), None, "beyond binary64: not a number");
+        assert_eq!(r("1e-5-2"), Some((1e-5, 2.0)));
+        assert_eq!(r("1. - 2"), Some((1.0, 2.0)));
+        // A long cell of digits and dashes (it took quadratic time) is no range.
+        assert_eq!(r(&format!("{}{}", "1".repeat(5_000), "-".repeat(5_000))), None);
     }
 
     #[test]

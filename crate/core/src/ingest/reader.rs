@@ -628,20 +628,22 @@ impl Reader {
     /// Reads ASCII-compatible text: checks it once (no NUL; valid UTF-8 unless Windows-1252),
     /// splits it into records and hands the data rows to `sink`.
     fn text(&mut self, text: &[u8], sink: &mut impl RecordSink) -> Result<()> {
-        if let Some(at) = memchr::memchr(0, text) {
-            self.tokenize(&text[..at], sink)?;
-            let offset = self.facts.bytes - (text.len() - at) as u64;
-            let e = not_text(b"", Some(offset as usize)).expect("a NUL byte is not text").at_line(self.tok.line());
-            return Err(self.here_error(e));
-        }
-        if self.encoding == Encoding::Utf8 {
-            let valid = self.validate_utf8(text);
-            if valid < text.len() {
-                self.tokenize(&text[..valid], sink)?;
-                return Err(self.here_error(mismatch(self.encoding, self.tok.line(), None)));
+        let nul = memchr::memchr(0, text);
+        let valid = if self.encoding == Encoding::Utf8 { self.validate_utf8(text) } else { text.len() };
+        // Whichever problem comes first in the file is the one reported.
+        match nul {
+            Some(at) if at <= valid => {
+                self.tokenize(&text[..at], sink)?;
+                let offset = self.facts.bytes - (text.len() - at) as u64;
+                let e = not_text(b"", Some(offset as usize)).expect("a NUL byte is not text").at_line(self.tok.line());
+                Err(self.here_error(e))
             }
+            _ if valid < text.len() => {
+                self.tokenize(&text[..valid], sink)?;
+                Err(self.here_error(mismatch(self.encoding, self.tok.line(), None)))
+            }
+            _ => self.tokenize(text, sink),
         }
-        self.tokenize(text, sink)
     }
 
     /// How much of `text` is valid UTF-8, given the cut character carried from the last chunk;
