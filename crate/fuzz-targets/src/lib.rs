@@ -12,6 +12,47 @@
 //! | [`cell_forms`] | text (lossy UTF-8): the whole, and each line |
 //! | [`ingest_split`] | flags, shape (cut count, padding past 64 KiB), cut positions, then the CSV |
 //! | [`record_count`] | flags, shape, then the CSV or a program writing it ([`shape::csv`]) |
+//!
+//! # Speed
+//!
+//! Issue 10 asks for 10^7 executions per target, so each target runs 10^7 in at most about
+//! half an hour on one core (`bash scripts/fuzz.sh all-runs 10000000`). What made them slow,
+//! measured with `perf` on the libFuzzer binaries:
+//!
+//! - the audit's report: the identity suite and its serialization to JSON are most of a small
+//!   audit (a profile-only audit of a few rows takes some 20 us instrumented, one with a QI
+//!   0.5 ms, and `serde_json::to_value` of the report about as much again);
+//! - CSV past the 64 KiB sniff window: the dialect detection tokenizes that window once per
+//!   candidate delimiter, so a 64 KiB input costs five tokenizer passes per audit (1.5 ms for
+//!   one long header name, 10 ms for 64 KiB of short rows);
+//! - the comparison hooks of `-sanitizer-coverage-trace-compares` (cargo fuzz's default):
+//!   60-80 % of the time of the tokenizer's and the cell parsers' byte loops.
+//!   `scripts/fuzz.sh` builds without them (`FUZZ_TRACE_COMPARES=1` puts them back); the
+//!   dictionary and the generators of [`shape`] supply the constants they would find.
+//!
+//! So each target keeps its costly paths for a fixed minority of the executions and makes
+//! the common one cheap; every execution still runs the code under test, and the properties
+//! are unchanged. The minority is drawn from a hash of the whole input ([`draw`]), not left
+//! to a flag bit: inputs on a costly path find new hit counts more often, fill the corpus,
+//! and their mutants keep the flag, so a flag alone let them take most of the time.
+//! `PSEUDOLENS_FUZZ_STATS=1` prints the shares every 2^16 executions (`scripts/fuzz.sh`
+//! shows the last line). Per target:
+//!
+//! - [`config_json`]: every input is parsed, round-tripped and checked, and a valid
+//!   configuration reads the small table into an audit (roles, summaries: `finish_part`);
+//!   one input in [`FULL_EVERY`] also builds and serializes the report and audits the table
+//!   as its own original and reference (the utility and external-risk metrics).
+//! - [`cell_forms`]: as before (the parsers are cheap without the comparison hooks).
+//! - [`ingest_split`]: the reports are compared with `==` (their JSON only to confirm a
+//!   difference); a long shape makes the CSV cross the sniff window for one input in
+//!   [`LONG_EVERY`], flag bit 5 runs the identity suite for one in [`IDENTITY_EVERY`]; the
+//!   others compare profile-only audits of the CSV as given.
+//! - [`record_count`]: the count is the reader's, so the audit stops at `finish_part` (the
+//!   input facts, no profiles or report); generated CSV stops at [`SHORT_CSV`] bytes, and
+//!   one input in [`LONG_EVERY`] with a long shape writes CSV past the sniff window.
+//!
+//! The replay test runs the regressions on every path ([`run_full`]), as does `--example
+//! replay --full`.
 
 pub mod rfc4180;
 pub mod shape;
@@ -33,7 +74,7 @@ pub const MAX_INPUT: usize = 128 * 1024;
 /// The names of the targets, as `fuzz/fuzz_targets/` and the corpus folders spell them.
 pub const TARGETS: [&str; 4] = ["config_json", "cell_forms", "ingest_split", "record_count"];
 
-/// Runs target `name` on `data` (for the replay test).
+/// Runs target `name` on `data` as the fuzzer does.
 pub fn run(name: &str, data: &[u8]) {
     match name {
         "config_json" => config_json(data),
@@ -44,8 +85,59 @@ pub fn run(name: &str, data: &[u8]) {
     }
 }
 
+/// Runs target `name` on `data` through every path, also the ones the fuzzer takes for a
+/// fraction of the inputs only (for the regressions: a saved crash replays on the path it
+/// crashed on whatever that fraction becomes).
+pub fn run_full(name: &str, data: &[u8]) {
+    match name {
+        "config_json" => config_json_with(data, true),
+        "ingest_split" => ingest_split_with(data, true),
+        "record_count" => record_count_with(data, true),
+        _ => run(name, data),
+    }
+}
+
+/// Counts of the costly paths, printed with `PSEUDOLENS_FUZZ_STATS=1` (see the crate docs).
+mod stats {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+    static ON: OnceLock<bool> = OnceLock::new();
+    static COUNTS: [AtomicU64; 9] = [const { AtomicU64::new(0) }; 9];
+
+    /// Counts one execution of `target`; bit `i` of `paths` set means it took `names[i]`.
+    pub fn note(target: &str, names: &[&str], paths: u32) {
+        if !*ON.get_or_init(|| std::env::var_os("PSEUDOLENS_FUZZ_STATS").is_some()) {
+            return;
+        }
+        let total = COUNTS[0].fetch_add(1, Relaxed) + 1;
+        for (i, count) in COUNTS[1..=names.len()].iter().enumerate() {
+            if paths & (1 << i) != 0 {
+                count.fetch_add(1, Relaxed);
+            }
+        }
+        if total.is_multiple_of(1 << 16) {
+            let shares: Vec<String> = names
+                .iter()
+                .zip(&COUNTS[1..])
+                .map(|(name, c)| format!("{name} {:.2} %", 100.0 * c.load(Relaxed) as f64 / total as f64))
+                .collect();
+            eprintln!("pseudolens-stats {target}: {total} executions; {}", shares.join(", "));
+        }
+    }
+}
+
 fn cap(data: &[u8]) -> &[u8] {
     &data[..data.len().min(MAX_INPUT)]
+}
+
+/// A hash of the whole input (FNV-1a) that picks the costly paths a target takes for a
+/// fixed share of the inputs: a mutation anywhere re-draws it, so that share holds whatever
+/// the corpus holds and however the fuzzer weighs it. (A flag bit alone does not: the
+/// inputs of a costly path find new hit counts more often, fill the corpus, and their
+/// mutants keep the flag.)
+pub fn draw(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 /// An error a person can cause is allowed; an internal one is a bug.
@@ -246,10 +338,30 @@ fn table_for(config: &AuditConfig) -> Vec<u8> {
     out
 }
 
-/// Audits the table of [`table_for`] with `config`, alone and against itself as original
-/// and reference (the utility and external-risk metrics).
-fn audit_with(config: &AuditConfig) {
+/// One input in this many takes the full path of [`config_json`].
+pub const FULL_EVERY: u64 = 16;
+/// Audits the table of [`table_for`] with `config`: reads it (the roles resolve, the
+/// summaries fill); when `full`, also builds and serializes the report, and audits the table
+/// against itself as original and reference (the utility and external-risk metrics).
+///
+/// Speed: the report is most of an execution, and varies most with the configuration (the
+/// identity suite with its population estimators, the attribute metrics, the verdicts),
+/// serializing it to JSON costs about as much again, and the full audit adds the original's
+/// capture, the reference and the utility metrics. So the common path reads the table into
+/// the audit's summaries (`finish_part`); the report and the rest are the full path's.
+fn audit_with(config: &AuditConfig, full: bool) {
     let table = table_for(config);
+    if !full {
+        let read = || -> Result<(), Error> {
+            let mut audit = Audit::new(config.clone())?;
+            audit.push(&table)?;
+            audit.finish_part().map(drop)
+        };
+        if let Err(e) = read() {
+            assert_clean(&e);
+        }
+        return;
+    }
     match audit_pieces(config, [table.as_slice()]) {
         Ok(report) => {
             serde_json::to_value(&report).expect("a report serializes");
@@ -282,10 +394,17 @@ fn audit_with(config: &AuditConfig) {
 /// The input is parsed as an `AuditConfig`; when it is not one, its bytes build a JSON object
 /// from the configuration's keys (pairs of bytes: key, value), which is parsed instead. A
 /// configuration that parses must check cleanly (`csv_options`, `Audit::new`: Ok or a
-/// `Config` error), audit a small table naming its columns without panicking or an internal
-/// error, and survive a JSON round trip.
+/// `Config` error), survive a JSON round trip, and audit a small table naming its columns
+/// without panicking or an internal error; one input in [`FULL_EVERY`] also serializes the
+/// report and audits the table as its own original and reference.
 pub fn config_json(data: &[u8]) {
+    config_json_with(data, false);
+}
+
+/// [`config_json`], on the full path when `full` or when the input's hash says so.
+fn config_json_with(data: &[u8], full: bool) {
     let data = cap(data);
+    let full = full || draw(data).is_multiple_of(FULL_EVERY);
     let parsed = match serde_json::from_slice::<AuditConfig>(data) {
         Ok(config) => Ok(config),
         Err(_) => {
@@ -299,6 +418,7 @@ pub fn config_json(data: &[u8]) {
             // The built object can only fail on the stray key (or a value type serde refuses
             // for a documented reason, listed here).
             assert!(built.contains("\"no_such_key\""), "a configuration built from valid keys does not parse: {e}\n{built}");
+            stats::note("config_json", &CONFIG_PATHS, u32::from(full));
             return;
         }
     };
@@ -315,17 +435,23 @@ pub fn config_json(data: &[u8]) {
     if let Err(e) = &options {
         assert_eq!(e.kind, ErrorKind::Config, "{e:?}");
     }
-    match Audit::new(config.clone()) {
+    let audited = match Audit::new(config.clone()) {
         Ok(_) => {
             assert!(options.is_ok(), "Audit::new accepts what csv_options refuses");
-            audit_with(&config);
+            audit_with(&config, full);
+            true
         }
         Err(e) => {
             assert_eq!(e.kind, ErrorKind::Config, "{e:?}");
             assert!(options.is_err(), "Audit::new refuses what csv_options accepts: {e:?}");
+            false
         }
-    }
+    };
+    stats::note("config_json", &CONFIG_PATHS, u32::from(full) | u32::from(audited) << 1);
 }
+
+/// The paths [`stats`] counts for [`config_json`].
+const CONFIG_PATHS: [&str; 2] = ["full", "audited"];
 
 // ---------------------------------------------------------------------------------------------
 // cell_forms
@@ -373,6 +499,10 @@ fn check_cell(t: &str, norm: &Normaliser) {
 /// Target `cell_forms`: the cell normaliser and every form parser (numbers, numeric ranges,
 /// digit masks, dates, date ranges) on the input as text, whole and line by line, with the
 /// default normaliser and one whose missing token and mask characters come from the input.
+///
+/// Speed: some 30 us an execution without the comparison hooks (see the crate docs), four
+/// times that with them; the work grows with the input (the range parser's separator search
+/// on long text more than linearly).
 pub fn cell_forms(data: &[u8]) {
     let text = String::from_utf8_lossy(cap(data));
     let first = text.lines().next().unwrap_or("");
@@ -391,10 +521,33 @@ pub fn cell_forms(data: &[u8]) {
 // ingest_split
 
 /// What one audit gave, comparably.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 enum Outcome {
-    Report(Value),
+    Report(Box<Report>),
     Error { kind: ErrorKind, code: &'static str, line: Option<u64>, column: Option<String> },
+}
+
+impl Outcome {
+    fn json(&self) -> Value {
+        match self {
+            Outcome::Report(r) => serde_json::to_value(r).expect("a report serializes"),
+            Outcome::Error { kind, code, line, column } => {
+                serde_json::json!({ "error": format!("{kind:?}"), "code": code, "line": line, "column": column })
+            }
+        }
+    }
+}
+
+/// Whether two outcomes are the same: `==` on the reports (cheap), and when that fails their
+/// JSON, where a NaN (not equal to itself) is `null` on both sides.
+fn same(a: &Outcome, b: &Outcome) -> bool {
+    match (a, b) {
+        (Outcome::Report(x), Outcome::Report(y)) => x == y || a.json() == b.json(),
+        (Outcome::Error { kind, code, line, column }, Outcome::Error { kind: k, code: c, line: l, column: col }) => {
+            (kind, code, line, column) == (k, c, l, col)
+        }
+        _ => false,
+    }
 }
 
 /// Where two outcomes first differ (a JSON pointer), with both values cut to a readable size.
@@ -412,18 +565,29 @@ fn difference(a: &Outcome, b: &Outcome) -> String {
         }
     }
     let cut = |s: String| if s.len() > 300 { format!("{}... ({} bytes)", &s[..s.floor_char_boundary(300)], s.len()) } else { s };
-    match (a, b) {
-        (Outcome::Report(x), Outcome::Report(y)) => match first(String::new(), x, y) {
-            Some((path, v, w)) => format!("at {path}: {} vs {}", cut(v), cut(w)),
-            None => "no difference".into(),
-        },
-        _ => format!("{} vs {}", cut(format!("{a:?}")), cut(format!("{b:?}"))),
+    if let (Outcome::Error { .. }, _) | (_, Outcome::Error { .. }) = (a, b) {
+        // Both whole (an error is short but for its column name).
+        let show = |o: &Outcome| match o {
+            Outcome::Error { kind, code, line, column } => {
+                let column = match column {
+                    Some(c) if c.len() > 40 => format!("{:?}... ({} bytes)", &c[..c.floor_char_boundary(40)], c.len()),
+                    c => format!("{c:?}"),
+                };
+                format!("{kind:?} {code} at line {line:?}, column {column}")
+            }
+            Outcome::Report(_) => "a report".into(),
+        };
+        return format!("{} vs {}", show(a), show(b));
+    }
+    match first(String::new(), &a.json(), &b.json()) {
+        Some((path, v, w)) => format!("at {path}: {} vs {}", cut(v), cut(w)),
+        None => "no difference".into(),
     }
 }
 
 fn outcome(r: Result<Report, Error>) -> Outcome {
     match r {
-        Ok(report) => Outcome::Report(serde_json::to_value(&report).expect("a report serializes")),
+        Ok(report) => Outcome::Report(Box::new(report)),
         Err(e) => {
             assert_clean(&e);
             Outcome::Error { kind: e.kind, code: e.code, line: e.line, column: e.column }
@@ -431,31 +595,60 @@ fn outcome(r: Result<Report, Error>) -> Outcome {
     }
 }
 
+/// The bytes the ingest holds back to detect the encoding and the delimiter.
+const SNIFF: usize = pseudolens_core::ingest::dialect::SAMPLE_BYTES;
+
+/// One input in this many with a long shape (high nibble `E` or `F`) is made long.
+pub const LONG_EVERY: u64 = 32;
+
+/// One input in this many with flag bit 5 runs the identity suite.
+pub const IDENTITY_EVERY: u64 = 16;
+
 /// Target `ingest_split`: the same bytes pushed whole and cut in pieces give the same result.
 ///
 /// Input: a flag byte (bit 0: ragged `pad_or_truncate`; bit 1: explicit delimiter, bits 2-3
-/// which; bit 4: missing policy `wildcard`; bit 5: the first header column as the QI; bit 6:
-/// also pushed one byte at a time when at most 4 KiB), a shape byte (low bits: 0-4 cuts as
-/// `b % 5`; high nibble `F`: 64 KiB of `x` put at the end of the first line, `E`: the CSV
-/// repeated past 64 KiB, so the rest crosses the 64 KiB the ingest holds back), two bytes per
-/// cut (its position as a fraction of the length), then the CSV. The header is read by a
-/// profile-only audit of the whole; when that fails, no QI.
+/// which; bit 4: missing policy `wildcard`; bit 5: the first header column as the QI, so the
+/// identity suite runs, for one input in [`IDENTITY_EVERY`]; bit 6: also pushed one byte at a
+/// time when at most 4 KiB; bit 7: one more cut, near the 64 KiB sniff boundary), a shape
+/// byte (low bits: 0-4 cuts as `b % 5`; high nibble, for one input in [`LONG_EVERY`]: `F`
+/// puts 64 KiB of `x` at the end of the first line, `E` repeats the CSV past 64 KiB, so the
+/// rest crosses the 64 KiB the ingest holds back), two bytes per cut (its position as a
+/// fraction of the length), with bit 7 one byte placing the extra cut (at `64 KiB - 128 + b`
+/// in a CSV longer than 64 KiB, else at the fraction `b/256`), then the CSV. The header is
+/// read by a profile-only audit of the whole; when that fails, no QI.
+///
+/// Speed (instrumented, one core): a profile-only audit of a small CSV takes some 20 us, the
+/// identity suite's report 0.5 ms, and CSV past 64 KiB 1.5 ms (a 64 KiB header name) to
+/// 10 ms (64 KiB of rows: the dialect detection tokenizes the sniff window once per
+/// candidate delimiter). So the reports are compared with `==`, their JSON only to confirm a
+/// difference (a NaN is not equal to itself), without serializing them (`config_json`'s full
+/// path checks that), and the costly paths are drawn ([`draw`]) for a fixed share of the
+/// inputs; the others compare profile-only audits of the CSV as given.
 pub fn ingest_split(data: &[u8]) {
-    let mut bytes = Bytes::new(cap(data));
+    ingest_split_with(data, false);
+}
+
+/// [`ingest_split`]; `all`: the long shapes and flag bit 5 always take their path.
+fn ingest_split_with(data: &[u8], all: bool) {
+    let data = cap(data);
+    let draw = draw(data);
+    let mut bytes = Bytes::new(data);
     let flags = bytes.byte();
     let shape = bytes.byte();
     let cuts: Vec<u16> = (0..shape % 5).map(|_| bytes.u16()).collect();
+    let near = (flags & 0x80 != 0).then(|| bytes.byte());
     let mut csv = bytes.rest().to_vec();
     // Past the 64 KiB the ingest holds back to detect the encoding and the delimiter. Pad: the
-    // first line grows by 64 KiB of `x` (cheap: one long header name), so the rest of the CSV
-    // lies beyond. Repeat (costly: a 64 KiB audit of many rows is worth a thousand small ones).
-    let boundary = 64 * 1024 + 16;
+    // first line grows by 64 KiB of `x` (one long header name), so the rest of the CSV lies
+    // beyond. Repeat: a 64 KiB audit of many rows.
+    let boundary = SNIFF + 16;
+    let long = all || draw.is_multiple_of(LONG_EVERY);
     match shape >> 4 {
-        0xF => {
+        0xF if long => {
             let at = csv.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(csv.len());
             csv.splice(at..at, std::iter::repeat_n(b'x', boundary));
         }
-        0xE if !csv.is_empty() => {
+        0xE if long && !csv.is_empty() => {
             let unit = csv.clone();
             while csv.len() <= boundary {
                 csv.extend_from_slice(&unit);
@@ -474,7 +667,8 @@ pub fn ingest_split(data: &[u8]) {
     if flags & 0x10 != 0 {
         config.missing_policy = MissingPolicy::Wildcard;
     }
-    if flags & 0x20 != 0
+    let identity = flags & 0x20 != 0 && (all || (draw / LONG_EVERY).is_multiple_of(IDENTITY_EVERY));
+    if identity
         && let Ok(profile) = audit_pieces(&config, [csv.as_slice()])
         && let Some(first) = profile.columns.first()
     {
@@ -482,6 +676,10 @@ pub fn ingest_split(data: &[u8]) {
     }
     let whole = outcome(audit_pieces(&config, [csv.as_slice()]));
     let mut at: Vec<usize> = cuts.iter().map(|&c| (usize::from(c) * csv.len()) >> 16).collect();
+    if let Some(b) = near {
+        let b = usize::from(b);
+        at.push(if csv.len() > SNIFF { (SNIFF - 128 + b).min(csv.len()) } else { (b * csv.len()) >> 8 });
+    }
     at.sort_unstable();
     let mut pieces = Vec::new();
     let mut start = 0;
@@ -490,35 +688,66 @@ pub fn ingest_split(data: &[u8]) {
         start = end;
     }
     let split = outcome(audit_pieces(&config, pieces.iter().copied()));
-    assert!(whole == split, "pushed whole and cut at {at:?} (of {} bytes): {}", csv.len(), difference(&whole, &split));
-    if flags & 0x40 != 0 && csv.len() <= 4096 {
+    assert!(same(&whole, &split), "pushed whole and cut at {at:?} (of {} bytes): {}", csv.len(), difference(&whole, &split));
+    let single = flags & 0x40 != 0 && csv.len() <= 4096;
+    if single {
         let single = outcome(audit_pieces(&config, csv.chunks(1)));
-        assert!(whole == single, "pushed whole and one byte at a time: {}", difference(&whole, &single));
+        assert!(same(&whole, &single), "pushed whole and one byte at a time: {}", difference(&whole, &single));
     }
+    let long = csv.len() > SNIFF;
+    stats::note(
+        "ingest_split",
+        &["long", "identity", "one byte at a time"],
+        u32::from(long) | u32::from(identity) << 1 | u32::from(single) << 2,
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
 // record_count
+
+/// The most CSV [`record_count`] generates from a program, unless the shape asks for a long
+/// one (then [`MAX_INPUT`]).
+pub const SHORT_CSV: usize = 8 * 1024;
 
 /// Target `record_count`: the audit's record count against [`rfc4180::count`].
 ///
 /// Input: a flag byte (bit 0: ragged `pad_or_truncate`, the lenient reading; bit 1: explicit
 /// delimiter, bits 2-3 which; bits 4-5: 0 = the rest is the CSV as is, else it is a program
 /// for [`shape::csv`]; bits 6-7: the BOM put before generated CSV: none, UTF-8, UTF-16 LE, BE),
-/// a shape byte (columns `1 + b % 5`, the line end `(b >> 3) % 3`), then the CSV or program.
+/// a shape byte (columns `1 + b % 5`, the line end `(b >> 3) % 3`; from `0xE0` up, generated
+/// CSV may be long: see below), then the CSV or program.
+///
+/// Speed: a program byte writes a row, so a program of a few KiB wrote up to 128 KiB of CSV
+/// (five tokenizer passes over the 64 KiB sniff window, a profile of thousands of rows).
+/// Generated CSV stops at [`SHORT_CSV`] bytes, except for one input in [`LONG_EVERY`]
+/// ([`draw`]) with a shape byte of `0xE0` or more: that one runs its program again until
+/// the CSV crosses the 64 KiB sniff window (up to [`MAX_INPUT`]), so long CSV does not wait
+/// for the fuzzer to grow a program of kilobytes. The counts are the reader's, so the audit stops at `finish_part`
+/// and its input facts: the column profiles and the report (tested by `ingest_split` and
+/// `config_json`) are not built.
 pub fn record_count(data: &[u8]) {
-    let mut bytes = Bytes::new(cap(data));
+    record_count_with(data, false);
+}
+
+/// [`record_count`]; `all`: a long shape always may write long CSV.
+fn record_count_with(data: &[u8], all: bool) {
+    let data = cap(data);
+    let long = all || draw(data).is_multiple_of(LONG_EVERY);
+    let mut bytes = Bytes::new(data);
     let flags = bytes.byte();
     let shape = bytes.byte();
     let lenient = flags & 1 != 0;
     let explicit = flags & 2 != 0;
     let delimiter = shape::DELIMITERS[usize::from(flags >> 2) & 3];
-    let csv = if flags & 0x30 == 0 {
-        bytes.rest().to_vec()
-    } else {
+    let generated = flags & 0x30 != 0;
+    let csv = if generated {
         let columns = 1 + usize::from(shape) % 5;
         let line_end = shape::LINE_ENDS[usize::from(shape >> 3) % 3];
-        shape::with_prefix(shape::csv(bytes.rest(), delimiter, columns, line_end, MAX_INPUT), flags >> 6)
+        // Long: the program runs again until the CSV crosses the sniff window.
+        let (min, limit) = if shape >= 0xE0 && long { (SNIFF + 1024, MAX_INPUT) } else { (0, SHORT_CSV) };
+        shape::with_prefix(shape::csv(bytes.rest(), delimiter, columns, line_end, min, limit), flags >> 6)
+    } else {
+        bytes.rest().to_vec()
     };
     let mut config = AuditConfig::default();
     if lenient {
@@ -528,11 +757,16 @@ pub fn record_count(data: &[u8]) {
         config.delimiter = Some((delimiter as char).to_string());
     }
     let mode = if lenient { rfc4180::Mode::Lenient } else { rfc4180::Mode::Strict };
-    match audit_pieces(&config, [csv.as_slice()]) {
-        Ok(report) => {
-            let input = serde_json::to_value(&report.input).expect("the input facts serialize");
-            assert_eq!(report.input.bytes, csv.len() as u64, "input.bytes is not the input length");
-            let used = match report.input.delimiter.as_str() {
+    let read = || -> Result<pseudolens_core::ingest::reader::InputFacts, Error> {
+        let mut audit = Audit::new(config.clone())?;
+        audit.push(&csv)?;
+        Ok(audit.finish_part()?.table.facts)
+    };
+    match read() {
+        Ok(f) => {
+            let input = || serde_json::to_value(&f).expect("the input facts serialize");
+            assert_eq!(f.bytes, csv.len() as u64, "input.bytes is not the input length");
+            let used = match f.delimiter.as_str() {
                 "\\t" => b'\t',
                 d => {
                     assert_eq!(d.len(), 1, "input.delimiter {d:?} is not one byte");
@@ -551,13 +785,13 @@ pub fn record_count(data: &[u8]) {
                     expected.unclosed_quote()
                 );
             }
-            let f = &report.input;
             let rfc = expected.summary();
             assert_eq!(f.records, expected.records, "input.records; RFC 4180: {rfc}");
             assert_eq!(
                 f.records,
                 f.header_records + f.blank_records + f.rows_total + f.error_records,
-                "records != header + blank + rows + error records: {input}"
+                "records != header + blank + rows + error records: {}",
+                input()
             );
             assert_eq!(f.error_records, expected.error_records, "input.error_records; RFC 4180: {rfc}");
             assert!(f.blank_records >= expected.empty_records, "input.blank_records {} < empty lines; RFC 4180: {rfc}", f.blank_records);
@@ -578,4 +812,5 @@ pub fn record_count(data: &[u8]) {
             }
         }
     }
+    stats::note("record_count", &["generated", "long"], u32::from(generated) | u32::from(csv.len() > SNIFF) << 1);
 }

@@ -106,8 +106,10 @@ fn put(out: &mut Vec<u8>, text: &[u8], delimiter: u8, line_end: &[u8]) {
 }
 
 /// Writes CSV from `program`: a header of `columns` names, then per byte either a row of
-/// `columns` fields (bytes below 0xC0) or a stray token. Stops at `cap` bytes.
-pub fn csv(program: &[u8], delimiter: u8, columns: usize, line_end: &[u8], cap: usize) -> Vec<u8> {
+/// `columns` fields (bytes below 0xC0) or a stray token. Stops at `cap` bytes; runs the
+/// program again (the rows differ: the row number seeds them) until at least `min` bytes
+/// are written, when the program is not empty.
+pub fn csv(program: &[u8], delimiter: u8, columns: usize, line_end: &[u8], min: usize, cap: usize) -> Vec<u8> {
     let mut out = Vec::new();
     for c in 0..columns {
         if c > 0 {
@@ -118,8 +120,9 @@ pub fn csv(program: &[u8], delimiter: u8, columns: usize, line_end: &[u8], cap: 
     out.extend_from_slice(line_end);
     // A small linear congruential generator, seeded by each program byte, picks the fields.
     let mut state: u32 = 0x9E37_79B9;
-    for (row, &b) in program.iter().enumerate() {
-        if out.len() >= cap {
+    // (An empty program cycles to nothing.)
+    for (row, &b) in program.iter().cycle().enumerate() {
+        if out.len() >= cap || (row >= program.len() && out.len() >= min) {
             break;
         }
         if b < 0xC0 {

@@ -1,10 +1,11 @@
 //! Replays the fuzz corpus (`fuzz/corpus/<target>/`) and the saved crashes
-//! (`fuzz/regressions/<target>/`) through the targets, on stable Rust, without libFuzzer.
+//! (`fuzz/regressions/<target>/`) through the targets, on stable Rust, without libFuzzer: the
+//! corpus on the path the fuzzer takes, the regressions on every path (`run_full`).
 //! An empty or missing corpus folder fails: `scripts/fuzz.sh` keeps one per target.
 
 use std::path::{Path, PathBuf};
 
-use pseudolens_fuzz_targets::{TARGETS, run};
+use pseudolens_fuzz_targets::{TARGETS, run, run_full};
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz")
@@ -21,8 +22,9 @@ fn inputs(dir: &Path) -> Option<Vec<PathBuf>> {
     Some(files)
 }
 
-/// Runs every input of `dir` through `target`; returns the failures, one line each.
-fn replay(target: &str, files: &[PathBuf]) -> Vec<String> {
+/// Runs every input of `files` through `target` with `run` (the path the fuzzer takes, or
+/// every path); returns the failures, one line each.
+fn replay(target: &str, files: &[PathBuf], run: fn(&str, &[u8])) -> Vec<String> {
     let mut failures = Vec::new();
     for file in files {
         let data = std::fs::read(file).unwrap();
@@ -42,7 +44,7 @@ fn corpus_replays() {
         let dir = fuzz_dir().join("corpus").join(target);
         let files = inputs(&dir).unwrap_or_default();
         assert!(!files.is_empty(), "the corpus folder {} is empty or missing; run scripts/fuzz.sh {target}", dir.display());
-        failures.extend(replay(target, &files));
+        failures.extend(replay(target, &files, run));
     }
     assert!(failures.is_empty(), "{} corpus inputs fail:\n{}", failures.len(), failures.join("\n"));
 }
@@ -52,7 +54,7 @@ fn regressions_replay() {
     let mut failures = Vec::new();
     for target in TARGETS {
         let files = inputs(&fuzz_dir().join("regressions").join(target)).unwrap_or_default();
-        failures.extend(replay(target, &files));
+        failures.extend(replay(target, &files, run_full));
     }
     assert!(failures.is_empty(), "{} saved crashes still fail:\n{}", failures.len(), failures.join("\n"));
 }
