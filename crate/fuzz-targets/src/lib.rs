@@ -12,6 +12,7 @@
 //! | [`cell_forms`] | text (lossy UTF-8): the whole, and each line |
 //! | [`ingest_split`] | flags, shape (cut count, padding past 64 KiB), cut positions, then the CSV |
 //! | [`record_count`] | flags, shape, then the CSV or a program writing it ([`shape::csv`]) |
+//! | [`table_bytes`] | mode, then the bytes of a stored table, or a program for CSV whose table is written and damaged |
 //!
 //! # Speed
 //!
@@ -72,7 +73,7 @@ use shape::Bytes;
 pub const MAX_INPUT: usize = 128 * 1024;
 
 /// The names of the targets, as `fuzz/fuzz_targets/` and the corpus folders spell them.
-pub const TARGETS: [&str; 4] = ["config_json", "cell_forms", "ingest_split", "record_count"];
+pub const TARGETS: [&str; 5] = ["config_json", "cell_forms", "ingest_split", "record_count", "table_bytes"];
 
 /// Runs target `name` on `data` as the fuzzer does.
 pub fn run(name: &str, data: &[u8]) {
@@ -81,6 +82,7 @@ pub fn run(name: &str, data: &[u8]) {
         "cell_forms" => cell_forms(data),
         "ingest_split" => ingest_split(data),
         "record_count" => record_count(data),
+        "table_bytes" => table_bytes(data),
         _ => panic!("no fuzz target {name}"),
     }
 }
@@ -813,4 +815,59 @@ fn record_count_with(data: &[u8], all: bool) {
         }
     }
     stats::note("record_count", &["generated", "long"], u32::from(generated) | u32::from(csv.len() > SNIFF) << 1);
+}
+
+/// `table_bytes` (issue 11): the binary form of a (partial) table read back with
+/// `Part::from_bytes` is an error (`invalid_table`, `unsupported_table_version`) or a table
+/// that profiles, audits (one input in [`FULL_EVERY`]) and writes the same bytes again;
+/// never a panic.
+///
+/// Mode bit 0 clear: the rest of the input is the stored form (bit 1 clear: after a good magic
+/// and version), with a good checksum appended so that every check behind it is reached.
+/// Bit 0 set: the rest is a program for CSV ([`shape::csv`]); its table is read, written,
+/// damaged at positions the input names (the checksum made good again) and read back.
+pub fn table_bytes(data: &[u8]) {
+    use pseudolens_core::Part;
+    let data = cap(data);
+    let mut b = Bytes::new(data);
+    let mode = b.byte();
+    let wire = if mode & 1 == 0 {
+        let mut wire = if mode & 2 == 0 { b"PLTB\x01\x00\x00\x00".to_vec() } else { Vec::new() };
+        wire.extend_from_slice(b.rest());
+        let crc = crc32fast::hash(&wire);
+        wire.extend_from_slice(&crc.to_le_bytes());
+        wire
+    } else {
+        let damage: Vec<(u16, u8)> = (0..(mode >> 1) % 4).map(|_| (b.u16(), b.byte())).collect();
+        let csv = shape::csv(b.rest(), b',', 3, b"\n", 0, 4096);
+        let mut reader = Audit::table_reader(&AuditConfig { ragged: Ragged::PadOrTruncate, ..AuditConfig::default() }).expect("the default settings");
+        let part = reader.push(&csv).and_then(|()| reader.finish_part());
+        let Ok(part) = part else { return };
+        let mut wire = Part { table: part.table, bounds: part.bounds }.to_bytes();
+        let back = Part::from_bytes(&wire).expect("a written table reads back");
+        assert_eq!(back.to_bytes(), wire, "a table read back writes the same bytes");
+        let body = wire.len() - 4;
+        for (at, x) in damage {
+            wire[usize::from(at) % body] ^= x | 1;
+        }
+        let crc = crc32fast::hash(&wire[..body]);
+        wire[body..].copy_from_slice(&crc.to_le_bytes());
+        wire
+    };
+    match Part::from_bytes(&wire) {
+        Err(e) => assert!(["invalid_table", "unsupported_table_version"].contains(&e.code), "{e:?}"),
+        Ok(part) => {
+            let again = part.to_bytes();
+            assert_eq!(Part::from_bytes(&again).expect("a table that passed reads back").to_bytes(), again);
+            let _ = part.table.profiles(&Normaliser::default());
+            // The audit (most of the cost) for one table in FULL_EVERY.
+            if draw(data).is_multiple_of(FULL_EVERY) {
+                let qi: Vec<String> = part.table.header.iter().take(2).cloned().collect();
+                let config = AuditConfig { quasi_identifiers: qi, ..AuditConfig::default() };
+                if let Err(e) = pseudolens_core::audit_table(&part.table, &config, None, None) {
+                    assert_clean(&e);
+                }
+            }
+        }
+    }
 }
