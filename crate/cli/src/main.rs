@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use pseudolens_core::{Error, bench_table, hospital_sample};
+use pseudolens_core::{AuditConfig, Error, Report, bench_table, hospital_sample};
 
 use compare::CompareArgs;
 use read::SideTables;
@@ -141,6 +141,25 @@ pub fn stream(path: &Path, mut push: impl FnMut(&[u8]) -> Result<(), Error>) -> 
     }
 }
 
+/// Audits `file` with these settings (threads, `--retain`, side tables).
+fn audit(file: &Path, config: &AuditConfig, settings: &Settings, original: Option<&Path>) -> Result<Report, Failure> {
+    let mut sides = SideTables::read(config, original, settings.reference.as_deref())?;
+    sides.threads = parallel::threads(settings.threads);
+    sides.retain = settings.retain;
+    sides.audit(file, config)
+}
+
+/// Writes a report as JSON, or readably with `table`.
+fn print<W: Write>(report: &Report, json: bool, table: fn(&Report, &mut W) -> io::Result<()>, out: &mut W) -> Result<(), Failure> {
+    let write = |e: io::Error| Failure::Io(format!("standard output: {e}"));
+    if json {
+        serde_json::to_writer_pretty(&mut *out, report).map_err(|e| Failure::Io(e.to_string()))?;
+        writeln!(out).map_err(write)
+    } else {
+        table(report, out).map_err(write)
+    }
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -148,29 +167,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Audit(args) => {
             let config = args.settings.config(&args.qi, args.alpha, args.rut_alpha)?;
-            let mut sides = SideTables::read(&config, args.original.as_deref(), args.settings.reference.as_deref())?;
-            sides.threads = parallel::threads(args.settings.threads);
-            sides.retain = args.settings.retain;
-            let report = sides.audit(&args.file, &config)?;
-            if args.settings.json {
-                serde_json::to_writer_pretty(&mut out, &report).map_err(|e| Failure::Io(e.to_string()))?;
-                writeln!(out).map_err(write)?;
-            } else {
-                table::print(&report, &mut out).map_err(write)?;
-            }
+            let report = audit(&args.file, &config, &args.settings, args.original.as_deref())?;
+            print(&report, args.settings.json, table::print, &mut out)?;
         }
         Command::Compare(args) => compare::compare(&args, &mut out)?,
         Command::Profile(args) => {
             let config = args.settings.config(&[], 1.0, 0.5)?;
-            let mut sides = SideTables::read(&config, None, None)?;
-            sides.threads = parallel::threads(args.settings.threads);
-            let report = sides.audit(&args.file, &config)?;
-            if args.settings.json {
-                serde_json::to_writer_pretty(&mut out, &report).map_err(|e| Failure::Io(e.to_string()))?;
-                writeln!(out).map_err(write)?;
-            } else {
-                table::print_profile(&report, &mut out).map_err(write)?;
-            }
+            let report = audit(&args.file, &config, &args.settings, None)?;
+            print(&report, args.settings.json, table::print_profile, &mut out)?;
         }
         Command::Sample => out.write_all(&hospital_sample()).map_err(write)?,
         Command::Generate { rows, seed, level } => {

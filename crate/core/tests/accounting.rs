@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use pseudolens_core::{AuditConfig, Report};
+use pseudolens_core::{Audit, AuditConfig, AuditPart, Error, Part, PartBounds, Probe, Reader, Report, Span, audit_table};
 use pseudolens_core::ingest::reader::Ragged;
 use proptest::prelude::*;
 
@@ -124,55 +124,86 @@ proptest! {
     }
 }
 
-/// Reads `bytes` as the CLI does on several threads (here one after another): the start is
-/// probed, the file cut at `cuts`, each part read from its cut, a part whose guessed start
-/// was wrong read again from where the part before it ended, the parts merged in order.
-/// `None` when the probe declines (the caller reads on one thread).
-fn read_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64], chunk: usize) -> Option<Result<Report, pseudolens_core::Error>> {
-    use pseudolens_core::ingest::reader::{Reader, Span};
+/// A part of a file read on its own, as the CLI's threads and the page's workers read them.
+trait FilePart: Sized {
+    fn bounds(&self) -> PartBounds;
+    fn merge(&mut self, next: Self);
+}
+
+impl FilePart for AuditPart {
+    fn bounds(&self) -> PartBounds {
+        self.bounds.unwrap()
+    }
+    fn merge(&mut self, next: Self) {
+        AuditPart::merge(self, next).unwrap();
+    }
+}
+
+impl FilePart for Part {
+    fn bounds(&self) -> PartBounds {
+        self.bounds.unwrap()
+    }
+    fn merge(&mut self, next: Self) {
+        Part::merge(self, next).unwrap();
+    }
+}
+
+/// Reads `bytes` as the CLI does on several threads (here one after another): the file cut
+/// at `cuts`, each part read from its cut by `read` in pieces of `chunk`, a part whose guessed
+/// start was wrong (its bounds say so, or its guess made it fail) read again from where the
+/// part before it ended, the parts merged in order. `None` when the probe declines (the
+/// caller reads on one thread).
+fn in_parts<P: FilePart>(
+    bytes: &[u8],
+    config: &AuditConfig,
+    cuts: &[u64],
+    chunk: usize,
+    start: impl Fn(&Probe, Span) -> Result<Audit, Error>,
+    part: impl Fn(AuditPart) -> P,
+) -> Option<Result<P, Error>> {
     let probe = Reader::probe(config.csv_options().unwrap(), bytes, true)?;
-    let mut bounds: Vec<u64> = cuts.iter().copied().filter(|&c| c > 0 && c < bytes.len() as u64).collect();
-    bounds.sort_unstable();
-    bounds.dedup();
-    let starts: Vec<u64> = std::iter::once(0).chain(bounds.iter().copied()).collect();
-    let spans: Vec<Span> = starts
-        .iter()
-        .enumerate()
-        .map(|(i, &s)| Span { start: s, end: starts.get(i + 1).copied().unwrap_or(u64::MAX), exact: i == 0 })
-        .collect();
-    let read = |span: Span| -> Result<pseudolens_core::AuditPart, pseudolens_core::Error> {
-        let mut a = pseudolens_core::Audit::part(config.clone(), &probe, span)?;
+    let mut starts: Vec<u64> = cuts.iter().copied().filter(|&c| c > 0 && c < bytes.len() as u64).collect();
+    starts.push(0);
+    starts.sort_unstable();
+    starts.dedup();
+    let read = |span: Span| -> Result<P, Error> {
+        let mut a = start(&probe, span)?;
         for piece in bytes[span.start as usize..].chunks(chunk) {
             if a.done() {
                 break;
             }
             a.push(piece)?;
         }
-        a.finish_part()
+        a.finish_part().map(&part)
     };
-    let mut merged: Option<pseudolens_core::AuditPart> = None;
-    for span in spans {
-        let part = read(span);
+    let mut merged: Option<P> = None;
+    for (i, &s) in starts.iter().enumerate() {
+        let span = Span { start: s, end: starts.get(i + 1).copied().unwrap_or(u64::MAX), exact: i == 0 };
+        let read_once = read(span);
         let Some(m) = &mut merged else {
-            match part {
+            match read_once {
                 Ok(p) => merged = Some(p),
                 Err(e) => return Some(Err(e)),
             }
             continue;
         };
-        let end = m.bounds.unwrap().end;
-        // A part that guessed its start wrong (its bounds say so, or its guess made it fail)
-        // is read again from where the part before it ended.
-        let part = match part {
-            Ok(p) if p.bounds.unwrap().first == end => p,
+        let end = m.bounds().end;
+        let next = match read_once {
+            Ok(p) if p.bounds().first == end => p,
             _ => match read(span.after(end)) {
                 Ok(p) => p,
                 Err(e) => return Some(Err(e)),
             },
         };
-        m.merge(part).unwrap();
+        m.merge(next);
     }
-    Some(Ok(merged.unwrap().finish()))
+    merged.map(Ok)
+}
+
+/// The audit of `bytes` read in parts.
+fn read_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64], chunk: usize) -> Option<Result<Report, Error>> {
+    let parts = in_parts(bytes, config, cuts, chunk, |probe, span| Audit::part(config.clone(), probe, span), |p| p);
+    parts.map(|r| r.map(AuditPart::finish))
 }
 
 proptest! {
@@ -202,54 +233,17 @@ proptest! {
 }
 
 /// Reads `bytes` into kept tables part by part (cut at `cuts`), each part through its binary
-/// form as a worker hands it over, merged in order; then audits the merged table.
-fn tables_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64]) -> Option<Result<Report, pseudolens_core::Error>> {
-    use pseudolens_core::ingest::reader::{Reader, Span};
-    use pseudolens_core::table::Part;
-    let probe = Reader::probe(config.csv_options().unwrap(), bytes, true)?;
-    let mut starts: Vec<u64> = cuts.iter().copied().filter(|&c| c > 0 && c < bytes.len() as u64).collect();
-    starts.push(0);
-    starts.sort_unstable();
-    starts.dedup();
-    let read = |span: Span| -> Result<Part, pseudolens_core::Error> {
-        let mut a = pseudolens_core::Audit::table_part(config, &probe, span)?;
-        for piece in bytes[span.start as usize..].chunks(5) {
-            if a.done() {
-                break;
-            }
-            a.push(piece)?;
-        }
-        let part = a.finish_part()?;
-        let part = Part { table: part.table, bounds: part.bounds };
-        // Through the wire: what comes back writes the same bytes.
-        let wire = part.to_bytes();
+/// form as a worker hands it over (what comes back writes the same bytes), merged in order;
+/// then audits the merged table.
+fn tables_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64]) -> Option<Result<Report, Error>> {
+    let through_bytes = |p: AuditPart| {
+        let wire = Part { table: p.table, bounds: p.bounds }.to_bytes();
         let back = Part::from_bytes(&wire).expect("a written table reads back");
         assert_eq!(back.to_bytes(), wire);
-        Ok(back)
+        back
     };
-    let mut merged: Option<Part> = None;
-    for (i, &s) in starts.iter().enumerate() {
-        let span = Span { start: s, end: starts.get(i + 1).copied().unwrap_or(u64::MAX), exact: i == 0 };
-        let part = read(span);
-        let Some(m) = &mut merged else {
-            match part {
-                Ok(p) => merged = Some(p),
-                Err(e) => return Some(Err(e)),
-            }
-            continue;
-        };
-        let end = m.bounds.unwrap().end;
-        let part = match part {
-            Ok(p) if p.bounds.unwrap().first == end => p,
-            _ => match read(span.after(end)) {
-                Ok(p) => p,
-                Err(e) => return Some(Err(e)),
-            },
-        };
-        m.merge(part).unwrap();
-    }
-    let table = merged.unwrap().table;
-    Some(pseudolens_core::audit::audit_table(&table, config, None, None))
+    let parts = in_parts(bytes, config, cuts, 5, |probe, span| Audit::table_part(config, probe, span), through_bytes)?;
+    Some(parts.and_then(|p| audit_table(&p.table, config, None, None)))
 }
 
 proptest! {
@@ -277,8 +271,7 @@ proptest! {
 
     #[test]
     fn damaged_table_bytes_are_an_error_never_a_panic(f in file(), flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..4)) {
-        use pseudolens_core::table::Part;
-        let mut a = pseudolens_core::Audit::table_reader(&qi(&["c1"])).unwrap();
+        let mut a = Audit::table_reader(&qi(&["c1"])).unwrap();
         a.push(&f.bytes).unwrap();
         let part = a.finish_part();
         if let Ok(part) = part {
@@ -294,7 +287,7 @@ proptest! {
                 Err(e) => prop_assert!(["invalid_table", "unsupported_table_version"].contains(&e.code), "{}", e.code),
                 // A table that passes every check audits without a panic.
                 Ok(part) => {
-                    let _ = pseudolens_core::audit::audit_table(&part.table, &qi(&["c1"]), None, None);
+                    let _ = audit_table(&part.table, &qi(&["c1"]), None, None);
                 }
             }
             // And with the old checksum, always an error.

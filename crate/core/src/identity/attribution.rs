@@ -230,15 +230,7 @@ fn chain_stats(
         s.sum_sq += (f as f64) * (f as f64);
         s.uniques += u64::from(f == 1);
     };
-    let compact = |key: u64| fields.iter().fold(0u64, |c, &(shift, bits)| (c << bits) | ((key >> shift) & ((1u64 << bits) - 1)));
-    let expand = |mut c: u64| {
-        let mut key = 0u64;
-        for &(shift, bits) in fields.iter().rev() {
-            key |= (c & ((1u64 << bits) - 1)) << shift;
-            c >>= bits;
-        }
-        key
-    };
+    let (compact, expand) = (|key| compact(key, &fields), |c| expand(c, &fields));
     let count_mask = (1u64 << count_bits) - 1;
     let (a, b) = buffers;
     a.clear();
@@ -279,6 +271,22 @@ fn chain_stats(
         }
     }
     (stats, groups)
+}
+
+/// A packed key's fields `(shift, bits)` side by side in a narrow integer, the first field
+/// most significant.
+fn compact(key: u64, fields: &[(u32, u32)]) -> u64 {
+    fields.iter().fold(0u64, |c, &(shift, bits)| (c << bits) | ((key >> shift) & ((1u64 << bits) - 1)))
+}
+
+/// The packed key of a compact one ([`compact`]'s inverse, other fields zero).
+fn expand(mut c: u64, fields: &[(u32, u32)]) -> u64 {
+    let mut key = 0u64;
+    for &(shift, bits) in fields.iter().rev() {
+        key |= (c & ((1u64 << bits) - 1)) << shift;
+        c >>= bits;
+    }
+    key
 }
 
 /// Sorts words by their bits `low .. low + width` (an LSD radix sort, a byte a pass, with
@@ -323,16 +331,8 @@ fn radix_group(src: &[(u64, u32)], fields: &[(u32, u32)]) -> Vec<(u64, u32)> {
             _ => out.push((k, n)),
         }
     }
-    let expand = |mut c: u64| {
-        let mut key = 0u64;
-        for &(shift, bits) in fields.iter().rev() {
-            key |= (c & ((1u64 << bits) - 1)) << shift;
-            c >>= bits;
-        }
-        key
-    };
     for g in &mut out {
-        g.0 = expand(g.0);
+        g.0 = expand(g.0, fields);
     }
     out
 }
@@ -340,9 +340,8 @@ fn radix_group(src: &[(u64, u32)], fields: &[(u32, u32)]) -> Vec<(u64, u32)> {
 /// The keys of `src` compacted to the fields `(shift, bits)` (the first field most
 /// significant) and sorted by an LSD radix sort, 11 bits a pass.
 fn radix_sort(src: &[(u64, u32)], fields: &[(u32, u32)]) -> Vec<(u64, u32)> {
-    let compact = |key: u64| fields.iter().fold(0u64, |c, &(shift, bits)| (c << bits) | ((key >> shift) & ((1u64 << bits) - 1)));
     let width: u32 = fields.iter().map(|f| f.1).sum();
-    let mut a: Vec<(u64, u32)> = src.iter().map(|&(k, n)| (compact(k), n)).collect();
+    let mut a: Vec<(u64, u32)> = src.iter().map(|&(k, n)| (compact(k, fields), n)).collect();
     let mut b = vec![(0u64, 0u32); a.len()];
     let mut shift = 0;
     while shift < width {
