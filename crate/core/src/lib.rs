@@ -54,7 +54,7 @@ pub use audit::{Audit, AuditPart, TableSummary, audit_table};
 pub use balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination, WeightPreset, candidate_of, choose};
 pub use config::{AuditConfig, DEFAULT_MEMORY_BUDGET};
 pub use error::{Error, ErrorKind, Result};
-pub use extract::{ClassValues, Extract, Extracted};
+pub use extract::{ClassValues, Extract, Extracted, extract_table};
 pub use hash::ContentHash;
 pub use ingest::encoding::Encoding;
 pub use ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Ragged, Reader, Span};

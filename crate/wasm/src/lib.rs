@@ -172,6 +172,159 @@ fn finished() -> JsValue {
     error(&Error { kind: ErrorKind::Internal, ..Error::config("audit_finished", "this audit has already finished") })
 }
 
+/// The dialect and header from the start of a file, for reading it in parts (issue 11):
+/// `{encoding, delimiter, header}`, or `null` when the file is better read whole by one
+/// worker (UTF-16, or a problem before its header ends). `complete`: `prefix` is the whole file.
+#[wasm_bindgen]
+pub fn probe(config: JsValue, prefix: &[u8], complete: bool) -> Result<JsValue, JsValue> {
+    let opts = config_from(config)?.csv_options().map_err(|e| error(&e))?;
+    Ok(pseudolens_core::Reader::probe(opts, prefix, complete).map_or(JsValue::NULL, |p| to_js(&p)))
+}
+
+/// Reads one part of a file into a kept table: `new TableReader(config, probe, start, end,
+/// exact)` (`probe` null and `start` 0: the whole file), `push(chunk)` from byte `start` on
+/// while `done()` is false, `finish()` gives the part as bytes (transferable) for
+/// `KeptTable.from_bytes`.
+#[wasm_bindgen]
+pub struct TableReader(Option<pseudolens_core::Audit>);
+
+#[wasm_bindgen]
+impl TableReader {
+    /// Starts reading the part of the file from byte `start` (up to the record straddling
+    /// byte `end`); `exact`: a record starts at `start`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: JsValue, probe: JsValue, start: f64, end: f64, exact: bool) -> Result<TableReader, JsValue> {
+        let config = config_from(config)?;
+        let reader = if probe.is_null() || probe.is_undefined() {
+            pseudolens_core::Audit::table_reader(&config)
+        } else {
+            let probe: pseudolens_core::Probe = serde_wasm_bindgen::from_value(probe)
+                .map_err(|e| error(&Error::config("invalid_probe", format!("the probe is not valid: {e}"))))?;
+            let span = pseudolens_core::Span { start: start as u64, end: if end.is_finite() { end as u64 } else { u64::MAX }, exact };
+            pseudolens_core::Audit::table_part(&config, &probe, span)
+        };
+        reader.map(|r| TableReader(Some(r))).map_err(|e| error(&e))
+    }
+
+    /// Absorbs the next chunk.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsValue> {
+        self.0.as_mut().ok_or_else(finished)?.push(chunk).map_err(|e| error(&e))
+    }
+
+    /// Whether the part has read its last record: push no more.
+    pub fn done(&self) -> bool {
+        self.0.as_ref().is_some_and(pseudolens_core::Audit::done)
+    }
+
+    /// Data rows read so far.
+    pub fn rows(&self) -> f64 {
+        self.0.as_ref().map_or(0.0, |a| a.rows() as f64)
+    }
+
+    /// The part as bytes (the stored form: `docs/architecture.md`).
+    pub fn finish(&mut self) -> Result<Vec<u8>, JsValue> {
+        let reader = self.0.take().ok_or_else(finished)?;
+        let part = reader.finish_part().map_err(|e| error(&e))?;
+        Ok(pseudolens_core::Part { table: part.table, bounds: part.bounds }.to_bytes())
+    }
+}
+
+/// A table kept in memory, merged from the parts of its file: audits of any settings read
+/// nothing again.
+#[wasm_bindgen]
+pub struct KeptTable {
+    part: pseudolens_core::Part,
+    original: Option<Arc<pseudolens_core::Captured>>,
+    population: Option<Arc<pseudolens_core::ReferenceTable>>,
+}
+
+#[wasm_bindgen]
+impl KeptTable {
+    /// A part from its bytes (`invalid_table`, `unsupported_table_version`).
+    pub fn from_bytes(bytes: &[u8]) -> Result<KeptTable, JsValue> {
+        let part = pseudolens_core::Part::from_bytes(bytes).map_err(|e| error(&e))?;
+        Ok(KeptTable { part, original: None, population: None })
+    }
+
+    /// Where the part began and ended: `{first, end, end_line}`, or null for a whole file.
+    pub fn bounds(&self) -> JsValue {
+        self.part.bounds.map_or(JsValue::NULL, |b| to_js(&b))
+    }
+
+    /// Appends the next part of the same file (`parts_not_adjacent` when it does not start
+    /// where this one ends).
+    pub fn merge(&mut self, next: KeptTable) -> Result<(), JsValue> {
+        self.part.merge(next.part).map_err(|e| error(&e))
+    }
+
+    /// The SHA-256 of the whole file, from the `Hasher` that read it in order.
+    pub fn set_sha256(&mut self, hex: String) {
+        self.part.set_sha256(hex);
+    }
+
+    /// Why the rows are not kept, or null when every column is.
+    pub fn not_retained(&self) -> Option<String> {
+        (!self.part.table.is_retained()).then(|| self.part.table.not_retained.clone().unwrap_or_else(|| "a column has too many distinct values".into()))
+    }
+
+    /// Uses an original table for the utility metrics of the next audits (shared).
+    pub fn set_original(&mut self, original: &OriginalTable) -> Result<(), JsValue> {
+        self.original = Some(original.0.as_ref().ok_or_else(finished)?.clone());
+        Ok(())
+    }
+
+    /// Uses a population / reference table for the next audits (shared).
+    pub fn set_population(&mut self, population: &Population) -> Result<(), JsValue> {
+        self.population = Some(population.0.as_ref().ok_or_else(finished)?.clone());
+        Ok(())
+    }
+
+    /// Forgets the side tables.
+    pub fn clear_sides(&mut self) {
+        self.original = None;
+        self.population = None;
+    }
+
+    /// The report of an audit with these settings, from the table (`not_retained`: read the
+    /// file again).
+    pub fn audit(&self, config: JsValue) -> Result<JsValue, JsValue> {
+        let config = config_from(config)?;
+        pseudolens_core::audit_table(&self.part.table, &config, self.original.clone(), self.population.clone()).map(|r| to_js(&r)).map_err(|e| error(&e))
+    }
+
+    /// The rows of these classes, from the table (see `Extract`).
+    pub fn extract(&self, config: JsValue, classes: JsValue) -> Result<JsValue, JsValue> {
+        let config = config_from(config)?;
+        let classes: Vec<Vec<Option<String>>> = serde_wasm_bindgen::from_value(classes)
+            .map_err(|e| error(&Error::config("invalid_class", format!("the classes are not valid: {e}"))))?;
+        pseudolens_core::extract_table(&self.part.table, &config, classes).map(|x| to_js(&x)).map_err(|e| error(&e))
+    }
+}
+
+/// The SHA-256 of a file read in order: `update(chunk)`..., `hex()`.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct Hasher(pseudolens_core::ContentHash);
+
+#[wasm_bindgen]
+impl Hasher {
+    /// A new hash.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Hasher {
+        Hasher::default()
+    }
+
+    /// Adds the next chunk.
+    pub fn update(&mut self, chunk: &[u8]) {
+        self.0.update(chunk);
+    }
+
+    /// The digest, lower-case hex (the hash cannot be used afterwards).
+    pub fn hex(&mut self) -> String {
+        std::mem::take(&mut self.0).hex()
+    }
+}
+
 /// The choice among candidate releases (spec balance.md Sec 5-6): `candidates` is a list of
 /// `{name, risk_r, utility_u}` (each release's `risk_r` and `utility_u`), `params`
 /// `{rut_alpha?, tau_r?, tau_u?}`; returns `[rut_alpha_sweep, rut_constrained_choice]`.

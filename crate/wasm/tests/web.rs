@@ -119,3 +119,46 @@ fn the_choice_among_candidates_follows_the_rut_paper() {
     let out = pseudolens_wasm::choose(vec!["age".into()], list.into(), params.into()).unwrap();
     assert_eq!(value(&out, 1), JsValue::from_str("P2"));
 }
+
+#[wasm_bindgen_test]
+fn a_file_read_in_parts_is_kept_and_audited_without_reading_it_again() {
+    use pseudolens_wasm::{Hasher, KeptTable, TableReader, probe};
+    let csv = b"age,sex,diag\n30-39,F,\"flu\nand cold\"\n30-39,F,cold\n40-49,M,flu\n40-49,M,flu\n";
+    let profile_only = config(&[]);
+    let p = probe(profile_only.clone(), csv, true).unwrap();
+    assert!(!p.is_null());
+    // Two parts cut inside the quoted field: the second guesses wrong and is read again.
+    // A part's table, or the error of a part that guessed its start wrong.
+    let read = |start: usize, end: f64, exact: bool| -> Result<KeptTable, JsValue> {
+        let mut r = TableReader::new(profile_only.clone(), p.clone(), start as f64, end, exact)?;
+        for piece in csv[start..].chunks(4) {
+            if r.done() {
+                break;
+            }
+            r.push(piece)?;
+        }
+        KeptTable::from_bytes(&r.finish()?)
+    };
+    let at = |kept: &KeptTable, key: &str| Reflect::get(&kept.bounds(), &key.into()).unwrap().as_f64().unwrap() as usize;
+    let cut = 24;
+    let mut kept = read(0, cut as f64, true).unwrap();
+    let end = at(&kept, "end");
+    let second = match read(cut, f64::INFINITY, false) {
+        Ok(second) if at(&second, "first") == end => second,
+        _ => read(end, f64::INFINITY, true).unwrap(),
+    };
+    kept.merge(second).unwrap();
+    let mut h = Hasher::new();
+    h.update(csv);
+    kept.set_sha256(h.hex());
+    let report = kept.audit(config(&["age", "sex"])).unwrap();
+    assert_eq!(metric(&report, "k_anonymity").as_f64(), Some(2.0));
+    assert_eq!(metric(&report, "n_classes").as_f64(), Some(2.0));
+    let input = Reflect::get(&report, &"input".into()).unwrap();
+    assert_eq!(Reflect::get(&input, &"records".into()).unwrap().as_f64(), Some(5.0));
+    // Another set of roles: the same table, nothing read again.
+    let again = kept.audit(config(&["age", "sex", "diag"])).unwrap();
+    assert_eq!(metric(&again, "k_anonymity").as_f64(), Some(1.0));
+    assert_eq!(metric(&again, "n_classes").as_f64(), Some(3.0));
+    assert!(KeptTable::from_bytes(b"not a table").is_err());
+}

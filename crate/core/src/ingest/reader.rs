@@ -269,7 +269,7 @@ impl<S: Collect> Feed<S> {
 }
 
 /// What the start of a file says about all of it: enough to read any part of it on its own.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Probe {
     /// The encoding.
     pub encoding: Encoding,
@@ -307,7 +307,7 @@ impl Span {
 
 /// Where a part of a parallel read began and ended: byte offsets of record starts, and the
 /// line (counted from 1 at `first`) of `end`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct PartBounds {
     /// Where its first record starts.
     pub first: u64,

@@ -136,6 +136,11 @@ impl Part {
         self.table.append(other.table)
     }
 
+    /// The SHA-256 of the whole file, computed beside a read in parts.
+    pub fn set_sha256(&mut self, hex: String) {
+        self.table.facts.sha256 = Some(hex);
+    }
+
     /// The binary form ([`wire`]).
     pub fn to_bytes(&self) -> Vec<u8> {
         wire::to_bytes(&self.table, self.bounds)
