@@ -402,11 +402,15 @@ impl Reader {
         }
         let mut r = Reader::new(CsvOptions { ragged: Ragged::PadOrTruncate, ..opts });
         let mut sink = Header(None);
-        r.push(prefix, &mut sink).ok()?;
-        if complete {
+        // In steps: reading stops once the header is known.
+        for piece in prefix.chunks(SAMPLE_BYTES) {
+            r.push(piece, &mut sink).ok()?;
+            if sink.0.is_some() {
+                break;
+            }
+        }
+        if sink.0.is_none() && complete {
             r.finish(&mut sink).ok()?;
-        } else if r.sniff.is_some() {
-            return None;
         }
         let header = sink.0?;
         (!r.encoding.is_utf16()).then(|| Probe { encoding: r.encoding, delimiter: r.tok.delim(), header })

@@ -60,7 +60,8 @@ pub struct ClassTable {
     keys: Vec<u64>,
     counts: Vec<u32>,
     weights: Option<Vec<f64>>,
-    index: HashTable<u32>,
+    /// Per class: the first word of its key (compared without reading `keys`) and its index.
+    index: HashTable<(u64, u32)>,
     hasher: Fixed,
     scratch: Vec<u64>,
     budget: u64,
@@ -107,7 +108,7 @@ impl ClassTable {
     /// The memory the classes would take with room for `classes` of them: keys, counts,
     /// weights and the hash index.
     fn memory_for(&self, classes: usize) -> u64 {
-        let per = self.packing.words() * 8 + 4 + if self.weights.is_some() { 8 } else { 0 } + 5;
+        let per = self.packing.words() * 8 + 4 + if self.weights.is_some() { 8 } else { 0 } + 17;
         (classes * per) as u64
     }
 
@@ -172,13 +173,11 @@ impl ClassTable {
         self.packing.pack(codes, &mut key);
         let hash = self.hasher.hash_one(&key);
         let (w, keys) = (self.packing.words(), &self.keys);
-        let found = if w == 1 {
-            self.index.find(hash, |&i| keys[i as usize] == key[0])
-        } else {
-            self.index.find(hash, |&i| keys[i as usize * w..(i as usize + 1) * w] == key[..])
-        };
+        // (A key of no QI has no word: its first word reads as 0.)
+        let first = key.first().copied().unwrap_or(0);
+        let found = self.index.find(hash, |&(k0, i)| k0 == first && (w == 1 || keys[i as usize * w..(i as usize + 1) * w] == key[..]));
         let r = match found {
-            Some(&i) => match self.counts[i as usize].checked_add(n) {
+            Some(&(_, i)) => match self.counts[i as usize].checked_add(n) {
                 Some(c) => {
                     self.counts[i as usize] = c;
                     if let Some(w) = &mut self.weights {
@@ -207,7 +206,7 @@ impl ClassTable {
                     ws.push(weight);
                 }
                 let (hasher, keys) = (&self.hasher, &self.keys);
-                self.index.insert_unique(hash, i, |&j| hasher.hash_one(&keys[j as usize * w..(j as usize + 1) * w]));
+                self.index.insert_unique(hash, (first, i), |&(_, j)| hasher.hash_one(&keys[j as usize * w..(j as usize + 1) * w]));
                 Ok(i)
             }
         };
@@ -235,7 +234,8 @@ impl ClassTable {
         let (hasher, keys) = (&self.hasher, &self.keys);
         for i in 0..self.counts.len() {
             let hash = hasher.hash_one(&keys[i * new_w..(i + 1) * new_w]);
-            self.index.insert_unique(hash, i as u32, |&j| hasher.hash_one(&keys[j as usize * new_w..(j as usize + 1) * new_w]));
+            let first = keys.get(i * new_w).copied().filter(|_| new_w > 0).unwrap_or(0);
+            self.index.insert_unique(hash, (first, i as u32), |&(_, j)| hasher.hash_one(&keys[j as usize * new_w..(j as usize + 1) * new_w]));
         }
     }
 
@@ -267,7 +267,7 @@ impl ClassTable {
         self.packing.pack(codes, &mut key);
         let w = self.packing.words();
         let hash = self.hasher.hash_one(&key);
-        self.index.find(hash, |&i| self.keys[i as usize * w..(i as usize + 1) * w] == key[..]).map(|&i| i as usize)
+        self.index.find(hash, |&(_, i)| self.keys[i as usize * w..(i as usize + 1) * w] == key[..]).map(|&(_, i)| i as usize)
     }
 
     /// Orders two classes by their values (blanks first, then text by code point), QI by
