@@ -227,6 +227,9 @@ impl TableSummary {
     /// Finishes into the report, with the profiles of the columns and the facts of the file.
     pub fn finish(mut self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig) -> Report {
         self.facts = facts;
+        for s in &mut self.sensitive {
+            s.seal();
+        }
         let rows = self.facts.rows_total;
         let mut warnings = Vec::new();
         for c in &columns {

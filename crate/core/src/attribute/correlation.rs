@@ -116,7 +116,7 @@ pub fn markov(sa: &SensitiveSummary, dist: &Distributions, table: &ClassTable, p
             for ((c, v, pid), count) in rows {
                 let f = table.count(c as usize) as f64;
                 let r_uf = f64::from(p.by_class[&(c, pid)]) / f;
-                let r_co = f64::from(sa.pairs[&(c, v)]) / f;
+                let r_co = f64::from(sa.pairs.get(c, v)) / f;
                 let r_sa = value_person[&(v, pid)] / q(v);
                 acc.add(1.0 - (f / n) * (1.0 - r_uf) * (1.0 - r_co) * (1.0 - r_sa), f64::from(count));
             }

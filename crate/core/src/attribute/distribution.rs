@@ -80,11 +80,10 @@ impl Distributions {
     /// Builds the distributions of one SA over the class table.
     pub fn of(sa: &SensitiveSummary, table: &ClassTable, alpha: f64) -> Distributions {
         let mut q_counts = vec![0u64; sa.values.len()];
-        let mut by_class: Vec<(u32, u32, u32)> = sa.pairs.iter().map(|(&(c, v), &n)| (c, v, n)).collect();
-        by_class.sort_unstable();
+        let by_class = sa.pairs.sorted();
         let mut spans: Vec<Span> = Vec::new();
         let mut own: Vec<(u32, u64)> = Vec::with_capacity(by_class.len());
-        for (c, v, n) in by_class {
+        for &(c, v, n) in by_class {
             let n = u64::from(n);
             q_counts[v as usize] += n;
             own.push((v, n));

@@ -10,6 +10,7 @@ pub mod correlation;
 pub mod distribution;
 pub mod diversity;
 pub mod likeness;
+pub mod pairs;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -53,8 +54,8 @@ impl Default for AttributeParams {
 pub struct SensitiveSummary {
     /// The SA's values.
     pub values: Dictionary,
-    /// Records per (class, SA value) over `R_s`.
-    pub pairs: Map<(u32, u32), u32>,
+    /// Records per (class, SA value) over `R_s` (fold before reading: [`SensitiveSummary::seal`]).
+    pub pairs: pairs::PairCounts,
     /// Records per (class, SA value, person), for event-level data.
     pub triples: Option<Map<(u32, u32, u32), u32>>,
     drop_blank: bool,
@@ -65,7 +66,7 @@ impl SensitiveSummary {
     pub fn new(policy: MissingPolicy, event_level: bool) -> Self {
         SensitiveSummary {
             values: Dictionary::default(),
-            pairs: map(),
+            pairs: pairs::PairCounts::default(),
             triples: event_level.then(map),
             drop_blank: policy == MissingPolicy::Drop,
         }
@@ -78,18 +79,21 @@ impl SensitiveSummary {
 
     /// Absorbs one in-scope record.
     pub fn absorb(&mut self, class: u32, value: u32, person: Option<u32>) {
-        *self.pairs.entry((class, value)).or_insert(0) += 1;
+        self.pairs.add(class, value);
         if let (Some(t), Some(p)) = (&mut self.triples, person) {
             *t.entry((class, value, p)).or_insert(0) += 1;
         }
     }
 
+    /// Folds what the records left to count: call once they are all absorbed.
+    pub fn seal(&mut self) {
+        self.pairs.fold();
+    }
+
     /// Merges another part's summary.
     pub fn merge(&mut self, other: SensitiveSummary, remap: &Remap, persons: Option<&[u32]>) {
         let values = self.values.absorb(&other.values);
-        for ((c, v), n) in other.pairs {
-            *self.pairs.entry((remap.classes[c as usize], values[v as usize])).or_insert(0) += n;
-        }
+        self.pairs.absorb(other.pairs, &remap.classes, &values);
         if let (Some(mine), Some(theirs), Some(pm)) = (&mut self.triples, other.triples, persons) {
             for ((c, v, p), n) in theirs {
                 *mine.entry((remap.classes[c as usize], values[v as usize], pm[p as usize])).or_insert(0) += n;
@@ -129,14 +133,11 @@ pub fn finish(input: &AttributeInput<'_>, p: &AttributeParams) -> Vec<MetricResu
     if input.sensitive.is_empty() {
         return IDS.iter().map(|id| base.without_value(id, Status::NotApplicable, "no_sensitive_attribute")).collect();
     }
-    let per: Vec<PerSa> = input
-        .sensitive
-        .iter()
-        .map(|(name, sa)| {
-            let ctx = Context { scope: Scope { sensitive: Some(name.to_string()), ..base.scope.clone() }, ..base.clone() };
-            PerSa { results: one(&ctx, input, sa, p) }
-        })
-        .collect();
+    // One SA per core.
+    let per: Vec<PerSa> = crate::par::map(input.sensitive.iter().collect(), |(name, sa)| {
+        let ctx = Context { scope: Scope { sensitive: Some(name.to_string()), ..base.scope.clone() }, ..base.clone() };
+        PerSa { results: one(&ctx, input, sa, p) }
+    });
     let all_ctx = Context { scope: Scope { sensitive: Some("*".into()), ..base.scope.clone() }, ..base };
     let mut out: Vec<MetricResult> = per.iter().flat_map(|s| s.results.iter().cloned()).collect();
     out.extend(aggregate(&all_ctx, &per, input.k));

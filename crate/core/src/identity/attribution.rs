@@ -173,8 +173,9 @@ fn chain_lattice(table: &ClassTable, q: usize) -> Option<Vec<SubsetStats>> {
     // Waves of chains whose tops have one size, from the largest: a wave reads the groups the
     // waves before it kept, so its chains run on all cores and the result is the same.
     let all = chains(q);
-    for size in (1..=q as u32).rev() {
-        let wave: Vec<&Vec<u32>> = all.iter().filter(|c| c.last().map(|m| m.count_ones()) == Some(size)).collect();
+    // The chains whose tops have q or q-1 QIs all read the classes: one wave.
+    for size in (1..=q as u32).rev().filter(|&size| q < 2 || size < q as u32) {
+        let wave: Vec<&Vec<u32>> = all.iter().filter(|c| c.last().map(|m| m.count_ones()).is_some_and(|t| t == size || (size + 1 == q as u32 && t == q as u32))).collect();
         let done = crate::par::map(wave, |chain| {
             let top = *chain.last().expect("chains are not empty");
             let source = stored.iter().filter(|s| s.mask & top == top).min_by_key(|s| s.words.len()).unwrap_or(&classes);
@@ -289,10 +290,10 @@ fn expand(mut c: u64, fields: &[(u32, u32)]) -> u64 {
     key
 }
 
-/// Sorts words by their bits `low .. low + width` (an LSD radix sort, a byte a pass, with
+/// Sorts words by their bits `low .. low + width` (an LSD radix sort, 11 bits a pass, with
 /// every pass's histogram counted in one read; a pass whose digit never varies is skipped).
 fn radix_sort_words(a: &mut Vec<u64>, b: &mut Vec<u64>, low: u32, width: u32) {
-    const BITS: u32 = 8;
+    const BITS: u32 = 11;
     let passes = width.div_ceil(BITS) as usize;
     let mut counts = vec![[0u32; 1 << BITS]; passes];
     for &x in a.iter() {

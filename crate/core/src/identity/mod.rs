@@ -82,15 +82,20 @@ pub struct Sizes {
 impl Sizes {
     /// Groups the keys of `table` by `f` (`f_of(i)` for key `i`).
     fn of(table: &ClassTable, f_of: impl Fn(usize) -> f64) -> Sizes {
-        // Positive binary64 values sort like their bit patterns.
-        let mut by_f: std::collections::BTreeMap<u64, (u64, u64)> = std::collections::BTreeMap::new();
-        for i in 0..table.len() {
-            let e = by_f.entry(f_of(i).to_bits()).or_default();
-            e.0 += 1;
-            e.1 += table.count(i);
+        // Positive binary64 values sort like their bit patterns; few distinct sizes, many
+        // classes: sorted once, then counted in runs.
+        let mut fs: Vec<(u64, u64)> = (0..table.len()).map(|i| (f_of(i).to_bits(), table.count(i))).collect();
+        fs.sort_unstable_by_key(|x| x.0);
+        let mut groups: Vec<SizeGroup> = Vec::new();
+        for (f, n) in fs {
+            match groups.last_mut() {
+                Some(g) if g.f.to_bits() == f => {
+                    g.classes += 1;
+                    g.records += n;
+                }
+                _ => groups.push(SizeGroup { f: f64::from_bits(f), classes: 1, records: n }),
+            }
         }
-        let groups: Vec<SizeGroup> =
-            by_f.into_iter().map(|(f, (classes, records))| SizeGroup { f: f64::from_bits(f), classes, records }).collect();
         Sizes { n: table.records(), classes: table.len() as u64, groups }
     }
 

@@ -68,6 +68,10 @@ pub struct ClassTable {
     /// Per QI, the rank of each code in the order of [`Dictionary::sort_key`] (computed when
     /// first needed; forgotten when a value is added).
     ranks: std::sync::OnceLock<Vec<Vec<u32>>>,
+    /// Per class, its ranks packed QI by QI (the first QI highest): one integer comparison
+    /// orders two classes by value. `None` when they do not fit 64 bits. Forgotten when a
+    /// class or a value is added.
+    order: std::sync::OnceLock<Option<Vec<u64>>>,
     /// Rows seen.
     pub rows_total: u64,
     /// Rows whose QI cells are all `SUPPRESSED`.
@@ -94,6 +98,7 @@ impl ClassTable {
             hasher: Fixed::with_seed(0x5eed),
             budget: u64::MAX,
             ranks: std::sync::OnceLock::new(),
+            order: std::sync::OnceLock::new(),
             rows_total: 0,
             suppressed: 0,
             dropped: 0,
@@ -118,6 +123,7 @@ impl ClassTable {
         let c = self.dicts[a].code(cell);
         if self.dicts[a].len() != before {
             self.ranks = std::sync::OnceLock::new();
+            self.order = std::sync::OnceLock::new();
         }
         c
     }
@@ -138,6 +144,21 @@ impl ClassTable {
                 })
                 .collect()
         })
+    }
+
+    /// Per class, its value ranks packed into one integer, QI by QI, when they fit.
+    fn order_keys(&self) -> Option<&[u64]> {
+        self.order
+            .get_or_init(|| {
+                let ranks = self.ranks();
+                let bits: Vec<u32> = self.dicts.iter().map(|d| 64 - (d.len() as u64).leading_zeros()).collect();
+                if bits.iter().sum::<u32>() > 64 {
+                    return None;
+                }
+                let key = |i: usize| (0..self.q).fold(0u64, |k, a| (k << bits[a]) | u64::from(ranks[a][self.code_at(i, a) as usize]));
+                Some((0..self.len()).map(key).collect())
+            })
+            .as_deref()
     }
 
     /// The rank of a code of QI `a` among that QI's values (the order of
@@ -202,6 +223,9 @@ impl ClassTable {
                 }
                 self.keys.extend_from_slice(&key);
                 self.counts.push(n);
+                if self.order.get().is_some() {
+                    self.order = std::sync::OnceLock::new();
+                }
                 if let Some(ws) = &mut self.weights {
                     ws.push(weight);
                 }
@@ -243,6 +267,7 @@ impl ClassTable {
     /// where `other`'s classes and codes went, for the summaries keyed by them.
     pub fn merge(&mut self, other: ClassTable) -> Result<Remap> {
         self.ranks = std::sync::OnceLock::new();
+        self.order = std::sync::OnceLock::new();
         let codes: Vec<Vec<u32>> = self.dicts.iter_mut().zip(&other.dicts).map(|(d, o)| d.absorb(o)).collect();
         let mut key = vec![0; self.q];
         let mut classes = Vec::with_capacity(other.len());
@@ -273,6 +298,9 @@ impl ClassTable {
     /// Orders two classes by their values (blanks first, then text by code point), QI by
     /// QI: a tie-break that does not depend on row order.
     pub fn cmp_values(&self, a: usize, b: usize) -> std::cmp::Ordering {
+        if let Some(order) = self.order_keys() {
+            return order[a].cmp(&order[b]);
+        }
         let ranks = self.ranks();
         (0..self.q)
             .map(|q| ranks[q][self.code_at(a, q) as usize].cmp(&ranks[q][self.code_at(b, q) as usize]))

@@ -16,8 +16,8 @@ use crate::utility::Tables;
 use crate::utility::linalg::Matrix;
 use crate::utility::sdc::{Numeric, NumericColumn, Sum, context, eigen, rel_change_pct};
 
-/// Relative size below which a covariance is rounding noise (of the product of the standard
-/// deviations).
+/// Relative size below which a covariance is rounding noise (of the scale of the sums it is
+/// computed from).
 const ROUNDING: f64 = 1e-12;
 
 /// `{mse, mae, mv}` of \[DT01\] between two lists of cells (Sec 8.3).
@@ -193,7 +193,10 @@ impl CrossMoments {
                     let (vx, vy) = (centred(n, sxx, sx, sx), centred(n, syy, sy, sy));
                     // A covariance within rounding of zero is zero: its sign and size would
                     // otherwise depend on the row order, and `mv` divides by it.
-                    let cov = Some(centred(n, sxy, sx, sy)).filter(|c| c.abs() > ROUNDING * (vx * vy).abs().sqrt()).unwrap_or(0.0);
+                    // The scale is that of the raw second moments the sums carry (a column of
+                    // one repeated value has no variance, yet its sums round).
+                    let scale = (sxx.abs() * syy.abs()).sqrt() / (n - 1.0);
+                    let cov = Some(centred(n, sxy, sx, sy)).filter(|c| c.abs() > ROUNDING * scale).unwrap_or(0.0);
                     let cor = (vx > 0.0 && vy > 0.0).then(|| (cov / (vx * vy).sqrt()).clamp(-1.0, 1.0));
                     pairwise[i][j] = Pairwise { n: n as u64, cov: Some(cov), cor };
                 } else {
