@@ -227,6 +227,7 @@ impl TableSummary {
     /// Finishes into the report, with the profiles of the columns and the facts of the file.
     pub fn finish(mut self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig) -> Report {
         self.facts = facts;
+        self.classes.forget_index();
         for s in &mut self.sensitive {
             s.seal();
         }

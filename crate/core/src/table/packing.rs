@@ -42,6 +42,11 @@ impl Packing {
         self.words
     }
 
+    /// Whether every key fits in 32 bits.
+    pub fn fits_32_bits(&self) -> bool {
+        self.bits.iter().sum::<u32>() <= 32
+    }
+
     /// The packing that also holds `codes`, if this one does not.
     pub fn widened_for(&self, codes: &[u32]) -> Option<Packing> {
         let fits = codes.iter().zip(&self.bits).all(|(&c, &b)| width(c) <= b);
