@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use pseudolens_core::AuditConfig;
 use pseudolens_core::{
-    Aggregate, AttributeParams, AttributeSettings, BalanceParams, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination,
+    AdviceParams, Aggregate, AttributeParams, AttributeSettings, BalanceParams, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination,
     ScorrThresholds, UtilityParams, WeightPreset,
 };
 
@@ -127,6 +127,13 @@ pub struct Settings {
     /// ARX records-at-risk threshold of the verdict.
     #[arg(long, default_value_t = 0.05)]
     records_at_risk_threshold: f64,
+    /// Say what would lower the risk: the metric `advice` lists single changes to the QIs
+    /// (drop, coarsen, suppress) with k, uniques, records at risk and the verdict after each.
+    #[arg(long)]
+    advice: bool,
+    /// The advice's suppression removes the records of classes smaller than this.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(2..))]
+    advice_k: u64,
     /// ARX success-rate threshold of the verdict.
     #[arg(long, default_value_t = 0.05)]
     success_rate_threshold: f64,
@@ -246,6 +253,7 @@ impl Settings {
             ignored: self.ignore.clone(),
             reference_columns: self.reference_column.iter().cloned().collect(),
             memory_budget: self.memory_budget.unwrap_or(pseudolens_core::DEFAULT_MEMORY_BUDGET),
+            advice: self.advice.then_some(AdviceParams { suppress_below: self.advice_k }),
             ..AuditConfig::default()
         };
         c.missing_tokens.extend(self.missing_token.iter().cloned());

@@ -259,6 +259,15 @@ impl TableSummary {
         };
         let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi: &qi };
         let mut metrics = if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) };
+        if let (Some(advice), false) = (&config.advice, qi.is_empty()) {
+            let ctx = crate::metric::Context {
+                family: "advice",
+                scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.clone(), sensitive: None, attribute: None, subset: None },
+                params: serde_json::json!(advice),
+            };
+            let hierarchies: Vec<_> = qi.iter().map(|q| config.attributes.get(q).and_then(|s| s.hierarchy.as_deref())).collect();
+            metrics.push(crate::advice::metric(&ctx, &self.classes, &qi, &hierarchies, &identity, advice));
+        }
         if !qi.is_empty() {
             let k = metrics.iter().find(|m| m.id == "k_anonymity").and_then(|m| m.value.as_f64());
             let sensitive = self.sensitive_index.iter().zip(&self.sensitive).map(|(&i, s)| (self.columns[i].as_str(), s)).collect();

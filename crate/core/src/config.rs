@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::advice::AdviceParams;
 use crate::attribute::AttributeParams;
 use crate::balance::BalanceParams;
 use crate::error::{Error, Result};
@@ -85,6 +86,8 @@ pub struct AuditConfig {
     /// The memory the class table (and a retained table) may take, in bytes; checked before
     /// allocating (issue 10: a clear message instead of an allocation failure).
     pub memory_budget: u64,
+    /// What would lower the risk (the `advice` metric), when set.
+    pub advice: Option<AdviceParams>,
 }
 
 /// The default memory budget: 1 GiB, what a browser tab can spare.
@@ -121,6 +124,7 @@ impl Default for AuditConfig {
             attributes: BTreeMap::new(),
             utility: UtilityParams::default(),
             memory_budget: DEFAULT_MEMORY_BUDGET,
+            advice: None,
         }
     }
 }

@@ -30,6 +30,7 @@ pub mod ingest;
 pub mod table;
 
 // The metric families, each from its own input and parameters.
+pub mod advice;
 pub mod attribute;
 pub mod balance;
 pub mod identity;
@@ -49,6 +50,7 @@ pub mod sides;
 pub mod sample;
 
 // The facade: what the binding, the CLI and other front ends use.
+pub use advice::AdviceParams;
 pub use attribute::AttributeParams;
 pub use audit::{Audit, AuditPart, TableSummary, audit_table};
 pub use balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination, WeightPreset, candidate_of, choose};

@@ -1,0 +1,344 @@
+//! What would lower the risk (issue 12): the effect of one change to the quasi-identifiers on
+//! `k`, the sample uniques, the records at risk and ARX's verdict (spec identity-risk.md
+//! Sec 2, 5 and 11.1), each with its cost to utility (generalization loss, utility.md Sec 2).
+//!
+//! The changes: drop a QI; coarsen a QI one step (whole numbers to bands of 5 and of 10, dates
+//! to month and to year, codes of one length (postcodes) to one character less, a category to
+//! the next level of its declared hierarchy); suppress the records of classes smaller than a `k`.
+//! Every change is answered from the class table: a coarsening maps the codes of one QI to a
+//! representative code of their group and sums the counts of the classes that meet, so the
+//! file is not read again and the cost is per class, not per record.
+//!
+//! The figures use the released table alone (journalist = prosecutor, as without a
+//! population table) and partitioning classes: under the `wildcard` policy the advice is
+//! `not_applicable`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::hash::{self, Map};
+use crate::identity::{ClassTable, IdentityParams, MissingPolicy};
+use crate::metric::{Context, MetricResult, Status};
+use crate::table::dictionary::{Dictionary, is_blank};
+
+/// Settings of the advice.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AdviceParams {
+    /// The suppression change removes the records of classes smaller than this.
+    pub suppress_below: u64,
+}
+
+impl Default for AdviceParams {
+    fn default() -> Self {
+        AdviceParams { suppress_below: 5 }
+    }
+}
+
+/// ARX's traffic light (the page's verdict): green when every check passes, amber when only
+/// the success-rate checks fail, red otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Light {
+    /// Every threshold met.
+    Green,
+    /// Only the average risk (success rate) above its threshold.
+    Amber,
+    /// Records at risk or the highest risk above their thresholds.
+    Red,
+}
+
+impl Light {
+    fn word(self) -> &'static str {
+        match self {
+            Light::Green => "GREEN",
+            Light::Amber => "AMBER",
+            Light::Red => "RED",
+        }
+    }
+}
+
+/// The risk figures of one set of classes.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Figures {
+    /// Records in scope.
+    pub records: u64,
+    /// The smallest class size.
+    pub k: u64,
+    /// Records alone in their class.
+    pub uniques: u64,
+    /// Share of records whose risk `1/f` is above `tau` (prosecutor).
+    pub records_at_risk: f64,
+    /// ARX's verdict.
+    pub verdict: Light,
+}
+
+/// The figures of classes of these sizes (spec identity-risk.md Sec 5, 11.1: highest risk
+/// `1/k`, success rate `K/n`; without a population table the journalist and marketer values
+/// equal these). `None` when no record is left.
+pub fn figures(sizes: impl Iterator<Item = u64>, p: &IdentityParams) -> Option<Figures> {
+    let (mut n, mut classes, mut k, mut uniques, mut at_risk) = (0u64, 0u64, u64::MAX, 0u64, 0u64);
+    for f in sizes.filter(|&f| f > 0) {
+        n += f;
+        classes += 1;
+        k = k.min(f);
+        if f == 1 {
+            uniques += 1;
+        }
+        if 1.0 / f as f64 > p.threshold {
+            at_risk += f;
+        }
+    }
+    if n == 0 {
+        return None;
+    }
+    let records_at_risk = at_risk as f64 / n as f64;
+    let verdict = if records_at_risk > p.records_at_risk_threshold || 1.0 / k as f64 > p.threshold {
+        Light::Red
+    } else if classes as f64 / n as f64 > p.success_rate_threshold {
+        Light::Amber
+    } else {
+        Light::Green
+    };
+    Some(Figures { records: n, k, uniques, records_at_risk, verdict })
+}
+
+/// One change to the quasi-identifiers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Change {
+    /// Remove the column from the release.
+    Drop { column: String },
+    /// Whole numbers to bands `[w*i, w*i + w - 1]`.
+    Bands { column: String, width: u32 },
+    /// `YYYY-MM-DD` to `YYYY-MM`.
+    Month { column: String },
+    /// `YYYY-MM-DD` to `YYYY`.
+    Year { column: String },
+    /// Codes of one length to their first `keep` characters.
+    Truncate { column: String, keep: usize },
+    /// A category to its node at `level` of the declared hierarchy (0 = the leaf).
+    Hierarchy { column: String, level: usize },
+    /// Suppress the records of classes smaller than `below`.
+    Suppress { below: u64 },
+}
+
+/// The effect of one change.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Effect {
+    /// The change.
+    pub change: Change,
+    /// The figures after it.
+    pub after: Figures,
+    /// Records removed (suppression).
+    pub records_suppressed: u64,
+    /// Share of the column's distinct values that now share a value with another.
+    pub values_merged: f64,
+    /// Generalization loss of the change over the column's records (utility.md Sec 2, with
+    /// today's values as the unit; a dropped column and a suppressed record lose 1).
+    pub generalization_loss: f64,
+    /// The change in one sentence.
+    pub sentence: String,
+}
+
+/// A coarsening of one QI: per code, its group's representative code and `|GR|`.
+struct Coarsening {
+    change: Change,
+    map: Vec<u32>,
+    units: Vec<f64>,
+}
+
+/// The coarsenings that apply to the values of `dict`: bands for whole numbers, month and year
+/// for dates, one character less for codes of one length, the next hierarchy level.
+fn coarsenings(column: &str, dict: &Dictionary, hierarchy: Option<&[Vec<String>]>) -> Vec<Coarsening> {
+    let values: Vec<(u32, &str)> = (0..dict.len() as u32).filter(|&c| !is_blank(c)).map(|c| (c, dict.text(c))).collect();
+    if values.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let group = |change: Change, label: &dyn Fn(&str) -> Option<(String, f64)>| -> Option<Coarsening> {
+        let mut map: Vec<u32> = (0..dict.len() as u32).collect();
+        let mut units = vec![1.0; dict.len()];
+        let mut reps: Map<String, u32> = hash::map();
+        for &(c, t) in &values {
+            let (l, u) = label(t)?;
+            map[c as usize] = *reps.entry(l).or_insert(c);
+            units[c as usize] = u;
+        }
+        Some(Coarsening { change, map, units })
+    };
+    let whole = |t: &str| t.parse::<i64>().ok().filter(|x| x.unsigned_abs() < 1 << 52);
+    if values.iter().all(|(_, t)| crate::ingest::cell::parse_date(t).is_some()) {
+        let month = |t: &str| Some((t[..7].to_string(), crate::ingest::cell::days_in_month(t[..4].parse().ok()?, t[5..7].parse().ok()?) as f64));
+        let year = |t: &str| {
+            let y: i64 = t[..4].parse().ok()?;
+            let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+            Some((t[..4].to_string(), if leap { 366.0 } else { 365.0 }))
+        };
+        out.extend(group(Change::Month { column: column.into() }, &month));
+        out.extend(group(Change::Year { column: column.into() }, &year));
+    } else if let Some(keep) = code_length(&values).map(|len| len - 1) {
+        let digits = values.iter().all(|(_, t)| t.ends_with(|c: char| c.is_ascii_digit()));
+        let cut = |t: &str| Some((t.chars().take(keep).collect::<String>(), if digits { 10.0 } else { 36.0 }));
+        out.extend(group(Change::Truncate { column: column.into(), keep }, &cut));
+    } else if values.iter().all(|(_, t)| whole(t).is_some() && !(t.len() > 1 && t.starts_with('0'))) {
+        for width in [5u32, 10] {
+            let band = |t: &str| whole(t).map(|x| (x.div_euclid(i64::from(width)).to_string(), f64::from(width)));
+            out.extend(group(Change::Bands { column: column.into(), width }, &band));
+        }
+    }
+    if let Some(rows) = hierarchy {
+        out.extend(next_level(column, &values, rows, &group));
+    }
+    out
+}
+
+/// The length of the values when they read as codes: letters and digits, all of one length,
+/// at least 2 characters with a letter or at least 4 digits (a postcode, a year; shorter
+/// digit strings are numbers).
+fn code_length(values: &[(u32, &str)]) -> Option<usize> {
+    let len = values[0].1.len();
+    let alnum = values.iter().all(|(_, t)| t.len() == len && t.bytes().all(|b| b.is_ascii_alphanumeric()));
+    let digits = values.iter().all(|(_, t)| t.bytes().all(|b| b.is_ascii_digit()));
+    (alnum && len >= if digits { 4 } else { 2 }).then_some(len)
+}
+
+/// The hierarchy change: each value to the next level of the row where it appears (the
+/// lowest level shared by every value), `|GR|` the leaves under that node.
+fn next_level(
+    column: &str,
+    values: &[(u32, &str)],
+    rows: &[Vec<String>],
+    group: &dyn Fn(Change, &dyn Fn(&str) -> Option<(String, f64)>) -> Option<Coarsening>,
+) -> Option<Coarsening> {
+    let mut at: Map<&str, (usize, usize)> = hash::map();
+    for (r, row) in rows.iter().enumerate() {
+        for (l, v) in row.iter().enumerate() {
+            at.entry(v.as_str()).or_insert((r, l));
+        }
+    }
+    let level = values.iter().map(|(_, t)| at.get(t).map(|&(_, l)| l)).collect::<Option<Vec<_>>>()?.into_iter().max()? + 1;
+    let mut leaves: Map<&str, f64> = hash::map();
+    for row in rows.iter().filter(|r| r.len() > level) {
+        *leaves.entry(row[level].as_str()).or_insert(0.0) += 1.0;
+    }
+    let label = |t: &str| {
+        let &(r, _) = at.get(t)?;
+        let node = rows[r].get(level)?;
+        Some((node.clone(), leaves[node.as_str()]))
+    };
+    group(Change::Hierarchy { column: column.into(), level }, &label)
+}
+
+/// Class sizes after mapping the codes of QI `a` through `map`: the field of `a` in each
+/// packed key is replaced and equal keys add up.
+fn regrouped(table: &ClassTable, a: usize, map: &[u32]) -> Vec<u64> {
+    let packing = table.packing();
+    let (shift, _) = packing.field(a);
+    let word = (0..packing.words()).find(|&w| packing.field_mask(a, w) != 0).unwrap_or(0);
+    let mask = packing.field_mask(a, word);
+    let replaced = |i: usize, w: u64| w & !mask | u64::from(map[table.code_at(i, a) as usize]) << shift;
+    if packing.words() == 1 {
+        let mut counts: Map<u64, u64> = hash::map();
+        for i in 0..table.len() {
+            *counts.entry(replaced(i, table.packed(i)[0])).or_insert(0) += table.count(i);
+        }
+        return counts.into_values().collect();
+    }
+    let mut counts: Map<Box<[u64]>, u64> = hash::map();
+    for i in 0..table.len() {
+        let mut key: Box<[u64]> = table.packed(i).into();
+        key[word] = replaced(i, key[word]);
+        *counts.entry(key).or_insert(0) += table.count(i);
+    }
+    counts.into_values().collect()
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1} %", 100.0 * x)
+}
+
+/// The sentence of an effect, e.g. "Coarsen zip to 4 characters: k 1 → 4, records at risk
+/// 62.0 % → 9.0 %, verdict RED → AMBER; 41.0 % of zip values merged."
+fn sentence(change: &Change, before: &Figures, e: &Effect) -> String {
+    let what = match change {
+        Change::Drop { column } => format!("Drop {column}"),
+        Change::Bands { column, width } => format!("Coarsen {column} to bands of {width}"),
+        Change::Month { column } => format!("Coarsen {column} to the month"),
+        Change::Year { column } => format!("Coarsen {column} to the year"),
+        Change::Truncate { column, keep } => format!("Coarsen {column} to {keep} characters"),
+        Change::Hierarchy { column, level } => format!("Coarsen {column} to level {level} of its hierarchy"),
+        Change::Suppress { below } => format!("Suppress the records of classes smaller than {below}"),
+    };
+    let a = &e.after;
+    let cost = match change {
+        Change::Drop { .. } => "the column is lost".to_string(),
+        Change::Suppress { .. } => format!("{} records suppressed ({})", e.records_suppressed, percent(e.records_suppressed as f64 / before.records as f64)),
+        Change::Bands { column, .. }
+        | Change::Month { column }
+        | Change::Year { column }
+        | Change::Truncate { column, .. }
+        | Change::Hierarchy { column, .. } => format!("{} of {column} values merged, generalization loss {:.2}", percent(e.values_merged), e.generalization_loss),
+    };
+    format!(
+        "{what}: k {} → {}, records at risk {} → {}, verdict {} → {}; {cost}.",
+        before.k,
+        a.k,
+        percent(before.records_at_risk),
+        percent(a.records_at_risk),
+        before.verdict.word(),
+        a.verdict.word()
+    )
+}
+
+/// `advice`: every single change with its figures, ranked by records at risk after the change,
+/// then by cost (generalization loss); `details.before` the figures today.
+pub fn metric(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[Option<&[Vec<String>]>], p: &IdentityParams, a: &AdviceParams) -> MetricResult {
+    if p.missing_policy == MissingPolicy::Wildcard {
+        return ctx.without_value("advice", Status::NotApplicable, "wildcard_policy");
+    }
+    let Some(before) = figures((0..table.len()).map(|i| table.count(i)), p) else {
+        return ctx.without_value("advice", Status::EmptyInput, "no_records_in_scope");
+    };
+    let mut effects = Vec::new();
+    let mut push = |change: Change, after: Option<Figures>, records_suppressed: u64, values_merged: f64, generalization_loss: f64| {
+        let Some(after) = after else { return };
+        let mut e = Effect { change, after, records_suppressed, values_merged, generalization_loss, sentence: String::new() };
+        e.sentence = sentence(&e.change, &before, &e);
+        effects.push(e);
+    };
+    for (q, column) in qi.iter().enumerate() {
+        let drop_all = vec![0; table.dict(q).len()];
+        push(Change::Drop { column: column.clone() }, figures(regrouped(table, q, &drop_all).into_iter(), p), 0, 1.0, 1.0);
+        let mut per_code = vec![0u64; table.dict(q).len()];
+        for i in 0..table.len() {
+            per_code[table.code_at(i, q) as usize] += table.count(i);
+        }
+        for c in coarsenings(column, table.dict(q), hierarchies.get(q).copied().flatten()) {
+            let present = |code: usize| !is_blank(code as u32) && per_code[code] > 0;
+            let mut members = vec![0u32; c.map.len()];
+            for code in (0..c.map.len()).filter(|&code| present(code)) {
+                members[c.map[code] as usize] += 1;
+            }
+            let distinct = (0..c.map.len()).filter(|&code| present(code)).count();
+            let merged = (0..c.map.len()).filter(|&code| present(code) && members[c.map[code] as usize] > 1).count();
+            // Records per `|GR|`, summed in the order of `|GR|`: the loss does not depend on
+            // the order codes were met in.
+            let mut by_units = std::collections::BTreeMap::new();
+            for (&n, &u) in per_code.iter().zip(&c.units) {
+                *by_units.entry(u.to_bits()).or_insert(0u64) += n;
+            }
+            let lost = by_units.iter().map(|(&u, &n)| n as f64 * (1.0 - 1.0 / f64::from_bits(u))).sum::<f64>();
+            let loss = lost / before.records as f64;
+            let merged_share = if distinct == 0 { 0.0 } else { merged as f64 / distinct as f64 };
+            push(c.change, figures(regrouped(table, q, &c.map).into_iter(), p), 0, merged_share, loss);
+        }
+    }
+    let below = a.suppress_below;
+    let suppressed: u64 = (0..table.len()).map(|i| table.count(i)).filter(|&f| f < below).sum();
+    let kept = (0..table.len()).map(|i| table.count(i)).filter(|&f| f >= below);
+    let share = suppressed as f64 / before.records as f64;
+    push(Change::Suppress { below }, figures(kept, p), suppressed, 0.0, share);
+    effects.sort_by(|x, y| x.after.records_at_risk.total_cmp(&y.after.records_at_risk).then(x.generalization_loss.total_cmp(&y.generalization_loss)));
+    ctx.ok("advice", &effects).with_details(json!({ "before": before, "suppress_below": below }))
+}
