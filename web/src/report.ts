@@ -78,6 +78,9 @@ export interface AuditConfig {
   queries?: UtilityQuery[];
   /** Seed of CM3's random subsamples (default 42). */
   seed?: number;
+  /** Ask for the `advice` metric: single changes that would lower the risk; `suppress_below`
+   * is the k of its suppression change. */
+  advice?: { suppress_below: number } | null;
 }
 
 /** Declared facts about one utility attribute (spec README Sec 4; utility.md Sec 2, 3, 7). */

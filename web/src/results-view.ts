@@ -7,6 +7,7 @@
 // computes nothing but display formatting.
 
 import { accountNodes } from './account';
+import { adviceView } from './advice-view';
 import { attackersView } from './attackers-view';
 import { attributeView } from './attribute-view';
 import { attributionView } from './attribution-view';
@@ -166,6 +167,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     hasVerdict ? verdictView(report, scorrBadge(report)) : null,
     persons?.prominent ? persons.node : null,
     headlineCards(report),
+    adviceView(report),
     warningsList(report),
     attackersView(report),
     attributeView(report),

@@ -47,6 +47,8 @@ export const MISSING_POLICIES: readonly MissingPolicy[] = ['ordinary', 'wildcard
 export const DEFAULT_THRESHOLD = 0.2;
 export const DEFAULT_RECORDS_AT_RISK_THRESHOLD = 0.05;
 export const DEFAULT_SUCCESS_RATE_THRESHOLD = 0.05;
+/** The k under which the advice's suppression removes a class's records. */
+export const DEFAULT_ADVICE_K = 5;
 /** Attribute disclosure: l and t are checked by default, beta only when the user gives one. */
 export const DEFAULT_L_THRESHOLD = 2;
 export const DEFAULT_T_THRESHOLD = 0.5;
@@ -123,6 +125,7 @@ export function defaultChoices(roles: RoleTable, encoding: Encoding | null): Aud
     threshold: DEFAULT_THRESHOLD,
     recordsAtRiskThreshold: DEFAULT_RECORDS_AT_RISK_THRESHOLD,
     successRateThreshold: DEFAULT_SUCCESS_RATE_THRESHOLD,
+    adviceK: DEFAULT_ADVICE_K,
     population: { kind: 'none' },
     lThreshold: DEFAULT_L_THRESHOLD,
     tThreshold: DEFAULT_T_THRESHOLD,
@@ -156,6 +159,9 @@ export function validate(choices: AuditChoices): string | null {
     return 'The records-at-risk threshold must be a number above 0 and at most 1.';
   }
   if (!inUnit(choices.successRateThreshold)) return 'The success-rate threshold must be a number above 0 and at most 1.';
+  if (!(Number.isSafeInteger(choices.adviceK) && choices.adviceK >= 2)) {
+    return 'The k of the suggested suppression must be a whole number of at least 2.';
+  }
   const p = choices.population;
   if (p.kind === 'size' && !(Number.isSafeInteger(p.size) && p.size >= 1)) {
     return 'The population size must be a whole number of people, at least 1.';
@@ -190,6 +196,7 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
     threshold: choices.threshold,
     records_at_risk_threshold: choices.recordsAtRiskThreshold,
     success_rate_threshold: choices.successRateThreshold,
+    advice: { suppress_below: choices.adviceK },
     person_id: columnsWithRole(choices.roles, 'person_id')[0] ?? null,
     weight: columnsWithRole(choices.roles, 'weight')[0] ?? null,
     population_size: p.kind === 'size' ? p.size : null,

@@ -21,6 +21,7 @@ import { balanceSettings, type BalanceSettings } from './balance-settings';
 import { referenceMatching } from './reference-matching';
 import type { ColumnProfile, MissingPolicy } from './report';
 import {
+  DEFAULT_ADVICE_K,
   DEFAULT_RECORDS_AT_RISK_THRESHOLD,
   DEFAULT_SUCCESS_RATE_THRESHOLD,
   DEFAULT_THRESHOLD,
@@ -41,6 +42,8 @@ export interface Settings extends AttributeSettings, OriginalSettings, BalanceSe
   threshold: number;
   recordsAtRiskThreshold: number;
   successRateThreshold: number;
+  /** The k of the advice's suppression. */
+  adviceK: number;
   population: PopulationSize;
   reference: File | null;
   /** QI -> column of the population table, for QIs it names otherwise. */
@@ -110,6 +113,15 @@ export function settingsForm(columns: readonly ColumnProfile[]): SettingsForm {
     atRisk.node,
     success.node,
   );
+  const adviceK = el('input', { id: 'advice-k', type: 'number', min: 2, step: 1, value: DEFAULT_ADVICE_K, inputmode: 'numeric', 'aria-describedby': 'advice-k-help' });
+  const advice = el(
+    'div',
+    { class: 'number-field' },
+    el('label', { for: 'advice-k' }, 'Suggested suppression: classes smaller than'),
+    adviceK,
+    el('p', { class: 'help', id: 'advice-k-help' }, 'The advice "what would lower the risk" includes suppressing the records of the classes smaller than this k.'),
+  );
+  thresholds.append(advice);
   const attribute = attributeSettings();
   const original = originalSettings(columns);
   const balance = balanceSettings();
@@ -173,6 +185,7 @@ export function settingsForm(columns: readonly ColumnProfile[]): SettingsForm {
       threshold: Number(tau.input.value),
       recordsAtRiskThreshold: Number(atRisk.input.value),
       successRateThreshold: Number(success.input.value),
+      adviceK: Number(adviceK.value),
       population: size,
       reference: referenceField.file(),
       referenceColumns: referenceField.file() ? matching.read() : {},
