@@ -111,3 +111,54 @@ test('settings that cannot be audited leave the results marked out of date', asy
   await expect(page.locator('#results-panel')).toContainText('Quasi-identifiers: b');
   expect(await cardValue(page, 'k_anonymity')).toBe('1');
 });
+
+test('a UTF-16 file is streamed on one thread, and each change reads it again, as the page says', async ({ page }) => {
+  await openApp(page);
+  const text = 'a,b\n1,x\n1,y\n2,y\n2,y\n';
+  await page.locator('#file-input').setInputFiles({ name: 'utf16.csv', mimeType: 'text/csv', buffer: Buffer.from(`\ufeff${text}`, 'utf16le') });
+  const note = page.locator('#read-note');
+  await expect(note).toHaveAttribute('data-kept', 'false');
+  await expect(note).toContainText('on one thread');
+  await expect(note).toContainText('read the file again');
+  const profile = page.locator('#profile-panel');
+  await profile.locator('select[data-column="a"]').selectOption('quasi_identifier');
+  await profile.locator('select[data-column="b"]').selectOption('insensitive');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  const freshness = page.locator('#results-freshness');
+  await expect(freshness).toHaveAttribute('data-file-reads', '2');
+  await expect(freshness).toHaveAttribute('data-kept', 'false');
+  expect(await cardValue(page, 'k_anonymity')).toBe('2');
+
+  await profile.locator('select[data-column="b"]').selectOption('quasi_identifier');
+  await expect(freshness).toHaveAttribute('data-file-reads', '3');
+  await expect(freshness).toHaveAttribute('data-state', 'fresh');
+  await expect(freshness).toContainText('by reading the file again');
+  // (1,x) and (1,y) are alone.
+  expect(await cardValue(page, 'k_anonymity')).toBe('1');
+  expect(await cardValue(page, 'sample_uniques')).toBe('2');
+});
+
+test('a role needing a column too varied to keep streams the file; other roles are answered from the table', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openApp(page);
+  // 270,000 distinct ids: past what a kept column holds (262,144 distinct values).
+  const rows = Array.from({ length: 270_000 }, (_, i) => `I${i},${'abc'[i % 3]}`);
+  await page.locator('#file-input').setInputFiles({ name: 'ids.csv', mimeType: 'text/csv', buffer: Buffer.from(`id,g\n${rows.join('\n')}\n`) });
+  const profile = page.locator('#profile-panel');
+  await expect(page.locator('#read-note')).toHaveAttribute('data-kept', 'true');
+  await profile.locator('select[data-column="id"]').selectOption('quasi_identifier');
+  await profile.locator('select[data-column="g"]').selectOption('quasi_identifier');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  const freshness = page.locator('#results-freshness');
+  await expect(freshness).toHaveAttribute('data-state', 'fresh', { timeout: 60_000 });
+  await expect(freshness).toHaveAttribute('data-kept', 'false');
+  await expect(freshness).toHaveAttribute('data-file-reads', '2');
+  await expect(freshness).toContainText('its table is not kept in memory');
+  expect(await cardValue(page, 'k_anonymity')).toBe('1');
+
+  await profile.locator('select[data-column="id"]').selectOption('direct_identifier');
+  await expect(freshness).toContainText('from the table kept in memory', { timeout: 60_000 });
+  await expect(freshness).toHaveAttribute('data-kept', 'true');
+  await expect(freshness).toHaveAttribute('data-file-reads', '2');
+  expect(await cardValue(page, 'k_anonymity')).toBe('90,000');
+});

@@ -8,13 +8,13 @@ import { count, seconds } from './format';
 import type { TableRead } from './protocol';
 
 /** How long the settings must stay still before a recompute starts. */
-export const DEBOUNCE_MS = 250;
+const DEBOUNCE_MS = 250;
 
 /** What the results shown were computed for: fresh, out of date, or not computable. */
 type State = 'fresh' | 'stale' | 'invalid';
 
 /** How the last audit was read, in one sentence. */
-export function readText(read: TableRead, recomputed: boolean): string {
+function readText(read: TableRead, recomputed: boolean): string {
   const took = `${recomputed ? 'Recomputed' : 'Audited'} in ${seconds(read.seconds)}`;
   const reads = `the file was read ${read.fileReads === 1 ? 'once' : `${count(read.fileReads)} times`}`;
   if (!read.kept) return `${took} by reading the file again: its table is not kept in memory (${read.why ?? 'unknown reason'}), so each change reads it again; ${reads}.`;

@@ -23,7 +23,7 @@ export function readerCount(cores: number | undefined): number {
 }
 
 /** The byte ranges of a file of `size` bytes for `n` readers, the first exact at 0. */
-export function spans(size: number, n: number): Span[] {
+function spans(size: number, n: number): Span[] {
   const parts = Math.max(1, Math.min(n, Math.floor(size / MIN_PART_BYTES)));
   return Array.from({ length: parts }, (_, i) => ({
     start: Math.floor((size * i) / parts),
@@ -115,17 +115,20 @@ export class ReaderPool {
   }
 
   /**
-   * Reads `blob` into a kept table in parts, with its SHA-256; `null` when it is better read on
-   * one thread (UTF-16, a header the probe does not find, or a problem in a part).
-   * `progress(bytes, rows)` gets the bytes of the file read so far and the rows found.
+   * Reads `blob` into a kept table in parts (how many: `parts`), with its SHA-256; `null` when
+   * it is better read on one thread (UTF-16, a header the probe does not find, or a problem in
+   * a part).
+   * `progress(bytes, rows)` gets the bytes of the file read so far and the rows found, first
+   * when the parts start.
    */
-  async read(blob: Blob, config: AuditConfig, progress: (bytes: number, rows: number) => void): Promise<KeptTable | null> {
+  async read(blob: Blob, config: AuditConfig, progress: (bytes: number, rows: number) => void): Promise<{ table: KeptTable; parts: number } | null> {
     const prefix = new Uint8Array(await blob.slice(0, PROBE_BYTES).arrayBuffer());
     const found = probe(config, prefix, blob.size <= PROBE_BYTES) as Probe | null;
     if (!found) return null;
     const ranges = spans(blob.size, this.size);
     const done = ranges.map(() => ({ bytes: 0, rows: 0 }));
     const tell = () => progress(Math.min(blob.size, done.reduce((s, d) => s + d.bytes, 0)), done.reduce((s, d) => s + d.rows, 0));
+    tell(); // the parts start: the file is being read
     const readPart = (i: number, span: Span) =>
       this.ask(this.readers[i % this.size]!, { type: 'part', blob, config, probe: found, span }, (bytes, rows) => {
         done[i] = { bytes, rows };
@@ -155,7 +158,7 @@ export class ReaderPool {
       kept.set_sha256(hashed.hex);
       const whole = kept;
       kept = null;
-      return whole;
+      return { table: whole, parts: ranges.length };
     } finally {
       kept?.free();
     }

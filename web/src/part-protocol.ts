@@ -27,7 +27,7 @@ export type PartResponse =
   | { type: 'engine_failed'; error: WireError }
   /** Bytes of its range read so far and rows found. */
   | { type: 'progress'; id: number; bytes: number; rows: number }
-  | { type: 'part'; id: number; table: ArrayBuffer; bytes: number }
-  | { type: 'hash'; id: number; hex: string; bytes: number }
+  | { type: 'part'; id: number; table: ArrayBuffer }
+  | { type: 'hash'; id: number; hex: string }
   | { type: 'failed'; id: number; error: WireError }
   | { type: 'csp_violation'; violation: CspViolation };

@@ -25,9 +25,9 @@ scope.addEventListener('securitypolicyviolation', (e) => {
 
 /**
  * Reads `blob` from `start` in 1 MiB slices into `push` while `more()` holds, posting the
- * bytes read at most every 100 ms; returns the bytes read.
+ * bytes read and `rows()` at most every 100 ms.
  */
-async function readFrom(id: number, blob: Blob, start: number, push: (chunk: Uint8Array) => void, more: () => boolean, rows: () => number): Promise<number> {
+async function readFrom(id: number, blob: Blob, start: number, push: (chunk: Uint8Array) => void, more: () => boolean, rows: () => number): Promise<void> {
   let lastPost = performance.now();
   let at = start;
   while (at < blob.size && more()) {
@@ -39,7 +39,6 @@ async function readFrom(id: number, blob: Blob, start: number, push: (chunk: Uin
       lastPost = performance.now();
     }
   }
-  return at - start;
 }
 
 function serve(request: PartRequest): Promise<void> {
@@ -49,16 +48,16 @@ function serve(request: PartRequest): Promise<void> {
       const { start, end, exact } = request.span;
       const reader = new TableReader(request.config, request.probe, start, end, exact);
       return readFrom(id, request.blob, start, (c) => reader.push(c), () => !reader.done(), () => reader.rows())
-        .then((bytes) => {
+        .then(() => {
           const table = reader.finish().buffer as ArrayBuffer;
-          scope.postMessage({ type: 'part', id, table, bytes }, [table]);
+          scope.postMessage({ type: 'part', id, table }, [table]);
         })
         .finally(() => reader.free());
     }
     case 'hash': {
       const hasher = new Hasher();
       return readFrom(id, request.blob, 0, (c) => hasher.update(c), () => true, () => 0)
-        .then((bytes) => scope.postMessage({ type: 'hash', id, hex: hasher.hex(), bytes }))
+        .then(() => scope.postMessage({ type: 'hash', id, hex: hasher.hex() }))
         .finally(() => hasher.free());
     }
   }

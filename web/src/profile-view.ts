@@ -166,6 +166,7 @@ export function renderProfile(
     if (choices) onRun(choices);
   });
 
+  const table = scrollTable('Columns of the table', ['Column', 'Role', 'Kind and shape', 'Distinct', 'Missing', 'Most frequent values'], rows, [3, 4]);
   panel.replaceChildren(
     el('h2', { id: 'profile-title' }, '2. Check the columns'),
     el(
@@ -177,13 +178,13 @@ export function renderProfile(
     ...accountNodes(report.input, read.size),
     ...[readingWarnings(report)].filter((n): n is HTMLElement => n !== null),
     ...(mode ? [el('p', { class: 'note', id: 'compare-note' }, mode.intro)] : []),
-    scrollTable('Columns of the table', ['Column', 'Role', 'Kind and shape', 'Distinct', 'Missing', 'Most frequent values'], rows, [3, 4]),
+    table,
     roleNote,
     roleKey(),
     form,
   );
   refresh();
   // Role selects and settings alike (after their own listeners have updated the roles).
-  for (const type of ['input', 'change'] as const) panel.addEventListener(type, () => onEdit());
+  for (const part of [table, form]) for (const type of ['input', 'change'] as const) part.addEventListener(type, () => onEdit());
   return { current };
 }

@@ -65,7 +65,7 @@ function forgetKept(): void {
   kept = null;
 }
 
-/** The sample is streamed exactly like a file: as a Blob read slice by slice. */
+/** The sample is read exactly like a file: as a Blob read slice by slice. */
 function asBlob(source: Source): Blob {
   switch (source.kind) {
     case 'file':
@@ -120,12 +120,18 @@ async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolea
   await poolReady;
   if (!pool) return false;
   const post = progressPoster(id, blob, 'table');
-  fileReads += 1;
   post(0, 0, true);
-  const table = await pool.read(blob, config, (bytes, rows) => post(bytes, rows));
-  if (!table) return false;
-  post(blob.size, null, true);
-  kept = { table, readers: pool.size, ragged: config.ragged };
+  let started = false; // a read of the file once the probe let the parts start
+  let found = 0;
+  const read = await pool.read(blob, config, (bytes, rows) => {
+    if (!started) fileReads += 1;
+    started = true;
+    found = rows;
+    post(bytes, rows);
+  });
+  if (!read) return false;
+  post(blob.size, found, true);
+  kept = { table: read.table, readers: read.parts, ragged: config.ragged };
   return true;
 }
 
