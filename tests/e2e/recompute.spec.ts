@@ -2,12 +2,14 @@
 // workers (its middle cut inside a quoted field of many lines, so a part guesses its start
 // wrong and is read again), audited, and then each change of a role or a setting is
 // recomputed from the table the worker keeps. The figures equal the CLI's for the new
-// settings, and the page's count of reads of the file stays at one.
+// settings, and the page's count of reads of the file stays at one. Settings that cannot be
+// audited leave the results marked out of date; a UTF-16 file and a role needing a column too
+// varied to keep are streamed, and the page says so; an original table stays in use.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { cardValue, openApp } from './helpers.ts';
+import { G3_ROLES, cardValue, fixture, openApp, openG3 } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 
@@ -161,4 +163,28 @@ test('a role needing a column too varied to keep streams the file; other roles a
   await expect(freshness).toHaveAttribute('data-kept', 'true');
   await expect(freshness).toHaveAttribute('data-file-reads', '2');
   expect(await cardValue(page, 'k_anonymity')).toBe('90,000');
+});
+
+test('with an original table, a change of roles is recomputed against it, read once', async ({ page }) => {
+  expect(existsSync(CLI), `the CLI ${CLI} must be built first (cargo build --release)`).toBe(true);
+  // CTBIL is computed against the original over the quasi-identifiers: it follows the roles.
+  const ctbil = (qis: string) => {
+    const args = ['audit', fixture('g3_released.csv'), '--original', fixture('g3_original.csv'), '--record-id', 'rid', '--qi', qis, '--sensitive', 'diag', '--json'];
+    const report = JSON.parse(execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 64 << 20 })) as { metrics: Metric[] };
+    return (report.metrics.find((m) => m.id === 'ctbil_normalized')!.value as number).toFixed(4);
+  };
+  const shown = page.locator('#utility-summary .fact[data-metric="ctbil_normalized"] .fact-value');
+  await openG3(page, G3_ROLES);
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(shown).toHaveText(ctbil('age,zip,sex'), { timeout: 30_000 });
+
+  await page.locator('select[data-column="sex"]').selectOption('insensitive');
+  const freshness = page.locator('#results-freshness');
+  await expect(page.locator('#results-panel')).toContainText('Quasi-identifiers: age, zip');
+  await expect(freshness).toHaveAttribute('data-state', 'fresh');
+  await expect(freshness).toContainText('from the table kept in memory');
+  await expect(freshness).toHaveAttribute('data-file-reads', '1');
+  const expected = ctbil('age,zip');
+  expect(expected).not.toBe(ctbil('age,zip,sex'));
+  await expect(shown).toHaveText(expected);
 });
