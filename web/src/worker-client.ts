@@ -27,13 +27,14 @@ export class WorkerClient {
 
   /** A profile or audit pass; `reference` (population) and `original`: audit pass only. */
   run(pass: 'profile' | 'audit', source: Source, config: AuditConfig, reference: File | null = null, original: File | null = null): void {
+    this.recomputeId = 0; // its answer would be for another file or other settings
     this.post({ type: 'run', id: this.begin(), pass, source, config, reference, original });
   }
 
   /**
    * Audits the same source again with `config`, from the table the worker keeps. It does not
-   * cancel a recompute still running (the worker answers only the latest) and is dropped by
-   * the next run.
+   * cancel a recompute still running (the worker answers only the latest), nor a drill-down;
+   * the next profile, audit or comparison drops it.
    */
   recompute(source: Source, config: AuditConfig, reference: File | null, original: File | null): void {
     this.recomputeId = this.nextId++;
@@ -47,6 +48,7 @@ export class WorkerClient {
 
   /** Audits every candidate release against the same original (and population table). */
   compare(candidates: File[], config: AuditConfig, reference: File | null, original: File | null): void {
+    this.recomputeId = 0;
     this.post({ type: 'compare', id: this.begin(), candidates, config, reference, original });
   }
 
@@ -64,7 +66,6 @@ export class WorkerClient {
 
   private begin(): number {
     if (this.busy) this.restart();
-    this.recomputeId = 0;
     const id = this.nextId++;
     this.currentId = id;
     return id;
