@@ -80,3 +80,8 @@ export function signed(x: number | null | undefined, text: (v: number) => string
   if (!/[1-9]/.test(magnitude)) return magnitude;
   return `${x > 0 ? '+' : '−'}${magnitude}`;
 }
+
+/** A duration in seconds, to the hundredth. */
+export function seconds(x: number): string {
+  return `${x.toFixed(2)} s`;
+}

@@ -1,18 +1,21 @@
 // The UI thread: wires the page to the audit worker. It never parses data; it posts the File
-// (a handle, not a copy) to the worker and renders the Reports that come back.
+// (a handle, not a copy) to the worker and renders the Reports that come back. After the first
+// audit, every change of a role or a setting is recomputed from the table the worker keeps
+// (freshness.ts keeps the results shown in step with the settings).
 
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import './attribute.css';
 import './utility.css';
 import './balance.css';
-import { byId } from './dom';
+import { byId, el } from './dom';
 import { count, megabytes, rate } from './format';
 import { fileStem, saveText } from './download';
 import { showExtractStatus } from './drilldown-view';
 import { sizeMismatch } from './account';
 import { LENIENT_HELPS, SIDE_NAMES, addMessage, clearMessages, describeError, showMessage } from './messages';
-import { renderProfile, type ProfileMode } from './profile-view';
+import { renderProfile, type ProfileForm, type ProfileMode } from './profile-view';
+import { Freshness, profileReadText } from './freshness';
 import { clearCandidates, renderCandidates } from './candidates-view';
 import { htmlReport, pageCss, snapshotResults } from './report-html';
 import {
@@ -24,6 +27,7 @@ import {
   type Progress,
   type Response,
   type Source,
+  type TableRead,
 } from './protocol';
 import type { AuditConfig, Encoding, Report } from './report';
 import { clearResults, renderResults } from './results-view';
@@ -45,6 +49,7 @@ const profilePanel = byId('profile-panel');
 const resultsPanel = byId('results-panel');
 const engineLine = byId('engine');
 const lenientBox = byId<HTMLInputElement>('lenient-reading');
+const freshnessLine = byId('results-freshness');
 
 interface Job {
   source: Source;
@@ -71,6 +76,8 @@ interface Job {
   /** The progress title of the candidate being audited. */
   candidateTitle: string | null;
   candidateName: string | null;
+  /** Step 2 as it stands (a single release only: a comparison is not recomputed). */
+  form: ProfileForm | null;
 }
 
 let job: Job | null = null;
@@ -78,6 +85,20 @@ let job: Job | null = null;
 let engineVersion: string | null = null;
 
 const client = new WorkerClient(onWorkerMessage);
+const freshness = new Freshness(freshnessLine, resultsPanel, recompute);
+
+/** Audits the current choices of step 2 again from the kept table; false if they cannot be. */
+function recompute(): boolean {
+  if (!job?.form || job.candidates) return false;
+  const choices = job.form.current();
+  if (!choices) return false;
+  job.choices = choices;
+  job.config = { ...auditConfig(choices), ...readingOf(job) };
+  job.reference = choices.reference;
+  job.original = choices.original;
+  client.recompute(job.source, job.config, choices.reference, choices.original);
+  return true;
+}
 
 function announce(text: string): void {
   statusLine.textContent = text;
@@ -174,13 +195,14 @@ function onExtracted(extracted: Extracted): void {
 function clearPanel(): void {
   clearCandidates();
   clearResults(resultsPanel);
+  freshness.clear();
 }
 
 function start(source: Source, label: string, autoAudit: boolean, candidates: File[] | null = null): void {
   if (client.busy) client.cancel();
   job = {
     source, label, autoAudit, encoding: null, lenient: lenientBox.checked, pass: null, announcedQuarter: 0, report: null, config: null,
-    choices: null, reference: null, original: null, candidates, candidateTitle: null, candidateName: null,
+    choices: null, reference: null, original: null, candidates, candidateTitle: null, candidateName: null, form: null,
   };
   clearMessages(messages);
   profilePanel.hidden = true;
@@ -193,6 +215,7 @@ function runAudit(choices: AuditChoices): void {
   if (!job) return;
   clearMessages(messages);
   clearPanel();
+  freshness.asked();
   startPass('audit', choices);
 }
 
@@ -257,14 +280,15 @@ function showSizeMismatch(why: string): void {
   announce('The file was not read whole.');
 }
 
-function onProfile(report: Report): void {
+function onProfile(report: Report, tableRead: TableRead): void {
   if (!job) return;
   const size = sourceSize(job.source);
   const wrong = sizeMismatch(report.input, size, job.label);
   if (wrong) return showSizeMismatch(wrong);
   const read = { encoding: job.encoding, size, lenient: job.lenient };
   if (job.candidates) renderProfile(profilePanel, report, job.label, read, runCompare, compareMode(job.candidates));
-  else renderProfile(profilePanel, report, job.label, read, runAudit);
+  else job.form = renderProfile(profilePanel, report, job.label, read, runAudit, null, () => freshness.changed());
+  profilePanel.querySelector('.lead')?.after(el('p', { class: 'note', id: 'read-note', 'data-kept': String(tableRead.kept) }, profileReadText(tableRead)));
   profilePanel.hidden = false;
   if (!job.autoAudit) {
     announce('Columns profiled. Check the roles, then run the audit.');
@@ -278,12 +302,36 @@ function onProfile(report: Report): void {
   runAudit(choices);
 }
 
-function onAudit(report: Report): void {
-  if (!job) return;
+/** The first audit's report: shown if the settings did not change meanwhile, else recomputed. */
+function onAudit(report: Report, read: TableRead): void {
+  if (!freshness.current) return freshness.again();
+  if (!showAudit(report)) return;
+  freshness.shown(read, false);
+  announce('Audit finished. Results are below.');
+  byId('results-title').setAttribute('tabindex', '-1');
+  byId('results-title').focus({ preventScroll: true });
+  resultsPanel.scrollIntoView({ block: 'start', behavior: 'auto' });
+}
+
+/** A recompute's report: shown only if it answers the settings as they stand. */
+function onRecomputed(report: Report, read: TableRead): void {
+  if (!freshness.current) return;
+  clearMessages(messages); // a failed recompute's error, or notes of an earlier audit
+  if (!showAudit(report)) return;
+  freshness.shown(read, true);
+  announce('Results recomputed for the new settings.');
+}
+
+/** Renders an audit's report (false when its account of bytes does not match the files). */
+function showAudit(report: Report): boolean {
+  if (!job) return false;
   const size = sourceSize(job.source);
   const side = (facts: Report['original_input'], file: File | null) => (facts && file ? sizeMismatch(facts, file.size, file.name) : null);
   const wrong = sizeMismatch(report.input, size, job.label) ?? side(report.original_input, job.original) ?? side(report.reference_input, job.reference);
-  if (wrong) return showSizeMismatch(wrong);
+  if (wrong) {
+    showSizeMismatch(wrong);
+    return false;
+  }
   job.report = report;
   const utility = { original: job.original?.name ?? null, recordId: job.config?.record_id ?? null };
   renderResults(resultsPanel, report, job.label, {
@@ -294,10 +342,7 @@ function onAudit(report: Report): void {
     utility,
     choose: (candidates, params) => client.choose(report.params.quasi_identifiers, candidates, params),
   });
-  announce('Audit finished. Results are below.');
-  byId('results-title').setAttribute('tabindex', '-1');
-  byId('results-title').focus({ preventScroll: true });
-  resultsPanel.scrollIntoView({ block: 'start', behavior: 'auto' });
+  return true;
 }
 
 function downloadReport(): void {
@@ -336,9 +381,22 @@ function onWorkerMessage(message: Response): void {
       break;
     case 'result':
       hideProgress();
-      if (message.pass === 'profile') onProfile(message.report);
-      else onAudit(message.report);
+      if (message.pass === 'profile') onProfile(message.report, message.read);
+      else onAudit(message.report, message.read);
       break;
+    case 'recomputed':
+      onRecomputed(message.report, message.read);
+      break;
+    case 'recompute_error': {
+      if (!freshness.current) break;
+      if (message.error.kind === 'internal') client.restart();
+      const label = message.target === 'table' ? (job?.label ?? 'The file') : `The ${SIDE_NAMES[message.target]}`;
+      const { title, detail, advice } = describeError(message.error, label, message.target !== 'table', job?.lenient ?? false);
+      showMessage(messages, 'error', title, detail, { advice });
+      freshness.failed();
+      announce(title);
+      break;
+    }
     case 'extract_result':
       hideProgress();
       onExtracted(message.extracted);

@@ -1,5 +1,6 @@
 // Step 2 of the page: the column profile with a role per column, the settings (blank cells,
-// verdict thresholds, population) and the "Run audit" button.
+// verdict thresholds, population) and the "Run audit" button. Every edit of a role or a
+// setting is reported (`onEdit`), so the results shown can follow it.
 
 import { accountNodes, delimiterName } from './account';
 import { el, scrollTable } from './dom';
@@ -96,7 +97,16 @@ function readingWarnings(report: Report): HTMLElement | null {
   );
 }
 
-/** Renders the profile of `report` into `panel`. */
+/** The choices of step 2 as they stand. */
+export interface ProfileForm {
+  /** The choices, or null after showing why they cannot be audited. */
+  current(): AuditChoices | null;
+}
+
+/**
+ * Renders the profile of `report` into `panel`; `onEdit` is called on every edit of a role
+ * or a setting.
+ */
 export function renderProfile(
   panel: HTMLElement,
   report: Report,
@@ -104,7 +114,8 @@ export function renderProfile(
   read: ReadFacts,
   onRun: (choices: AuditChoices) => void,
   mode: ProfileMode | null = null,
-): void {
+  onEdit: () => void = () => undefined,
+): ProfileForm {
   const encoding = read.encoding;
   const roles = proposedRoles(report.columns);
   const rowsTotal = report.input.rows_total;
@@ -143,17 +154,19 @@ export function renderProfile(
   const settings = settingsForm(report.columns);
   const runButton = el('button', { id: 'run-audit', class: 'button primary', type: 'submit' }, mode?.runLabel ?? 'Run audit');
   const form = el('form', { class: 'audit-form', novalidate: true }, ...settings.nodes, directNote, problem, runButton);
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
+  const current = (): AuditChoices | null => {
     const choices: AuditChoices = { ...settings.read(), roles: new Map(roles), encoding };
     const why = validate(choices) ?? mode?.check(choices) ?? null;
-    if (why) {
-      problem.textContent = why;
-      return;
-    }
-    onRun(choices);
+    problem.textContent = why ?? '';
+    return why ? null : choices;
+  };
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const choices = current();
+    if (choices) onRun(choices);
   });
 
+  const table = scrollTable('Columns of the table', ['Column', 'Role', 'Kind and shape', 'Distinct', 'Missing', 'Most frequent values'], rows, [3, 4]);
   panel.replaceChildren(
     el('h2', { id: 'profile-title' }, '2. Check the columns'),
     el(
@@ -165,10 +178,13 @@ export function renderProfile(
     ...accountNodes(report.input, read.size),
     ...[readingWarnings(report)].filter((n): n is HTMLElement => n !== null),
     ...(mode ? [el('p', { class: 'note', id: 'compare-note' }, mode.intro)] : []),
-    scrollTable('Columns of the table', ['Column', 'Role', 'Kind and shape', 'Distinct', 'Missing', 'Most frequent values'], rows, [3, 4]),
+    table,
     roleNote,
     roleKey(),
     form,
   );
   refresh();
+  // Role selects and settings alike (after their own listeners have updated the roles).
+  for (const part of [table, form]) for (const type of ['input', 'change'] as const) part.addEventListener(type, () => onEdit());
+  return { current };
 }

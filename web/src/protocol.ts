@@ -23,6 +23,12 @@ export type Request =
    * table before pseudonymization (utility metrics), both read before the released file.
    */
   | { type: 'run'; id: number; pass: 'profile' | 'audit'; source: Source; config: AuditConfig; reference: File | null; original: File | null }
+  /**
+   * Audit again with other settings (a change after the first audit): answered from the table
+   * the worker keeps, without reading `source` again unless it could not be kept. Only the
+   * latest of these is answered; one arriving while another runs supersedes it.
+   */
+  | { type: 'recompute'; id: number; source: Source; config: AuditConfig; reference: File | null; original: File | null }
   /** Copy out the rows of `classes` from the same source, read with the same config. */
   | { type: 'extract'; id: number; source: Source; config: AuditConfig; classes: ClassValues[] }
   /**
@@ -34,6 +40,21 @@ export type Request =
   | { type: 'choose'; id: number; quasi_identifiers: string[]; candidates: Candidate[]; params: ChoiceParams };
 
 export type ChooseRequest = Extract<Request, { type: 'choose' }>;
+export type RecomputeRequest = Extract<Request, { type: 'recompute' }>;
+
+/** How a report's table was read: kept in the worker, or streamed from the file. */
+export interface TableRead {
+  /** The table is kept in the worker: another audit reads nothing again. */
+  kept: boolean;
+  /** Why the file was streamed instead (UTF-16, a column not kept, a problem in a part). */
+  why: string | null;
+  /** How many times the released file has been read since the worker got it. */
+  fileReads: number;
+  /** How many workers read it in parallel (1: on one thread). */
+  readers: number;
+  /** Seconds the audit took, its read included when there was one. */
+  seconds: number;
+}
 
 /** Which file a message is about: the released table, the population table or the original. */
 export type Target = 'table' | 'population' | 'original';
@@ -65,7 +86,11 @@ export type Response =
   | { type: 'ready'; version: string }
   | { type: 'engine_failed'; error: WireError }
   | { type: 'progress'; id: number; progress: Progress }
-  | { type: 'result'; id: number; pass: 'profile' | 'audit'; report: Report }
+  | { type: 'result'; id: number; pass: 'profile' | 'audit'; report: Report; read: TableRead }
+  /** The answer to the latest `recompute`. */
+  | { type: 'recomputed'; id: number; report: Report; read: TableRead }
+  /** The latest `recompute` failed (the table stays kept). */
+  | { type: 'recompute_error'; id: number; target: Target; error: WireError }
   | { type: 'extract_result'; id: number; extracted: Extracted }
   /** A comparison starts auditing candidate `index` (0-based) of `total`. */
   | { type: 'candidate'; id: number; index: number; total: number; name: string }

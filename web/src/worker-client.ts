@@ -1,6 +1,7 @@
 // The page's handle on the audit worker: start a run, cancel it (terminate the worker and
 // spawn a fresh one, since a running wasm call cannot be interrupted), and drop messages of
-// runs that are no longer current.
+// runs that are no longer current. A recompute (a change of settings after the first audit)
+// never terminates the worker, which keeps the table: only its latest answer is passed on.
 
 import type { Candidate, ChoiceParams } from './balance-data';
 import type { ClassValues, Request, Response, Source } from './protocol';
@@ -10,6 +11,8 @@ export class WorkerClient {
   private worker: Worker;
   private nextId = 1;
   private currentId = 0;
+  /** The latest recompute: the answer of any other is dropped. */
+  private recomputeId = 0;
   /** `choose` calls waiting for their answer; they do not make the client busy. */
   private choices = new Map<number, { resolve: (m: MetricResult[]) => void; reject: (e: WireError) => void }>();
 
@@ -24,7 +27,18 @@ export class WorkerClient {
 
   /** A profile or audit pass; `reference` (population) and `original`: audit pass only. */
   run(pass: 'profile' | 'audit', source: Source, config: AuditConfig, reference: File | null = null, original: File | null = null): void {
+    this.recomputeId = 0; // its answer would be for another file or other settings
     this.post({ type: 'run', id: this.begin(), pass, source, config, reference, original });
+  }
+
+  /**
+   * Audits the same source again with `config`, from the table the worker keeps. It does not
+   * cancel a recompute still running (the worker answers only the latest), nor a drill-down;
+   * the next profile, audit or comparison drops it.
+   */
+  recompute(source: Source, config: AuditConfig, reference: File | null, original: File | null): void {
+    this.recomputeId = this.nextId++;
+    this.post({ type: 'recompute', id: this.recomputeId, source, config, reference, original });
   }
 
   /** The drill-down pass: the rows of `classes`, read from `source` with `config`. */
@@ -34,6 +48,7 @@ export class WorkerClient {
 
   /** Audits every candidate release against the same original (and population table). */
   compare(candidates: File[], config: AuditConfig, reference: File | null, original: File | null): void {
+    this.recomputeId = 0;
     this.post({ type: 'compare', id: this.begin(), candidates, config, reference, original });
   }
 
@@ -69,6 +84,7 @@ export class WorkerClient {
   restart(): void {
     this.worker.terminate();
     this.currentId = 0;
+    this.recomputeId = 0;
     for (const { reject } of this.choices.values()) {
       reject({ kind: 'internal', code: 'worker_restarted', message: 'The audit worker was restarted.', line: null, column: null });
     }
@@ -111,7 +127,13 @@ export class WorkerClient {
       else pending?.reject(message.error ?? { kind: 'internal', code: 'internal', message: 'no answer', line: null, column: null });
       return;
     }
-    if (message.id !== this.currentId) return; // a late message from a cancelled run
+    if (message.type === 'recomputed' || message.type === 'recompute_error') {
+      if (message.id !== this.recomputeId) return; // superseded, or dropped by a run
+      this.recomputeId = 0;
+      this.onMessage(message);
+      return;
+    }
+    if (message.id !== this.currentId) return; // a late message from a cancelled run or recompute
     if (message.type === 'result' || message.type === 'extract_result' || message.type === 'compare_result' || message.type === 'error') {
       this.currentId = 0;
     }

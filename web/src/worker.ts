@@ -1,21 +1,29 @@
-// The only code that touches wasm. It reads the input in 1 MiB slices, pushes each slice into
-// the streaming `Audit` (after reading the original table, if any, into an `Original` and the
-// population table, if any, into a `Reference`), reports progress at most every 100 ms and
-// posts the final Report; the drill-down pass streams the same file through an `Extract`.
-// Cancel is handled by the page: it terminates this worker (a wasm call cannot be interrupted).
+// The only code that touches wasm (with the reader workers it starts, part-worker.ts). The
+// released file is read once, in parallel (parallel-read.ts), into a table kept here: the
+// profile, the audit and every later change of settings (`recompute`) are audits of that
+// table, none reads the file again. A file that cannot be read in parts (UTF-16, a problem in
+// a part) or kept (a column a role needs has too many values) is streamed as before: read in
+// 1 MiB slices into the streaming `Audit`. Side tables (the original, the population table)
+// are streamed into an `Original` / `Reference`; the drill-down streams the file through an
+// `Extract`. Progress is posted at most every 100 ms. Cancel is handled by the page: it
+// terminates this worker, and with it its readers (a wasm call cannot be interrupted).
 
-import init, { Audit, Extract, Original, OriginalTable, Population, Reference, choose, sample_csv, version } from '../pkg/pseudolens_wasm.js';
+import init, { Audit, Extract, KeptTable, Original, OriginalTable, Population, Reference, choose, sample_csv, version } from '../pkg/pseudolens_wasm.js';
 import wasmUrl from '../pkg/pseudolens_wasm_bg.wasm?url';
+import { ReaderPool, readerCount } from './parallel-read';
 import {
   CHUNK_BYTES,
   PROGRESS_INTERVAL_MS,
   assertNever,
   type ChooseRequest,
   type ClassValues,
+  type CspViolation,
   type Extracted,
+  type RecomputeRequest,
   type Request,
   type Response,
   type Source,
+  type TableRead,
   type Target,
 } from './protocol';
 import { toWireError, type AuditConfig, type MetricResult, type Report } from './report';
@@ -28,13 +36,12 @@ interface WorkerScope {
 }
 const scope = globalThis as unknown as WorkerScope;
 
-// Forward this worker's own CSP violations: the page's listeners never see them otherwise.
-scope.addEventListener('securitypolicyviolation', (e) => {
-  scope.postMessage({
-    type: 'csp_violation',
-    violation: { blockedURI: e.blockedURI, violatedDirective: e.violatedDirective, sourceFile: e.sourceFile },
-  });
-});
+const forwardViolation = (violation: CspViolation) => scope.postMessage({ type: 'csp_violation', violation });
+// Forward this worker's own CSP violations (and its readers'): the page's listeners never see
+// them otherwise.
+scope.addEventListener('securitypolicyviolation', (e) =>
+  forwardViolation({ blockedURI: e.blockedURI, violatedDirective: e.violatedDirective, sourceFile: e.sourceFile }),
+);
 
 let ready: Promise<unknown> | null = null;
 function loadWasm(): Promise<unknown> {
@@ -42,7 +49,23 @@ function loadWasm(): Promise<unknown> {
   return ready;
 }
 
-/** The sample is streamed exactly like a file: as a Blob read slice by slice. */
+/** The reader workers, started with this worker; null when they could not start. */
+let pool: ReaderPool | null = new ReaderPool(readerCount(navigator.hardwareConcurrency), forwardViolation);
+const poolReady = pool.ready().catch(() => {
+  pool = null;
+});
+
+/** The released file's table, read once and kept (null: none yet, or it could not be kept). */
+let kept: { table: KeptTable; readers: number; ragged: AuditConfig['ragged'] } | null = null;
+/** How many times the released file has been read since the last profile pass began. */
+let fileReads = 0;
+
+function forgetKept(): void {
+  kept?.table.free();
+  kept = null;
+}
+
+/** The sample is read exactly like a file: as a Blob read slice by slice. */
 function asBlob(source: Source): Blob {
   switch (source.kind) {
     case 'file':
@@ -60,26 +83,60 @@ interface Sink {
   rows?(): number;
 }
 
-/** Reads `blob` in 1 MiB slices into `sink`, posting progress at most every 100 ms. */
-async function stream(id: number, blob: Blob, target: Target, sink: Sink): Promise<void> {
+/** Posts the progress of reading `blob`, at most every 100 ms (`force`: now). */
+function progressPoster(id: number, blob: Blob, target: Target): (bytes: number, rows: number | null, force?: boolean) => void {
   const started = performance.now();
   let lastPost = -Infinity;
-  const post = (bytes: number) => {
+  return (bytes, rows, force = false) => {
+    if (!force && performance.now() - lastPost < PROGRESS_INTERVAL_MS) return;
     const seconds = (performance.now() - started) / 1000;
     const mbPerSec = seconds > 0 ? bytes / 1e6 / seconds : 0;
-    const rows = sink.rows ? sink.rows() : null;
     scope.postMessage({ type: 'progress', id, progress: { target, rows, bytes, totalBytes: blob.size, mbPerSec } });
     lastPost = performance.now();
   };
-  post(0);
+}
+
+/** Reads `blob` in 1 MiB slices into `sink`, posting progress at most every 100 ms. */
+async function stream(id: number, blob: Blob, target: Target, sink: Sink): Promise<void> {
+  const post = progressPoster(id, blob, target);
+  const rows = () => (sink.rows ? sink.rows() : null);
+  if (target === 'table') fileReads += 1;
+  post(0, rows(), true);
   for (let start = 0; start < blob.size; start += CHUNK_BYTES) {
     const end = Math.min(start + CHUNK_BYTES, blob.size);
     const chunk = new Uint8Array(await blob.slice(start, end).arrayBuffer());
     sink.push(chunk);
-    if (performance.now() - lastPost >= PROGRESS_INTERVAL_MS) post(end);
+    post(end, rows());
   }
-  post(blob.size);
+  post(blob.size, rows(), true);
 }
+
+/**
+ * Reads the released file once in parallel into the kept table (replacing any other); false
+ * when it is better streamed (no readers, UTF-16, a problem in a part).
+ */
+async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolean> {
+  forgetKept();
+  await poolReady;
+  if (!pool) return false;
+  const post = progressPoster(id, blob, 'table');
+  post(0, 0, true);
+  let started = false; // a read of the file once the probe let the parts start
+  let found = 0;
+  const read = await pool.read(blob, config, (bytes, rows) => {
+    if (!started) fileReads += 1;
+    started = true;
+    found = rows;
+    post(bytes, rows);
+  });
+  if (!read) return false;
+  post(blob.size, found, true);
+  kept = { table: read.table, readers: read.parts, ragged: config.ragged };
+  return true;
+}
+
+/** Why the file is streamed when it could not be read in parts. */
+const NOT_IN_PARTS = 'the file could not be read in parts (UTF-16 text, a header that was not found, or a problem in the file)';
 
 /**
  * Runs `attempt` with the encoding detected; when the engine finds the text is not UTF-8 after
@@ -129,20 +186,64 @@ function readSide<T>(
   });
 }
 
-/** The side tables of one request, read once; each Audit copies what it is given. */
+/** The side tables an audit uses (shared with it, not copied). */
 interface Sides {
   population: Population | null;
   original: OriginalTable | null;
 }
 
-function freeSides(sides: Sides): void {
-  sides.population?.free();
-  sides.original?.free();
-  sides.population = null;
-  sides.original = null;
+/** A side table read once, kept while the same file is given with the same settings. */
+interface KeptSide<T> {
+  file: File;
+  settings: string;
+  table: T;
 }
 
-async function audit(id: number, blob: Blob, config: AuditConfig, sides: Sides): Promise<Report> {
+/** The side tables last read, and the targets that had to be read as windows-1252. */
+const sideCache: { original: KeptSide<OriginalTable> | null; population: KeptSide<Population> | null } = { original: null, population: null };
+const sideForced = new Set<Target>();
+
+function forgetSides(): void {
+  sideCache.original = dropSide(sideCache.original);
+  sideCache.population = dropSide(sideCache.population);
+  sideForced.clear();
+}
+
+/** The same file (a File posted twice arrives as two objects) read with the same settings. */
+const sameSide = <T>(side: KeptSide<T> | null, file: File, settings: string): side is KeptSide<T> =>
+  side !== null && side.settings === settings && side.file.name === file.name && side.file.size === file.size && side.file.lastModified === file.lastModified;
+
+/** Frees a kept side table. */
+function dropSide<T extends { free(): void }>(side: KeptSide<T> | null): null {
+  side?.table.free();
+  return null;
+}
+
+/**
+ * The side tables of an audit with `config`: read first, so a problem in one shows before the
+ * long pass, and only once while the same files are given with the same settings (a second
+ * attempt as windows-1252, every candidate of a comparison, every recompute).
+ */
+async function sidesFor(id: number, config: AuditConfig, original: File | null, reference: File | null, onTarget: (t: Target) => void): Promise<Sides> {
+  const settings = JSON.stringify(config);
+  if (!original || !sameSide(sideCache.original, original, settings)) sideCache.original = dropSide(sideCache.original);
+  if (original && !sideCache.original) {
+    onTarget('original');
+    const table = await readSide(id, original, 'original', sideForced, (e) => new Original(config, e));
+    sideCache.original = { file: original, settings, table };
+  }
+  if (!reference || !sameSide(sideCache.population, reference, settings)) sideCache.population = dropSide(sideCache.population);
+  if (reference && !sideCache.population) {
+    onTarget('population');
+    const table = await readSide(id, reference, 'population', sideForced, (e) => new Reference(config, e));
+    sideCache.population = { file: reference, settings, table };
+  }
+  onTarget('table');
+  return { original: sideCache.original?.table ?? null, population: sideCache.population?.table ?? null };
+}
+
+/** The streaming audit: the file read once more, in 1 MiB slices. */
+async function streamAudit(id: number, blob: Blob, config: AuditConfig, sides: Sides): Promise<Report> {
   const audit = new Audit(config);
   try {
     if (sides.original) audit.set_original(sides.original); // before the first push
@@ -152,6 +253,33 @@ async function audit(id: number, blob: Blob, config: AuditConfig, sides: Sides):
   } finally {
     audit.free(); // finish() empties the audit but leaves its handle to be freed
   }
+}
+
+/** Why the released file is not kept (null: it is, or it has not been read yet). */
+let notKept: string | null = null;
+
+/**
+ * The report of `config` on the released file: an audit of the kept table (read now, in
+ * parallel, when `mayRead` and it is not kept yet), else a streaming read of the file.
+ */
+async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Sides, mayRead: boolean): Promise<{ report: Report; read: Omit<TableRead, 'seconds' | 'fileReads'> }> {
+  if (kept && kept.ragged !== config.ragged) forgetKept();
+  if (!kept && mayRead && notKept === null && !(await keep(id, blob, config))) notKept = NOT_IN_PARTS;
+  let why = notKept ?? 'the table was not kept in this worker';
+  if (kept) {
+    const table = kept.table;
+    table.clear_sides();
+    if (sides.original) table.set_original(sides.original);
+    if (sides.population) table.set_population(sides.population);
+    try {
+      return { report: table.audit(config) as Report, read: { kept: true, why: null, readers: kept.readers } };
+    } catch (e) {
+      const error = toWireError(e);
+      if (error.code !== 'not_retained') throw e;
+      why = error.message;
+    }
+  }
+  return { report: await streamAudit(id, blob, config, sides), read: { kept: false, why, readers: 1 } };
 }
 
 async function extract(id: number, blob: Blob, config: AuditConfig, classes: ClassValues[]): Promise<Extracted> {
@@ -180,36 +308,50 @@ async function runChoose(request: ChooseRequest): Promise<void> {
   }
 }
 
-async function run(request: Exclude<Request, ChooseRequest>): Promise<void> {
+/**
+ * Audits the released file `blob` against the side tables, with the encoding the engine
+ * settles on; `mayRead`: the file may be read in parallel to keep its table. Returns the
+ * report with how it was read and how long it took.
+ */
+async function auditRelease(
+  id: number,
+  blob: Blob,
+  config: AuditConfig,
+  original: File | null,
+  reference: File | null,
+  mayRead: boolean,
+  onTarget: (t: Target) => void,
+): Promise<{ report: Report; read: TableRead }> {
+  const started = performance.now();
+  const { report, read } = await withEncodingRetry(id, 'table', config.encoding === 'windows-1252', async (encoding) => {
+    // Read as windows-1252 after all: the parts may have failed for the encoding alone.
+    if (encoding !== (config.encoding ?? null)) notKept = null;
+    const sides = await sidesFor(id, config, original, reference, onTarget);
+    return auditTable(id, blob, withEncoding(config, encoding), sides, mayRead);
+  });
+  return { report, read: { ...read, fileReads, seconds: (performance.now() - started) / 1000 } };
+}
+
+async function run(request: Exclude<Request, ChooseRequest | RecomputeRequest>): Promise<void> {
   const { id, config } = request;
   let target: Target = 'table';
-  const sides: Sides = { population: null, original: null };
-  const sideForced = new Set<Target>();
-  /**
-   * Audits `blob` against the side tables. They are read first, so a problem in one shows
-   * before the long pass, and only once: a second attempt (the released file as
-   * windows-1252) and every candidate of a comparison reuse them.
-   */
-  const auditAgainstSides = (blob: Blob, releaseConfig: AuditConfig, original: File | null, reference: File | null): Promise<Report> =>
-    withEncodingRetry(id, 'table', releaseConfig.encoding === 'windows-1252', async (encoding) => {
-      if (original && !sides.original) {
-        target = 'original';
-        sides.original = await readSide(id, original, 'original', sideForced, (e) => new Original(config, e));
-      }
-      if (reference && !sides.population) {
-        target = 'population';
-        sides.population = await readSide(id, reference, 'population', sideForced, (e) => new Reference(config, e));
-      }
-      target = 'table';
-      return audit(id, blob, withEncoding(releaseConfig, encoding), sides);
-    });
+  const onTarget = (t: Target) => {
+    target = t;
+  };
   try {
     await loadWasm();
     switch (request.type) {
       case 'run': {
+        if (request.pass === 'profile') {
+          // A new file: nothing of the last one is kept.
+          forgetKept();
+          forgetSides();
+          notKept = null;
+          fileReads = 0;
+        }
         const { original, reference } = request.pass === 'audit' ? request : { original: null, reference: null };
-        const report = await auditAgainstSides(asBlob(request.source), config, original, reference);
-        scope.postMessage({ type: 'result', id, pass: request.pass, report });
+        const { report, read } = await auditRelease(id, asBlob(request.source), config, original, reference, true, onTarget);
+        scope.postMessage({ type: 'result', id, pass: request.pass, report, read });
         break;
       }
       case 'compare': {
@@ -220,7 +362,11 @@ async function run(request: Exclude<Request, ChooseRequest>): Promise<void> {
         for (const [index, file] of request.candidates.entries()) {
           scope.postMessage({ type: 'candidate', id, index, total, name: file.name });
           const own = index === 0 ? config : { ...config, encoding: null };
-          reports.push(await auditAgainstSides(file, own, request.original, request.reference));
+          const { report } = await withEncodingRetry(id, 'table', own.encoding === 'windows-1252', async (encoding) => {
+            const sides = await sidesFor(id, config, request.original, request.reference, onTarget);
+            return { report: await streamAudit(id, file, withEncoding(own, encoding), sides) };
+          });
+          reports.push(report);
         }
         scope.postMessage({ type: 'compare_result', id, reports });
         break;
@@ -238,19 +384,55 @@ async function run(request: Exclude<Request, ChooseRequest>): Promise<void> {
     }
   } catch (e) {
     scope.postMessage({ type: 'error', id, target, error: toWireError(e) });
+  }
+}
+
+/** The latest recompute not yet started (older ones are dropped unanswered). */
+let latestRecompute: RecomputeRequest | null = null;
+let recomputing = false;
+
+/** Lets the messages that arrived during a wasm call in: a newer recompute supersedes. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Answers the latest recompute from the kept table, one at a time: a request arriving while
+ * one runs waits, replacing any other waiting; a result is posted only if no newer request
+ * came in meanwhile (a wasm call cannot be interrupted, and the table must not be lost).
+ */
+async function recompute(request: RecomputeRequest): Promise<void> {
+  latestRecompute = request;
+  if (recomputing) return;
+  recomputing = true;
+  try {
+    await loadWasm();
+    for (await nextTask(); latestRecompute; await nextTask()) {
+      const { id, source, config, original, reference } = latestRecompute;
+      latestRecompute = null;
+      let target: Target = 'table';
+      try {
+        const answer = await auditRelease(id, asBlob(source), config, original, reference, false, (t) => {
+          target = t;
+        });
+        if (!latestRecompute) scope.postMessage({ type: 'recomputed', id, ...answer });
+      } catch (e) {
+        if (!latestRecompute) scope.postMessage({ type: 'recompute_error', id, target, error: toWireError(e) });
+      }
+    }
   } finally {
-    freeSides(sides);
+    recomputing = false;
   }
 }
 
 scope.addEventListener('message', (e) => {
   const request = e.data;
-  void (request.type === 'choose' ? runChoose(request) : run(request));
+  if (request.type === 'choose') void runChoose(request);
+  else if (request.type === 'recompute') void recompute(request);
+  else void run(request);
 });
 
-// Load the engine as soon as the worker starts, so the first run does not wait for it and no
-// fetch happens once the user has picked a file.
-loadWasm().then(
+// Load the engine and start the readers as soon as the worker starts, so the first run does
+// not wait for them and no fetch happens once the user has picked a file.
+Promise.all([loadWasm(), poolReady]).then(
   () => scope.postMessage({ type: 'ready', version: version() }),
   (e: unknown) => scope.postMessage({ type: 'engine_failed', error: toWireError(e) }),
 );

@@ -1,0 +1,33 @@
+// The messages between the audit worker (worker.ts, which keeps the table) and its reader
+// workers (part-worker.ts): read one byte range of a file into a partial table, or hash the
+// whole file in order. A part comes back as the bytes of the stored form, in a transferred
+// ArrayBuffer (no copy, no SharedArrayBuffer).
+
+import type { CspViolation } from './protocol';
+import type { AuditConfig, WireError } from './report';
+
+/** The dialect and header `probe` found at the start of the file (opaque to this side). */
+export type Probe = object;
+
+/** One byte range of a file: records starting in [start, end) (end = Infinity: to the end). */
+export interface Span {
+  start: number;
+  end: number;
+  /** A record starts at `start` (else the reader skips to the first line end it meets). */
+  exact: boolean;
+}
+
+export type PartRequest =
+  | { type: 'part'; id: number; blob: Blob; config: AuditConfig; probe: Probe; span: Span }
+  | { type: 'hash'; id: number; blob: Blob };
+
+export type PartResponse =
+  /** Sent once when the reader's wasm module is loaded (or failed to load). */
+  | { type: 'ready' }
+  | { type: 'engine_failed'; error: WireError }
+  /** Bytes of its range read so far and rows found. */
+  | { type: 'progress'; id: number; bytes: number; rows: number }
+  | { type: 'part'; id: number; table: ArrayBuffer }
+  | { type: 'hash'; id: number; hex: string }
+  | { type: 'failed'; id: number; error: WireError }
+  | { type: 'csp_violation'; violation: CspViolation };
