@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect as defaultExpect, test, type Locator, type Page } from '@playwright/test';
 import { describeError } from '../../web/src/messages.ts';
+import type { InputFacts } from '../../web/src/report.ts';
 import { G3_ROLES, expectNoHorizontalOverflow, fixture, openApp } from './helpers.ts';
 
 interface ErrorExpect {
@@ -22,19 +23,8 @@ interface ErrorExpect {
   column: string | null;
   phrases: string[];
 }
-interface Figures {
-  bytes: number;
-  records: number;
-  header_records: number;
-  rows_total: number;
-  blank_records: number;
-  error_records: number;
-  ragged_rows: number;
-  lines: number;
-  columns: number;
-  encoding: string;
-  delimiter: string;
-}
+/** The account of a corpus file as the corpus (tests/corpus/make_corpus.py) states it. */
+type Figures = Omit<InputFacts, 'sha256'>;
 type Check =
   | { kind: 'columns'; names: string[]; cli_only?: boolean }
   | { kind: 'top'; column: string; value: string; count: number; cli_only?: boolean }
