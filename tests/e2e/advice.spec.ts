@@ -2,7 +2,7 @@
 // CLI's `--advice` for the sample and for ARX's adult.csv with the same roles.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { openApp, runSample } from './helpers.ts';
@@ -43,6 +43,11 @@ test('the advice for the sample equals the CLI', async ({ page }, testInfo) => {
   expect(await pageAdvice(page)).toEqual(expected);
   // Each row is a change with a verdict after it.
   await expect(page.locator('#results-panel .advice-light')).toHaveCount(expected.length);
+  // The HTML report carries the same list.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download HTML report' }).click()]);
+  const html = readFileSync((await download.path())!, 'utf8');
+  expect(html).toContain('What would lower the risk');
+  for (const sentence of expected) expect(html).toContain(sentence.replaceAll('&', '&amp;'));
 });
 
 test('the advice for adult.csv equals the CLI, with a suppression k set on the page', async ({ page }) => {

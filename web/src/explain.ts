@@ -82,6 +82,8 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
     'The smallest combinations of columns on which some record is already unique, with how many records they single out.',
   verdict_arx_thresholds:
     'Whether the prosecutor, journalist and marketer risks stay within the ARX thresholds (a check passes when its value is at most the threshold).',
+  advice:
+    'What would lower the risk: single changes to the quasi-identifiers (drop one, coarsen one a step, suppress the records of small classes) with k, uniques, records at risk and the verdict after each, and what each costs.',
   // Attribute disclosure (spec attribute-risk.md): what can be learnt about a patient's
   // sensitive value without singling out their record.
   l_distinct:
