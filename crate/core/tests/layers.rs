@@ -10,7 +10,7 @@ fn layer(module: &str) -> Option<u8> {
         "error" | "hash" | "json" | "metric" | "numeric" | "par" | "rng" | "special" => 0,
         "ingest" => 1,
         "table" => 2,
-        "attribute" | "balance" | "identity" | "utility" | "verdict" => 3,
+        "advice" | "attribute" | "balance" | "identity" | "utility" | "verdict" => 3,
         "config" => 4,
         "audit" | "extract" | "report" | "sides" | "sample" => 5,
         "lib" => 6,

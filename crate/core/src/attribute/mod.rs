@@ -22,7 +22,7 @@ use crate::table::dictionary::Dictionary;
 use crate::identity::persons::Persons;
 use crate::ingest::cell::Cell;
 use crate::metric::{Context, MetricResult, Scope, Status, min_mean_max};
-use distribution::Distributions;
+use distribution::{ClassDist, Distributions};
 
 /// How many classes `details` lists (worst ones, or those over a threshold).
 const LISTED: usize = 20;
@@ -172,6 +172,56 @@ fn values_of(table: &ClassTable, qi: &[String], class: u32) -> Value {
     Value::Object(m)
 }
 
+/// One class's figures, as [`one`] scans them.
+struct Measured<'a> {
+    d: ClassDist<'a>,
+    dv: diversity::Diversity,
+    eq: f64,
+    ord: f64,
+    lk: likeness::Likeness,
+}
+
+/// The class attaining an extreme of a per-class figure, kept while the classes are scanned:
+/// values equal up to rounding (summed in another order) are ties, and a tie goes to the
+/// class first by its values, so the result does not depend on row order.
+struct Extreme<'a> {
+    lowest: bool,
+    best: Option<(f64, ClassDist<'a>)>,
+}
+
+impl<'a> Extreme<'a> {
+    fn lowest() -> Self {
+        Extreme { lowest: true, best: None }
+    }
+
+    fn highest() -> Self {
+        Extreme { lowest: false, best: None }
+    }
+
+    fn offer(&mut self, x: f64, d: ClassDist<'a>, t: &ClassTable) {
+        let better = match &self.best {
+            None => true,
+            Some((y, b)) => {
+                if (x - y).abs() <= 1e-12 * x.abs().max(y.abs()).max(1.0) {
+                    t.cmp_values(d.class as usize, b.class as usize).is_lt()
+                } else if self.lowest {
+                    x < *y
+                } else {
+                    x > *y
+                }
+            }
+        };
+        if better {
+            self.best = Some((x, d));
+        }
+    }
+
+    /// The extreme and its class (there is at least one class: `n_s > 0`).
+    fn get(&self) -> (f64, ClassDist<'a>) {
+        self.best.expect("a class was offered")
+    }
+}
+
 fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &AttributeParams) -> Vec<MetricResult> {
     let t = input.table;
     let dist = Distributions::of(sa, t, input.alpha);
@@ -180,50 +230,63 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
     }
     let ordered = closeness::Ordered::new(&dist);
     let use_ordered = dist.numeric;
-    // Per class: (class, distinct, entropy l, c*, l for c, D_eq, D_ord, likeness).
-    let (mut r, mut tail, mut at) = (Vec::new(), Vec::new(), Vec::new());
-    let rows: Vec<_> = dist
-        .classes()
-        .map(|d| {
+    // Per class: its l-diversity, D_eq, D_ord and likeness, computed as the classes are
+    // scanned (one scan; a second only to list the classes past a threshold), so memory does
+    // not grow with the classes.
+    let measures = || {
+        let (mut r, mut tail, mut at) = (Vec::new(), Vec::new(), Vec::new());
+        let ordered = &ordered;
+        let dist = &dist;
+        dist.classes().map(move |d| {
             let dv = diversity::of(&d, p.recursive_l, p.recursive_c, (&mut r, &mut tail));
-            let eq = closeness::equal(&d, &dist);
+            let eq = closeness::equal(&d, dist);
             let ord = if use_ordered { ordered.distance(&d, &mut at) } else { f64::NAN };
-            let lk = likeness::of(&d, &dist);
-            (d, dv, eq, ord, lk)
+            let lk = likeness::of(&d, dist);
+            Measured { d, dv, eq, ord, lk }
         })
-        .collect();
-    let class_values = |c: u32| values_of(t, input.qi, c);
-    // The class attaining an extreme; ties go to the class first by its values, so the
-    // result does not depend on row order.
-    let pick = |better: &dyn Fn(usize, usize) -> bool| -> usize {
-        let mut best = 0;
-        for i in 1..rows.len() {
-            if better(i, best) {
-                best = i;
-            }
-        }
-        best
     };
-    let first = |i: usize, b: usize| t.cmp_values(rows[i].0.class as usize, rows[b].0.class as usize).is_lt();
-    // Values equal up to rounding (summed in another order) are ties.
-    let tie = |x: f64, y: f64| (x - y).abs() <= 1e-12 * x.abs().max(y.abs()).max(1.0);
-    let lower = |f: &dyn Fn(usize) -> f64| pick(&|i, b| if tie(f(i), f(b)) { first(i, b) } else { f(i) < f(b) });
-    let higher = |f: &dyn Fn(usize) -> f64| pick(&|i, b| if tie(f(i), f(b)) { first(i, b) } else { f(i) > f(b) });
-    let listed = |pred: &dyn Fn(usize) -> bool| {
-        let mut hits: Vec<usize> = (0..rows.len()).filter(|&i| pred(i)).collect();
+    let class_values = |c: u32| values_of(t, input.qi, c);
+    let d_of = |m: &Measured<'_>| if use_ordered { m.ord } else { m.eq };
+    let (mut l_min, mut e_min, mut t_max, mut eq_max, mut ord_max, mut b_max, mut d_max, mut a_max) = (
+        Extreme::lowest(),
+        Extreme::lowest(),
+        Extreme::highest(),
+        Extreme::highest(),
+        Extreme::highest(),
+        Extreme::highest(),
+        Extreme::highest(),
+        Extreme::highest(),
+    );
+    let (mut c_missing, mut c_star, mut l_for_c, mut violations) = (false, 0.0f64, usize::MAX, 0u64);
+    for m in measures() {
+        l_min.offer(m.dv.distinct as f64, m.d, t);
+        e_min.offer(m.dv.entropy_l, m.d, t);
+        t_max.offer(d_of(&m), m.d, t);
+        eq_max.offer(m.eq, m.d, t);
+        ord_max.offer(m.ord, m.d, t);
+        b_max.offer(m.lk.beta, m.d, t);
+        d_max.offer(m.lk.delta, m.d, t);
+        a_max.offer(m.lk.alpha, m.d, t);
+        c_missing |= m.dv.c_star.is_none();
+        c_star = c_star.max(m.dv.c_star.unwrap_or(0.0));
+        l_for_c = l_for_c.min(m.dv.l_for_c);
+        violations += m.lk.violations;
+    }
+    // The classes past a threshold, first by their values (a second scan).
+    let listed = |pred: &dyn Fn(&Measured<'_>) -> bool| {
+        let mut hits: Vec<u32> = measures().filter(|m| pred(m)).map(|m| m.d.class).collect();
         let count = hits.len();
-        hits.sort_by(|&a, &b| t.cmp_values(rows[a].0.class as usize, rows[b].0.class as usize));
+        hits.sort_by(|&a, &b| t.cmp_values(a as usize, b as usize));
         hits.truncate(LISTED);
-        json!({ "classes": count, "listed": hits.iter().map(|&i| class_values(rows[i].0.class)).collect::<Vec<_>>() })
+        json!({ "classes": count, "listed": hits.iter().map(|&c| class_values(c)).collect::<Vec<_>>() })
     };
     let v_size = dist.order.len();
     let mut out = Vec::new();
 
-    let l_min = lower(&|i| rows[i].1.distinct as f64);
-    let l_distinct = rows[l_min].1.distinct;
-    let mut r = ctx.ok("l_distinct", l_distinct).with_details(json!({ "worst_class": class_values(rows[l_min].0.class) }));
+    let (l_distinct, worst) = l_min.get();
+    let mut r = ctx.ok("l_distinct", l_distinct as usize).with_details(json!({ "worst_class": class_values(worst.class) }));
     if let Some(l0) = p.l_threshold {
-        r.details["failing"] = listed(&|i| (rows[i].1.distinct as f64) < l0);
+        r.details["failing"] = listed(&|m| (m.dv.distinct as f64) < l0);
         r.details["threshold"] = json!(l0);
     }
     out.push(r);
@@ -231,29 +294,24 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
         Some(k) => ctx.ok("l_distinct_max", crate::json::count_or_real(k.min(v_size as f64))),
         None => ctx.without_value("l_distinct_max", Status::NotApplicable, "no_k"),
     });
-    let e_min = lower(&|i| rows[i].1.entropy_l);
-    let l_entropy = rows[e_min].1.entropy_l;
-    out.push(ctx.ok("l_entropy", l_entropy).with_details(json!({ "worst_class": class_values(rows[e_min].0.class) })));
+    let (l_entropy, worst) = e_min.get();
+    out.push(ctx.ok("l_entropy", l_entropy).with_details(json!({ "worst_class": class_values(worst.class) })));
     out.push(ctx.ok("l_entropy_floor", crate::json::count_or_real(diversity::floor_tolerant(l_entropy))));
-    out.push(if rows.iter().any(|r| r.1.c_star.is_none()) {
+    out.push(if c_missing {
         ctx.without_value("recursive_cl_c", Status::NotApplicable, "l_exceeds_distinct").with_details(json!({ "l": p.recursive_l }))
     } else {
-        let c_star = rows.iter().map(|r| r.1.c_star.unwrap_or(0.0)).fold(0.0, f64::max);
         ctx.ok("recursive_cl_c", c_star).with_details(json!({ "l": p.recursive_l, "c_int": crate::json::count_or_real(c_star.floor() + 1.0) }))
     });
-    let l_for_c = rows.iter().map(|r| r.1.l_for_c).min().unwrap_or(1);
     out.push(ctx.ok("recursive_cl_l", l_for_c).with_details(json!({ "c": p.recursive_c })));
 
-    let d_of = |i: usize| if use_ordered { rows[i].3 } else { rows[i].2 };
-    let t_max = higher(&d_of);
-    let worst = rows[t_max].0;
+    let (t_value, worst) = t_max.get();
     let mut shown: Vec<(u32, f64, f64)> = dist.order.iter().map(|&v| (v, worst.p(v), dist.q(v))).collect();
     if shown.len() > 30 {
         shown.sort_by(|a, b| (b.1 - b.2).abs().total_cmp(&(a.1 - a.2).abs()));
         shown.truncate(30);
     }
     let shown: Vec<Value> = shown.iter().map(|&(v, pc, q)| json!([sa.values.display(v), pc, q])).collect();
-    let mut r = ctx.ok("t_closeness", d_of(t_max)).with_details(json!({
+    let mut r = ctx.ok("t_closeness", t_value).with_details(json!({
         "distance": if use_ordered { "ordered" } else { "equal" },
         "worst_class": class_values(worst.class),
         "worst_class_size": worst.records,
@@ -263,36 +321,33 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
         r = r.with_warning("sa_generalized_treated_as_categorical");
     }
     if let Some(t0) = p.t_threshold {
-        r.details["failing"] = listed(&|i| d_of(i) > t0);
+        r.details["failing"] = listed(&|m| d_of(m) > t0);
         r.details["threshold"] = json!(t0);
     }
     out.push(r);
-    let eq_max = higher(&|i| rows[i].2);
-    out.push(ctx.ok("t_closeness_equal", rows[eq_max].2));
+    out.push(ctx.ok("t_closeness_equal", eq_max.get().0));
     out.push(if use_ordered {
-        ctx.ok("t_closeness_ordered", rows[higher(&|i| rows[i].3)].3)
+        ctx.ok("t_closeness_ordered", ord_max.get().0)
     } else {
         ctx.without_value("t_closeness_ordered", Status::NotApplicable, "sa_not_numeric")
     });
 
-    let b_max = higher(&|i| rows[i].4.beta);
-    let mut r = ctx.ok("beta_likeness_basic", rows[b_max].4.beta).with_details(json!({ "worst_class": class_values(rows[b_max].0.class) }));
+    let (beta, worst) = b_max.get();
+    let mut r = ctx.ok("beta_likeness_basic", beta).with_details(json!({ "worst_class": class_values(worst.class) }));
     if let Some(b0) = p.beta_threshold {
-        r.details["failing"] = listed(&|i| rows[i].4.beta > b0);
+        r.details["failing"] = listed(&|m| m.lk.beta > b0);
         r.details["threshold"] = json!(b0);
     }
     out.push(r);
-    let violations: u64 = rows.iter().map(|r| r.4.violations).sum();
     out.push(if violations == 0 {
-        ctx.ok("beta_likeness_enhanced", rows[b_max].4.beta)
+        ctx.ok("beta_likeness_enhanced", beta)
     } else {
         ctx.without_value("beta_likeness_enhanced", Status::NotApplicable, "unsatisfiable").with_details(json!({ "violations": violations }))
     });
-    let d_max = higher(&|i| rows[i].4.delta);
-    out.push(ctx.ok("delta_disclosure", rows[d_max].4.delta).with_details(json!({ "log_base": "e", "worst_class": class_values(rows[d_max].0.class) })));
-    out.push(ctx.ok("delta_disclosure_log2", rows[d_max].4.delta / std::f64::consts::LN_2).with_details(json!({ "log_base": 2 })));
-    let a_max = higher(&|i| rows[i].4.alpha);
-    out.push(ctx.ok("alpha_k_anonymity", json!({ "alpha": rows[a_max].4.alpha, "k": input.k.map(crate::json::count_or_real) })));
+    let (delta, worst) = d_max.get();
+    out.push(ctx.ok("delta_disclosure", delta).with_details(json!({ "log_base": "e", "worst_class": class_values(worst.class) })));
+    out.push(ctx.ok("delta_disclosure_log2", delta / std::f64::consts::LN_2).with_details(json!({ "log_base": 2 })));
+    out.push(ctx.ok("alpha_k_anonymity", json!({ "alpha": a_max.get().0, "k": input.k.map(crate::json::count_or_real) })));
 
     let spread = |s: correlation::Spread| min_mean_max(s.min, s.mean, s.max);
     out.push(ctx.ok("scorr_correlation_risk_qi", spread(correlation::qi(&dist))));
