@@ -18,7 +18,7 @@ pub fn print_profile(report: &Report, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-/// One line per metric, its column in brackets, then the warnings.
+/// One line per metric, its column in brackets, the advice's sentences, then the warnings.
 pub fn print(report: &Report, out: &mut impl Write) -> io::Result<()> {
     read_lines(report, out)?;
     writeln!(out, "quasi-identifiers: {}", report.params.config.quasi_identifiers.join(", "))?;
@@ -34,6 +34,12 @@ pub fn print(report: &Report, out: &mut impl Write) -> io::Result<()> {
             None => m.id.to_string(),
         };
         writeln!(out, "{label:<46} {value}")?;
+    }
+    if let Some(advice) = report.metric("advice").and_then(|m| m.value.as_array()) {
+        writeln!(out, "\nwhat would lower the risk (best first):")?;
+        for (i, e) in advice.iter().enumerate() {
+            writeln!(out, "{:>3}. {}", i + 1, e["sentence"].as_str().unwrap_or(""))?;
+        }
     }
     for w in &report.warnings {
         writeln!(out, "warning ({}): {}", w.code, w.message)?;
