@@ -91,7 +91,7 @@ if [ -n "$BROWSER" ]; then
   ensure_table "hospital-$ROWS.csv" --schema hospital --rows "$ROWS" --seed 1 --qis age,sex,zip3,admit_date,ward,discharge
   step "pseudolens page vs DuckDB-wasm in headless Chromium, $ROWS rows, ${BENCH_RUNS:-5} runs"
   BENCH_ROWS=$ROWS npx playwright test -c tests/bench/peer.config.ts --reporter=line 2>&1 \
-    | grep -vE "^(npm warn|\[WebServer\] npm warn)" | tee bench-out/browser-bench.log
+    | grep --line-buffered -vE "^(npm warn|\[WebServer\] npm warn)" | tee bench-out/browser-bench.log
   grep -q "1 passed" bench-out/browser-bench.log
 fi
 

@@ -137,7 +137,10 @@ const median = (xs: number[]): number | null => {
 interface PseudolensRun {
   readMs: number;
   auditMs: number;
+  /** Read + audit: the drop-to-first-report without the time the bench takes to set the roles. */
   firstReportMs: number;
+  /** From the file's change event to the report, the bench's setting of the roles included. */
+  firstReportWallMs: number;
   reauditMs: number;
   pageReadS: number | null;
   pageAuditS: number | null;
@@ -177,7 +180,8 @@ async function pseudolens(page: Page, path: string, s: Setting): Promise<Pseudol
   return {
     readMs: profiled - file,
     auditMs: reported - clicked,
-    firstReportMs: reported - file,
+    firstReportMs: profiled - file + (reported - clicked),
+    firstReportWallMs: reported - file,
     reauditMs: recomputed - role,
     pageReadS: seconds(readNote, 'Read'),
     pageAuditS: seconds(audited, 'Audited'),
@@ -199,11 +203,16 @@ interface DuckdbRun {
 
 /** One DuckDB-wasm run in the warm harness page. */
 async function duckdbRun(page: Page, path: string, s: Setting): Promise<DuckdbRun> {
+  // Choosing the same file again fires no change event: empty the input first, then forget
+  // the mark, so that the time starts at this run's change.
+  await page.locator('#file-input').setInputFiles([]);
+  await page.evaluate(() => delete (window as unknown as { __marks: Record<string, number> }).__marks.file);
   await page.locator('#file-input').setInputFiles(path);
   const reauditQis = s.qis.filter((q) => q !== s.drop);
   const r = await page.evaluate(
     async ({ qis, sas, reauditQis }) => {
       const w = window as unknown as Record<string, (...a: unknown[]) => Promise<never>> & { __marks: Record<string, number> };
+      if (w.__marks.file === undefined) throw new Error('no change event on the DuckDB page');
       const name = (await w.duckdbRegister!()) as string;
       const first = (await w.duckdbGroupBy!(name, qis, sas)) as { ms: number; classes: number };
       const end = performance.now();
@@ -258,6 +267,7 @@ test('pseudolens and DuckDB-wasm in the same browser', async ({ browser }) => {
         readMs: m(pl, (r) => r.readMs),
         auditMs: m(pl, (r) => r.auditMs),
         firstReportMs: m(pl, (r) => r.firstReportMs),
+        firstReportWallMs: m(pl, (r) => r.firstReportWallMs),
         reauditMs: m(pl, (r) => r.reauditMs),
         pageReadMs: m(pl, (r) => (r.pageReadS === null ? null : r.pageReadS * 1000)),
         pageAuditMs: m(pl, (r) => (r.pageAuditS === null ? null : r.pageAuditS * 1000)),
@@ -277,7 +287,7 @@ test('pseudolens and DuckDB-wasm in the same browser', async ({ browser }) => {
       results.push({ setting: s, rows: ROWS, mb, runs: RUNS, pseudolens: { median: p, runs: pl }, duckdb: { median: d, runs: dk } });
       const head = `${s.name} ${s.qis.length} QIs${s.sas.length ? ` + ${s.sas.length} SAs` : ''}`;
       table.push(
-        [`${head}: drop to first report`, fmt(p.firstReportMs), fmt(d.firstReportMs), ratio(p.firstReportMs, d.firstReportMs)],
+        [`${head}: drop to first report (read + audit)`, fmt(p.firstReportMs), fmt(d.firstReportMs), ratio(p.firstReportMs, d.firstReportMs)],
         [`  of which read + profile (${p.readers} workers) / audit`, `${fmt(p.readMs)} / ${fmt(p.auditMs)}`, '', ''],
         [`${head}: re-audit, ${s.drop} dropped (wall, 250 ms debounce incl.)`, fmt(p.reauditMs), `${fmt(d.reauditFileMs)} (file)`, ratio(p.reauditMs, d.reauditFileMs)],
         [`${head}: re-audit, compute only (page's "Recomputed in")`, fmt(p.pageReauditMs), `${fmt(d.reauditTableMs)} (table)`, ratio(p.pageReauditMs, d.reauditTableMs)],
