@@ -12,7 +12,9 @@
 // Each run opens a new pseudolens page (nothing kept) and registers the file under a new name in
 // the one warm DuckDB; pseudolens and DuckDB alternate run by run; medians of BENCH_RUNS.
 // Times are taken inside each page (performance.now from the change event; conditions polled
-// every 10 ms). Prints one table and writes bench-out/browser-bench.json. Run by
+// every 10 ms). Cross-check: DuckDB's count of classes over the QIs (untimed, once per run)
+// against the page's r_internal card (classes / records). Prints one table and writes
+// bench-out/browser-bench.json. BENCH_TABLES=adult (or hospital) runs one table. Run by
 // `scripts/bench.sh --browser` (not a test).
 import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -20,7 +22,7 @@ import { cpus, loadavg } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { openApp } from '../e2e/helpers';
+import { cardValue, openApp } from '../e2e/helpers';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OUT = join(ROOT, 'bench-out');
@@ -148,6 +150,8 @@ interface PseudolensRun {
   readers: number | null;
   kept: string | null;
   fileReads: string | null;
+  /** The page's r_internal card (classes / records, 4 decimals) for the first report. */
+  rInternal: string;
 }
 
 /** One pseudolens run in a new page: drop to first report, then one QI dropped. */
@@ -169,6 +173,7 @@ async function pseudolens(page: Page, path: string, s: Setting): Promise<Pseudol
   const reported = await when(page, resultsFresh, false);
   const freshness = page.locator('#results-freshness');
   const audited = (await freshness.textContent()) ?? '';
+  const rInternal = await cardValue(page, 'r_internal');
   const file = await mark(page, 'file');
 
   await page.locator(`select[data-column="${s.drop}"]`).selectOption('insensitive');
@@ -189,6 +194,7 @@ async function pseudolens(page: Page, path: string, s: Setting): Promise<Pseudol
     readers: readers ? Number(readers[1]) : 1,
     kept,
     fileReads: await freshness.getAttribute('data-file-reads'),
+    rInternal,
   };
 }
 
@@ -199,6 +205,8 @@ interface DuckdbRun {
   reauditFileMs: number;
   loadMs: number;
   reauditTableMs: number;
+  /** The number of classes of the first report's QIs (untimed; the cross-check). */
+  qiClasses: number;
 }
 
 /** One DuckDB-wasm run in the warm harness page. */
@@ -219,8 +227,9 @@ async function duckdbRun(page: Page, path: string, s: Setting): Promise<DuckdbRu
       const reFile = (await w.duckdbGroupBy!(name, reauditQis, sas)) as { ms: number };
       const load = (await w.duckdbLoad!(name, 't')) as { ms: number };
       const reTable = (await w.duckdbGroupByTable!('t', reauditQis, sas)) as { ms: number };
+      const qiClasses = ((await w.duckdbGroupByTable!('t', qis, [])) as { classes: number }).classes;
       await w.duckdbDrop!(name, 't');
-      return { firstReportMs: end - w.__marks.file!, queryMs: first.ms, classes: first.classes, reauditFileMs: reFile.ms, loadMs: load.ms, reauditTableMs: reTable.ms };
+      return { firstReportMs: end - w.__marks.file!, queryMs: first.ms, classes: first.classes, reauditFileMs: reFile.ms, loadMs: load.ms, reauditTableMs: reTable.ms, qiClasses };
     },
     { qis: s.qis, sas: s.sas, reauditQis },
   );
@@ -284,7 +293,11 @@ test('pseudolens and DuckDB-wasm in the same browser', async ({ browser }) => {
         loadMs: m(dk, (r) => r.loadMs),
         reauditTableMs: m(dk, (r) => r.reauditTableMs),
       };
-      results.push({ setting: s, rows: ROWS, mb, runs: RUNS, pseudolens: { median: p, runs: pl }, duckdb: { median: d, runs: dk } });
+      // Cross-check: both count the same classes (the page shows classes / records to 4 decimals).
+      const expected = dk[0] ? (dk[0].qiClasses / ROWS).toFixed(4) : null;
+      const agree = pl.every((r) => r.rInternal === expected);
+      console.log(`  cross-check: DuckDB-wasm ${dk[0]?.qiClasses} classes (r_internal ${expected}), page ${pl.map((r) => r.rInternal).join(' ')}: ${agree ? 'agree' : 'DIFFER'}`);
+      results.push({ crossCheck: { duckdbClasses: dk[0]?.qiClasses ?? null, expectedRInternal: expected, pageRInternal: pl.map((r) => r.rInternal), agree }, setting: s, rows: ROWS, mb, runs: RUNS, pseudolens: { median: p, runs: pl }, duckdb: { median: d, runs: dk } });
       const head = `${s.name} ${s.qis.length} QIs${s.sas.length ? ` + ${s.sas.length} SAs` : ''}`;
       table.push(
         [`${head}: drop to first report (read + audit)`, fmt(p.firstReportMs), fmt(d.firstReportMs), ratio(p.firstReportMs, d.firstReportMs)],
