@@ -6,20 +6,33 @@
 # the CLI has them. Prints one table with the ratios and writes bench-out/bench.json; the work
 # is in bench/compare.py. DuckDB (PyPI `duckdb`) is installed into bench-out/venv, never by the
 # tests.
-# --browser adds the older benchmark: the native CLI and the worker in headless Chromium on the
-# CLI's own generated table (5 QIs; 8 QIs; 5 QIs + 2 SAs; the utility pass, two files).
-# Usage: scripts/bench.sh [ROWS] [--browser]   (ROWS default 1,000,000)
+# --browser adds the browser bench against the peer in the same browser (tests/bench/peer.bench.ts):
+# the page's drop-to-first-report and a re-audit after a role change, and DuckDB-wasm's group-by
+# of the same QIs on the same file (Adult-like 8 QIs; hospital 5 QIs + 2 SAs), in one headless
+# Chromium, medians of BENCH_RUNS (default 5); prints the ratios and writes
+# bench-out/browser-bench.json. DuckDB-wasm (npm @duckdb/duckdb-wasm, pinned) is installed into
+# bench-out/duckdb-wasm and bundled there, never a dependency of the project. --browser-only
+# runs that part alone (generating the two tables if missing).
+# --browser-throughput adds the older benchmark: the native CLI and the worker in headless
+# Chromium on the CLI's own generated table (5 QIs; 8 QIs; 5 QIs + 2 SAs; the utility pass).
+# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput]
+#        (ROWS default 1,000,000)
 source "$(dirname "$0")/lib.sh"
 ROWS=1000000
 BROWSER=
+NATIVE=1
+THROUGHPUT=
 for arg in "$@"; do
   case $arg in
     --browser) BROWSER=1 ;;
-    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser]" >&2; exit 2 ;;
+    --browser-only) BROWSER=1 NATIVE= ;;
+    --browser-throughput) THROUGHPUT=1 ;;
+    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput]" >&2; exit 2 ;;
     *) ROWS=$arg ;;
   esac
 done
 DUCKDB_VERSION=2.0.0
+DUCKDB_WASM_VERSION=1.32.0
 GEN=$ROOT/../shared/bench/gen.py
 [ -f "$GEN" ] || { echo "missing $GEN (the shared/ folder beside the repository)" >&2; exit 1; }
 
@@ -32,17 +45,58 @@ ensure_duckdb() {
   fi
 }
 
-build_cli
-ensure_duckdb
-step "pseudolens CLI vs DuckDB native, $ROWS rows"
-bench-out/venv/bin/python bench/compare.py --rows "$ROWS" --runs "${BENCH_RUNS:-5}" \
-  --out bench-out --cli target/release/pseudolens --gen "$GEN"
+ensure_duckdb_wasm() {
+  local pkg=bench-out/duckdb-wasm/node_modules/@duckdb/duckdb-wasm/package.json
+  if [ "$(node -p "require('./$pkg').version" 2>/dev/null)" != "$DUCKDB_WASM_VERSION" ]; then
+    step "installing @duckdb/duckdb-wasm $DUCKDB_WASM_VERSION into bench-out/duckdb-wasm (benchmark only)"
+    npm install --prefix bench-out/duckdb-wasm --no-save --no-audit --no-fund --no-package-lock \
+      "@duckdb/duckdb-wasm@$DUCKDB_WASM_VERSION"
+  fi
+  step "bundling the DuckDB-wasm harness into bench-out/duckdb-wasm/dist"
+  npx vite build --config tests/bench/duckdb/vite.config.js
+}
 
-[ -n "$BROWSER" ] || exit 0
+# The tables compare.py generates, with its arguments and its stamp (so each reuses the other's).
+ensure_table() {
+  local path=bench-out/$1; shift
+  [ -f "$path" ] && [ -f "$path.gen.json" ] && return
+  step "generating $path"
+  python3 - "$GEN" "$path" "$@" <<'PY'
+import json, os, subprocess, sys
+gen, path, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+line = subprocess.run([sys.executable, gen] + args + ["--out", path], check=True, capture_output=True, text=True).stdout.strip()
+print(line)
+json.dump({"args": args, "line": line, "bytes": os.path.getsize(path)}, open(path + ".gen.json", "w"))
+PY
+}
+
+if [ -n "$NATIVE" ]; then
+  build_cli
+  ensure_duckdb
+  step "pseudolens CLI vs DuckDB native, $ROWS rows"
+  bench-out/venv/bin/python bench/compare.py --rows "$ROWS" --runs "${BENCH_RUNS:-5}" \
+    --out bench-out --cli target/release/pseudolens --gen "$GEN"
+fi
+
+[ -n "$BROWSER$THROUGHPUT" ] || exit 0
 ensure_rust_wasm
 ensure_npm
 ensure_chromium
 build_web
+
+if [ -n "$BROWSER" ]; then
+  ensure_duckdb_wasm
+  mkdir -p bench-out
+  ensure_table "adult-$ROWS.csv" --rows "$ROWS" --seed 1 --qis 8
+  ensure_table "hospital-$ROWS.csv" --schema hospital --rows "$ROWS" --seed 1 --qis age,sex,zip3,admit_date,ward,discharge
+  step "pseudolens page vs DuckDB-wasm in headless Chromium, $ROWS rows, ${BENCH_RUNS:-5} runs"
+  BENCH_ROWS=$ROWS npx playwright test -c tests/bench/peer.config.ts --reporter=line 2>&1 \
+    | grep --line-buffered -vE "^(npm warn|\[WebServer\] npm warn)" | tee bench-out/browser-bench.log
+  grep -q "1 passed" bench-out/browser-bench.log
+fi
+
+[ -n "$THROUGHPUT" ] || exit 0
+[ -x target/release/pseudolens ] || build_cli
 QI5=age,sex,region,admission_date,ward
 QI8=$QI5,diagnosis,procedure,length_of_stay
 SAS=diagnosis,procedure

@@ -1,0 +1,331 @@
+// The browser bench against the peer (issue 12, item 5): in one headless Chromium, on the same
+// file, the pseudolens page and DuckDB-wasm (bundled locally from bench-out/duckdb-wasm, warm).
+//   pseudolens: drop-to-first-report (from the file input's change to the report of the chosen
+//     roles: the page's parallel read and profile, the roles set, "Run audit", the audit from
+//     the kept table), then a re-audit after a role change (one QI dropped), until the results
+//     are current again; the page's own seconds are read from its notes too.
+//   DuckDB-wasm: from the change of its own <input type=file> (same file, read from disk through
+//     registerFileHandle + BROWSER_FILEREADER) to the answer of bench/compare.py's group-by of
+//     the same QIs (GROUPING SETS with the sensitive columns); the same group-by for the
+//     re-audit's QIs read from the file again, and from a table loaded into memory (DuckDB's
+//     counterpart of the page's kept table).
+// Each run opens a new pseudolens page (nothing kept) and registers the file under a new name in
+// the one warm DuckDB; pseudolens and DuckDB alternate run by run; medians of BENCH_RUNS.
+// Times are taken inside each page (performance.now from the change event; conditions polled
+// every 10 ms). Cross-check: DuckDB's count of classes over the QIs (untimed, once per run)
+// against the page's r_internal card (classes / records). Prints one table and writes
+// bench-out/browser-bench.json. BENCH_TABLES=adult (or hospital) runs one table. Run by
+// `scripts/bench.sh --browser` (not a test).
+import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { cpus, loadavg } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { cardValue, openApp } from '../e2e/helpers';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const OUT = join(ROOT, 'bench-out');
+const DUCKDB_DIST = join(OUT, 'duckdb-wasm', 'dist');
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+interface Setting {
+  name: string;
+  file: string;
+  qis: string[];
+  sas: string[];
+  /** The QI dropped for the re-audit. */
+  drop: string;
+}
+
+const ALL_SETTINGS: Setting[] = [
+  {
+    name: 'adult',
+    file: `adult-${ROWS}.csv`,
+    qis: ['age', 'workclass', 'education', 'marital_status', 'occupation', 'race', 'sex', 'native_country'],
+    sas: [],
+    drop: 'native_country',
+  },
+  {
+    name: 'hospital',
+    file: `hospital-${ROWS}.csv`,
+    qis: ['age', 'sex', 'zip3', 'admit_date', 'ward'],
+    sas: ['diagnosis', 'discharge'],
+    drop: 'ward',
+  },
+];
+const SETTINGS = process.env.BENCH_TABLES
+  ? ALL_SETTINGS.filter((s) => process.env.BENCH_TABLES!.split(',').includes(s.name))
+  : ALL_SETTINGS;
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json',
+};
+
+/** Serves the bundled DuckDB-wasm harness from bench-out/duckdb-wasm/dist (no CDN). */
+function serveDuckdb(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const path = normalize(join(DUCKDB_DIST, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
+    const file = path.endsWith('/') ? join(path, 'index.html') : path;
+    if (!file.startsWith(DUCKDB_DIST) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream', 'content-length': statSync(file).size });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/` });
+    }),
+  );
+}
+
+/** Records in the page when a file is chosen and when a role changes (capture phase). */
+const MARKS = () => {
+  const w = window as unknown as { __marks: Record<string, number> };
+  w.__marks = {};
+  document.addEventListener(
+    'change',
+    (event) => {
+      const target = event.target as HTMLElement;
+      if (target.id === 'file-input') w.__marks.file = performance.now();
+      else if (target.matches?.('select[data-column]')) w.__marks.role = performance.now();
+    },
+    true,
+  );
+};
+
+const mark = (page: Page, name: string) => page.evaluate((n) => (window as unknown as { __marks: Record<string, number> }).__marks[n]!, name);
+
+/** Waits (polling every 10 ms in the page) until `fn` holds; returns the page's time then. */
+async function when<A>(page: Page, fn: (arg: A) => unknown, arg: A): Promise<number> {
+  const handle = await page.waitForFunction(fn, arg, { polling: 10, timeout: 600_000 });
+  return (await handle.jsonValue()) as number;
+}
+
+/** The Run audit button is shown (the profile is on screen): the page's time, else false. */
+const profileShown = () => {
+  const b = document.querySelector<HTMLElement>('#run-audit');
+  return !!b && b.offsetParent !== null && performance.now();
+};
+/** The results are current (`recomputed`: after a recompute): the page's time, else false. */
+const resultsFresh = (recomputed: boolean) => {
+  const f = document.querySelector<HTMLElement>('#results-freshness');
+  const ok =
+    !!f && f.dataset.state === 'fresh' && !f.hidden &&
+    !!document.querySelector('#results-panel [data-metric="k_anonymity"] .card-value') &&
+    (!recomputed || (f.textContent ?? '').startsWith('Recomputed'));
+  return ok && performance.now();
+};
+
+const seconds = (text: string, word: string): number | null => {
+  const m = new RegExp(`${word} in (\\d+(?:\\.\\d+)?) s`).exec(text);
+  return m ? Number(m[1]) : null;
+};
+
+const median = (xs: number[]): number | null => {
+  const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (!v.length) return null;
+  const mid = v.length >> 1;
+  return v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
+};
+
+interface PseudolensRun {
+  readMs: number;
+  auditMs: number;
+  /** Read + audit: the drop-to-first-report without the time the bench takes to set the roles. */
+  firstReportMs: number;
+  /** From the file's change event to the report, the bench's setting of the roles included. */
+  firstReportWallMs: number;
+  reauditMs: number;
+  pageReadS: number | null;
+  pageAuditS: number | null;
+  pageReauditS: number | null;
+  readers: number | null;
+  kept: string | null;
+  fileReads: string | null;
+  /** The page's r_internal card (classes / records, 4 decimals) for the first report. */
+  rInternal: string;
+}
+
+/** One pseudolens run in a new page: drop to first report, then one QI dropped. */
+async function pseudolens(page: Page, path: string, s: Setting): Promise<PseudolensRun> {
+  await page.addInitScript(MARKS);
+  await openApp(page);
+  await page.locator('#file-input').setInputFiles(path);
+  const profiled = await when(page, profileShown, undefined);
+  const readNote = (await page.locator('#read-note').textContent()) ?? '';
+  const kept = await page.locator('#read-note').getAttribute('data-kept');
+  for (const select of await page.locator('select[data-column]').all()) {
+    const column = await select.getAttribute('data-column');
+    if (column && s.qis.includes(column)) await select.selectOption('quasi_identifier');
+    else if (column && s.sas.includes(column)) await select.selectOption('sensitive');
+    else if (['quasi_identifier', 'sensitive'].includes(await select.inputValue())) await select.selectOption('insensitive');
+  }
+  const clicked = await page.evaluate(() => performance.now());
+  await page.locator('#run-audit').click();
+  const reported = await when(page, resultsFresh, false);
+  const freshness = page.locator('#results-freshness');
+  const audited = (await freshness.textContent()) ?? '';
+  const rInternal = await cardValue(page, 'r_internal');
+  const file = await mark(page, 'file');
+
+  await page.locator(`select[data-column="${s.drop}"]`).selectOption('insensitive');
+  await expect(freshness).not.toHaveAttribute('data-state', 'fresh', { timeout: 5_000 }).catch(() => undefined);
+  const recomputed = await when(page, resultsFresh, true);
+  const role = await mark(page, 'role');
+  const reaudited = (await freshness.textContent()) ?? '';
+  const readers = /by (\d+) workers/.exec(readNote);
+  return {
+    readMs: profiled - file,
+    auditMs: reported - clicked,
+    firstReportMs: profiled - file + (reported - clicked),
+    firstReportWallMs: reported - file,
+    reauditMs: recomputed - role,
+    pageReadS: seconds(readNote, 'Read'),
+    pageAuditS: seconds(audited, 'Audited'),
+    pageReauditS: seconds(reaudited, 'Recomputed'),
+    readers: readers ? Number(readers[1]) : 1,
+    kept,
+    fileReads: await freshness.getAttribute('data-file-reads'),
+    rInternal,
+  };
+}
+
+interface DuckdbRun {
+  firstReportMs: number;
+  queryMs: number;
+  classes: number;
+  reauditFileMs: number;
+  loadMs: number;
+  reauditTableMs: number;
+  /** The number of classes of the first report's QIs (untimed; the cross-check). */
+  qiClasses: number;
+}
+
+/** One DuckDB-wasm run in the warm harness page. */
+async function duckdbRun(page: Page, path: string, s: Setting): Promise<DuckdbRun> {
+  // Choosing the same file again fires no change event: empty the input first, then forget
+  // the mark, so that the time starts at this run's change.
+  await page.locator('#file-input').setInputFiles([]);
+  await page.evaluate(() => delete (window as unknown as { __marks: Record<string, number> }).__marks.file);
+  await page.locator('#file-input').setInputFiles(path);
+  const reauditQis = s.qis.filter((q) => q !== s.drop);
+  const r = await page.evaluate(
+    async ({ qis, sas, reauditQis }) => {
+      const w = window as unknown as Record<string, (...a: unknown[]) => Promise<never>> & { __marks: Record<string, number> };
+      if (w.__marks.file === undefined) throw new Error('no change event on the DuckDB page');
+      const name = (await w.duckdbRegister!()) as string;
+      const first = (await w.duckdbGroupBy!(name, qis, sas)) as { ms: number; classes: number };
+      const end = performance.now();
+      const reFile = (await w.duckdbGroupBy!(name, reauditQis, sas)) as { ms: number };
+      const load = (await w.duckdbLoad!(name, 't')) as { ms: number };
+      const reTable = (await w.duckdbGroupByTable!('t', reauditQis, sas)) as { ms: number };
+      const qiClasses = ((await w.duckdbGroupByTable!('t', qis, [])) as { classes: number }).classes;
+      await w.duckdbDrop!(name, 't');
+      return { firstReportMs: end - w.__marks.file!, queryMs: first.ms, classes: first.classes, reauditFileMs: reFile.ms, loadMs: load.ms, reauditTableMs: reTable.ms, qiClasses };
+    },
+    { qis: s.qis, sas: s.sas, reauditQis },
+  );
+  return r;
+}
+
+test('pseudolens and DuckDB-wasm in the same browser', async ({ browser }) => {
+  test.setTimeout(RUNS * SETTINGS.length * 600_000);
+  expect(existsSync(join(DUCKDB_DIST, 'index.html')), 'bundle the DuckDB-wasm harness first (scripts/bench.sh --browser)').toBe(true);
+  const loadAtStart = loadavg();
+  const { server, url } = await serveDuckdb();
+  const results: Record<string, unknown>[] = [];
+  const table: string[][] = [];
+  const fmt = (ms: number | null) => (ms === null ? '-' : `${(ms / 1000).toFixed(3)} s`);
+  const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? '-' : `${(a / b).toFixed(2)}x`);
+  try {
+    const context = await browser.newContext();
+    const duck = await context.newPage();
+    await duck.addInitScript(MARKS);
+    await duck.goto(url);
+    const info = await duck.evaluate(() => (window as unknown as { duckdbReady: () => Promise<unknown> }).duckdbReady());
+    console.log(`DuckDB-wasm ${JSON.stringify(info)}`);
+    for (const s of SETTINGS) {
+      const path = join(OUT, s.file);
+      expect(existsSync(path), `${path} (generated by scripts/bench.sh)`).toBe(true);
+      const mb = statSync(path).size / 1e6;
+      const what = `${s.name} ${ROWS.toLocaleString('en-US')} rows (${mb.toFixed(1)} MB), ${s.qis.length} QIs${s.sas.length ? ` + SAs ${s.sas.join(',')}` : ''}`;
+      console.log(`${what}: ${RUNS} runs`);
+      const pl: PseudolensRun[] = [];
+      const dk: DuckdbRun[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const page = await context.newPage();
+        try {
+          pl.push(await pseudolens(page, path, s));
+        } finally {
+          await page.close();
+        }
+        dk.push(await duckdbRun(duck, path, s));
+        console.log(`  run ${i + 1}: pseudolens ${JSON.stringify(pl.at(-1))}`);
+        console.log(`  run ${i + 1}: duckdb-wasm ${JSON.stringify(dk.at(-1))}`);
+      }
+      const m = <T>(xs: T[], f: (x: T) => number | null) => median(xs.map(f).filter((x): x is number => x !== null));
+      const p = {
+        readMs: m(pl, (r) => r.readMs),
+        auditMs: m(pl, (r) => r.auditMs),
+        firstReportMs: m(pl, (r) => r.firstReportMs),
+        firstReportWallMs: m(pl, (r) => r.firstReportWallMs),
+        reauditMs: m(pl, (r) => r.reauditMs),
+        pageReadMs: m(pl, (r) => (r.pageReadS === null ? null : r.pageReadS * 1000)),
+        pageAuditMs: m(pl, (r) => (r.pageAuditS === null ? null : r.pageAuditS * 1000)),
+        pageReauditMs: m(pl, (r) => (r.pageReauditS === null ? null : r.pageReauditS * 1000)),
+        readers: pl[0]?.readers ?? null,
+        kept: pl[0]?.kept ?? null,
+        fileReads: pl.map((r) => r.fileReads),
+      };
+      const d = {
+        firstReportMs: m(dk, (r) => r.firstReportMs),
+        queryMs: m(dk, (r) => r.queryMs),
+        classes: dk[0]?.classes ?? null,
+        reauditFileMs: m(dk, (r) => r.reauditFileMs),
+        loadMs: m(dk, (r) => r.loadMs),
+        reauditTableMs: m(dk, (r) => r.reauditTableMs),
+      };
+      // Cross-check: both count the same classes (the page shows classes / records to 4 decimals).
+      const expected = dk[0] ? (dk[0].qiClasses / ROWS).toFixed(4) : null;
+      const agree = pl.every((r) => r.rInternal === expected);
+      console.log(`  cross-check: DuckDB-wasm ${dk[0]?.qiClasses} classes (r_internal ${expected}), page ${pl.map((r) => r.rInternal).join(' ')}: ${agree ? 'agree' : 'DIFFER'}`);
+      results.push({ crossCheck: { duckdbClasses: dk[0]?.qiClasses ?? null, expectedRInternal: expected, pageRInternal: pl.map((r) => r.rInternal), agree }, setting: s, rows: ROWS, mb, runs: RUNS, pseudolens: { median: p, runs: pl }, duckdb: { median: d, runs: dk } });
+      const head = `${s.name} ${s.qis.length} QIs${s.sas.length ? ` + ${s.sas.length} SAs` : ''}`;
+      table.push(
+        [`${head}: drop to first report (read + audit)`, fmt(p.firstReportMs), fmt(d.firstReportMs), ratio(p.firstReportMs, d.firstReportMs)],
+        [`  of which read + profile (${p.readers} workers) / audit`, `${fmt(p.readMs)} / ${fmt(p.auditMs)}`, '', ''],
+        [`${head}: re-audit, ${s.drop} dropped (wall, 250 ms debounce incl.)`, fmt(p.reauditMs), `${fmt(d.reauditFileMs)} (file)`, ratio(p.reauditMs, d.reauditFileMs)],
+        [`${head}: re-audit, compute only (page's "Recomputed in")`, fmt(p.pageReauditMs), `${fmt(d.reauditTableMs)} (table)`, ratio(p.pageReauditMs, d.reauditTableMs)],
+        [`  DuckDB-wasm: load into a table in memory`, '', fmt(d.loadMs), ''],
+      );
+    }
+    await context.close();
+  } finally {
+    server.close();
+  }
+  const loadAtEnd = loadavg();
+  const widths = [0, 1, 2, 3].map((c) => Math.max(...[['setting', 'pseudolens', 'DuckDB-wasm', 'ratio'], ...table].map((r) => r[c]!.length)));
+  const line = (r: string[]) => r.map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join(' | ');
+  console.log(
+    [
+      `browser bench: headless Chromium, ${ROWS.toLocaleString('en-US')} rows, medians of ${RUNS} runs, ${cpus().length} cores, ` +
+        `load average ${loadAtStart.map((x) => x.toFixed(2)).join(' ')} at start, ${loadAtEnd.map((x) => x.toFixed(2)).join(' ')} at end`,
+      'DuckDB-wasm: eh bundle, one thread (no COOP/COEP, so no SharedArrayBuffer), warm; ratio = pseudolens / DuckDB-wasm (below 1: pseudolens faster)',
+      line(['setting', 'pseudolens', 'DuckDB-wasm', 'ratio']),
+      line(widths.map((w) => '-'.repeat(w))),
+      ...table.map(line),
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(OUT, 'browser-bench.json'),
+    JSON.stringify({ date: new Date().toISOString(), rows: ROWS, runs: RUNS, cores: cpus().length, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadAtEnd, results }, null, 2),
+  );
+});
