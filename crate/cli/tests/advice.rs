@@ -4,10 +4,11 @@
 
 use std::process::Command;
 
-fn run(args: &[&str]) -> (i32, String, String) {
+/// Audits a five-row table (its own file per `name`: the tests run side by side).
+fn run(name: &str, args: &[&str]) -> (i32, String, String) {
     let dir = std::env::temp_dir().join(format!("pseudolens-advice-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("t.csv");
+    let file = dir.join(format!("{name}.csv"));
     std::fs::write(&file, "age,sex\n31,M\n32,M\n33,F\n41,F\n41,F\n").unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_pseudolens")).args(["audit", file.to_str().unwrap(), "--qi", "age,sex"]).args(args).output().unwrap();
     (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
@@ -15,7 +16,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn the_readable_output_lists_the_changes_best_first() {
-    let (code, out, _) = run(&["--advice", "--advice-k", "2", "--threshold", "0.5"]);
+    let (code, out, _) = run("readable", &["--advice", "--advice-k", "2", "--threshold", "0.5"]);
     assert_eq!(code, 0);
     let list = &out[out.find("what would lower the risk (best first):").expect("the advice heading")..];
     let first = list.lines().nth(1).unwrap();
@@ -27,11 +28,11 @@ fn the_readable_output_lists_the_changes_best_first() {
 
 #[test]
 fn the_json_holds_the_metric_only_when_asked() {
-    let (_, with, _) = run(&["--advice", "--json"]);
+    let (_, with, _) = run("with", &["--advice", "--json"]);
     let report: serde_json::Value = serde_json::from_str(&with).unwrap();
     let advice = report["metrics"].as_array().unwrap().iter().find(|m| m["id"] == "advice").expect("the advice metric");
     assert_eq!(advice["details"]["suppress_below"], 5);
-    let (_, without, _) = run(&["--json"]);
+    let (_, without, _) = run("without", &["--json"]);
     let report: serde_json::Value = serde_json::from_str(&without).unwrap();
     assert!(report["metrics"].as_array().unwrap().iter().all(|m| m["id"] != "advice"));
     assert_eq!(report["params"]["advice"], serde_json::Value::Null);
@@ -39,7 +40,7 @@ fn the_json_holds_the_metric_only_when_asked() {
 
 #[test]
 fn a_suppression_k_below_2_is_refused() {
-    let (code, _, err) = run(&["--advice", "--advice-k", "1"]);
+    let (code, _, err) = run("k1", &["--advice", "--advice-k", "1"]);
     assert_eq!(code, 2);
     assert!(err.contains("--advice-k"), "{err}");
 }

@@ -507,7 +507,7 @@ mod tests {
         // 70,000 values in each of two QIs: 17 bits each, so (x, y) and (x, y + 2^15) share
         // the low 32 bits kept in the index.
         let mut t = ClassTable::new(2, MissingPolicy::Ordinary, false, false);
-        let mut add = |t: &mut ClassTable, x: usize, y: usize| {
+        let add = |t: &mut ClassTable, x: usize, y: usize| {
             let key = [t.code(0, Cell::Text(&x.to_string())), t.code(1, Cell::Text(&y.to_string()))];
             t.absorb(&key, 0.0).unwrap();
         };
