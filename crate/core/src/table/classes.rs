@@ -241,6 +241,13 @@ impl ClassTable {
                         return Err(e);
                     }
                 }
+                if self.index.len() == self.index.capacity() {
+                    // Grown by freeing and refilling (before the new class is stored, so the
+                    // refill does not hold it): hashbrown's own growth holds the old and the
+                    // new index at once, and parts read on several cores tend to grow
+                    // together.
+                    self.rebuild_index((2 * self.index.len()).max(16));
+                }
                 self.keys.extend_from_slice(&key);
                 self.counts.push(n);
                 if self.order.get().is_some() {
@@ -248,12 +255,6 @@ impl ClassTable {
                 }
                 if let Some(ws) = &mut self.weights {
                     ws.push(weight);
-                }
-                if self.index.len() == self.index.capacity() {
-                    // Grown by freeing and refilling: hashbrown's own growth holds the old
-                    // and the new index at once, and parts read on several cores tend to
-                    // grow together.
-                    self.rebuild_index((2 * self.index.len()).max(16));
                 }
                 let (hasher, keys) = (&self.hasher, &self.keys);
                 self.index.insert_unique(hash, [first as u32, i], |s| hasher.hash_one(&keys[s[1] as usize * w..(s[1] as usize + 1) * w]));
@@ -483,6 +484,7 @@ mod tests {
             let values: Vec<String> = (0..q).map(|_| rng.below(spread).to_string()).collect();
             let key: Vec<u32> = values.iter().enumerate().map(|(a, v)| t.code(a, Cell::Text(v))).collect();
             t.absorb(&key, 0.0).unwrap();
+            assert_eq!(t.index.len(), t.len(), "one index entry a class, also right after the index grew");
             *oracle.entry(values).or_insert(0) += 1;
         }
         (t, oracle)
@@ -498,7 +500,7 @@ mod tests {
         for (q, spread) in [(1, 3), (3, 40), (4, 70_000), (9, 300)] {
             let (t, oracle) = table(5_000, q, spread, q as u64);
             assert_eq!(counts_by_value(&t), oracle, "q {q}, spread {spread}");
-            assert_eq!(t.index.len(), t.len());
+            assert_eq!(t.index.len(), t.len(), "one index entry a class");
         }
     }
 
@@ -553,6 +555,7 @@ mod tests {
             let [mut a, b] = parts;
             a.merge(b).unwrap();
             assert_eq!(counts_by_value(&a), oracle, "split at {split}");
+            assert_eq!(a.index.len(), a.len(), "one index entry a class");
             assert_eq!(a.len(), whole.len());
         }
     }
