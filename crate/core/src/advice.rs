@@ -238,12 +238,25 @@ fn regrouped(table: &ClassTable, a: usize, map: &[u32]) -> Vec<u64> {
     let word = (0..packing.words()).find(|&w| packing.field_mask(a, w) != 0).unwrap_or(0);
     let mask = packing.field_mask(a, word);
     let replaced = |i: usize, w: u64| w & !mask | u64::from(map[table.code_at(i, a) as usize]) << shift;
-    if packing.words() == 1 {
-        let mut counts: Map<u64, u64> = hash::map();
-        for i in 0..table.len() {
-            *counts.entry(replaced(i, table.packed(i)[0])).or_insert(0) += table.count(i);
+    // One word a class, its key above its count: sorted by key (a radix sort, no hashing),
+    // equal keys are runs.
+    let key_bits = (0..table.q()).map(|b| packing.field(b)).map(|(s, b)| s + b).max().unwrap_or(0);
+    let count_bits = 64 - table.records().leading_zeros();
+    if packing.words() == 1 && key_bits + count_bits <= 64 {
+        let mut words: Vec<u64> = (0..table.len()).map(|i| replaced(i, table.packed(i)[0]) << count_bits | table.count(i)).collect();
+        crate::identity::attribution::radix_sort_words(&mut words, &mut Vec::new(), count_bits, key_bits);
+        let count_mask = (1u64 << count_bits) - 1;
+        let mut sizes: Vec<u64> = Vec::new();
+        let mut prev = None;
+        for w in words {
+            if prev == Some(w >> count_bits) {
+                *sizes.last_mut().expect("a run is open") += w & count_mask;
+            } else {
+                sizes.push(w & count_mask);
+                prev = Some(w >> count_bits);
+            }
         }
-        return counts.into_values().collect();
+        return sizes;
     }
     let mut counts: Map<Box<[u64]>, u64> = hash::map();
     for i in 0..table.len() {

@@ -292,7 +292,7 @@ fn expand(mut c: u64, fields: &[(u32, u32)]) -> u64 {
 
 /// Sorts words by their bits `low .. low + width` (an LSD radix sort, 11 bits a pass, with
 /// every pass's histogram counted in one read; a pass whose digit never varies is skipped).
-fn radix_sort_words(a: &mut Vec<u64>, b: &mut Vec<u64>, low: u32, width: u32) {
+pub(crate) fn radix_sort_words(a: &mut Vec<u64>, b: &mut Vec<u64>, low: u32, width: u32) {
     const BITS: u32 = 11;
     let passes = width.div_ceil(BITS) as usize;
     let mut counts = vec![[0u32; 1 << BITS]; passes];
