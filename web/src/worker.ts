@@ -4,8 +4,8 @@
 // table, none reads the file again. A file that cannot be read in parts (UTF-16, a problem in
 // a part) or kept (a column a role needs has too many values) is streamed as before: read in
 // 1 MiB slices into the streaming `Audit`. Side tables (the original, the population table)
-// are streamed into an `Original` / `Reference`; the drill-down streams the file through an
-// `Extract`. Progress is posted at most every 100 ms. Cancel is handled by the page: it
+// are streamed into an `Original` / `Reference`; the drill-down reads the kept table
+// (`KeptTable.extract`), or streams the file through an `Extract` when it is not kept. Progress is posted at most every 100 ms. Cancel is handled by the page: it
 // terminates this worker, and with it its readers (a wasm call cannot be interrupted).
 
 import init, { Audit, Extract, KeptTable, Original, OriginalTable, Population, Reference, choose, sample_csv, version } from '../pkg/pseudolens_wasm.js';
@@ -282,6 +282,18 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
   return { report: await streamAudit(id, blob, config, sides), read: { kept: false, why, readers: 1 } };
 }
 
+/** The drill-down from the kept table (no read of the file); null when there is none or a
+ * column it needs was not kept (then the file is streamed). */
+function keptExtract(config: AuditConfig, classes: ClassValues[]): Extracted | null {
+  if (!kept || kept.ragged !== config.ragged) return null;
+  try {
+    return kept.table.extract(config, classes) as Extracted;
+  } catch (e) {
+    if (toWireError(e).code !== 'not_retained') throw e;
+    return null;
+  }
+}
+
 async function extract(id: number, blob: Blob, config: AuditConfig, classes: ClassValues[]): Promise<Extracted> {
   const extract = new Extract(config, classes);
   try {
@@ -373,9 +385,11 @@ async function run(request: Exclude<Request, ChooseRequest | RecomputeRequest>):
       }
       case 'extract': {
         const blob = asBlob(request.source);
-        const extracted = await withEncodingRetry(id, 'table', config.encoding === 'windows-1252', (encoding) =>
-          extract(id, blob, withEncoding(config, encoding), request.classes),
-        );
+        const extracted =
+          keptExtract(config, request.classes) ??
+          (await withEncodingRetry(id, 'table', config.encoding === 'windows-1252', (encoding) =>
+            extract(id, blob, withEncoding(config, encoding), request.classes),
+          ));
         scope.postMessage({ type: 'extract_result', id, extracted });
         break;
       }
