@@ -20,6 +20,7 @@ use crate::hash::{self, Map};
 use crate::identity::{ClassTable, IdentityParams, MissingPolicy};
 use crate::metric::{Context, MetricResult, Status};
 use crate::table::dictionary::{Dictionary, is_blank};
+use crate::verdict::arx::{AttackerValues, Light};
 
 /// Settings of the advice.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -32,29 +33,6 @@ pub struct AdviceParams {
 impl Default for AdviceParams {
     fn default() -> Self {
         AdviceParams { suppress_below: 5 }
-    }
-}
-
-/// ARX's traffic light (the page's verdict): green when every check passes, amber when only
-/// the success-rate checks fail, red otherwise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Light {
-    /// Every threshold met.
-    Green,
-    /// Only the average risk (success rate) above its threshold.
-    Amber,
-    /// Records at risk or the highest risk above their thresholds.
-    Red,
-}
-
-impl Light {
-    fn word(self) -> &'static str {
-        match self {
-            Light::Green => "GREEN",
-            Light::Amber => "AMBER",
-            Light::Red => "RED",
-        }
     }
 }
 
@@ -93,13 +71,10 @@ pub fn figures(sizes: impl Iterator<Item = u64>, p: &IdentityParams) -> Option<F
         return None;
     }
     let records_at_risk = at_risk as f64 / n as f64;
-    let verdict = if records_at_risk > p.records_at_risk_threshold || 1.0 / k as f64 > p.threshold {
-        Light::Red
-    } else if classes as f64 / n as f64 > p.success_rate_threshold {
-        Light::Amber
-    } else {
-        Light::Green
-    };
+    let success_rate = classes as f64 / n as f64;
+    let prosecutor = [records_at_risk, 1.0 / k as f64, success_rate];
+    let values = AttackerValues { prosecutor, journalist: prosecutor, marketer: success_rate };
+    let verdict = Light::of(&values, &p.arx_thresholds());
     Some(Figures { records: n, k, uniques, records_at_risk, verdict })
 }
 
@@ -304,6 +279,27 @@ fn sentence(change: &Change, before: &Figures, e: &Effect) -> String {
     )
 }
 
+/// The cost of a coarsening to its column: the share of its distinct values that now share
+/// a value with another, and its generalization loss over `records` (records per `|GR|`
+/// summed in the order of `|GR|`, so the loss does not depend on the order codes were met
+/// in). `per_code`: the column's records per code.
+fn cost(c: &Coarsening, per_code: &[u64], records: u64) -> (f64, f64) {
+    let present = |code: usize| !is_blank(code as u32) && per_code[code] > 0;
+    let mut members = vec![0u32; c.map.len()];
+    for code in (0..c.map.len()).filter(|&code| present(code)) {
+        members[c.map[code] as usize] += 1;
+    }
+    let distinct = (0..c.map.len()).filter(|&code| present(code)).count();
+    let merged = (0..c.map.len()).filter(|&code| present(code) && members[c.map[code] as usize] > 1).count();
+    let mut by_units = std::collections::BTreeMap::new();
+    for (&n, &u) in per_code.iter().zip(&c.units) {
+        *by_units.entry(u.to_bits()).or_insert(0u64) += n;
+    }
+    let lost = by_units.iter().map(|(&u, &n)| n as f64 * (1.0 - 1.0 / f64::from_bits(u))).sum::<f64>();
+    let merged_share = if distinct == 0 { 0.0 } else { merged as f64 / distinct as f64 };
+    (merged_share, lost / records as f64)
+}
+
 /// `advice`: every single change with its figures, ranked by records at risk after the change,
 /// then by cost (generalization loss); `details.before` the figures today.
 pub fn metric(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[Option<&[Vec<String>]>], p: &IdentityParams, a: &AdviceParams) -> MetricResult {
@@ -328,22 +324,7 @@ pub fn metric(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[O
             per_code[table.code_at(i, q) as usize] += table.count(i);
         }
         for c in coarsenings(column, table.dict(q), hierarchies.get(q).copied().flatten()) {
-            let present = |code: usize| !is_blank(code as u32) && per_code[code] > 0;
-            let mut members = vec![0u32; c.map.len()];
-            for code in (0..c.map.len()).filter(|&code| present(code)) {
-                members[c.map[code] as usize] += 1;
-            }
-            let distinct = (0..c.map.len()).filter(|&code| present(code)).count();
-            let merged = (0..c.map.len()).filter(|&code| present(code) && members[c.map[code] as usize] > 1).count();
-            // Records per `|GR|`, summed in the order of `|GR|`: the loss does not depend on
-            // the order codes were met in.
-            let mut by_units = std::collections::BTreeMap::new();
-            for (&n, &u) in per_code.iter().zip(&c.units) {
-                *by_units.entry(u.to_bits()).or_insert(0u64) += n;
-            }
-            let lost = by_units.iter().map(|(&u, &n)| n as f64 * (1.0 - 1.0 / f64::from_bits(u))).sum::<f64>();
-            let loss = lost / before.records as f64;
-            let merged_share = if distinct == 0 { 0.0 } else { merged as f64 / distinct as f64 };
+            let (merged_share, loss) = cost(&c, &per_code, before.records);
             push(c.change, figures(regrouped(table, q, &c.map).into_iter(), p), 0, merged_share, loss);
         }
     }

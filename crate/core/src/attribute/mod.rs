@@ -202,7 +202,7 @@ impl<'a> Extreme<'a> {
         let better = match &self.best {
             None => true,
             Some((y, b)) => {
-                if (x - y).abs() <= 1e-12 * x.abs().max(y.abs()).max(1.0) {
+                if crate::numeric::ties(x, *y) {
                     t.cmp_values(d.class as usize, b.class as usize).is_lt()
                 } else if self.lowest {
                     x < *y

@@ -43,10 +43,6 @@ impl Default for ChoiceParams {
 /// The `alpha` values of the sweep (Sec 6): 0.2 to 0.8 in steps of 0.1.
 pub const SWEEP_ALPHAS: [f64; 7] = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
 
-/// Two `rut` values closer than this (relative) tie: the same score computed in another order
-/// must not decide the choice.
-const TIE: f64 = 1e-12;
-
 /// The admitted candidate with the largest `rut` at `alpha`; ties go to the smaller `R`, then
 /// to the earlier candidate (Sec 5.1). `None` when no candidate is admitted.
 pub fn argmax(candidates: &[Candidate], alpha: f64, admit: impl Fn(&Candidate) -> bool) -> Option<usize> {
@@ -54,7 +50,9 @@ pub fn argmax(candidates: &[Candidate], alpha: f64, admit: impl Fn(&Candidate) -
     for (i, c) in candidates.iter().enumerate().filter(|(_, c)| admit(c)) {
         let score = rut(c.utility_u, c.risk_r, alpha);
         let better = best.is_none_or(|(b, top)| {
-            if (score - top).abs() <= TIE * top.abs().max(1.0) { c.risk_r < candidates[b].risk_r } else { score > top }
+            // Scores equal up to rounding tie: the same score computed in another order must not
+            // decide the choice.
+            if crate::numeric::ties(score, top) { c.risk_r < candidates[b].risk_r } else { score > top }
         });
         if better {
             best = Some((i, score));

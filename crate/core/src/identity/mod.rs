@@ -57,6 +57,17 @@ impl Default for IdentityParams {
     }
 }
 
+impl IdentityParams {
+    /// The thresholds of ARX's verdict: `tau` is also its highest-risk threshold.
+    pub fn arx_thresholds(&self) -> crate::verdict::arx::ArxThresholds {
+        crate::verdict::arx::ArxThresholds {
+            highest_risk: self.threshold,
+            records_at_risk: self.records_at_risk_threshold,
+            success_rate: self.success_rate_threshold,
+        }
+    }
+}
+
 /// Keys grouped by their `f`: the class-size histogram every identity metric derives from,
 /// so finishing costs memory in the number of distinct sizes, not of classes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -222,12 +233,7 @@ fn arx_verdict(ctx: &Context, out: &[MetricResult], p: &IdentityParams) -> Metri
         return ctx.without_value("verdict_arx_thresholds", Status::NotApplicable, "attacker_model_missing");
     };
     let values = crate::verdict::arx::AttackerValues { prosecutor: [pr[0], pr[1], pr[2]], journalist: [jo[0], jo[1], jo[2]], marketer };
-    let thresholds = crate::verdict::arx::ArxThresholds {
-        highest_risk: p.threshold,
-        records_at_risk: p.records_at_risk_threshold,
-        success_rate: p.success_rate_threshold,
-    };
-    crate::verdict::arx::arx(&ctx, &values, &thresholds)
+    crate::verdict::arx::arx(&ctx, &values, &p.arx_thresholds())
 }
 
 /// Ids computed from the classes, in output order (empty input reports each as `empty_input`).

@@ -27,6 +27,43 @@ pub struct AttackerValues {
     pub marketer: f64,
 }
 
+/// ARX's traffic light (the page's verdict): green when every check passes, amber when only
+/// the success-rate checks fail, red otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Light {
+    /// Every threshold met.
+    Green,
+    /// Only the average risk (success rate) above its threshold.
+    Amber,
+    /// Records at risk or the highest risk above their thresholds.
+    Red,
+}
+
+impl Light {
+    /// The light of these values (a check passes iff `value <= threshold`).
+    pub fn of(v: &AttackerValues, t: &ArxThresholds) -> Light {
+        let per_record = [v.prosecutor, v.journalist].iter().any(|&[at, hi, _]| at > t.records_at_risk || hi > t.highest_risk);
+        let average = [v.prosecutor[2], v.journalist[2], v.marketer].iter().any(|&sr| sr > t.success_rate);
+        if per_record {
+            Light::Red
+        } else if average {
+            Light::Amber
+        } else {
+            Light::Green
+        }
+    }
+
+    /// The light in capitals, as the advice's sentences say it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Light::Green => "GREEN",
+            Light::Amber => "AMBER",
+            Light::Red => "RED",
+        }
+    }
+}
+
 /// `verdict_arx_thresholds`: value as the spec gives it; `details.reasons` one sentence per
 /// failed check, `details.thresholds` the values used.
 pub fn arx(ctx: &Context, v: &AttackerValues, t: &ArxThresholds) -> MetricResult {
