@@ -2,7 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 /** Debian Chromium (Playwright never downloads a browser here). */
 const executablePath = process.env.CHROME_BIN || '/usr/bin/chromium';
-const PORT = 4173;
+/** PW_PORT lets two checkouts run their suites at once without reusing each other's server. */
+const PORT = Number(process.env.PW_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'tests/e2e',
