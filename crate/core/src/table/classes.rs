@@ -56,6 +56,16 @@ pub enum MissingPolicy {
 /// most of the table's memory when nearly every key is distinct.
 type Slot = [u32; 2];
 
+/// Whether class `i` of `keys` (packed keys of `key.len()` words each) is `key`: one word
+/// compared inline: a slice comparison calls `memcmp` (5 % of an audit of 8 QIs).
+#[inline]
+fn same_key(keys: &[u64], i: usize, key: &[u64]) -> bool {
+    match key {
+        [word] => keys[i] == *word,
+        _ => keys[i * key.len()..(i + 1) * key.len()] == *key,
+    }
+}
+
 /// The streaming summary: counts per key, and the records removed from scope.
 #[derive(Debug, Clone)]
 pub struct ClassTable {
@@ -221,7 +231,7 @@ impl ClassTable {
         // (A key of no QI has no word: its first word reads as 0, and fits 32 bits.)
         let first = key.first().copied().unwrap_or(0);
         let exact = self.packing.fits_32_bits();
-        let found = self.index.find(hash, |s| s[0] == first as u32 && (exact || keys[s[1] as usize * w..(s[1] as usize + 1) * w] == key[..]));
+        let found = self.index.find(hash, |s| s[0] == first as u32 && (exact || same_key(keys, s[1] as usize, &key)));
         let r = match found {
             Some(&[_, i]) => match self.counts[i as usize].checked_add(n) {
                 Some(c) => {
@@ -345,9 +355,8 @@ impl ClassTable {
         }
         let mut key = vec![0; self.packing.words()];
         self.packing.pack(codes, &mut key);
-        let w = self.packing.words();
         let hash = self.hasher.hash_one(&key);
-        self.index.find(hash, |s| self.keys[s[1] as usize * w..(s[1] as usize + 1) * w] == key[..]).map(|s| s[1] as usize)
+        self.index.find(hash, |s| same_key(&self.keys, s[1] as usize, &key)).map(|s| s[1] as usize)
     }
 
     /// Orders two classes by their values (blanks first, then text by code point), QI by
