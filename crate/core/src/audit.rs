@@ -69,7 +69,18 @@ pub struct TableSummary {
     person_map: CodeMap,
     /// Per code of the weight column: its weight, or NaN when it is not a weight.
     weights: Vec<f64>,
-    key: Vec<u32>,
+    /// The block being absorbed, row by row: keys (the QI codes of each row one after the
+    /// other), weights, persons and classes.
+    rows: BlockRows,
+}
+
+/// Buffers of [`TableSummary::absorb`], reused from block to block.
+#[derive(Default)]
+struct BlockRows {
+    keys: Vec<u32>,
+    weights: Vec<f64>,
+    persons: Vec<u32>,
+    classes: Vec<Option<u32>>,
 }
 
 /// The columns a configuration needs value by value (its roles): they keep every value.
@@ -126,7 +137,7 @@ impl TableSummary {
             facts: InputFacts::default(),
             person_map: CodeMap::default(),
             weights: Vec::new(),
-            key: Vec::new(),
+            rows: BlockRows::default(),
         })
     }
 
@@ -155,41 +166,50 @@ impl TableSummary {
                 self.weights.push(parse_weight(norm.normalise(v.text(code as u32))).unwrap_or(f64::NAN));
             }
         }
+        // The keys, weights and persons of the rows first (up to a row in error), then their
+        // classes all at once, then what the classes hold.
+        let rows = &mut self.rows;
+        rows.keys.clear();
+        rows.weights.clear();
+        rows.persons.clear();
+        rows.classes.clear();
+        let mut failed = None;
         for i in 0..block.len() {
-            self.key.clear();
             for (a, &col) in self.qi_index.iter().enumerate() {
                 let code = block.codes[col][i];
                 let classes = &mut self.classes;
-                self.key.push(self.qi_maps[a].get(code, || classes.code(a, norm.normalise(values(col).text(code)))));
+                rows.keys.push(self.qi_maps[a].get(code, || classes.code(a, norm.normalise(values(col).text(code)))));
             }
-            let weight = match self.weight_index {
-                Some(w) => {
-                    let x = self.weights[block.codes[w][i] as usize];
-                    if x.is_nan() {
-                        let text = values(w).text(block.codes[w][i]);
-                        return Err(Error::input("invalid_weight", format!("a sampling weight must be a finite number >= 0, not \"{text}\""))
-                            .at_line(block.lines[i])
-                            .in_column(&self.columns[w]));
-                    }
-                    x
+            if let Some(w) = self.weight_index {
+                let x = self.weights[block.codes[w][i] as usize];
+                if x.is_nan() {
+                    let text = values(w).text(block.codes[w][i]);
+                    failed = Some(Error::input("invalid_weight", format!("a sampling weight must be a finite number >= 0, not \"{text}\"")).at_line(block.lines[i]).in_column(&self.columns[w]));
                 }
-                None => 0.0,
-            };
-            let person = match (self.person_index, &mut self.persons) {
-                (Some(p), Some(persons)) => {
-                    let code = block.codes[p][i];
-                    let cell = norm.normalise(values(p).text(code));
-                    if cell.is_blank() {
-                        return Err(Error::input("person_id_missing", "the person id is empty").at_line(block.lines[i]).in_column(&self.columns[p]));
-                    }
-                    Some(self.person_map.get(code, || persons.code(cell)))
+                rows.weights.push(x);
+            }
+            if let (Some(p), Some(persons)) = (self.person_index, &mut self.persons) {
+                let code = block.codes[p][i];
+                let cell = norm.normalise(values(p).text(code));
+                if cell.is_blank() && failed.is_none() {
+                    failed = Some(Error::input("person_id_missing", "the person id is empty").at_line(block.lines[i]).in_column(&self.columns[p]));
                 }
-                _ => None,
-            };
-            let class = self.classes.absorb(&self.key, weight).map_err(|e| e.at_line(block.lines[i]))?;
-            let Some(class) = class else { continue };
+                rows.persons.push(self.person_map.get(code, || persons.code(cell)));
+            }
+            if failed.is_some() {
+                rows.keys.truncate(i * self.qi_index.len());
+                break;
+            }
+        }
+        if let Err((i, e)) = self.classes.absorb_rows(&rows.keys, &rows.weights, &mut rows.classes) {
+            failed = Some(e.at_line(block.lines[i]));
+        }
+        let q = self.qi_index.len();
+        for (i, class) in rows.classes.iter().enumerate() {
+            let Some(class) = *class else { continue };
+            let person = rows.persons.get(i).copied();
             if let (Some(person), Some(persons)) = (person, &mut self.persons) {
-                persons.absorb(class, &self.key, person);
+                persons.absorb(class, &rows.keys[i * q..(i + 1) * q], person);
             }
             for (s, &col) in self.sensitive_index.iter().enumerate() {
                 let code = block.codes[col][i];
@@ -200,7 +220,7 @@ impl TableSummary {
                 }
             }
         }
-        Ok(())
+        failed.map_or(Ok(()), Err)
     }
 
     /// Merges the summary of another part of the same table (same header and settings).

@@ -9,8 +9,7 @@
 
 use std::hash::BuildHasher;
 
-use hashbrown::HashTable;
-
+use super::class_index::{ClassIndex, prefetch};
 use super::dictionary::{Dictionary, SUPPRESSED, is_blank};
 use super::packing::Packing;
 use crate::error::{Error, Result};
@@ -51,11 +50,6 @@ pub enum MissingPolicy {
     Drop,
 }
 
-/// An entry of the hash index: the low 32 bits of a class's key (the whole key when it fits
-/// them: then a lookup never reads `keys`) and the class's index. 8 bytes: the index is
-/// most of the table's memory when nearly every key is distinct.
-type Slot = [u32; 2];
-
 /// Whether class `i` of `keys` (packed keys of `key.len()` words each) is `key`: one word
 /// compared inline: a slice comparison calls `memcmp` (5 % of an audit of 8 QIs).
 #[inline]
@@ -77,8 +71,8 @@ pub struct ClassTable {
     keys: Vec<u64>,
     counts: Vec<u32>,
     weights: Option<Vec<f64>>,
-    /// Per class, a [`Slot`]. Emptied by [`ClassTable::forget_index`] once no class is added.
-    index: HashTable<Slot>,
+    /// From key to class. Emptied by [`ClassTable::forget_index`] once no class is added.
+    index: ClassIndex,
     hasher: Fixed,
     scratch: Vec<u64>,
     budget: u64,
@@ -111,7 +105,7 @@ impl ClassTable {
             keys: Vec::new(),
             counts: Vec::new(),
             weights: weighted.then(Vec::new),
-            index: HashTable::new(),
+            index: ClassIndex::default(),
             hasher: Fixed::with_seed(0x5eed),
             budget: u64::MAX,
             ranks: std::sync::OnceLock::new(),
@@ -128,9 +122,9 @@ impl ClassTable {
     }
 
     /// The memory the classes would take with room for `classes` of them: keys, counts,
-    /// weights and the hash index.
+    /// weights and the hash index (8 bytes a slot, at most 7/8 full).
     fn memory_for(&self, classes: usize) -> u64 {
-        let per = self.packing.words() * 8 + 4 + if self.weights.is_some() { 8 } else { 0 } + size_of::<Slot>() + 1;
+        let per = self.packing.words() * 8 + 4 + if self.weights.is_some() { 8 } else { 0 } + 9;
         (classes * per) as u64
     }
 
@@ -203,72 +197,127 @@ impl ClassTable {
     /// its weight (ignored unless the table is weighted). Returns the row's class, or `None`
     /// when the row is out of scope (all-suppressed, or dropped).
     pub fn absorb(&mut self, key: &[u32], weight: f64) -> Result<Option<u32>> {
-        self.rows_total += 1;
-        let all_suppressed = key.iter().all(|&c| c == SUPPRESSED);
-        if all_suppressed {
-            self.suppressed += 1;
-            if self.exclude_suppressed {
-                return Ok(None);
-            }
-        }
-        if self.policy == MissingPolicy::Drop && key.iter().any(|&c| is_blank(c)) {
-            self.dropped += 1;
+        if !self.in_scope(key) {
             return Ok(None);
         }
         self.add(key, 1, weight).map(Some)
     }
 
+    /// [`ClassTable::absorb`] of the rows of a block: `keys` holds their keys one after the
+    /// other, `weights` their weights (empty when the table is not weighted). Pushes each
+    /// row's class onto `classes`. On an error, the rows before the failing one are absorbed
+    /// and the failing row's position comes with the error.
+    ///
+    /// The memory a row waits for is asked for a few rows ahead (the index's bucket of its
+    /// key, then its class's count): when the classes outgrow the cache, those two reads are
+    /// most of the cost of a row.
+    pub fn absorb_rows(&mut self, keys: &[u32], weights: &[f64], classes: &mut Vec<Option<u32>>) -> std::result::Result<(), (usize, Error)> {
+        const AHEAD: usize = 16;
+        let q = self.q.max(1);
+        let first = classes.len();
+        let mut ahead = vec![0u64; self.packing.words()];
+        let mut failed = None;
+        for (r, key) in keys.chunks_exact(q).enumerate() {
+            if let Some(next) = keys.get((r + AHEAD) * q..(r + AHEAD + 1) * q) {
+                // (A key the packing does not hold yet packs wrongly: only a hint is lost.)
+                self.packing.pack(next, &mut ahead);
+                self.index.prefetch(self.index.probe(&ahead, || self.hasher.hash_one(&ahead)));
+            }
+            if !self.in_scope(key) {
+                classes.push(None);
+                continue;
+            }
+            match self.class_of(key) {
+                Ok(c) => classes.push(Some(c)),
+                Err(e) => {
+                    failed = Some((r, e));
+                    break;
+                }
+            }
+        }
+        let done = &classes[first..];
+        for (r, class) in done.iter().enumerate() {
+            if let Some(next) = done.get(r + AHEAD).copied().flatten() {
+                prefetch(&self.counts[next as usize]);
+            }
+            if let Some(c) = *class {
+                self.add_rows(c, 1, weights.get(r).copied().unwrap_or(0.0)).map_err(|e| (r, e))?;
+            }
+        }
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// Counts a row out of scope (all-suppressed, or dropped) or not; false when it is out.
+    fn in_scope(&mut self, key: &[u32]) -> bool {
+        self.rows_total += 1;
+        let all_suppressed = key.iter().all(|&c| c == SUPPRESSED);
+        if all_suppressed {
+            self.suppressed += 1;
+            if self.exclude_suppressed {
+                return false;
+            }
+        }
+        if self.policy == MissingPolicy::Drop && key.iter().any(|&c| is_blank(c)) {
+            self.dropped += 1;
+            return false;
+        }
+        true
+    }
+
+    /// Adds `n` rows of weight `weight` in all to the class of `codes`.
     fn add(&mut self, codes: &[u32], n: u32, weight: f64) -> Result<u32> {
+        let i = self.class_of(codes)?;
+        self.add_rows(i, n, weight)?;
+        Ok(i)
+    }
+
+    /// Adds `n` rows of weight `weight` in all to class `i`.
+    fn add_rows(&mut self, i: u32, n: u32, weight: f64) -> Result<()> {
+        let count = &mut self.counts[i as usize];
+        *count = count.checked_add(n).ok_or_else(|| Error::input("too_many_rows", "a class holds more than 4,294,967,295 rows, more than this tool counts"))?;
+        if let Some(w) = &mut self.weights {
+            w[i as usize] += weight;
+        }
+        Ok(())
+    }
+
+    /// The class of `codes`, a new one (of no rows yet) when no row had them.
+    fn class_of(&mut self, codes: &[u32]) -> Result<u32> {
         if let Some(wider) = self.packing.widened_for(codes) {
             self.repack(wider);
         } else if self.index.len() != self.counts.len() {
             self.rebuild_index(0);
         }
+        if self.index.is_full() {
+            // Grown by freeing and refilling: a growth that held the old and the new index at
+            // once would raise the peak, and parts read on several cores tend to grow together.
+            self.rebuild_index((2 * self.index.len()).max(16));
+        }
         let mut key = std::mem::take(&mut self.scratch);
         self.packing.pack(codes, &mut key);
-        let hash = self.hasher.hash_one(&key);
-        let (w, keys) = (self.packing.words(), &self.keys);
-        // (A key of no QI has no word: its first word reads as 0, and fits 32 bits.)
-        let first = key.first().copied().unwrap_or(0);
-        let exact = self.packing.fits_32_bits();
-        let found = self.index.find(hash, |s| s[0] == first as u32 && (exact || same_key(keys, s[1] as usize, &key)));
+        let probe = self.index.probe(&key, || self.hasher.hash_one(&key));
+        let found = self.index.find(probe, |c| same_key(&self.keys, c as usize, &key));
         let r = match found {
-            Some(&[_, i]) => match self.counts[i as usize].checked_add(n) {
-                Some(c) => {
-                    self.counts[i as usize] = c;
-                    if let Some(w) = &mut self.weights {
-                        w[i as usize] += weight;
+            Ok(i) => Ok(i),
+            Err(vacancy) => {
+                // (u32::MAX marks an empty slot of the index.)
+                let room = match u32::try_from(self.counts.len()) {
+                    Ok(i) if i != u32::MAX && self.counts.len() == self.counts.capacity() => self.check_budget((self.counts.len() * 2).max(4)).map(|()| i),
+                    Ok(i) if i != u32::MAX => Ok(i),
+                    _ => Err(Error::input("too_many_classes", "the file has more than 4 billion distinct keys")),
+                };
+                room.map(|i| {
+                    self.keys.extend_from_slice(&key);
+                    self.counts.push(0);
+                    if self.order.get().is_some() {
+                        self.order = std::sync::OnceLock::new();
                     }
-                    Ok(i)
-                }
-                None => Err(Error::input("too_many_rows", "a class holds more than 4,294,967,295 rows, more than this tool counts")),
-            },
-            None => {
-                let i = u32::try_from(self.counts.len()).map_err(|_| Error::input("too_many_classes", "the file has more than 4 billion distinct keys"))?;
-                if self.counts.len() == self.counts.capacity() {
-                    if let Err(e) = self.check_budget((self.counts.len() * 2).max(4)) {
-                        self.scratch = key;
-                        return Err(e);
+                    if let Some(ws) = &mut self.weights {
+                        ws.push(0.0);
                     }
-                }
-                if self.index.len() == self.index.capacity() {
-                    // Grown by freeing and refilling (before the new class is stored, so the
-                    // refill does not hold it): hashbrown's own growth holds the old and the
-                    // new index at once, and parts read on several cores tend to grow
-                    // together.
-                    self.rebuild_index((2 * self.index.len()).max(16));
-                }
-                self.keys.extend_from_slice(&key);
-                self.counts.push(n);
-                if self.order.get().is_some() {
-                    self.order = std::sync::OnceLock::new();
-                }
-                if let Some(ws) = &mut self.weights {
-                    ws.push(weight);
-                }
-                let (hasher, keys) = (&self.hasher, &self.keys);
-                self.index.insert_unique(hash, [first as u32, i], |s| hasher.hash_one(&keys[s[1] as usize * w..(s[1] as usize + 1) * w]));
-                Ok(i)
+                    self.index.insert(probe, vacancy, i);
+                    i
+                })
             }
         };
         self.scratch = key;
@@ -298,13 +347,12 @@ impl ClassTable {
     /// classes; the old index is freed first.
     fn rebuild_index(&mut self, room: usize) {
         let w = self.packing.words();
-        self.index = HashTable::new();
-        self.index.reserve(room.max(self.counts.len()), |_| unreachable!("reserved on an empty index"));
-        let (hasher, keys) = (&self.hasher, &self.keys);
-        for i in 0..self.counts.len() {
-            let hash = hasher.hash_one(&keys[i * w..(i + 1) * w]);
-            let first = keys.get(i * w).copied().filter(|_| w > 0).unwrap_or(0);
-            self.index.insert_unique(hash, [first as u32, i as u32], |s| hasher.hash_one(&keys[s[1] as usize * w..(s[1] as usize + 1) * w]));
+        self.index = ClassIndex::default();
+        self.index = ClassIndex::with_room(room.max(self.counts.len()), w, self.packing.width());
+        for (i, key) in self.keys.chunks_exact(w.max(1)).take(self.counts.len()).enumerate() {
+            let key = &key[..w];
+            let probe = self.index.probe(key, || self.hasher.hash_one(key));
+            self.index.insert_new(probe, i as u32);
         }
     }
 
@@ -312,7 +360,7 @@ impl ClassTable {
     /// added or found any more: the metrics read classes by position. A later `add` or
     /// `merge` rebuilds it; `find` needs it kept.
     pub fn forget_index(&mut self) {
-        self.index = HashTable::new();
+        self.index = ClassIndex::default();
     }
 
     /// Merges the table of another part of the same file (same QIs and settings). Returns
@@ -356,7 +404,7 @@ impl ClassTable {
         let mut key = vec![0; self.packing.words()];
         self.packing.pack(codes, &mut key);
         let hash = self.hasher.hash_one(&key);
-        self.index.find(hash, |s| same_key(&self.keys, s[1] as usize, &key)).map(|s| s[1] as usize)
+        self.index.find(self.index.probe(&key, || hash), |c| same_key(&self.keys, c as usize, &key)).ok().map(|c| c as usize)
     }
 
     /// Orders two classes by their values (blanks first, then text by code point), QI by
@@ -515,8 +563,8 @@ mod tests {
 
     #[test]
     fn keys_past_32_bits_that_share_their_low_bits_stay_apart() {
-        // 70,000 values in each of two QIs: 17 bits each, so (x, y) and (x, y + 2^15) share
-        // the low 32 bits kept in the index.
+        // 70,000 values in each of two QIs: 17 bits each, so (x, y) and (x, y + 2^12) share
+        // the low 29 bits the index keeps as a tag (their home buckets tell them apart).
         let mut t = ClassTable::new(2, MissingPolicy::Ordinary, false, false);
         let add = |t: &mut ClassTable, x: usize, y: usize| {
             let key = [t.code(0, Cell::Text(&x.to_string())), t.code(1, Cell::Text(&y.to_string()))];
@@ -528,7 +576,7 @@ mod tests {
         for y in 0..70_000 {
             add(&mut t, 0, y);
         }
-        assert!(!t.packing.fits_32_bits());
+        assert_eq!(t.packing.width(), 34);
         assert_eq!(t.len(), 70_000 + 69_999);
         assert_eq!(t.count(0), 2);
         assert!((1..t.len()).all(|i| t.count(i) == 1));

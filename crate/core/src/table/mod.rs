@@ -8,6 +8,7 @@
 //! keeps a bounded sketch instead and is not retained (ids, free text). A column a role needs
 //! keeps every value, up to [`column::MAX_DISTINCT`].
 
+pub mod class_index;
 pub mod classes;
 pub mod codes;
 pub mod column;

@@ -42,9 +42,9 @@ impl Packing {
         self.words
     }
 
-    /// Whether every key fits in 32 bits.
-    pub fn fits_32_bits(&self) -> bool {
-        self.bits.iter().sum::<u32>() <= 32
+    /// Bits of a key, all words together.
+    pub fn width(&self) -> u32 {
+        self.bits.iter().sum()
     }
 
     /// The packing that also holds `codes`, if this one does not.
