@@ -29,7 +29,7 @@ pub struct SubsetStats {
     /// Distinct keys `K_S`.
     pub classes: u64,
     /// `sum_j f_{S,j}^2`.
-    pub sum_sq: f64,
+    pub sum_sq: u128,
     /// Records unique on `S`.
     pub uniques: u64,
 }
@@ -103,10 +103,10 @@ pub fn project_all(table: &ClassTable, masks: &[u32]) -> Vec<SubsetStats> {
         let source = stored.iter().filter(|(m, _)| m & mask == mask).map(|(_, g)| g).min_by_key(|g| g.len());
         // A source is a table of keys: `Sizes` is never stored.
         let groups = group(table, source, mask);
-        let (mut classes, mut sum_sq, mut uniques) = (0u64, 0f64, 0u64);
+        let (mut classes, mut sum_sq, mut uniques) = (0u64, 0u128, 0u64);
         for f in groups.sizes() {
             classes += 1;
-            sum_sq += f64::from(f) * f64::from(f);
+            sum_sq += u128::from(f) * u128::from(f);
             uniques += u64::from(f == 1);
         }
         stats.push(SubsetStats { mask, classes, sum_sq, uniques });
@@ -225,10 +225,10 @@ fn chain_stats(
         .filter(|m| **m != 0)
         .map(|&m| (m, width - fields.iter().take(m.count_ones() as usize).map(|f| f.1).sum::<u32>()))
         .collect();
-    let mut stats: Vec<SubsetStats> = members.iter().map(|&(mask, _)| SubsetStats { mask, classes: 0, sum_sq: 0.0, uniques: 0 }).collect();
+    let mut stats: Vec<SubsetStats> = members.iter().map(|&(mask, _)| SubsetStats { mask, classes: 0, sum_sq: 0, uniques: 0 }).collect();
     let flush = |s: &mut SubsetStats, f: u64| {
         s.classes += 1;
-        s.sum_sq += (f as f64) * (f as f64);
+        s.sum_sq += u128::from(f) * u128::from(f);
         s.uniques += u64::from(f == 1);
     };
     let (compact, expand) = (|key| compact(key, &fields), |c| expand(c, &fields));
@@ -460,7 +460,7 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String]) -> Vec<MetricRe
         let sub = Context { scope: Scope { subset: Some(names(s.mask)), ..ctx.scope.clone() }, ..ctx.clone() };
         out.push(sub.ok("qi_distinction", s.classes as f64 / nf));
         out.push(if n > 1 {
-            sub.ok("qi_separation", (nf * nf - s.sum_sq) / (nf * (nf - 1.0)))
+            sub.ok("qi_separation", (nf * nf - s.sum_sq as f64) / (nf * (nf - 1.0)))
         } else {
             sub.without_value("qi_separation", crate::metric::Status::NotApplicable, "single_record")
         });
