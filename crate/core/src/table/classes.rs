@@ -60,6 +60,10 @@ fn same_key(keys: &[u64], i: usize, key: &[u64]) -> bool {
     }
 }
 
+/// How many keys ahead a lookup asks for its memory: enough to cover a read from memory
+/// with the work of the keys between.
+const AHEAD: usize = 16;
+
 /// The streaming summary: counts per key, and the records removed from scope.
 #[derive(Debug, Clone)]
 pub struct ClassTable {
@@ -212,17 +216,12 @@ impl ClassTable {
     /// key, then its class's count): when the classes outgrow the cache, those two reads are
     /// most of the cost of a row.
     pub fn absorb_rows(&mut self, keys: &[u32], weights: &[f64], classes: &mut Vec<Option<u32>>) -> std::result::Result<(), (usize, Error)> {
-        const AHEAD: usize = 16;
-        let q = self.q.max(1);
+        debug_assert!(self.q > 0, "a table of no QI has one class and nothing to look up");
         let first = classes.len();
         let mut ahead = vec![0u64; self.packing.words()];
         let mut failed = None;
-        for (r, key) in keys.chunks_exact(q).enumerate() {
-            if let Some(next) = keys.get((r + AHEAD) * q..(r + AHEAD + 1) * q) {
-                // (A key the packing does not hold yet packs wrongly: only a hint is lost.)
-                self.packing.pack(next, &mut ahead);
-                self.index.prefetch(self.index.probe(&ahead, || self.hasher.hash_one(&ahead)));
-            }
+        for (r, key) in keys.chunks_exact(self.q.max(1)).enumerate() {
+            self.prefetch_ahead(keys, r, &mut ahead);
             if !self.in_scope(key) {
                 classes.push(None);
                 continue;
@@ -245,6 +244,20 @@ impl ClassTable {
             }
         }
         failed.map_or(Ok(()), Err)
+    }
+
+    /// Asks for the index's bucket of the key [`AHEAD`] keys after key `r` of `keys` (keys
+    /// of `q` codes one after the other). `scratch` is room for a packed key.
+    #[inline]
+    fn prefetch_ahead(&self, keys: &[u32], r: usize, scratch: &mut Vec<u64>) {
+        let q = self.q;
+        if let Some(next) = keys.get((r + AHEAD) * q..(r + AHEAD + 1) * q) {
+            // (The packing may have widened since the last key.)
+            scratch.resize(self.packing.words(), 0);
+            // (A key the packing does not hold yet packs wrongly: only a hint is lost.)
+            self.packing.pack(next, scratch);
+            self.index.prefetch(self.index.probe(scratch, || self.hasher.hash_one(&*scratch)));
+        }
     }
 
     /// Counts a row out of scope (all-suppressed, or dropped) or not; false when it is out.
@@ -381,13 +394,21 @@ impl ClassTable {
         self.ranks = std::sync::OnceLock::new();
         self.order = std::sync::OnceLock::new();
         let codes: Vec<Vec<u32>> = self.dicts.iter_mut().zip(&other.dicts).map(|(d, o)| d.absorb(o)).collect();
-        let mut key = vec![0; self.q];
+        // Looked up a run at a time, as the rows of a block are.
+        const RUN: usize = 4096;
+        let q = self.q;
+        let (mut keys, mut ahead) = (Vec::with_capacity(RUN * q), vec![0u64; self.packing.words()]);
         let mut classes = Vec::with_capacity(other.len());
-        for i in 0..other.len() {
-            for (a, k) in key.iter_mut().enumerate() {
-                *k = codes[a][other.code_at(i, a) as usize];
+        for first in (0..other.len()).step_by(RUN) {
+            let run = first..(first + RUN).min(other.len());
+            keys.clear();
+            keys.extend(run.clone().flat_map(|i| (0..q).map(move |a| (i, a))).map(|(i, a)| codes[a][other.code_at(i, a) as usize]));
+            for (r, i) in run.enumerate() {
+                self.prefetch_ahead(&keys, r, &mut ahead);
+                let c = self.class_of(&keys[r * q..(r + 1) * q])?;
+                self.add_rows(c, other.counts[i], other.weight(i))?;
+                classes.push(c);
             }
-            classes.push(self.add(&key, other.counts[i], other.weight(i))?);
         }
         self.rows_total += other.rows_total;
         self.suppressed += other.suppressed;
