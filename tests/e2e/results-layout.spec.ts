@@ -62,3 +62,31 @@ test('the attribute-disclosure table lines up its rows and columns on the page, 
   expect(await misalignedRows(report, ATTRIBUTE_TABLES), 'in the printed HTML report').toEqual([]);
   await report.close();
 });
+
+test('the utility summary says what loss, similarity, U and UM each measure, so a loss of 1 beside UM 0.96 is no contradiction', async ({ page }) => {
+  await openApp(page);
+  await page.locator('#file-input').setInputFiles(fixture('census-ipso-01.csv'));
+  await expect(page.locator('#profile-panel')).toContainText('census-ipso-01.csv');
+  await page.locator('#original-input').setInputFiles(fixture('census-ipso-original.csv'));
+  await expect(page.locator('#record-id')).toHaveValue('record_id');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  const summary = page.locator('#utility-summary');
+  await expect(summary).toBeVisible({ timeout: 30_000 });
+  const value = async (id: string) => (await page.locator(`#utility-section .card[data-metric="${id}"] .card-value`).innerText()).trim();
+  // The synthetic IPSO release: no record keeps its values (loss 1), the structure stays (UM).
+  expect(await value('l_total')).toBe('1.0000');
+  const [s, u, um] = [await value('s_total'), await value('utility_u'), await value('perm_um')];
+  expect(Number(um)).toBeGreaterThan(0.9);
+
+  // "Nothing left" is false here: the distributions and the correlations are kept.
+  await expect(page.locator('#utility-section')).not.toContainText('nothing left');
+  await expect(summary.locator('.card[data-metric="l_total"] .card-explain')).toContainText('record by record');
+  // One paragraph says what each figure looks at, with this report's values, and how U follows.
+  const reading = summary.locator('#utility-reading');
+  await expect(reading).toContainText('Loss (L) 1.0000 compares each record with its own original');
+  await expect(reading).toContainText(`Similarity (S) ${s} compares each column’s distribution as a whole`);
+  await expect(reading).toContainText(`U = 0.5 × S + 0.5 × (1 − L) = 0.5 × ${s} + 0.5 × (1 − 1.0000) = ${u}`);
+  await expect(reading).toContainText(`UM ${um} (permutation model, below) compares how the columns vary together`);
+  await expect(reading).toContainText('keeps the distributions and how the columns vary together, but not the values of single records');
+  await summary.screenshot({ path: 'test-results/layout-utility-summary.png' });
+});
