@@ -90,3 +90,74 @@ test('the utility summary says what loss, similarity, U and UM each measure, so 
   await expect(reading).toContainText('keeps the distributions and how the columns vary together, but not the values of single records');
   await summary.screenshot({ path: 'test-results/layout-utility-summary.png' });
 });
+
+/** The IPSO release with a growing share of its records' FEDTAX and INTVAL put back to the
+ * original's: each candidate a little more useful than the last (the first ones too close to
+ * tell apart), all as risky (FICA singles out everyone). */
+function ipsoCandidates(count: number): { name: string; mimeType: string; buffer: Buffer }[] {
+  const original = readFileSync(fixture('census-ipso-original.csv'), 'utf8').trim().split('\n');
+  const [header, ...rows] = readFileSync(fixture('census-ipso-01.csv'), 'utf8').trim().split('\n');
+  const restored = ['FEDTAX', 'INTVAL'].map((c) => header!.split(',').indexOf(c));
+  const byId = new Map(original.slice(1).map((line) => [line.split(',')[0], line.split(',')]));
+  return Array.from({ length: count }, (_, i) => {
+    const lines = rows.map((line, j) => {
+      if (j >= i * 110) return line;
+      const cells = line.split(',');
+      for (const c of restored) cells[c] = byId.get(cells[0]!)![c]!;
+      return cells.join(',');
+    });
+    return { name: `ipso-release-${String(i + 1).padStart(2, '0')}.csv`, mimeType: 'text/csv', buffer: Buffer.from(`${header}\n${lines.join('\n')}\n`) };
+  });
+}
+
+/** Pairs of map labels that cover each other, and labels that cover a point. */
+async function mapOverlaps(page: Page): Promise<string[]> {
+  return page.locator('#risk-utility-map svg').evaluate((svg) => {
+    const labels = [...svg.querySelectorAll('.point-label')].map((t) => ({ name: t.textContent ?? '', box: t.getBoundingClientRect() }));
+    const points = [...svg.querySelectorAll('.candidate-point circle.point')].map((c) => ({ name: c.closest('[data-candidate]')!.getAttribute('data-candidate')!, box: c.getBoundingClientRect() }));
+    const hit = (a: DOMRect, b: DOMRect) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const out: string[] = [];
+    labels.forEach((a, i) => {
+      for (const b of labels.slice(i + 1)) if (hit(a.box, b.box)) out.push(`label ${a.name} covers label ${b.name}`);
+      for (const p of points) if (hit(a.box, p.box)) out.push(`label ${a.name} covers the point of ${p.name}`);
+    });
+    return out;
+  });
+}
+
+test('the risk-utility map numbers its points, keeps every label clear of the others and lists the candidates', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openApp(page);
+  const files = ipsoCandidates(8);
+  await page.locator('#candidates-input').setInputFiles(files);
+  await expect(page.locator('#profile-panel')).toContainText('first of 8');
+  await page.locator('select[data-column="FICA"]').selectOption('quasi_identifier');
+  await page.locator('#original-input').setInputFiles(fixture('census-ipso-original.csv'));
+  await expect(page.locator('#record-id')).toHaveValue('record_id');
+  await page.getByRole('button', { name: 'Compare candidates' }).click();
+  const map = page.locator('#risk-utility-map');
+  await expect(map.locator('.candidate-point')).toHaveCount(8, { timeout: 60_000 });
+
+  // Every candidate is named once by its number beside the map, with its R and U.
+  const legend = map.locator('.ru-legend li');
+  await expect(legend).toHaveCount(8);
+  for (const [i, f] of files.entries()) {
+    await expect(legend.nth(i)).toContainText(new RegExp(`^${i + 1}\\s*${f.name.replace(/\./g, '\\.')}\\s*R 1\\.0000, U 0\\.\\d{4}`));
+  }
+  // Each point carries a number on the map (points too close to tell apart share one label).
+  const numbers = (await map.locator('.point-label').allTextContents()).flatMap((t) => t.split(/,\s*/)).flatMap((t) => {
+    const [a, b] = t.split('–').map(Number);
+    return b === undefined ? [a] : Array.from({ length: b - a! + 1 }, (_, k) => a! + k);
+  });
+  expect(numbers.sort((a, b) => a! - b!)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+
+  expect(await mapOverlaps(page), 'at 1366 px').toEqual([]);
+  await map.screenshot({ path: 'test-results/layout-map-1366.png' });
+  await page.emulateMedia({ media: 'print' });
+  expect(await mapOverlaps(page), 'printed').toEqual([]);
+  await page.emulateMedia({ media: 'screen' });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(map.locator('.candidate-point')).toHaveCount(8);
+  expect(await mapOverlaps(page), 'at 390 px').toEqual([]);
+  await map.screenshot({ path: 'test-results/layout-map-390.png' });
+});
