@@ -3,8 +3,12 @@
 // contents whose links move the focus to their section (opening it); the long sections folded
 // with their headline figure showing; all of it with the keyboard alone, at 390 px wide, and
 // printed (every section unfolded, no bar, no contents). A section the reader opened stays
-// open when a change of settings draws the results again.
+// open when a change of settings draws the results again. The saved HTML report keeps the
+// contents, unfolded, and prints without the bar.
 
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { cardValue, expectNoHorizontalOverflow, openApp, openG3, runSample } from './helpers.ts';
 
@@ -132,4 +136,29 @@ test('at 390 px the bar and the contents fit, and printed every section is unfol
   await expect(page.locator('#scorr-verdict .scorr-decision')).toBeVisible();
   for (const table of await page.locator('#results-panel details .table-wrap').all()) await expect(table).toBeVisible();
   await page.locator('#results-panel').screenshot({ path: 'test-results/navigation-print.png' });
+});
+
+test('the saved HTML report keeps the contents with every link leading somewhere, and prints without the bar', async ({ page, browser }) => {
+  await openApp(page);
+  await runSample(page);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download HTML report' }).click()]);
+  const path = resolve('test-results/navigation-report.html');
+  writeFileSync(path, readFileSync((await download.path())!, 'utf8'));
+  const report = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  await report.goto(pathToFileURL(path).href);
+
+  // Unfolded, and every entry of the contents has its section in the file (no script needed).
+  await expect(report.locator('#report-results details.section-fold:not([open])')).toHaveCount(0);
+  const targets = await report.locator('#results-toc a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
+  expect(targets.length).toBeGreaterThan(10);
+  for (const href of targets) expect(await report.locator(href).count(), `the target of ${href}`).toBe(1);
+  await report.locator('#results-toc').getByRole('link', { name: 'Attribute disclosure' }).click();
+  await expect(report.locator('#attribute-title')).toBeInViewport();
+  // Charts of folded sections are laid out at their width all the same.
+  expect(await report.locator('#uniqueness-curve img.chart-image').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(500);
+
+  await report.emulateMedia({ media: 'print' });
+  await expect(report.locator('#results-summary')).toBeHidden();
+  await expect(report.locator('#results-toc')).toBeHidden();
+  await report.close();
 });

@@ -130,18 +130,3 @@ export function addNavigation(panel: HTMLElement, report: Report, nodes: readonl
   panel.insertBefore(summaryBar(report, toc), first);
   panel.insertBefore(toc, first);
 }
-
-const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
-
-/** Runs `fn` with every folded section open (charts redrawn at their width), then folds them again. */
-export async function withSectionsOpen(panel: HTMLElement, fn: () => void): Promise<void> {
-  const closed = [...panel.querySelectorAll<HTMLDetailsElement>('details.section-fold:not([open])')];
-  for (const d of closed) d.open = true;
-  try {
-    await frame();
-    await frame();
-    fn();
-  } finally {
-    for (const d of closed) d.open = false;
-  }
-}

@@ -21,7 +21,7 @@ import { explain, reasonText } from './explain';
 import { count, percent, score, smallPercent } from './format';
 import { groupsView, headlineCards } from './overview-view';
 import { populationView } from './population-view';
-import { addNavigation, withSectionsOpen } from './results-nav';
+import { addNavigation } from './results-nav';
 import type { ClassValues } from './protocol';
 import { isRecord, metric, type MetricResult, type Report } from './report';
 import { personsView, scorrView, weightsView } from './risks-view';
@@ -129,8 +129,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   const download = el('button', { id: 'download-json', class: 'button', type: 'button' }, 'Download JSON report');
   download.addEventListener('click', handlers.onDownload);
   const downloadHtml = el('button', { id: 'download-html', class: 'button', type: 'button' }, 'Download HTML report');
-  // Charts in folded sections are drawn narrow: the report takes them unfolded, at their width.
-  downloadHtml.addEventListener('click', () => void withSectionsOpen(panel, handlers.onDownloadHtml));
+  downloadHtml.addEventListener('click', handlers.onDownloadHtml);
   const hasVerdict = metric(report, 'verdict_arx_thresholds') !== undefined;
 
   const population: View = populationView(report);
