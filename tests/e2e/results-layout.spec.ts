@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { fixture, openApp, runSample } from './helpers.ts';
+import { fixture, openApp, openSection, runSample } from './helpers.ts';
 
 /** Every row of the tables matched by `selector` whose cells do not fill their row exactly. */
 async function misalignedRows(page: Page, selector: string): Promise<string[]> {
@@ -31,12 +31,10 @@ const ATTRIBUTE_TABLES = '#attribute-section table';
 test('the attribute-disclosure table lines up its rows and columns on the page, printed and in the HTML report', async ({ page, browser }) => {
   await openApp(page);
   await runSample(page);
+  await openSection(page, 'attribute-title');
   const section = page.locator('#attribute-section');
   // Every table of the section shown, the failing classes' ones too.
-  await section.evaluate((s) => {
-    s.closest('details')?.setAttribute('open', '');
-    for (const d of s.querySelectorAll('details')) d.setAttribute('open', '');
-  });
+  for (const summary of await section.locator('.failing summary').all()) await summary.click();
   await expect(section.locator('tr[data-metric="l_distinct"]')).toBeVisible();
   expect(await misalignedRows(page, ATTRIBUTE_TABLES), 'at 1366 px').toEqual([]);
   await section.screenshot({ path: 'test-results/layout-attribute-1366.png' });
@@ -70,8 +68,9 @@ test('the utility summary says what loss, similarity, U and UM each measure, so 
   await page.locator('#original-input').setInputFiles(fixture('census-ipso-original.csv'));
   await expect(page.locator('#record-id')).toHaveValue('record_id');
   await page.getByRole('button', { name: 'Run audit' }).click();
+  await openSection(page, 'utility-title');
   const summary = page.locator('#utility-summary');
-  await expect(summary).toBeVisible({ timeout: 30_000 });
+  await expect(summary).toBeVisible();
   const value = async (id: string) => (await page.locator(`#utility-section .card[data-metric="${id}"] .card-value`).innerText()).trim();
   // The synthetic IPSO release: no record keeps its values (loss 1), the structure stays (UM).
   expect(await value('l_total')).toBe('1.0000');
