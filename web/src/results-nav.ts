@@ -121,9 +121,12 @@ function summaryBar(report: Report, toc: HTMLElement): HTMLElement {
 export function addNavigation(panel: HTMLElement, report: Report, nodes: readonly Element[]): void {
   const first = nodes[0];
   if (!first) return;
-  const parts = partsOf(nodes).map((p) => {
+  // A single long section (utility alone, without quasi-identifiers) is the result: left open.
+  const all = partsOf(nodes);
+  const long = all.filter((p) => p.heading.id in HEADLINES);
+  const parts = all.map((p) => {
     const headline = HEADLINES[p.heading.id];
-    return headline ? { ...p, fold: fold(p.section, p.heading, headline(report)) } : p;
+    return headline !== undefined && long.length > 1 ? { ...p, fold: fold(p.section, p.heading, headline(report)) } : p;
   });
   const extra = nodes.filter((n): n is HTMLDetailsElement => n instanceof HTMLDetailsElement && n.id !== '');
   const toc = contents(parts, extra);
