@@ -51,7 +51,7 @@ function attributionHeadline(report: Report): string | null {
   const top = contributions(report)
     .filter((c) => c.share !== null)
     .sort((a, b) => b.share! - a.share!)[0];
-  return top ? `Most: ${top.attribute} (${percent(top.share)})` : null;
+  return top ? `Largest share: ${top.attribute} (${percent(top.share)})` : null;
 }
 
 function scorrVerdictHeadline(report: Report): string | null {
