@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { openApp, runSample } from './helpers.ts';
+import { openApp, openSection, runSample } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 const ADULT = fileURLToPath(new URL('../../../shared/data/adult/adult.csv', import.meta.url));
@@ -18,6 +18,7 @@ function cliAdvice(csv: string, qis: string[], extra: string[] = []): string[] {
 }
 
 async function pageAdvice(page: Page): Promise<string[]> {
+  await openSection(page, 'advice-title');
   const cells = page.locator('#results-panel .advice-sentence');
   await expect(cells.first()).toBeVisible();
   return (await cells.allInnerTexts()).map((t) => t.trim());

@@ -5,7 +5,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { expectNoHorizontalOverflow, openApp, runSample } from './helpers.ts';
+import { expectNoHorizontalOverflow, openApp, openSection, runSample } from './helpers.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -33,6 +33,8 @@ test('the sample shows attribute disclosure for its diagnosis column and the SCO
   await openApp(page);
   await runSample(page);
   await expect(page.locator('#results-panel .lead')).toContainText('Sensitive: diagnosis.');
+  await openSection(page, 'attribute-title');
+  await openSection(page, 'scorr-verdict-title');
 
   const b = block(page, 'diagnosis');
   await expect(b).toBeVisible();
@@ -76,6 +78,8 @@ test('the sample shows attribute disclosure for its diagnosis column and the SCO
 test('the golden G2 table: l, t with both distances, beta, delta, alpha and failing classes', async ({ page }) => {
   await openG2(page);
   await page.getByRole('button', { name: 'Run audit' }).click();
+  await openSection(page, 'attribute-title');
+  await openSection(page, 'scorr-verdict-title');
   const disease = block(page, 'disease');
   const salary = block(page, 'salary');
   await expect(disease).toBeVisible();
@@ -108,6 +112,8 @@ test('the t threshold lists the failing classes; without a sensitive column the 
   await openG2(page);
   await page.locator('#t-threshold').fill('0.5');
   await page.getByRole('button', { name: 'Run audit' }).click();
+  await openSection(page, 'attribute-title');
+  await openSection(page, 'scorr-verdict-title');
   const failing = block(page, 'disease').locator('.failing[data-check="t"]');
   await expect(failing.locator('.failing-line')).toHaveText('t-closeness above 0.5: 2 classes fail.');
   await failing.locator('summary').click();
@@ -162,6 +168,7 @@ test('attribute disclosure stays legible at 200 % zoom', async ({ browser }) => 
   const page = await context.newPage();
   await openApp(page);
   await runSample(page);
+  await openSection(page, 'attribute-title');
   await expect(page.locator('#worst-distribution-0')).toBeVisible();
   await expectNoHorizontalOverflow(page);
   await page.locator('#attribute-section').screenshot({ path: 'test-results/attribute-disclosure-zoom200.png' });

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { G3_ROLES, expandedE3, expectNoHorizontalOverflow, fixture, openApp, openG3, runSample } from './helpers.ts';
+import { G3_ROLES, expandedE3, expectNoHorizontalOverflow, fixture, openApp, openG3, openSection, runSample } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 
@@ -215,6 +215,7 @@ test('one release with its original and a reference table: R_external, R, safety
   await page.getByRole('button', { name: 'Run audit' }).click();
 
   const balance = page.locator('#balance-section');
+  await openSection(page, 'balance-title');
   await expect(balance).toBeVisible({ timeout: 30_000 });
   // Golden G3.3: R_external 0.5027777778 over 11 of 12 matched records; R = max = 10/12.
   expect(value('r_external')).toBeCloseTo(0.5027777778, 9);

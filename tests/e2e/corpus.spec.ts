@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { expect as defaultExpect, test, type Locator, type Page } from '@playwright/test';
 import { describeError } from '../../web/src/messages.ts';
 import type { InputFacts } from '../../web/src/report.ts';
-import { G3_ROLES, expectNoHorizontalOverflow, fixture, openApp } from './helpers.ts';
+import { G3_ROLES, expectNoHorizontalOverflow, fixture, openApp, openSection } from './helpers.ts';
 
 interface ErrorExpect {
   code: string;
@@ -256,6 +256,7 @@ test('"Read leniently" is reached and pressed with the keyboard; the audit, its 
   expect(html).toContain('201 records = 1 header + 199 audited + 0 blank + 1 in error');
 
   // The drill-down reads the file a third time, leniently too (strictly it would fail).
+  await openSection(page, 'top-title');
   const [records] = await Promise.all([page.waitForEvent('download'), page.locator('#download-records').click()]);
   expect(readFileSync((await records.path())!, 'utf8').split('\n')[0]).toContain('line');
   await expect(page.locator('#extract-status')).toHaveAttribute('data-kind', 'done');

@@ -65,3 +65,13 @@ export function expandedE3(rename: Record<string, string> = {}): string {
   });
   return `${columns.join(',')}\n${rows.join('\n')}\n`;
 }
+
+/**
+ * Unfolds the long result section whose heading has the id `headingId` (such as
+ * 'attribute-title'), as a reader clicks its summary line; it stays open when the results are
+ * drawn again.
+ */
+export async function openSection(page: Page, headingId: string): Promise<void> {
+  const fold = page.locator(`section[aria-labelledby="${headingId}"] > details.section-fold`);
+  if (!(await fold.evaluate((d) => (d as HTMLDetailsElement).open))) await fold.locator(':scope > .section-summary').click();
+}

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoHorizontalOverflow, openApp, runSample } from './helpers.ts';
+import { expectNoHorizontalOverflow, openApp, openSection, runSample } from './helpers.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -41,6 +41,7 @@ test('the sample shows the verdict, the attacker models, population uniqueness a
   await expect(verdict).toContainText('Thresholds used: highest risk 0.2, records at risk 0.05, success rate 0.05');
 
   // Three attacker models; without a population table the journalist equals the prosecutor.
+  for (const id of ['attackers-title', 'population-title', 'attribution-title']) await openSection(page, id);
   const attackers = page.locator('#attackers-table');
   await expect(attackers.locator('tbody tr')).toHaveCount(3);
   await expect(page.locator('#no-population-note')).toContainText('No population table was given');
@@ -81,6 +82,7 @@ test('a population table gives the journalist and marketer models (golden G1 / E
   await expect(page.locator('#reference-chosen')).toContainText('e1.csv');
   await page.getByRole('button', { name: 'Run audit' }).click();
 
+  await openSection(page, 'attackers-title');
   const attackers = page.locator('#attackers-table');
   await expect(attackers).toBeVisible();
   await expect(attackers.locator('[data-metric="journalist_highest_risk"]')).toHaveText(/^1\.0000/);
@@ -147,6 +149,7 @@ test('the records of the riskiest groups download as CSV', async ({ page }) => {
   const expected = top.reduce((a, t) => a + t.size, 0);
   expect(expected).toBeGreaterThan(0);
 
+  await openSection(page, 'top-title');
   const [csv] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Download the records of these groups (CSV)' }).click(),

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { expandedE3, expectNoHorizontalOverflow, fixture, openG3 } from './helpers.ts';
+import { expandedE3, expectNoHorizontalOverflow, fixture, openG3, openSection } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 
@@ -97,6 +97,7 @@ test('user queries: mean(income) by sex joins the workload, each query listed wi
   await settings.screenshot({ path: 'test-results/query-settings.png' });
 
   await page.getByRole('button', { name: 'Run audit' }).click();
+  await openSection(page, 'utility-title');
   const results = page.locator('#query-results');
   await expect(results).toBeVisible({ timeout: 30_000 });
   await expect(results.locator('tbody tr')).toHaveCount(all.length);

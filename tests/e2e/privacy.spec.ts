@@ -4,7 +4,7 @@
 
 import { expect, test } from '@playwright/test';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../web/security-headers.ts';
-import { openApp, runSample } from './helpers.ts';
+import { openApp, openSection, runSample } from './helpers.ts';
 
 interface Seen {
   url: string;
@@ -58,6 +58,7 @@ test('the sample audit runs offline with no request and no CSP violation', async
   await context.setOffline(true);
 
   await runSample(page);
+  for (const id of ['population-title', 'attribution-title', 'attribute-title', 'top-title']) await openSection(page, id);
 
   for (const id of ['class-size-chart', 'risk-chart', 'uniqueness-curve']) {
     const canvas = page.locator(`#${id} canvas`).first();

@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { G3_ROLES, cardValue, fixture, openApp, openG3 } from './helpers.ts';
+import { G3_ROLES, cardValue, fixture, openApp, openG3, openSection } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 
@@ -94,6 +94,7 @@ test('a change of roles or settings is recomputed from the kept table, never by 
 
   // The records of the riskiest groups come from the kept table too: the next recompute
   // still counts one read of the file.
+  await openSection(page, 'top-title');
   const [records] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the records of these groups (CSV)' }).click()]);
   const lines = readFileSync((await records.path())!, 'utf8').split('\n').filter((l) => l !== '');
   expect(lines[0]).toMatch(/^line,/);

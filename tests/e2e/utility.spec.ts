@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { G3_ROLES, expectNoHorizontalOverflow, openApp, openG3 } from './helpers.ts';
+import { G3_ROLES, expectNoHorizontalOverflow, openApp, openG3, openSection } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 
@@ -63,6 +63,7 @@ const coefficient = (v: number, plus = false) => {
 async function auditG3(page: Page, roles: Record<string, string>): Promise<void> {
   await openG3(page, roles);
   await page.getByRole('button', { name: 'Run audit' }).click();
+  await openSection(page, 'utility-title');
   await expect(page.locator('#utility-summary')).toBeVisible({ timeout: 30_000 });
 }
 

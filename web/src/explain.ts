@@ -141,7 +141,7 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
     'The candidate with the highest RUT score at the chosen weights among those within the risk and utility limits.',
   // Utility, permutation model (spec utility.md Sec 11): the released file against the original.
   perm_um:
-    'How much of the way the columns vary together in the original the release kept: 1 = all of it, 0 = none, so analyses across columns would mislead.',
+    'How much of the way the columns vary together in the original the release kept, comparing the two tables as wholes (records are not paired): 1 = all of it, 0 = none, so analyses across columns would mislead.',
   perm_cm1:
     'How little the released values, ranked, give away about the original ones through their strongest link: 1 = nothing, 0 = one combination of columns keeps the original order exactly.',
   perm_cm2:
@@ -154,12 +154,12 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   utility_u:
     'How useful the release is overall, from 0 to 1: half how similar its columns’ distributions stay to the original’s, half how little detail was lost; 1 = the original itself.',
   l_total:
-    'The detail lost over all compared columns, from 0 (nothing lost) to 1 (nothing left): the average of the columns’ losses.',
+    'The detail lost record by record, averaged over the compared columns: 0 = every released value as precise as its own original; 1 = the released values say no more about their own records than a blank or the column’s average would (the columns’ distributions may still be kept: see the similarity).',
   s_total:
     'How similar the released columns’ distributions are to the original ones, from 0 (nothing in common) to 1 (the same): the average over the columns.',
   utility_ratio: 'Similarity divided by loss; it has no upper bound, so it must not be used to rank releases.',
   attribute_loss:
-    'The detail this column lost, from 0 (every value as precise as in the original) to 1 (nothing left), from the loss measures chosen for its kind.',
+    'The detail this column lost record by record, from 0 (every value as precise as its own original) to 1 (no closer to it than a blank or the column’s average), from the loss measures chosen for its kind.',
   attribute_similarity:
     'How close this column’s released distribution is to the original one, from 0 (nothing in common) to 1 (the same).',
   gen_loss:

@@ -86,6 +86,10 @@ export function snapshotResults(panel: HTMLElement): string {
   const drop = 'button, .chart-readout, .drilldown, .all-metrics';
   for (const node of clone.querySelectorAll(drop)) node.remove();
   for (const d of clone.querySelectorAll('details')) d.setAttribute('open', '');
+  // The contents keep only the sections the report holds.
+  for (const a of clone.querySelectorAll('.results-toc a[href^="#"]')) {
+    if (!clone.querySelector(`[id="${a.getAttribute('href')!.slice(1)}"]`)) a.closest('li')?.remove();
+  }
   // Short tables print on one page; long ones may break between rows.
   for (const wrap of clone.querySelectorAll('.table-wrap')) {
     if (wrap.querySelectorAll('tr').length <= KEEP_TOGETHER_ROWS) wrap.classList.add('keep');
@@ -178,6 +182,9 @@ body.report { background: var(--bg-soft, #f5f7f9); }
   .cards { grid-template-columns: repeat(3, minmax(0, 1fr)); }
   details > summary { list-style: none; color: #000; }
   details > summary::-webkit-details-marker { display: none; }
+  .results-summary, .results-toc { display: none !important; }
+  .section-summary::before { content: none; }
+  .section-summary { border: 0; padding: 0; background: none; }
 }
 `;
 

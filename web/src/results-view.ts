@@ -3,8 +3,9 @@
 // table, population uniqueness, what drives the risk, the further risk measures with the SCORR
 // verdict, the counts and charts, the riskiest groups with their drill-down, warnings and every
 // metric in a table; without quasi-identifiers only utility, warnings and the table. Each part
-// lives in its own view; this file only puts them in order. It reads the Report only and
-// computes nothing but display formatting.
+// lives in its own view; this file only puts them in order, under the summary bar and the
+// contents (results-nav.ts). It reads the Report only and computes nothing but display
+// formatting.
 
 import { accountNodes } from './account';
 import { adviceView } from './advice-view';
@@ -20,6 +21,7 @@ import { explain, reasonText } from './explain';
 import { count, percent, score, smallPercent } from './format';
 import { groupsView, headlineCards } from './overview-view';
 import { populationView } from './population-view';
+import { addNavigation } from './results-nav';
 import type { ClassValues } from './protocol';
 import { isRecord, metric, type MetricResult, type Report } from './report';
 import { personsView, scorrView, weightsView } from './risks-view';
@@ -92,7 +94,7 @@ function allMetrics(report: Report): HTMLElement {
   const rows = report.metrics.map((m) => [metricName(m), metricText(m, report), explain(m.id)]);
   return el(
     'details',
-    { class: 'all-metrics' },
+    { class: 'all-metrics', id: 'all-metrics' },
     el('summary', {}, `All ${report.metrics.length} metrics`),
     scrollTable('All metrics', ['Metric', 'Value', 'Meaning'], rows),
   );
@@ -158,12 +160,14 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     ...accountNodes(report.input, handlers.size),
   );
   if (qis.length === 0) {
-    for (const node of [...(utility?.nodes ?? []), warningsList(report), allMetrics(report)]) if (node) append(panel, node);
+    const nodes = [...(utility?.nodes ?? []), warningsList(report), allMetrics(report)].filter((n): n is HTMLElement => n instanceof HTMLElement);
+    append(panel, ...nodes);
+    addNavigation(panel, report, nodes);
     panel.hidden = false;
     charts.push(...(utility?.draw?.() ?? []));
     return;
   }
-  for (const node of [
+  const nodes = [
     hasVerdict ? verdictView(report, scorrBadge(report)) : null,
     persons?.prominent ? persons.node : null,
     headlineCards(report),
@@ -182,9 +186,9 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     ...groups.nodes,
     drilldownView(report, handlers.onExtract),
     allMetrics(report),
-  ]) {
-    if (node) append(panel, node);
-  }
+  ].filter((n): n is HTMLElement => n instanceof HTMLElement);
+  append(panel, ...nodes);
+  addNavigation(panel, report, nodes);
   panel.hidden = false;
 
   // Charts measure their container, so draw them once the panel is visible.

@@ -1,10 +1,12 @@
-// The risk-utility map of a comparison: risk R on x, utility U on y, one labelled point per
-// candidate, the Pareto frontier (candidates no other one beats on both counts) as a line,
+// The risk-utility map of a comparison: risk R on x, utility U on y, one numbered point per
+// candidate (numbers placed clear of each other, label-placement.ts, and listed with the names
+// under the map), the Pareto frontier (candidates no other one beats on both counts) as a line,
 // the chosen candidate ringed and the feasible area of tau_R / tau_U shaded. Plain SVG built
 // with DOM calls; every colour and line style comes from balance.css classes (no inline style).
 
 import { paretoFrontier, type Candidate } from './balance-data';
 import { el } from './dom';
+import { groupClose, placeLabels, type Box } from './label-placement';
 import { decimal, score } from './format';
 import { candidateClass } from './rut-sweep-chart';
 
@@ -28,13 +30,8 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs = {}, te
   return node;
 }
 
-interface Box {
-  x0: number;
-  x1: number;
-  y0: number;
-  y1: number;
-}
-const overlaps = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+/** Points closer than this (in map units) share one label: they cannot be told apart. */
+const CLOSE = 9;
 
 export interface MapInput {
   candidates: readonly Candidate[];
@@ -107,42 +104,56 @@ export function riskUtilityMap(input: MapInput): HTMLElement {
     root.append(svg('polyline', { class: 'frontier', points: frontier.map((c) => `${x(c.risk_r)},${y(c.utility_u)}`).join(' ') }));
   }
 
-  // Points, then labels placed where they overlap neither a point nor another label.
-  const taken: Box[] = [
-    ...reserved,
-    ...candidates.map((c) => ({ x0: x(c.risk_r) - 7, x1: x(c.risk_r) + 7, y0: y(c.utility_u) - 7, y1: y(c.utility_u) + 7 })),
-  ];
-  candidates.forEach((c, i) => {
-    const cx = x(c.risk_r);
-    const cy = y(c.utility_u);
-    const classes = ['point', candidateClass(input.colorIndex[i] ?? i), onFrontier.has(c.name) ? 'on-frontier' : 'dominated'];
+  // Each point is numbered by its candidate's place in the comparison (as in the table); the
+  // numbers go beside the points, clear of each other, and the list under the map names them.
+  const numbered = candidates.map((c, i) => {
+    const color = input.colorIndex[i] ?? i;
+    return { c, color, x: x(c.risk_r), y: y(c.utility_u), number: color + 1 };
+  });
+  const labels = placeLabels({
+    groups: groupClose(numbered, CLOSE),
+    pointRadius: 8,
+    taken: reserved,
+    area: { x0: M.left + 2, x1: W - 2, y0: 2, y1: y(0) - 2 },
+    fontSize: 15 * textScale,
+  });
+  for (const l of labels) if (l.leader) root.append(svg('line', { class: 'leader', ...l.leader }));
+  for (const { c, color, x: cx, y: cy } of numbered) {
+    const classes = ['point', candidateClass(color), onFrontier.has(c.name) ? 'on-frontier' : 'dominated'];
     if (!input.feasible.has(c.name)) classes.push('infeasible');
     const g = svg('g', { class: 'candidate-point', 'data-candidate': c.name });
     if (c.name === chosen) g.append(svg('circle', { class: 'chosen-ring', cx, cy, r: 11 }));
     g.append(svg('circle', { class: classes.join(' '), cx, cy, r: 6 }));
     g.append(svg('title', {}, `${c.name}: risk R ${score(c.risk_r)}, utility U ${score(c.utility_u)}`));
     root.append(g);
-  });
-  candidates.forEach((c) => {
-    const cx = x(c.risk_r);
-    const cy = y(c.utility_u);
-    const text = c.name.length > 28 ? `${c.name.slice(0, 27)}…` : c.name;
-    const w = textWidth(text, 15);
-    const options: [number, number, 'start' | 'end'][] = [
-      [cx + 12, cy + 5, 'start'],
-      [cx - 12, cy + 5, 'end'],
-      [cx + 8, cy - 12, 'start'],
-      [cx + 8, cy + 24, 'start'],
-      [cx - 8, cy - 12, 'end'],
-      [cx - 8, cy + 24, 'end'],
-    ];
-    const boxOf = ([tx, ty, anchor]: [number, number, 'start' | 'end']): Box =>
-      anchor === 'start' ? { x0: tx, x1: tx + w, y0: ty - 14 * textScale, y1: ty + 4 } : { x0: tx - w, x1: tx, y0: ty - 14 * textScale, y1: ty + 4 };
-    const inside = (b: Box) => b.x0 >= M.left && b.x1 <= W - 2 && b.y0 >= 0 && b.y1 <= y(0);
-    const pick = options.find((o) => inside(boxOf(o)) && !taken.some((t) => overlaps(t, boxOf(o)))) ?? options.find((o) => inside(boxOf(o))) ?? options[0]!;
-    taken.push(boxOf(pick));
-    root.append(svg('text', { class: `point-label ${c.name === chosen ? 'chosen' : ''}`, x: pick[0], y: pick[1], 'text-anchor': pick[2], 'data-candidate': c.name }, text));
-  });
+  }
+  const chosenNumber = numbered.find((p) => p.c.name === chosen)?.number;
+  for (const l of labels) {
+    const holdsChosen = chosenNumber !== undefined && l.text.split(', ').some((run) => {
+      const [a, b] = run.split('–').map(Number);
+      return chosenNumber >= a! && chosenNumber <= (b ?? a!);
+    });
+    root.append(svg('text', { class: `point-label${holdsChosen ? ' chosen' : ''}`, x: l.box.x0, y: l.baseline }, l.text));
+  }
+
+  const legend = el(
+    'ol',
+    { class: 'ru-legend' },
+    ...[...numbered]
+      .sort((a, b) => a.number - b.number)
+      .map(({ c, color, number }) =>
+        el(
+          'li',
+          { 'data-candidate': c.name, class: c.name === chosen ? 'chosen' : null },
+          el('span', { class: `key-swatch ${candidateClass(color)}`, 'aria-hidden': 'true' }),
+          el('span', { class: 'ru-legend-number' }, String(number)),
+          ' ',
+          el('span', { class: 'ru-legend-name' }, c.name),
+          ' ',
+          el('span', { class: 'ru-legend-figures' }, `R ${score(c.risk_r)}, U ${score(c.utility_u)}${c.name === chosen ? ' (chosen)' : ''}`),
+        ),
+      ),
+  );
 
   const key = el(
     'p',
@@ -156,7 +167,7 @@ export function riskUtilityMap(input: MapInput): HTMLElement {
     tauR !== null || tauU !== null ? el('span', { class: 'key-area' }) : null,
     tauR !== null || tauU !== null ? el('span', { class: 'key-text' }, 'within the limits') : null,
   );
-  const figure = el('figure', { class: 'ru-map', id: 'risk-utility-map' }, key);
+  const figure = el('figure', { class: 'ru-map', id: 'risk-utility-map' }, legend, key);
   figure.prepend(root);
   return figure;
 }

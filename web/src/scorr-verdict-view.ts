@@ -10,7 +10,7 @@ import { count, score } from './format';
 import { metric, type Report } from './report';
 import { help, missingReason, section } from './view-kit';
 
-const DECISIONS: Readonly<Record<FinalDecision, string>> = {
+export const DECISIONS: Readonly<Record<FinalDecision, string>> = {
   eligible: 'Eligible for release',
   release_with_acknowledged_risk: 'Release with acknowledged risk',
   not_approved: 'Not approved',

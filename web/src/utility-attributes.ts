@@ -126,7 +126,7 @@ export function utilityAttributesView(report: Report): HTMLElement | null {
     { class: 'utility-block', id: 'utility-attributes' },
     el('h4', { id: 'utility-attributes-title' }, 'Per column'),
     help(
-      'Loss runs from 0 (as precise as the original) to 1 (nothing left); similarity from 0 (nothing in common) to 1 (the same distribution). ',
+      'Loss compares each record with its own original, from 0 (as precise) to 1 (no closer to it than a blank or the column’s average); similarity compares the column’s distribution as a whole, from 0 (nothing in common) to 1 (the same distribution). ',
       'The measures beside them are the ones chosen for the column’s kind; blanked-out cells count as lost.',
     ),
     pairingNote(rows),

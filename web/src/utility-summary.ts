@@ -1,7 +1,8 @@
 // The utility summary: utility U with the total loss and similarity as cards ([RUT], spec
-// utility.md Sec 7), then the table-level measures of statistical disclosure control (Sec 8:
-// changed cells, contingency tables, IL1s, eigenvalues, correlations) and query accuracy
-// (Sec 10), one plain sentence per number. A measure the report does not hold is left out.
+// utility.md Sec 7) and a paragraph on what each looks at and how U follows from them, then
+// the table-level measures of statistical disclosure control (Sec 8: changed cells,
+// contingency tables, IL1s, eigenvalues, correlations) and query accuracy (Sec 10), one plain
+// sentence per number. A measure the report does not hold is left out.
 
 import { el } from './dom';
 import { explain } from './explain';
@@ -37,6 +38,42 @@ function totals(report: Report): HTMLElement | null {
     return m ? [card(report, m, title, direction)] : [];
   });
   return items.length ? el('div', { class: 'cards utility-totals' }, ...items) : null;
+}
+
+/** A loss at least this high means no record keeps its own values (a synthetic release, noise). */
+const LOSS_OF_RECORDS = 0.9;
+/** A similarity or UM at least this high means the table as a whole is kept. */
+const KEPT_AS_A_WHOLE = 0.8;
+
+/**
+ * What the loss, the similarity, U and UM each look at, with this report's figures, and how U
+ * follows from L and S. Loss compares each record with its own original; similarity and UM
+ * compare the tables as wholes, so a loss of 1 beside a UM near 1 is not a contradiction: the
+ * release kept the columns' distributions and correlations but no record's values. Null
+ * without a loss.
+ */
+function reading(report: Report): HTMLElement | null {
+  const l = okNumber(tableMetric(report, 'l_total'));
+  if (l === null) return null;
+  const s = okNumber(tableMetric(report, 's_total'));
+  const uMetric = tableMetric(report, 'utility_u');
+  const u = okNumber(uMetric);
+  const um = okNumber(tableMetric(report, 'perm_um'));
+  const wS = detailNumber(uMetric, 'w_s');
+  const wL = detailNumber(uMetric, 'w_l');
+  const w = (x: number) => String(Number(x.toFixed(3)));
+  const sentences = [
+    `Loss (L) ${score(l)} compares each record with its own original: how much detail its released values lost (widened into ranges, blanked out, or moved away from the original value).`,
+    s === null ? null : `Similarity (S) ${score(s)} compares each column’s distribution as a whole, whichever record holds each value.`,
+    u === null || s === null || wS === null || wL === null
+      ? null
+      : `U = ${w(wS)} × S + ${w(wL)} × (1 − L) = ${w(wS)} × ${score(s)} + ${w(wL)} × (1 − ${score(l)}) = ${score(u)}.`,
+    um === null ? null : `UM ${score(um)} (permutation model, below) compares how the columns vary together, again without pairing records.`,
+    l >= LOSS_OF_RECORDS && Math.max(s ?? 0, um ?? 0) >= KEPT_AS_A_WHOLE
+      ? `So this release keeps the distributions${um !== null && um >= KEPT_AS_A_WHOLE ? ' and how the columns vary together' : ''}, but not the values of single records, as synthetic or strongly perturbed data do: it serves analyses of the whole table, not look-ups of single records.`
+      : null,
+  ];
+  return el('p', { class: 'utility-reading', id: 'utility-reading' }, sentences.filter((x) => x !== null).join(' '));
 }
 
 /** A fact for a table-level result: its value when `ok`, else "—" and the reason. */
@@ -163,6 +200,7 @@ export function utilitySummary(report: Report): HTMLElement | null {
     { class: 'utility-block', id: 'utility-summary' },
     el('h4', { id: 'utility-summary-title' }, 'Summary'),
     top,
+    reading(report),
     sdc,
     queries,
   );
