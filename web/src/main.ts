@@ -17,7 +17,8 @@ import { LENIENT_HELPS, SIDE_NAMES, addMessage, clearMessages, describeError, sh
 import { renderProfile, type ProfileForm, type ProfileMode } from './profile-view';
 import { Freshness, profileReadText } from './freshness';
 import { clearCandidates, renderCandidates } from './candidates-view';
-import { htmlReport, pageCss, snapshotResults } from './report-html';
+import { htmlReport, pageCss, snapshotResults, type Disclosure } from './report-html';
+import type { ReportVariant } from './report-variant';
 import {
   assertNever,
   type ClassValues,
@@ -29,8 +30,8 @@ import {
   type Source,
   type TableRead,
 } from './protocol';
-import type { AuditConfig, Encoding, Report } from './report';
-import { clearResults, renderResults } from './results-view';
+import { removedCount, type AuditConfig, type Encoding, type Report, type ShareableReport, type WireError } from './report';
+import { clearResults, renderResults, type ResultHandlers } from './results-view';
 import { WorkerClient } from './worker-client';
 import { auditConfig, columnsWithRole, defaultChoices, profileConfig, proposedRoles, type AuditChoices } from './roles';
 
@@ -78,6 +79,8 @@ interface Job {
   candidateName: string | null;
   /** Step 2 as it stands (a single release only: a comparison is not recomputed). */
   form: ProfileForm | null;
+  /** The core's shareable variant of `report` at its own k (what the full report holds). */
+  shareable: Promise<ShareableReport> | null;
 }
 
 let job: Job | null = null;
@@ -202,7 +205,7 @@ function start(source: Source, label: string, autoAudit: boolean, candidates: Fi
   if (client.busy) client.cancel();
   job = {
     source, label, autoAudit, encoding: null, lenient: lenientBox.checked, pass: null, announcedQuarter: 0, report: null, config: null,
-    choices: null, reference: null, original: null, candidates, candidateTitle: null, candidateName: null, form: null,
+    choices: null, reference: null, original: null, candidates, candidateTitle: null, candidateName: null, form: null, shareable: null,
   };
   clearMessages(messages);
   profilePanel.hidden = true;
@@ -333,40 +336,93 @@ function showAudit(report: Report): boolean {
     return false;
   }
   job.report = report;
-  const utility = { original: job.original?.name ?? null, recordId: job.config?.record_id ?? null };
-  renderResults(resultsPanel, report, job.label, {
-    size,
-    onDownload: downloadReport,
-    onDownloadHtml: downloadHtmlReport,
-    onExtract: runExtract,
-    utility,
-    choose: (candidates, params) => client.choose(report.params.quasi_identifiers, candidates, params),
-  });
+  // What the full report holds: the core's shareable variant at the report's own k.
+  job.shareable = client.shareable(report, null);
+  job.shareable.catch(() => undefined);
+  renderResults(resultsPanel, report, job.label, resultHandlers(report, job.shareable));
   return true;
 }
 
-function downloadReport(): void {
-  if (!job?.report) return;
-  saveText(JSON.stringify(job.report, null, 2), 'application/json', `pseudolens-report-${fileStem(job.label)}.json`);
+/** The handlers of a rendered report (`shareable` null: no choice of variant, as in the
+ * shareable HTML report's own rendering). */
+function resultHandlers(report: Report, shareable: Promise<ShareableReport> | null): ResultHandlers {
+  return {
+    size: job ? sourceSize(job.source) : null,
+    onDownload: downloadReport,
+    onDownloadHtml: (variant) => void downloadHtmlReport(variant),
+    onExtract: runExtract,
+    utility: { original: job?.original?.name ?? null, recordId: job?.config?.record_id ?? null },
+    choose: (candidates, params) => client.choose(report.params.quasi_identifiers, candidates, params),
+    shareable,
+  };
 }
 
-/** The whole audit as one HTML file: inputs with their hashes, settings, metrics and charts. */
-function downloadHtmlReport(): void {
+/** The report of the variant chosen: the full one, or the core's shareable one. */
+async function variantReport(variant: ReportVariant): Promise<{ report: Report; disclosure: Disclosure } | null> {
+  if (!job?.report) return null;
+  const full = job.report;
+  const at = variant.shareable ? await client.shareable(full, variant.minCount) : await (job.shareable ?? client.shareable(full, null));
+  const disclosure = { shareable: variant.shareable, minCount: at.shareable.min_count, removed: removedCount(at) };
+  return { report: variant.shareable ? at : full, disclosure };
+}
+
+function downloadReport(variant: ReportVariant): void {
   if (!job?.report) return;
+  const stem = `pseudolens-report-${fileStem(job.label)}${variant.shareable ? '-shareable' : ''}`;
+  if (!variant.shareable) return saveText(JSON.stringify(job.report, null, 2), 'application/json', `${stem}.json`);
+  void client.shareable(job.report, variant.minCount).then(
+    (safe) => saveText(JSON.stringify(safe, null, 2), 'application/json', `${stem}.json`),
+    (e: WireError) => showMessage(messages, 'error', 'The shareable report could not be made.', e.message),
+  );
+}
+
+/**
+ * The results of `report` as the page would show them, drawn out of sight beside the results
+ * panel (charts measure their box) and turned into static HTML.
+ */
+async function snapshotOf(report: Report): Promise<string> {
+  const box = el('section', { class: 'panel', inert: true, 'aria-hidden': 'true' });
+  box.style.cssText = `position: absolute; left: -20000px; top: 0; width: ${resultsPanel.getBoundingClientRect().width}px`;
+  resultsPanel.after(box);
+  try {
+    renderResults(box, report, job?.label ?? '', { ...resultHandlers(report, null), choose: undefined });
+    // Charts draw on the next frames.
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return snapshotResults(box);
+  } finally {
+    clearResults(box);
+    box.remove();
+  }
+}
+
+/** The whole audit as one HTML file: the verdict, the results, metrics and charts, then the
+ * inputs with their hashes and the settings; the full report or the shareable one. */
+async function downloadHtmlReport(variant: ReportVariant): Promise<void> {
+  if (!job?.report) return;
+  const current = job;
+  let chosen: Awaited<ReturnType<typeof variantReport>>;
+  try {
+    chosen = await variantReport(variant);
+  } catch (e) {
+    showMessage(messages, 'error', 'The shareable report could not be made.', (e as WireError).message);
+    return;
+  }
+  if (!chosen || job !== current) return;
   const html = htmlReport({
-    report: job.report,
+    report: chosen.report,
+    disclosure: chosen.disclosure,
     inputs: {
-      released: job.label,
-      original: job.original?.name ?? null,
-      reference: job.reference?.name ?? null,
-      sizes: { released: sourceSize(job.source), original: job.original?.size ?? null, reference: job.reference?.size ?? null },
+      released: current.label,
+      original: current.original?.name ?? null,
+      reference: current.reference?.name ?? null,
+      sizes: { released: sourceSize(current.source), original: current.original?.size ?? null, reference: current.reference?.size ?? null },
     },
-    resultsHtml: snapshotResults(resultsPanel),
+    resultsHtml: variant.shareable ? await snapshotOf(chosen.report) : snapshotResults(resultsPanel),
     css: pageCss(),
     version: engineVersion,
     generatedAt: new Date(),
   });
-  saveText(html, 'text/html', `pseudolens-report-${fileStem(job.label)}.html`);
+  saveText(html, 'text/html', `pseudolens-report-${fileStem(current.label)}${variant.shareable ? '-shareable' : ''}.html`);
 }
 
 function reportCspViolation(violation: CspViolation): void {
@@ -409,7 +465,8 @@ function onWorkerMessage(message: Response): void {
       onCompare(message.reports);
       break;
     case 'choice':
-      break; // answered through WorkerClient.choose
+    case 'shareable_report':
+      break; // answered through WorkerClient.choose and WorkerClient.shareable
     case 'error': {
       hideProgress();
       if (message.error.kind === 'internal') client.restart();

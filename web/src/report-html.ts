@@ -1,6 +1,8 @@
-// The audit as one self-contained HTML file, made on this computer: the inputs (name, size,
-// SHA-256), the roles and every setting, every metric with its sentence, and the results panel
-// as the page shows it, its canvas charts turned into PNG images. The file carries its own CSS,
+// The audit as one self-contained HTML file, made on this computer. It opens with what it may
+// be used for (confidential when it holds record-level values, or the shareable variant of
+// issue 13 Deliver 2) and the verdict with its reasons; then the results panel as the page
+// shows it, its canvas charts turned into PNG images, every metric with its sentence, and last
+// the inputs (name, size, SHA-256), the roles and every setting. The file carries its own CSS,
 // no script and no link to anything outside it, so it opens offline and prints to PDF.
 //
 // `snapshotResults` and `pageCss` read the live page; `htmlReport` is a pure function of the
@@ -11,7 +13,9 @@ import { explain, reasonText } from './explain';
 import { count, fileSize } from './format';
 import { isRecord, type InputFacts, type MetricResult, type Report } from './report';
 import { metricText } from './results-view';
+import { scorrBadge } from './scorr-verdict-view';
 import { scopeAttribute, scopeSubset } from './suite';
+import { verdictView } from './verdict-view';
 
 /** The names the page knows for the tables of the audit (the report holds no file names), and
  * their sizes when it knows them (the account compares the bytes read with them). */
@@ -22,8 +26,17 @@ export interface InputNames {
   sizes?: { released: number | null; original: number | null; reference: number | null };
 }
 
+/** What the report may be used for: the full report, confidential when the shareable variant
+ * at `minCount` leaves `removed` entries out of it, or that variant itself. */
+export interface Disclosure {
+  shareable: boolean;
+  minCount: number;
+  removed: number;
+}
+
 export interface HtmlReportParts {
   report: Report;
+  disclosure: Disclosure;
   inputs: InputNames;
   /** `snapshotResults` of the results panel, or null to leave the page's view out. */
   resultsHtml: string | null;
@@ -83,7 +96,8 @@ export function snapshotResults(panel: HTMLElement): string {
     }
   }
   for (const control of clone.querySelectorAll('input, select, textarea')) (control.closest('label') ?? control).remove();
-  const drop = 'button, .chart-readout, .drilldown, .all-metrics';
+  // The verdict opens the report on its own; the choice of variant is the page's.
+  const drop = 'button, .chart-readout, .drilldown, .all-metrics, .report-variant, #verdict';
   for (const node of clone.querySelectorAll(drop)) node.remove();
   for (const d of clone.querySelectorAll('details')) d.setAttribute('open', '');
   // Short tables print on one page; long ones may break between rows.
@@ -94,7 +108,8 @@ export function snapshotResults(panel: HTMLElement): string {
   for (const node of clone.querySelectorAll('[aria-live]')) node.removeAttribute('aria-live');
   const title = clone.querySelector('#results-title');
   if (title) title.textContent = 'Results as shown on the page';
-  clone.removeAttribute('hidden');
+  // A panel drawn out of sight (the shareable variant's) comes into the report as any other.
+  for (const name of ['hidden', 'style', 'inert', 'aria-hidden']) clone.removeAttribute(name);
   clone.id = 'report-results';
   return clone.outerHTML;
 }
@@ -151,6 +166,12 @@ body.report { background: var(--bg-soft, #f5f7f9); }
 .report .table-wrap { max-height: none; overflow-y: visible; }
 .report #report-results .results-head { margin-bottom: 0.5rem; }
 .report .site-footer p { margin: 0 0 0.25rem; }
+.report .disclosure { border: 2px solid var(--line, #d5dae1); border-radius: 6px; padding: 0.75rem 1rem; margin: 0 0 1rem; background: #fff; }
+.report .disclosure h2 { font-size: 1.1rem; margin: 0 0 0.25rem; }
+.report .disclosure p { margin: 0; }
+.report .disclosure-confidential { border-color: var(--error, #a1261b); background: #fdf0ee; }
+.report .disclosure-confidential h2 { color: var(--error, #a1261b); }
+.report .disclosure-shareable { border-color: var(--ok, #1e6b3a); }
 
 @media print {
   @page { margin: 14mm 12mm; }
@@ -159,7 +180,8 @@ body.report { background: var(--bg-soft, #f5f7f9); }
   .wrap { max-width: none; padding: 0; }
   .site-header { border-bottom: 2px solid #000; margin-bottom: 0.75rem; }
   .panel { border: 0; border-radius: 0; padding: 0; margin: 0 0 1.25rem; background: #fff; }
-  #report-results, #report-metrics { break-before: page; }
+  #report-results, #report-metrics, #report-inputs { break-before: page; }
+  .disclosure-confidential { border: 2px solid #000 !important; }
   h2, h3, h4, summary { break-after: avoid; page-break-after: avoid; }
   .keep, tr, .card, .fact, .setting, .verdict, .headline-stat, .bar-row, .message, .note, .alert,
   img.chart-image, .facts, .cards, .result-section > p { break-inside: avoid; page-break-inside: avoid; }
@@ -301,7 +323,7 @@ function rolesSection(report: Report): string {
       return `<div class="setting" data-param="${esc(key)}"><dt>${esc(label)} <code class="param-key">${esc(key)}</code></dt><dd${unset}>${esc(settingText(key, v))}</dd></div>`;
     });
   return (
-    `<section class="panel report-block" id="report-roles" aria-labelledby="roles-title"><h2 id="roles-title">Roles</h2>` +
+    `<section class="panel report-block" id="report-roles" aria-labelledby="roles-title"><h2 id="roles-title">Roles and settings</h2>` +
     table('Column roles', ['Role', 'Columns'], rows, 'kv') +
     `<h3>Policies and thresholds</h3>` +
     `<dl class="settings">${settings.join('')}</dl>` +
@@ -372,6 +394,31 @@ function metricsSection(report: Report): string {
   );
 }
 
+/** The notice at the top: confidential, only aggregates, or the shareable variant. */
+function disclosureNotice(d: Disclosure): string {
+  const k = count(d.minCount);
+  const [kind, title, text] = d.shareable
+    ? [
+        'shareable',
+        'Shareable: aggregates only',
+        `This is the shareable variant of the report: it holds no value, combination of values, class or query cell of fewer than ${k} records, no sensitive value tied to such a class and no list of records. ${count(d.removed)} ${d.removed === 1 ? 'entry was' : 'entries were'} left out of the full report.`,
+      ]
+    : d.removed > 0
+      ? [
+          'confidential',
+          'Confidential: this report contains record-level values',
+          `${count(d.removed)} ${d.removed === 1 ? 'entry concerns' : 'entries concern'} fewer than ${k} records (rare values, small classes and their sensitive values, small query cells). Treat it like the data itself; to share the results, download the shareable variant instead.`,
+        ]
+      : ['aggregates', 'Aggregates only', `This report holds no value, class or query cell of fewer than ${k} records.`];
+  return `<section class="disclosure disclosure-${kind}" id="report-disclosure" data-disclosure="${kind}" aria-labelledby="disclosure-title"><h2 id="disclosure-title">${esc(title)}</h2><p>${esc(text)}</p></section>`;
+}
+
+/** The verdict and its reasons, as the page shows them (none without quasi-identifiers). */
+function verdictSection(report: Report): string {
+  if (report.params.quasi_identifiers.length === 0) return '';
+  return `<section class="panel report-block" id="report-verdict" aria-label="Verdict">${verdictView(report, scorrBadge(report)).outerHTML}</section>`;
+}
+
 function timestamp(d: Date): string {
   return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
@@ -408,10 +455,12 @@ ${REPORT_CSS}
 <p class="meta">Generated ${when} by <strong data-tool>${esc(tool)}</strong>, in the browser on this computer.</p>
 </div></header>
 <main class="wrap">
-${inputs}
-${rolesSection(report)}
+${disclosureNotice(parts.disclosure)}
+${verdictSection(report)}
 ${parts.resultsHtml ?? ''}
 ${metricsSection(report)}
+${inputs}
+${rolesSection(report)}
 </main>
 <footer class="site-footer"><div class="wrap">
 <p>Made by ${esc(tool)} from the file on this computer; nothing was uploaded. This file loads nothing from the network.</p>
