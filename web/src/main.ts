@@ -33,7 +33,8 @@ import {
 import { removedCount, type AuditConfig, type Encoding, type Report, type ShareableReport, type WireError } from './report';
 import { clearResults, renderResults, type ResultHandlers } from './results-view';
 import { WorkerClient } from './worker-client';
-import { auditConfig, columnsWithRole, defaultChoices, profileConfig, proposedRoles, type AuditChoices } from './roles';
+import { auditConfig, choicesFromConfig, columnsWithRole, defaultChoices, profileConfig, proposedRoles, type AuditChoices } from './roles';
+import { SettingsError, parseFragment, parseSettingsFile, settingsFileText, type SharedSettings } from './settings-share';
 
 const fileInput = byId<HTMLInputElement>('file-input');
 const candidatesInput = byId<HTMLInputElement>('candidates-input');
@@ -51,6 +52,8 @@ const resultsPanel = byId('results-panel');
 const engineLine = byId('engine');
 const lenientBox = byId<HTMLInputElement>('lenient-reading');
 const freshnessLine = byId('results-freshness');
+const settingsInput = byId<HTMLInputElement>('settings-input');
+const settingsNote = byId('settings-note');
 
 interface Job {
   source: Source;
@@ -81,7 +84,15 @@ interface Job {
   form: ProfileForm | null;
   /** The core's shareable variant of `report` at its own k (what the full report holds). */
   shareable: Promise<ShareableReport> | null;
+  /** The profile pass's report (its columns and the file's SHA-256). */
+  profile: Report | null;
+  /** Settings from a link or a settings file, applied to this file: what the form does not
+   * hold of them is kept under the form's settings (`configOf`). */
+  base: AuditConfig | null;
 }
+
+/** Settings from a link or a settings file, waiting for the file they are for. */
+let pending: SharedSettings | null = null;
 
 let job: Job | null = null;
 /** The engine's version, from the worker's "ready" message (shown in reports). */
@@ -96,7 +107,7 @@ function recompute(): boolean {
   const choices = job.form.current();
   if (!choices) return false;
   job.choices = choices;
-  job.config = { ...auditConfig(choices), ...readingOf(job) };
+  job.config = configOf(job, choices);
   job.reference = choices.reference;
   job.original = choices.original;
   client.recompute(job.source, job.config, choices.reference, choices.original);
@@ -149,6 +160,12 @@ function updateProgress(p: Progress): void {
   }
 }
 
+/** The settings of an audit of `j`: the form's choices, over the settings of a link or a
+ * settings file that the form does not hold, read as the job reads its file. */
+function configOf(j: Job, choices: AuditChoices): AuditConfig {
+  return { ...(j.base ?? {}), ...auditConfig(choices), ...readingOf(j) };
+}
+
 /** How the job's file (and its side tables) are read: strictly, or leniently. */
 function readingOf(j: Job): Pick<AuditConfig, 'ragged'> {
   return { ragged: j.lenient ? 'pad_or_truncate' : 'error' };
@@ -166,7 +183,7 @@ function startPass(pass: 'profile' | 'audit', choices: AuditChoices | null): voi
   showProgress(pass);
   if (choices) {
     job.choices = choices;
-    job.config = { ...auditConfig(choices), ...readingOf(job) };
+    job.config = configOf(job, choices);
     job.reference = choices.reference;
     job.original = choices.original;
     client.run(pass, job.source, job.config, choices.reference, choices.original);
@@ -206,6 +223,7 @@ function start(source: Source, label: string, autoAudit: boolean, candidates: Fi
   job = {
     source, label, autoAudit, encoding: null, lenient: lenientBox.checked, pass: null, announcedQuarter: 0, report: null, config: null,
     choices: null, reference: null, original: null, candidates, candidateTitle: null, candidateName: null, form: null, shareable: null,
+    profile: null, base: null,
   };
   clearMessages(messages);
   profilePanel.hidden = true;
@@ -239,7 +257,7 @@ function runCompare(choices: AuditChoices): void {
   job.pass = 'compare';
   job.announcedQuarter = 0;
   job.choices = choices;
-  job.config = { ...auditConfig(choices), ...readingOf(job) };
+  job.config = configOf(job, choices);
   job.reference = choices.reference;
   job.original = choices.original;
   showProgress('compare');
@@ -293,6 +311,21 @@ function onProfile(report: Report, tableRead: TableRead): void {
   else job.form = renderProfile(profilePanel, report, job.label, read, runAudit, null, () => freshness.changed());
   profilePanel.querySelector('.lead')?.after(el('p', { class: 'note', id: 'read-note', 'data-kept': String(tableRead.kept) }, profileReadText(tableRead)));
   profilePanel.hidden = false;
+  job.profile = report;
+  if (pending && job.form) {
+    const shared = pending;
+    pending = null;
+    showPending();
+    if (applySettings(shared)) {
+      const choices = job.form.current();
+      if (choices) {
+        runAudit(choices);
+        const source = shared.from.kind === 'link' ? 'the link' : shared.from.name;
+        showMessage(messages, 'note', `Roles and settings set from ${source}.`, 'The audit runs with them; change any of them below and the results follow.');
+      }
+    }
+    return;
+  }
   if (!job.autoAudit) {
     announce('Columns profiled. Check the roles, then run the audit.');
     return;
@@ -354,7 +387,98 @@ function resultHandlers(report: Report, shareable: Promise<ShareableReport> | nu
     utility: { original: job?.original?.name ?? null, recordId: job?.config?.record_id ?? null },
     choose: (candidates, params) => client.choose(report.params.quasi_identifiers, candidates, params),
     shareable,
+    onDownloadSettings: shareable ? () => downloadSettings(report) : null,
   };
+}
+
+/** The settings file of an audit: the configuration's keys, as the engine echoes them. */
+function downloadSettings(report: Report): void {
+  saveText(settingsFileText(report.params), 'application/json', `pseudolens-settings-${fileStem(job?.label ?? 'audit')}.json`);
+  announce('Settings file saved.');
+}
+
+// --- settings from a link or a settings file (issue 13, Deliver 3) ---------------------------
+
+function showPending(): void {
+  settingsNote.hidden = pending === null;
+  if (!pending) return;
+  const what = pending.from.kind === 'link' ? 'The settings of the link' : `The settings of ${pending.from.name}`;
+  const file = pending.sha256 ? `the file they were made for (SHA-256 ${pending.sha256.slice(0, 16)}…)` : 'the file they are for';
+  settingsNote.textContent = `${what} are ready: choose ${file}. Its roles and settings will be set from them, and the audit run.`;
+}
+
+/**
+ * Sets step 2 from shared settings, for the file it shows. Says when the file is not the one
+ * the link was made for, when columns are missing, or when the settings need a side table;
+ * true when the audit can run at once.
+ */
+function applySettings(shared: SharedSettings): boolean {
+  if (!job?.form || !job.profile) return false;
+  const profile = job.profile;
+  const { choices, missing } = choicesFromConfig(shared.config, profile.columns, job.encoding);
+  job.form.apply(choices);
+  job.base = shared.config;
+  const source = shared.from.kind === 'link' ? 'the link' : shared.from.name;
+  const sha = profile.input.sha256;
+  const other = shared.sha256 !== null && sha !== null && sha !== shared.sha256;
+  const sides = [
+    shared.config.record_id || (shared.config.queries ?? []).length ? 'the original table' : null,
+    Object.keys(shared.config.reference_columns ?? {}).length ? 'the population table' : null,
+  ].filter((s): s is string => s !== null);
+  const problems: string[] = [];
+  if (missing.length) problems.push(`They name ${missing.length === 1 ? 'a column' : 'columns'} this file lacks: ${missing.join(', ')}.`);
+  if (other) {
+    showMessage(
+      messages,
+      'error',
+      `This is not the file the settings of ${source} were made for.`,
+      `The link names the file with SHA-256 ${shared.sha256}; ${job.label} has ${sha}. The roles and settings were set where its columns allow: check them, then run the audit. ${problems.join(' ')}`,
+    );
+    announce(`This is not the file the settings of ${source} were made for.`);
+    return false;
+  }
+  const left = shared.from.kind === 'link' ? ' (the link holds no queries or hierarchies: they travel only in a settings file)' : '';
+  const next = sides.length ? ` They were made with ${sides.join(' and ')}: choose it in step 2, then run the audit.` : problems.length ? ' Check the roles, then run the audit.' : '';
+  showMessage(messages, 'note', `Roles and settings set from ${source}${left}.`, `${problems.join(' ')}${next}`.trim());
+  announce(`Roles and settings set from ${source}.`);
+  return sides.length === 0 && problems.length === 0;
+}
+
+/** Takes settings from a link or a file: applied to the file shown, else to the next one. */
+function takeSettings(shared: SharedSettings): void {
+  if (shared.config.ragged === 'pad_or_truncate' && !lenientBox.checked && !job) lenientBox.checked = true;
+  if (job?.form && job.profile && !job.candidates) {
+    applySettings(shared);
+    freshness.changed();
+    return;
+  }
+  pending = shared;
+  showPending();
+}
+
+function settingsProblem(e: unknown): void {
+  if (!(e instanceof SettingsError)) throw e;
+  showMessage(messages, 'error', 'These settings cannot be used.', e.message);
+}
+
+settingsInput.addEventListener('change', () => {
+  const file = settingsInput.files?.[0];
+  settingsInput.value = '';
+  if (!file) return;
+  void file.text().then((text) => {
+    try {
+      takeSettings(parseSettingsFile(text, file.name));
+    } catch (e) {
+      settingsProblem(e);
+    }
+  });
+});
+
+try {
+  const fromLink = parseFragment(location.hash);
+  if (fromLink) takeSettings(fromLink);
+} catch (e) {
+  settingsProblem(e);
 }
 
 /** The report of the variant chosen: the full one, or the core's shareable one. */

@@ -97,7 +97,7 @@ export function snapshotResults(panel: HTMLElement): string {
   }
   for (const control of clone.querySelectorAll('input, select, textarea')) (control.closest('label') ?? control).remove();
   // The verdict opens the report on its own; the choice of variant is the page's.
-  const drop = 'button, .chart-readout, .drilldown, .all-metrics, .report-variant, #verdict';
+  const drop = 'button, .chart-readout, .drilldown, .all-metrics, .report-variant, .share-settings, #verdict';
   for (const node of clone.querySelectorAll(drop)) node.remove();
   for (const d of clone.querySelectorAll('details')) d.setAttribute('open', '');
   // Short tables print on one page; long ones may break between rows.

@@ -27,6 +27,7 @@ import { scorrBadge, scorrVerdictView } from './scorr-verdict-view';
 import { asMinMeanMax, scopeAttribute, scopeSubset } from './suite';
 import { utilityView, type UtilityInputs } from './utility-view';
 import { reportVariant, type ReportVariant } from './report-variant';
+import { settingsShareView } from './settings-share-view';
 import { verdictView } from './verdict-view';
 import { missingReason, section, type View } from './view-kit';
 
@@ -108,6 +109,8 @@ export interface ResultHandlers {
   /** The core's shareable report at the report's own k, to say what the full one holds
    * (null: the download offers no shareable variant, as in the report's own snapshot). */
   shareable: Promise<ShareableReport> | null;
+  /** Saves the settings file of this audit (null: no "share these settings"). */
+  onDownloadSettings: (() => void) | null;
   onExtract: (classes: ClassValues[]) => void;
   /** The original table's name and pairing column, for the utility section. */
   utility: UtilityInputs;
@@ -154,6 +157,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
       el('div', { class: 'downloads' }, download, downloadHtml),
     ),
     ...(variant ? [variant.node] : []),
+    ...(handlers.onDownloadSettings ? [settingsShareView(report, handlers.onDownloadSettings)] : []),
     qis.length === 0
       ? el('p', { class: 'lead' }, `${fileLabel}. No quasi-identifiers were chosen, so only the utility results are shown.`)
       : el(
