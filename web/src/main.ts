@@ -17,7 +17,7 @@ import { LENIENT_HELPS, SIDE_NAMES, addMessage, clearMessages, describeError, sh
 import { renderProfile, type ProfileForm, type ProfileMode } from './profile-view';
 import { Freshness, profileReadText } from './freshness';
 import { clearCandidates, renderCandidates } from './candidates-view';
-import { htmlReport, pageCss, snapshotResults, type Disclosure } from './report-html';
+import { comparisonHtmlReport, htmlReport, pageCss, snapshotResults, type Disclosure } from './report-html';
 import type { ReportVariant } from './report-variant';
 import {
   assertNever,
@@ -288,6 +288,20 @@ function onCompare(reports: Report[]): void {
     config,
     choose: (candidates, params) => client.choose(config.quasi_identifiers, candidates, params),
     onDownload: (doc) => saveText(JSON.stringify(doc, null, 2), 'application/json', 'pseudolens-comparison.json'),
+    onDownloadHtml: () => {
+      const html = comparisonHtmlReport({
+        reports,
+        names: candidates.map((f) => f.name),
+        sizes: candidates.map((f) => f.size),
+        original: job?.original?.name ?? null,
+        reference: job?.reference?.name ?? null,
+        resultsHtml: snapshotResults(resultsPanel),
+        css: pageCss(),
+        version: engineVersion,
+        generatedAt: new Date(),
+      });
+      saveText(html, 'text/html', 'pseudolens-comparison.html');
+    },
   });
   announce('Comparison finished. Results are below.');
   byId('results-title').setAttribute('tabindex', '-1');

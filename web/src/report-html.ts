@@ -96,8 +96,9 @@ export function snapshotResults(panel: HTMLElement): string {
     }
   }
   for (const control of clone.querySelectorAll('input, select, textarea')) (control.closest('label') ?? control).remove();
-  // The verdict opens the report on its own; the choice of variant is the page's.
-  const drop = 'button, .chart-readout, .drilldown, .all-metrics, .report-variant, .share-settings, #verdict';
+  // The verdict opens the report on its own; the choice of variant, the sharing of settings
+  // and the weight controls are the page's (the text below them names the weight used).
+  const drop = 'button, .chart-readout, .drilldown, .all-metrics, .report-variant, .share-settings, .choice-controls, #verdict';
   for (const node of clone.querySelectorAll(drop)) node.remove();
   for (const d of clone.querySelectorAll('details')) d.setAttribute('open', '');
   // Short tables print on one page; long ones may break between rows.
@@ -214,26 +215,31 @@ function table(caption: string, head: string[], rows: string[], className = ''):
   );
 }
 
-function inputRows(report: Report, names: InputNames): string[] {
+/** One file of the report: what it is, its name, how it was read and its size on disk. */
+function inputRow(what: string, name: string | null, facts: InputFacts | null | undefined, fileBytes: number | null): string {
+  // The account of the file: every byte (against the file's size) and every record.
+  const size = facts ? `${fileSize(facts.bytes)}: ${bytesText(facts, fileBytes)}` : '—';
+  const records = facts ? `${recordsText(facts)}; ${count(facts.columns)} columns` : '—';
+  const read = facts ? `${facts.encoding}, delimiter ${delimiterName(facts.delimiter)}` : '—';
+  const hash = facts?.sha256 ? `<code class="hash">${esc(facts.sha256)}</code>` : '<span class="blank">not computed</span>';
+  return (
+    `<tr data-input="${esc(what)}"><th scope="row">${esc(what)}</th><td>${esc(name ?? '(unnamed)')}</td>` +
+    `<td class="num">${esc(size)}</td><td>${esc(records)}</td><td>${esc(read)}</td><td>${hash}</td></tr>`
+  );
+}
+
+/** The side tables of a report (original, population), those it names or read. */
+function sideRows(report: Report, names: InputNames): string[] {
   const sizes = names.sizes ?? { released: null, original: null, reference: null };
-  const tables: [string, string | null, InputFacts | null | undefined, number | null][] = [
-    ['Released file (audited)', names.released, report.input, sizes.released],
+  const sides: [string, string | null, InputFacts | null | undefined, number | null][] = [
     ['Original table (utility)', names.original, report.original_input, sizes.original],
     ['Population / reference table', names.reference, report.reference_input, sizes.reference],
   ];
-  return tables
-    .filter(([, name, facts]) => name !== null || facts)
-    .map(([what, name, facts, fileBytes]) => {
-      // The account of the file: every byte (against the file's size) and every record.
-      const size = facts ? `${fileSize(facts.bytes)}: ${bytesText(facts, fileBytes)}` : '—';
-      const records = facts ? `${recordsText(facts)}; ${count(facts.columns)} columns` : '—';
-      const read = facts ? `${facts.encoding}, delimiter ${delimiterName(facts.delimiter)}` : '—';
-      const hash = facts?.sha256 ? `<code class="hash">${esc(facts.sha256)}</code>` : '<span class="blank">not computed</span>';
-      return (
-        `<tr data-input="${esc(what)}"><th scope="row">${esc(what)}</th><td>${esc(name ?? '(unnamed)')}</td>` +
-        `<td class="num">${esc(size)}</td><td>${esc(records)}</td><td>${esc(read)}</td><td>${hash}</td></tr>`
-      );
-    });
+  return sides.filter(([, name, facts]) => name !== null || facts).map((t) => inputRow(...t));
+}
+
+function inputRows(report: Report, names: InputNames): string[] {
+  return [inputRow('Released file (audited)', names.released, report.input, names.sizes?.released ?? null), ...sideRows(report, names)];
 }
 
 /** Column roles, in the order a reader checks them. */
@@ -423,16 +429,10 @@ function timestamp(d: Date): string {
   return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** The whole report as one HTML document. */
-export function htmlReport(parts: HtmlReportParts): string {
-  const report = parts.report;
-  const tool = parts.version ? `${TOOL} ${parts.version}` : TOOL;
-  const when = `<time datetime="${esc(parts.generatedAt.toISOString())}">${esc(timestamp(parts.generatedAt))}</time>`;
-  const inputs =
-    `<section class="panel report-block" id="report-inputs" aria-labelledby="inputs-title"><h2 id="inputs-title">Inputs</h2>` +
-    `<p class="help">Each file is identified by its SHA-256 hash, computed over its bytes as they were read; the same file always gives the same hash.</p>` +
-    table('The tables of the audit', ['Table', 'Name', 'Size', 'Records', 'Read as', 'SHA-256'], inputRows(report, parts.inputs)) +
-    `</section>`;
+/** The frame of a saved report: head with its own CSS and CSP, header, main, footer. */
+function documentHtml(d: { title: string; heading: string; subtitle: string; main: string; css: string; version: string | null; generatedAt: Date; footer: string }): string {
+  const tool = d.version ? `${TOOL} ${d.version}` : TOOL;
+  const when = `<time datetime="${esc(d.generatedAt.toISOString())}">${esc(timestamp(d.generatedAt))}</time>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -442,31 +442,97 @@ export function htmlReport(parts: HtmlReportParts): string {
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light">
 <meta name="generator" content="${esc(tool)}">
-<title>${esc(`${TOOL} audit report: ${parts.inputs.released}`)}</title>
+<title>${esc(d.title)}</title>
 <style>
-${parts.css.replace(/<\/style/gi, '<\\/style')}
+${d.css.replace(/<\/style/gi, '<\\/style')}
 ${REPORT_CSS}
 </style>
 </head>
 <body class="report">
 <header class="site-header report-header"><div class="wrap">
-<h1>${esc(TOOL)} audit report</h1>
-<p class="meta">${esc(parts.inputs.released)}</p>
+<h1>${esc(d.heading)}</h1>
+<p class="meta">${esc(d.subtitle)}</p>
 <p class="meta">Generated ${when} by <strong data-tool>${esc(tool)}</strong>, in the browser on this computer.</p>
 </div></header>
 <main class="wrap">
-${disclosureNotice(parts.disclosure)}
-${verdictSection(report)}
-${parts.resultsHtml ?? ''}
-${metricsSection(report)}
-${inputs}
-${rolesSection(report)}
+${d.main}
 </main>
 <footer class="site-footer"><div class="wrap">
-<p>Made by ${esc(tool)} from the file on this computer; nothing was uploaded. This file loads nothing from the network.</p>
-<p>The JSON report saved beside it holds the same results with every detail.</p>
+<p>Made by ${esc(tool)} from the files on this computer; nothing was uploaded. This file loads nothing from the network.</p>
+<p>${esc(d.footer)}</p>
 </div></footer>
 </body>
 </html>
 `;
+}
+
+function inputsSection(caption: string, rows: string[]): string {
+  return (
+    `<section class="panel report-block" id="report-inputs" aria-labelledby="inputs-title"><h2 id="inputs-title">Inputs</h2>` +
+    `<p class="help">Each file is identified by its SHA-256 hash, computed over its bytes as they were read; the same file always gives the same hash.</p>` +
+    table(caption, ['Table', 'Name', 'Size', 'Records', 'Read as', 'SHA-256'], rows) +
+    `</section>`
+  );
+}
+
+/** The whole report as one HTML document. */
+export function htmlReport(parts: HtmlReportParts): string {
+  const report = parts.report;
+  return documentHtml({
+    title: `${TOOL} audit report: ${parts.inputs.released}`,
+    heading: `${TOOL} audit report`,
+    subtitle: parts.inputs.released,
+    main: [
+      disclosureNotice(parts.disclosure),
+      verdictSection(report),
+      parts.resultsHtml ?? '',
+      metricsSection(report),
+      inputsSection('The tables of the audit', inputRows(report, parts.inputs)),
+      rolesSection(report),
+    ].join('\n'),
+    css: parts.css,
+    version: parts.version,
+    generatedAt: parts.generatedAt,
+    footer: 'The JSON report saved beside it holds the same results with every detail.',
+  });
+}
+
+export interface ComparisonReportParts {
+  /** Every candidate's report, in the order given, with its file name and size. */
+  reports: Report[];
+  names: string[];
+  sizes: number[];
+  original: string | null;
+  reference: string | null;
+  /** `snapshotResults` of the comparison as the page shows it (its choice first). */
+  resultsHtml: string;
+  css: string;
+  version: string | null;
+  generatedAt: Date;
+}
+
+/**
+ * A candidate comparison as one printable HTML document (issue 13, Deliver 2): what it holds
+ * (measures per candidate only), the choice with its reasons and every measure as the page
+ * shows them, then the files with their hashes and the settings they were audited with.
+ */
+export function comparisonHtmlReport(parts: ComparisonReportParts): string {
+  const first = parts.reports[0];
+  const rows = [
+    ...parts.reports.map((r, i) => inputRow(`Candidate ${i + 1}`, parts.names[i] ?? null, r.input, parts.sizes[i] ?? null)),
+    ...(first ? sideRows(first, { released: '', original: parts.original, reference: parts.reference }) : []),
+  ];
+  const notice =
+    `<section class="disclosure disclosure-aggregates" id="report-disclosure" data-disclosure="aggregates" aria-labelledby="disclosure-title"><h2 id="disclosure-title">Aggregates only</h2>` +
+    `<p>The comparison shows measures per candidate (counts, risks, utility, scores); it lists no record, class or value of the data.</p></section>`;
+  return documentHtml({
+    title: `${TOOL} comparison report: ${parts.names.join(', ')}`,
+    heading: `${TOOL} comparison report`,
+    subtitle: `${count(parts.names.length)} candidate releases${parts.original ? ` of ${parts.original}` : ''}: ${parts.names.join(', ')}`,
+    main: [notice, parts.resultsHtml, inputsSection('The files of the comparison', rows), first ? rolesSection(first) : ''].join('\n'),
+    css: parts.css,
+    version: parts.version,
+    generatedAt: parts.generatedAt,
+    footer: 'The JSON comparison saved beside it holds the same measures with every detail.',
+  });
 }
