@@ -271,5 +271,57 @@ fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed
             drop_key(details, key, "per_record_lists", removed);
         }
     }
-    drop_key(details, "examples", "per_record_lists", removed);
+    drop_everywhere(details, "examples", "per_record_lists", removed);
+}
+
+/// Removes `key` from every object within `v` (the pairing's example ids, wherever a metric
+/// carries the pairing's details).
+fn drop_everywhere(v: &mut Value, key: &str, what: &'static str, removed: &mut Removed) {
+    match v {
+        Value::Object(map) => {
+            if let Some(x) = map.remove(key) {
+                removed.add(what, usize::from(!x.is_null()));
+            }
+            map.values_mut().for_each(|x| drop_everywhere(x, key, what, removed));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|x| drop_everywhere(x, key, what, removed)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parts no generated table of the integration tests reaches: per-record lists, the
+    /// pairing's examples, SCORR's classes at a maximum, hierarchies, extremes.
+    #[test]
+    fn per_record_lists_examples_and_hierarchies_go() {
+        let report = json!({
+            "input": { "rows_total": 40 },
+            "columns": [{ "name": "age", "min": "17", "max": "90", "top": [["30", 12], ["90", 1]] }],
+            "params": { "advice": null, "attributes": { "diag": { "hierarchy": [["Flu", "Respiratory"]], "kind": null } } },
+            "metrics": [
+                { "id": "perm_reverse_mapping", "details": { "n": 40, "z": [1.0], "pi": [1], "e": [0.0], "d": [0] } },
+                { "id": "cell_transitions", "details": { "alignment": "none", "examples": ["P7", "P9"], "nested": { "examples": ["P1"] } } },
+                { "id": "scorr_uniqueness_risk", "details": { "argmax": [{ "age": "90" }] } },
+                { "id": "scorr_uniformity_risk_attr", "details": { "argmax_values": ["90"] } },
+                { "id": "rut_alpha_sweep", "details": { "argmax": "lvl1.csv" } },
+                { "id": "k_anonymity", "value": 1, "details": {} }
+            ]
+        });
+        let safe = shareable(&report, 5);
+        assert_eq!(safe["columns"][0], json!({ "name": "age", "min": null, "max": null, "top": [["30", 12]] }));
+        assert_eq!(safe["metrics"][0]["details"], json!({ "n": 40 }));
+        assert_eq!(safe["metrics"][1]["details"], json!({ "alignment": "none", "nested": {} }));
+        assert_eq!(safe["metrics"][2]["details"]["argmax"], json!([]));
+        assert_eq!(safe["metrics"][3]["details"]["argmax_values"], json!([]));
+        assert_eq!(safe["metrics"][4]["details"]["argmax"], "lvl1.csv", "a candidate's name is no value of the data");
+        assert_eq!(safe["metrics"][5], report["metrics"][5]);
+        assert_eq!(safe["params"]["attributes"]["diag"]["hierarchy"], Value::Null);
+        assert_eq!(
+            safe["shareable"],
+            json!({ "min_count": 5, "removed": { "classes": 2, "column_extremes": 2, "column_values": 1, "hierarchies": 1, "per_record_lists": 6 } })
+        );
+    }
 }
