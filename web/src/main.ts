@@ -33,8 +33,9 @@ import {
 import { removedCount, type AuditConfig, type Encoding, type Report, type ShareableReport, type WireError } from './report';
 import { clearResults, renderResults, type ResultHandlers } from './results-view';
 import { WorkerClient } from './worker-client';
-import { auditConfig, choicesFromConfig, columnsWithRole, defaultChoices, profileConfig, proposedRoles, type AuditChoices } from './roles';
-import { SettingsError, parseFragment, parseSettingsFile, settingsFileText, type SharedSettings } from './settings-share';
+import { auditConfig, columnsWithRole, defaultChoices, profileConfig, proposedRoles, type AuditChoices } from './roles';
+import { SettingsIntake } from './settings-intake';
+import { SettingsError, parseFragment, parseSettingsFile, settingsFileText } from './settings-share';
 
 const fileInput = byId<HTMLInputElement>('file-input');
 const candidatesInput = byId<HTMLInputElement>('candidates-input');
@@ -90,9 +91,6 @@ interface Job {
    * hold of them is kept under the form's settings (`configOf`). */
   base: AuditConfig | null;
 }
-
-/** Settings from a link or a settings file, waiting for the file they are for. */
-let pending: SharedSettings | null = null;
 
 let job: Job | null = null;
 /** The engine's version, from the worker's "ready" message (shown in reports). */
@@ -326,17 +324,13 @@ function onProfile(report: Report, tableRead: TableRead): void {
   profilePanel.querySelector('.lead')?.after(el('p', { class: 'note', id: 'read-note', 'data-kept': String(tableRead.kept) }, profileReadText(tableRead)));
   profilePanel.hidden = false;
   job.profile = report;
-  if (pending && job.form) {
-    const shared = pending;
-    pending = null;
-    showPending();
-    if (applySettings(shared)) {
-      const choices = job.form.current();
-      if (choices) {
-        runAudit(choices);
-        const source = shared.from.kind === 'link' ? 'the link' : shared.from.name;
-        showMessage(messages, 'note', `Roles and settings set from ${source}.`, 'The audit runs with them; change any of them below and the results follow.');
-      }
+  // Settings from a link or a settings file waiting for this file.
+  const ready = intake.profiled();
+  if (ready !== null) {
+    const choices = ready ? job.form?.current() : null;
+    if (choices) {
+      runAudit(choices);
+      intake.running();
     }
     return;
   }
@@ -413,62 +407,18 @@ function downloadSettings(report: Report): void {
 
 // --- settings from a link or a settings file (issue 13, Deliver 3) ---------------------------
 
-function showPending(): void {
-  settingsNote.hidden = pending === null;
-  if (!pending) return;
-  const what = pending.from.kind === 'link' ? 'The settings of the link' : `The settings of ${pending.from.name}`;
-  const file = pending.sha256 ? `the file they were made for (SHA-256 ${pending.sha256.slice(0, 16)}…)` : 'the file they are for';
-  settingsNote.textContent = `${what} are ready: choose ${file}. Its roles and settings will be set from them, and the audit run.`;
-}
-
-/**
- * Sets step 2 from shared settings, for the file it shows. Says when the file is not the one
- * the link was made for, when columns are missing, or when the settings need a side table;
- * true when the audit can run at once.
- */
-function applySettings(shared: SharedSettings): boolean {
-  if (!job?.form || !job.profile) return false;
-  const profile = job.profile;
-  const { choices, missing } = choicesFromConfig(shared.config, profile.columns, job.encoding);
-  job.form.apply(choices);
-  job.base = shared.config;
-  const source = shared.from.kind === 'link' ? 'the link' : shared.from.name;
-  const sha = profile.input.sha256;
-  const other = shared.sha256 !== null && sha !== null && sha !== shared.sha256;
-  const sides = [
-    shared.config.record_id || (shared.config.queries ?? []).length ? 'the original table' : null,
-    Object.keys(shared.config.reference_columns ?? {}).length ? 'the population table' : null,
-  ].filter((s): s is string => s !== null);
-  const problems: string[] = [];
-  if (missing.length) problems.push(`They name ${missing.length === 1 ? 'a column' : 'columns'} this file lacks: ${missing.join(', ')}.`);
-  if (other) {
-    showMessage(
-      messages,
-      'error',
-      `This is not the file the settings of ${source} were made for.`,
-      `The link names the file with SHA-256 ${shared.sha256}; ${job.label} has ${sha}. The roles and settings were set where its columns allow: check them, then run the audit. ${problems.join(' ')}`,
-    );
-    announce(`This is not the file the settings of ${source} were made for.`);
-    return false;
-  }
-  const left = shared.from.kind === 'link' ? ' (the link holds no queries or hierarchies: they travel only in a settings file)' : '';
-  const next = sides.length ? ` They were made with ${sides.join(' and ')}: choose it in step 2, then run the audit.` : problems.length ? ' Check the roles, then run the audit.' : '';
-  showMessage(messages, 'note', `Roles and settings set from ${source}${left}.`, `${problems.join(' ')}${next}`.trim());
-  announce(`Roles and settings set from ${source}.`);
-  return sides.length === 0 && problems.length === 0;
-}
-
-/** Takes settings from a link or a file: applied to the file shown, else to the next one. */
-function takeSettings(shared: SharedSettings): void {
-  if (shared.config.ragged === 'pad_or_truncate' && !lenientBox.checked && !job) lenientBox.checked = true;
-  if (job?.form && job.profile && !job.candidates) {
-    applySettings(shared);
-    freshness.changed();
-    return;
-  }
-  pending = shared;
-  showPending();
-}
+const intake = new SettingsIntake(settingsNote, {
+  shown: () => (job?.form && job.profile && !job.candidates ? { form: job.form, profile: job.profile, label: job.label, encoding: job.encoding } : null),
+  setBase: (config) => {
+    if (job) job.base = config;
+  },
+  changed: () => freshness.changed(),
+  lenient: () => {
+    if (!job) lenientBox.checked = true;
+  },
+  messages,
+  announce,
+});
 
 function settingsProblem(e: unknown): void {
   if (!(e instanceof SettingsError)) throw e;
@@ -481,7 +431,7 @@ settingsInput.addEventListener('change', () => {
   if (!file) return;
   void file.text().then((text) => {
     try {
-      takeSettings(parseSettingsFile(text, file.name));
+      intake.take(parseSettingsFile(text, file.name));
     } catch (e) {
       settingsProblem(e);
     }
@@ -490,7 +440,7 @@ settingsInput.addEventListener('change', () => {
 
 try {
   const fromLink = parseFragment(location.hash);
-  if (fromLink) takeSettings(fromLink);
+  if (fromLink) intake.take(fromLink);
 } catch (e) {
   settingsProblem(e);
 }
