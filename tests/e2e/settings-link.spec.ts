@@ -199,3 +199,15 @@ test('queries hold data values: the link leaves them out and says so, the settin
   expect(file.queries).toEqual([{ group_by: ['sex'], aggregate: 'share', column: 'diag', value: 'Flu' }]);
   await page.locator('#share-settings').screenshot({ path: 'test-results/share-settings.png' });
 });
+
+test('a link of another format or a damaged one is refused with a sentence', async ({ page }) => {
+  await page.goto('/#pseudolens=2&settings=e30');
+  await expect(page.locator('html[data-engine="ready"]')).toBeAttached();
+  await expect(page.locator('#messages .message-error')).toContainText('This link holds settings of format 2; this page reads format 1.');
+  await expect(page.locator('#settings-note')).toBeHidden();
+  await page.goto('/#pseudolens=1&settings=bm90IGpzb24');
+  await expect(page.locator('#messages .message-error')).toContainText('The settings in this link are damaged');
+  // A good link pasted into the open page (only the fragment changes) is taken too.
+  await page.goto('/#pseudolens=1&settings=eyJxdWFzaV9pZGVudGlmaWVycyI6WyJhZ2UiXX0');
+  await expect(page.locator('#settings-note')).toHaveText('The settings of the link are ready: choose the file they are for. Its roles and settings will be set from them, and the audit run.');
+});

@@ -438,12 +438,18 @@ settingsInput.addEventListener('change', () => {
   });
 });
 
-try {
-  const fromLink = parseFragment(location.hash);
-  if (fromLink) intake.take(fromLink);
-} catch (e) {
-  settingsProblem(e);
+/** The settings of the page's link, when it has some: at load, and when a link is pasted into
+ * the address bar of the open page (only the fragment changes: the page is not loaded again). */
+function settingsOfLink(): void {
+  try {
+    const fromLink = parseFragment(location.hash);
+    if (fromLink) intake.take(fromLink);
+  } catch (e) {
+    settingsProblem(e);
+  }
 }
+settingsOfLink();
+window.addEventListener('hashchange', settingsOfLink);
 
 /** The report of the variant chosen: the full one, or the core's shareable one. */
 async function variantReport(variant: ReportVariant): Promise<{ report: Report; disclosure: Disclosure } | null> {
