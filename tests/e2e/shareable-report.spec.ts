@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import init, { shareable } from '../../web/pkg/pseudolens_wasm.js';
-import { openApp, runSample } from './helpers.ts';
+import { openApp, openG3, runSample } from './helpers.ts';
 
 interface Json {
   [key: string]: unknown;
@@ -118,4 +118,19 @@ test('the download choice works with the keyboard alone', async ({ page }) => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
   expect(download.suggestedFilename()).toMatch(/-shareable\.html$/);
   await page.locator('.results-head').screenshot({ path: 'test-results/shareable-choice.png' });
+});
+
+test('a shareable report of a release against its original draws its utility results too', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openG3(page);
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(page.locator('#results-panel [data-metric="k_anonymity"] .card-value')).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('radio', { name: /Shareable/ }).check();
+  const html = (await save(page, 'Download HTML report')).text;
+  expect(errors).toEqual([]);
+  expect(html).toContain('data-disclosure="shareable"');
+  const results = html.slice(html.indexOf('id="report-results"'), html.indexOf('id="report-metrics"'));
+  expect(results).toContain('Utility');
+  expect(results.length).toBeGreaterThan(20_000);
 });
