@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import init, { sample_csv } from '../../web/pkg/pseudolens_wasm.js';
-import { openApp, openG3 } from './helpers.ts';
+import { jsonDifferences as differences, openApp, openG3 } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 
@@ -37,23 +37,6 @@ function fragmentSettings(link: string): Json {
   const params = new URLSearchParams(new URL(link).hash.slice(1));
   const b64 = params.get('settings')!.replace(/-/g, '+').replace(/_/g, '/');
   return JSON.parse(Buffer.from(b64, 'base64').toString('utf8')) as Json;
-}
-
-/**
- * Where two JSON values differ, numbers compared to 1e-12 relative: the native CLI and the
- * wasm page round some special functions (ln, exp) in the last bit.
- */
-function differences(a: unknown, b: unknown, path = '', out: string[] = []): string[] {
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (Math.abs(a - b) > 1e-12 * Math.max(1, Math.abs(a), Math.abs(b))) out.push(`${path}: ${a} vs ${b}`);
-  } else if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) out.push(`${path}: ${a.length} vs ${b.length} entries`);
-    else a.forEach((x, i) => differences(x, b[i], `${path}[${i}]`, out));
-  } else if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const k of keys) differences((a as Json)[k], (b as Json)[k], `${path}.${k}`, out);
-  } else if (a !== b) out.push(`${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
-  return out;
 }
 
 /** A report without how its rows were read (kept in the page, streamed by the CLI). */

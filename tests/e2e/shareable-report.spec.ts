@@ -1,15 +1,18 @@
 // A report safe to share (issue 13, Deliver 2): the HTML report opens with a notice of what it
 // holds and the verdict with its reasons, the settings last; at download the user chooses the
 // full report (confidential: it holds record-level values) or the shareable variant, which the
-// core makes, so the page's JSON is exactly the core's `shareable` and the HTML shows no class,
-// value or cell of fewer records.
+// core makes, so the page's JSON is exactly the core's `shareable`, the CLI's `--shareable`
+// agrees, and the HTML shows no class, value or cell of fewer records.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import init, { shareable } from '../../web/pkg/pseudolens_wasm.js';
-import { openApp, openG3, runSample } from './helpers.ts';
+import init, { sample_csv, shareable } from '../../web/pkg/pseudolens_wasm.js';
+import { jsonDifferences, openApp, openG3, runSample } from './helpers.ts';
+
+const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 
 interface Json {
   [key: string]: unknown;
@@ -68,6 +71,16 @@ test('the full report says it is confidential and opens with the verdict; the sh
   const safe = JSON.parse(json.text) as Json;
   expect(safe).toEqual(shareable(full, 5));
   expect((safe.shareable as { min_count: number }).min_count).toBe(5);
+  // The CLI on the same bytes with the same settings (the report's params) agrees.
+  expect(existsSync(CLI), `the CLI ${CLI} must be built first`).toBe(true);
+  const csv = resolve('test-results/shareable-sample.csv');
+  writeFileSync(csv, Buffer.from(sample_csv()));
+  const params = resolve('test-results/shareable-params.json');
+  writeFileSync(params, JSON.stringify(full.params));
+  const cli = JSON.parse(execFileSync(CLI, ['audit', csv, '--settings', params, '--shareable', '5'], { maxBuffer: 256 << 20 }).toString()) as Json;
+  const { read: _cliRead, ...cliRest } = cli;
+  const { read: _pageRead, ...pageRest } = safe;
+  expect(jsonDifferences(cliRest, pageRest)).toEqual([]);
   expect(topClasses(safe).every((c) => c.size >= 5)).toBe(true);
 
   const html = (await save(page, 'Download HTML report')).text;
