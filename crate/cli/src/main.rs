@@ -184,7 +184,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Compare(args) => compare::compare(&args, &mut out)?,
         Command::Profile(args) => {
-            let config = args.settings.config(&[], None, None)?;
+            // A profile only, whatever QIs a settings file names.
+            let config = AuditConfig { quasi_identifiers: Vec::new(), ..args.settings.config(&[], None, None)? };
             let report = audit(&args.file, &config, &args.settings, None)?;
             print(&report, args.settings.json, table::print_profile, &mut out)?;
         }

@@ -76,3 +76,13 @@ fn shareable_prints_only_counts_of_at_least_k() {
     let top = two["metrics"].as_array().unwrap().iter().find(|m| m["id"] == "record_risk").unwrap()["details"]["top"].clone();
     assert!(top.as_array().unwrap().iter().all(|c| c["size"].as_u64().unwrap() >= 2), "{top}");
 }
+
+#[test]
+fn profile_with_a_settings_file_stays_a_profile() {
+    let d = dir("profile");
+    std::fs::write(d.join("s.json"), json!({ "quasi_identifiers": ["age"], "missing_tokens": ["", "41"] }).to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pseudolens")).arg("profile").arg(d.join("table.csv")).args(["--settings", "s.json", "--json"]).current_dir(&d).output().unwrap();
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["metrics"], json!([]));
+    assert_eq!(r["columns"][0]["forms"]["missing"], 5, "the file's missing tokens apply");
+}
