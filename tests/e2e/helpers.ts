@@ -75,3 +75,20 @@ export async function openSection(page: Page, headingId: string): Promise<void> 
   const fold = page.locator(`section[aria-labelledby="${headingId}"] > details.section-fold`);
   if (!(await fold.evaluate((d) => (d as HTMLDetailsElement).open))) await fold.locator(':scope > .section-summary').click();
 }
+
+/**
+ * Where two JSON values differ, numbers compared to 1e-12 relative: the native CLI and the
+ * wasm page round some special functions (ln, exp) in the last bit.
+ */
+export function jsonDifferences(a: unknown, b: unknown, path = '', out: string[] = []): string[] {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (Math.abs(a - b) > 1e-12 * Math.max(1, Math.abs(a), Math.abs(b))) out.push(`${path}: ${a} vs ${b}`);
+  } else if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) out.push(`${path}: ${a.length} vs ${b.length} entries`);
+    else a.forEach((x, i) => jsonDifferences(x, b[i], `${path}[${i}]`, out));
+  } else if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of keys) jsonDifferences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`, out);
+  } else if (a !== b) out.push(`${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+  return out;
+}

@@ -53,7 +53,7 @@ function field(spec: FieldSpec): { node: HTMLElement; input: HTMLInputElement } 
 /** An empty box reads as NaN (required fields) or null (optional ones). */
 const read = (input: HTMLInputElement): number => (input.value.trim() === '' ? NaN : Number(input.value));
 
-export function attributeSettings(): { nodes: HTMLElement[]; read(): AttributeSettings } {
+export function attributeSettings(): { nodes: HTMLElement[]; read(): AttributeSettings; write(s: AttributeSettings): void } {
   const l = field({ id: 'l-threshold', label: 'Distinct values per class (l)', help: HELP.l, value: DEFAULT_L_THRESHOLD, min: 1, step: 1 });
   const t = field({ id: 't-threshold', label: 'Distance from the whole file (t)', help: HELP.t, value: DEFAULT_T_THRESHOLD, min: 0, max: 1, step: 0.01 });
   const beta = field({ id: 'beta-threshold', label: 'Relative gain (β), optional', help: HELP.beta, value: null, min: 0, step: 0.1, placeholder: 'none' });
@@ -93,7 +93,16 @@ export function attributeSettings(): { nodes: HTMLElement[]; read(): AttributeSe
     ),
   );
 
+  const write = (s: AttributeSettings) => {
+    l.input.value = String(s.lThreshold);
+    t.input.value = String(s.tThreshold);
+    beta.input.value = s.betaThreshold === null ? '' : String(s.betaThreshold);
+    kMin.input.value = String(s.scorrKMin);
+    tMax.input.value = String(s.scorrTMax);
+    for (const r of scorr.querySelectorAll<HTMLInputElement>('input[name="scorr-k-basis"]')) r.checked = r.value === s.scorrKBasis;
+  };
   return {
+    write,
     nodes: [attribute, scorr],
     read: () => ({
       lThreshold: read(l.input),

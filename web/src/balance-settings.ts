@@ -3,7 +3,7 @@
 // utility alpha of the RUT score (a preset of [RUT] Table 4 or a custom number). The results
 // let the user change alpha again without a new audit.
 
-import { DEFAULT_ALPHA, PRESETS, PRESET_INFO, type Combination } from './balance-data';
+import { DEFAULT_ALPHA, PRESETS, PRESET_INFO, presetOf, type Combination } from './balance-data';
 import { el } from './dom';
 import { decimal } from './format';
 
@@ -23,7 +23,7 @@ const COMBINATIONS: readonly [Combination, string, string][] = [
 
 const CUSTOM = 'custom';
 
-export function balanceSettings(): { node: HTMLElement; read(): BalanceSettings } {
+export function balanceSettings(): { node: HTMLElement; read(): BalanceSettings; write(s: BalanceSettings): void } {
   const weightInput = el('input', {
     id: 'risk-weight-internal',
     type: 'number',
@@ -96,7 +96,15 @@ export function balanceSettings(): { node: HTMLElement; read(): BalanceSettings 
       rutAlpha: presetSelect.value === CUSTOM && alphaInput.value.trim() === '' ? NaN : alpha,
     };
   };
-  return { node, read };
+  const write = (s: BalanceSettings) => {
+    for (const r of node.querySelectorAll<HTMLInputElement>('input[name="risk-combination"]')) r.checked = r.value === s.riskCombination;
+    weightInput.value = String(s.riskWeightInternal);
+    const preset = presetOf(s.rutAlpha);
+    presetSelect.value = preset ?? CUSTOM;
+    customBox.hidden = preset !== null;
+    alphaInput.value = String(s.rutAlpha);
+  };
+  return { node, read, write };
 }
 
 /** Why the balance settings cannot run, or null. */

@@ -29,6 +29,8 @@ export interface CompareInputs {
   choose: ChooseFn;
   /** Saves the comparison as JSON (`doc` in the CLI's `compare --json` layout). */
   onDownload: (doc: object) => void;
+  /** Saves the comparison as it is shown, as one printable HTML file (report-html.ts). */
+  onDownloadHtml: () => void;
 }
 
 let teardown: (() => void) | null = null;
@@ -216,6 +218,9 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
     }),
   );
 
+  const downloadHtml = el('button', { id: 'download-comparison-html', class: 'button', type: 'button' }, 'Download HTML comparison');
+  downloadHtml.addEventListener('click', inputs.onDownloadHtml);
+
   const table = measuresTable(list);
   const verdictHost = el('div', { class: 'verdict-host' });
   const mapHost = el('div', { class: 'ru-map-host' });
@@ -273,7 +278,7 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
       'div',
       { class: 'results-head' },
       el('h2', { id: 'results-title' }, '3. Compare candidates'),
-      el('div', { class: 'downloads' }, download),
+      el('div', { class: 'downloads' }, download, downloadHtml),
     ),
     el(
       'p',

@@ -17,7 +17,8 @@ import { LENIENT_HELPS, SIDE_NAMES, addMessage, clearMessages, describeError, sh
 import { renderProfile, type ProfileForm, type ProfileMode } from './profile-view';
 import { Freshness, profileReadText } from './freshness';
 import { clearCandidates, renderCandidates } from './candidates-view';
-import { htmlReport, pageCss, snapshotResults } from './report-html';
+import { comparisonHtmlReport, htmlReport, pageCss, snapshotResults, type Disclosure } from './report-html';
+import type { ReportVariant } from './report-variant';
 import {
   assertNever,
   type ClassValues,
@@ -29,10 +30,12 @@ import {
   type Source,
   type TableRead,
 } from './protocol';
-import type { AuditConfig, Encoding, Report } from './report';
-import { clearResults, renderResults } from './results-view';
+import { removedCount, type AuditConfig, type Encoding, type Report, type ShareableReport, type WireError } from './report';
+import { clearResults, renderResults, type ResultHandlers } from './results-view';
 import { WorkerClient } from './worker-client';
 import { auditConfig, columnsWithRole, defaultChoices, profileConfig, proposedRoles, type AuditChoices } from './roles';
+import { SettingsIntake } from './settings-intake';
+import { SettingsError, parseFragment, parseSettingsFile, settingsFileText } from './settings-share';
 
 const fileInput = byId<HTMLInputElement>('file-input');
 const candidatesInput = byId<HTMLInputElement>('candidates-input');
@@ -50,6 +53,8 @@ const resultsPanel = byId('results-panel');
 const engineLine = byId('engine');
 const lenientBox = byId<HTMLInputElement>('lenient-reading');
 const freshnessLine = byId('results-freshness');
+const settingsInput = byId<HTMLInputElement>('settings-input');
+const settingsNote = byId('settings-note');
 
 interface Job {
   source: Source;
@@ -78,6 +83,13 @@ interface Job {
   candidateName: string | null;
   /** Step 2 as it stands (a single release only: a comparison is not recomputed). */
   form: ProfileForm | null;
+  /** The core's shareable variant of `report` at its own k (what the full report holds). */
+  shareable: Promise<ShareableReport> | null;
+  /** The profile pass's report (its columns and the file's SHA-256). */
+  profile: Report | null;
+  /** Settings from a link or a settings file, applied to this file: what the form does not
+   * hold of them is kept under the form's settings (`configOf`). */
+  base: AuditConfig | null;
 }
 
 let job: Job | null = null;
@@ -93,7 +105,7 @@ function recompute(): boolean {
   const choices = job.form.current();
   if (!choices) return false;
   job.choices = choices;
-  job.config = { ...auditConfig(choices), ...readingOf(job) };
+  job.config = configOf(job, choices);
   job.reference = choices.reference;
   job.original = choices.original;
   client.recompute(job.source, job.config, choices.reference, choices.original);
@@ -146,6 +158,12 @@ function updateProgress(p: Progress): void {
   }
 }
 
+/** The settings of an audit of `j`: the form's choices, over the settings of a link or a
+ * settings file that the form does not hold, read as the job reads its file. */
+function configOf(j: Job, choices: AuditChoices): AuditConfig {
+  return { ...(j.base ?? {}), ...auditConfig(choices), ...readingOf(j) };
+}
+
 /** How the job's file (and its side tables) are read: strictly, or leniently. */
 function readingOf(j: Job): Pick<AuditConfig, 'ragged'> {
   return { ragged: j.lenient ? 'pad_or_truncate' : 'error' };
@@ -163,7 +181,7 @@ function startPass(pass: 'profile' | 'audit', choices: AuditChoices | null): voi
   showProgress(pass);
   if (choices) {
     job.choices = choices;
-    job.config = { ...auditConfig(choices), ...readingOf(job) };
+    job.config = configOf(job, choices);
     job.reference = choices.reference;
     job.original = choices.original;
     client.run(pass, job.source, job.config, choices.reference, choices.original);
@@ -202,7 +220,8 @@ function start(source: Source, label: string, autoAudit: boolean, candidates: Fi
   if (client.busy) client.cancel();
   job = {
     source, label, autoAudit, encoding: null, lenient: lenientBox.checked, pass: null, announcedQuarter: 0, report: null, config: null,
-    choices: null, reference: null, original: null, candidates, candidateTitle: null, candidateName: null, form: null,
+    choices: null, reference: null, original: null, candidates, candidateTitle: null, candidateName: null, form: null, shareable: null,
+    profile: null, base: null,
   };
   clearMessages(messages);
   profilePanel.hidden = true;
@@ -236,7 +255,7 @@ function runCompare(choices: AuditChoices): void {
   job.pass = 'compare';
   job.announcedQuarter = 0;
   job.choices = choices;
-  job.config = { ...auditConfig(choices), ...readingOf(job) };
+  job.config = configOf(job, choices);
   job.reference = choices.reference;
   job.original = choices.original;
   showProgress('compare');
@@ -267,6 +286,20 @@ function onCompare(reports: Report[]): void {
     config,
     choose: (candidates, params) => client.choose(config.quasi_identifiers, candidates, params),
     onDownload: (doc) => saveText(JSON.stringify(doc, null, 2), 'application/json', 'pseudolens-comparison.json'),
+    onDownloadHtml: () => {
+      const html = comparisonHtmlReport({
+        reports,
+        names: candidates.map((f) => f.name),
+        sizes: candidates.map((f) => f.size),
+        original: job?.original?.name ?? null,
+        reference: job?.reference?.name ?? null,
+        resultsHtml: snapshotResults(resultsPanel),
+        css: pageCss(),
+        version: engineVersion,
+        generatedAt: new Date(),
+      });
+      saveText(html, 'text/html', 'pseudolens-comparison.html');
+    },
   });
   announce('Comparison finished. Results are below.');
   byId('results-title').setAttribute('tabindex', '-1');
@@ -290,6 +323,17 @@ function onProfile(report: Report, tableRead: TableRead): void {
   else job.form = renderProfile(profilePanel, report, job.label, read, runAudit, null, () => freshness.changed());
   profilePanel.querySelector('.lead')?.after(el('p', { class: 'note', id: 'read-note', 'data-kept': String(tableRead.kept) }, profileReadText(tableRead)));
   profilePanel.hidden = false;
+  job.profile = report;
+  // Settings from a link or a settings file waiting for this file.
+  const ready = intake.profiled();
+  if (ready !== null) {
+    const choices = ready ? job.form?.current() : null;
+    if (choices) {
+      runAudit(choices);
+      intake.running();
+    }
+    return;
+  }
   if (!job.autoAudit) {
     announce('Columns profiled. Check the roles, then run the audit.');
     return;
@@ -333,40 +377,146 @@ function showAudit(report: Report): boolean {
     return false;
   }
   job.report = report;
-  const utility = { original: job.original?.name ?? null, recordId: job.config?.record_id ?? null };
-  renderResults(resultsPanel, report, job.label, {
-    size,
-    onDownload: downloadReport,
-    onDownloadHtml: downloadHtmlReport,
-    onExtract: runExtract,
-    utility,
-    choose: (candidates, params) => client.choose(report.params.quasi_identifiers, candidates, params),
-  });
+  // What the full report holds: the core's shareable variant at the report's own k.
+  job.shareable = client.shareable(report, null);
+  job.shareable.catch(() => undefined);
+  renderResults(resultsPanel, report, job.label, resultHandlers(report, job.shareable));
   return true;
 }
 
-function downloadReport(): void {
-  if (!job?.report) return;
-  saveText(JSON.stringify(job.report, null, 2), 'application/json', `pseudolens-report-${fileStem(job.label)}.json`);
+/** The handlers of a rendered report (`shareable` null: no choice of variant, as in the
+ * shareable HTML report's own rendering). */
+function resultHandlers(report: Report, shareable: Promise<ShareableReport> | null): ResultHandlers {
+  return {
+    size: job ? sourceSize(job.source) : null,
+    onDownload: downloadReport,
+    onDownloadHtml: (variant) => void downloadHtmlReport(variant),
+    onExtract: runExtract,
+    utility: { original: job?.original?.name ?? null, recordId: job?.config?.record_id ?? null },
+    choose: (candidates, params) => client.choose(report.params.quasi_identifiers, candidates, params),
+    shareable,
+    onDownloadSettings: shareable ? () => downloadSettings(report) : null,
+  };
 }
 
-/** The whole audit as one HTML file: inputs with their hashes, settings, metrics and charts. */
-function downloadHtmlReport(): void {
+/** The settings file of an audit: the configuration's keys, as the engine echoes them. */
+function downloadSettings(report: Report): void {
+  saveText(settingsFileText(report.params), 'application/json', `pseudolens-settings-${fileStem(job?.label ?? 'audit')}.json`);
+  announce('Settings file saved.');
+}
+
+// --- settings from a link or a settings file (issue 13, Deliver 3) ---------------------------
+
+const intake = new SettingsIntake(settingsNote, {
+  shown: () => (job?.form && job.profile && !job.candidates ? { form: job.form, profile: job.profile, label: job.label, encoding: job.encoding } : null),
+  setBase: (config) => {
+    if (job) job.base = config;
+  },
+  changed: () => freshness.changed(),
+  lenient: () => {
+    if (!job) lenientBox.checked = true;
+  },
+  messages,
+  announce,
+});
+
+function settingsProblem(e: unknown): void {
+  if (!(e instanceof SettingsError)) throw e;
+  showMessage(messages, 'error', 'These settings cannot be used.', e.message);
+}
+
+settingsInput.addEventListener('change', () => {
+  const file = settingsInput.files?.[0];
+  settingsInput.value = '';
+  if (!file) return;
+  void file.text().then((text) => {
+    try {
+      intake.take(parseSettingsFile(text, file.name));
+    } catch (e) {
+      settingsProblem(e);
+    }
+  });
+});
+
+/** The settings of the page's link, when it has some: at load, and when a link is pasted into
+ * the address bar of the open page (only the fragment changes: the page is not loaded again). */
+function settingsOfLink(): void {
+  try {
+    const fromLink = parseFragment(location.hash);
+    if (fromLink) intake.take(fromLink);
+  } catch (e) {
+    settingsProblem(e);
+  }
+}
+settingsOfLink();
+window.addEventListener('hashchange', settingsOfLink);
+
+/** The report of the variant chosen: the full one, or the core's shareable one. */
+async function variantReport(variant: ReportVariant): Promise<{ report: Report; disclosure: Disclosure } | null> {
+  if (!job?.report) return null;
+  const full = job.report;
+  const at = variant.shareable ? await client.shareable(full, variant.minCount) : await (job.shareable ?? client.shareable(full, null));
+  const disclosure = { shareable: variant.shareable, minCount: at.shareable.min_count, removed: removedCount(at) };
+  return { report: variant.shareable ? at : full, disclosure };
+}
+
+function downloadReport(variant: ReportVariant): void {
   if (!job?.report) return;
+  const stem = `pseudolens-report-${fileStem(job.label)}${variant.shareable ? '-shareable' : ''}`;
+  if (!variant.shareable) return saveText(JSON.stringify(job.report, null, 2), 'application/json', `${stem}.json`);
+  void client.shareable(job.report, variant.minCount).then(
+    (safe) => saveText(JSON.stringify(safe, null, 2), 'application/json', `${stem}.json`),
+    (e: WireError) => showMessage(messages, 'error', 'The shareable report could not be made.', e.message),
+  );
+}
+
+/**
+ * The results of `report` as the page would show them, drawn out of sight beside the results
+ * panel (charts measure their box) and turned into static HTML.
+ */
+async function snapshotOf(report: Report): Promise<string> {
+  const box = el('section', { class: 'panel', inert: true, 'aria-hidden': 'true' });
+  box.style.cssText = `position: absolute; left: -20000px; top: 0; width: ${resultsPanel.getBoundingClientRect().width}px`;
+  resultsPanel.after(box);
+  try {
+    renderResults(box, report, job?.label ?? '', { ...resultHandlers(report, null), choose: undefined });
+    // Charts draw on the next frames.
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return snapshotResults(box);
+  } finally {
+    clearResults(box);
+    box.remove();
+  }
+}
+
+/** The whole audit as one HTML file: the verdict, the results, metrics and charts, then the
+ * inputs with their hashes and the settings; the full report or the shareable one. */
+async function downloadHtmlReport(variant: ReportVariant): Promise<void> {
+  if (!job?.report) return;
+  const current = job;
+  let chosen: Awaited<ReturnType<typeof variantReport>>;
+  try {
+    chosen = await variantReport(variant);
+  } catch (e) {
+    showMessage(messages, 'error', 'The shareable report could not be made.', (e as WireError).message);
+    return;
+  }
+  if (!chosen || job !== current) return;
   const html = htmlReport({
-    report: job.report,
+    report: chosen.report,
+    disclosure: chosen.disclosure,
     inputs: {
-      released: job.label,
-      original: job.original?.name ?? null,
-      reference: job.reference?.name ?? null,
-      sizes: { released: sourceSize(job.source), original: job.original?.size ?? null, reference: job.reference?.size ?? null },
+      released: current.label,
+      original: current.original?.name ?? null,
+      reference: current.reference?.name ?? null,
+      sizes: { released: sourceSize(current.source), original: current.original?.size ?? null, reference: current.reference?.size ?? null },
     },
-    resultsHtml: snapshotResults(resultsPanel),
+    resultsHtml: variant.shareable ? await snapshotOf(chosen.report) : snapshotResults(resultsPanel),
     css: pageCss(),
     version: engineVersion,
     generatedAt: new Date(),
   });
-  saveText(html, 'text/html', `pseudolens-report-${fileStem(job.label)}.html`);
+  saveText(html, 'text/html', `pseudolens-report-${fileStem(current.label)}${variant.shareable ? '-shareable' : ''}.html`);
 }
 
 function reportCspViolation(violation: CspViolation): void {
@@ -409,7 +559,8 @@ function onWorkerMessage(message: Response): void {
       onCompare(message.reports);
       break;
     case 'choice':
-      break; // answered through WorkerClient.choose
+    case 'shareable_report':
+      break; // answered through WorkerClient.choose and WorkerClient.shareable
     case 'error': {
       hideProgress();
       if (message.error.kind === 'internal') client.restart();

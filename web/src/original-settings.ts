@@ -22,7 +22,12 @@ export interface OriginalSettings {
 /** The value of the "row order" option (no column name is empty). */
 const ROW_ORDER = '';
 
-export function originalSettings(columns: readonly ColumnProfile[]): { node: HTMLElement; read(): OriginalSettings } {
+export function originalSettings(columns: readonly ColumnProfile[]): {
+  node: HTMLElement;
+  read(): OriginalSettings;
+  /** Restores the pairing and the queries (the original file itself is chosen by the user). */
+  write(s: Pick<OriginalSettings, 'recordId' | 'queries'>): void;
+} {
   const select = el(
     'select',
     { id: 'record-id', 'aria-describedby': 'record-id-help' },
@@ -57,5 +62,10 @@ export function originalSettings(columns: readonly ColumnProfile[]): { node: HTM
   return {
     node,
     read: () => ({ original: file.file(), recordId: select.value === ROW_ORDER ? null : select.value, queries: queries.read() }),
+    write: (s) => {
+      select.value = s.recordId !== null && columns.some((c) => c.name === s.recordId) ? s.recordId : ROW_ORDER;
+      touched = true;
+      queries.write(s.queries);
+    },
   };
 }

@@ -101,6 +101,9 @@ function readingWarnings(report: Report): HTMLElement | null {
 export interface ProfileForm {
   /** The choices, or null after showing why they cannot be audited. */
   current(): AuditChoices | null;
+  /** Sets the roles and every setting of the form from `choices` (a link's or a settings
+   * file's); the side files stay as they are. */
+  apply(choices: AuditChoices): void;
 }
 
 /**
@@ -186,5 +189,16 @@ export function renderProfile(
   refresh();
   // Role selects and settings alike (after their own listeners have updated the roles).
   for (const part of [table, form]) for (const type of ['input', 'change'] as const) part.addEventListener(type, () => onEdit());
-  return { current };
+  const apply = (choices: AuditChoices) => {
+    for (const [name, role] of choices.roles) {
+      if (!roles.has(name)) continue;
+      roles.set(name, role);
+      const select = selects.get(name);
+      if (select) select.value = role;
+    }
+    settings.write(choices);
+    roleNote.hidden = true;
+    refresh();
+  };
+  return { current, apply };
 }

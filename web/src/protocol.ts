@@ -3,7 +3,7 @@
 // so a late message from an abandoned run can be recognised and ignored.
 
 import type { Candidate, ChoiceParams } from './balance-data';
-import type { AuditConfig, MetricResult, Report, WireError } from './report';
+import type { AuditConfig, MetricResult, Report, ShareableReport, WireError } from './report';
 
 /** What to read: a user's file, or the sample bundled in the wasm module. */
 export type Source = { kind: 'file'; file: File } | { kind: 'sample' };
@@ -37,9 +37,13 @@ export type Request =
    */
   | { type: 'compare'; id: number; candidates: File[]; config: AuditConfig; reference: File | null; original: File | null }
   /** The core's `choose` over candidates already audited (no file is read). */
-  | { type: 'choose'; id: number; quasi_identifiers: string[]; candidates: Candidate[]; params: ChoiceParams };
+  | { type: 'choose'; id: number; quasi_identifiers: string[]; candidates: Candidate[]; params: ChoiceParams }
+  /** The core's report safe to share (`shareable`): aggregates of at least `min_count`
+   * records (null: the report's k). No file is read. */
+  | { type: 'shareable'; id: number; report: Report; min_count: number | null };
 
 export type ChooseRequest = Extract<Request, { type: 'choose' }>;
+export type ShareableRequest = Extract<Request, { type: 'shareable' }>;
 export type RecomputeRequest = Extract<Request, { type: 'recompute' }>;
 
 /** How a report's table was read: kept in the worker, or streamed from the file. */
@@ -97,6 +101,8 @@ export type Response =
   | { type: 'compare_result'; id: number; reports: Report[] }
   /** The answer to `choose`: `[rut_alpha_sweep, rut_constrained_choice]`, or the error. */
   | { type: 'choice'; id: number; metrics: MetricResult[] | null; error: WireError | null }
+  /** The answer to `shareable`: the report safe to share, or the error. */
+  | { type: 'shareable_report'; id: number; report: ShareableReport | null; error: WireError | null }
   | { type: 'error'; id: number; target: Target; error: WireError }
   /** A file was not UTF-8: the worker reads it again as windows-1252. */
   | { type: 'encoding_retry'; id: number; target: Target; encoding: 'windows-1252' }

@@ -22,6 +22,8 @@ export function describeQuery(q: UtilityQuery): string {
 export interface QuerySettings {
   node: HTMLElement;
   read(): UtilityQuery[];
+  /** Replaces the list (settings restored from a settings file). */
+  write(qs: readonly UtilityQuery[]): void;
 }
 
 export function querySettings(columns: readonly ColumnProfile[]): QuerySettings {
@@ -119,5 +121,9 @@ export function querySettings(columns: readonly ColumnProfile[]): QuerySettings 
     problem,
     list,
   );
-  return { node, read: () => queries.map((q) => ({ ...q, group_by: [...q.group_by] })) };
+  const write = (qs: readonly UtilityQuery[]) => {
+    queries.splice(0, queries.length, ...qs.map((q) => ({ ...q, group_by: [...q.group_by] })));
+    renderList();
+  };
+  return { node, read: () => queries.map((q) => ({ ...q, group_by: [...q.group_by] })), write };
 }

@@ -1,6 +1,8 @@
-// The audit as one self-contained HTML file, made on this computer: the inputs (name, size,
-// SHA-256), the roles and every setting, every metric with its sentence, and the results panel
-// as the page shows it, its canvas charts turned into PNG images. The file carries its own CSS,
+// The audit as one self-contained HTML file, made on this computer. It opens with what it may
+// be used for (confidential when it holds record-level values, or the shareable variant of
+// issue 13 Deliver 2) and the verdict with its reasons; then the results panel as the page
+// shows it, its canvas charts turned into PNG images, every metric with its sentence, and last
+// the inputs (name, size, SHA-256), the roles and every setting. The file carries its own CSS,
 // no script and no link to anything outside it, so it opens offline and prints to PDF.
 //
 // `snapshotResults` and `pageCss` read the live page; `htmlReport` is a pure function of the
@@ -11,7 +13,9 @@ import { explain, reasonText } from './explain';
 import { count, fileSize } from './format';
 import { isRecord, type InputFacts, type MetricResult, type Report } from './report';
 import { metricText } from './results-view';
+import { scorrBadge } from './scorr-verdict-view';
 import { scopeAttribute, scopeSubset } from './suite';
+import { verdictView } from './verdict-view';
 
 /** The names the page knows for the tables of the audit (the report holds no file names), and
  * their sizes when it knows them (the account compares the bytes read with them). */
@@ -22,8 +26,17 @@ export interface InputNames {
   sizes?: { released: number | null; original: number | null; reference: number | null };
 }
 
+/** What the report may be used for: the full report, confidential when the shareable variant
+ * at `minCount` leaves `removed` entries out of it, or that variant itself. */
+export interface Disclosure {
+  shareable: boolean;
+  minCount: number;
+  removed: number;
+}
+
 export interface HtmlReportParts {
   report: Report;
+  disclosure: Disclosure;
   inputs: InputNames;
   /** `snapshotResults` of the results panel, or null to leave the page's view out. */
   resultsHtml: string | null;
@@ -83,7 +96,9 @@ export function snapshotResults(panel: HTMLElement): string {
     }
   }
   for (const control of clone.querySelectorAll('input, select, textarea')) (control.closest('label') ?? control).remove();
-  const drop = 'button, .chart-readout, .drilldown, .all-metrics';
+  // The verdict opens the report on its own; the choice of variant, the sharing of settings
+  // and the weight controls are the page's (the text below them names the weight used).
+  const drop = 'button, .chart-readout, .drilldown, .all-metrics, .report-variant, .share-settings, .choice-controls, #verdict';
   for (const node of clone.querySelectorAll(drop)) node.remove();
   for (const d of clone.querySelectorAll('details')) d.setAttribute('open', '');
   // The contents keep only the sections the report holds.
@@ -98,7 +113,8 @@ export function snapshotResults(panel: HTMLElement): string {
   for (const node of clone.querySelectorAll('[aria-live]')) node.removeAttribute('aria-live');
   const title = clone.querySelector('#results-title');
   if (title) title.textContent = 'Results as shown on the page';
-  clone.removeAttribute('hidden');
+  // A panel drawn out of sight (the shareable variant's) comes into the report as any other.
+  for (const name of ['hidden', 'style', 'inert', 'aria-hidden']) clone.removeAttribute(name);
   clone.id = 'report-results';
   return clone.outerHTML;
 }
@@ -155,6 +171,12 @@ body.report { background: var(--bg-soft, #f5f7f9); }
 .report .table-wrap { max-height: none; overflow-y: visible; }
 .report #report-results .results-head { margin-bottom: 0.5rem; }
 .report .site-footer p { margin: 0 0 0.25rem; }
+.report .disclosure { border: 2px solid var(--line, #d5dae1); border-radius: 6px; padding: 0.75rem 1rem; margin: 0 0 1rem; background: #fff; }
+.report .disclosure h2 { font-size: 1.1rem; margin: 0 0 0.25rem; }
+.report .disclosure p { margin: 0; }
+.report .disclosure-confidential { border-color: var(--error, #a1261b); background: #fdf0ee; }
+.report .disclosure-confidential h2 { color: var(--error, #a1261b); }
+.report .disclosure-shareable { border-color: var(--ok, #1e6b3a); }
 
 @media print {
   @page { margin: 14mm 12mm; }
@@ -163,7 +185,8 @@ body.report { background: var(--bg-soft, #f5f7f9); }
   .wrap { max-width: none; padding: 0; }
   .site-header { border-bottom: 2px solid #000; margin-bottom: 0.75rem; }
   .panel { border: 0; border-radius: 0; padding: 0; margin: 0 0 1.25rem; background: #fff; }
-  #report-results, #report-metrics { break-before: page; }
+  #report-results, #report-metrics, #report-inputs { break-before: page; }
+  .disclosure-confidential { border: 2px solid #000 !important; }
   h2, h3, h4, summary { break-after: avoid; page-break-after: avoid; }
   .keep, tr, .card, .fact, .setting, .verdict, .headline-stat, .bar-row, .message, .note, .alert,
   img.chart-image, .facts, .cards, .result-section > p { break-inside: avoid; page-break-inside: avoid; }
@@ -199,26 +222,31 @@ function table(caption: string, head: string[], rows: string[], className = ''):
   );
 }
 
-function inputRows(report: Report, names: InputNames): string[] {
+/** One file of the report: what it is, its name, how it was read and its size on disk. */
+function inputRow(what: string, name: string | null, facts: InputFacts | null | undefined, fileBytes: number | null): string {
+  // The account of the file: every byte (against the file's size) and every record.
+  const size = facts ? `${fileSize(facts.bytes)}: ${bytesText(facts, fileBytes)}` : '—';
+  const records = facts ? `${recordsText(facts)}; ${count(facts.columns)} columns` : '—';
+  const read = facts ? `${facts.encoding}, delimiter ${delimiterName(facts.delimiter)}` : '—';
+  const hash = facts?.sha256 ? `<code class="hash">${esc(facts.sha256)}</code>` : '<span class="blank">not computed</span>';
+  return (
+    `<tr data-input="${esc(what)}"><th scope="row">${esc(what)}</th><td>${esc(name ?? '(unnamed)')}</td>` +
+    `<td class="num">${esc(size)}</td><td>${esc(records)}</td><td>${esc(read)}</td><td>${hash}</td></tr>`
+  );
+}
+
+/** The side tables of a report (original, population), those it names or read. */
+function sideRows(report: Report, names: InputNames): string[] {
   const sizes = names.sizes ?? { released: null, original: null, reference: null };
-  const tables: [string, string | null, InputFacts | null | undefined, number | null][] = [
-    ['Released file (audited)', names.released, report.input, sizes.released],
+  const sides: [string, string | null, InputFacts | null | undefined, number | null][] = [
     ['Original table (utility)', names.original, report.original_input, sizes.original],
     ['Population / reference table', names.reference, report.reference_input, sizes.reference],
   ];
-  return tables
-    .filter(([, name, facts]) => name !== null || facts)
-    .map(([what, name, facts, fileBytes]) => {
-      // The account of the file: every byte (against the file's size) and every record.
-      const size = facts ? `${fileSize(facts.bytes)}: ${bytesText(facts, fileBytes)}` : '—';
-      const records = facts ? `${recordsText(facts)}; ${count(facts.columns)} columns` : '—';
-      const read = facts ? `${facts.encoding}, delimiter ${delimiterName(facts.delimiter)}` : '—';
-      const hash = facts?.sha256 ? `<code class="hash">${esc(facts.sha256)}</code>` : '<span class="blank">not computed</span>';
-      return (
-        `<tr data-input="${esc(what)}"><th scope="row">${esc(what)}</th><td>${esc(name ?? '(unnamed)')}</td>` +
-        `<td class="num">${esc(size)}</td><td>${esc(records)}</td><td>${esc(read)}</td><td>${hash}</td></tr>`
-      );
-    });
+  return sides.filter(([, name, facts]) => name !== null || facts).map((t) => inputRow(...t));
+}
+
+function inputRows(report: Report, names: InputNames): string[] {
+  return [inputRow('Released file (audited)', names.released, report.input, names.sizes?.released ?? null), ...sideRows(report, names)];
 }
 
 /** Column roles, in the order a reader checks them. */
@@ -308,7 +336,7 @@ function rolesSection(report: Report): string {
       return `<div class="setting" data-param="${esc(key)}"><dt>${esc(label)} <code class="param-key">${esc(key)}</code></dt><dd${unset}>${esc(settingText(key, v))}</dd></div>`;
     });
   return (
-    `<section class="panel report-block" id="report-roles" aria-labelledby="roles-title"><h2 id="roles-title">Roles</h2>` +
+    `<section class="panel report-block" id="report-roles" aria-labelledby="roles-title"><h2 id="roles-title">Roles and settings</h2>` +
     table('Column roles', ['Role', 'Columns'], rows, 'kv') +
     `<h3>Policies and thresholds</h3>` +
     `<dl class="settings">${settings.join('')}</dl>` +
@@ -379,20 +407,39 @@ function metricsSection(report: Report): string {
   );
 }
 
+/** The notice at the top: confidential, only aggregates, or the shareable variant. */
+function disclosureNotice(d: Disclosure): string {
+  const k = count(d.minCount);
+  const [kind, title, text] = d.shareable
+    ? [
+        'shareable',
+        'Shareable: aggregates only',
+        `This is the shareable variant of the report: it holds no value, combination of values, class or query cell of fewer than ${k} records, no sensitive value tied to such a class and no list of records. ${count(d.removed)} ${d.removed === 1 ? 'entry was' : 'entries were'} left out of the full report.`,
+      ]
+    : d.removed > 0
+      ? [
+          'confidential',
+          'Confidential: this report contains record-level values',
+          `${count(d.removed)} ${d.removed === 1 ? 'entry concerns' : 'entries concern'} fewer than ${k} records (rare values, small classes and their sensitive values, small query cells). Treat it like the data itself; to share the results, download the shareable variant instead.`,
+        ]
+      : ['aggregates', 'Aggregates only', `This report holds no value, class or query cell of fewer than ${k} records.`];
+  return `<section class="disclosure disclosure-${kind}" id="report-disclosure" data-disclosure="${kind}" aria-labelledby="disclosure-title"><h2 id="disclosure-title">${esc(title)}</h2><p>${esc(text)}</p></section>`;
+}
+
+/** The verdict and its reasons, as the page shows them (none without quasi-identifiers). */
+function verdictSection(report: Report): string {
+  if (report.params.quasi_identifiers.length === 0) return '';
+  return `<section class="panel report-block" id="report-verdict" aria-label="Verdict">${verdictView(report, scorrBadge(report)).outerHTML}</section>`;
+}
+
 function timestamp(d: Date): string {
   return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** The whole report as one HTML document. */
-export function htmlReport(parts: HtmlReportParts): string {
-  const report = parts.report;
-  const tool = parts.version ? `${TOOL} ${parts.version}` : TOOL;
-  const when = `<time datetime="${esc(parts.generatedAt.toISOString())}">${esc(timestamp(parts.generatedAt))}</time>`;
-  const inputs =
-    `<section class="panel report-block" id="report-inputs" aria-labelledby="inputs-title"><h2 id="inputs-title">Inputs</h2>` +
-    `<p class="help">Each file is identified by its SHA-256 hash, computed over its bytes as they were read; the same file always gives the same hash.</p>` +
-    table('The tables of the audit', ['Table', 'Name', 'Size', 'Records', 'Read as', 'SHA-256'], inputRows(report, parts.inputs)) +
-    `</section>`;
+/** The frame of a saved report: head with its own CSS and CSP, header, main, footer. */
+function documentHtml(d: { title: string; heading: string; subtitle: string; main: string; css: string; version: string | null; generatedAt: Date; footer: string }): string {
+  const tool = d.version ? `${TOOL} ${d.version}` : TOOL;
+  const when = `<time datetime="${esc(d.generatedAt.toISOString())}">${esc(timestamp(d.generatedAt))}</time>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -402,29 +449,97 @@ export function htmlReport(parts: HtmlReportParts): string {
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light">
 <meta name="generator" content="${esc(tool)}">
-<title>${esc(`${TOOL} audit report: ${parts.inputs.released}`)}</title>
+<title>${esc(d.title)}</title>
 <style>
-${parts.css.replace(/<\/style/gi, '<\\/style')}
+${d.css.replace(/<\/style/gi, '<\\/style')}
 ${REPORT_CSS}
 </style>
 </head>
 <body class="report">
 <header class="site-header report-header"><div class="wrap">
-<h1>${esc(TOOL)} audit report</h1>
-<p class="meta">${esc(parts.inputs.released)}</p>
+<h1>${esc(d.heading)}</h1>
+<p class="meta">${esc(d.subtitle)}</p>
 <p class="meta">Generated ${when} by <strong data-tool>${esc(tool)}</strong>, in the browser on this computer.</p>
 </div></header>
 <main class="wrap">
-${inputs}
-${rolesSection(report)}
-${parts.resultsHtml ?? ''}
-${metricsSection(report)}
+${d.main}
 </main>
 <footer class="site-footer"><div class="wrap">
-<p>Made by ${esc(tool)} from the file on this computer; nothing was uploaded. This file loads nothing from the network.</p>
-<p>The JSON report saved beside it holds the same results with every detail.</p>
+<p>Made by ${esc(tool)} from the files on this computer; nothing was uploaded. This file loads nothing from the network.</p>
+<p>${esc(d.footer)}</p>
 </div></footer>
 </body>
 </html>
 `;
+}
+
+function inputsSection(caption: string, rows: string[]): string {
+  return (
+    `<section class="panel report-block" id="report-inputs" aria-labelledby="inputs-title"><h2 id="inputs-title">Inputs</h2>` +
+    `<p class="help">Each file is identified by its SHA-256 hash, computed over its bytes as they were read; the same file always gives the same hash.</p>` +
+    table(caption, ['Table', 'Name', 'Size', 'Records', 'Read as', 'SHA-256'], rows) +
+    `</section>`
+  );
+}
+
+/** The whole report as one HTML document. */
+export function htmlReport(parts: HtmlReportParts): string {
+  const report = parts.report;
+  return documentHtml({
+    title: `${TOOL} audit report: ${parts.inputs.released}`,
+    heading: `${TOOL} audit report`,
+    subtitle: parts.inputs.released,
+    main: [
+      disclosureNotice(parts.disclosure),
+      verdictSection(report),
+      parts.resultsHtml ?? '',
+      metricsSection(report),
+      inputsSection('The tables of the audit', inputRows(report, parts.inputs)),
+      rolesSection(report),
+    ].join('\n'),
+    css: parts.css,
+    version: parts.version,
+    generatedAt: parts.generatedAt,
+    footer: 'The JSON report saved beside it holds the same results with every detail.',
+  });
+}
+
+export interface ComparisonReportParts {
+  /** Every candidate's report, in the order given, with its file name and size. */
+  reports: Report[];
+  names: string[];
+  sizes: number[];
+  original: string | null;
+  reference: string | null;
+  /** `snapshotResults` of the comparison as the page shows it (its choice first). */
+  resultsHtml: string;
+  css: string;
+  version: string | null;
+  generatedAt: Date;
+}
+
+/**
+ * A candidate comparison as one printable HTML document (issue 13, Deliver 2): what it holds
+ * (measures per candidate only), the choice with its reasons and every measure as the page
+ * shows them, then the files with their hashes and the settings they were audited with.
+ */
+export function comparisonHtmlReport(parts: ComparisonReportParts): string {
+  const first = parts.reports[0];
+  const rows = [
+    ...parts.reports.map((r, i) => inputRow(`Candidate ${i + 1}`, parts.names[i] ?? null, r.input, parts.sizes[i] ?? null)),
+    ...(first ? sideRows(first, { released: '', original: parts.original, reference: parts.reference }) : []),
+  ];
+  const notice =
+    `<section class="disclosure disclosure-aggregates" id="report-disclosure" data-disclosure="aggregates" aria-labelledby="disclosure-title"><h2 id="disclosure-title">Aggregates only</h2>` +
+    `<p>The comparison shows measures per candidate (counts, risks, utility, scores); it lists no record, class or value of the data.</p></section>`;
+  return documentHtml({
+    title: `${TOOL} comparison report: ${parts.names.join(', ')}`,
+    heading: `${TOOL} comparison report`,
+    subtitle: `${count(parts.names.length)} candidate releases${parts.original ? ` of ${parts.original}` : ''}: ${parts.names.join(', ')}`,
+    main: [notice, parts.resultsHtml, inputsSection('The files of the comparison', rows), first ? rolesSection(first) : ''].join('\n'),
+    css: parts.css,
+    version: parts.version,
+    generatedAt: parts.generatedAt,
+    footer: 'The JSON comparison saved beside it holds the same measures with every detail.',
+  });
 }

@@ -183,6 +183,18 @@ export interface Report {
   warnings: { code: string; message: string }[];
 }
 
+/** The core's report safe to share (`shareable`, issue 13): only aggregates of at least
+ * `min_count` records; `removed` counts what was left out, by kind (empty: the full report
+ * held no record-level value). */
+export interface ShareableReport extends Report {
+  shareable: { min_count: number; removed: Record<string, number> };
+}
+
+/** The entries the shareable variant leaves out of a report (0: it holds no record-level value). */
+export function removedCount(s: ShareableReport): number {
+  return Object.values(s.shareable.removed).reduce((a, b) => a + b, 0);
+}
+
 /** The error object the binding throws (plain data, survives postMessage). */
 export interface WireError {
   kind: 'input' | 'config' | 'encoding' | 'internal';

@@ -23,11 +23,13 @@ import { groupsView, headlineCards } from './overview-view';
 import { populationView } from './population-view';
 import { addNavigation } from './results-nav';
 import type { ClassValues } from './protocol';
-import { isRecord, metric, type MetricResult, type Report } from './report';
+import { isRecord, metric, type MetricResult, type Report, type ShareableReport } from './report';
 import { personsView, scorrView, weightsView } from './risks-view';
 import { scorrBadge, scorrVerdictView } from './scorr-verdict-view';
 import { asMinMeanMax, scopeAttribute, scopeSubset } from './suite';
 import { utilityView, type UtilityInputs } from './utility-view';
+import { reportVariant, type ReportVariant } from './report-variant';
+import { settingsShareView } from './settings-share-view';
 import { verdictView } from './verdict-view';
 import { missingReason, section, type View } from './view-kit';
 
@@ -103,9 +105,14 @@ function allMetrics(report: Report): HTMLElement {
 export interface ResultHandlers {
   /** The File's size (null for the sample): the account of the file compares the bytes read with it. */
   size: number | null;
-  onDownload: () => void;
+  onDownload: (variant: ReportVariant) => void;
   /** Saves the self-contained HTML report (report-html.ts). */
-  onDownloadHtml: () => void;
+  onDownloadHtml: (variant: ReportVariant) => void;
+  /** The core's shareable report at the report's own k, to say what the full one holds
+   * (null: the download offers no shareable variant, as in the report's own snapshot). */
+  shareable: Promise<ShareableReport> | null;
+  /** Saves the settings file of this audit (null: no "share these settings"). */
+  onDownloadSettings: (() => void) | null;
   onExtract: (classes: ClassValues[]) => void;
   /** The original table's name and pairing column, for the utility section. */
   utility: UtilityInputs;
@@ -113,11 +120,12 @@ export interface ResultHandlers {
   choose?: ChooseFn;
 }
 
-let charts: Chart[] = [];
+/** The charts drawn in each panel (the page's, and the one a shareable HTML report is drawn in). */
+const chartsOf = new WeakMap<HTMLElement, Chart[]>();
 
 export function clearResults(panel: HTMLElement): void {
-  for (const c of charts) c.destroy();
-  charts = [];
+  for (const c of chartsOf.get(panel) ?? []) c.destroy();
+  chartsOf.delete(panel);
   panel.replaceChildren();
   panel.hidden = true;
 }
@@ -126,10 +134,14 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   clearResults(panel);
   const qis = report.params.quasi_identifiers;
   const sensitive = report.params.sensitive ?? [];
+  const charts: Chart[] = [];
+  chartsOf.set(panel, charts);
+  const variant = handlers.shareable ? reportVariant(handlers.shareable) : null;
+  const full: ReportVariant = { shareable: false, minCount: null };
   const download = el('button', { id: 'download-json', class: 'button', type: 'button' }, 'Download JSON report');
-  download.addEventListener('click', handlers.onDownload);
+  download.addEventListener('click', () => handlers.onDownload(variant?.read() ?? full));
   const downloadHtml = el('button', { id: 'download-html', class: 'button', type: 'button' }, 'Download HTML report');
-  downloadHtml.addEventListener('click', handlers.onDownloadHtml);
+  downloadHtml.addEventListener('click', () => handlers.onDownloadHtml(variant?.read() ?? full));
   const hasVerdict = metric(report, 'verdict_arx_thresholds') !== undefined;
 
   const population: View = populationView(report);
@@ -146,6 +158,8 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
       el('h2', { id: 'results-title' }, '3. Results'),
       el('div', { class: 'downloads' }, download, downloadHtml),
     ),
+    ...(variant ? [variant.node] : []),
+    ...(handlers.onDownloadSettings ? [settingsShareView(report, handlers.onDownloadSettings)] : []),
     qis.length === 0
       ? el('p', { class: 'lead' }, `${fileLabel}. No quasi-identifiers were chosen, so only the utility results are shown.`)
       : el(

@@ -228,6 +228,74 @@ export function ignoredColumns(roles: RoleTable): string[] {
   return [...roles].filter(([, r]) => r === 'ignored' || r === 'direct_identifier').map(([name]) => name);
 }
 
+/**
+ * The choices that give back `config` (a link's or a settings file's, issue 13 Deliver 3): the
+ * inverse of `auditConfig` for the page's columns. A column the settings name that the file
+ * lacks is listed in `missing`; a setting the form does not hold stays in the config, which the
+ * page keeps under the form's (`{...config, ...auditConfig(choices)}`).
+ */
+export function choicesFromConfig(
+  config: AuditConfig,
+  columns: readonly ColumnProfile[],
+  encoding: Encoding | null,
+): { choices: AuditChoices; missing: string[] } {
+  const d = defaultChoices(new Map(), encoding);
+  const has = (list: string[] | undefined, name: string) => (list ?? []).includes(name);
+  const roles: RoleTable = new Map(
+    columns.map((c): [string, ColumnRole] => {
+      const role: ColumnRole = has(config.quasi_identifiers, c.name)
+        ? 'quasi_identifier'
+        : has(config.sensitive, c.name)
+          ? 'sensitive'
+          : config.person_id === c.name
+            ? 'person_id'
+            : config.weight === c.name
+              ? 'weight'
+              : has(config.ignored, c.name)
+                ? c.proposed_role === 'direct_identifier'
+                  ? 'direct_identifier'
+                  : 'ignored'
+                : 'insensitive';
+      return [c.name, role];
+    }),
+  );
+  const named = [...config.quasi_identifiers, ...(config.sensitive ?? []), config.person_id, config.weight, config.record_id, ...(config.ignored ?? [])];
+  const known = new Set(columns.map((c) => c.name));
+  const missing = [...new Set(named.filter((n): n is string => typeof n === 'string' && !known.has(n)))];
+  const population: PopulationSize =
+    typeof config.population_size === 'number'
+      ? { kind: 'size', size: config.population_size }
+      : typeof config.sampling_fraction === 'number'
+        ? { kind: 'fraction', fraction: config.sampling_fraction }
+        : typeof config.population_region === 'string'
+          ? { kind: 'region', region: config.population_region }
+          : { kind: 'none' };
+  const choices: AuditChoices = {
+    ...d,
+    roles,
+    missingPolicy: config.missing_policy ?? d.missingPolicy,
+    threshold: config.threshold ?? d.threshold,
+    recordsAtRiskThreshold: config.records_at_risk_threshold ?? d.recordsAtRiskThreshold,
+    successRateThreshold: config.success_rate_threshold ?? d.successRateThreshold,
+    adviceK: config.advice?.suppress_below ?? d.adviceK,
+    population,
+    lThreshold: config.l_threshold ?? d.lThreshold,
+    tThreshold: config.t_threshold ?? d.tThreshold,
+    betaThreshold: config.beta_threshold ?? null,
+    scorrKMin: config.scorr_k_min ?? d.scorrKMin,
+    scorrTMax: config.scorr_t_max ?? d.scorrTMax,
+    scorrKBasis: config.scorr_k_basis ?? d.scorrKBasis,
+    riskCombination: config.risk_combination ?? d.riskCombination,
+    riskWeightInternal: config.risk_weight_internal ?? d.riskWeightInternal,
+    rutAlpha: config.rut_alpha ?? d.rutAlpha,
+    referenceColumns: { ...(config.reference_columns ?? {}) },
+    recordId: config.record_id ?? null,
+    queries: (config.queries ?? []).map((q) => ({ ...q, group_by: [...q.group_by] })),
+    encoding: config.encoding === 'windows-1252' ? 'windows-1252' : encoding,
+  };
+  return { choices, missing };
+}
+
 /** The configuration of the first pass over a new file: profile only. */
 export function profileConfig(): AuditConfig {
   return { quasi_identifiers: [] };

@@ -56,6 +56,8 @@ export interface SettingsForm {
   read(): Settings;
   /** The roles changed: these are the quasi-identifiers now. */
   setQuasiIdentifiers(qis: readonly string[]): void;
+  /** Sets every field from `s` (settings from a link or a file; the side files excepted). */
+  write(s: Settings): void;
 }
 
 function radio(group: string, id: string, value: string, label: string, help: string, checked: boolean, ...extra: Child[]): HTMLElement {
@@ -195,5 +197,27 @@ export function settingsForm(columns: readonly ColumnProfile[]): SettingsForm {
     };
   };
 
-  return { nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, ...attribute.nodes, population, original.node, balance.node)], read, setQuasiIdentifiers: matching.setQuasiIdentifiers };
+  const write = (s: Settings): void => {
+    const form = sizeField.closest('form') ?? sizeField;
+    for (const r of form.querySelectorAll<HTMLInputElement>('input[name="missing-policy"]')) r.checked = r.value === s.missingPolicy;
+    tau.input.value = String(s.threshold);
+    atRisk.input.value = String(s.recordsAtRiskThreshold);
+    success.input.value = String(s.successRateThreshold);
+    adviceK.value = String(s.adviceK);
+    const p = s.population;
+    radioOf(p.kind === 'none' ? 'none' : p.kind).checked = true;
+    if (p.kind === 'size') sizeInput.value = String(p.size);
+    if (p.kind === 'fraction') fractionInput.value = String(p.fraction);
+    if (p.kind === 'region') regionSelect.value = p.region;
+    attribute.write(s);
+    original.write(s);
+    balance.write(s);
+  };
+
+  return {
+    nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, ...attribute.nodes, population, original.node, balance.node)],
+    read,
+    write,
+    setQuasiIdentifiers: matching.setQuasiIdentifiers,
+  };
 }

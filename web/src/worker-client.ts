@@ -5,7 +5,7 @@
 
 import type { Candidate, ChoiceParams } from './balance-data';
 import type { ClassValues, Request, Response, Source } from './protocol';
-import type { AuditConfig, MetricResult, WireError } from './report';
+import type { AuditConfig, MetricResult, Report, ShareableReport, WireError } from './report';
 
 export class WorkerClient {
   private worker: Worker;
@@ -15,6 +15,8 @@ export class WorkerClient {
   private recomputeId = 0;
   /** `choose` calls waiting for their answer; they do not make the client busy. */
   private choices = new Map<number, { resolve: (m: MetricResult[]) => void; reject: (e: WireError) => void }>();
+  /** `shareable` calls waiting for their answer, likewise. */
+  private shareables = new Map<number, { resolve: (r: ShareableReport) => void; reject: (e: WireError) => void }>();
 
   constructor(private readonly onMessage: (message: Response) => void) {
     this.worker = this.spawn();
@@ -64,6 +66,16 @@ export class WorkerClient {
     });
   }
 
+  /** The core's report safe to share: aggregates of at least `minCount` records (null: the
+   * report's k). Like `choose`, it runs beside a pass. */
+  shareable(report: Report, minCount: number | null): Promise<ShareableReport> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.shareables.set(id, { resolve, reject });
+      this.post({ type: 'shareable', id, report, min_count: minCount });
+    });
+  }
+
   private begin(): number {
     if (this.busy) this.restart();
     const id = this.nextId++;
@@ -89,6 +101,10 @@ export class WorkerClient {
       reject({ kind: 'internal', code: 'worker_restarted', message: 'The audit worker was restarted.', line: null, column: null });
     }
     this.choices.clear();
+    for (const { reject } of this.shareables.values()) {
+      reject({ kind: 'internal', code: 'worker_restarted', message: 'The audit worker was restarted.', line: null, column: null });
+    }
+    this.shareables.clear();
     this.worker = this.spawn();
   }
 
@@ -124,6 +140,13 @@ export class WorkerClient {
       const pending = this.choices.get(message.id);
       this.choices.delete(message.id);
       if (message.metrics) pending?.resolve(message.metrics);
+      else pending?.reject(message.error ?? { kind: 'internal', code: 'internal', message: 'no answer', line: null, column: null });
+      return;
+    }
+    if (message.type === 'shareable_report') {
+      const pending = this.shareables.get(message.id);
+      this.shareables.delete(message.id);
+      if (message.report) pending?.resolve(message.report);
       else pending?.reject(message.error ?? { kind: 'internal', code: 'internal', message: 'no answer', line: null, column: null });
       return;
     }

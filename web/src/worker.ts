@@ -8,7 +8,7 @@
 // (`KeptTable.extract`), or streams the file through an `Extract` when it is not kept. Progress is posted at most every 100 ms. Cancel is handled by the page: it
 // terminates this worker, and with it its readers (a wasm call cannot be interrupted).
 
-import init, { Audit, Extract, KeptTable, Original, OriginalTable, Population, Reference, choose, sample_csv, version } from '../pkg/pseudolens_wasm.js';
+import init, { Audit, Extract, KeptTable, Original, OriginalTable, Population, Reference, choose, sample_csv, shareable, version } from '../pkg/pseudolens_wasm.js';
 import wasmUrl from '../pkg/pseudolens_wasm_bg.wasm?url';
 import { ReaderPool, readerCount } from './parallel-read';
 import {
@@ -16,6 +16,7 @@ import {
   PROGRESS_INTERVAL_MS,
   assertNever,
   type ChooseRequest,
+  type ShareableRequest,
   type ClassValues,
   type CspViolation,
   type Extracted,
@@ -26,7 +27,7 @@ import {
   type TableRead,
   type Target,
 } from './protocol';
-import { toWireError, type AuditConfig, type MetricResult, type Report } from './report';
+import { toWireError, type AuditConfig, type MetricResult, type Report, type ShareableReport } from './report';
 
 /** The parts of DedicatedWorkerGlobalScope used here (the DOM lib types `self` as Window). */
 interface WorkerScope {
@@ -320,6 +321,18 @@ async function runChoose(request: ChooseRequest): Promise<void> {
   }
 }
 
+/** The core's report safe to share: no file is read, nothing is kept. */
+async function runShareable(request: ShareableRequest): Promise<void> {
+  const { id } = request;
+  try {
+    await loadWasm();
+    const report = shareable(request.report, request.min_count) as ShareableReport;
+    scope.postMessage({ type: 'shareable_report', id, report, error: null });
+  } catch (e) {
+    scope.postMessage({ type: 'shareable_report', id, report: null, error: toWireError(e) });
+  }
+}
+
 /**
  * Audits the released file `blob` against the side tables, with the encoding the engine
  * settles on; `mayRead`: the file may be read in parallel to keep its table. Returns the
@@ -344,7 +357,7 @@ async function auditRelease(
   return { report, read: { ...read, fileReads, seconds: (performance.now() - started) / 1000 } };
 }
 
-async function run(request: Exclude<Request, ChooseRequest | RecomputeRequest>): Promise<void> {
+async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | RecomputeRequest>): Promise<void> {
   const { id, config } = request;
   let target: Target = 'table';
   const onTarget = (t: Target) => {
@@ -440,6 +453,7 @@ async function recompute(request: RecomputeRequest): Promise<void> {
 scope.addEventListener('message', (e) => {
   const request = e.data;
   if (request.type === 'choose') void runChoose(request);
+  else if (request.type === 'shareable') void runShareable(request);
   else if (request.type === 'recompute') void recompute(request);
   else void run(request);
 });

@@ -19,21 +19,21 @@ pub struct CompareArgs {
     #[arg(required = true, num_args = 2..)]
     candidates: Vec<PathBuf>,
     /// Quasi-identifier columns, comma-separated.
-    #[arg(long, value_delimiter = ',', required = true)]
+    #[arg(long, value_delimiter = ',', required_unless_present = "settings")]
     qi: Vec<String>,
     /// Weight of utility in the RUT score: a number in [0, 1] or a preset (analytics 0.7,
-    /// balanced 0.5, compliance 0.4, public 0.3).
-    #[arg(long, default_value = "balanced", value_parser = rut_alpha)]
-    alpha: f64,
+    /// balanced 0.5, compliance 0.4, public 0.3) [default: the settings file's, else balanced].
+    #[arg(long, value_parser = rut_alpha)]
+    alpha: Option<f64>,
     /// Only candidates with risk R at most this are feasible.
     #[arg(long)]
     tau_r: Option<f64>,
     /// Only candidates with utility U at least this are feasible.
     #[arg(long)]
     tau_u: Option<f64>,
-    /// Weight of blank-containing records under --missing wildcard.
-    #[arg(long, default_value_t = 1.0)]
-    wildcard_alpha: f64,
+    /// Weight of blank-containing records under --missing wildcard [default: 1].
+    #[arg(long)]
+    wildcard_alpha: Option<f64>,
     #[command(flatten)]
     settings: Settings,
 }
@@ -54,7 +54,7 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
             Err(missing) => excluded.push(json!({ "file": name, "missing": missing })),
         }
     }
-    let p = ChoiceParams { rut_alpha: args.alpha, tau_r: args.tau_r, tau_u: args.tau_u };
+    let p = ChoiceParams { rut_alpha: config.balance.rut_alpha, tau_r: args.tau_r, tau_u: args.tau_u };
     let qi = reports.first().map(|(_, r)| r.params.config.quasi_identifiers.clone()).unwrap_or_default();
     let metrics = choose(&qi, &candidates, &p);
     let write = |e: io::Error| Failure::Io(format!("standard output: {e}"));
@@ -74,7 +74,7 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     }
     let choice = &metrics[1];
     match choice.value.as_str() {
-        Some(best) => writeln!(out, "chosen at alpha {}: {best}", args.alpha),
+        Some(best) => writeln!(out, "chosen at alpha {}: {best}", p.rut_alpha),
         None => writeln!(out, "no candidate chosen ({})", choice.reason.unwrap_or("")),
     }
     .map_err(write)?;

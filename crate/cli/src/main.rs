@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use pseudolens_core::{AuditConfig, Error, Report, bench_table, hospital_sample};
+use pseudolens_core::{AuditConfig, Error, Report, bench_table, hospital_sample, min_count_of, shareable};
 
 use compare::CompareArgs;
 use read::SideTables;
@@ -94,20 +94,25 @@ struct ProfileArgs {
 struct AuditArgs {
     /// The released CSV file.
     file: PathBuf,
-    /// Quasi-identifier columns, comma-separated (required unless --original is given).
-    #[arg(long, value_delimiter = ',', required_unless_present = "original")]
+    /// Quasi-identifier columns, comma-separated (required unless --original or --settings
+    /// is given).
+    #[arg(long, value_delimiter = ',', required_unless_present_any = ["original", "settings"])]
     qi: Vec<String>,
     /// The original table: adds the utility metrics (loss, similarity, SDC measures, queries,
     /// permutation model).
     #[arg(long)]
     original: Option<PathBuf>,
-    /// Weight of blank-containing records under --missing wildcard.
-    #[arg(long, default_value_t = 1.0)]
-    alpha: f64,
+    /// Weight of blank-containing records under --missing wildcard [default: 1].
+    #[arg(long)]
+    alpha: Option<f64>,
     /// Weight of utility in the RUT score: a number in [0, 1] or a preset (analytics 0.7,
-    /// balanced 0.5, compliance 0.4, public 0.3).
-    #[arg(long, default_value = "balanced", value_parser = rut_alpha)]
-    rut_alpha: f64,
+    /// balanced 0.5, compliance 0.4, public 0.3) [default: balanced].
+    #[arg(long, value_parser = rut_alpha)]
+    rut_alpha: Option<f64>,
+    /// Print the report safe to share, as JSON: only aggregates of at least K records (default:
+    /// the advice's k, else 5); no value, class, sensitive value or query cell of fewer.
+    #[arg(long, value_name = "K", num_args = 0..=1, value_parser = clap::value_parser!(u64).range(1..))]
+    shareable: Option<Option<u64>>,
     #[command(flatten)]
     settings: Settings,
 }
@@ -168,11 +173,19 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Audit(args) => {
             let config = args.settings.config(&args.qi, args.alpha, args.rut_alpha)?;
             let report = audit(&args.file, &config, &args.settings, args.original.as_deref())?;
-            print(&report, args.settings.json, table::print, &mut out)?;
+            if let Some(k) = args.shareable {
+                let full = serde_json::to_value(&report).map_err(|e| Failure::Io(e.to_string()))?;
+                let safe = shareable(&full, k.unwrap_or_else(|| min_count_of(&full)));
+                serde_json::to_writer_pretty(&mut out, &safe).map_err(|e| Failure::Io(e.to_string()))?;
+                writeln!(out).map_err(write)?;
+            } else {
+                print(&report, args.settings.json, table::print, &mut out)?;
+            }
         }
         Command::Compare(args) => compare::compare(&args, &mut out)?,
         Command::Profile(args) => {
-            let config = args.settings.config(&[], 1.0, 0.5)?;
+            // A profile only, whatever QIs a settings file names.
+            let config = AuditConfig { quasi_identifiers: Vec::new(), ..args.settings.config(&[], None, None)? };
             let report = audit(&args.file, &config, &args.settings, None)?;
             print(&report, args.settings.json, table::print_profile, &mut out)?;
         }

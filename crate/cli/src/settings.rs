@@ -1,5 +1,8 @@
 //! The command-line settings shared by `audit` and `compare`, and their translation into the
-//! core's [`AuditConfig`].
+//! core's [`AuditConfig`]: `--settings FILE` (an `AuditConfig` in its JSON form, as the page
+//! saves it; issue 13, Deliver 3) gives the starting point, and each flag given on the command
+//! line overrides its setting. A flag not given leaves the file's setting, or the core's
+//! default without a file.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -7,8 +10,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use pseudolens_core::AuditConfig;
 use pseudolens_core::{
-    AdviceParams, Aggregate, AttributeParams, AttributeSettings, BalanceParams, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination,
-    ScorrThresholds, UtilityParams, WeightPreset,
+    AdviceParams, Aggregate, AttributeSettings, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination, UtilityParams, WeightPreset,
 };
 
 use crate::{Failure, io_err};
@@ -64,12 +66,12 @@ pub struct Settings {
     /// Sensitive columns, comma-separated.
     #[arg(long, value_delimiter = ',')]
     sensitive: Vec<String>,
-    /// Missing-value policy for blank QI cells.
-    #[arg(long, value_enum, default_value = "ordinary")]
-    missing: Missing,
-    /// Per-record risk threshold tau.
-    #[arg(long, default_value_t = 0.2)]
-    threshold: f64,
+    /// Missing-value policy for blank QI cells [default: ordinary].
+    #[arg(long, value_enum)]
+    missing: Option<Missing>,
+    /// Per-record risk threshold tau [default: 0.2].
+    #[arg(long)]
+    threshold: Option<f64>,
     /// Keep rows whose QI cells are all suppressed (SCORR) instead of removing them (ARX).
     #[arg(long)]
     keep_suppressed: bool,
@@ -85,8 +87,9 @@ pub struct Settings {
     /// Ragged rows: stop with an error, or pad/cut them and count them ("pad" is lenient
     /// reading, which also skips a record with an unclosed quote or a field over 10 MiB,
     /// counted as in error with a warning).
-    #[arg(long, value_enum, default_value = "error")]
-    ragged: RaggedArg,
+    /// [default: error]
+    #[arg(long, value_enum)]
+    ragged: Option<RaggedArg>,
     /// Lenient reading: the same as --ragged pad.
     #[arg(long)]
     lenient: bool,
@@ -124,19 +127,19 @@ pub struct Settings {
     /// Person-id column of event-level data (one person, several rows).
     #[arg(long)]
     person_id: Option<String>,
-    /// ARX records-at-risk threshold of the verdict.
-    #[arg(long, default_value_t = 0.05)]
-    records_at_risk_threshold: f64,
+    /// ARX records-at-risk threshold of the verdict [default: 0.05].
+    #[arg(long)]
+    records_at_risk_threshold: Option<f64>,
     /// Say what would lower the risk: the metric `advice` lists single changes to the QIs
     /// (drop, coarsen, suppress) with k, uniques, records at risk and the verdict after each.
     #[arg(long)]
     advice: bool,
-    /// The advice's suppression removes the records of classes smaller than this.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(2..))]
-    advice_k: u64,
-    /// ARX success-rate threshold of the verdict.
-    #[arg(long, default_value_t = 0.05)]
-    success_rate_threshold: f64,
+    /// The advice's suppression removes the records of classes smaller than this [default: 5].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..))]
+    advice_k: Option<u64>,
+    /// ARX success-rate threshold of the verdict [default: 0.05].
+    #[arg(long)]
+    success_rate_threshold: Option<f64>,
     /// List the classes with fewer distinct sensitive values than this.
     #[arg(long)]
     l_threshold: Option<f64>,
@@ -146,18 +149,18 @@ pub struct Settings {
     /// List the classes whose beta-likeness exceeds this.
     #[arg(long)]
     beta_threshold: Option<f64>,
-    /// l of recursive (c,l)-diversity's c.
-    #[arg(long, default_value_t = 2)]
-    recursive_l: usize,
-    /// c of recursive (c,l)-diversity's l.
-    #[arg(long, default_value_t = 2.0)]
-    recursive_c: f64,
-    /// SCORR compliance: k must exceed this.
-    #[arg(long, default_value_t = 10.0)]
-    scorr_k_min: f64,
-    /// SCORR compliance: t-closeness at most this.
-    #[arg(long, default_value_t = 0.5)]
-    scorr_t_max: f64,
+    /// l of recursive (c,l)-diversity's c [default: 2].
+    #[arg(long)]
+    recursive_l: Option<usize>,
+    /// c of recursive (c,l)-diversity's l [default: 2].
+    #[arg(long)]
+    recursive_c: Option<f64>,
+    /// SCORR compliance: k must exceed this [default: 10].
+    #[arg(long)]
+    scorr_k_min: Option<f64>,
+    /// SCORR compliance: t-closeness at most this [default: 0.5].
+    #[arg(long)]
+    scorr_t_max: Option<f64>,
     /// SCORR compliance counts k in persons (event-level data) instead of records.
     #[arg(long)]
     scorr_k_persons: bool,
@@ -187,16 +190,18 @@ pub struct Settings {
     /// "GROUP:share(COL=VALUE)" (repeatable; one-way and two-way counts are always run).
     #[arg(long)]
     query: Vec<String>,
-    /// Further utility settings as a JSON object (keys of utility.md: lmax_mode,
-    /// proximity_norm, similarity_bins, similarity_weight, ctbil_variables, ...).
+    /// The settings as a JSON object with the keys of the audit configuration (the settings
+    /// file the page saves: quasi_identifiers, sensitive, threshold, queries, lmax_mode, ...);
+    /// the flags given override it. --utility-settings is the same (a file of the utility keys
+    /// alone is such an object).
+    #[arg(long, alias = "utility-settings", value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+    /// Overall risk from the internal and the external (--reference) risk [default: max].
+    #[arg(long, value_enum)]
+    risk_combination: Option<Combination>,
+    /// Weight of the internal risk under --risk-combination weighted [default: 0.5].
     #[arg(long)]
-    utility_settings: Option<PathBuf>,
-    /// Overall risk from the internal and the external (--reference) risk.
-    #[arg(long, value_enum, default_value = "max")]
-    risk_combination: Combination,
-    /// Weight of the internal risk under --risk-combination weighted.
-    #[arg(long, default_value_t = 0.5)]
-    risk_weight_internal: f64,
+    risk_weight_internal: Option<f64>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -204,88 +209,105 @@ pub struct Settings {
 
 
 impl Settings {
-    /// The audit configuration: these settings with the QIs, the wildcard alpha and the
-    /// weight of utility in the RUT score.
-    pub fn config(&self, qi: &[String], wildcard_alpha: f64, rut_alpha: f64) -> Result<AuditConfig, Failure> {
-        let mut c = AuditConfig {
-            quasi_identifiers: qi.to_vec(),
-            sensitive: self.sensitive.clone(),
-            missing_policy: match self.missing {
+    /// The audit configuration: the settings file (or the core's defaults), then the flags
+    /// given, the QIs (when given), the wildcard alpha and the weight of utility in the RUT
+    /// score (when given).
+    pub fn config(&self, qi: &[String], wildcard_alpha: Option<f64>, rut_alpha: Option<f64>) -> Result<AuditConfig, Failure> {
+        let mut c = match &self.settings {
+            Some(path) => settings_file(path)?,
+            None => AuditConfig::default(),
+        };
+        let given = |list: &[String], into: &mut Vec<String>| {
+            if !list.is_empty() {
+                *into = list.to_vec();
+            }
+        };
+        given(qi, &mut c.quasi_identifiers);
+        given(&self.sensitive, &mut c.sensitive);
+        if let Some(m) = self.missing {
+            c.missing_policy = match m {
                 Missing::Ordinary => MissingPolicy::Ordinary,
                 Missing::Wildcard => MissingPolicy::Wildcard,
                 Missing::Drop => MissingPolicy::Drop,
-            },
-            wildcard_alpha,
-            exclude_suppressed_rows: !self.keep_suppressed,
-            threshold: self.threshold,
-            delimiter: self.delimiter.clone(),
-            encoding: self.encoding.map(|e| match e {
+            };
+        }
+        set(&mut c.wildcard_alpha, wildcard_alpha);
+        if self.keep_suppressed {
+            c.exclude_suppressed_rows = false;
+        }
+        set(&mut c.threshold, self.threshold);
+        if self.delimiter.is_some() {
+            c.delimiter = self.delimiter.clone();
+        }
+        if let Some(e) = self.encoding {
+            c.encoding = Some(match e {
                 EncodingArg::Utf8 => Encoding::Utf8,
                 EncodingArg::Windows1252 => Encoding::Windows1252,
-            }),
-            ragged: match self.ragged {
-                RaggedArg::Error if !self.lenient => Ragged::Error,
-                _ => Ragged::PadOrTruncate,
-            },
-            person_id: self.person_id.clone(),
-            weight: self.weight.clone(),
-            population_size: self.population,
-            sampling_fraction: self.sampling_fraction,
-            population_region: self.region.clone(),
-            records_at_risk_threshold: self.records_at_risk_threshold,
-            success_rate_threshold: self.success_rate_threshold,
-            attribute: AttributeParams {
-                recursive_l: self.recursive_l,
-                recursive_c: self.recursive_c,
-                l_threshold: self.l_threshold,
-                t_threshold: self.t_threshold,
-                beta_threshold: self.beta_threshold,
-            },
-            scorr: ScorrThresholds {
-                scorr_k_min: self.scorr_k_min,
-                scorr_t_max: self.scorr_t_max,
-                scorr_k_basis: if self.scorr_k_persons { KBasis::Persons } else { KBasis::Records },
-                ..ScorrThresholds::default()
-            },
-            record_id: self.record_id.clone(),
-            utility: self.utility_params()?,
-            utility_columns: self.utility_columns.clone(),
-            ignored: self.ignore.clone(),
-            reference_columns: self.reference_column.iter().cloned().collect(),
-            memory_budget: self.memory_budget.unwrap_or(pseudolens_core::DEFAULT_MEMORY_BUDGET),
-            advice: self.advice.then_some(AdviceParams { suppress_below: self.advice_k }),
-            ..AuditConfig::default()
-        };
-        c.missing_tokens.extend(self.missing_token.iter().cloned());
-        c.balance = BalanceParams {
-            risk_combination: match self.risk_combination {
+            });
+        }
+        match (self.lenient, self.ragged) {
+            (true, _) | (_, Some(RaggedArg::Pad)) => c.ragged = Ragged::PadOrTruncate,
+            (false, Some(RaggedArg::Error)) => c.ragged = Ragged::Error,
+            (false, None) => {}
+        }
+        for (field, flag) in [(&mut c.person_id, &self.person_id), (&mut c.weight, &self.weight), (&mut c.record_id, &self.record_id)] {
+            if flag.is_some() {
+                field.clone_from(flag);
+            }
+        }
+        // The population is given one way: a flag replaces the file's way.
+        if self.population.is_some() || self.sampling_fraction.is_some() || self.region.is_some() {
+            c.population_size = self.population;
+            c.sampling_fraction = self.sampling_fraction;
+            c.population_region = self.region.clone();
+        }
+        set(&mut c.records_at_risk_threshold, self.records_at_risk_threshold);
+        set(&mut c.success_rate_threshold, self.success_rate_threshold);
+        let a = &mut c.attribute;
+        set(&mut a.recursive_l, self.recursive_l);
+        set(&mut a.recursive_c, self.recursive_c);
+        for (field, flag) in [(&mut a.l_threshold, self.l_threshold), (&mut a.t_threshold, self.t_threshold), (&mut a.beta_threshold, self.beta_threshold)] {
+            if flag.is_some() {
+                *field = flag;
+            }
+        }
+        set(&mut c.scorr.scorr_k_min, self.scorr_k_min);
+        set(&mut c.scorr.scorr_t_max, self.scorr_t_max);
+        if self.scorr_k_persons {
+            c.scorr.scorr_k_basis = KBasis::Persons;
+        }
+        given(&self.utility_columns, &mut c.utility_columns);
+        given(&self.ignore, &mut c.ignored);
+        c.reference_columns.extend(self.reference_column.iter().cloned());
+        set(&mut c.memory_budget, self.memory_budget);
+        if self.advice || c.advice.is_some() {
+            let k = self.advice_k.or(c.advice.map(|a| a.suppress_below)).unwrap_or(AdviceParams::default().suppress_below);
+            c.advice = Some(AdviceParams { suppress_below: k });
+        }
+        c.missing_tokens.extend(self.missing_token.iter().filter(|t| !c.missing_tokens.contains(t)).cloned().collect::<Vec<_>>());
+        if let Some(r) = self.risk_combination {
+            c.balance.risk_combination = match r {
                 Combination::Max => RiskCombination::Max,
                 Combination::Weighted => RiskCombination::Weighted,
                 Combination::Sum => RiskCombination::Sum,
-            },
-            risk_weight_internal: self.risk_weight_internal,
-            rut_alpha,
-        };
+            };
+        }
+        set(&mut c.balance.risk_weight_internal, self.risk_weight_internal);
+        set(&mut c.balance.rut_alpha, rut_alpha);
+        self.utility_params(&mut c.utility)?;
         self.attribute_settings(&mut c.attributes)?;
         Ok(c)
     }
 
-    /// `--utility-settings`, then `--perm-columns` and `--query`.
-    fn utility_params(&self) -> Result<UtilityParams, Failure> {
-        let mut u = match &self.utility_settings {
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(io_err(path))?;
-                serde_json::from_str(&text).map_err(|e| Failure::Io(format!("{}: {e}", path.display())))?
-            }
-            None => UtilityParams::default(),
-        };
+    /// `--perm-columns` and `--query` (added to the file's queries).
+    fn utility_params(&self, u: &mut UtilityParams) -> Result<(), Failure> {
         if !self.perm_columns.is_empty() {
             u.permutation_columns = self.perm_columns.clone();
         }
         for q in &self.query {
             u.queries.push(parse_query(q).map_err(|e| Failure::Io(format!("--query \"{q}\": {e}")))?);
         }
-        Ok(u)
+        Ok(())
     }
 
     /// `--kind`, `--hierarchy` and `--rounding-unit`, per column.
@@ -312,6 +334,19 @@ impl Settings {
         }
         Ok(())
     }
+}
+
+/// A flag's value over the file's (or the default) setting, when the flag was given.
+fn set<T>(field: &mut T, flag: Option<T>) {
+    if let Some(v) = flag {
+        *field = v;
+    }
+}
+
+/// `--settings FILE`: an [`AuditConfig`] in its JSON form; a key it does not know is an error.
+fn settings_file(path: &Path) -> Result<AuditConfig, Failure> {
+    let text = std::fs::read_to_string(path).map_err(io_err(path))?;
+    serde_json::from_str(&text).map_err(|e| Failure::Io(format!("{}: not a settings file: {e}", path.display())))
 }
 
 /// `NAME=VALUE` of a repeatable per-column option.

@@ -44,6 +44,7 @@ pub mod config;
 pub mod audit;
 pub mod extract;
 pub mod report;
+pub mod shareable;
 pub mod sides;
 
 // Synthetic tables (samples, benchmarks).
@@ -61,6 +62,7 @@ pub use hash::ContentHash;
 pub use ingest::encoding::Encoding;
 pub use ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Ragged, Reader, Span};
 pub use report::{ReadPath, Report, Warning};
+pub use shareable::{DEFAULT_MIN_COUNT, min_count_of, shareable};
 pub use sides::{Original, reference};
 pub use table::classes::MissingPolicy;
 pub use table::kind::Kind;

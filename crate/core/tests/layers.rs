@@ -12,7 +12,7 @@ fn layer(module: &str) -> Option<u8> {
         "table" => 2,
         "advice" | "attribute" | "balance" | "identity" | "utility" | "verdict" => 3,
         "config" => 4,
-        "audit" | "extract" | "report" | "sides" | "sample" => 5,
+        "audit" | "extract" | "report" | "shareable" | "sides" | "sample" => 5,
         "lib" => 6,
         _ => return None,
     })

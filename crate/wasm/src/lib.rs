@@ -336,6 +336,17 @@ pub fn choose(quasi_identifiers: Vec<String>, candidates: JsValue, params: JsVal
     Ok(to_js(&pseudolens_core::choose(&quasi_identifiers, &candidates, &params)))
 }
 
+/// The report safe to share (issue 13, Deliver 2): only aggregates of at least `min_count`
+/// records (null: the report's k, the advice's, else 5), with `shareable = {min_count,
+/// removed}`; a report whose `removed` is empty held no record-level value.
+#[wasm_bindgen]
+pub fn shareable(report: JsValue, min_count: Option<f64>) -> Result<JsValue, JsValue> {
+    let report: serde_json::Value = serde_wasm_bindgen::from_value(report)
+        .map_err(|e| error(&Error::config("invalid_report", format!("the report is not valid: {e}"))))?;
+    let k = min_count.filter(|k| k.is_finite() && *k >= 1.0).map_or_else(|| pseudolens_core::min_count_of(&report), |k| k as u64);
+    Ok(to_js(&pseudolens_core::shareable(&report, k)))
+}
+
 /// The bundled synthetic hospital sample, as CSV bytes.
 #[wasm_bindgen]
 pub fn sample_csv() -> Vec<u8> {

@@ -274,17 +274,23 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
     }
     // The classes past a threshold, first by their values (a second scan).
     let listed = |pred: &dyn Fn(&Measured<'_>) -> bool| {
-        let mut hits: Vec<u32> = measures().filter(|m| pred(m)).map(|m| m.d.class).collect();
+        let mut hits: Vec<(u32, u64)> = measures().filter(|m| pred(m)).map(|m| (m.d.class, m.d.records)).collect();
         let count = hits.len();
-        hits.sort_by(|&a, &b| t.cmp_values(a as usize, b as usize));
+        hits.sort_by(|a, b| t.cmp_values(a.0 as usize, b.0 as usize));
         hits.truncate(LISTED);
-        json!({ "classes": count, "listed": hits.iter().map(|&c| class_values(c)).collect::<Vec<_>>() })
+        json!({
+            "classes": count,
+            "listed": hits.iter().map(|&(c, _)| class_values(c)).collect::<Vec<_>>(),
+            // The records of each listed class, in the same order (the shareable report keeps
+            // only the classes of at least its minimum count: shareable.rs).
+            "listed_records": hits.iter().map(|&(_, n)| n).collect::<Vec<_>>(),
+        })
     };
     let v_size = dist.order.len();
     let mut out = Vec::new();
 
     let (l_distinct, worst) = l_min.get();
-    let mut r = ctx.ok("l_distinct", l_distinct as usize).with_details(json!({ "worst_class": class_values(worst.class) }));
+    let mut r = ctx.ok("l_distinct", l_distinct as usize).with_details(json!({ "worst_class": class_values(worst.class), "worst_class_size": worst.records }));
     if let Some(l0) = p.l_threshold {
         r.details["failing"] = listed(&|m| (m.dv.distinct as f64) < l0);
         r.details["threshold"] = json!(l0);
@@ -295,7 +301,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
         None => ctx.without_value("l_distinct_max", Status::NotApplicable, "no_k"),
     });
     let (l_entropy, worst) = e_min.get();
-    out.push(ctx.ok("l_entropy", l_entropy).with_details(json!({ "worst_class": class_values(worst.class) })));
+    out.push(ctx.ok("l_entropy", l_entropy).with_details(json!({ "worst_class": class_values(worst.class), "worst_class_size": worst.records })));
     out.push(ctx.ok("l_entropy_floor", crate::json::count_or_real(diversity::floor_tolerant(l_entropy))));
     out.push(if c_missing {
         ctx.without_value("recursive_cl_c", Status::NotApplicable, "l_exceeds_distinct").with_details(json!({ "l": p.recursive_l }))
@@ -333,7 +339,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
     });
 
     let (beta, worst) = b_max.get();
-    let mut r = ctx.ok("beta_likeness_basic", beta).with_details(json!({ "worst_class": class_values(worst.class) }));
+    let mut r = ctx.ok("beta_likeness_basic", beta).with_details(json!({ "worst_class": class_values(worst.class), "worst_class_size": worst.records }));
     if let Some(b0) = p.beta_threshold {
         r.details["failing"] = listed(&|m| m.lk.beta > b0);
         r.details["threshold"] = json!(b0);
@@ -345,7 +351,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
         ctx.without_value("beta_likeness_enhanced", Status::NotApplicable, "unsatisfiable").with_details(json!({ "violations": violations }))
     });
     let (delta, worst) = d_max.get();
-    out.push(ctx.ok("delta_disclosure", delta).with_details(json!({ "log_base": "e", "worst_class": class_values(worst.class) })));
+    out.push(ctx.ok("delta_disclosure", delta).with_details(json!({ "log_base": "e", "worst_class": class_values(worst.class), "worst_class_size": worst.records })));
     out.push(ctx.ok("delta_disclosure_log2", delta / std::f64::consts::LN_2).with_details(json!({ "log_base": 2 })));
     out.push(ctx.ok("alpha_k_anonymity", json!({ "alpha": a_max.get().0, "k": input.k.map(crate::json::count_or_real) })));
 

@@ -315,7 +315,7 @@ fn evaluate(t: &Tables<'_>, q: &Query, source: &'static str, forwards: &Map<&str
         .map(|&(id, vo, vp, re, status)| {
             let row = first[id] as usize;
             let label: Vec<Option<&str>> = labels.iter().zip(&cols).map(|(l, (a, _, _))| l.text(a, l.o(row))).collect();
-            json!({ "label": label, "original": vo, "released": vp, "re": re, "status": status })
+            json!({ "label": label, "original": vo, "released": vp, "re": re, "status": status, "rows": [so.rows[id], sp.rows[id]] })
         })
         .collect();
     let mut details = json!({

@@ -87,7 +87,7 @@ pub fn categorical(s: &Subject<'_>) -> Vectors {
     shares(&mut p, s.n_o);
     shares(&mut q, s.n_p);
     let mut details = json!({
-        "support": dom.len(), "p_blank": p[BLANK], "q_blank": q[BLANK],
+        "support": dom.len(), "n_original": s.n_o, "n_released": s.n_p, "p_blank": p[BLANK], "q_blank": q[BLANK],
         "p_unmatched": p[UNMATCHED], "q_unmatched": q[UNMATCHED],
     });
     if dom.len() <= LISTED_VALUES {
@@ -141,7 +141,7 @@ pub fn numeric(s: &Subject<'_>) -> Result<Vectors, &'static str> {
     shares(&mut p, s.n_o);
     shares(&mut q, s.n_p);
     let mut details = json!({
-        "G": g, "B": b, "wg": wg, "p_blank": p[BLANK], "q_blank": q[BLANK],
+        "G": g, "B": b, "wg": wg, "n_original": s.n_o, "n_released": s.n_p, "p_blank": p[BLANK], "q_blank": q[BLANK],
         "p_unmatched": p[UNMATCHED], "q_unmatched": q[UNMATCHED],
     });
     if b as usize <= LISTED_BINS {

@@ -1,0 +1,88 @@
+//! `--settings FILE` (issue 13, Deliver 3): the file holds the audit configuration's keys (the
+//! page's settings file); the flags given override it; `--utility-settings` is the same flag.
+//! `--shareable [K]` (Deliver 2) prints the report safe to share.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+const TABLE: &str = "age,sex,diagnosis\n31,M,flu\n32,M,flu\n33,F,asthma\n41,F,flu\n41,F,gout\n41,F,flu\n41,F,flu\n41,F,flu\n";
+
+/// A directory of this test's own (the tests run side by side).
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pseudolens-settings-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("table.csv"), TABLE).unwrap();
+    d
+}
+
+fn run(d: &PathBuf, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pseudolens")).arg("audit").arg(d.join("table.csv")).args(args).current_dir(d).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+fn json_of(d: &PathBuf, args: &[&str]) -> Value {
+    let (code, out, err) = run(d, args);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn a_settings_file_gives_the_same_report_as_its_flags() {
+    let d = dir("same");
+    let settings = json!({ "quasi_identifiers": ["age", "sex"], "sensitive": ["diagnosis"], "threshold": 0.5, "l_threshold": 2, "advice": { "suppress_below": 2 } });
+    std::fs::write(d.join("s.json"), settings.to_string()).unwrap();
+    let from_file = json_of(&d, &["--settings", "s.json", "--json"]);
+    let from_flags = json_of(&d, &["--qi", "age,sex", "--sensitive", "diagnosis", "--threshold", "0.5", "--l-threshold", "2", "--advice", "--advice-k", "2", "--json"]);
+    assert_eq!(from_file, from_flags);
+    // A report's params are a settings file: read back, they give the same report.
+    std::fs::write(d.join("params.json"), from_file["params"].to_string()).unwrap();
+    assert_eq!(json_of(&d, &["--settings", "params.json", "--json"]), from_file);
+}
+
+#[test]
+fn flags_override_the_file_and_utility_settings_is_the_same_flag() {
+    let d = dir("override");
+    std::fs::write(d.join("s.json"), json!({ "quasi_identifiers": ["age"], "threshold": 0.5, "similarity_bins": 10 }).to_string()).unwrap();
+    let r = json_of(&d, &["--settings", "s.json", "--threshold", "0.3", "--qi", "age,sex", "--json"]);
+    assert_eq!(r["params"]["threshold"], 0.3);
+    assert_eq!(r["params"]["quasi_identifiers"], json!(["age", "sex"]));
+    assert_eq!(r["params"]["similarity_bins"], 10, "the file's other settings stay");
+    let alias = json_of(&d, &["--utility-settings", "s.json", "--json"]);
+    assert_eq!((alias["params"]["threshold"].clone(), alias["params"]["similarity_bins"].clone()), (json!(0.5), json!(10)));
+}
+
+#[test]
+fn a_misspelt_setting_is_refused() {
+    let d = dir("misspelt");
+    std::fs::write(d.join("s.json"), json!({ "quasi_identifier": ["age"] }).to_string()).unwrap();
+    let (code, _, err) = run(&d, &["--settings", "s.json", "--json"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not a settings file") && err.contains("quasi_identifier"), "{err}");
+}
+
+#[test]
+fn shareable_prints_only_counts_of_at_least_k() {
+    let d = dir("shareable");
+    let full = json_of(&d, &["--qi", "age,sex", "--sensitive", "diagnosis", "--json"]);
+    assert!(full["columns"][2]["top"].as_array().unwrap().iter().any(|e| e[0] == "gout"));
+    let safe = json_of(&d, &["--qi", "age,sex", "--sensitive", "diagnosis", "--shareable"]);
+    assert_eq!(safe["shareable"]["min_count"], 5);
+    assert_eq!(safe["columns"][2]["top"], json!([["flu", 6]]), "only the value held by 5 records or more");
+    assert_eq!(safe["metrics"][0], full["metrics"][0]);
+    let two = json_of(&d, &["--qi", "age,sex", "--shareable", "2"]);
+    assert_eq!(two["shareable"]["min_count"], 2);
+    let top = two["metrics"].as_array().unwrap().iter().find(|m| m["id"] == "record_risk").unwrap()["details"]["top"].clone();
+    assert!(top.as_array().unwrap().iter().all(|c| c["size"].as_u64().unwrap() >= 2), "{top}");
+}
+
+#[test]
+fn profile_with_a_settings_file_stays_a_profile() {
+    let d = dir("profile");
+    std::fs::write(d.join("s.json"), json!({ "quasi_identifiers": ["age"], "missing_tokens": ["", "41"] }).to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pseudolens")).arg("profile").arg(d.join("table.csv")).args(["--settings", "s.json", "--json"]).current_dir(&d).output().unwrap();
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["metrics"], json!([]));
+    assert_eq!(r["columns"][0]["forms"]["missing"], 5, "the file's missing tokens apply");
+}
