@@ -84,7 +84,7 @@ let job: Job | null = null;
 /** The engine's version, from the worker's "ready" message (shown in reports). */
 let engineVersion: string | null = null;
 
-const client = new WorkerClient(onWorkerMessage);
+const client = new WorkerClient(onWorkerMessage, (state) => (document.documentElement.dataset.standby = state));
 const freshness = new Freshness(freshnessLine, resultsPanel, recompute);
 
 /** Audits the current choices of step 2 again from the kept table; false if they cannot be. */

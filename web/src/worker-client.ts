@@ -1,14 +1,32 @@
-// The page's handle on the audit worker: start a run, cancel it (terminate the worker and
-// spawn a fresh one, since a running wasm call cannot be interrupted), and drop messages of
-// runs that are no longer current. A recompute (a change of settings after the first audit)
-// never terminates the worker, which keeps the table: only its latest answer is passed on.
+// The page's handle on the audit worker: start a run, cancel it (terminate the worker, since a
+// running wasm call cannot be interrupted), and drop messages of runs that are no longer
+// current. A recompute (a change of settings after the first audit) never terminates the
+// worker, which keeps the table: only its latest answer is passed on.
+//
+// A standby worker is started beside the current one and loads its engine (script, wasm and
+// reader workers) while the page can still fetch them: a cancel swaps it in, so a cancel needs
+// no fetch, offline included; a new standby is then started (from the service worker's cache
+// when the page is installed). A worker that cannot start fails the run given to it with a
+// message, so the page never waits on it.
 
 import type { Candidate, ChoiceParams } from './balance-data';
 import type { ClassValues, Request, Response, Source } from './protocol';
 import type { AuditConfig, MetricResult, WireError } from './report';
 
+/** The state of a standby worker's engine, for the page (`data-standby`). */
+export type StandbyState = 'ready' | 'failed';
+
+/** An audit worker and how far its engine has got. */
+interface Engine {
+  worker: Worker;
+  state: 'starting' | 'ready' | 'failed';
+}
+
 export class WorkerClient {
-  private worker: Worker;
+  /** The worker runs are posted to. */
+  private current: Engine;
+  /** The worker that replaces it on cancel; null while none is starting or ready. */
+  private standby: Engine | null;
   private nextId = 1;
   private currentId = 0;
   /** The latest recompute: the answer of any other is dropped. */
@@ -16,8 +34,12 @@ export class WorkerClient {
   /** `choose` calls waiting for their answer; they do not make the client busy. */
   private choices = new Map<number, { resolve: (m: MetricResult[]) => void; reject: (e: WireError) => void }>();
 
-  constructor(private readonly onMessage: (message: Response) => void) {
-    this.worker = this.spawn();
+  constructor(
+    private readonly onMessage: (message: Response) => void,
+    private readonly onStandby: (state: StandbyState) => void = () => undefined,
+  ) {
+    this.current = this.spawn();
+    this.standby = this.spawn();
   }
 
   /** True while a run has been started and has not ended with a result or an error. */
@@ -66,13 +88,16 @@ export class WorkerClient {
 
   private begin(): number {
     if (this.busy) this.restart();
+    // A worker that could not start (offline, say) gets one more try; if it fails again, its
+    // error fails this run.
+    if (this.current.state === 'failed') this.current = this.spawn();
     const id = this.nextId++;
     this.currentId = id;
     return id;
   }
 
   private post(request: Request): void {
-    this.worker.postMessage(request);
+    this.current.worker.postMessage(request);
   }
 
   /** Stops the current run for good. */
@@ -80,39 +105,53 @@ export class WorkerClient {
     this.restart();
   }
 
-  /** Replaces the worker (also after an internal error, whose wasm state may be unusable). */
+  /**
+   * Replaces the worker (also after an internal error, whose wasm state may be unusable) by
+   * the standby, unless it failed, and starts the next standby.
+   */
   restart(): void {
-    this.worker.terminate();
+    this.current.worker.terminate();
     this.currentId = 0;
     this.recomputeId = 0;
     for (const { reject } of this.choices.values()) {
       reject({ kind: 'internal', code: 'worker_restarted', message: 'The audit worker was restarted.', line: null, column: null });
     }
     this.choices.clear();
-    this.worker = this.spawn();
+    const standby = this.standby;
+    this.current = standby && standby.state !== 'failed' ? standby : this.spawn();
+    if (standby && standby !== this.current) standby.worker.terminate();
+    this.standby = this.spawn();
   }
 
-  private spawn(): Worker {
+  private spawn(): Engine {
     const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'pseudolens-audit' });
-    worker.addEventListener('message', (e: MessageEvent<Response>) => this.route(e.data));
+    const engine: Engine = { worker, state: 'starting' };
+    worker.addEventListener('message', (e: MessageEvent<Response>) => this.receive(engine, e.data));
     worker.addEventListener('error', (e) => {
+      // The script could not be fetched or run: without network and without the installed
+      // copy, a new worker cannot start.
       e.preventDefault();
+      engine.state = 'failed';
+      if (engine === this.standby) this.onStandby('failed');
       const id = this.currentId;
-      if (id === 0) return;
+      if (engine !== this.current || id === 0) return;
       this.route({
         type: 'error',
         id,
         target: 'table',
-        error: {
-          kind: 'internal',
-          code: 'worker_failed',
-          message: e.message || 'The audit worker could not start.',
-          line: null,
-          column: null,
-        },
+        error: { kind: 'internal', code: 'worker_failed', message: startFailure(e), line: null, column: null },
       });
     });
-    return worker;
+    return engine;
+  }
+
+  /** A message of `engine`: the current worker's go to the page, the standby's only tell its state. */
+  private receive(engine: Engine, message: Response): void {
+    if (message.type === 'ready' || message.type === 'engine_failed') {
+      engine.state = message.type === 'ready' ? 'ready' : 'failed';
+      if (engine === this.standby) this.onStandby(engine.state);
+    }
+    if (message.type === 'csp_violation' || engine === this.current) this.route(message);
   }
 
   private route(message: Response): void {
@@ -139,4 +178,12 @@ export class WorkerClient {
     }
     this.onMessage(message);
   }
+}
+
+/** Why a worker could not start, in words the page can show. */
+function startFailure(e: ErrorEvent): string {
+  if (!navigator.onLine) {
+    return 'The audit engine could not be started again while this browser is offline, and this page is not installed for offline use. Reload the page once the connection is back.';
+  }
+  return e.message || 'The audit worker could not start.';
 }
