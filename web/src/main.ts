@@ -32,6 +32,7 @@ import {
 import type { AuditConfig, Encoding, Report } from './report';
 import { clearResults, renderResults } from './results-view';
 import { WorkerClient } from './worker-client';
+import { registerOffline } from './offline';
 import { auditConfig, columnsWithRole, defaultChoices, profileConfig, proposedRoles, type AuditChoices } from './roles';
 
 const fileInput = byId<HTMLInputElement>('file-input');
@@ -84,6 +85,7 @@ let job: Job | null = null;
 /** The engine's version, from the worker's "ready" message (shown in reports). */
 let engineVersion: string | null = null;
 
+registerOffline();
 const client = new WorkerClient(onWorkerMessage, (state) => (document.documentElement.dataset.standby = state));
 const freshness = new Freshness(freshnessLine, resultsPanel, recompute);
 
