@@ -54,12 +54,18 @@ build_wasm() {
     web/pkg/pseudolens_wasm_bg.wasm -o web/pkg/pseudolens_wasm_bg.wasm
 }
 
+write_contract() {
+  step "writing the TypeScript contract (web/src/contract.ts) from the Rust types"
+  PSEUDOLENS_WRITE_CONTRACT=1 cargo test -q -p pseudolens-core --lib contract:: >/dev/null
+}
+
 build_cli() {
   step "building the native CLI"
   cargo build --release -p pseudolens
 }
 
 build_web() {
+  write_contract
   build_wasm
   step "building the page"
   npx vite build --logLevel warn

@@ -4,6 +4,7 @@
 // let the user change alpha again without a new audit.
 
 import { DEFAULT_ALPHA, PRESETS, PRESET_INFO, type Combination } from './balance-data';
+import { CONFIG_DEFAULTS } from './contract';
 import { el } from './dom';
 import { decimal } from './format';
 
@@ -13,7 +14,12 @@ export interface BalanceSettings {
   rutAlpha: number;
 }
 
-export const DEFAULT_BALANCE: BalanceSettings = { riskCombination: 'max', riskWeightInternal: 0.5, rutAlpha: DEFAULT_ALPHA };
+/** The core's defaults (contract.ts). */
+export const DEFAULT_BALANCE: BalanceSettings = {
+  riskCombination: CONFIG_DEFAULTS.risk_combination,
+  riskWeightInternal: CONFIG_DEFAULTS.risk_weight_internal,
+  rutAlpha: DEFAULT_ALPHA,
+};
 
 const COMBINATIONS: readonly [Combination, string, string][] = [
   ['max', 'The larger of the two', 'R = max(R_internal, R_external), as in every experiment of the RUT paper.'],

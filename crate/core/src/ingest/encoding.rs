@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Error;
 
 /// The encodings a file is read in.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Encoding {
     /// UTF-8 (a leading BOM is removed).
