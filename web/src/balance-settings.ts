@@ -4,22 +4,9 @@
 // let the user change alpha again without a new audit.
 
 import { DEFAULT_ALPHA, PRESETS, PRESET_INFO, type Combination } from './balance-data';
-import { CONFIG_DEFAULTS } from './contract';
 import { el } from './dom';
 import { decimal } from './format';
-
-export interface BalanceSettings {
-  riskCombination: Combination;
-  riskWeightInternal: number;
-  rutAlpha: number;
-}
-
-/** The core's defaults (contract.ts). */
-export const DEFAULT_BALANCE: BalanceSettings = {
-  riskCombination: CONFIG_DEFAULTS.risk_combination,
-  riskWeightInternal: CONFIG_DEFAULTS.risk_weight_internal,
-  rutAlpha: DEFAULT_ALPHA,
-};
+import { DEFAULT_BALANCE, type BalanceSettings } from './settings';
 
 const COMBINATIONS: readonly [Combination, string, string][] = [
   ['max', 'The larger of the two', 'R = max(R_internal, R_external), as in every experiment of the RUT paper.'],
@@ -103,12 +90,4 @@ export function balanceSettings(): { node: HTMLElement; read(): BalanceSettings 
     };
   };
   return { node, read };
-}
-
-/** Why the balance settings cannot run, or null. */
-export function validateBalance(s: BalanceSettings): string | null {
-  const unit = (x: number) => Number.isFinite(x) && x >= 0 && x <= 1;
-  if (!unit(s.riskWeightInternal)) return 'The weight w of R_internal must be a number from 0 to 1.';
-  if (!unit(s.rutAlpha)) return 'The weight of utility α must be a number from 0 to 1.';
-  return null;
 }

@@ -1,10 +1,9 @@
 // Column roles and the audit settings: what the user decides before the audit, and how those
 // decisions become an AuditConfig. Pure logic, no DOM.
 
-import { DEFAULT_BALANCE, validateBalance } from './balance-settings';
-import type { Settings } from './settings-form';
 import type { AuditConfig, ColumnProfile, Encoding, MissingPolicy, Role } from './report';
 import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS as CORE_REGIONS } from './contract';
+import { DEFAULT_BALANCE, validateBalance, type Settings } from './settings';
 
 /** The roles the page offers: the four the engine proposes, plus three the user assigns. */
 export type ColumnRole = Role | 'person_id' | 'weight' | 'ignored';
@@ -63,13 +62,6 @@ export const DEFAULT_SCORR_T_MAX = CONFIG_DEFAULTS.scorr_t_max;
 
 /** The ARX region presets (spec identity-risk.md Sec 7), with their population. */
 export const REGIONS: readonly (readonly [string, number])[] = CORE_REGIONS;
-
-/** How the population size N is given: never more than one way. */
-export type PopulationSize =
-  | { kind: 'none' }
-  | { kind: 'size'; size: number }
-  | { kind: 'fraction'; fraction: number }
-  | { kind: 'region'; region: string };
 
 /** Roles per column name, in file order. */
 export type RoleTable = Map<string, ColumnRole>;

@@ -4,7 +4,7 @@
 // fraction or a region preset, never more than one) and the original table
 // (original-settings.ts).
 
-import { attributeSettings, type AttributeSettings } from './attribute-settings';
+import { attributeSettings } from './attribute-settings';
 import { el, type Child } from './dom';
 import {
   MISSING_POLICY_HELP,
@@ -16,8 +16,8 @@ import {
 } from './explain';
 import { fileField } from './file-field';
 import { count } from './format';
-import { originalSettings, type OriginalSettings } from './original-settings';
-import { balanceSettings, type BalanceSettings } from './balance-settings';
+import { originalSettings } from './original-settings';
+import { balanceSettings } from './balance-settings';
 import { referenceMatching } from './reference-matching';
 import type { ColumnProfile, MissingPolicy } from './report';
 import {
@@ -27,28 +27,14 @@ import {
   DEFAULT_THRESHOLD,
   MISSING_POLICIES,
   REGIONS,
-  type PopulationSize,
 } from './roles';
+import type { PopulationSize, Settings } from './settings';
 
 const POLICY_LABELS: Readonly<Record<MissingPolicy, string>> = {
   ordinary: 'Ordinary value',
   wildcard: 'Wildcard',
   drop: 'Drop the row',
 };
-
-/** The settings as read from the form (numbers unchecked: `validate` checks them). */
-export interface Settings extends AttributeSettings, OriginalSettings, BalanceSettings {
-  missingPolicy: MissingPolicy;
-  threshold: number;
-  recordsAtRiskThreshold: number;
-  successRateThreshold: number;
-  /** The k of the advice's suppression. */
-  adviceK: number;
-  population: PopulationSize;
-  reference: File | null;
-  /** QI -> column of the population table, for QIs it names otherwise. */
-  referenceColumns: Record<string, string>;
-}
 
 export interface SettingsForm {
   /** The fieldsets, to place in the form. */
