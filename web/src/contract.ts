@@ -924,6 +924,20 @@ tau_r: number | null,
  */
 tau_u: number | null, };
 
+export type Probe = { 
+/**
+ * The encoding.
+ */
+encoding: Encoding, 
+/**
+ * The delimiter.
+ */
+delimiter: number, 
+/**
+ * The header.
+ */
+header: Array<string>, };
+
 /** Every setting's default (`AuditConfig::default()`). */
 export const CONFIG_DEFAULTS = {
   "advice": null,

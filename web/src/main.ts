@@ -288,8 +288,9 @@ function onProfile(report: Report, tableRead: TableRead): void {
   const wrong = sizeMismatch(report.input, size, job.label);
   if (wrong) return showSizeMismatch(wrong);
   const read = { encoding: job.encoding, size, lenient: job.lenient };
-  if (job.candidates) renderProfile(profilePanel, report, job.label, read, runCompare, compareMode(job.candidates));
-  else job.form = renderProfile(profilePanel, report, job.label, read, runAudit, null, () => freshness.changed());
+  const readHeader = (file: File) => client.header(file);
+  if (job.candidates) renderProfile(profilePanel, report, job.label, read, runCompare, readHeader, compareMode(job.candidates));
+  else job.form = renderProfile(profilePanel, report, job.label, read, runAudit, readHeader, null, () => freshness.changed());
   profilePanel.querySelector('.lead')?.after(el('p', { class: 'note', id: 'read-note', 'data-kept': String(tableRead.kept) }, profileReadText(tableRead)));
   profilePanel.hidden = false;
   if (!job.autoAudit) {
@@ -411,7 +412,8 @@ function onWorkerMessage(message: Response): void {
       onCompare(message.reports);
       break;
     case 'choice':
-      break; // answered through WorkerClient.choose
+    case 'header':
+      break; // answered through WorkerClient.choose and .header
     case 'error': {
       hideProgress();
       if (message.error.kind === 'internal') client.restart();

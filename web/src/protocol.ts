@@ -37,9 +37,12 @@ export type Request =
    */
   | { type: 'compare'; id: number; candidates: File[]; config: AuditConfig; reference: File | null; original: File | null }
   /** The core's `choose` over candidates already audited (no file is read). */
-  | { type: 'choose'; id: number; quasi_identifiers: string[]; candidates: Candidate[]; params: ChoiceParams };
+  | { type: 'choose'; id: number; quasi_identifiers: string[]; candidates: Candidate[]; params: ChoiceParams }
+  /** The column names of a side table as the core reads its header (nothing else is read). */
+  | { type: 'header'; id: number; file: File };
 
 export type ChooseRequest = Extract<Request, { type: 'choose' }>;
+export type HeaderRequest = Extract<Request, { type: 'header' }>;
 export type RecomputeRequest = Extract<Request, { type: 'recompute' }>;
 
 /** How a report's table was read: kept in the worker, or streamed from the file. */
@@ -97,6 +100,8 @@ export type Response =
   | { type: 'compare_result'; id: number; reports: Report[] }
   /** The answer to `choose`: `[rut_alpha_sweep, rut_constrained_choice]`, or the error. */
   | { type: 'choice'; id: number; metrics: MetricResult[] | null; error: WireError | null }
+  /** The answer to `header`: the column names, or null when the core cannot read them there. */
+  | { type: 'header'; id: number; header: string[] | null }
   | { type: 'error'; id: number; target: Target; error: WireError }
   /** A file was not UTF-8: the worker reads it again as windows-1252. */
   | { type: 'encoding_retry'; id: number; target: Target; encoding: 'windows-1252' }

@@ -18,7 +18,7 @@ import { fileField } from './file-field';
 import { count } from './format';
 import { originalSettings } from './original-settings';
 import { balanceSettings } from './balance-settings';
-import { referenceMatching } from './reference-matching';
+import { referenceMatching, type HeaderReader } from './reference-matching';
 import type { ColumnProfile, MissingPolicy } from './report';
 import {
   DEFAULT_ADVICE_K,
@@ -85,8 +85,11 @@ function policyFieldset(): HTMLElement {
   );
 }
 
-/** `columns`: the released file's columns (the original's rows pair by one of them). */
-export function settingsForm(columns: readonly ColumnProfile[]): SettingsForm {
+/**
+ * `columns`: the released file's columns (the original's rows pair by one of them);
+ * `readHeader`: the core's reading of the population table's header.
+ */
+export function settingsForm(columns: readonly ColumnProfile[], readHeader: HeaderReader): SettingsForm {
   const tau = numberField('threshold', 'Risk threshold τ (highest risk)', THRESHOLD_HELP, DEFAULT_THRESHOLD, 0.01, 0.01);
   const atRisk = numberField('records-at-risk-threshold', 'Records at risk (share)', RECORDS_AT_RISK_HELP, DEFAULT_RECORDS_AT_RISK_THRESHOLD, 0.001, 0.01);
   const success = numberField('success-rate-threshold', 'Success rate', SUCCESS_RATE_HELP, DEFAULT_SUCCESS_RATE_THRESHOLD, 0.001, 0.01);
@@ -114,7 +117,7 @@ export function settingsForm(columns: readonly ColumnProfile[]): SettingsForm {
 
   // The population table: a second, optional file, read by the worker like the first.
   // Its header is sniffed so the user can correct how the QIs match its columns.
-  const matching = referenceMatching();
+  const matching = referenceMatching(readHeader);
   const referenceField = fileField('reference', 'Population table (optional)', REFERENCE_HELP, (file) => matching.setFile(file));
 
   // The population size: one radio per way of giving it; typing in a box selects its radio.

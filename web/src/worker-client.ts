@@ -33,6 +33,8 @@ export class WorkerClient {
   private recomputeId = 0;
   /** `choose` calls waiting for their answer; they do not make the client busy. */
   private choices = new Map<number, { resolve: (m: MetricResult[]) => void; reject: (e: WireError) => void }>();
+  /** `header` calls waiting for their answer. */
+  private headers = new Map<number, { resolve: (h: string[] | null) => void; reject: (e: WireError) => void }>();
 
   constructor(
     private readonly onMessage: (message: Response) => void,
@@ -86,6 +88,18 @@ export class WorkerClient {
     });
   }
 
+  /**
+   * The column names of a side table as the core reads its header (null when it cannot read
+   * them from the file's start). Like `choose`, outside the runs; a restarted worker rejects it.
+   */
+  header(file: File): Promise<string[] | null> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.headers.set(id, { resolve, reject });
+      this.post({ type: 'header', id, file });
+    });
+  }
+
   private begin(): number {
     if (this.busy) this.restart();
     // A worker that could not start (offline, say) gets one more try; if it fails again, its
@@ -113,10 +127,10 @@ export class WorkerClient {
     this.current.worker.terminate();
     this.currentId = 0;
     this.recomputeId = 0;
-    for (const { reject } of this.choices.values()) {
-      reject({ kind: 'internal', code: 'worker_restarted', message: 'The audit worker was restarted.', line: null, column: null });
-    }
+    const restarted: WireError = { kind: 'internal', code: 'worker_restarted', message: 'The audit worker was restarted.', line: null, column: null };
+    for (const { reject } of [...this.choices.values(), ...this.headers.values()]) reject(restarted);
     this.choices.clear();
+    this.headers.clear();
     const standby = this.standby;
     this.current = standby && standby.state !== 'failed' ? standby : this.spawn();
     if (standby && standby !== this.current) standby.worker.terminate();
@@ -164,6 +178,11 @@ export class WorkerClient {
       this.choices.delete(message.id);
       if (message.metrics) pending?.resolve(message.metrics);
       else pending?.reject(message.error ?? { kind: 'internal', code: 'internal', message: 'no answer', line: null, column: null });
+      return;
+    }
+    if (message.type === 'header') {
+      this.headers.get(message.id)?.resolve(message.header);
+      this.headers.delete(message.id);
       return;
     }
     if (message.type === 'recomputed' || message.type === 'recompute_error') {

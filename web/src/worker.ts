@@ -10,12 +10,13 @@
 
 import init, { Audit, Extract, KeptTable, Original, OriginalTable, Population, Reference, choose, sample_csv, version } from '../pkg/pseudolens_wasm.js';
 import wasmUrl from '../pkg/pseudolens_wasm_bg.wasm?url';
-import { ReaderPool, readerCount } from './parallel-read';
+import { ReaderPool, probeStart, readerCount } from './parallel-read';
 import {
   CHUNK_BYTES,
   PROGRESS_INTERVAL_MS,
   assertNever,
   type ChooseRequest,
+  type HeaderRequest,
   type ClassValues,
   type CspViolation,
   type Extracted,
@@ -344,7 +345,19 @@ async function auditRelease(
   return { report, read: { ...read, fileReads, seconds: (performance.now() - started) / 1000 } };
 }
 
-async function run(request: Exclude<Request, ChooseRequest | RecomputeRequest>): Promise<void> {
+/** The column names of a side table, read by the core as it will read them in the audit. */
+async function runHeader(request: HeaderRequest): Promise<void> {
+  let header: string[] | null = null;
+  try {
+    await loadWasm();
+    header = (await probeStart(request.file, { quasi_identifiers: [] }))?.header ?? null;
+  } catch {
+    // Not readable as a table: the audit will say why when it reads the file.
+  }
+  scope.postMessage({ type: 'header', id: request.id, header });
+}
+
+async function run(request: Exclude<Request, ChooseRequest | HeaderRequest | RecomputeRequest>): Promise<void> {
   const { id, config } = request;
   let target: Target = 'table';
   const onTarget = (t: Target) => {
@@ -440,6 +453,7 @@ async function recompute(request: RecomputeRequest): Promise<void> {
 scope.addEventListener('message', (e) => {
   const request = e.data;
   if (request.type === 'choose') void runChoose(request);
+  else if (request.type === 'header') void runHeader(request);
   else if (request.type === 'recompute') void recompute(request);
   else void run(request);
 });

@@ -36,7 +36,7 @@ fn contract() -> String {
     use crate::balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination};
     use crate::error::{Error, ErrorKind};
     use crate::ingest::encoding::Encoding;
-    use crate::ingest::reader::{InputFacts, Ragged};
+    use crate::ingest::reader::{InputFacts, Probe, Ragged};
     use crate::metric::{MetricResult, Scope, Status};
     use crate::report::{ReadPath, Report, ReportParams, Warning};
     use crate::table::classes::MissingPolicy;
@@ -51,7 +51,7 @@ fn contract() -> String {
         RiskCombination, AttributeSettings, Kind, UtilityParams, LmaxMode, RoundingMode, ProximityNorm, Aggregation,
         CtbilBlank, Query, Aggregate, AdviceParams,
         Report, InputFacts, ColumnProfile, Forms, Role, ReportParams, MetricResult, Scope, Status, Warning, ReadPath,
-        Error, ErrorKind, Value, Candidate, ChoiceParams,
+        Error, ErrorKind, Value, Candidate, ChoiceParams, Probe,
     );
     let constants = [
         ("CONFIG_DEFAULTS", "Every setting's default (`AuditConfig::default()`).", serde_json::to_value(AuditConfig::default()).unwrap()),

@@ -271,6 +271,7 @@ impl<S: Collect> Feed<S> {
 }
 
 /// What the start of a file says about all of it: enough to read any part of it on its own.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Probe {
     /// The encoding.
