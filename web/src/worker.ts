@@ -8,7 +8,7 @@
 // (`KeptTable.extract`), or streams the file through an `Extract` when it is not kept. Progress is posted at most every 100 ms. Cancel is handled by the page: it
 // terminates this worker, and with it its readers (a wasm call cannot be interrupted).
 
-import init, { Audit, Extract, KeptTable, Original, OriginalTable, Population, Reference, choose, sample_csv, version } from '../pkg/pseudolens_wasm.js';
+import init, { Audit, Extract, KeptTable, Original, OriginalTable, Population, Reference, choose, fallback_encoding, sample_csv, version } from '../pkg/pseudolens_wasm.js';
 import wasmUrl from '../pkg/pseudolens_wasm_bg.wasm?url';
 import { ReaderPool, probeStart, readerCount } from './parallel-read';
 import {
@@ -140,8 +140,9 @@ async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolea
 const NOT_IN_PARTS = 'the file could not be read in parts (UTF-16 text, a header that was not found, or a problem in the file)';
 
 /**
- * Runs `attempt` with the encoding detected; when the engine finds the text is not UTF-8 after
- * all, tells the page and runs it once more with windows-1252 forced.
+ * Runs `attempt` with the encoding detected; when the engine says the file must be read again
+ * in another encoding (its `fallback_encoding`: windows-1252 when the text is not UTF-8 after
+ * all), tells the page and runs it once more with that encoding forced.
  */
 async function withEncodingRetry<T>(
   id: number,
@@ -152,9 +153,10 @@ async function withEncodingRetry<T>(
   try {
     return await attempt(forced ? 'windows-1252' : null);
   } catch (e) {
-    if (forced || toWireError(e).code !== 'encoding_mismatch') throw e;
-    scope.postMessage({ type: 'encoding_retry', id, target, encoding: 'windows-1252' });
-    return attempt('windows-1252');
+    const fallback = forced ? undefined : fallback_encoding(toWireError(e).code);
+    if (fallback !== 'windows-1252') throw e;
+    scope.postMessage({ type: 'encoding_retry', id, target, encoding: fallback });
+    return attempt(fallback);
   }
 }
 
