@@ -27,7 +27,8 @@ export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   expect(overflow, 'page is wider than the viewport').toBeLessThanOrEqual(0);
 }
 
-/** The e2e fixtures folder and the core's golden fixtures (golden.md tables). */
+/** The e2e's own fixtures (the IPSO census releases), and the core's golden fixtures (golden.md
+ * tables), used from the core's folder rather than copied. */
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 export const coreFixture = (name: string) => fileURLToPath(new URL(`../../crate/core/tests/fixtures/${name}`, import.meta.url));
 
@@ -47,11 +48,11 @@ export const G3_ROLES: Record<string, string> = {
  */
 export async function openG3(page: Page, roles: Record<string, string> = G3_ROLES, original = true): Promise<void> {
   await openApp(page);
-  await page.locator('#file-input').setInputFiles(fixture('g3_released.csv'));
+  await page.locator('#file-input').setInputFiles(coreFixture('g3_released.csv'));
   await expect(page.locator('#profile-panel')).toContainText('g3_released.csv');
   for (const [column, role] of Object.entries(roles)) await page.locator(`select[data-column="${column}"]`).selectOption(role);
   if (!original) return;
-  await page.locator('#original-input').setInputFiles(fixture('g3_original.csv'));
+  await page.locator('#original-input').setInputFiles(coreFixture('g3_original.csv'));
   await expect(page.locator('#record-id')).toHaveValue('rid');
 }
 
