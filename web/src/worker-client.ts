@@ -25,8 +25,8 @@ interface Engine {
 export class WorkerClient {
   /** The worker runs are posted to. */
   private current: Engine;
-  /** The worker that replaces it on cancel; null while none is starting or ready. */
-  private standby: Engine | null;
+  /** The worker that replaces it on cancel, started beside it. */
+  private standby: Engine;
   private nextId = 1;
   private currentId = 0;
   /** The latest recompute: the answer of any other is dropped. */
@@ -131,9 +131,12 @@ export class WorkerClient {
     for (const { reject } of [...this.choices.values(), ...this.headers.values()]) reject(restarted);
     this.choices.clear();
     this.headers.clear();
-    const standby = this.standby;
-    this.current = standby && standby.state !== 'failed' ? standby : this.spawn();
-    if (standby && standby !== this.current) standby.worker.terminate();
+    if (this.standby.state === 'failed') {
+      this.standby.worker.terminate();
+      this.current = this.spawn();
+    } else {
+      this.current = this.standby;
+    }
     this.standby = this.spawn();
   }
 
