@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: Rust unit, golden and property tests; the wasm binding in headless
-# Chromium; the page's pure logic (Vitest, tests/unit); the Python cross-check against the spec's reference and the malformed-input corpus
+# Chromium; the page's types (tsc, the generated contract included) and pure logic (Vitest,
+# tests/unit); the Python cross-check against the spec's reference and the malformed-input corpus
 # (tests/corpus) through the CLI; Playwright end to end (the same corpus in the page).
 # Installs what is missing first. Prints each runner's summary, then one closing line.
 source "$(dirname "$0")/lib.sh"
@@ -25,6 +26,8 @@ run wasm cargo test -p pseudolens-wasm --target wasm32-unknown-unknown --test we
 run unit npx vitest run
 build_cli
 build_web
+# After the build: the page imports the wasm glue of web/pkg.
+run typecheck npx tsc --noEmit -p .
 run crosscheck python3 -m pytest -q tests/crosscheck tests/corpus
 run e2e npx playwright test
 
