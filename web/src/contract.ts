@@ -938,6 +938,20 @@ delimiter: number,
  */
 header: Array<string>, };
 
+export type Extracted = { 
+/**
+ * CSV text (comma-separated, RFC 4180 quoting), header first.
+ */
+csv: string, 
+/**
+ * Data rows in `csv`.
+ */
+rows: number, 
+/**
+ * Whether rows were left out past [`MAX_ROWS`].
+ */
+truncated: boolean, };
+
 /** Every setting's default (`AuditConfig::default()`). */
 export const CONFIG_DEFAULTS = {
   "advice": null,

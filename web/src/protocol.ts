@@ -3,6 +3,7 @@
 // so a late message from an abandoned run can be recognised and ignored.
 
 import type { Candidate, ChoiceParams } from './balance-data';
+import type { Extracted } from './contract';
 import type { AuditConfig, MetricResult, Report, WireError } from './report';
 
 /** What to read: a user's file, or the sample bundled in the wasm module. */
@@ -72,11 +73,7 @@ export interface Progress {
 }
 
 /** The drill-down result: CSV text with a leading `line` column. */
-export interface Extracted {
-  csv: string;
-  rows: number;
-  truncated: boolean;
-}
+export type { Extracted } from './contract';
 
 export interface CspViolation {
   blockedURI: string;

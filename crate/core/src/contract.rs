@@ -1,5 +1,6 @@
 //! The wire contract in TypeScript (`web/src/contract.ts`): the types of what crosses the wasm
-//! binding (the configuration, the report, its metric results and the error), declared from the
+//! binding (the configuration, the report, its metric results, the error, the candidates and
+//! settings of `choose`, the probe of a file's start, the drill-down), declared from the
 //! Rust types by `ts-rs`, and the core's own defaults and presets the page offers (the default
 //! settings, ARX's regions, the RUT weight presets), so the page copies none of them.
 //!
@@ -35,6 +36,7 @@ fn contract() -> String {
     use crate::attribute::AttributeParams;
     use crate::balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination};
     use crate::error::{Error, ErrorKind};
+    use crate::extract::Extracted;
     use crate::ingest::encoding::Encoding;
     use crate::ingest::reader::{InputFacts, Probe, Ragged};
     use crate::metric::{MetricResult, Scope, Status};
@@ -51,7 +53,7 @@ fn contract() -> String {
         RiskCombination, AttributeSettings, Kind, UtilityParams, LmaxMode, RoundingMode, ProximityNorm, Aggregation,
         CtbilBlank, Query, Aggregate, AdviceParams,
         Report, InputFacts, ColumnProfile, Forms, Role, ReportParams, MetricResult, Scope, Status, Warning, ReadPath,
-        Error, ErrorKind, Value, Candidate, ChoiceParams, Probe,
+        Error, ErrorKind, Value, Candidate, ChoiceParams, Probe, Extracted,
     );
     let constants = [
         ("CONFIG_DEFAULTS", "Every setting's default (`AuditConfig::default()`).", serde_json::to_value(AuditConfig::default()).unwrap()),
