@@ -56,3 +56,19 @@ test('a second cancel offline, with no offline copy, says so instead of hanging'
   await expect(page.locator('#messages')).toContainText('offline');
   await expect(page.locator('#progress-panel')).toBeHidden();
 });
+
+test('back online, a standby that could not start offline is started again', async ({ page, context }, testInfo) => {
+  test.setTimeout(120_000);
+  const path = largeCsv(testInfo);
+  await openApp(page);
+  await expect(page.locator('html[data-standby="ready"]')).toBeAttached();
+  await context.setOffline(true);
+  await cancelWhileReading(page, path);
+  await expect(page.locator('html[data-standby="failed"]')).toBeAttached();
+
+  await context.setOffline(false);
+  await expect(page.locator('html[data-standby="ready"]')).toBeAttached();
+  await context.setOffline(true);
+  await cancelWhileReading(page, path);
+  await runSample(page);
+});

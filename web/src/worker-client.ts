@@ -6,8 +6,8 @@
 // A standby worker is started beside the current one and loads its engine (script, wasm and
 // reader workers) while the page can still fetch them: a cancel swaps it in, so a cancel needs
 // no fetch, offline included; a new standby is then started (from the service worker's cache
-// when the page is installed). A worker that cannot start fails the run given to it with a
-// message, so the page never waits on it.
+// when the page is installed, else again once the browser is back online). A worker that
+// cannot start fails the run given to it with a message, so the page never waits on it.
 
 import type { Candidate, ChoiceParams } from './balance-data';
 import type { ClassValues, Request, Response, Source } from './protocol';
@@ -42,6 +42,12 @@ export class WorkerClient {
   ) {
     this.current = this.spawn();
     this.standby = this.spawn();
+    // A standby that could not start offline is started again once the network is back.
+    window.addEventListener('online', () => {
+      if (this.standby.state !== 'failed') return;
+      this.standby.worker.terminate();
+      this.standby = this.spawn();
+    });
   }
 
   /** True while a run has been started and has not ended with a result or an error. */
