@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { DEV_SECURITY_HEADERS, SECURITY_HEADERS, renderHeadersFile } from './web/security-headers.ts';
+import { SERVICE_WORKER_ENTRY, SERVICE_WORKER_FILE, offlinePlugin } from './web/offline-build.ts';
 
 const headersFile = fileURLToPath(new URL('./web/public/_headers', import.meta.url));
+const web = (path: string) => fileURLToPath(new URL(`./web/${path}`, import.meta.url));
 
 /** Fails the build when web/public/_headers no longer matches web/security-headers.ts. */
 function checkHeadersFile(): Plugin {
@@ -31,9 +33,16 @@ export default defineConfig({
     target: 'es2022',
     // Keep the wasm as its own file (fetched same-origin under connect-src 'self').
     assetsInlineLimit: 0,
+    rolldownOptions: {
+      // The page, and the service worker at the root (its scope is the whole app).
+      input: { index: web('index.html'), [SERVICE_WORKER_ENTRY]: web('src/service-worker.ts') },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === SERVICE_WORKER_ENTRY ? SERVICE_WORKER_FILE : 'assets/[name]-[hash].js'),
+      },
+    },
   },
   worker: { format: 'es' },
   server: { headers: { ...DEV_SECURITY_HEADERS } },
   preview: { headers: { ...SECURITY_HEADERS } },
-  plugins: [checkHeadersFile()],
+  plugins: [checkHeadersFile(), offlinePlugin(web('public'))],
 });

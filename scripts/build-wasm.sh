@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds web/pkg (the wasm core and its JS glue) from crate/wasm.
+# Writes web/src/contract.ts (the TypeScript contract) and builds web/pkg (the wasm core and
+# its JS glue) from crate/wasm.
 source "$(dirname "$0")/lib.sh"
 ensure_rust_wasm
 ensure_npm
+write_contract
 build_wasm

@@ -54,6 +54,12 @@ build_wasm() {
     web/pkg/pseudolens_wasm_bg.wasm -o web/pkg/pseudolens_wasm_bg.wasm
 }
 
+# The tests do not write it: `cargo test` fails when the checked-in file is stale.
+write_contract() {
+  step "writing the TypeScript contract (web/src/contract.ts) from the Rust types"
+  PSEUDOLENS_WRITE_CONTRACT=1 cargo test -q -p pseudolens-core --lib contract:: >/dev/null
+}
+
 build_cli() {
   step "building the native CLI"
   cargo build --release -p pseudolens

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: Rust unit, golden and property tests; the wasm binding in headless
-# Chromium; the Python cross-check against the spec's reference and the malformed-input corpus
+# Chromium; the page's types (tsc, the generated contract included) and pure logic (Vitest,
+# tests/unit); the Python cross-check against the spec's reference and the malformed-input corpus
 # (tests/corpus) through the CLI; Playwright end to end (the same corpus in the page).
 # Installs what is missing first. Prints each runner's summary, then one closing line.
 source "$(dirname "$0")/lib.sh"
@@ -22,14 +23,17 @@ run() { # run NAME COMMAND...: runs a suite, keeps its output for the summary
 
 run rust cargo test --workspace
 run wasm cargo test -p pseudolens-wasm --target wasm32-unknown-unknown --test web
+run unit npx vitest run
 build_cli
 build_web
+# After the build: the page imports the wasm glue of web/pkg.
+run typecheck npx tsc --noEmit -p .
 run crosscheck python3 -m pytest -q tests/crosscheck tests/corpus
 run e2e npx playwright test
 
-# One closing line over every suite (cargo: "N passed; M failed", pytest and Playwright:
-# "N passed", "M failed").
-sum() { grep -ohE "[0-9]+ $1" "$LOGS"/*.log | awk '{s += $1} END {print s + 0}'; }
+# One closing line over every suite (cargo: "N passed; M failed", pytest, Vitest and
+# Playwright: "N passed", "M failed"; Vitest's count of test files is not a count of tests).
+sum() { grep -hv "Test Files" "$LOGS"/*.log | grep -oE "[0-9]+ $1" | awk '{s += $1} END {print s + 0}'; }
 passed=$(sum passed) failed=$(sum failed)
 [ "${#failed_steps[@]}" -eq 0 ] || echo "failing suites: ${failed_steps[*]}"
 [ "$passed" -gt 0 ] || { echo "no test ran"; failed_steps+=("none-ran"); }

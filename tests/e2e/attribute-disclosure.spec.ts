@@ -3,11 +3,9 @@
 // bundled sample (its `diagnosis` column is proposed "Sensitive") and on the spec's golden G2
 // table (a nominal and a numeric sensitive column).
 
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { expectNoHorizontalOverflow, openApp, openSection, runSample } from './helpers.ts';
+import { coreFixture, expectNoHorizontalOverflow, openApp, openSection, runSample } from './helpers.ts';
 
-const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 async function setRoles(page: Page, roles: Record<string, string>): Promise<void> {
   for (const select of await page.locator('#profile-panel select[data-column]').all()) {
@@ -24,7 +22,7 @@ const G2_ROLES = { zip: 'quasi_identifier', age: 'quasi_identifier', disease: 's
 
 async function openG2(page: Page): Promise<void> {
   await openApp(page);
-  await page.locator('#file-input').setInputFiles(fixture('g2.csv'));
+  await page.locator('#file-input').setInputFiles(coreFixture('g2.csv'));
   await expect(page.locator('#profile-panel')).toContainText('g2.csv');
   await setRoles(page, G2_ROLES);
 }

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { G3_ROLES, expandedE3, expectNoHorizontalOverflow, fixture, openApp, openG3, openSection, runSample } from './helpers.ts';
+import { coreFixture, expandedE3, expectNoHorizontalOverflow, G3_ROLES, openApp, openG3, openSection, runSample } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 
@@ -191,7 +191,7 @@ test('compare candidates: every measure per candidate, the map, the sweep and th
 
 test('compare candidates needs at least two releases', async ({ page }) => {
   await openApp(page);
-  await page.locator('#candidates-input').setInputFiles(fixture('g3_released.csv'));
+  await page.locator('#candidates-input').setInputFiles(coreFixture('g3_released.csv'));
   await expect(page.locator('#messages .message-error')).toContainText('Choose at least two candidate releases.');
   await expect(page.locator('#profile-panel')).toBeHidden();
 });
@@ -203,7 +203,7 @@ test('one release with its original and a reference table: R_external, R, safety
   const dir = mkdtempSync(join(tmpdir(), 'pseudolens-e3-'));
   writeFileSync(join(dir, 'e3.csv'), e3);
   const args = (extra: string[] = []) => [
-    'audit', fixture('g3_released.csv'), '--original', fixture('g3_original.csv'), '--record-id', 'rid',
+    'audit', coreFixture('g3_released.csv'), '--original', coreFixture('g3_original.csv'), '--record-id', 'rid',
     '--qi', 'age,zip,sex', '--sensitive', 'diag', '--reference', join(dir, 'e3.csv'), ...extra, '--json',
   ];
   const metrics = (JSON.parse(cli(args())) as { metrics: CliMetric[] }).metrics;

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { expect as defaultExpect, test, type Locator, type Page } from '@playwright/test';
 import { describeError } from '../../web/src/messages.ts';
 import type { InputFacts } from '../../web/src/report.ts';
-import { G3_ROLES, expectNoHorizontalOverflow, fixture, openApp, openSection } from './helpers.ts';
+import { coreFixture, expectNoHorizontalOverflow, G3_ROLES, openApp, openSection } from './helpers.ts';
 
 interface ErrorExpect {
   code: string;
@@ -265,10 +265,10 @@ test('"Read leniently" is reached and pressed with the keyboard; the audit, its 
 
 test('a side table that fails strictly is read leniently by "Read leniently", with the same roles', async ({ page }) => {
   await openApp(page);
-  await page.locator('#file-input').setInputFiles(fixture('g3_released.csv'));
+  await page.locator('#file-input').setInputFiles(coreFixture('g3_released.csv'));
   for (const [column, role] of Object.entries(G3_ROLES)) await page.locator(`select[data-column="${column}"]`).selectOption(role);
   // The original table with one short row at its end (line 14).
-  const original = `${readFileSync(fixture('g3_original.csv'), 'utf8').trimEnd()}\n13,50\n`;
+  const original = `${readFileSync(coreFixture('g3_original.csv'), 'utf8').trimEnd()}\n13,50\n`;
   const path = join(dir, 'g3_original_ragged.csv');
   writeFileSync(path, original);
   await page.locator('#original-input').setInputFiles(path);

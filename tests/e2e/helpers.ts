@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type TestInfo } from '@playwright/test';
 
 /** Opens the page and waits until the worker has loaded the wasm engine. */
 export async function openApp(page: Page): Promise<void> {
@@ -27,7 +27,8 @@ export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   expect(overflow, 'page is wider than the viewport').toBeLessThanOrEqual(0);
 }
 
-/** The e2e fixtures folder and the core's golden fixtures (golden.md tables). */
+/** The e2e's own fixtures (the IPSO census releases), and the core's golden fixtures (golden.md
+ * tables), used from the core's folder rather than copied. */
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 export const coreFixture = (name: string) => fileURLToPath(new URL(`../../crate/core/tests/fixtures/${name}`, import.meta.url));
 
@@ -47,11 +48,11 @@ export const G3_ROLES: Record<string, string> = {
  */
 export async function openG3(page: Page, roles: Record<string, string> = G3_ROLES, original = true): Promise<void> {
   await openApp(page);
-  await page.locator('#file-input').setInputFiles(fixture('g3_released.csv'));
+  await page.locator('#file-input').setInputFiles(coreFixture('g3_released.csv'));
   await expect(page.locator('#profile-panel')).toContainText('g3_released.csv');
   for (const [column, role] of Object.entries(roles)) await page.locator(`select[data-column="${column}"]`).selectOption(role);
   if (!original) return;
-  await page.locator('#original-input').setInputFiles(fixture('g3_original.csv'));
+  await page.locator('#original-input').setInputFiles(coreFixture('g3_original.csv'));
   await expect(page.locator('#record-id')).toHaveValue('rid');
 }
 
@@ -91,4 +92,33 @@ export function jsonDifferences(a: unknown, b: unknown, path = '', out: string[]
     for (const k of keys) jsonDifferences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`, out);
   } else if (a !== b) out.push(`${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
   return out;
+}
+
+// About 3 s of work at the ~18 MB/s of the profile pass in headless Chromium here: ample time
+// to press Cancel while it runs.
+const TARGET_BYTES = 60 * 1000 * 1000;
+
+/** A large file from a repetitive pattern (written to disk: too big to pass as a buffer). */
+export function largeCsv(testInfo: TestInfo): string {
+  const path = testInfo.outputPath('large.csv');
+  const fd = openSync(path, 'w');
+  writeSync(fd, 'patient,age,sex,postcode,admitted,ward\n');
+  const block: string[] = [];
+  for (let i = 0; i < 20_000; i++) {
+    block.push(`P${i},${20 + (i % 70)},${i % 2 ? 'F' : 'M'},75${String(i % 100).padStart(2, '0')},2023-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')},W${i % 9}\n`);
+  }
+  const chunk = Buffer.from(block.join(''));
+  for (let written = 0; written < TARGET_BYTES; written += chunk.length) writeSync(fd, chunk);
+  closeSync(fd);
+  return path;
+}
+
+/** Chooses `path`, waits until rows are being read, and presses Cancel. */
+export async function cancelWhileReading(page: Page, path: string): Promise<void> {
+  await page.locator('#file-input').setInputFiles(path);
+  await expect(page.locator('#progress-panel')).toBeVisible();
+  await expect(page.locator('#progress-text')).toContainText('rows');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.locator('#messages')).toContainText('Cancelled');
+  await expect(page.locator('#progress-panel')).toBeHidden();
 }

@@ -3,11 +3,9 @@
 // event-level data and the record drill-down.
 
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoHorizontalOverflow, openApp, openSection, runSample } from './helpers.ts';
+import { coreFixture, expectNoHorizontalOverflow, openApp, openSection, runSample } from './helpers.ts';
 
-const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 /** Sets every column's role: those named in `roles`, the rest "Other". */
 async function setRoles(page: Page, roles: Record<string, string>): Promise<void> {
@@ -20,7 +18,7 @@ async function setRoles(page: Page, roles: Record<string, string>): Promise<void
 
 async function openG1(page: Page): Promise<void> {
   await openApp(page);
-  await page.locator('#file-input').setInputFiles(fixture('g1.csv'));
+  await page.locator('#file-input').setInputFiles(coreFixture('g1.csv'));
   await expect(page.locator('#profile-panel')).toContainText('g1.csv');
 }
 
@@ -78,7 +76,7 @@ test('the sample shows the verdict, the attacker models, population uniqueness a
 test('a population table gives the journalist and marketer models (golden G1 / E1)', async ({ page }) => {
   await openG1(page);
   await setRoles(page, QI_G1);
-  await page.locator('#reference-input').setInputFiles(fixture('e1.csv'));
+  await page.locator('#reference-input').setInputFiles(coreFixture('e1.csv'));
   await expect(page.locator('#reference-chosen')).toContainText('e1.csv');
   await page.getByRole('button', { name: 'Run audit' }).click();
 

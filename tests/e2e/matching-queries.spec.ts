@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { expandedE3, expectNoHorizontalOverflow, fixture, openG3, openSection } from './helpers.ts';
+import { coreFixture, expandedE3, expectNoHorizontalOverflow, openG3, openSection } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 
@@ -65,7 +65,7 @@ test('user queries: mean(income) by sex joins the workload, each query listed wi
   expect(existsSync(CLI), `the CLI ${CLI} must be built first`).toBe(true);
   const cli = JSON.parse(
     execFileSync(resolve(CLI), [
-      'audit', fixture('g3_released.csv'), '--original', fixture('g3_original.csv'), '--record-id', 'rid',
+      'audit', coreFixture('g3_released.csv'), '--original', coreFixture('g3_original.csv'), '--record-id', 'rid',
       '--qi', 'age,zip,sex', '--sensitive', 'diag', '--query', 'sex:mean(income)', '--json',
     ], { encoding: 'utf8' }),
   ) as { metrics: { id: string; value: number; params: { source: string; query: unknown }; details: { tier: string } }[] };

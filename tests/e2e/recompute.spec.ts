@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { G3_ROLES, cardValue, fixture, openApp, openG3, openSection } from './helpers.ts';
+import { cardValue, coreFixture, G3_ROLES, openApp, openG3, openSection } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 
@@ -182,7 +182,7 @@ test('with an original table, a change of roles is recomputed against it, read o
   expect(existsSync(CLI), `the CLI ${CLI} must be built first (cargo build --release)`).toBe(true);
   // CTBIL is computed against the original over the quasi-identifiers: it follows the roles.
   const ctbil = (qis: string) => {
-    const args = ['audit', fixture('g3_released.csv'), '--original', fixture('g3_original.csv'), '--record-id', 'rid', '--qi', qis, '--sensitive', 'diag', '--json'];
+    const args = ['audit', coreFixture('g3_released.csv'), '--original', coreFixture('g3_original.csv'), '--record-id', 'rid', '--qi', qis, '--sensitive', 'diag', '--json'];
     const report = JSON.parse(execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 64 << 20 })) as { metrics: Metric[] };
     return (report.metrics.find((m) => m.id === 'ctbil_normalized')!.value as number).toFixed(4);
   };

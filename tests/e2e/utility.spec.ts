@@ -8,13 +8,11 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { G3_ROLES, expectNoHorizontalOverflow, openApp, openG3, openSection } from './helpers.ts';
+import { coreFixture, expectNoHorizontalOverflow, fixture, G3_ROLES, openApp, openG3, openSection } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 
-const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const csv = (name: string, text: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
 
 const utility = (page: Page) => page.locator('#utility-section');
@@ -33,16 +31,16 @@ interface CliMetric {
   details: Record<string, unknown>;
 }
 
-/** The CLI's report of a release against its original (fixture names), paired by `recordId`. */
+/** The CLI's report of a release against its original (paths), paired by `recordId`. */
 function cliUtility(released: string, original: string, recordId: string, extra: string[] = []): CliMetric[] {
   expect(existsSync(CLI), `the CLI ${CLI} must be built first (cargo build --release)`).toBe(true);
-  const args = ['audit', fixture(released), '--original', fixture(original), '--record-id', recordId, ...extra, '--json'];
+  const args = ['audit', released, '--original', original, '--record-id', recordId, ...extra, '--json'];
   return (JSON.parse(execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 64 << 20 })) as { metrics: CliMetric[] }).metrics;
 }
 
 /** The G3 release against its original with the page's roles (G3_ROLES). */
 const cliG3 = (extra: string[] = []) =>
-  cliUtility('g3_released.csv', 'g3_original.csv', 'rid', ['--qi', 'age,zip,sex', '--sensitive', 'diag', ...extra]);
+  cliUtility(coreFixture('g3_released.csv'), coreFixture('g3_original.csv'), 'rid', ['--qi', 'age,zip,sex', '--sensitive', 'diag', ...extra]);
 
 function cliResult(metrics: CliMetric[], id: string, attribute: string | null = null): CliMetric {
   const m = metrics.find((x) => x.id === id && (x.scope.attribute ?? null) === attribute);
@@ -173,7 +171,7 @@ test('Census IPSO 01 against its original shows the CLI values of UM, CM1, CM2 a
   await page.getByRole('button', { name: 'Run audit' }).click();
 
   // The values of `pseudolens audit ipso-01.csv --original original.csv --record-id record_id`.
-  const cli = cliUtility('census-ipso-01.csv', 'census-ipso-original.csv', 'record_id');
+  const cli = cliUtility(fixture('census-ipso-01.csv'), fixture('census-ipso-original.csv'), 'record_id');
   await expect(cardValue(page, 'perm_um')).toHaveText(cliNumber(cli, 'perm_um').toFixed(4), { timeout: 30_000 });
   for (const id of ['perm_cm1', 'perm_cm2', 'perm_cm3']) await expect(cardValue(page, id)).toHaveText(cliNumber(cli, id).toFixed(4));
   expect(cliResult(cli, 'perm_cm3').details.weakest).toBe('FEDTAX');
@@ -259,7 +257,7 @@ test('at 200 % zoom the utility results stay on screen', async ({ browser }) => 
   await openReleased(page, fixture('census-ipso-01.csv'), 'census-ipso-01.csv');
   await page.locator('#original-input').setInputFiles(fixture('census-ipso-original.csv'));
   await page.getByRole('button', { name: 'Run audit' }).click();
-  const cm3 = cliNumber(cliUtility('census-ipso-01.csv', 'census-ipso-original.csv', 'record_id'), 'perm_cm3');
+  const cm3 = cliNumber(cliUtility(fixture('census-ipso-01.csv'), fixture('census-ipso-original.csv'), 'record_id'), 'perm_cm3');
   await expect(cardValue(page, 'perm_cm3')).toHaveText(cm3.toFixed(4), { timeout: 30_000 });
   await expectNoHorizontalOverflow(page);
   await utility(page).screenshot({ path: 'test-results/utility-zoom200.png' });

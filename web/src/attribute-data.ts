@@ -17,15 +17,12 @@ export function asClassMap(x: unknown): ClassMap | null {
 }
 
 export function scopeSensitive(m: MetricResult): string | null {
-  return isRecord(m.scope) && typeof m.scope.sensitive === 'string' ? m.scope.sensitive : null;
+  return m.scope.sensitive;
 }
 
 /** The sensitive columns of the audit, in the order the report names them. */
 export function sensitiveColumns(report: Report): string[] {
-  const named = report.params.sensitive;
-  if (Array.isArray(named)) return named;
-  const seen = report.metrics.map(scopeSensitive).filter((s): s is string => s !== null && s !== '*');
-  return [...new Set(seen)];
+  return report.params.sensitive;
 }
 
 /** The result of `id` for the SA `sa` ("*" = all SAs), without a per-QI scope. */

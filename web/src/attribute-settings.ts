@@ -5,17 +5,8 @@
 import { el } from './dom';
 import { ATTRIBUTE_SETTINGS_HELP as HELP, K_BASIS_HELP } from './explain';
 import type { KBasis } from './report';
+import type { AttributeSettings } from './settings';
 import { DEFAULT_L_THRESHOLD, DEFAULT_SCORR_K_MIN, DEFAULT_SCORR_T_MAX, DEFAULT_T_THRESHOLD } from './roles';
-
-export interface AttributeSettings {
-  lThreshold: number;
-  tThreshold: number;
-  /** null = the box was left empty: beta is not checked. */
-  betaThreshold: number | null;
-  scorrKMin: number;
-  scorrTMax: number;
-  scorrKBasis: KBasis;
-}
 
 interface FieldSpec {
   id: string;

@@ -4,37 +4,33 @@
 // shape and returns null when a result is missing or not shaped as documented. Nothing is
 // computed here: scores come from the core (the report, or `choose` run in the worker).
 
+import { CONFIG_DEFAULTS, RUT_PRESETS, type Candidate, type RiskCombination } from './contract';
+import type * as Contract from './contract';
 import { isRecord, metric, type MetricResult, type Report } from './report';
 
 /** One candidate release as `choose` takes it. */
-export interface Candidate {
-  name: string;
-  risk_r: number;
-  utility_u: number;
-}
+export type { Candidate } from './contract';
 
 /** The settings of `choose`: the RUT weight of utility and the optional thresholds. */
-export interface ChoiceParams {
-  rut_alpha: number;
-  tau_r?: number | null;
-  tau_u?: number | null;
-}
+export type ChoiceParams = Pick<Contract.ChoiceParams, 'rut_alpha'> & Partial<Contract.ChoiceParams>;
 
 /** Runs the core's `choose` (in the worker): `[rut_alpha_sweep, rut_constrained_choice]`. */
 export type ChooseFn = (candidates: Candidate[], params: ChoiceParams) => Promise<MetricResult[]>;
 
-export const PRESETS = ['analytics', 'balanced', 'compliance', 'public'] as const;
-export type Preset = (typeof PRESETS)[number];
+/** The weight presets of [RUT] Table 4, in its order (ids and alpha from the core). */
+export const PRESETS = RUT_PRESETS.map(([id]) => id);
+export type Preset = (typeof RUT_PRESETS)[number][0];
+const presetAlpha = (p: Preset): number => RUT_PRESETS.find(([id]) => id === p)![1];
 
 /** The weight presets of [RUT] Table 4 (balance.md Sec 4): alpha = weight of utility. */
 export const PRESET_INFO: Readonly<Record<Preset, { label: string; context: string; alpha: number }>> = {
-  analytics: { label: 'Analytics', context: 'Internal analysis, model building: utility first.', alpha: 0.7 },
-  balanced: { label: 'Balanced', context: 'Balanced decision support (the default).', alpha: 0.5 },
-  compliance: { label: 'Compliance', context: 'Sharing with partners or other agencies.', alpha: 0.4 },
-  public: { label: 'Public release', context: 'Public release or high-risk domains such as health care: safety first.', alpha: 0.3 },
+  analytics: { label: 'Analytics', context: 'Internal analysis, model building: utility first.', alpha: presetAlpha('analytics') },
+  balanced: { label: 'Balanced', context: 'Balanced decision support (the default).', alpha: presetAlpha('balanced') },
+  compliance: { label: 'Compliance', context: 'Sharing with partners or other agencies.', alpha: presetAlpha('compliance') },
+  public: { label: 'Public release', context: 'Public release or high-risk domains such as health care: safety first.', alpha: presetAlpha('public') },
 };
 
-export const DEFAULT_ALPHA = 0.5;
+export const DEFAULT_ALPHA = CONFIG_DEFAULTS.rut_alpha;
 
 /** The preset whose alpha is `alpha`, or null (a custom weight). */
 export function presetOf(alpha: number): Preset | null {
@@ -105,7 +101,7 @@ export function matchingProbability(
   return { value: m.value, perAttribute: Object.entries(per).filter((e): e is [string, number] => num(e[1])) };
 }
 
-export type Combination = 'max' | 'weighted' | 'sum';
+export type Combination = RiskCombination;
 
 export interface OverallRisk {
   risk: number;

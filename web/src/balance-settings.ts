@@ -6,14 +6,7 @@
 import { DEFAULT_ALPHA, PRESETS, PRESET_INFO, presetOf, type Combination } from './balance-data';
 import { el } from './dom';
 import { decimal } from './format';
-
-export interface BalanceSettings {
-  riskCombination: Combination;
-  riskWeightInternal: number;
-  rutAlpha: number;
-}
-
-export const DEFAULT_BALANCE: BalanceSettings = { riskCombination: 'max', riskWeightInternal: 0.5, rutAlpha: DEFAULT_ALPHA };
+import { DEFAULT_BALANCE, type BalanceSettings } from './settings';
 
 const COMBINATIONS: readonly [Combination, string, string][] = [
   ['max', 'The larger of the two', 'R = max(R_internal, R_external), as in every experiment of the RUT paper.'],
@@ -105,12 +98,4 @@ export function balanceSettings(): { node: HTMLElement; read(): BalanceSettings;
     alphaInput.value = String(s.rutAlpha);
   };
   return { node, read, write };
-}
-
-/** Why the balance settings cannot run, or null. */
-export function validateBalance(s: BalanceSettings): string | null {
-  const unit = (x: number) => Number.isFinite(x) && x >= 0 && x <= 1;
-  if (!unit(s.riskWeightInternal)) return 'The weight w of R_internal must be a number from 0 to 1.';
-  if (!unit(s.rutAlpha)) return 'The weight of utility α must be a number from 0 to 1.';
-  return null;
 }

@@ -62,8 +62,8 @@ export const MEASURES: readonly Measure[] = [
 export function tableResult(report: Report, id: string): MetricResult | undefined {
   return report.metrics.find((m) => {
     if (m.id !== id) return false;
-    const scope = isRecord(m.scope) ? m.scope : {};
-    return (scope.attribute ?? null) === null && (scope.subset ?? null) === null && (scope.sensitive === undefined || scope.sensitive === null || scope.sensitive === '*');
+    const { scope } = m;
+    return scope.attribute === null && scope.subset === null && (scope.sensitive === null || scope.sensitive === '*');
   });
 }
 

@@ -33,6 +33,7 @@ import {
 import { removedCount, type AuditConfig, type Encoding, type Report, type ShareableReport, type WireError } from './report';
 import { clearResults, renderResults, type ResultHandlers } from './results-view';
 import { WorkerClient } from './worker-client';
+import { registerOffline } from './offline';
 import { auditConfig, columnsWithRole, defaultChoices, profileConfig, proposedRoles, type AuditChoices } from './roles';
 import { SettingsIntake } from './settings-intake';
 import { SettingsError, parseFragment, parseSettingsFile, settingsFileText } from './settings-share';
@@ -96,7 +97,8 @@ let job: Job | null = null;
 /** The engine's version, from the worker's "ready" message (shown in reports). */
 let engineVersion: string | null = null;
 
-const client = new WorkerClient(onWorkerMessage);
+registerOffline();
+const client = new WorkerClient(onWorkerMessage, (state) => (document.documentElement.dataset.standby = state));
 const freshness = new Freshness(freshnessLine, resultsPanel, recompute);
 
 /** Audits the current choices of step 2 again from the kept table; false if they cannot be. */
@@ -319,8 +321,9 @@ function onProfile(report: Report, tableRead: TableRead): void {
   const wrong = sizeMismatch(report.input, size, job.label);
   if (wrong) return showSizeMismatch(wrong);
   const read = { encoding: job.encoding, size, lenient: job.lenient };
-  if (job.candidates) renderProfile(profilePanel, report, job.label, read, runCompare, compareMode(job.candidates));
-  else job.form = renderProfile(profilePanel, report, job.label, read, runAudit, null, () => freshness.changed());
+  const readHeader = (file: File) => client.header(file);
+  if (job.candidates) renderProfile(profilePanel, report, job.label, read, runCompare, readHeader, compareMode(job.candidates));
+  else job.form = renderProfile(profilePanel, report, job.label, read, runAudit, readHeader, null, () => freshness.changed());
   profilePanel.querySelector('.lead')?.after(el('p', { class: 'note', id: 'read-note', 'data-kept': String(tableRead.kept) }, profileReadText(tableRead)));
   profilePanel.hidden = false;
   job.profile = report;
@@ -560,7 +563,8 @@ function onWorkerMessage(message: Response): void {
       break;
     case 'choice':
     case 'shareable_report':
-      break; // answered through WorkerClient.choose and WorkerClient.shareable
+    case 'header':
+      break; // answered through WorkerClient.choose, .shareable and .header
     case 'error': {
       hideProgress();
       if (message.error.kind === 'internal') client.restart();

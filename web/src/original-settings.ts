@@ -8,16 +8,9 @@ import { el } from './dom';
 import { ORIGINAL_HELP, RECORD_ID_HELP } from './explain';
 import { fileField } from './file-field';
 import { querySettings } from './query-settings';
-import type { ColumnProfile, UtilityQuery } from './report';
+import type { ColumnProfile } from './report';
 import { guessRecordId } from './roles';
-
-export interface OriginalSettings {
-  original: File | null;
-  /** null = pair by row order. */
-  recordId: string | null;
-  /** The user's queries for query accuracy, added to the default workload. */
-  queries: UtilityQuery[];
-}
+import type { OriginalSettings } from './settings';
 
 /** The value of the "row order" option (no column name is empty). */
 const ROW_ORDER = '';

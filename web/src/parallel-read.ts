@@ -6,7 +6,8 @@
 // the caller reads the file on one thread, which finds the problem with its exact line.
 
 import { KeptTable, probe } from '../pkg/pseudolens_wasm.js';
-import type { PartRequest, PartResponse, Probe, Span } from './part-protocol';
+import type { Probe } from './contract';
+import type { PartRequest, PartResponse, Span } from './part-protocol';
 import type { CspViolation } from './protocol';
 import { toWireError, type AuditConfig, type WireError } from './report';
 
@@ -16,6 +17,15 @@ const MAX_READERS = 4;
 const MIN_PART_BYTES = 256 << 10;
 /** The probe looks for the dialect and header in at most this much of the file's start. */
 const PROBE_BYTES = 1 << 20;
+
+/**
+ * The core's reading of the start of `blob` with `config`: its encoding, delimiter and header;
+ * null when it must be read whole (UTF-16, a header not found in the first MiB).
+ */
+export async function probeStart(blob: Blob, config: AuditConfig): Promise<Probe | null> {
+  const prefix = new Uint8Array(await blob.slice(0, PROBE_BYTES).arrayBuffer());
+  return probe(config, prefix, blob.size <= PROBE_BYTES) as Probe | null;
+}
 
 /** How many reader workers to start: one per core, capped, at least one. */
 export function readerCount(cores: number | undefined): number {
@@ -122,8 +132,7 @@ export class ReaderPool {
    * when the parts start.
    */
   async read(blob: Blob, config: AuditConfig, progress: (bytes: number, rows: number) => void): Promise<{ table: KeptTable; parts: number } | null> {
-    const prefix = new Uint8Array(await blob.slice(0, PROBE_BYTES).arrayBuffer());
-    const found = probe(config, prefix, blob.size <= PROBE_BYTES) as Probe | null;
+    const found = await probeStart(blob, config);
     if (!found) return null;
     const ranges = spans(blob.size, this.size);
     const done = ranges.map(() => ({ bytes: 0, rows: 0 }));

@@ -3,11 +3,10 @@
 // whole file in order. A part comes back as the bytes of the stored form, in a transferred
 // ArrayBuffer (no copy, no SharedArrayBuffer).
 
+import type { Probe } from './contract';
 import type { CspViolation } from './protocol';
 import type { AuditConfig, WireError } from './report';
 
-/** The dialect and header `probe` found at the start of the file (opaque to this side). */
-export type Probe = object;
 
 /** One byte range of a file: records starting in [start, end) (end = Infinity: to the end). */
 export interface Span {

@@ -19,6 +19,7 @@ import {
   type ColumnRole,
   type RoleTable,
 } from './roles';
+import type { HeaderReader } from './reference-matching';
 import { settingsForm } from './settings-form';
 function shapeText(c: ColumnProfile): string {
   const range = c.min !== null && c.max !== null ? ` (${c.min} to ${c.max})` : '';
@@ -108,7 +109,7 @@ export interface ProfileForm {
 
 /**
  * Renders the profile of `report` into `panel`; `onEdit` is called on every edit of a role
- * or a setting.
+ * or a setting; `readHeader` reads a population table's header (in the worker).
  */
 export function renderProfile(
   panel: HTMLElement,
@@ -116,6 +117,7 @@ export function renderProfile(
   fileLabel: string,
   read: ReadFacts,
   onRun: (choices: AuditChoices) => void,
+  readHeader: HeaderReader,
   mode: ProfileMode | null = null,
   onEdit: () => void = () => undefined,
 ): ProfileForm {
@@ -154,7 +156,7 @@ export function renderProfile(
     el('span', { class: 'top-values' }, topText(c)),
   ]);
 
-  const settings = settingsForm(report.columns);
+  const settings = settingsForm(report.columns, readHeader);
   const runButton = el('button', { id: 'run-audit', class: 'button primary', type: 'submit' }, mode?.runLabel ?? 'Run audit');
   const form = el('form', { class: 'audit-form', novalidate: true }, ...settings.nodes, directNote, problem, runButton);
   const current = (): AuditChoices | null => {

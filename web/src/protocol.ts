@@ -3,6 +3,7 @@
 // so a late message from an abandoned run can be recognised and ignored.
 
 import type { Candidate, ChoiceParams } from './balance-data';
+import type { Extracted } from './contract';
 import type { AuditConfig, MetricResult, Report, ShareableReport, WireError } from './report';
 
 /** What to read: a user's file, or the sample bundled in the wasm module. */
@@ -40,10 +41,13 @@ export type Request =
   | { type: 'choose'; id: number; quasi_identifiers: string[]; candidates: Candidate[]; params: ChoiceParams }
   /** The core's report safe to share (`shareable`): aggregates of at least `min_count`
    * records (null: the report's k). No file is read. */
-  | { type: 'shareable'; id: number; report: Report; min_count: number | null };
+  | { type: 'shareable'; id: number; report: Report; min_count: number | null }
+  /** The column names of a side table as the core reads its header (nothing else is read). */
+  | { type: 'header'; id: number; file: File };
 
 export type ChooseRequest = Extract<Request, { type: 'choose' }>;
 export type ShareableRequest = Extract<Request, { type: 'shareable' }>;
+export type HeaderRequest = Extract<Request, { type: 'header' }>;
 export type RecomputeRequest = Extract<Request, { type: 'recompute' }>;
 
 /** How a report's table was read: kept in the worker, or streamed from the file. */
@@ -73,11 +77,7 @@ export interface Progress {
 }
 
 /** The drill-down result: CSV text with a leading `line` column. */
-export interface Extracted {
-  csv: string;
-  rows: number;
-  truncated: boolean;
-}
+export type { Extracted } from './contract';
 
 export interface CspViolation {
   blockedURI: string;
@@ -103,6 +103,8 @@ export type Response =
   | { type: 'choice'; id: number; metrics: MetricResult[] | null; error: WireError | null }
   /** The answer to `shareable`: the report safe to share, or the error. */
   | { type: 'shareable_report'; id: number; report: ShareableReport | null; error: WireError | null }
+  /** The answer to `header`: the column names, or null when the core cannot read them there. */
+  | { type: 'header'; id: number; header: string[] | null }
   | { type: 'error'; id: number; target: Target; error: WireError }
   /** A file was not UTF-8: the worker reads it again as windows-1252. */
   | { type: 'encoding_retry'; id: number; target: Target; encoding: 'windows-1252' }

@@ -1,80 +1,17 @@
 // Step 2, the column matching of the population / reference table E (spec balance.md Sec 1:
 // the quasi-identifiers it shares with the release are matched by name, and the user can
-// correct the matching). The page learns E's column names by sniffing its header line only
-// (the first 64 KiB, cut at the first line break outside quotes): no data row is parsed here,
-// the worker reads the whole file. Each QI gets a select of E's columns; QIs mapped to a column
+// correct the matching). The page learns E's column names from the core, which reads the
+// header (encoding, delimiter, quotes) exactly as the audit will (`HeaderReader`: the worker's
+// `probe` of the file's start). Each QI gets a select of E's columns; QIs mapped to a column
 // of another name become `reference_columns` (unlisted QIs match by name in the core).
 
 import { el } from './dom';
 
-/** The header bytes sniffed: enough for any real header line. */
-const HEADER_BYTES = 65536;
-const DELIMITERS = [',', ';', '\t', '|'] as const;
 /** The value of "not in the reference table". */
 const NONE = '';
 
-/** The first line of `text`, up to the first line break outside double quotes (BOM removed). */
-function firstLine(text: string): string {
-  const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let quoted = false;
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i];
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && (ch === '\n' || ch === '\r')) return s.slice(0, i);
-  }
-  return s;
-}
-
-/** Splits one CSV line on `delimiter`, honouring double quotes ("" = a quote). */
-function splitLine(line: string, delimiter: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === delimiter) {
-      cells.push(cell);
-      cell = '';
-    } else cell += ch;
-  }
-  cells.push(cell);
-  return cells;
-}
-
-/** Counts `delimiter` outside quotes. */
-function countOutsideQuotes(line: string, delimiter: string): number {
-  let n = 0;
-  let quoted = false;
-  for (const ch of line) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && ch === delimiter) n++;
-  }
-  return n;
-}
-
-/** The column names of a CSV header: the delimiter (, ; TAB |) seen most often outside quotes. */
-export function sniffHeader(text: string): string[] {
-  const line = firstLine(text);
-  if (line.trim() === '') return [];
-  let best: string = ',';
-  let bestCount = 0;
-  for (const d of DELIMITERS) {
-    const n = countOutsideQuotes(line, d);
-    if (n > bestCount) [best, bestCount] = [d, n];
-  }
-  return splitLine(line, best).map((c) => c.trim());
-}
-
-export async function readHeader(file: File): Promise<string[]> {
-  return sniffHeader(await file.slice(0, HEADER_BYTES).text());
-}
+/** The column names of a table's header as the core reads them (null: it cannot, there). */
+export type HeaderReader = (file: File) => Promise<string[] | null>;
 
 export interface ReferenceMatching {
   node: HTMLElement;
@@ -86,7 +23,7 @@ export interface ReferenceMatching {
   read(): Record<string, string>;
 }
 
-export function referenceMatching(): ReferenceMatching {
+export function referenceMatching(readHeader: HeaderReader): ReferenceMatching {
   let header: string[] | null = null;
   let qis: string[] = [];
   let token = 0;
@@ -143,7 +80,7 @@ export function referenceMatching(): ReferenceMatching {
       if (!file) return;
       readHeader(file).then(
         (names) => {
-          if (mine !== token) return;
+          if (mine !== token || !names) return;
           header = names.filter((n, i) => n !== '' && names.indexOf(n) === i);
           render();
         },

@@ -1,9 +1,9 @@
 // Column roles and the audit settings: what the user decides before the audit, and how those
 // decisions become an AuditConfig. Pure logic, no DOM.
 
-import { DEFAULT_BALANCE, validateBalance } from './balance-settings';
-import type { Settings } from './settings-form';
 import type { AuditConfig, ColumnProfile, Encoding, MissingPolicy, Role } from './report';
+import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS as CORE_REGIONS } from './contract';
+import { DEFAULT_BALANCE, validateBalance, type PopulationSize, type Settings } from './settings';
 
 /** The roles the page offers: the four the engine proposes, plus three the user assigns. */
 export type ColumnRole = Role | 'person_id' | 'weight' | 'ignored';
@@ -44,42 +44,24 @@ export const ROLE_HELP: Readonly<Record<ColumnRole, string>> = {
 
 export const MISSING_POLICIES: readonly MissingPolicy[] = ['ordinary', 'wildcard', 'drop'];
 
-export const DEFAULT_THRESHOLD = 0.2;
-export const DEFAULT_RECORDS_AT_RISK_THRESHOLD = 0.05;
-export const DEFAULT_SUCCESS_RATE_THRESHOLD = 0.05;
+// The core's defaults (contract.ts, generated from the Rust types), not copies.
+export const DEFAULT_THRESHOLD = CONFIG_DEFAULTS.threshold;
+export const DEFAULT_RECORDS_AT_RISK_THRESHOLD = CONFIG_DEFAULTS.records_at_risk_threshold;
+export const DEFAULT_SUCCESS_RATE_THRESHOLD = CONFIG_DEFAULTS.success_rate_threshold;
 /** The k under which the advice's suppression removes a class's records. */
-export const DEFAULT_ADVICE_K = 5;
-/** Attribute disclosure: l and t are checked by default, beta only when the user gives one. */
+export const DEFAULT_ADVICE_K = ADVICE_DEFAULTS.suppress_below;
+/**
+ * Attribute disclosure: the page checks l and t by default (the core checks none unless asked),
+ * beta only when the user gives one.
+ */
 export const DEFAULT_L_THRESHOLD = 2;
 export const DEFAULT_T_THRESHOLD = 0.5;
 /** The SCORR verdict ([SCORR] Sec IV-B): k above 10 and t at most 0.5. */
-export const DEFAULT_SCORR_K_MIN = 10;
-export const DEFAULT_SCORR_T_MAX = 0.5;
+export const DEFAULT_SCORR_K_MIN = CONFIG_DEFAULTS.scorr_k_min;
+export const DEFAULT_SCORR_T_MAX = CONFIG_DEFAULTS.scorr_t_max;
 
 /** The ARX region presets (spec identity-risk.md Sec 7), with their population. */
-export const REGIONS: readonly [string, number][] = [
-  ['USA', 317_238_626],
-  ['Australia', 23_130_900],
-  ['Canada', 34_834_841],
-  ['EU', 507_420_000],
-  ['Europe', 740_000_000],
-  ['France', 65_820_916],
-  ['Germany', 80_767_000],
-  ['UK', 63_705_000],
-  ['India', 1_210_569_573],
-  ['China', 1_366_040_000],
-  ['Brasil', 202_656_788],
-  ['North America', 565_265_000],
-  ['South America', 385_742_554],
-  ['Africa', 1_100_000_000],
-];
-
-/** How the population size N is given: never more than one way. */
-export type PopulationSize =
-  | { kind: 'none' }
-  | { kind: 'size'; size: number }
-  | { kind: 'fraction'; fraction: number }
-  | { kind: 'region'; region: string };
+export const REGIONS: readonly (readonly [string, number])[] = CORE_REGIONS;
 
 /** Roles per column name, in file order. */
 export type RoleTable = Map<string, ColumnRole>;

@@ -4,7 +4,7 @@
 // fraction or a region preset, never more than one) and the original table
 // (original-settings.ts).
 
-import { attributeSettings, type AttributeSettings } from './attribute-settings';
+import { attributeSettings } from './attribute-settings';
 import { el, type Child } from './dom';
 import {
   MISSING_POLICY_HELP,
@@ -16,9 +16,9 @@ import {
 } from './explain';
 import { fileField } from './file-field';
 import { count } from './format';
-import { originalSettings, type OriginalSettings } from './original-settings';
-import { balanceSettings, type BalanceSettings } from './balance-settings';
-import { referenceMatching } from './reference-matching';
+import { originalSettings } from './original-settings';
+import { balanceSettings } from './balance-settings';
+import { referenceMatching, type HeaderReader } from './reference-matching';
 import type { ColumnProfile, MissingPolicy } from './report';
 import {
   DEFAULT_ADVICE_K,
@@ -27,28 +27,14 @@ import {
   DEFAULT_THRESHOLD,
   MISSING_POLICIES,
   REGIONS,
-  type PopulationSize,
 } from './roles';
+import type { PopulationSize, Settings } from './settings';
 
 const POLICY_LABELS: Readonly<Record<MissingPolicy, string>> = {
   ordinary: 'Ordinary value',
   wildcard: 'Wildcard',
   drop: 'Drop the row',
 };
-
-/** The settings as read from the form (numbers unchecked: `validate` checks them). */
-export interface Settings extends AttributeSettings, OriginalSettings, BalanceSettings {
-  missingPolicy: MissingPolicy;
-  threshold: number;
-  recordsAtRiskThreshold: number;
-  successRateThreshold: number;
-  /** The k of the advice's suppression. */
-  adviceK: number;
-  population: PopulationSize;
-  reference: File | null;
-  /** QI -> column of the population table, for QIs it names otherwise. */
-  referenceColumns: Record<string, string>;
-}
 
 export interface SettingsForm {
   /** The fieldsets, to place in the form. */
@@ -101,8 +87,11 @@ function policyFieldset(): HTMLElement {
   );
 }
 
-/** `columns`: the released file's columns (the original's rows pair by one of them). */
-export function settingsForm(columns: readonly ColumnProfile[]): SettingsForm {
+/**
+ * `columns`: the released file's columns (the original's rows pair by one of them);
+ * `readHeader`: the core's reading of the population table's header.
+ */
+export function settingsForm(columns: readonly ColumnProfile[], readHeader: HeaderReader): SettingsForm {
   const tau = numberField('threshold', 'Risk threshold τ (highest risk)', THRESHOLD_HELP, DEFAULT_THRESHOLD, 0.01, 0.01);
   const atRisk = numberField('records-at-risk-threshold', 'Records at risk (share)', RECORDS_AT_RISK_HELP, DEFAULT_RECORDS_AT_RISK_THRESHOLD, 0.001, 0.01);
   const success = numberField('success-rate-threshold', 'Success rate', SUCCESS_RATE_HELP, DEFAULT_SUCCESS_RATE_THRESHOLD, 0.001, 0.01);
@@ -130,7 +119,7 @@ export function settingsForm(columns: readonly ColumnProfile[]): SettingsForm {
 
   // The population table: a second, optional file, read by the worker like the first.
   // Its header is sniffed so the user can correct how the QIs match its columns.
-  const matching = referenceMatching();
+  const matching = referenceMatching(readHeader);
   const referenceField = fileField('reference', 'Population table (optional)', REFERENCE_HELP, (file) => matching.setFile(file));
 
   // The population size: one radio per way of giving it; typing in a box selects its radio.

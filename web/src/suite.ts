@@ -39,14 +39,12 @@ export function detailString(m: MetricResult | undefined, key: string): string |
 
 /** The `scope.attribute` of a per-QI metric. */
 export function scopeAttribute(m: MetricResult): string | null {
-  return isRecord(m.scope) && typeof m.scope.attribute === 'string' ? m.scope.attribute : null;
+  return m.scope.attribute;
 }
 
 /** The `scope.subset` of a per-subset metric. */
 export function scopeSubset(m: MetricResult): string[] | null {
-  if (!isRecord(m.scope) || !Array.isArray(m.scope.subset)) return null;
-  const s = m.scope.subset;
-  return s.every((x): x is string => typeof x === 'string') ? s : null;
+  return m.scope.subset;
 }
 
 /** Every result of a per-QI metric id, in report order, with its attribute. */

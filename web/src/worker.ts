@@ -8,15 +8,16 @@
 // (`KeptTable.extract`), or streams the file through an `Extract` when it is not kept. Progress is posted at most every 100 ms. Cancel is handled by the page: it
 // terminates this worker, and with it its readers (a wasm call cannot be interrupted).
 
-import init, { Audit, Extract, KeptTable, Original, OriginalTable, Population, Reference, choose, sample_csv, shareable, version } from '../pkg/pseudolens_wasm.js';
+import init, { Audit, Extract, KeptTable, Original, OriginalTable, Population, Reference, choose, fallback_encoding, sample_csv, shareable, version } from '../pkg/pseudolens_wasm.js';
 import wasmUrl from '../pkg/pseudolens_wasm_bg.wasm?url';
-import { ReaderPool, readerCount } from './parallel-read';
+import { ReaderPool, probeStart, readerCount } from './parallel-read';
 import {
   CHUNK_BYTES,
   PROGRESS_INTERVAL_MS,
   assertNever,
   type ChooseRequest,
   type ShareableRequest,
+  type HeaderRequest,
   type ClassValues,
   type CspViolation,
   type Extracted,
@@ -140,8 +141,9 @@ async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolea
 const NOT_IN_PARTS = 'the file could not be read in parts (UTF-16 text, a header that was not found, or a problem in the file)';
 
 /**
- * Runs `attempt` with the encoding detected; when the engine finds the text is not UTF-8 after
- * all, tells the page and runs it once more with windows-1252 forced.
+ * Runs `attempt` with the encoding detected; when the engine says the file must be read again
+ * in another encoding (its `fallback_encoding`: windows-1252 when the text is not UTF-8 after
+ * all), tells the page and runs it once more with that encoding forced.
  */
 async function withEncodingRetry<T>(
   id: number,
@@ -152,9 +154,10 @@ async function withEncodingRetry<T>(
   try {
     return await attempt(forced ? 'windows-1252' : null);
   } catch (e) {
-    if (forced || toWireError(e).code !== 'encoding_mismatch') throw e;
-    scope.postMessage({ type: 'encoding_retry', id, target, encoding: 'windows-1252' });
-    return attempt('windows-1252');
+    const fallback = forced ? undefined : fallback_encoding(toWireError(e).code);
+    if (fallback !== 'windows-1252') throw e;
+    scope.postMessage({ type: 'encoding_retry', id, target, encoding: fallback });
+    return attempt(fallback);
   }
 }
 
@@ -357,7 +360,19 @@ async function auditRelease(
   return { report, read: { ...read, fileReads, seconds: (performance.now() - started) / 1000 } };
 }
 
-async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | RecomputeRequest>): Promise<void> {
+/** The column names of a side table, read by the core as it will read them in the audit. */
+async function runHeader(request: HeaderRequest): Promise<void> {
+  let header: string[] | null = null;
+  try {
+    await loadWasm();
+    header = (await probeStart(request.file, { quasi_identifiers: [] }))?.header ?? null;
+  } catch {
+    // Not readable as a table: the audit will say why when it reads the file.
+  }
+  scope.postMessage({ type: 'header', id: request.id, header });
+}
+
+async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | HeaderRequest | RecomputeRequest>): Promise<void> {
   const { id, config } = request;
   let target: Target = 'table';
   const onTarget = (t: Target) => {
@@ -454,6 +469,7 @@ scope.addEventListener('message', (e) => {
   const request = e.data;
   if (request.type === 'choose') void runChoose(request);
   else if (request.type === 'shareable') void runShareable(request);
+  else if (request.type === 'header') void runHeader(request);
   else if (request.type === 'recompute') void recompute(request);
   else void run(request);
 });

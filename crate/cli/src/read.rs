@@ -18,8 +18,8 @@ pub fn with_fallback<T>(
     read: impl Fn(Option<Encoding>) -> Result<T, Failure>,
 ) -> Result<(T, Option<Warning>), Failure> {
     match read(forced) {
-        Err(Failure::Audit(e)) if forced.is_none() && e.code == "encoding_mismatch" => {
-            let again = read(Some(Encoding::Windows1252))?;
+        Err(Failure::Audit(e)) if forced.is_none() && let Some(fallback) = Encoding::fallback(e.code) => {
+            let again = read(Some(fallback))?;
             let message = format!("{} is not valid UTF-8 ({e}); it was read again as Windows-1252", path.display());
             Ok((again, Some(Warning { code: "encoding_fallback", message })))
         }

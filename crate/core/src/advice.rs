@@ -23,6 +23,7 @@ use crate::table::dictionary::{Dictionary, is_blank};
 use crate::verdict::arx::{AttackerValues, Light};
 
 /// Settings of the advice.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AdviceParams {

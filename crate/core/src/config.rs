@@ -20,6 +20,7 @@ use crate::utility::params::UtilityParams;
 use crate::verdict::scorr::ScorrThresholds;
 
 /// What to audit and how (spec README Sec 3, 5, 6, 7). Every field has a default.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AuditConfig {

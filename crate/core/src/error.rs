@@ -6,6 +6,7 @@ use std::fmt;
 use serde::Serialize;
 
 /// Who must act on an error.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ErrorKind {
@@ -20,6 +21,7 @@ pub enum ErrorKind {
 }
 
 /// An error with a machine code (spec README Sec 6 names them), a sentence, and a position.
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "WireError"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Error {
     /// Who must act.

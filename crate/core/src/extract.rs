@@ -19,6 +19,7 @@ pub const MAX_ROWS: usize = 10_000;
 pub type ClassValues = Vec<Option<String>>;
 
 /// The rows copied out, as CSV text with a leading `line` column.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Extracted {
     /// CSV text (comma-separated, RFC 4180 quoting), header first.

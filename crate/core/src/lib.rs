@@ -50,6 +50,10 @@ pub mod sides;
 // Synthetic tables (samples, benchmarks).
 pub mod sample;
 
+// The wire contract's TypeScript types and the core's defaults for the page (a test writes them).
+#[cfg(test)]
+mod contract;
+
 // The facade: what the binding, the CLI and other front ends use.
 pub use advice::AdviceParams;
 pub use attribute::AttributeParams;

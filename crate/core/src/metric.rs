@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 /// Outcome of a metric (spec README Sec 10).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
@@ -18,6 +19,7 @@ pub enum Status {
 }
 
 /// What a metric was computed over.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Scope {
     /// Always `P` here: the released table.
@@ -33,6 +35,7 @@ pub struct Scope {
 }
 
 /// One metric result object.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MetricResult {
     /// Stable snake_case id (spec README Sec 11).

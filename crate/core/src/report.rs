@@ -9,6 +9,7 @@ use crate::metric::MetricResult;
 use crate::table::profile::ColumnProfile;
 
 /// A warning for the person reading the report.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Warning {
     /// Machine code.
@@ -19,6 +20,7 @@ pub struct Warning {
 
 /// Parameters echoed in the report: every setting of the audit, with the quasi-identifiers in
 /// column order (spec README Sec 3) as the metrics used them.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReportParams {
     /// The settings.
@@ -27,6 +29,7 @@ pub struct ReportParams {
 }
 
 /// The result of an audit.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     /// How the file was read.
@@ -48,6 +51,7 @@ pub struct Report {
 }
 
 /// How the rows of an audit reached the metrics (issue 11).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReadPath {
     /// `retained` (a table read once and kept: another audit reads nothing again) or

@@ -347,6 +347,13 @@ pub fn shareable(report: JsValue, min_count: Option<f64>) -> Result<JsValue, JsV
     Ok(to_js(&pseudolens_core::shareable(&report, k)))
 }
 
+/// The encoding to read a file in again after an error with this `code` (`"windows-1252"`
+/// after `encoding_mismatch`), or undefined: the core's rule, so the worker keeps no copy.
+#[wasm_bindgen]
+pub fn fallback_encoding(code: &str) -> Option<String> {
+    pseudolens_core::Encoding::fallback(code).map(|e| e.label().to_string())
+}
+
 /// The bundled synthetic hospital sample, as CSV bytes.
 #[wasm_bindgen]
 pub fn sample_csv() -> Vec<u8> {

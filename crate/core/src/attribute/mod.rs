@@ -28,6 +28,7 @@ use distribution::{ClassDist, Distributions};
 const LISTED: usize = 20;
 
 /// Settings of the attribute family.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AttributeParams {

@@ -12,6 +12,7 @@ use super::rut::rut;
 use crate::metric::{Context, MetricResult, Status};
 
 /// One candidate release.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Candidate {
     /// How the release is named in the results.
@@ -23,6 +24,7 @@ pub struct Candidate {
 }
 
 /// Settings of the constrained choice (Sec 5): the RUT weight and the optional thresholds.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ChoiceParams {

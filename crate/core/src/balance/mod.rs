@@ -37,6 +37,7 @@ pub const IDS: [&str; 10] = [
 ];
 
 /// Settings of the balance family (balance.md Sec 2-3).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct BalanceParams {

@@ -12,6 +12,7 @@ use crate::metric::{Context, MetricResult, Status};
 pub const IDS: [&str; 5] = ["risk_r", "safety", "rut", "rut_f1", "rut_ratio"];
 
 /// How `risk_r` combines `R_int` and `R_ext` (Sec 2).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RiskCombination {

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Error;
 
 /// The encodings a file is read in.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Encoding {
     /// UTF-8 (a leading BOM is removed).
@@ -59,6 +60,13 @@ impl Encoding {
         } else {
             None
         }
+    }
+
+    /// The encoding to read a file in again after the error `code` (spec README Sec 6): a file
+    /// detected as UTF-8 that turns out not to be (`encoding_mismatch`) is read again, once,
+    /// as Windows-1252; no other error is retried. The CLI and the page's worker both ask here.
+    pub fn fallback(code: &str) -> Option<Encoding> {
+        (code == "encoding_mismatch").then_some(Encoding::Windows1252)
     }
 
     /// Whether the file is decoded to UTF-8 before it is read (its fields are then UTF-8).
@@ -114,6 +122,14 @@ pub fn not_text(start: &[u8], nul_at: Option<usize>) -> Option<Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_an_encoding_mismatch_is_read_again_as_windows_1252() {
+        assert_eq!(Encoding::fallback("encoding_mismatch"), Some(Encoding::Windows1252));
+        for code in ["invalid_encoding", "ragged_row", "not_text", "internal"] {
+            assert_eq!(Encoding::fallback(code), None, "{code}");
+        }
+    }
 
     #[test]
     fn detects_utf8_and_cp1252() {

@@ -18,6 +18,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::hash::ContentHash;
 
 /// What to do with records that cannot be read as the header says.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ragged {
@@ -47,6 +48,7 @@ pub struct CsvOptions {
 /// `records = header_records + blank_records + rows_total + error_records`, where a record is
 /// what ends at a line end outside quotes (or at the end of the file): a quoted field may span
 /// lines, so records are not lines.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct InputFacts {
     /// Bytes read (the file's size once it is read whole).
@@ -269,6 +271,7 @@ impl<S: Collect> Feed<S> {
 }
 
 /// What the start of a file says about all of it: enough to read any part of it on its own.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Probe {
     /// The encoding.

@@ -38,6 +38,7 @@ pub fn omega(ki: &[u32], kj: &[u32], policy: MissingPolicy, alpha: f64) -> Optio
 }
 
 /// Missing-value policy (spec README Sec 7).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MissingPolicy {

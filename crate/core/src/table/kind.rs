@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Column kinds of spec README Sec 4.1.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {

@@ -22,6 +22,7 @@ pub const EXACT_DISTINCT_CAP: usize = 10_000;
 const TOP: usize = 5;
 
 /// Cells per form, counted before the kind is known.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct FormTally {
     /// `NUM` cells.
@@ -64,6 +65,7 @@ impl FormTally {
 }
 
 /// Forms, ranges and e-mail-like cells of a set of cells.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
 pub struct Stats {
     /// Cells per form.
@@ -259,6 +261,7 @@ fn shape(kind: Kind, t: &FormTally) -> &'static str {
 }
 
 /// Cells per form of spec README Sec 4.2 for the column's kind.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Forms {
     /// `EXACT` cells.
@@ -282,6 +285,7 @@ impl Forms {
 }
 
 /// The reported profile of one column.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ColumnProfile {
     /// Header name.

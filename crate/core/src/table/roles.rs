@@ -25,6 +25,7 @@ pub struct RoleFacts {
 }
 
 /// The roles of spec README Sec 3.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {

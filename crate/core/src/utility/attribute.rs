@@ -12,6 +12,7 @@ use crate::table::kind::Kind;
 use crate::utility::capture::Column;
 
 /// What the user declares about one attribute (spec README Sec 4; utility.md Sec 2, 3, 7).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AttributeSettings {

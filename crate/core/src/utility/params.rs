@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// `lmax_mode` of the proximity loss (utility.md Sec 3).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LmaxMode {
@@ -16,6 +17,7 @@ pub enum LmaxMode {
 }
 
 /// How a declared rounding unit was applied (utility.md Sec 3, `lmax_mode = rule`).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RoundingMode {
@@ -29,6 +31,7 @@ pub enum RoundingMode {
 }
 
 /// `proximity_norm` (utility.md Sec 3).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProximityNorm {
@@ -40,6 +43,7 @@ pub enum ProximityNorm {
 }
 
 /// Mean or max aggregation (utility.md Sec 7 options).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Aggregation {
@@ -51,6 +55,7 @@ pub enum Aggregation {
 }
 
 /// `ctbil_blank` (utility.md Sec 8.2).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CtbilBlank {
@@ -62,6 +67,7 @@ pub enum CtbilBlank {
 }
 
 /// The aggregate of a query (utility.md Sec 10).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "aggregate")]
 pub enum Aggregate {
@@ -82,6 +88,7 @@ pub enum Aggregate {
 }
 
 /// A query of the workload (utility.md Sec 10).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Query {
     /// Group-by columns `G`.
@@ -92,6 +99,7 @@ pub struct Query {
 }
 
 /// Settings of the utility metrics.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct UtilityParams {

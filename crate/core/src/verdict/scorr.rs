@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use crate::metric::{Context, MetricResult, Status};
 
 /// Which k the compliance rule uses.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum KBasis {
@@ -19,6 +20,7 @@ pub enum KBasis {
 }
 
 /// SCORR thresholds (all configurable; the report states them).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ScorrThresholds {

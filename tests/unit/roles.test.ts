@@ -1,0 +1,102 @@
+// Role proposal wiring (roles.ts): the core's proposed roles become the page's, the user's
+// changes and settings become the AuditConfig the worker passes to the engine.
+
+import { describe, expect, it } from 'vitest';
+import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS } from '../../web/src/contract';
+import {
+  REGIONS as PAGE_REGIONS,
+  assignRole,
+  auditConfig,
+  defaultChoices,
+  guessRecordId,
+  proposedRoles,
+  validate,
+  type AuditChoices,
+} from '../../web/src/roles';
+import { column } from './fixtures';
+
+const columns = [
+  column('name', 'direct_identifier'),
+  column('age', 'quasi_identifier', 'numeric'),
+  column('sex', 'quasi_identifier'),
+  column('diagnosis', 'sensitive'),
+  column('ward', 'insensitive'),
+];
+
+const choices = (change: Partial<AuditChoices> = {}): AuditChoices => ({ ...defaultChoices(proposedRoles(columns), null), ...change });
+
+describe('proposed roles', () => {
+  it('take the core proposal for every column, in file order', () => {
+    expect([...proposedRoles(columns)]).toEqual([
+      ['name', 'direct_identifier'],
+      ['age', 'quasi_identifier'],
+      ['sex', 'quasi_identifier'],
+      ['diagnosis', 'sensitive'],
+      ['ward', 'insensitive'],
+    ]);
+  });
+
+  it('become the config: QIs and sensitive columns, a direct identifier left out', () => {
+    const config = auditConfig(choices());
+    expect(config.quasi_identifiers).toEqual(['age', 'sex']);
+    expect(config.sensitive).toEqual(['diagnosis']);
+    expect(config.ignored).toEqual(['name']);
+    expect(config.person_id).toBeNull();
+    expect(config.weight).toBeNull();
+  });
+
+  it('a single role moves: the column that had it goes back to "Other"', () => {
+    const roles = proposedRoles(columns);
+    expect(assignRole(roles, 'ward', 'weight')).toBeNull();
+    expect(assignRole(roles, 'sex', 'weight')).toBe('ward');
+    expect(roles.get('ward')).toBe('insensitive');
+    expect(auditConfig({ ...choices(), roles }).weight).toBe('sex');
+  });
+});
+
+describe('the settings', () => {
+  it('default to the core defaults', () => {
+    const config = auditConfig(choices());
+    expect(config.threshold).toBe(CONFIG_DEFAULTS.threshold);
+    expect(config.records_at_risk_threshold).toBe(CONFIG_DEFAULTS.records_at_risk_threshold);
+    expect(config.success_rate_threshold).toBe(CONFIG_DEFAULTS.success_rate_threshold);
+    expect(config.advice).toEqual(ADVICE_DEFAULTS);
+    expect(config.scorr_k_min).toBe(CONFIG_DEFAULTS.scorr_k_min);
+    expect(config.rut_alpha).toBe(CONFIG_DEFAULTS.rut_alpha);
+    expect(config.risk_combination).toBe(CONFIG_DEFAULTS.risk_combination);
+    expect(PAGE_REGIONS).toBe(REGIONS);
+  });
+
+  it('give the population size one way only', () => {
+    const region = auditConfig(choices({ population: { kind: 'region', region: 'Germany' } }));
+    expect([region.population_size, region.sampling_fraction, region.population_region]).toEqual([null, null, 'Germany']);
+    const fraction = auditConfig(choices({ population: { kind: 'fraction', fraction: 0.1 } }));
+    expect([fraction.population_size, fraction.sampling_fraction, fraction.population_region]).toEqual([null, 0.1, null]);
+  });
+
+  it('pair the original by the record id only when there is an original', () => {
+    expect(auditConfig(choices({ recordId: 'name' })).record_id).toBeNull();
+    const original = new File(['name\n'], 'o.csv');
+    expect(auditConfig(choices({ recordId: 'name', original })).record_id).toBe('name');
+  });
+
+  it('are refused with a reason when they cannot run', () => {
+    expect(validate(choices())).toBeNull();
+    const none = proposedRoles(columns);
+    none.set('age', 'insensitive');
+    none.set('sex', 'insensitive');
+    expect(validate(choices({ roles: none }))).toMatch(/quasi-identifier/);
+    expect(validate(choices({ threshold: 0 }))).toMatch(/threshold τ/);
+    expect(validate(choices({ population: { kind: 'size', size: 1.5 } }))).toMatch(/whole number/);
+    expect(validate(choices({ scorrKBasis: 'persons' }))).toMatch(/Person id/);
+    expect(validate(choices({ rutAlpha: 2 }))).toMatch(/utility α/);
+  });
+});
+
+describe('the record id of the original', () => {
+  it('is a column named like one, else an id-like direct identifier, else row order', () => {
+    expect(guessRecordId([column('age', 'quasi_identifier'), column('Record ID', 'insensitive')])).toBe('Record ID');
+    expect(guessRecordId([column('age', 'quasi_identifier'), column('mrn_id', 'direct_identifier')])).toBe('mrn_id');
+    expect(guessRecordId([column('age', 'quasi_identifier')])).toBeNull();
+  });
+});
