@@ -11,7 +11,7 @@ import { DEFAULT_ALPHA, PRESET_INFO, choiceOf, presetOf, sweepOf, type Choice, t
 import { MEASURES, cellOf, entries, infeasibleBecause, type Entry } from './candidates-data';
 import { el, type Child } from './dom';
 import { explain, reasonText } from './explain';
-import { count, decimal, score } from './format';
+import { count, decimal, plural, score } from './format';
 import type { AuditConfig, MetricResult, Report } from './report';
 import { NARROW, riskUtilityMap, type MapInput } from './risk-utility-map';
 import { candidateClass, rutSweepChart, type SweepChart } from './rut-sweep-chart';
@@ -104,27 +104,56 @@ function measuresTable(list: Entry[]): { node: HTMLElement; update(choice: Choic
   return { node, update };
 }
 
+/** Why a candidate has no risk R or utility U, in words: the metric's reason, or that it was
+ * never measured (no quasi-identifiers: no risk at all). */
+function missingWhy(e: Entry): string {
+  const m = e.report.metrics.find((x) => x.id === e.missing);
+  if (m) return `could not be computed (${reasonText(m.reason)})`;
+  if (e.missing === 'risk_r' && e.report.params.quasi_identifiers.length === 0) return 'was not measured: no column is a quasi-identifier';
+  return 'was not reported';
+}
+
+/** Every scored candidate has the highest risk there is. */
+const allAtFullRisk = (scored: Entry[]) => scored.length > 0 && scored.every((e) => e.candidate!.risk_r >= 1);
+
 /** The best candidate in words, with the candidates that were not eligible and why. */
 function verdict(choice: Choice | null, list: Entry[], scored: Entry[], sweep: Sweep | null): HTMLElement {
   const box = el('div', { class: 'best-candidate', id: 'best-candidate', role: 'status' });
   const excluded = list.filter((e) => !e.candidate);
   const excludedNotes = excluded.map((e) =>
-    el(
-      'li',
-      { 'data-candidate': e.name, class: 'excluded' },
-      `${e.name} was left out: its ${e.missing === 'utility_u' ? 'utility U' : 'risk R'} could not be computed (${reasonText(e.report.metrics.find((m) => m.id === e.missing)?.reason)}).`,
-    ),
+    el('li', { 'data-candidate': e.name, class: 'excluded' }, `${e.name} was left out: its ${e.missing === 'utility_u' ? 'utility U' : 'risk R'} ${missingWhy(e)}.`),
   );
   if (!choice) {
     box.classList.add('none');
     box.setAttribute('data-candidate', '');
-    box.append(el('p', { class: 'best-title' }, 'No candidate could be scored.'), el('ul', { class: 'best-notes' }, ...excludedNotes));
+    const noQi = list.length > 0 && list.every((e) => e.report.params.quasi_identifiers.length === 0);
+    box.append(
+      el('p', { class: 'best-title' }, noQi ? 'No candidate can be chosen without quasi-identifiers.' : 'No candidate could be scored.'),
+      ...(noQi
+        ? [el('p', {}, 'The choice weighs each release’s utility against its risk, and the risk is measured on the quasi-identifiers: mark the columns an attacker could know as quasi-identifiers in step 2 and compare again. The utility of each candidate is in the table below.')]
+        : []),
+      // Without quasi-identifiers every candidate lacks R for the same reason, said above.
+      el('ul', { class: 'best-notes' }, ...(noQi ? [] : excludedNotes)),
+    );
     return box;
   }
   const infeasible = scored.filter((e) => !choice.feasible.includes(e.name));
   box.setAttribute('data-candidate', choice.chosen ?? '');
-  box.classList.toggle('none', choice.chosen === null);
-  if (choice.chosen !== null) {
+  box.classList.toggle('none', choice.chosen === null || allAtFullRisk(scored));
+  if (choice.chosen !== null && allAtFullRisk(scored)) {
+    // Crowning one would read as "safe to share": say what R = 1 means instead.
+    box.setAttribute('data-verdict', 'all-at-full-risk');
+    box.append(
+      el('p', { class: 'best-title' }, 'No candidate is safe to share: every one has risk R = 1.'),
+      el(
+        'p',
+        {},
+        `R = 1 is the highest risk there is: an attacker is expected to re-identify every record of each candidate. The RUT score then only ranks them by utility: `,
+        el('strong', { class: 'best-name' }, choice.chosen),
+        ` keeps the most (utility U ${score(scored.find((e) => e.name === choice.chosen)!.candidate!.utility_u)}), but it protects no one. Coarsen or suppress quasi-identifier values and compare again.`,
+      ),
+    );
+  } else if (choice.chosen !== null) {
     const j = scored.findIndex((e) => e.name === choice.chosen);
     const c = scored[j]!.candidate!;
     const feasibleCount = choice.feasible.length;
@@ -135,7 +164,7 @@ function verdict(choice: Choice | null, list: Entry[], scored: Entry[], sweep: S
         {},
         `It has the highest RUT score, ${score(choice.rut[j])}, at ${alphaWords(choice.alpha)}, `,
         feasibleCount === scored.length
-          ? `among all ${count(scored.length)} candidates`
+          ? `among all ${plural(scored.length, 'candidate')}`
           : `among the ${count(feasibleCount)} ${feasibleCount === 1 ? 'candidate' : 'candidates'} within the limits`,
         `: risk R ${score(c.risk_r)}, utility U ${score(c.utility_u)}.`,
       ),
@@ -278,7 +307,10 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
     el(
       'p',
       { class: 'lead' },
-      `${count(list.length)} candidate releases of ${inputs.original ?? 'the original table'}, each audited with the same roles and settings. Quasi-identifiers: ${qis.join(', ')}.${ref}`,
+      `${count(list.length)} candidate releases of ${inputs.original ?? 'the original table'}, each audited with the same roles and settings. `,
+      qis.length
+        ? `Quasi-identifiers: ${qis.join(', ')}.${ref}`
+        : 'No column is a quasi-identifier, so no risk was measured: the candidates are compared on utility alone.',
     ),
     section(
       'Which release to share',
