@@ -65,7 +65,7 @@ export function distributionChart(shares: Share[], ordered: boolean, id: string)
     ),
     list(first, 'Share of each sensitive value in the worst class and in the whole file'),
     rest.length
-      ? el('details', { class: 'more' }, el('summary', {}, `Show the other ${rest.length} values`), list(rest, 'The other sensitive values'))
+      ? el('details', { class: 'more' }, el('summary', {}, rest.length === 1 ? 'Show the other value' : `Show the other ${rest.length} values`), list(rest, 'The other sensitive values'))
       : null,
   );
 }

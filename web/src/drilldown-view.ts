@@ -45,7 +45,7 @@ export function drilldownView(report: Report, onExtract: (classes: ClassValues[]
           { class: 'drilldown' },
           button,
           help(
-            `The ${count(records)} ${records === 1 ? 'record' : 'records'} of these ${count(top.length)} groups, with every column and the line they come from, so you can see which rows to coarsen or remove. The file is made on this computer.`,
+            `The ${count(records)} ${records === 1 ? 'record' : 'records'} of ${top.length === 1 ? 'this group' : `these ${count(top.length)} groups`}, with every column and the line they come from, so you can see which rows to coarsen or remove. The file is made on this computer.`,
           ),
           status,
         )

@@ -177,6 +177,7 @@ export function renderProfile(
       'Each column has a proposed role; change it where you know better, then run the audit.',
     ),
     ...accountNodes(report.input, read.size),
+    ...(rowsTotal === 0 ? [el('p', { class: 'alert', id: 'no-records-note' }, `${fileLabel} has no records: it holds only its header row. The audit would have nothing to measure.`)] : []),
     ...[readingWarnings(report)].filter((n): n is HTMLElement => n !== null),
     ...(mode ? [el('p', { class: 'note', id: 'compare-note' }, mode.intro)] : []),
     table,

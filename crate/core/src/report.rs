@@ -138,10 +138,14 @@ pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
     if let Some((line, fields)) = facts.first_ragged {
         warnings.push(Warning {
             code: "ragged_rows",
-            message: format!(
-                "{} rows had a different number of fields than the header and were padded or cut (the first at line {line}, with {fields} fields)",
-                facts.ragged_rows
-            ),
+            message: if facts.ragged_rows == 1 {
+                format!("1 row had a different number of fields than the header and was padded or cut (at line {line}, with {fields} fields)")
+            } else {
+                format!(
+                    "{} rows had a different number of fields than the header and were padded or cut (the first at line {line}, with {fields} fields)",
+                    facts.ragged_rows
+                )
+            },
         });
     }
     if facts.blank_records > 0 {
@@ -174,8 +178,10 @@ pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
         warnings.push(Warning {
             code: "partial_read",
             message: format!(
-                "this report is partial: {} of the file's {} records could not be read and were left out",
-                facts.error_records, facts.records
+                "this report is partial: {} of the file's {} records could not be read and {} left out",
+                facts.error_records,
+                facts.records,
+                if facts.error_records == 1 { "was" } else { "were" }
             ),
         });
     }
