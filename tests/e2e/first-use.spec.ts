@@ -41,6 +41,7 @@ test('every quasi-identifier blank: no verdict, and the warnings above the cards
   await expect(verdict).toHaveAttribute('data-light', 'none');
   await expect(verdict).toContainText('Not assessable: every quasi-identifier is blank');
   await expect(verdict).not.toContainText('Green');
+  await expect(page.locator('#scorr-badge')).toContainText('Not assessable');
   const warning = page.locator('#warnings-section li[data-code="quasi_identifiers_all_blank"]');
   await expect(warning).toContainText('Every quasi-identifier (age, sex) is blank in every audited record');
   // The warnings come before the headline cards.

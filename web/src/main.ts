@@ -551,7 +551,7 @@ dropZone.addEventListener('drop', (e) => {
       messages,
       'error',
       `${files.length} files were dropped; drop one file at a time.`,
-      `Nothing was read of ${names}. Drop the table to audit alone, or to compare candidate releases of one table, choose them with “Compare candidate releases…”.`,
+      `Nothing was read of ${names}. Drop only the table to audit; to compare candidate releases of one table, choose them with “Compare candidate releases…”.`,
     );
     announce(`${files.length} files were dropped; drop one file at a time.`);
     return;

@@ -46,7 +46,8 @@ function noSensitive(report: Report): boolean {
 export function scorrBadge(report: Report): HTMLElement {
   const v = scorrVerdict(report);
   const decision = v.final;
-  const text = decision ? DECISIONS[decision] : noSensitive(report) ? 'Needs a sensitive column' : 'Not available';
+  const allBlank = metric(report, 'verdict_scorr_final')?.reason === 'quasi_identifiers_all_blank';
+  const text = decision ? DECISIONS[decision] : allBlank ? 'Not assessable' : noSensitive(report) ? 'Needs a sensitive column' : 'Not available';
   return el(
     'a',
     { class: `scorr-badge scorr-${decision ?? 'none'}`, id: 'scorr-badge', href: '#scorr-verdict', 'data-decision': decision ?? 'none' },
