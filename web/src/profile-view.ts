@@ -128,7 +128,8 @@ export function renderProfile(
   const refresh = () => {
     const direct = [...roles].filter(([, r]) => r === 'direct_identifier').map(([n]) => n);
     directNote.hidden = direct.length === 0;
-    directNote.textContent = `Direct identifiers (${direct.join(', ')}) are not part of the audit; they should be removed or replaced before the table is shared.`;
+    const listed = direct.length > 20 ? `${direct.slice(0, 20).join(', ')} and ${count(direct.length - 20)} more` : direct.join(', ');
+    directNote.textContent = `Direct identifiers (${listed}) are not part of the audit; they should be removed or replaced before the table is shared.`;
     problem.textContent = '';
     settings.setQuasiIdentifiers(columnsWithRole(roles, 'quasi_identifier'));
   };

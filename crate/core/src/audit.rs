@@ -235,10 +235,11 @@ impl TableSummary {
         }
         let rows = self.facts.rows_total;
         let mut warnings = Vec::new();
-        for c in &columns {
-            if c.shape == "no values" && rows > 0 {
-                warnings.push(Warning { code: "column_without_values", message: format!("column \"{}\" has no value in any row", c.name) });
-            }
+        let empty: Vec<String> = columns.iter().filter(|c| c.shape == "no values" && rows > 0).map(|c| format!("\"{}\"", c.name)).collect();
+        match empty.len() {
+            0 => {}
+            1 => warnings.push(Warning { code: "column_without_values", message: format!("column {} has no value in any row", empty[0]) }),
+            n => warnings.push(Warning { code: "column_without_values", message: format!("{n} columns have no value in any row: {}", name_list(&empty)) }),
         }
         let qi: Vec<String> = self.qi_index.iter().map(|&i| self.columns[i].clone()).collect();
         let direct: Vec<&str> =
@@ -246,7 +247,7 @@ impl TableSummary {
         if !direct.is_empty() {
             warnings.push(Warning {
                 code: "direct_identifiers_present",
-                message: format!("these columns look like direct identifiers and should not be released: {}", direct.join(", ")),
+                message: format!("these columns look like direct identifiers and should not be released: {}", name_list(&direct)),
             });
         }
         warnings.extend(reading_warnings(&self.facts));
@@ -325,6 +326,19 @@ impl TableSummary {
         }
     }
 }
+
+/// Names in a warning: the first [`LISTED_NAMES`], then how many more (a file of 20,000
+/// columns would otherwise make one warning of 20,000 names).
+fn name_list<S: AsRef<str>>(names: &[S]) -> String {
+    let shown: Vec<&str> = names.iter().take(LISTED_NAMES).map(AsRef::as_ref).collect();
+    match names.len().saturating_sub(LISTED_NAMES) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
+}
+
+/// Most names a warning lists.
+const LISTED_NAMES: usize = 20;
 
 /// The reason (and warning) code when every quasi-identifier cell of the audit is blank.
 const QI_ALL_BLANK: &str = "quasi_identifiers_all_blank";

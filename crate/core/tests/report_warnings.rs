@@ -45,3 +45,15 @@ fn one_quasi_identifier_with_values_keeps_the_verdict() {
     assert_eq!(report.metric("verdict_arx_thresholds").unwrap().status, Status::Ok);
     assert!(report.warnings.iter().all(|w| w.code != "quasi_identifiers_all_blank"));
 }
+
+#[test]
+fn columns_without_values_make_one_warning_of_bounded_length() {
+    let names: Vec<String> = (0..500).map(|j| format!("e{j}")).collect();
+    let header = format!("age,{}\n", names.join(","));
+    let row = format!("30{}\n", ",".repeat(names.len()));
+    let report = audit(format!("{header}{row}{row}").as_bytes(), &qi(&["age"]));
+    let w: Vec<_> = report.warnings.iter().filter(|w| w.code == "column_without_values").collect();
+    assert_eq!(w.len(), 1, "one warning for every empty column");
+    assert!(w[0].message.starts_with("500 columns have no value in any row: \"e0\", \"e1\""), "{}", w[0].message);
+    assert!(w[0].message.ends_with("and 480 more"), "{}", w[0].message);
+}
