@@ -43,4 +43,6 @@ test('when every candidate has R = 1 none is crowned the best', async ({ page })
   await expect(best).not.toContainText('Best candidate');
   await expect(best).toHaveClass(/none/);
   await expect(best).toHaveAttribute('data-verdict', 'all-at-full-risk');
+  // Nor is it highlighted in the table of measures.
+  await expect(page.locator('#candidates-table .chosen')).toHaveCount(0);
 });

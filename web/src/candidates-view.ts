@@ -46,7 +46,7 @@ function alphaWords(alpha: number): string {
 }
 
 /** The measures table: rows = measures, columns = candidates; the chosen column marked. */
-function measuresTable(list: Entry[]): { node: HTMLElement; update(choice: Choice | null, scored: Entry[]): void } {
+function measuresTable(list: Entry[]): { node: HTMLElement; update(choice: Choice | null, scored: Entry[], crowned: string | null): void } {
   const head = el(
     'tr',
     {},
@@ -88,7 +88,7 @@ function measuresTable(list: Entry[]): { node: HTMLElement; update(choice: Choic
   );
   const table = el('table', { id: 'candidates-table', class: 'candidates-table' }, el('caption', { class: 'visually-hidden' }, 'Every measure per candidate'), el('thead', {}, head), el('tbody', {}, ...rows));
   const node = el('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Every measure per candidate' }, table);
-  const update = (choice: Choice | null, scored: Entry[]) => {
+  const update = (choice: Choice | null, scored: Entry[], crowned: string | null) => {
     rutLabel.textContent = choice ? `RUT score at α = ${decimal(choice.alpha, 2)}` : 'RUT score';
     for (const [i, e] of list.entries()) {
       const j = scored.indexOf(e);
@@ -98,7 +98,7 @@ function measuresTable(list: Entry[]): { node: HTMLElement; update(choice: Choic
       else rutCells[i]!.removeAttribute('data-value');
     }
     for (const cell of table.querySelectorAll<HTMLElement>('[data-candidate]')) {
-      cell.classList.toggle('chosen', choice?.chosen === cell.getAttribute('data-candidate'));
+      cell.classList.toggle('chosen', crowned !== null && crowned === cell.getAttribute('data-candidate'));
     }
   };
   return { node, update };
@@ -277,11 +277,13 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
     const choice = scored.length ? choiceOf(results) : null;
     const sweep = sweepOf(results);
     verdictHost.replaceChildren(verdict(choice, list, scored, sweep));
-    table.update(choice, scored);
+    // The chosen one is highlighted only when it is worth sharing (not when every R = 1).
+    const crowned = allAtFullRisk(scored) ? null : (choice?.chosen ?? null);
+    table.update(choice, scored, crowned);
     mapInput = {
       candidates: scored.map((e) => e.candidate!),
       colorIndex: scored.map(colorOf),
-      chosen: choice?.chosen ?? null,
+      chosen: crowned,
       feasible: new Set(choice?.feasible ?? []),
       tauR: choice?.tauR ?? null,
       tauU: choice?.tauU ?? null,
