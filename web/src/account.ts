@@ -4,10 +4,9 @@
 // results, candidates, the HTML report) and checks the bytes against the File's size.
 
 import { el } from './dom';
-import { count } from './format';
+import { count, plural } from './format';
 import type { InputFacts } from './report';
 
-const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
 /** A delimiter by name: comma, semicolon, tab, pipe, space, else the character quoted. */
 export function delimiterName(d: string): string {

@@ -3,7 +3,7 @@
 // cost to utility. Each row gives the core's sentence, and a table beside it the figures.
 
 import { el, scrollTable } from './dom';
-import { count, percent } from './format';
+import { count, percent, plural } from './format';
 import { metric, type Report } from './report';
 import { missingReason, section } from './view-kit';
 
@@ -39,7 +39,7 @@ function lightBadge(light: Light): HTMLElement {
 
 function cost(e: Effect): string {
   if (e.change.kind === 'drop') return 'column lost';
-  if (e.change.kind === 'suppress') return `${count(e.records_suppressed)} records suppressed`;
+  if (e.change.kind === 'suppress') return `${plural(e.records_suppressed, 'record')} suppressed`;
   return `${percent(e.values_merged)} of values merged, loss ${e.generalization_loss.toFixed(2)}`;
 }
 

@@ -7,14 +7,8 @@ import { distributionChart } from './distribution-chart';
 import { el, scrollTable, type Child } from './dom';
 import { count, score } from './format';
 import type { Report } from './report';
-import { help } from './view-kit';
+import { cellValue, help } from './view-kit';
 
-function cellValue(v: string | null | undefined): Child {
-  if (v === null) return el('span', { class: 'blank' }, '(blank)');
-  if (v === '*') return el('span', { class: 'blank' }, '* (suppressed)');
-  if (v === undefined) return '—';
-  return v === '' ? el('span', { class: 'blank' }, '(empty)') : v;
-}
 
 /** "age 30-39 · zip 476**", in QI order. */
 export function classText(values: ClassMap, qis: string[]): Child[] {

@@ -33,12 +33,18 @@ function bars(items: Contribution[]): HTMLElement {
           el(
             'span',
             { class: 'bar-detail' },
-            `Without it: average risk −${score(c.delta_r_internal)}, unique records −${c.delta_uniqueness === null ? '—' : (c.delta_uniqueness * 100).toFixed(2)} points`,
+            `Without it: average risk −${score(c.delta_r_internal)}, unique records −${c.delta_uniqueness === null ? '—' : points(c.delta_uniqueness)} points`,
           ),
         ),
       );
     }),
   );
+}
+
+/** A share in percentage points, 2 decimals; a change that is not 0 never reads "0.00". */
+function points(share: number): string {
+  const text = (share * 100).toFixed(2);
+  return share !== 0 && /^-?0\.00$/.test(text) ? '< 0.01' : text;
 }
 
 function singlingOutList(report: Report): HTMLElement {

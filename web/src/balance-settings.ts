@@ -39,12 +39,11 @@ export function balanceSettings(): { node: HTMLElement; read(): BalanceSettings;
         : null,
     );
   });
-  for (const type of ['input', 'focus'] as const) {
-    weightInput.addEventListener(type, () => {
-      const weighted = radios[1]!.querySelector<HTMLInputElement>('input[type="radio"]')!;
-      weighted.checked = true;
-    });
-  }
+  // Typing a weight selects the weighted mean; focus alone (tabbing past) changes nothing.
+  weightInput.addEventListener('input', () => {
+    const weighted = radios[1]!.querySelector<HTMLInputElement>('input[type="radio"]')!;
+    weighted.checked = true;
+  });
 
   const presetSelect = el(
     'select',

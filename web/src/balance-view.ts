@@ -25,7 +25,7 @@ import {
 import type { Chart } from './charts';
 import { el, scrollTable, type Child } from './dom';
 import { explain, reasonText } from './explain';
-import { count, decimal, percent, score } from './format';
+import { count, decimal, percent, plural, score } from './format';
 import { metric, type Report } from './report';
 import { rutSweepChart, type SweepChart } from './rut-sweep-chart';
 import { fact, facts, help, missingReason, type View } from './view-kit';
@@ -54,9 +54,9 @@ function externalPart(report: Report): Child[] {
   }
   const matched =
     ext.matched !== null && ext.records !== null
-      ? `${count(ext.matched)} of ${count(ext.records)} records have look-alikes`
+      ? `${count(ext.matched)} of ${plural(ext.records, 'record')} ${ext.matched === 1 ? 'has a look-alike' : 'have look-alikes'}`
       : 'Records with look-alikes';
-  const rows = ext.externalRows !== null ? ` among the ${count(ext.externalRows)} rows of the reference table` : ' in the reference table';
+  const rows = ext.externalRows !== null ? ` among the ${plural(ext.externalRows, 'row')} of the reference table` : ' in the reference table';
   const on = ext.attributes.length ? `, matched on ${ext.attributes.join(', ')}` : '';
   const prob = matchingProbability(report);
   const corr = matchingProbability(report, 'r_external_correlation');

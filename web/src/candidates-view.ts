@@ -11,7 +11,7 @@ import { DEFAULT_ALPHA, PRESET_INFO, choiceOf, presetOf, sweepOf, type Choice, t
 import { MEASURES, cellOf, entries, infeasibleBecause, type Entry } from './candidates-data';
 import { el, type Child } from './dom';
 import { explain, reasonText } from './explain';
-import { count, decimal, score } from './format';
+import { count, decimal, plural, score } from './format';
 import type { AuditConfig, MetricResult, Report } from './report';
 import { NARROW, riskUtilityMap, type MapInput } from './risk-utility-map';
 import { candidateClass, rutSweepChart, type SweepChart } from './rut-sweep-chart';
@@ -48,7 +48,7 @@ function alphaWords(alpha: number): string {
 }
 
 /** The measures table: rows = measures, columns = candidates; the chosen column marked. */
-function measuresTable(list: Entry[]): { node: HTMLElement; update(choice: Choice | null, scored: Entry[]): void } {
+function measuresTable(list: Entry[]): { node: HTMLElement; update(choice: Choice | null, scored: Entry[], crowned: string | null): void } {
   const head = el(
     'tr',
     {},
@@ -90,7 +90,7 @@ function measuresTable(list: Entry[]): { node: HTMLElement; update(choice: Choic
   );
   const table = el('table', { id: 'candidates-table', class: 'candidates-table' }, el('caption', { class: 'visually-hidden' }, 'Every measure per candidate'), el('thead', {}, head), el('tbody', {}, ...rows));
   const node = el('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Every measure per candidate' }, table);
-  const update = (choice: Choice | null, scored: Entry[]) => {
+  const update = (choice: Choice | null, scored: Entry[], crowned: string | null) => {
     rutLabel.textContent = choice ? `RUT score at α = ${decimal(choice.alpha, 2)}` : 'RUT score';
     for (const [i, e] of list.entries()) {
       const j = scored.indexOf(e);
@@ -100,33 +100,62 @@ function measuresTable(list: Entry[]): { node: HTMLElement; update(choice: Choic
       else rutCells[i]!.removeAttribute('data-value');
     }
     for (const cell of table.querySelectorAll<HTMLElement>('[data-candidate]')) {
-      cell.classList.toggle('chosen', choice?.chosen === cell.getAttribute('data-candidate'));
+      cell.classList.toggle('chosen', crowned !== null && crowned === cell.getAttribute('data-candidate'));
     }
   };
   return { node, update };
 }
+
+/** Why a candidate has no risk R or utility U, in words: the metric's reason, or that it was
+ * never measured (no quasi-identifiers: no risk at all). */
+function missingWhy(e: Entry): string {
+  const m = e.report.metrics.find((x) => x.id === e.missing);
+  if (m) return `could not be computed (${reasonText(m.reason)})`;
+  if (e.missing === 'risk_r' && e.report.params.quasi_identifiers.length === 0) return 'was not measured: no column is a quasi-identifier';
+  return 'was not reported';
+}
+
+/** Every scored candidate has the highest risk there is. */
+const allAtFullRisk = (scored: Entry[]) => scored.length > 0 && scored.every((e) => e.candidate!.risk_r >= 1);
 
 /** The best candidate in words, with the candidates that were not eligible and why. */
 function verdict(choice: Choice | null, list: Entry[], scored: Entry[], sweep: Sweep | null): HTMLElement {
   const box = el('div', { class: 'best-candidate', id: 'best-candidate', role: 'status' });
   const excluded = list.filter((e) => !e.candidate);
   const excludedNotes = excluded.map((e) =>
-    el(
-      'li',
-      { 'data-candidate': e.name, class: 'excluded' },
-      `${e.name} was left out: its ${e.missing === 'utility_u' ? 'utility U' : 'risk R'} could not be computed (${reasonText(e.report.metrics.find((m) => m.id === e.missing)?.reason)}).`,
-    ),
+    el('li', { 'data-candidate': e.name, class: 'excluded' }, `${e.name} was left out: its ${e.missing === 'utility_u' ? 'utility U' : 'risk R'} ${missingWhy(e)}.`),
   );
   if (!choice) {
     box.classList.add('none');
     box.setAttribute('data-candidate', '');
-    box.append(el('p', { class: 'best-title' }, 'No candidate could be scored.'), el('ul', { class: 'best-notes' }, ...excludedNotes));
+    const noQi = list.length > 0 && list.every((e) => e.report.params.quasi_identifiers.length === 0);
+    box.append(
+      el('p', { class: 'best-title' }, noQi ? 'No candidate can be chosen without quasi-identifiers.' : 'No candidate could be scored.'),
+      ...(noQi
+        ? [el('p', {}, 'The choice weighs each release’s utility against its risk, and the risk is measured on the quasi-identifiers: mark the columns an attacker could know as quasi-identifiers in step 2 and compare again. The utility of each candidate is in the table below.')]
+        : []),
+      // Without quasi-identifiers every candidate lacks R for the same reason, said above.
+      el('ul', { class: 'best-notes' }, ...(noQi ? [] : excludedNotes)),
+    );
     return box;
   }
   const infeasible = scored.filter((e) => !choice.feasible.includes(e.name));
   box.setAttribute('data-candidate', choice.chosen ?? '');
-  box.classList.toggle('none', choice.chosen === null);
-  if (choice.chosen !== null) {
+  box.classList.toggle('none', choice.chosen === null || allAtFullRisk(scored));
+  if (choice.chosen !== null && allAtFullRisk(scored)) {
+    // Crowning one would read as "safe to share": say what R = 1 means instead.
+    box.setAttribute('data-verdict', 'all-at-full-risk');
+    box.append(
+      el('p', { class: 'best-title' }, 'No candidate is safe to share: every one has risk R = 1.'),
+      el(
+        'p',
+        {},
+        `R = 1 is the highest risk there is: an attacker is expected to re-identify every record of each candidate. The RUT score then only ranks them by utility: `,
+        el('strong', { class: 'best-name' }, choice.chosen),
+        ` keeps the most (utility U ${score(scored.find((e) => e.name === choice.chosen)!.candidate!.utility_u)}), but it protects no one. Coarsen or suppress quasi-identifier values and compare again.`,
+      ),
+    );
+  } else if (choice.chosen !== null) {
     const j = scored.findIndex((e) => e.name === choice.chosen);
     const c = scored[j]!.candidate!;
     const feasibleCount = choice.feasible.length;
@@ -137,7 +166,7 @@ function verdict(choice: Choice | null, list: Entry[], scored: Entry[], sweep: S
         {},
         `It has the highest RUT score, ${score(choice.rut[j])}, at ${alphaWords(choice.alpha)}, `,
         feasibleCount === scored.length
-          ? `among all ${count(scored.length)} candidates`
+          ? `among all ${plural(scored.length, 'candidate')}`
           : `among the ${count(feasibleCount)} ${feasibleCount === 1 ? 'candidate' : 'candidates'} within the limits`,
         `: risk R ${score(c.risk_r)}, utility U ${score(c.utility_u)}.`,
       ),
@@ -253,11 +282,13 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
     const choice = scored.length ? choiceOf(results) : null;
     const sweep = sweepOf(results);
     verdictHost.replaceChildren(verdict(choice, list, scored, sweep));
-    table.update(choice, scored);
+    // The chosen one is highlighted only when it is worth sharing (not when every R = 1).
+    const crowned = allAtFullRisk(scored) ? null : (choice?.chosen ?? null);
+    table.update(choice, scored, crowned);
     mapInput = {
       candidates: scored.map((e) => e.candidate!),
       colorIndex: scored.map(colorOf),
-      chosen: choice?.chosen ?? null,
+      chosen: crowned,
       feasible: new Set(choice?.feasible ?? []),
       tauR: choice?.tauR ?? null,
       tauU: choice?.tauU ?? null,
@@ -283,7 +314,10 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
     el(
       'p',
       { class: 'lead' },
-      `${count(list.length)} candidate releases of ${inputs.original ?? 'the original table'}, each audited with the same roles and settings. Quasi-identifiers: ${qis.join(', ')}.${ref}`,
+      `${count(list.length)} candidate releases of ${inputs.original ?? 'the original table'}, each audited with the same roles and settings. `,
+      qis.length
+        ? `Quasi-identifiers: ${qis.join(', ')}.${ref}`
+        : 'No column is a quasi-identifier, so no risk was measured: the candidates are compared on utility alone.',
     ),
     section(
       'Which release to share',

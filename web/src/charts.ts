@@ -4,7 +4,7 @@
 
 import uPlot from 'uplot';
 import { el, scrollTable } from './dom';
-import { count, edge, percent } from './format';
+import { count, edge, percent, plural } from './format';
 
 export interface Chart {
   destroy(): void;
@@ -211,7 +211,7 @@ export function classSizeChart(host: HTMLElement, histogram: [number, number, nu
     valueLabels: true,
     readout: (i) => {
       const b = shown[i];
-      return b ? `Group size ${b.name}: ${count(b.records)} records in ${count(b.classes)} groups.` : READOUT_IDLE;
+      return b ? `Group size ${b.name}: ${plural(b.records, 'record')} in ${plural(b.classes, 'group')}.` : READOUT_IDLE;
     },
   });
   host.append(

@@ -5,7 +5,7 @@
 
 import type { Share } from './attribute-data';
 import { el } from './dom';
-import { percent } from './format';
+import { fileValue, percent } from './format';
 
 /** Rows shown before the rest is folded away. */
 const SHOWN = 12;
@@ -21,8 +21,8 @@ function bar(kind: 'in-class' | 'in-file', share: number, max: number): HTMLElem
 function row(s: Share, max: number): HTMLElement {
   return el(
     'li',
-    { class: 'dist-row', 'data-value': s.value },
-    el('span', { class: 'dist-label' }, s.value === '' ? '(blank)' : s.value),
+    { class: 'dist-row', 'data-value': fileValue(s.value) },
+    el('span', { class: 'dist-label' }, s.value === '' ? '(blank)' : fileValue(s.value)),
     el('span', { class: 'dist-bars', 'aria-hidden': 'true' }, bar('in-class', s.inClass, max), bar('in-file', s.inFile, max)),
     el(
       'span',
@@ -65,7 +65,7 @@ export function distributionChart(shares: Share[], ordered: boolean, id: string)
     ),
     list(first, 'Share of each sensitive value in the worst class and in the whole file'),
     rest.length
-      ? el('details', { class: 'more' }, el('summary', {}, `Show the other ${rest.length} values`), list(rest, 'The other sensitive values'))
+      ? el('details', { class: 'more' }, el('summary', {}, rest.length === 1 ? 'Show the other value' : `Show the other ${rest.length} values`), list(rest, 'The other sensitive values'))
       : null,
   );
 }

@@ -2,20 +2,13 @@
 // the file once more and hand back the rows of exactly these groups, saved as a CSV file made
 // on this computer.
 
-import { el, scrollTable, type Child } from './dom';
+import { el, scrollTable } from './dom';
 import { explain } from './explain';
 import { count, score } from './format';
 import type { ClassValues } from './protocol';
 import { riskiestClasses, type Report } from './report';
-import { help, missingReason, section } from './view-kit';
+import { cellValue, help, missingReason, section } from './view-kit';
 
-/** A QI value of a risky group: a missing cell is shown as such, not as an empty string. */
-function cellText(v: string | null | undefined): Child {
-  if (v === null) return el('span', { class: 'blank' }, '(blank)');
-  if (v === undefined) return '—';
-  if (v === '*') return el('span', { class: 'blank' }, '* (suppressed)');
-  return v === '' ? el('span', { class: 'blank' }, '(empty)') : v;
-}
 
 /** The riskiest classes as the Extract pass wants them: values in QI order, null = missing. */
 export function drilldownClasses(report: Report): ClassValues[] {
@@ -42,7 +35,7 @@ export function drilldownView(report: Report, onExtract: (classes: ClassValues[]
       ? scrollTable(
           'Riskiest groups of records',
           [...qis, 'Records in group', 'Risk'],
-          top.map((t) => [...qis.map((q) => cellText(t.values[q])), count(t.size), score(t.risk)]),
+          top.map((t) => [...qis.map((q) => cellValue(t.values[q])), count(t.size), score(t.risk)]),
           [qis.length, qis.length + 1],
         )
       : el('p', {}, missingReason(report, 'record_risk') ?? 'No groups reported.'),
@@ -52,7 +45,7 @@ export function drilldownView(report: Report, onExtract: (classes: ClassValues[]
           { class: 'drilldown' },
           button,
           help(
-            `The ${count(records)} ${records === 1 ? 'record' : 'records'} of these ${count(top.length)} groups, with every column and the line they come from, so you can see which rows to coarsen or remove. The file is made on this computer.`,
+            `The ${count(records)} ${records === 1 ? 'record' : 'records'} of ${top.length === 1 ? 'this group' : `these ${count(top.length)} groups`}, with every column and the line they come from, so you can see which rows to coarsen or remove. The file is made on this computer.`,
           ),
           status,
         )

@@ -289,6 +289,7 @@ const REASONS: Readonly<Record<string, string>> = {
   lmax_undefined: 'the scale of the proximity loss could not be set',
   original_not_exact: 'some original values are not plain numbers and were skipped',
   invalid_cells_skipped: 'cells that are not valid numbers were skipped',
+  quasi_identifiers_all_blank: 'every quasi-identifier is blank in every record, so there is nothing to judge the risk by',
   sa_generalized_treated_as_categorical:
     'a numeric sensitive column holds ranges or masked values, so its values were compared as text (equal distance)',
 };

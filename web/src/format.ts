@@ -17,10 +17,33 @@ export function score(x: number | null | undefined): string {
   return x.toFixed(4);
 }
 
-/** A share in [0, 1] shown as a percentage with 2 decimals. */
+/** A share in [0, 1] shown as a percentage with 2 decimals. A share that is not 0 never reads
+ * "0.00%" (a combination singling out one record of a million is "< 0.01%"), nor one short of
+ * the whole "100.00%". */
 export function percent(share: number | null | undefined): string {
   if (share === null || share === undefined || !Number.isFinite(share)) return DASH;
-  return `${(share * 100).toFixed(2)}%`;
+  const text = `${(share * 100).toFixed(2)}%`;
+  if (share > 0 && text === '0.00%') return '< 0.01%';
+  if (share < 1 && text === '100.00%') return '> 99.99%';
+  return text;
+}
+
+/** "1 row", "2 rows", "1,000 rows": the count with the noun in the number it takes. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
+/** Longest value from the file shown whole; a longer one is cut (`fileValue`). */
+export const VALUE_CHARS = 80;
+
+/** A value from the user's file as the page shows it: whole up to VALUE_CHARS characters,
+ * else its start, an ellipsis and its length ("xxxx… (2,000,000 characters)"). Values are
+ * never printed whole beyond that: a 2 MB field would make the page a million pixels tall. */
+export function fileValue(v: string): string {
+  if (v.length <= VALUE_CHARS) return v; // UTF-16 units: never fewer than characters
+  const chars = Array.from(v);
+  if (chars.length <= VALUE_CHARS) return v;
+  return `${chars.slice(0, VALUE_CHARS - 20).join('')}… (${count(chars.length)} characters)`;
 }
 
 /** A file size: kB below 1 MB, else MB. */

@@ -9,11 +9,11 @@ import './attribute.css';
 import './utility.css';
 import './balance.css';
 import { byId, el } from './dom';
-import { count, megabytes, rate } from './format';
+import { count, megabytes, plural, rate } from './format';
 import { fileStem, saveText } from './download';
 import { showExtractStatus } from './drilldown-view';
 import { sizeMismatch } from './account';
-import { LENIENT_HELPS, SIDE_NAMES, addMessage, clearMessages, describeError, showMessage } from './messages';
+import { LENIENT_HELPS, SIDE_NAMES, addMessage, clearMessages, describeError, removeErrors, showMessage } from './messages';
 import { renderProfile, type ProfileForm, type ProfileMode } from './profile-view';
 import { Freshness, profileReadText } from './freshness';
 import { clearCandidates, renderCandidates } from './candidates-view';
@@ -150,13 +150,13 @@ function updateProgress(p: Progress): void {
   }
   progressBar.max = Math.max(1, p.totalBytes);
   progressBar.value = p.bytes;
-  const rows = p.rows === null ? '' : `${count(p.rows)} rows · `;
+  const rows = p.rows === null ? '' : `${plural(p.rows, 'row')} · `;
   progressText.textContent = `${rows}${megabytes(p.bytes)} of ${megabytes(p.totalBytes)} · ${rate(p.mbPerSec)}`;
   // Screen readers hear a quarter-by-quarter summary, not ten updates a second.
   const quarter = p.totalBytes > 0 ? Math.floor((4 * p.bytes) / p.totalBytes) : 0;
   if (quarter > job.announcedQuarter && quarter < 4) {
     job.announcedQuarter = quarter;
-    announce(`${quarter * 25}% read${p.rows === null ? '' : `, ${count(p.rows)} rows`}.`);
+    announce(`${quarter * 25}% read${p.rows === null ? '' : `, ${plural(p.rows, 'row')}`}.`);
   }
 }
 
@@ -279,6 +279,7 @@ function onCompare(reports: Report[]): void {
   const candidates = job.candidates;
   const wrong = reports.map((r, i) => sizeMismatch(r.input, candidates[i]?.size ?? null, candidates[i]?.name ?? 'A candidate')).find((m) => m);
   if (wrong) return showSizeMismatch(wrong);
+  removeErrors(messages);
   renderCandidates(resultsPanel, {
     names: candidates.map((f) => f.name),
     sizes: candidates.map((f) => f.size),
@@ -380,6 +381,7 @@ function showAudit(report: Report): boolean {
     return false;
   }
   job.report = report;
+  removeErrors(messages); // an error of an earlier attempt no longer describes what is shown
   // What the full report holds: the core's shareable variant at the report's own k.
   job.shareable = client.shareable(report, null);
   job.shareable.catch(() => undefined);
@@ -696,7 +698,20 @@ for (const type of ['dragleave', 'drop'] as const) {
 }
 dropZone.addEventListener('drop', (e) => {
   e.preventDefault();
-  const file = e.dataTransfer?.files[0];
+  const files = [...(e.dataTransfer?.files ?? [])];
+  if (files.length > 1) {
+    // Never audit one of them silently: say which were dropped and what to do instead.
+    const names = files.map((f) => f.name).join(', ');
+    showMessage(
+      messages,
+      'error',
+      `${files.length} files were dropped; drop one file at a time.`,
+      `Nothing was read of ${names}. Drop only the table to audit; to compare candidate releases of one table, choose them with “Compare candidate releases…”.`,
+    );
+    announce(`${files.length} files were dropped; drop one file at a time.`);
+    return;
+  }
+  const file = files[0];
   if (file) start({ kind: 'file', file }, file.name, false);
 });
 // A file dropped next to the zone must not make the browser navigate away to it.

@@ -162,3 +162,8 @@ export function addMessage(area: HTMLElement, kind: MessageKind, title: string, 
 export function clearMessages(area: HTMLElement): void {
   area.replaceChildren();
 }
+
+/** Removes the error messages (results just shown supersede them); notes stay. */
+export function removeErrors(area: HTMLElement): void {
+  for (const m of area.querySelectorAll('.message-error')) m.remove();
+}

@@ -4,7 +4,7 @@
 import { classSizeChart, riskChart, type Chart } from './charts';
 import { el, scrollTable, type Child } from './dom';
 import { explain } from './explain';
-import { count, percent, score } from './format';
+import { count, percent, plural, score } from './format';
 import { kViolators, numberTriples, numberValue, percentiles, type Report } from './report';
 import { fact, facts, help, missingReason, section, type View } from './view-kit';
 
@@ -63,7 +63,7 @@ export function headlineCards(report: Report): HTMLElement {
       'prosecutor_records_at_risk',
       `Records at risk (above τ = ${tau})`,
       percent(atRisk),
-      atRisk !== null && n !== null ? `about ${count(Math.round(atRisk * n))} of ${count(n)} records` : null,
+      atRisk !== null && n !== null ? `about ${count(Math.round(atRisk * n))} of ${plural(n, 'record')}` : null,
     ),
   );
 }

@@ -6,7 +6,7 @@
 
 import { el, scrollTable, type Child } from './dom';
 import { explain, reasonText } from './explain';
-import { count, decimal, percent, score } from './format';
+import { count, decimal, percent, plural, score } from './format';
 import { numberValue, type Report } from './report';
 import { cm3Details, pairing, permMetrics, reverseMappings, type Pairing } from './utility-data';
 import { help, missingReason } from './view-kit';
@@ -59,7 +59,7 @@ function cards(report: Report): HTMLElement {
 
 /** How the rows were paired, in one sentence. */
 function alignmentText(p: Pairing, inputs: UtilityInputs): string {
-  const pairs = p.pairs === null ? '' : ` ${count(p.pairs)} pairs compared.`;
+  const pairs = p.pairs === null ? '' : ` ${plural(p.pairs, 'pair')} compared.`;
   switch (p.alignment) {
     case 'record_id': {
       const column = inputs.recordId ? ` “${inputs.recordId}”` : '';

@@ -3,8 +3,9 @@
 // setting is reported (`onEdit`), so the results shown can follow it.
 
 import { accountNodes, delimiterName } from './account';
-import { el, scrollTable } from './dom';
-import { count, percent } from './format';
+import { columnTable } from './column-table';
+import { el } from './dom';
+import { count, fileValue, percent, plural } from './format';
 import type { ColumnProfile, Encoding, Report } from './report';
 import {
   ROLES,
@@ -22,13 +23,13 @@ import {
 import type { HeaderReader } from './reference-matching';
 import { settingsForm } from './settings-form';
 function shapeText(c: ColumnProfile): string {
-  const range = c.min !== null && c.max !== null ? ` (${c.min} to ${c.max})` : '';
+  const range = c.min !== null && c.max !== null ? ` (${fileValue(c.min)} to ${fileValue(c.max)})` : '';
   return `${c.kind}, ${c.shape}${range}`;
 }
 
 function topText(c: ColumnProfile): string {
   if (c.top.length === 0) return '—';
-  return c.top.map(([v, n]) => `${v === '' ? '(blank)' : v} (${count(n)})`).join(', ');
+  return c.top.map(([v, n]) => `${v === '' ? '(blank)' : fileValue(v)} (${count(n)})`).join(', ');
 }
 
 function roleSelect(
@@ -54,7 +55,7 @@ function roleSelect(
   return el(
     'div',
     { class: 'role-cell' },
-    el('label', { class: 'visually-hidden', for: id }, `Role of column ${c.name}`),
+    el('label', { class: 'visually-hidden', for: id }, `Role of column ${fileValue(c.name)}`),
     select,
     el('p', { class: 'role-reason', id: `${id}-reason` }, c.role_reason),
   );
@@ -132,7 +133,8 @@ export function renderProfile(
   const refresh = () => {
     const direct = [...roles].filter(([, r]) => r === 'direct_identifier').map(([n]) => n);
     directNote.hidden = direct.length === 0;
-    directNote.textContent = `Direct identifiers (${direct.join(', ')}) are not part of the audit; they should be removed or replaced before the table is shared.`;
+    const listed = direct.length > 20 ? `${direct.slice(0, 20).join(', ')} and ${count(direct.length - 20)} more` : direct.join(', ');
+    directNote.textContent = `Direct identifiers (${listed}) are not part of the audit; they should be removed or replaced before the table is shared.`;
     problem.textContent = '';
     settings.setQuasiIdentifiers(columnsWithRole(roles, 'quasi_identifier'));
   };
@@ -147,14 +149,14 @@ export function renderProfile(
 
   // The role comes right after the name: it is what the user acts on, and it must stay in
   // view when the table scrolls sideways on a narrow screen.
-  const rows = report.columns.map((c) => [
-    el('span', { class: 'col-name' }, c.name),
+  const cells = (c: ColumnProfile) => [
+    el('span', { class: 'col-name' }, fileValue(c.name)),
     roleSelect(c, roles, selects, onRoleChange),
     shapeText(c),
     `${c.distinct_exact ? '' : '≈ '}${count(c.distinct)}`,
     `${count(c.forms.missing)}${rowsTotal > 0 ? ` (${percent(c.forms.missing / rowsTotal)})` : ''}`,
     el('span', { class: 'top-values' }, topText(c)),
-  ]);
+  ];
 
   const settings = settingsForm(report.columns, readHeader);
   const runButton = el('button', { id: 'run-audit', class: 'button primary', type: 'submit' }, mode?.runLabel ?? 'Run audit');
@@ -171,16 +173,17 @@ export function renderProfile(
     if (choices) onRun(choices);
   });
 
-  const table = scrollTable('Columns of the table', ['Column', 'Role', 'Kind and shape', 'Distinct', 'Missing', 'Most frequent values'], rows, [3, 4]);
+  const table = columnTable('Columns of the table', ['Column', 'Role', 'Kind and shape', 'Distinct', 'Missing', 'Most frequent values'], report.columns, cells, [3, 4]);
   panel.replaceChildren(
     el('h2', { id: 'profile-title' }, '2. Check the columns'),
     el(
       'p',
       { class: 'lead' },
-      `${fileLabel}: ${count(rowsTotal)} rows, ${count(report.input.columns)} columns, read as ${report.input.encoding} with ${delimiterName(report.input.delimiter)} as delimiter${read.lenient ? ', leniently' : ''}. `,
+      `${fileLabel}: ${plural(rowsTotal, 'row')}, ${plural(report.input.columns, 'column')}, read as ${report.input.encoding} with ${delimiterName(report.input.delimiter)} as delimiter${read.lenient ? ', leniently' : ''}. `,
       'Each column has a proposed role; change it where you know better, then run the audit.',
     ),
     ...accountNodes(report.input, read.size),
+    ...(rowsTotal === 0 ? [el('p', { class: 'alert', id: 'no-records-note' }, `${fileLabel} has no records: it holds only its header row. The audit would have nothing to measure.`)] : []),
     ...[readingWarnings(report)].filter((n): n is HTMLElement => n !== null),
     ...(mode ? [el('p', { class: 'note', id: 'compare-note' }, mode.intro)] : []),
     table,

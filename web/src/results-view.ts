@@ -17,13 +17,13 @@ import { balanceView } from './balance-view';
 import type { Chart } from './charts';
 import { append, el, scrollTable } from './dom';
 import { drilldownView } from './drilldown-view';
-import { explain, reasonText } from './explain';
-import { count, percent, score, smallPercent } from './format';
+import { explain } from './explain';
+import { count, percent, plural, score, smallPercent } from './format';
 import { groupsView, headlineCards } from './overview-view';
 import { populationView } from './population-view';
 import { addNavigation } from './results-nav';
 import type { ClassValues } from './protocol';
-import { isRecord, metric, type MetricResult, type Report, type ShareableReport } from './report';
+import { isRecord, metric, numberValue, type MetricResult, type Report, type ShareableReport } from './report';
 import { personsView, scorrView, weightsView } from './risks-view';
 import { scorrBadge, scorrVerdictView } from './scorr-verdict-view';
 import { asMinMeanMax, scopeAttribute, scopeSubset } from './suite';
@@ -70,7 +70,7 @@ export function metricText(m: MetricResult, report: Report): string {
   if (entries.length > 0 && entries.length <= 6 && entries.every(([, x]) => x === null || typeof x !== 'object')) {
     return entries.map(([k, x]) => `${k.replace(/_/g, ' ')}: ${primitiveText(x)}`).join(', ');
   }
-  return Array.isArray(v) ? `${count(v.length)} entries (see the JSON report)` : 'see the JSON report';
+  return Array.isArray(v) ? `${plural(v.length, 'entry', 'entries')} (see the JSON report)` : 'see the JSON report';
 }
 
 function metricName(m: MetricResult): HTMLElement {
@@ -80,16 +80,26 @@ function metricName(m: MetricResult): HTMLElement {
   return el('span', {}, el('code', {}, m.id), scope ? ` (${scope})` : null);
 }
 
+/** The report's warnings, as the JSON lists them (the core adds the metrics' warnings, one per
+ * code naming its metrics): the page shows no warning the JSON lacks. */
 function warningsList(report: Report): HTMLElement | null {
-  // Metric warnings grouped by code: one line per code, naming the metrics it concerns.
-  const byCode = new Map<string, string[]>();
-  for (const m of report.metrics) for (const w of m.warnings) byCode.set(w, [...(byCode.get(w) ?? []), m.id]);
-  const items = [
-    ...report.warnings.map((w) => `${w.message} (${w.code})`),
-    ...[...byCode].map(([code, ids]) => `${reasonText(code)} (${code}: ${[...new Set(ids)].join(', ')})`),
-  ].map((w) => w.charAt(0).toUpperCase() + w.slice(1));
-  if (items.length === 0) return null;
-  return section('Warnings', 'warnings-title', el('ul', { class: 'warnings' }, ...items.map((w) => el('li', {}, w))));
+  if (report.warnings.length === 0) return null;
+  const items = report.warnings.map((w) => el('li', { 'data-code': w.code }, `${w.message.charAt(0).toUpperCase()}${w.message.slice(1)} (${w.code})`));
+  const node = section('Warnings', 'warnings-title', el('ul', { class: 'warnings' }, ...items));
+  node.id = 'warnings-section';
+  return node;
+}
+
+/** A file without a record to audit: said once, instead of every measure "Not available". */
+function noRecords(report: Report, fileLabel: string): HTMLElement | null {
+  const audited = numberValue(report, 'n_records');
+  if (report.input.rows_total > 0 && audited !== 0) return null;
+  const dropped = numberValue(report, 'n_dropped_records') ?? 0;
+  const text =
+    report.input.rows_total === 0
+      ? `${fileLabel} has no records: it holds only its header row, so there is nothing to audit. Choose the file with its data rows.`
+      : `No record is left to audit: ${dropped > 0 ? `all ${plural(report.input.rows_total, 'row')} were dropped for a blank quasi-identifier (“Drop the row” in step 2)` : 'every row was left out'}. Choose another policy for blank cells, or other quasi-identifiers.`;
+  return el('p', { class: 'alert', id: 'no-records' }, text);
 }
 
 function allMetrics(report: Report): HTMLElement {
@@ -173,8 +183,14 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     // Every byte and record of the file, and "partial" when records were left out.
     ...accountNodes(report.input, handlers.size),
   );
+  const empty = noRecords(report, fileLabel);
+  if (empty) {
+    for (const node of [empty, warningsList(report), allMetrics(report)]) if (node) append(panel, node);
+    panel.hidden = false;
+    return;
+  }
   if (qis.length === 0) {
-    const nodes = [...(utility?.nodes ?? []), warningsList(report), allMetrics(report)].filter((n): n is HTMLElement => n instanceof HTMLElement);
+    const nodes = [warningsList(report), ...(utility?.nodes ?? []), allMetrics(report)].filter((n): n is HTMLElement => n instanceof HTMLElement);
     append(panel, ...nodes);
     addNavigation(panel, report, nodes);
     panel.hidden = false;
@@ -183,10 +199,11 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   }
   const nodes = [
     hasVerdict ? verdictView(report, scorrBadge(report)) : null,
+    // The warnings come before the figures they qualify.
+    warningsList(report),
     persons?.prominent ? persons.node : null,
     headlineCards(report),
     adviceView(report),
-    warningsList(report),
     attackersView(report),
     attributeView(report),
     ...(utility?.nodes ?? []),

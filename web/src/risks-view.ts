@@ -2,12 +2,12 @@
 // chosen), k counted in persons for event-level data (only with a person id column) and the
 // SCORR uniqueness and uniformity risks.
 
-import { el, scrollTable, type Child } from './dom';
+import { el, scrollTable } from './dom';
 import { explain } from './explain';
 import { count, percent, score } from './format';
 import { isRecord, metric, numberValue, type Report } from './report';
 import { detailNumber, minMeanMax, perAttribute, asMinMeanMax, type MinMeanMax } from './suite';
-import { facts, help, reportFact, section } from './view-kit';
+import { cellValue, facts, help, reportFact, section } from './view-kit';
 
 const mmm = (v: MinMeanMax | null) => (v ? `min ${score(v.min)} · mean ${score(v.mean)} · max ${score(v.max)}` : '—');
 
@@ -72,11 +72,6 @@ export function personsView(report: Report): PersonsView | null {
   return { node, prominent };
 }
 
-function attributeValue(v: unknown): Child {
-  if (v === null) return el('span', { class: 'blank' }, '(blank)');
-  if (v === '*') return el('span', { class: 'blank' }, '* (suppressed)');
-  return typeof v === 'string' ? (v === '' ? el('span', { class: 'blank' }, '(empty)') : v) : '—';
-}
 
 export function scorrView(report: Report): HTMLElement {
   const attrs = perAttribute(report, 'scorr_uniformity_risk_attr');
@@ -88,7 +83,7 @@ export function scorrView(report: Report): HTMLElement {
       score(v?.min),
       score(v?.mean),
       score(v?.max),
-      el('span', {}, ...at.slice(0, 3).flatMap((x, i) => [i > 0 ? ', ' : null, attributeValue(x)])),
+      el('span', {}, ...at.slice(0, 3).flatMap((x, i) => [i > 0 ? ', ' : null, cellValue(x)])),
     ];
   });
   return section(

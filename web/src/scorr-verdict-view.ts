@@ -6,7 +6,7 @@
 import { scorrVerdict, sensitiveColumns, type Band, type FinalDecision, type ScorrVerdict } from './attribute-data';
 import { el, type Child } from './dom';
 import { explain } from './explain';
-import { count, score } from './format';
+import { count, plural, score } from './format';
 import { metric, type Report } from './report';
 import { help, missingReason, section } from './view-kit';
 
@@ -46,7 +46,8 @@ function noSensitive(report: Report): boolean {
 export function scorrBadge(report: Report): HTMLElement {
   const v = scorrVerdict(report);
   const decision = v.final;
-  const text = decision ? DECISIONS[decision] : noSensitive(report) ? 'Needs a sensitive column' : 'Not available';
+  const allBlank = metric(report, 'verdict_scorr_final')?.reason === 'quasi_identifiers_all_blank';
+  const text = decision ? DECISIONS[decision] : allBlank ? 'Not assessable' : noSensitive(report) ? 'Needs a sensitive column' : 'Not available';
   return el(
     'a',
     { class: `scorr-badge scorr-${decision ?? 'none'}`, id: 'scorr-badge', href: '#scorr-verdict', 'data-decision': decision ?? 'none' },
@@ -131,7 +132,7 @@ function extended(v: ScorrVerdict, report: Report): Child[] {
     e.kHint && (e.kHint.medium !== null || e.kHint.low !== null)
       ? help(
           `The uniqueness risk falls to the medium band from k = ${count(e.kHint.medium)} and to the low band from k = ${count(e.kHint.low)}`,
-          typeof n === 'number' ? ` (for ${count(n)} records).` : '.',
+          typeof n === 'number' ? ` (for ${plural(n, 'record')}).` : '.',
         )
       : null;
   return [el('p', { class: 'scorr-line', id: 'scorr-category' }, 'Category: ', bandChip(e.category), ' (the worst band of the rows below).'), table, hint];

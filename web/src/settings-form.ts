@@ -122,7 +122,8 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
   const matching = referenceMatching(readHeader);
   const referenceField = fileField('reference', 'Population table (optional)', REFERENCE_HELP, (file) => matching.setFile(file));
 
-  // The population size: one radio per way of giving it; typing in a box selects its radio.
+  // The population size: one radio per way of giving it; typing in a box (or choosing a region)
+  // selects its radio. Focus alone never does: tabbing through the form changes no setting.
   const sizeInput = el('input', { id: 'population-size', type: 'number', min: 1, step: 1, inputmode: 'numeric', placeholder: 'e.g. 500000' });
   const fractionInput = el('input', { id: 'sampling-fraction', type: 'number', min: 0, max: 1, step: 0.001, inputmode: 'decimal', placeholder: 'e.g. 0.01' });
   const regionSelect = el(
@@ -144,7 +145,7 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
   );
   const radioOf = (kind: string) => sizeField.querySelector<HTMLInputElement>(`input[name="population-kind"][value="${kind}"]`)!;
   for (const [input, kind] of [[sizeInput, 'size'], [fractionInput, 'fraction'], [regionSelect, 'region']] as const) {
-    for (const type of ['input', 'change', 'focus'] as const) input.addEventListener(type, () => (radioOf(kind).checked = true));
+    for (const type of ['input', 'change'] as const) input.addEventListener(type, () => (radioOf(kind).checked = true));
   }
 
   const population = el(

@@ -5,7 +5,7 @@
 
 import { el } from './dom';
 import { explain } from './explain';
-import type { Report } from './report';
+import { metric, type Report } from './report';
 import { arxVerdict, trafficLight, type ArxVerdict, type Light } from './suite';
 import { missingReason } from './view-kit';
 
@@ -46,7 +46,28 @@ function light(which: Light): HTMLElement {
   );
 }
 
+/** Every quasi-identifier blank in every record: no light (docs/decisions.md). */
+function notAssessable(report: Report, aside: HTMLElement | null): HTMLElement {
+  const qis = report.params.quasi_identifiers.join(', ');
+  return el(
+    'section',
+    { class: 'verdict verdict-none', id: 'verdict', 'data-light': 'none', 'aria-labelledby': 'verdict-title' },
+    el(
+      'div',
+      { class: 'verdict-body' },
+      el('h3', { id: 'verdict-title' }, el('span', { class: 'verdict-label' }, 'Not assessable: '), 'every quasi-identifier is blank'),
+      el(
+        'p',
+        { class: 'verdict-summary' },
+        `The quasi-identifiers (${qis}) are blank in every record, so the whole file is one group and every threshold is met, but only because there is nothing to group by. That says nothing about how re-identifiable the people in the file are. Check the roles in step 2, and whether the export emptied these columns.`,
+      ),
+    ),
+    aside,
+  );
+}
+
 export function verdictView(report: Report, aside: HTMLElement | null = null): HTMLElement {
+  if (metric(report, 'verdict_arx_thresholds')?.reason === 'quasi_identifiers_all_blank') return notAssessable(report, aside);
   const v = arxVerdict(report);
   if (!v) {
     return el(

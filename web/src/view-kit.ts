@@ -4,6 +4,7 @@
 import type { Chart } from './charts';
 import { el, type Child } from './dom';
 import { explain, reasonText } from './explain';
+import { fileValue } from './format';
 import { metric, type Report } from './report';
 import { detailString } from './suite';
 
@@ -39,6 +40,15 @@ export function reportFact(report: Report, id: string, label: string, value: str
 
 export function facts(...items: Child[]): HTMLElement {
   return el('dl', { class: 'facts' }, ...items);
+}
+
+/** A cell value of the user's file as the results show it: a blank cell, a suppressed `*` and
+ * an empty text said in words, a long value cut (fileValue), anything else a dash. */
+export function cellValue(v: unknown): Child {
+  if (v === null) return el('span', { class: 'blank' }, '(blank)');
+  if (v === '*') return el('span', { class: 'blank' }, '* (suppressed)');
+  if (typeof v !== 'string') return '—';
+  return v === '' ? el('span', { class: 'blank' }, '(empty)') : fileValue(v);
 }
 
 /** A help paragraph. */

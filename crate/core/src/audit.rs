@@ -15,8 +15,10 @@ use crate::identity::persons::Persons;
 use crate::identity::{self, IdentityInput, PopulationTable};
 use crate::ingest::cell::{Cell, Normaliser, parse_num};
 use crate::ingest::reader::{InputFacts, PartBounds, Probe, Reader, RecordSink, Rows, Span};
-use crate::report::{ReadPath, Report, ReportParams, Warning, reading_warnings};
+use crate::report::{ReadPath, Report, ReportParams, Warning, metric_warnings, reading_warnings};
+use crate::metric::{MetricResult, Status};
 use crate::table::classes::ClassTable;
+use crate::table::dictionary::MISSING;
 use crate::table::profile::ColumnProfile;
 use crate::table::reference::ReferenceTable;
 use crate::table::roles::Role;
@@ -253,10 +255,11 @@ impl TableSummary {
         }
         let rows = self.facts.rows_total;
         let mut warnings = Vec::new();
-        for c in &columns {
-            if c.shape == "no values" && rows > 0 {
-                warnings.push(Warning { code: "column_without_values", message: format!("column \"{}\" has no value in any row", c.name) });
-            }
+        let empty: Vec<String> = columns.iter().filter(|c| c.shape == "no values" && rows > 0).map(|c| format!("\"{}\"", c.name)).collect();
+        match empty.len() {
+            0 => {}
+            1 => warnings.push(Warning { code: "column_without_values", message: format!("column {} has no value in any row", empty[0]) }),
+            n => warnings.push(Warning { code: "column_without_values", message: format!("{n} columns have no value in any row: {}", name_list(&empty)) }),
         }
         let qi: Vec<String> = self.qi_index.iter().map(|&i| self.columns[i].clone()).collect();
         let direct: Vec<&str> =
@@ -264,7 +267,7 @@ impl TableSummary {
         if !direct.is_empty() {
             warnings.push(Warning {
                 code: "direct_identifiers_present",
-                message: format!("these columns look like direct identifiers and should not be released: {}", direct.join(", ")),
+                message: format!("these columns look like direct identifiers and should not be released: {}", name_list(&direct)),
             });
         }
         warnings.extend(reading_warnings(&self.facts));
@@ -301,6 +304,16 @@ impl TableSummary {
             };
             let verdicts = crate::verdict::scorr::metrics(&ctx, &metrics, &qi, &sas, &config.scorr);
             metrics.extend(verdicts);
+            if qi_all_blank(&self.classes) {
+                not_assessable(&mut metrics);
+                warnings.push(Warning {
+                    code: QI_ALL_BLANK,
+                    message: format!(
+                        "every quasi-identifier ({}) is blank in every audited record, so the audit cannot tell how re-identifiable the people in the file are and gives no verdict: check the roles, and whether the export emptied these columns",
+                        qi.join(", ")
+                    ),
+                });
+            }
         }
         if let (Some(o), Some(p)) = (&self.original, &self.released) {
             let norm = config.normaliser();
@@ -320,6 +333,7 @@ impl TableSummary {
             let balance = crate::balance::finish(&input, &config.balance);
             metrics.extend(balance);
         }
+        warnings.extend(metric_warnings(&metrics));
         Report {
             input: self.facts,
             original_input: self.original.as_ref().map(|o| o.input.clone()),
@@ -333,6 +347,42 @@ impl TableSummary {
     }
 }
 
+/// Names in a warning: the first [`LISTED_NAMES`], then how many more (a file of 20,000
+/// columns would otherwise make one warning of 20,000 names).
+fn name_list<S: AsRef<str>>(names: &[S]) -> String {
+    let shown: Vec<&str> = names.iter().take(LISTED_NAMES).map(AsRef::as_ref).collect();
+    match names.len().saturating_sub(LISTED_NAMES) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
+}
+
+/// Most names a warning lists.
+const LISTED_NAMES: usize = 20;
+
+/// The reason (and warning) code when every quasi-identifier cell of the audit is blank.
+const QI_ALL_BLANK: &str = "quasi_identifiers_all_blank";
+
+/// The verdicts, which a table whose quasi-identifiers are all blank cannot support.
+const VERDICT_IDS: [&str; 4] = ["verdict_arx_thresholds", "verdict_scorr_conventional", "verdict_scorr_extended", "verdict_scorr_final"];
+
+/// Whether the audit has records and every quasi-identifier is blank in each of them (the
+/// class table then holds one class of blanks; a suppressed `*` is a value, not a blank).
+fn qi_all_blank(classes: &ClassTable) -> bool {
+    classes.records() > 0 && (0..classes.len()).all(|i| (0..classes.q()).all(|a| classes.code_at(i, a) == MISSING))
+}
+
+/// Every QI blank: one class of the whole file passes every threshold, but only because the
+/// file holds nothing to group by. The verdicts say "not assessable" instead of a light
+/// (docs/decisions.md, "Every quasi-identifier blank").
+fn not_assessable(metrics: &mut [MetricResult]) {
+    for m in metrics.iter_mut().filter(|m| VERDICT_IDS.contains(&m.id)) {
+        m.value = serde_json::Value::Null;
+        m.status = Status::NotApplicable;
+        m.reason = Some(QI_ALL_BLANK);
+        m.details = serde_json::json!({});
+    }
+}
 
 /// A sampling weight: a finite number >= 0 (spec identity-risk.md Sec 8).
 fn parse_weight(cell: Cell<'_>) -> Option<f64> {

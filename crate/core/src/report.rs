@@ -75,6 +75,64 @@ impl Report {
     }
 }
 
+/// A metric's warning code in words.
+fn metric_warning_text(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "no_population_table" => "no population table was given, so the journalist figures equal the prosecutor's",
+        "population_smaller_than_sample" => "the population is smaller than the file",
+        "person_in_several_classes" => "some persons have rows in more than one class",
+        "saturates_when_similar" => "the correlation-based linkage risk approaches 1 whenever the two tables are similar",
+        "risk_without_external" => "without a reference table the overall risk R is the risk inside the file (R_internal) alone",
+        "sa_generalized_treated_as_categorical" => {
+            "a numeric sensitive column holds ranges or masked values, so its values were compared as text (equal distance)"
+        }
+        "midpoint_used" => "ranges were read as their midpoints",
+        "columns_excluded" => "columns that do not vary, or have fewer than 2 values, were left out",
+        "attributes_excluded" => "columns that are not numeric in both tables were left out",
+        "not_comparable" => "a recoded column could not be mapped to its original values",
+        "forward_map_partial" => "some original values could not be mapped to one released value, so they keep their own label",
+        "gr_unknown" => "a recoded value could not be traced to the original values it stands for",
+        "empty_interval" => "a released range covers no value",
+        "invalid_cells_skipped" => "cells that are not valid numbers were skipped",
+        "original_not_exact" => "some original values are not plain numbers and were skipped",
+        "lmax_undefined" => "the scale of the proximity loss could not be set",
+        "value_not_in_hierarchy" => "some values are not in the column's generalization hierarchy and were skipped",
+        "invalid_weight" => "an attribute weight is not a number of at least 0",
+        "attribute_excluded_from_totals" => "a column with no usable loss or similarity measure was left out of the totals",
+        "rank_deficient" => "some columns are constant or repeat others, so some of their correlations count as 0",
+        _ => return None,
+    })
+}
+
+/// The warnings of the metrics, one per code in the order they first occur, each naming the
+/// metrics it concerns: the report lists every warning the metrics carry, so a reader of the
+/// JSON sees what the page shows.
+pub fn metric_warnings(metrics: &[MetricResult]) -> Vec<Warning> {
+    let mut by_code: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
+    for m in metrics {
+        for &code in &m.warnings {
+            let at = match by_code.iter().position(|(c, _)| *c == code) {
+                Some(at) => at,
+                None => {
+                    by_code.push((code, Vec::new()));
+                    by_code.len() - 1
+                }
+            };
+            let ids = &mut by_code[at].1;
+            if !ids.contains(&m.id) {
+                ids.push(m.id);
+            }
+        }
+    }
+    by_code
+        .into_iter()
+        .map(|(code, ids)| {
+            let text = metric_warning_text(code).map_or_else(|| code.replace('_', " "), str::to_string);
+            Warning { code, message: format!("{text} ({})", ids.join(", ")) }
+        })
+        .collect()
+}
+
 /// The warnings of how a file was read: renamed columns, ragged, blank and skipped records.
 pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
     let mut warnings = Vec::new();
@@ -84,10 +142,14 @@ pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
     if let Some((line, fields)) = facts.first_ragged {
         warnings.push(Warning {
             code: "ragged_rows",
-            message: format!(
-                "{} rows had a different number of fields than the header and were padded or cut (the first at line {line}, with {fields} fields)",
-                facts.ragged_rows
-            ),
+            message: if facts.ragged_rows == 1 {
+                format!("1 row had a different number of fields than the header and was padded or cut (at line {line}, with {fields} fields)")
+            } else {
+                format!(
+                    "{} rows had a different number of fields than the header and were padded or cut (the first at line {line}, with {fields} fields)",
+                    facts.ragged_rows
+                )
+            },
         });
     }
     if facts.blank_records > 0 {
@@ -120,10 +182,40 @@ pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
         warnings.push(Warning {
             code: "partial_read",
             message: format!(
-                "this report is partial: {} of the file's {} records could not be read and were left out",
-                facts.error_records, facts.records
+                "this report is partial: {} of the file's {} records could not be read and {} left out",
+                facts.error_records,
+                facts.records,
+                if facts.error_records == 1 { "was" } else { "were" }
             ),
         });
     }
     warnings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metric::{Context, Scope};
+
+    #[test]
+    fn metric_warnings_one_per_code_naming_their_metrics() {
+        let ctx = Context {
+            family: "test",
+            scope: Scope { table: "P", quasi_identifiers: vec![], sensitive: None, attribute: None, subset: None },
+            params: serde_json::Value::Null,
+        };
+        let metrics = [
+            ctx.ok("journalist_highest_risk", 1.0).with_warning("no_population_table"),
+            ctx.ok("il1s", 0.5).with_warning("midpoint_used").with_warning("unheard_of"),
+            ctx.ok("journalist_success_rate", 0.2).with_warning("no_population_table"),
+            ctx.ok("il1s", 0.4).with_warning("midpoint_used"),
+            ctx.ok("k_anonymity", 2),
+        ];
+        let w = metric_warnings(&metrics);
+        let codes: Vec<_> = w.iter().map(|w| w.code).collect();
+        assert_eq!(codes, ["no_population_table", "midpoint_used", "unheard_of"]);
+        assert!(w[0].message.ends_with("(journalist_highest_risk, journalist_success_rate)"), "{}", w[0].message);
+        assert_eq!(w[1].message, "ranges were read as their midpoints (il1s)");
+        assert_eq!(w[2].message, "unheard of (il1s)");
+    }
 }
