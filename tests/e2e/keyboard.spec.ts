@@ -3,7 +3,7 @@
 // of a plain click on "Run audit".
 
 import { expect, test, type Page } from '@playwright/test';
-import { fixture, openApp } from './helpers.ts';
+import { coreFixture, openApp } from './helpers.ts';
 
 /** Records the configuration of every audit request the page posts to its worker. */
 async function recordAudits(page: Page): Promise<() => Promise<unknown[]>> {
@@ -22,7 +22,7 @@ async function recordAudits(page: Page): Promise<() => Promise<unknown[]>> {
 
 async function openFile(page: Page): Promise<void> {
   await openApp(page);
-  await page.locator('#file-input').setInputFiles(fixture('g3_released.csv'));
+  await page.locator('#file-input').setInputFiles(coreFixture('g3_released.csv'));
   await expect(page.locator('#run-audit')).toBeVisible();
 }
 

@@ -71,9 +71,9 @@ test('the results open with a summary bar that stays in view, a table of content
 test('the contents and the folded sections work with the keyboard alone', async ({ page }) => {
   await openApp(page);
   await runSample(page);
-  // Tab from the last control above the results (the settings file's button): the bar's
-  // link, then the contents' first links.
-  await page.locator('#download-settings').focus();
+  // Tab from the last control above the results (the folded "Share these settings"): the
+  // bar's link, then the contents' first links.
+  await page.locator('summary', { hasText: 'Share these settings' }).focus();
   await page.keyboard.press('Tab');
   await expect(bar(page).getByRole('link', { name: 'Contents' })).toBeFocused();
   await page.keyboard.press('Tab');
