@@ -35,7 +35,7 @@ export default defineConfig({
     assetsInlineLimit: 0,
     rolldownOptions: {
       // The page, and the service worker at the root (its scope is the whole app).
-      input: { index: web('index.html'), [SERVICE_WORKER_ENTRY]: web('src/service-worker.ts') },
+      input: { index: web('index.html'), [SERVICE_WORKER_ENTRY]: web('src/worker/service-worker.ts') },
       output: {
         entryFileNames: (chunk) => (chunk.name === SERVICE_WORKER_ENTRY ? SERVICE_WORKER_FILE : 'assets/[name]-[hash].js'),
       },

@@ -56,7 +56,7 @@ build_wasm() {
 
 # The tests do not write it: `cargo test` fails when the checked-in file is stale.
 write_contract() {
-  step "writing the TypeScript contract (web/src/contract.ts) from the Rust types"
+  step "writing the TypeScript contract (web/src/shared/contract.ts) from the Rust types"
   PSEUDOLENS_WRITE_CONTRACT=1 cargo test -q -p pseudolens-core --lib contract:: >/dev/null
 }
 

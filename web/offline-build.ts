@@ -1,5 +1,5 @@
 /**
- * The build's half of the offline page (issue 13): builds web/src/service-worker.ts to `sw.js`
+ * The build's half of the offline page (issue 13): builds web/src/worker/service-worker.ts to `sw.js`
  * at the root of the site (its scope is the whole app), and writes into it the list of every
  * file of this deployment (page, hashed scripts and workers, wasm, CSS, the public manifest and
  * icons) and a cache name derived from their content, so that a new deployment gets a new

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect as defaultExpect, test, type Locator, type Page } from '@playwright/test';
-import { describeError } from '../../web/src/messages.ts';
-import type { InputFacts } from '../../web/src/report.ts';
+import { describeError } from '../../web/src/ui/messages.ts';
+import type { InputFacts } from '../../web/src/shared/report.ts';
 import { coreFixture, expectNoHorizontalOverflow, G3_ROLES, openApp, openSection } from './helpers.ts';
 
 interface ErrorExpect {

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import init, { sample_csv } from '../../web/pkg/pseudolens_wasm.js';
-import { explain } from '../../web/src/explain.ts';
+import { explain } from '../../web/src/ui/explain.ts';
 import { openApp, runSample } from './helpers.ts';
 
 interface SavedReport {

@@ -1,7 +1,7 @@
 // Small reports for the unit tests: the fields a reader looks at, the rest empty or default.
 
-import { CONFIG_DEFAULTS, type ColumnProfile, type InputFacts } from '../../web/src/contract';
-import type { MetricResult, Report } from '../../web/src/report';
+import { CONFIG_DEFAULTS, type ColumnProfile, type InputFacts } from '../../web/src/shared/contract';
+import type { MetricResult, Report } from '../../web/src/shared/report';
 
 const facts: InputFacts = {
   bytes: 0, lines: 0, records: 1, header_records: 1, rows_total: 0, blank_records: 0, error_records: 0,

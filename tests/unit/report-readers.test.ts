@@ -2,10 +2,10 @@
 // value only when its shape is the one expected, and never throw on another.
 
 import { describe, expect, it } from 'vitest';
-import { candidateOf, paretoFrontier, presetOf } from '../../web/src/balance-data';
-import { tableResult } from '../../web/src/candidates-data';
-import { RUT_PRESETS } from '../../web/src/contract';
-import { kViolators, numberTriples, numberValue, percentiles, riskiestClasses, toWireError } from '../../web/src/report';
+import { candidateOf, paretoFrontier, presetOf } from '../../web/src/shared/balance-data';
+import { tableResult } from '../../web/src/results/balance/candidates-data';
+import { RUT_PRESETS } from '../../web/src/shared/contract';
+import { kViolators, numberTriples, numberValue, percentiles, riskiestClasses, toWireError } from '../../web/src/shared/report';
 import { report, result } from './fixtures';
 
 describe('report readers', () => {

@@ -2,7 +2,7 @@
 // changes and settings become the AuditConfig the worker passes to the engine.
 
 import { describe, expect, it } from 'vitest';
-import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS } from '../../web/src/contract';
+import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS } from '../../web/src/shared/contract';
 import {
   REGIONS as PAGE_REGIONS,
   assignRole,
@@ -12,7 +12,7 @@ import {
   proposedRoles,
   validate,
   type AuditChoices,
-} from '../../web/src/roles';
+} from '../../web/src/setup/roles';
 import { column } from './fixtures';
 
 const columns = [

@@ -1,8 +1,8 @@
 // The readers of the verdicts and per-column results (suite.ts, attribute-data.ts).
 
 import { describe, expect, it } from 'vitest';
-import { failing, sensitiveColumns } from '../../web/src/attribute-data';
-import { arxVerdict, perAttribute, trafficLight } from '../../web/src/suite';
+import { failing, sensitiveColumns } from '../../web/src/shared/attribute-data';
+import { arxVerdict, perAttribute, trafficLight } from '../../web/src/shared/suite';
 import { report, result } from './fixtures';
 
 const checks = (records_at_risk: boolean, highest_risk: boolean, success_rate: boolean) => ({ records_at_risk, highest_risk, success_rate });

@@ -1,4 +1,4 @@
-//! The wire contract in TypeScript (`web/src/contract.ts`): the types of what crosses the wasm
+//! The wire contract in TypeScript (`web/src/shared/contract.ts`): the types of what crosses the wasm
 //! binding (the configuration, the report, its metric results, the error, the candidates and
 //! settings of `choose`, the probe of a file's start, the drill-down), declared from the
 //! Rust types by `ts-rs`, and the core's own defaults and presets the page offers (the default
@@ -17,7 +17,7 @@ use crate::identity::population::REGIONS;
 use crate::AuditConfig;
 
 /// The generated file, from the workspace root.
-const FILE: &str = "web/src/contract.ts";
+const FILE: &str = "web/src/shared/contract.ts";
 /// Set to write the file instead of checking it.
 const WRITE: &str = "PSEUDOLENS_WRITE_CONTRACT";
 

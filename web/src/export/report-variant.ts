@@ -1,0 +1,63 @@
+// The choice at download (issue 13, Deliver 2): the full report, confidential when it holds
+// record-level values, or the variant safe to share, which the core makes (`shareable`: only
+// aggregates of at least k records, k the report's own by default). Both downloads follow it.
+
+import { el } from '../ui/dom';
+import { count } from '../ui/format';
+import { removedCount, type ShareableReport } from '../shared/report';
+
+export interface ReportVariant {
+  shareable: boolean;
+  /** The minimum count of the shareable variant (null: the report's k). */
+  minCount: number | null;
+}
+
+/** What the full report holds, in one sentence, from its shareable variant at the report's k. */
+export function holdsText(s: ShareableReport): string {
+  const n = removedCount(s);
+  const k = s.shareable.min_count;
+  return n === 0
+    ? `It holds no value, class or query cell of fewer than ${count(k)} records.`
+    : `Confidential: it holds record-level values (${count(n)} ${n === 1 ? 'entry' : 'entries'} about fewer than ${count(k)} records).`;
+}
+
+export function reportVariant(shareable: Promise<ShareableReport>): { node: HTMLElement; read(): ReportVariant } {
+  const fullHelp = el('p', { class: 'help', id: 'variant-full-help' }, 'Checking what it holds…');
+  const k = el('input', { id: 'shareable-k', type: 'number', min: 1, step: 1, value: 5, inputmode: 'numeric', 'aria-describedby': 'variant-shareable-help' });
+  const full = el('input', { type: 'radio', name: 'report-variant', id: 'variant-full', value: 'full', checked: true, 'aria-describedby': 'variant-full-help' });
+  const safe = el('input', { type: 'radio', name: 'report-variant', id: 'variant-shareable', value: 'shareable', 'aria-describedby': 'variant-shareable-help' });
+  let typed = false;
+  k.addEventListener('input', () => (typed = true));
+  for (const type of ['input', 'focus'] as const) k.addEventListener(type, () => (safe.checked = true));
+  const node = el(
+    'fieldset',
+    { class: 'report-variant' },
+    el('legend', {}, 'Report to download'),
+    el('div', { class: 'radio' }, full, el('label', { for: 'variant-full' }, 'Full report'), fullHelp),
+    el(
+      'div',
+      { class: 'radio' },
+      safe,
+      el('label', { for: 'variant-shareable' }, 'Shareable: aggregates only'),
+      el(
+        'p',
+        { class: 'help', id: 'variant-shareable-help' },
+        'No value, combination of values, class or query cell held by fewer records than the minimum below, no sensitive value tied to such a class, no list of records. Made on this computer, like the full report.',
+      ),
+      el('div', { class: 'radio-extra' }, el('label', { for: 'shareable-k', class: 'inline-label' }, 'Minimum number of records '), k),
+    ),
+  );
+  void shareable.then(
+    (s) => {
+      fullHelp.textContent = holdsText(s);
+      node.dataset.recordLevel = String(removedCount(s) > 0);
+      if (!typed) k.value = String(s.shareable.min_count);
+    },
+    () => (fullHelp.textContent = 'It may hold record-level values.'),
+  );
+  const read = (): ReportVariant => {
+    const n = Number(k.value);
+    return safe.checked ? { shareable: true, minCount: Number.isSafeInteger(n) && n >= 1 ? n : null } : { shareable: false, minCount: null };
+  };
+  return { node, read };
+}

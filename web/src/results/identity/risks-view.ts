@@ -1,0 +1,105 @@
+// Further risk measures: sdcMicro risk with sampling weights (only when a weight column was
+// chosen), k counted in persons for event-level data (only with a person id column) and the
+// SCORR uniqueness and uniformity risks.
+
+import { el, scrollTable } from '../../ui/dom';
+import { explain } from '../../ui/explain';
+import { count, percent, score } from '../../ui/format';
+import { isRecord, metric, numberValue, type Report } from '../../shared/report';
+import { detailNumber, minMeanMax, perAttribute, asMinMeanMax, type MinMeanMax } from '../../shared/suite';
+import { cellValue, facts, help, reportFact, section } from '../../ui/view-kit';
+
+const mmm = (v: MinMeanMax | null) => (v ? `min ${score(v.min)} · mean ${score(v.mean)} · max ${score(v.max)}` : '—');
+
+/** Shown only when the audit ran with a weight column. */
+export function weightsView(report: Report): HTMLElement | null {
+  if (metric(report, 'sdc_individual_risk')?.reason === 'no_weight_column') return null;
+  const v = (id: string) => numberValue(report, id);
+  const er = v('global_risk_er');
+  return section(
+    'Risk with sampling weights',
+    'weights-title',
+    help('The file is treated as a sample: each row stands for as many people as its weight says (the sdcMicro method).'),
+    facts(
+      reportFact(report, 'global_risk_er', 'Expected re-identifications', count(er)),
+      reportFact(report, 'global_risk', 'Global risk', percent(v('global_risk'))),
+      reportFact(report, 'sdc_individual_risk', 'Individual risk', mmm(minMeanMax(report, 'sdc_individual_risk'))),
+      reportFact(report, 'risky_observations', 'Risky records', count(v('risky_observations'))),
+      reportFact(report, 'r_internal_weighted', 'Weighted average risk', score(v('r_internal_weighted'))),
+    ),
+  );
+}
+
+export interface PersonsView {
+  node: HTMLElement;
+  /** k in persons is smaller than k in rows: show the section near the top. */
+  prominent: boolean;
+}
+
+/** Shown only when the audit ran with a person id column. */
+export function personsView(report: Report): PersonsView | null {
+  const m = metric(report, 'k_anonymity_person');
+  if (!m || m.reason === 'person_level_data') return null;
+  const kPerson = numberValue(report, 'k_anonymity_person');
+  const k = numberValue(report, 'k_anonymity');
+  const prominent = kPerson !== null && k !== null && kPerson < k;
+  const several = detailNumber(m, 'persons_in_several_classes');
+  const node = section(
+    'Event-level data: k counted in persons',
+    'persons-title',
+    prominent
+      ? el(
+          'p',
+          { class: 'alert', id: 'persons-alert' },
+          `Counted in persons, k is only ${count(kPerson)}, against ${count(k)} counted in rows: some groups are filled by several rows of the same person, so they protect fewer people than they seem to.`,
+        )
+      : null,
+    facts(
+      reportFact(report, 'k_anonymity_person', 'k in persons', count(kPerson)),
+      reportFact(report, 'k_anonymity', 'k in rows', count(k), 'The k of the headline, counting each row as if it were a different person.'),
+      reportFact(report, 'k_anonymity_person', 'Persons', count(detailNumber(m, 'persons')), 'Different persons in the audited rows.'),
+      reportFact(
+        report,
+        'k_anonymity_person',
+        'Persons in several groups',
+        count(several),
+        'Persons whose rows fall into more than one group; linking their rows can narrow them down further.',
+      ),
+    ),
+  );
+  node.id = 'persons-section';
+  node.classList.toggle('prominent', prominent);
+  return { node, prominent };
+}
+
+
+export function scorrView(report: Report): HTMLElement {
+  const attrs = perAttribute(report, 'scorr_uniformity_risk_attr');
+  const rows = attrs.map(({ attribute, metric: m }) => {
+    const v = m.status === 'ok' ? asMinMeanMax(m.value) : null;
+    const at = isRecord(m.details) && Array.isArray(m.details.argmax_values) ? m.details.argmax_values : [];
+    return [
+      el('span', { class: 'col-name' }, attribute),
+      score(v?.min),
+      score(v?.mean),
+      score(v?.max),
+      el('span', {}, ...at.slice(0, 3).flatMap((x, i) => [i > 0 ? ', ' : null, cellValue(x)])),
+    ];
+  });
+  return section(
+    'SCORR uniqueness and uniformity',
+    'scorr-title',
+    help('Two risks from the SCORR method, each as its lowest, average and highest value over the records.'),
+    facts(
+      reportFact(report, 'scorr_uniqueness_risk', 'Uniqueness risk', mmm(minMeanMax(report, 'scorr_uniqueness_risk'))),
+      reportFact(report, 'scorr_uniformity_risk_qi', 'Uniformity risk', mmm(minMeanMax(report, 'scorr_uniformity_risk_qi'))),
+    ),
+    ...(rows.length
+      ? [
+          el('h4', { class: 'subhead' }, 'Uniformity risk of each quasi-identifier alone'),
+          help(explain('scorr_uniformity_risk_attr')),
+          scrollTable('Uniformity risk per quasi-identifier', ['Quasi-identifier', 'Lowest', 'Average', 'Highest', 'Value with the highest risk'], rows, [1, 2, 3]),
+        ]
+      : []),
+  );
+}

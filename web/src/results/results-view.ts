@@ -1,0 +1,227 @@
+// Step 3 of the page: the audit results. The verdict (ARX light and SCORR badge) first, then
+// the headline cards, the attacker models, attribute disclosure, utility against the original
+// table, population uniqueness, what drives the risk, the further risk measures with the SCORR
+// verdict, the counts and charts, the riskiest groups with their drill-down, warnings and every
+// metric in a table; without quasi-identifiers only utility, warnings and the table. Each part
+// lives in its own view; this file only puts them in order, under the summary bar and the
+// contents (results-nav.ts). It reads the Report only and computes nothing but display
+// formatting.
+
+import { accountNodes } from '../ui/account';
+import { adviceView } from './advice/advice-view';
+import { attackersView } from './identity/attackers-view';
+import { attributeView } from './attribute/attribute-view';
+import { attributionView } from './identity/attribution-view';
+import type { ChooseFn } from '../shared/balance-data';
+import { balanceView } from './balance/balance-view';
+import type { Chart } from '../charts/charts';
+import { append, el, scrollTable } from '../ui/dom';
+import { drilldownView } from './drilldown/drilldown-view';
+import { explain } from '../ui/explain';
+import { count, percent, plural, score, smallPercent } from '../ui/format';
+import { groupsView, headlineCards } from './identity/overview-view';
+import { populationView } from './identity/population-view';
+import { addNavigation } from './navigation/results-nav';
+import type { ClassValues } from '../shared/protocol';
+import { isRecord, metric, numberValue, type MetricResult, type Report, type ShareableReport } from '../shared/report';
+import { personsView, scorrView, weightsView } from './identity/risks-view';
+import { scorrBadge, scorrVerdictView } from './identity/scorr-verdict-view';
+import { asMinMeanMax, scopeAttribute, scopeSubset } from '../shared/suite';
+import { utilityView, type UtilityInputs } from './utility/utility-view';
+import { reportVariant, type ReportVariant } from '../export/report-variant';
+import { settingsShareView } from '../setup/settings-share-view';
+import { verdictView } from './identity/verdict-view';
+import { missingReason, section, type View } from '../ui/view-kit';
+
+/** Metrics whose value is a share of records (shown as a percentage). */
+const SHARE_IDS = new Set([
+  'sample_uniqueness',
+  'rare_combination_rate',
+  'prosecutor_records_at_risk',
+  'prosecutor_records_affected_by_highest_risk',
+  'prosecutor_records_affected_by_lowest_risk',
+  'journalist_records_at_risk',
+  'global_risk',
+  'r_external_match_rate',
+]);
+/** Metrics whose value is a risk score in [0, 1] (4 decimals, even when it is 0 or 1). */
+const SCORE_IDS =
+  /^(perm_cm|perm_um|r_internal|avg_risk_class_mean|prosecutor_|journalist_|marketer_|r_internal_weighted|qi_distinction|qi_separation|t_closeness|utility_u$|l_total$|s_total$|attribute_loss$|attribute_similarity$|gen_loss|proximity_loss|entropy_loss$|consistency_loss$|cosine_similarity$|jaccard_|ctbil_normalized$|il1s$|eigen_diff$|r_external$|r_unique$|r_external_probability$|risk_r$|safety$|rut$|rut_f1$)/;
+
+function primitiveText(x: unknown): string {
+  if (typeof x === 'number') return count(x);
+  if (x === null) return '—';
+  return String(x);
+}
+
+/** A metric value as text, following the display rules; large structured values point to the JSON. */
+export function metricText(m: MetricResult, report: Report): string {
+  if (m.status !== 'ok') return missingReason(report, m.id) ?? m.status;
+  const v = m.value;
+  if (typeof v === 'number') {
+    if (SHARE_IDS.has(m.id)) return percent(v);
+    if (m.id.startsWith('population_uniqueness_')) return smallPercent(v);
+    return SCORE_IDS.test(m.id) ? score(v) : count(v);
+  }
+  if (v === null || typeof v !== 'object') return primitiveText(v);
+  const mmm = asMinMeanMax(v);
+  if (mmm) return `min ${score(mmm.min)}, mean ${score(mmm.mean)}, max ${score(mmm.max)}`;
+  const entries = Array.isArray(v) ? [] : Object.entries(v);
+  if (entries.length > 0 && entries.length <= 6 && entries.every(([, x]) => x === null || typeof x !== 'object')) {
+    return entries.map(([k, x]) => `${k.replace(/_/g, ' ')}: ${primitiveText(x)}`).join(', ');
+  }
+  return Array.isArray(v) ? `${plural(v.length, 'entry', 'entries')} (see the JSON report)` : 'see the JSON report';
+}
+
+function metricName(m: MetricResult): HTMLElement {
+  const sensitive = isRecord(m.scope) && typeof m.scope.sensitive === 'string' ? m.scope.sensitive : null;
+  const parts = [scopeAttribute(m) ?? scopeSubset(m)?.join(' + '), sensitive === '*' ? 'all sensitive columns' : sensitive];
+  const scope = parts.filter((p): p is string => !!p).join(', ');
+  return el('span', {}, el('code', {}, m.id), scope ? ` (${scope})` : null);
+}
+
+/** The report's warnings, as the JSON lists them (the core adds the metrics' warnings, one per
+ * code naming its metrics): the page shows no warning the JSON lacks. */
+function warningsList(report: Report): HTMLElement | null {
+  if (report.warnings.length === 0) return null;
+  const items = report.warnings.map((w) => el('li', { 'data-code': w.code }, `${w.message.charAt(0).toUpperCase()}${w.message.slice(1)} (${w.code})`));
+  const node = section('Warnings', 'warnings-title', el('ul', { class: 'warnings' }, ...items));
+  node.id = 'warnings-section';
+  return node;
+}
+
+/** A file without a record to audit: said once, instead of every measure "Not available". */
+function noRecords(report: Report, fileLabel: string): HTMLElement | null {
+  const audited = numberValue(report, 'n_records');
+  if (report.input.rows_total > 0 && audited !== 0) return null;
+  const dropped = numberValue(report, 'n_dropped_records') ?? 0;
+  const text =
+    report.input.rows_total === 0
+      ? `${fileLabel} has no records: it holds only its header row, so there is nothing to audit. Choose the file with its data rows.`
+      : `No record is left to audit: ${dropped > 0 ? `all ${plural(report.input.rows_total, 'row')} were dropped for a blank quasi-identifier (“Drop the row” in step 2)` : 'every row was left out'}. Choose another policy for blank cells, or other quasi-identifiers.`;
+  return el('p', { class: 'alert', id: 'no-records' }, text);
+}
+
+function allMetrics(report: Report): HTMLElement {
+  const rows = report.metrics.map((m) => [metricName(m), metricText(m, report), explain(m.id)]);
+  return el(
+    'details',
+    { class: 'all-metrics', id: 'all-metrics' },
+    el('summary', {}, `All ${report.metrics.length} metrics`),
+    scrollTable('All metrics', ['Metric', 'Value', 'Meaning'], rows),
+  );
+}
+
+export interface ResultHandlers {
+  /** The File's size (null for the sample): the account of the file compares the bytes read with it. */
+  size: number | null;
+  onDownload: (variant: ReportVariant) => void;
+  /** Saves the self-contained HTML report (report-html.ts). */
+  onDownloadHtml: (variant: ReportVariant) => void;
+  /** The core's shareable report at the report's own k, to say what the full one holds
+   * (null: the download offers no shareable variant, as in the report's own snapshot). */
+  shareable: Promise<ShareableReport> | null;
+  /** Saves the settings file of this audit (null: no "share these settings"). */
+  onDownloadSettings: (() => void) | null;
+  onExtract: (classes: ClassValues[]) => void;
+  /** The original table's name and pairing column, for the utility section. */
+  utility: UtilityInputs;
+  /** The core's `choose` (run in the worker): the balance section's weights re-score with it. */
+  choose?: ChooseFn;
+}
+
+/** The charts drawn in each panel (the page's, and the one a shareable HTML report is drawn in). */
+const chartsOf = new WeakMap<HTMLElement, Chart[]>();
+
+export function clearResults(panel: HTMLElement): void {
+  for (const c of chartsOf.get(panel) ?? []) c.destroy();
+  chartsOf.delete(panel);
+  panel.replaceChildren();
+  panel.hidden = true;
+}
+
+export function renderResults(panel: HTMLElement, report: Report, fileLabel: string, handlers: ResultHandlers): void {
+  clearResults(panel);
+  const qis = report.params.quasi_identifiers;
+  const sensitive = report.params.sensitive ?? [];
+  const charts: Chart[] = [];
+  chartsOf.set(panel, charts);
+  const variant = handlers.shareable ? reportVariant(handlers.shareable) : null;
+  const full: ReportVariant = { shareable: false, minCount: null };
+  const download = el('button', { id: 'download-json', class: 'button', type: 'button' }, 'Download JSON report');
+  download.addEventListener('click', () => handlers.onDownload(variant?.read() ?? full));
+  const downloadHtml = el('button', { id: 'download-html', class: 'button', type: 'button' }, 'Download HTML report');
+  downloadHtml.addEventListener('click', () => handlers.onDownloadHtml(variant?.read() ?? full));
+  const hasVerdict = metric(report, 'verdict_arx_thresholds') !== undefined;
+
+  const population: View = populationView(report);
+  const groups: View = groupsView(report);
+  const persons = personsView(report);
+
+  const utility: View | null = utilityView(report, handlers.utility);
+  const balance: View | null = balanceView(report, fileLabel, handlers.choose ?? null);
+
+  panel.append(
+    el(
+      'div',
+      { class: 'results-head' },
+      el('h2', { id: 'results-title' }, '3. Results'),
+      el('div', { class: 'downloads' }, download, downloadHtml),
+    ),
+    ...(variant ? [variant.node] : []),
+    ...(handlers.onDownloadSettings ? [settingsShareView(report, handlers.onDownloadSettings)] : []),
+    qis.length === 0
+      ? el('p', { class: 'lead' }, `${fileLabel}. No quasi-identifiers were chosen, so only the utility results are shown.`)
+      : el(
+          'p',
+          { class: 'lead' },
+          `${fileLabel}. Quasi-identifiers: ${qis.join(', ')}. `,
+          sensitive.length ? `Sensitive: ${sensitive.join(', ')}. ` : 'No sensitive column. ',
+          `Blank cells: ${report.params.missing_policy}. `,
+          `Threshold τ = ${report.params.threshold}.`,
+        ),
+    // Every byte and record of the file, and "partial" when records were left out.
+    ...accountNodes(report.input, handlers.size),
+  );
+  const empty = noRecords(report, fileLabel);
+  if (empty) {
+    for (const node of [empty, warningsList(report), allMetrics(report)]) if (node) append(panel, node);
+    panel.hidden = false;
+    return;
+  }
+  if (qis.length === 0) {
+    const nodes = [warningsList(report), ...(utility?.nodes ?? []), allMetrics(report)].filter((n): n is HTMLElement => n instanceof HTMLElement);
+    append(panel, ...nodes);
+    addNavigation(panel, report, nodes);
+    panel.hidden = false;
+    charts.push(...(utility?.draw?.() ?? []));
+    return;
+  }
+  const nodes = [
+    hasVerdict ? verdictView(report, scorrBadge(report)) : null,
+    // The warnings come before the figures they qualify.
+    warningsList(report),
+    persons?.prominent ? persons.node : null,
+    headlineCards(report),
+    adviceView(report),
+    attackersView(report),
+    attributeView(report),
+    ...(utility?.nodes ?? []),
+    ...(balance?.nodes ?? []),
+    ...population.nodes,
+    attributionView(report),
+    weightsView(report),
+    persons && !persons.prominent ? persons.node : null,
+    scorrView(report),
+    scorrVerdictView(report),
+    ...groups.nodes,
+    drilldownView(report, handlers.onExtract),
+    allMetrics(report),
+  ].filter((n): n is HTMLElement => n instanceof HTMLElement);
+  append(panel, ...nodes);
+  addNavigation(panel, report, nodes);
+  panel.hidden = false;
+
+  // Charts measure their container, so draw them once the panel is visible.
+  for (const view of [utility, balance, groups, population]) charts.push(...(view?.draw?.() ?? []));
+}

@@ -1,0 +1,70 @@
+// The settings of step 2 as the page reads them from its form: plain data, no DOM. The views
+// that hold each part (attribute-settings.ts, original-settings.ts, balance-settings.ts,
+// settings-form.ts) fill them in; roles.ts turns them and the roles into an AuditConfig.
+
+import { DEFAULT_ALPHA, type Combination } from '../shared/balance-data';
+import { CONFIG_DEFAULTS } from '../shared/contract';
+import type { KBasis, MissingPolicy, UtilityQuery } from '../shared/report';
+
+/** The attribute-disclosure thresholds and the SCORR verdict's rule. */
+export interface AttributeSettings {
+  lThreshold: number;
+  tThreshold: number;
+  /** null = the box was left empty: beta is not checked. */
+  betaThreshold: number | null;
+  scorrKMin: number;
+  scorrTMax: number;
+  scorrKBasis: KBasis;
+}
+
+/** The original table, how its rows pair with the released ones, and the user's queries. */
+export interface OriginalSettings {
+  original: File | null;
+  /** null = pair by row order. */
+  recordId: string | null;
+  /** The user's queries for query accuracy, added to the default workload. */
+  queries: UtilityQuery[];
+}
+
+/** How R combines R_internal and R_external, and the weight of utility of the RUT score. */
+export interface BalanceSettings {
+  riskCombination: Combination;
+  riskWeightInternal: number;
+  rutAlpha: number;
+}
+
+/** The core's defaults (contract.ts). */
+export const DEFAULT_BALANCE: BalanceSettings = {
+  riskCombination: CONFIG_DEFAULTS.risk_combination,
+  riskWeightInternal: CONFIG_DEFAULTS.risk_weight_internal,
+  rutAlpha: DEFAULT_ALPHA,
+};
+
+/** Why the balance settings cannot run, or null. */
+export function validateBalance(s: BalanceSettings): string | null {
+  const unit = (x: number) => Number.isFinite(x) && x >= 0 && x <= 1;
+  if (!unit(s.riskWeightInternal)) return 'The weight w of R_internal must be a number from 0 to 1.';
+  if (!unit(s.rutAlpha)) return 'The weight of utility α must be a number from 0 to 1.';
+  return null;
+}
+
+/** How the population size N is given: never more than one way. */
+export type PopulationSize =
+  | { kind: 'none' }
+  | { kind: 'size'; size: number }
+  | { kind: 'fraction'; fraction: number }
+  | { kind: 'region'; region: string };
+
+/** The settings as read from the form (numbers unchecked: `validate` checks them). */
+export interface Settings extends AttributeSettings, OriginalSettings, BalanceSettings {
+  missingPolicy: MissingPolicy;
+  threshold: number;
+  recordsAtRiskThreshold: number;
+  successRateThreshold: number;
+  /** The k of the advice's suppression. */
+  adviceK: number;
+  population: PopulationSize;
+  reference: File | null;
+  /** QI -> column of the population table, for QIs it names otherwise. */
+  referenceColumns: Record<string, string>;
+}

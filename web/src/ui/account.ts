@@ -1,0 +1,57 @@
+// The account of a file as the core read it (issue 10): every byte and every record, from the
+// report's `input`. "N bytes read (= the file's size) · R records = 1 header + A audited + B
+// blank + E in error". The page shows it wherever it describes a file it read (profile,
+// results, candidates, the HTML report) and checks the bytes against the File's size.
+
+import { el } from './dom';
+import { count, plural } from './format';
+import type { InputFacts } from '../shared/report';
+
+
+/** A delimiter by name: comma, semicolon, tab, pipe, space, else the character quoted. */
+export function delimiterName(d: string): string {
+  const names: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe', ' ': 'space' };
+  return names[d] ?? `"${d}"`;
+}
+
+/** "R records = 1 header + A audited + B blank + E in error". */
+export function recordsText(input: InputFacts): string {
+  return (
+    `${plural(input.records, 'record', 'records')} = ${count(input.header_records)} header + ` +
+    `${count(input.rows_total)} audited + ${count(input.blank_records)} blank + ${count(input.error_records)} in error`
+  );
+}
+
+/** "N bytes read (= the file's size)"; `size` is the File's size when the page knows it. */
+export function bytesText(input: InputFacts, size: number | null): string {
+  const read = `${plural(input.bytes, 'byte', 'bytes')} read`;
+  if (size === null) return read;
+  return input.bytes === size ? `${read} (= the file's size)` : `${read} (the file has ${plural(size, 'byte', 'bytes')})`;
+}
+
+/** The whole account line. */
+export function accountText(input: InputFacts, size: number | null): string {
+  return `${bytesText(input, size)} · ${recordsText(input)}`;
+}
+
+/** Why the bytes read differ from the file's size, or null when they agree (or it is unknown). */
+export function sizeMismatch(input: InputFacts, size: number | null, label: string): string | null {
+  if (size === null || input.bytes === size) return null;
+  return `${label} has ${plural(size, 'byte', 'bytes')}, but ${plural(input.bytes, 'byte', 'bytes')} were read. The file may have changed while it was read, or could not be read whole: choose it again. Nothing below describes the whole file.`;
+}
+
+/** The account as a paragraph (`.read-account`), and the partial-report alert when records were left out. */
+export function accountNodes(input: InputFacts, size: number | null): HTMLElement[] {
+  const nodes: HTMLElement[] = [el('p', { class: 'read-account', 'data-bytes': input.bytes, 'data-records': input.records }, accountText(input, size))];
+  if (input.error_records > 0) nodes.push(partialNote(input));
+  return nodes;
+}
+
+/** "This report is partial": records in error were left out (lenient reading). */
+export function partialNote(input: InputFacts): HTMLElement {
+  return el(
+    'p',
+    { class: 'alert partial-note', role: 'note' },
+    `This report is partial: ${plural(input.error_records, 'record', 'records')} of the file's ${count(input.records)} could not be read and ${input.error_records === 1 ? 'was' : 'were'} left out. The warnings say where.`,
+  );
+}

@@ -1,0 +1,169 @@
+// User-facing messages: errors from the worker turned into plain sentences that name the line
+// and column and say what to do (with a "Read leniently" button where lenient reading helps),
+// and notes (cancelled, encoding retry).
+
+import { el } from './dom';
+import type { Target } from '../shared/protocol';
+import type { WireError } from '../shared/report';
+
+/** The files read beside the released one, as the page's sentences name them. */
+export const SIDE_NAMES: Readonly<Record<Exclude<Target, 'table'>, string>> = {
+  population: 'population table',
+  original: 'original table',
+};
+
+/** What the page says about an error: a title naming the line and column, the engine's own
+ * sentence with its code, and what the user can do about it. */
+export interface Described {
+  title: string;
+  detail: string;
+  advice: string | null;
+}
+
+/** Codes on which lenient reading gets past the problem (the page offers "Read leniently"). */
+export const LENIENT_HELPS: ReadonlySet<string> = new Set(['ragged_row', 'unclosed_quote', 'field_too_large']);
+
+const LENIENT_HOW = 'each such record is counted and named in a warning, and the report says it is partial';
+
+/** What to do, per error code (`lenient`: the file was already read leniently). */
+function adviceFor(e: WireError, lenient: boolean): string | null {
+  switch (e.code) {
+    case 'ragged_row':
+      return `Fix that row in the file, or read the file leniently: short rows are padded with blank cells and long ones cut, and ${LENIENT_HOW}. If the record runs over several lines, a quote on its first line is probably not closed.`;
+    case 'unclosed_quote':
+      return lenient
+        ? 'Lenient reading cannot skip the header row: add the missing closing quote to the header in the file.'
+        : `Add the missing closing quote in the file, or read the file leniently: the record with the open quote is skipped and reading goes on at the next line; ${LENIENT_HOW}.`;
+    case 'field_too_large':
+      return lenient
+        ? 'Lenient reading cannot skip the header row: check its quotes in the file.'
+        : `If a closing quote is missing, add it; otherwise read the file leniently: the record with that field is skipped, and ${LENIENT_HOW}.`;
+    case 'too_many_columns':
+      return 'A table with that many columns is usually not a CSV table, or one whose delimiter or quotes are wrong. Check that record, or save the table again as CSV.';
+    case 'not_text':
+      return 'Choose the table exported as CSV: if it is a spreadsheet (Excel .xlsx or .xls, LibreOffice .ods), open it there and save it as CSV (comma-separated values); unpack a compressed file first.';
+    case 'invalid_encoding':
+      return 'The file is UTF-16 text with a broken character there. Open it in the program that made it and save it again, preferably as CSV UTF-8.';
+    case 'encoding_mismatch':
+      return 'Save the file again as CSV UTF-8 in the program that made it.';
+    case 'too_many_values':
+      return 'A column with that many different values singles out records by itself: give it the role “Direct identifier”, “Other” or “Ignored”, not quasi-identifier, sensitive or person id.';
+    case 'memory_budget_exceeded':
+      return 'Choose fewer quasi-identifiers, or coarser ones (generalize them first), or audit the file with the command-line tool, which can be given a larger memory budget (--memory-budget).';
+    case 'duplicate_column':
+      return 'Rename one of the two columns in the header row of the file.';
+    default:
+      return null;
+  }
+}
+
+/**
+ * `source` names what was read (a file name, or the sample); `side`: it is a file read beside
+ * the released one (population, original), so every title names it; `lenient`: it was read
+ * leniently.
+ */
+export function describeError(e: WireError, source: string, side = false, lenient = false): Described {
+  const where =
+    e.line !== null
+      ? `line ${e.line.toLocaleString('en-US')}${e.column !== null ? `, column “${e.column}”` : ''}`
+      : e.column !== null
+        ? `column “${e.column}”`
+        : null;
+  const detail = `${e.message.charAt(0).toUpperCase()}${e.message.slice(1)} (${e.code})`;
+  const advice = adviceFor(e, lenient);
+  if (e.code === 'empty_file') {
+    return {
+      title: 'The file is empty.',
+      detail: `${source} has no header row and no data. Choose a CSV file with a header row and at least one data row.`,
+      advice: null,
+    };
+  }
+  switch (e.kind) {
+    case 'input':
+      return { title: inputTitle(e.code, source, where), detail, advice };
+    case 'encoding':
+      return { title: `The text encoding of ${side ? source : 'the file'} could not be read${where ? ` (${where})` : ''}.`, detail, advice };
+    case 'config':
+      return {
+        title: side ? `${source} does not fit the settings${where ? ` (${where})` : ''}.` : `The audit settings were not accepted${where ? ` (${where})` : ''}.`,
+        detail,
+        advice,
+      };
+    case 'internal':
+      return { title: 'Something went wrong inside the audit engine.', detail, advice };
+    default:
+      return { title: 'The audit failed.', detail, advice };
+  }
+}
+
+/** What is wrong, per code, after "has a problem at line L, column C". */
+const WHAT: Readonly<Record<string, string>> = {
+  ragged_row: 'the record there does not have as many fields as the header',
+  unclosed_quote: 'a quote opened there is never closed',
+  field_too_large: 'a field longer than 10 MiB',
+  too_many_columns: 'a record of more than 100,000 fields',
+  too_many_values: 'a column with too many different values',
+  memory_budget_exceeded: 'the audit needs more memory than it may take',
+  duplicate_column: 'a column name used twice',
+};
+
+/** The title of an error in the file itself: where it is, and what is wrong. */
+function inputTitle(code: string, source: string, where: string | null): string {
+  if (code === 'not_text') {
+    return where ? `${source} does not look like a text (CSV) file: it holds a NUL byte at ${where}.` : `${source} does not look like a text (CSV) file.`;
+  }
+  const what = WHAT[code];
+  if (!where) return what ? `${source} could not be read as a table: ${what}.` : `${source} could not be read as a table.`;
+  return `${source} has a problem at ${where}${what ? `: ${what}` : ''}.`;
+}
+
+export type MessageKind = 'error' | 'note' | 'success';
+
+/** A button in a message, such as "Read leniently". */
+export interface MessageAction {
+  label: string;
+  id: string;
+  run: () => void;
+}
+
+/** What a message may carry below its detail: advice, and one action. */
+export interface MessageExtras {
+  advice?: string | null;
+  action?: MessageAction | null;
+}
+
+/** Replaces the message area with one message. Errors are announced at once (role=alert). */
+export function showMessage(area: HTMLElement, kind: MessageKind, title: string, detail = '', extras: MessageExtras = {}): void {
+  const action = extras.action;
+  let button: HTMLButtonElement | null = null;
+  if (action) {
+    button = el('button', { type: 'button', class: 'button message-action', id: action.id }, action.label);
+    button.addEventListener('click', action.run);
+  }
+  area.replaceChildren(
+    el(
+      'div',
+      { class: `message message-${kind}`, role: kind === 'error' ? 'alert' : 'status', 'data-kind': kind },
+      el('p', { class: 'message-title' }, title),
+      detail ? el('p', { class: 'message-detail' }, detail) : null,
+      extras.advice ? el('p', { class: 'message-advice' }, extras.advice) : null,
+      button ? el('p', { class: 'message-actions' }, button) : null,
+    ),
+  );
+}
+
+/** Adds a message below the current ones. */
+export function addMessage(area: HTMLElement, kind: MessageKind, title: string, detail = '', extras: MessageExtras = {}): void {
+  const holder = document.createElement('div');
+  showMessage(holder, kind, title, detail, extras);
+  area.append(...holder.childNodes);
+}
+
+export function clearMessages(area: HTMLElement): void {
+  area.replaceChildren();
+}
+
+/** Removes the error messages (results just shown supersede them); notes stay. */
+export function removeErrors(area: HTMLElement): void {
+  for (const m of area.querySelectorAll('.message-error')) m.remove();
+}

@@ -1,0 +1,175 @@
+// The parallel read of the audit worker (issue 12): N reader workers (part-worker.ts) read byte
+// ranges of the file into partial tables beside one more that hashes the file in order; the
+// parts are merged here, in file order, into the `KeptTable` every audit of the file then
+// reads. A part that guessed its start wrong (it began inside a quoted field) is read again
+// from where the part before it ended. Anything else that goes wrong in a part gives `null`:
+// the caller reads the file on one thread, which finds the problem with its exact line.
+
+import { KeptTable, probe } from '../../pkg/pseudolens_wasm.js';
+import type { Probe } from '../shared/contract';
+import type { PartRequest, PartResponse, Span } from '../shared/part-protocol';
+import type { CspViolation } from '../shared/protocol';
+import { toWireError, type AuditConfig, type WireError } from '../shared/report';
+
+/** At most this many reader workers, whatever the cores (each holds a part in memory). */
+const MAX_READERS = 4;
+/** A part is at least this long: a smaller file is read by fewer workers. */
+const MIN_PART_BYTES = 256 << 10;
+/** The probe looks for the dialect and header in at most this much of the file's start. */
+const PROBE_BYTES = 1 << 20;
+
+/**
+ * The core's reading of the start of `blob` with `config`: its encoding, delimiter and header;
+ * null when it must be read whole (UTF-16, a header not found in the first MiB).
+ */
+export async function probeStart(blob: Blob, config: AuditConfig): Promise<Probe | null> {
+  const prefix = new Uint8Array(await blob.slice(0, PROBE_BYTES).arrayBuffer());
+  return probe(config, prefix, blob.size <= PROBE_BYTES) as Probe | null;
+}
+
+/** How many reader workers to start: one per core, capped, at least one. */
+export function readerCount(cores: number | undefined): number {
+  return Math.max(1, Math.min(MAX_READERS, cores ?? 1));
+}
+
+/** The byte ranges of a file of `size` bytes for `n` readers, the first exact at 0. */
+function spans(size: number, n: number): Span[] {
+  const parts = Math.max(1, Math.min(n, Math.floor(size / MIN_PART_BYTES)));
+  return Array.from({ length: parts }, (_, i) => ({
+    start: Math.floor((size * i) / parts),
+    end: i + 1 === parts ? Infinity : Math.floor((size * (i + 1)) / parts),
+    exact: i === 0,
+  }));
+}
+
+/** A request before it gets its id (each member of the union). */
+type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+type Answer = { ok: true; table: ArrayBuffer } | { ok: true; hex: string } | { ok: false; error: WireError };
+
+/** Appends `next` to `kept` (consuming it); false when they do not join (read on one thread). */
+function merged(kept: KeptTable, next: KeptTable): boolean {
+  try {
+    kept.merge(next);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One reader worker and the request it is working on. */
+interface Reader {
+  worker: Worker;
+  ready: Promise<void>;
+  pending: Map<number, { resolve: (a: Answer) => void; progress: (bytes: number, rows: number) => void }>;
+}
+
+/** The reader workers of one audit worker, started with it so no fetch happens later. */
+export class ReaderPool {
+  private readonly readers: Reader[];
+  private readonly hasher: Reader;
+  private nextId = 1;
+
+  constructor(size: number, onViolation: (v: CspViolation) => void) {
+    const spawn = (): Reader => {
+      const worker = new Worker(new URL('./part-worker.ts', import.meta.url), { type: 'module', name: 'pseudolens-reader' });
+      const pending: Reader['pending'] = new Map();
+      const ready = new Promise<void>((resolve, reject) => {
+        worker.addEventListener('message', (e: MessageEvent<PartResponse>) => {
+          const m = e.data;
+          switch (m.type) {
+            case 'ready':
+              return resolve();
+            case 'engine_failed':
+              return reject(m.error);
+            case 'csp_violation':
+              return onViolation(m.violation);
+            case 'progress':
+              return pending.get(m.id)?.progress(m.bytes, m.rows);
+            default: {
+              const waiting = pending.get(m.id);
+              pending.delete(m.id);
+              waiting?.resolve(m.type === 'part' ? { ok: true, table: m.table } : m.type === 'hash' ? { ok: true, hex: m.hex } : { ok: false, error: m.error });
+            }
+          }
+        });
+        worker.addEventListener('error', (e) => {
+          e.preventDefault();
+          const error = toWireError(new Error(e.message || 'A reader worker failed.'));
+          reject(error);
+          for (const { resolve: answer } of pending.values()) answer({ ok: false, error });
+          pending.clear();
+        });
+      });
+      return { worker, ready, pending };
+    };
+    this.readers = Array.from({ length: size }, spawn);
+    this.hasher = spawn();
+  }
+
+  /** Resolves when every reader has loaded the engine. */
+  ready(): Promise<void> {
+    return Promise.all([...this.readers, this.hasher].map((r) => r.ready)).then(() => undefined);
+  }
+
+  get size(): number {
+    return this.readers.length;
+  }
+
+  private ask(reader: Reader, request: Unnumbered<PartRequest>, progress: (bytes: number, rows: number) => void): Promise<Answer> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      reader.pending.set(id, { resolve, progress });
+      reader.worker.postMessage({ ...request, id } as PartRequest);
+    });
+  }
+
+  /**
+   * Reads `blob` into a kept table in parts (how many: `parts`), with its SHA-256; `null` when
+   * it is better read on one thread (UTF-16, a header the probe does not find, or a problem in
+   * a part).
+   * `progress(bytes, rows)` gets the bytes of the file read so far and the rows found, first
+   * when the parts start.
+   */
+  async read(blob: Blob, config: AuditConfig, progress: (bytes: number, rows: number) => void): Promise<{ table: KeptTable; parts: number } | null> {
+    const found = await probeStart(blob, config);
+    if (!found) return null;
+    const ranges = spans(blob.size, this.size);
+    const done = ranges.map(() => ({ bytes: 0, rows: 0 }));
+    const tell = () => progress(Math.min(blob.size, done.reduce((s, d) => s + d.bytes, 0)), done.reduce((s, d) => s + d.rows, 0));
+    tell(); // the parts start: the file is being read
+    const readPart = (i: number, span: Span) =>
+      this.ask(this.readers[i % this.size]!, { type: 'part', blob, config, probe: found, span }, (bytes, rows) => {
+        done[i] = { bytes, rows };
+        tell();
+      });
+    const hash = this.ask(this.hasher, { type: 'hash', blob }, () => undefined);
+    const parts = ranges.map((span, i) => readPart(i, span));
+    let kept: KeptTable | null = null;
+    try {
+      for (const [i, span] of ranges.entries()) {
+        let part = await parts[i]!;
+        let table = part.ok && 'table' in part ? KeptTable.from_bytes(new Uint8Array(part.table)) : null;
+        if (kept) {
+          const end = (kept.bounds() as { end: number }).end;
+          if ((table?.bounds() as { first: number } | null)?.first !== end) {
+            table?.free();
+            part = await readPart(i, { ...span, start: end, exact: true });
+            table = part.ok && 'table' in part ? KeptTable.from_bytes(new Uint8Array(part.table)) : null;
+          }
+        }
+        if (!table) return null;
+        if (!kept) kept = table;
+        else if (!merged(kept, table)) return null;
+      }
+      const hashed = await hash;
+      if (!kept || !hashed.ok || !('hex' in hashed)) return null;
+      kept.set_sha256(hashed.hex);
+      const whole = kept;
+      kept = null;
+      return { table: whole, parts: ranges.length };
+    } finally {
+      kept?.free();
+    }
+  }
+}

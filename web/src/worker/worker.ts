@@ -1,0 +1,482 @@
+// The only code that touches wasm (with the reader workers it starts, part-worker.ts). The
+// released file is read once, in parallel (parallel-read.ts), into a table kept here: the
+// profile, the audit and every later change of settings (`recompute`) are audits of that
+// table, none reads the file again. A file that cannot be read in parts (UTF-16, a problem in
+// a part) or kept (a column a role needs has too many values) is streamed as before: read in
+// 1 MiB slices into the streaming `Audit`. Side tables (the original, the population table)
+// are streamed into an `Original` / `Reference`; the drill-down reads the kept table
+// (`KeptTable.extract`), or streams the file through an `Extract` when it is not kept. Progress is posted at most every 100 ms. Cancel is handled by the page: it
+// terminates this worker, and with it its readers (a wasm call cannot be interrupted).
+
+import init, { Audit, Extract, KeptTable, Original, OriginalTable, Population, Reference, choose, fallback_encoding, sample_csv, shareable, version } from '../../pkg/pseudolens_wasm.js';
+import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
+import { ReaderPool, probeStart, readerCount } from './parallel-read';
+import {
+  CHUNK_BYTES,
+  PROGRESS_INTERVAL_MS,
+  assertNever,
+  type ChooseRequest,
+  type ShareableRequest,
+  type HeaderRequest,
+  type ClassValues,
+  type CspViolation,
+  type Extracted,
+  type RecomputeRequest,
+  type Request,
+  type Response,
+  type Source,
+  type TableRead,
+  type Target,
+} from '../shared/protocol';
+import { toWireError, type AuditConfig, type MetricResult, type Report, type ShareableReport } from '../shared/report';
+
+/** The parts of DedicatedWorkerGlobalScope used here (the DOM lib types `self` as Window). */
+interface WorkerScope {
+  postMessage(message: Response): void;
+  addEventListener(type: 'message', listener: (e: MessageEvent<Request>) => void): void;
+  addEventListener(type: 'securitypolicyviolation', listener: (e: SecurityPolicyViolationEvent) => void): void;
+}
+const scope = globalThis as unknown as WorkerScope;
+
+const forwardViolation = (violation: CspViolation) => scope.postMessage({ type: 'csp_violation', violation });
+// Forward this worker's own CSP violations (and its readers'): the page's listeners never see
+// them otherwise.
+scope.addEventListener('securitypolicyviolation', (e) =>
+  forwardViolation({ blockedURI: e.blockedURI, violatedDirective: e.violatedDirective, sourceFile: e.sourceFile }),
+);
+
+let ready: Promise<unknown> | null = null;
+function loadWasm(): Promise<unknown> {
+  if (!ready) ready = Promise.resolve(init({ module_or_path: wasmUrl }));
+  return ready;
+}
+
+/** The reader workers, started with this worker; null when they could not start. */
+let pool: ReaderPool | null = new ReaderPool(readerCount(navigator.hardwareConcurrency), forwardViolation);
+const poolReady = pool.ready().catch(() => {
+  pool = null;
+});
+
+/** The released file's table, read once and kept (null: none yet, or it could not be kept). */
+let kept: { table: KeptTable; readers: number; ragged: AuditConfig['ragged'] } | null = null;
+/** How many times the released file has been read since the last profile pass began. */
+let fileReads = 0;
+
+function forgetKept(): void {
+  kept?.table.free();
+  kept = null;
+}
+
+/** The sample is read exactly like a file: as a Blob read slice by slice. */
+function asBlob(source: Source): Blob {
+  switch (source.kind) {
+    case 'file':
+      return source.file;
+    case 'sample':
+      return new Blob([sample_csv() as Uint8Array<ArrayBuffer>], { type: 'text/csv' });
+    default:
+      return assertNever(source);
+  }
+}
+
+/** Something that absorbs a file chunk by chunk: Audit, Reference, Original or Extract. */
+interface Sink {
+  push(chunk: Uint8Array): void;
+  rows?(): number;
+}
+
+/** Posts the progress of reading `blob`, at most every 100 ms (`force`: now). */
+function progressPoster(id: number, blob: Blob, target: Target): (bytes: number, rows: number | null, force?: boolean) => void {
+  const started = performance.now();
+  let lastPost = -Infinity;
+  return (bytes, rows, force = false) => {
+    if (!force && performance.now() - lastPost < PROGRESS_INTERVAL_MS) return;
+    const seconds = (performance.now() - started) / 1000;
+    const mbPerSec = seconds > 0 ? bytes / 1e6 / seconds : 0;
+    scope.postMessage({ type: 'progress', id, progress: { target, rows, bytes, totalBytes: blob.size, mbPerSec } });
+    lastPost = performance.now();
+  };
+}
+
+/** Reads `blob` in 1 MiB slices into `sink`, posting progress at most every 100 ms. */
+async function stream(id: number, blob: Blob, target: Target, sink: Sink): Promise<void> {
+  const post = progressPoster(id, blob, target);
+  const rows = () => (sink.rows ? sink.rows() : null);
+  if (target === 'table') fileReads += 1;
+  post(0, rows(), true);
+  for (let start = 0; start < blob.size; start += CHUNK_BYTES) {
+    const end = Math.min(start + CHUNK_BYTES, blob.size);
+    const chunk = new Uint8Array(await blob.slice(start, end).arrayBuffer());
+    sink.push(chunk);
+    post(end, rows());
+  }
+  post(blob.size, rows(), true);
+}
+
+/**
+ * Reads the released file once in parallel into the kept table (replacing any other); false
+ * when it is better streamed (no readers, UTF-16, a problem in a part).
+ */
+async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolean> {
+  forgetKept();
+  await poolReady;
+  if (!pool) return false;
+  const post = progressPoster(id, blob, 'table');
+  post(0, 0, true);
+  let started = false; // a read of the file once the probe let the parts start
+  let found = 0;
+  const read = await pool.read(blob, config, (bytes, rows) => {
+    if (!started) fileReads += 1;
+    started = true;
+    found = rows;
+    post(bytes, rows);
+  });
+  if (!read) return false;
+  post(blob.size, found, true);
+  kept = { table: read.table, readers: read.parts, ragged: config.ragged };
+  return true;
+}
+
+/** Why the file is streamed when it could not be read in parts. */
+const NOT_IN_PARTS = 'the file could not be read in parts (UTF-16 text, a header that was not found, or a problem in the file)';
+
+/**
+ * Runs `attempt` with the encoding detected; when the engine says the file must be read again
+ * in another encoding (its `fallback_encoding`: windows-1252 when the text is not UTF-8 after
+ * all), tells the page and runs it once more with that encoding forced.
+ */
+async function withEncodingRetry<T>(
+  id: number,
+  target: Target,
+  forced: boolean,
+  attempt: (encoding: 'windows-1252' | null) => Promise<T>,
+): Promise<T> {
+  try {
+    return await attempt(forced ? 'windows-1252' : null);
+  } catch (e) {
+    const fallback = forced ? undefined : fallback_encoding(toWireError(e).code);
+    if (fallback !== 'windows-1252') throw e;
+    scope.postMessage({ type: 'encoding_retry', id, target, encoding: fallback });
+    return attempt(fallback);
+  }
+}
+
+/** A reader of a table beside the released one: `Reference` (population) or `Original`. */
+interface SideReader<T> extends Sink {
+  finish(): T;
+  free(): void;
+}
+
+/**
+ * Reads a side table into its finished handle (the caller frees it). `forced` remembers, per
+ * target, that a file had to be read as windows-1252, so a second read starts with it.
+ */
+function readSide<T>(
+  id: number,
+  file: File,
+  target: Target,
+  forced: Set<Target>,
+  open: (encoding: 'windows-1252' | null) => SideReader<T>,
+): Promise<T> {
+  return withEncodingRetry(id, target, forced.has(target), async (encoding) => {
+    if (encoding) forced.add(target);
+    const reader = open(encoding);
+    try {
+      await stream(id, file, target, reader);
+      return reader.finish();
+    } finally {
+      reader.free(); // finish() empties the reader but leaves its handle to be freed
+    }
+  });
+}
+
+/** The side tables an audit uses (shared with it, not copied). */
+interface Sides {
+  population: Population | null;
+  original: OriginalTable | null;
+}
+
+/** A side table read once, kept while the same file is given with the same settings. */
+interface KeptSide<T> {
+  file: File;
+  settings: string;
+  table: T;
+}
+
+/** The side tables last read, and the targets that had to be read as windows-1252. */
+const sideCache: { original: KeptSide<OriginalTable> | null; population: KeptSide<Population> | null } = { original: null, population: null };
+const sideForced = new Set<Target>();
+
+function forgetSides(): void {
+  sideCache.original = dropSide(sideCache.original);
+  sideCache.population = dropSide(sideCache.population);
+  sideForced.clear();
+}
+
+/** The same file (a File posted twice arrives as two objects) read with the same settings. */
+const sameSide = <T>(side: KeptSide<T> | null, file: File, settings: string): side is KeptSide<T> =>
+  side !== null && side.settings === settings && side.file.name === file.name && side.file.size === file.size && side.file.lastModified === file.lastModified;
+
+/** Frees a kept side table. */
+function dropSide<T extends { free(): void }>(side: KeptSide<T> | null): null {
+  side?.table.free();
+  return null;
+}
+
+/**
+ * The side tables of an audit with `config`: read first, so a problem in one shows before the
+ * long pass, and only once while the same files are given with the same settings (a second
+ * attempt as windows-1252, every candidate of a comparison, every recompute).
+ */
+async function sidesFor(id: number, config: AuditConfig, original: File | null, reference: File | null, onTarget: (t: Target) => void): Promise<Sides> {
+  const settings = JSON.stringify(config);
+  if (!original || !sameSide(sideCache.original, original, settings)) sideCache.original = dropSide(sideCache.original);
+  if (original && !sideCache.original) {
+    onTarget('original');
+    const table = await readSide(id, original, 'original', sideForced, (e) => new Original(config, e));
+    sideCache.original = { file: original, settings, table };
+  }
+  if (!reference || !sameSide(sideCache.population, reference, settings)) sideCache.population = dropSide(sideCache.population);
+  if (reference && !sideCache.population) {
+    onTarget('population');
+    const table = await readSide(id, reference, 'population', sideForced, (e) => new Reference(config, e));
+    sideCache.population = { file: reference, settings, table };
+  }
+  onTarget('table');
+  return { original: sideCache.original?.table ?? null, population: sideCache.population?.table ?? null };
+}
+
+/** The streaming audit: the file read once more, in 1 MiB slices. */
+async function streamAudit(id: number, blob: Blob, config: AuditConfig, sides: Sides): Promise<Report> {
+  const audit = new Audit(config);
+  try {
+    if (sides.original) audit.set_original(sides.original); // before the first push
+    await stream(id, blob, 'table', audit);
+    if (sides.population) audit.set_population(sides.population);
+    return audit.finish() as Report;
+  } finally {
+    audit.free(); // finish() empties the audit but leaves its handle to be freed
+  }
+}
+
+/** Why the released file is not kept (null: it is, or it has not been read yet). */
+let notKept: string | null = null;
+
+/**
+ * The report of `config` on the released file: an audit of the kept table (read now, in
+ * parallel, when `mayRead` and it is not kept yet), else a streaming read of the file.
+ */
+async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Sides, mayRead: boolean): Promise<{ report: Report; read: Omit<TableRead, 'seconds' | 'fileReads'> }> {
+  if (kept && kept.ragged !== config.ragged) forgetKept();
+  if (!kept && mayRead && notKept === null && !(await keep(id, blob, config))) notKept = NOT_IN_PARTS;
+  let why = notKept ?? 'the table was not kept in this worker';
+  if (kept) {
+    const table = kept.table;
+    table.clear_sides();
+    if (sides.original) table.set_original(sides.original);
+    if (sides.population) table.set_population(sides.population);
+    try {
+      return { report: table.audit(config) as Report, read: { kept: true, why: null, readers: kept.readers } };
+    } catch (e) {
+      const error = toWireError(e);
+      if (error.code !== 'not_retained') throw e;
+      why = error.message;
+    }
+  }
+  return { report: await streamAudit(id, blob, config, sides), read: { kept: false, why, readers: 1 } };
+}
+
+/** The drill-down from the kept table (no read of the file); null when there is none or a
+ * column it needs was not kept (then the file is streamed). */
+function keptExtract(config: AuditConfig, classes: ClassValues[]): Extracted | null {
+  if (!kept || kept.ragged !== config.ragged) return null;
+  try {
+    return kept.table.extract(config, classes) as Extracted;
+  } catch (e) {
+    if (toWireError(e).code !== 'not_retained') throw e;
+    return null;
+  }
+}
+
+async function extract(id: number, blob: Blob, config: AuditConfig, classes: ClassValues[]): Promise<Extracted> {
+  const extract = new Extract(config, classes);
+  try {
+    await stream(id, blob, 'table', extract);
+    return extract.finish() as Extracted;
+  } finally {
+    extract.free();
+  }
+}
+
+/** The config with the encoding the retry forces, if any. */
+const withEncoding = (config: AuditConfig, encoding: 'windows-1252' | null): AuditConfig =>
+  encoding ? { ...config, encoding } : config;
+
+/** The core's choice among audited candidates: no file is read, nothing is kept. */
+async function runChoose(request: ChooseRequest): Promise<void> {
+  const { id } = request;
+  try {
+    await loadWasm();
+    const metrics = choose(request.quasi_identifiers, request.candidates, request.params) as MetricResult[];
+    scope.postMessage({ type: 'choice', id, metrics, error: null });
+  } catch (e) {
+    scope.postMessage({ type: 'choice', id, metrics: null, error: toWireError(e) });
+  }
+}
+
+/** The core's report safe to share: no file is read, nothing is kept. */
+async function runShareable(request: ShareableRequest): Promise<void> {
+  const { id } = request;
+  try {
+    await loadWasm();
+    const report = shareable(request.report, request.min_count) as ShareableReport;
+    scope.postMessage({ type: 'shareable_report', id, report, error: null });
+  } catch (e) {
+    scope.postMessage({ type: 'shareable_report', id, report: null, error: toWireError(e) });
+  }
+}
+
+/**
+ * Audits the released file `blob` against the side tables, with the encoding the engine
+ * settles on; `mayRead`: the file may be read in parallel to keep its table. Returns the
+ * report with how it was read and how long it took.
+ */
+async function auditRelease(
+  id: number,
+  blob: Blob,
+  config: AuditConfig,
+  original: File | null,
+  reference: File | null,
+  mayRead: boolean,
+  onTarget: (t: Target) => void,
+): Promise<{ report: Report; read: TableRead }> {
+  const started = performance.now();
+  const { report, read } = await withEncodingRetry(id, 'table', config.encoding === 'windows-1252', async (encoding) => {
+    // Read as windows-1252 after all: the parts may have failed for the encoding alone.
+    if (encoding !== (config.encoding ?? null)) notKept = null;
+    const sides = await sidesFor(id, config, original, reference, onTarget);
+    return auditTable(id, blob, withEncoding(config, encoding), sides, mayRead);
+  });
+  return { report, read: { ...read, fileReads, seconds: (performance.now() - started) / 1000 } };
+}
+
+/** The column names of a side table, read by the core as it will read them in the audit. */
+async function runHeader(request: HeaderRequest): Promise<void> {
+  let header: string[] | null = null;
+  try {
+    await loadWasm();
+    header = (await probeStart(request.file, { quasi_identifiers: [] }))?.header ?? null;
+  } catch {
+    // Not readable as a table: the audit will say why when it reads the file.
+  }
+  scope.postMessage({ type: 'header', id: request.id, header });
+}
+
+async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | HeaderRequest | RecomputeRequest>): Promise<void> {
+  const { id, config } = request;
+  let target: Target = 'table';
+  const onTarget = (t: Target) => {
+    target = t;
+  };
+  try {
+    await loadWasm();
+    switch (request.type) {
+      case 'run': {
+        if (request.pass === 'profile') {
+          // A new file: nothing of the last one is kept.
+          forgetKept();
+          forgetSides();
+          notKept = null;
+          fileReads = 0;
+        }
+        const { original, reference } = request.pass === 'audit' ? request : { original: null, reference: null };
+        const { report, read } = await auditRelease(id, asBlob(request.source), config, original, reference, true, onTarget);
+        scope.postMessage({ type: 'result', id, pass: request.pass, report, read });
+        break;
+      }
+      case 'compare': {
+        // Each candidate with the same roles and settings against the side tables, read once.
+        // Only the first candidate was profiled, so the others detect their own encoding.
+        const reports: Report[] = [];
+        const total = request.candidates.length;
+        for (const [index, file] of request.candidates.entries()) {
+          scope.postMessage({ type: 'candidate', id, index, total, name: file.name });
+          const own = index === 0 ? config : { ...config, encoding: null };
+          const { report } = await withEncodingRetry(id, 'table', own.encoding === 'windows-1252', async (encoding) => {
+            const sides = await sidesFor(id, config, request.original, request.reference, onTarget);
+            return { report: await streamAudit(id, file, withEncoding(own, encoding), sides) };
+          });
+          reports.push(report);
+        }
+        scope.postMessage({ type: 'compare_result', id, reports });
+        break;
+      }
+      case 'extract': {
+        const blob = asBlob(request.source);
+        const extracted =
+          keptExtract(config, request.classes) ??
+          (await withEncodingRetry(id, 'table', config.encoding === 'windows-1252', (encoding) =>
+            extract(id, blob, withEncoding(config, encoding), request.classes),
+          ));
+        scope.postMessage({ type: 'extract_result', id, extracted });
+        break;
+      }
+      default:
+        assertNever(request);
+    }
+  } catch (e) {
+    scope.postMessage({ type: 'error', id, target, error: toWireError(e) });
+  }
+}
+
+/** The latest recompute not yet started (older ones are dropped unanswered). */
+let latestRecompute: RecomputeRequest | null = null;
+let recomputing = false;
+
+/** Lets the messages that arrived during a wasm call in: a newer recompute supersedes. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Answers the latest recompute from the kept table, one at a time: a request arriving while
+ * one runs waits, replacing any other waiting; a result is posted only if no newer request
+ * came in meanwhile (a wasm call cannot be interrupted, and the table must not be lost).
+ */
+async function recompute(request: RecomputeRequest): Promise<void> {
+  latestRecompute = request;
+  if (recomputing) return;
+  recomputing = true;
+  try {
+    await loadWasm();
+    for (await nextTask(); latestRecompute; await nextTask()) {
+      const { id, source, config, original, reference } = latestRecompute;
+      latestRecompute = null;
+      let target: Target = 'table';
+      try {
+        const answer = await auditRelease(id, asBlob(source), config, original, reference, false, (t) => {
+          target = t;
+        });
+        if (!latestRecompute) scope.postMessage({ type: 'recomputed', id, ...answer });
+      } catch (e) {
+        if (!latestRecompute) scope.postMessage({ type: 'recompute_error', id, target, error: toWireError(e) });
+      }
+    }
+  } finally {
+    recomputing = false;
+  }
+}
+
+scope.addEventListener('message', (e) => {
+  const request = e.data;
+  if (request.type === 'choose') void runChoose(request);
+  else if (request.type === 'shareable') void runShareable(request);
+  else if (request.type === 'header') void runHeader(request);
+  else if (request.type === 'recompute') void recompute(request);
+  else void run(request);
+});
+
+// Load the engine and start the readers as soon as the worker starts, so the first run does
+// not wait for them and no fetch happens once the user has picked a file.
+Promise.all([loadWasm(), poolReady]).then(
+  () => scope.postMessage({ type: 'ready', version: version() }),
+  (e: unknown) => scope.postMessage({ type: 'engine_failed', error: toWireError(e) }),
+);
