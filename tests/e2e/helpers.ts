@@ -16,6 +16,19 @@ export async function runSample(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Chooses the first IPSO release of the CASC census file and its original (no quasi-identifier
+ * is proposed: utility is the one result) and runs the audit.
+ */
+export async function auditIpso(page: Page): Promise<void> {
+  await openApp(page);
+  await page.locator('#file-input').setInputFiles(fixture('census-ipso-01.csv'));
+  await expect(page.locator('#profile-panel')).toContainText('census-ipso-01.csv');
+  await page.locator('#original-input').setInputFiles(fixture('census-ipso-original.csv'));
+  await expect(page.locator('#record-id')).toHaveValue('record_id');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+}
+
 /** The text of a headline card's number. */
 export async function cardValue(page: Page, id: string): Promise<string> {
   return (await page.locator(`#results-panel .card[data-metric="${id}"] .card-value`).innerText()).trim();

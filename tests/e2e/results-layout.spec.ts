@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { fixture, openApp, openSection, runSample } from './helpers.ts';
+import { auditIpso, fixture, openApp, openSection, runSample } from './helpers.ts';
 
 /** Every row of the tables matched by `selector` whose cells do not fill their row exactly. */
 async function misalignedRows(page: Page, selector: string): Promise<string[]> {
@@ -62,12 +62,7 @@ test('the attribute-disclosure table lines up its rows and columns on the page, 
 });
 
 test('the utility summary says what loss, similarity, U and UM each measure, so a loss of 1 beside UM 0.96 is no contradiction', async ({ page }) => {
-  await openApp(page);
-  await page.locator('#file-input').setInputFiles(fixture('census-ipso-01.csv'));
-  await expect(page.locator('#profile-panel')).toContainText('census-ipso-01.csv');
-  await page.locator('#original-input').setInputFiles(fixture('census-ipso-original.csv'));
-  await expect(page.locator('#record-id')).toHaveValue('record_id');
-  await page.getByRole('button', { name: 'Run audit' }).click();
+  await auditIpso(page);
   // Utility is the one result here, so it is not folded.
   const summary = page.locator('#utility-summary');
   await expect(summary).toBeVisible({ timeout: 30_000 });

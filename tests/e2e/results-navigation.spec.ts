@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { cardValue, expectNoHorizontalOverflow, fixture, openApp, openG3, runSample } from './helpers.ts';
+import { auditIpso, cardValue, expectNoHorizontalOverflow, openApp, openG3, runSample } from './helpers.ts';
 
 const bar = (page: Page) => page.locator('#results-summary');
 const toc = (page: Page) => page.locator('#results-toc');
@@ -165,12 +165,7 @@ test('the saved HTML report keeps the contents with every link leading somewhere
 });
 
 test('utility alone (no quasi-identifier) is the one long section: shown open, U in the bar', async ({ page }) => {
-  await openApp(page);
-  await page.locator('#file-input').setInputFiles(fixture('census-ipso-01.csv'));
-  await expect(page.locator('#profile-panel')).toContainText('census-ipso-01.csv');
-  await page.locator('#original-input').setInputFiles(fixture('census-ipso-original.csv'));
-  await expect(page.locator('#record-id')).toHaveValue('record_id');
-  await page.getByRole('button', { name: 'Run audit' }).click();
+  await auditIpso(page);
   await expect(page.locator('#utility-summary')).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('#utility-section details.section-fold')).toHaveCount(0);
   await expect(bar(page).locator('[data-metric="utility_u"] strong')).toHaveText(await page.locator('#utility-summary .card[data-metric="utility_u"] .card-value').innerText());
