@@ -56,18 +56,6 @@ pub fn map<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R>
     results.into_iter().map(|m| m.into_inner().ok().flatten().expect("every item was mapped")).collect()
 }
 
-/// `a()` and `b()`, on two threads when there are two.
-pub fn join<A: Send, B: Send>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> (A, B) {
-    if threads() <= 1 {
-        return (a(), b());
-    }
-    std::thread::scope(|s| {
-        let a = s.spawn(a);
-        let b = b();
-        (a.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), b)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,11 +65,5 @@ mod tests {
         let out = map((0..1000u64).collect(), |x| x * x);
         assert_eq!(out, (0..1000u64).map(|x| x * x).collect::<Vec<_>>());
         assert!(map(Vec::<u8>::new(), |x| x).is_empty());
-    }
-
-    #[test]
-    fn joins_both() {
-        let (a, b) = join(|| (0..1000u64).sum::<u64>(), || "both");
-        assert_eq!((a, b), (499_500, "both"));
     }
 }

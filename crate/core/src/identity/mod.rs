@@ -173,40 +173,29 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
         out.extend(population::metrics(&ctx, &[], 0, &p.population, true));
         return out;
     }
-    // The attribution lattice (its own chains on every core) runs beside the other metrics.
-    let (attribution, rest) = crate::par::join(|| attribution::metrics(&ctx, table, qi), || class_metrics(&ctx, input, p));
-    out.extend(rest);
-    out.extend(attribution);
-    out.push(arx_verdict(&ctx, &out, p));
-    out
-}
-
-/// The identity results read from the classes' sizes (every one but the attribution lattice's
-/// and the verdict).
-fn class_metrics(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult> {
-    let (table, qi) = (input.table, input.qi);
-    let n = table.records();
-    let mut out = Vec::new();
     let partition = p.missing_policy != MissingPolicy::Wildcard;
     let wildcard_f = (!partition).then(|| table.match_counts(p.wildcard_alpha));
     let f_of = |i: usize| wildcard_f.as_ref().map_or(table.count(i) as f64, |f| f[i]);
     let sizes = Sizes::of(table, f_of);
-    out.extend(class_size::metrics(ctx, &sizes, partition));
-    out.extend(record_risk::metrics(ctx, &sizes, partition, p.threshold, riskiest(table, f_of, qi)));
+    out.extend(class_size::metrics(&ctx, &sizes, partition));
+    out.extend(record_risk::metrics(&ctx, &sizes, partition, p.threshold, riskiest(table, f_of, qi)));
     let hist: Vec<(u64, u64)> = sizes.groups.iter().map(|g| (g.f as u64, g.classes)).collect();
-    out.extend(population::metrics(ctx, &hist, n, &p.population, partition));
+    out.extend(population::metrics(&ctx, &hist, n, &p.population, partition));
     let f: Vec<f64> = (0..table.len()).map(f_of).collect();
-    out.extend(weighted_risk(ctx, table, &f, p.wildcard_alpha));
+    out.extend(weighted_risk(&ctx, table, &f, p.wildcard_alpha));
     drop(wildcard_f);
     out.extend(match &input.population {
-        PopulationTable::Absent => journalist::metrics(ctx, table, &f, None, p.threshold),
-        PopulationTable::MissingQi(missing) => journalist::missing_qi(ctx, missing),
+        PopulationTable::Absent => journalist::metrics(&ctx, table, &f, None, p.threshold),
+        PopulationTable::MissingQi(missing) => journalist::missing_qi(&ctx, missing),
         PopulationTable::Table(e, columns) => {
             let (big_f, raised) = journalist::population_counts(table, e, columns, &f, p.wildcard_alpha);
-            journalist::metrics(ctx, table, &f, Some((&big_f, raised)), p.threshold)
+            journalist::metrics(&ctx, table, &f, Some((&big_f, raised)), p.threshold)
         }
     });
-    out.extend(scorr::metrics(ctx, &scorr::ScorrInput { table, f: &f, persons: input.persons, alpha: p.wildcard_alpha, qi }));
+    out.extend(scorr::metrics(&ctx, &scorr::ScorrInput { table, f: &f, persons: input.persons, alpha: p.wildcard_alpha, qi }));
+    drop(f);
+    out.extend(attribution::metrics(&ctx, table, qi));
+    out.push(arx_verdict(&ctx, &out, p));
     out
 }
 
