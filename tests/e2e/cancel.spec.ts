@@ -2,8 +2,23 @@
 // interrupted), the page says so, and a fresh worker takes the next job. The worker that takes
 // over was started with the page, so a cancel needs no fetch: it works offline too.
 
-import { expect, test } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { cancelWhileReading, largeCsv, openApp, runSample } from './helpers.ts';
+
+/**
+ * Opens the page, goes offline once its standby worker is ready, and cancels a large read: the
+ * standby takes over, and the next standby cannot be fetched offline (no service worker in
+ * these tests). Returns the large file.
+ */
+async function cancelOffline(page: Page, context: BrowserContext, testInfo: TestInfo): Promise<string> {
+  const path = largeCsv(testInfo);
+  await openApp(page);
+  await expect(page.locator('html[data-standby="ready"]')).toBeAttached();
+  await context.setOffline(true);
+  await cancelWhileReading(page, path);
+  await expect(page.locator('html[data-standby="failed"]')).toBeAttached();
+  return path;
+}
 
 test('cancel stops a large audit and the sample still runs afterwards', async ({ page }, testInfo) => {
   test.setTimeout(90_000);
@@ -41,14 +56,7 @@ test('cancel offline needs no fetch: the standby worker takes over and audits', 
 
 test('a second cancel offline, with no offline copy, says so instead of hanging', async ({ page, context }, testInfo) => {
   test.setTimeout(120_000);
-  const path = largeCsv(testInfo);
-  await openApp(page);
-  await expect(page.locator('html[data-standby="ready"]')).toBeAttached();
-  await context.setOffline(true);
-
-  await cancelWhileReading(page, path);
-  // The next standby could not be fetched offline (no service worker in this test).
-  await expect(page.locator('html[data-standby="failed"]')).toBeAttached();
+  const path = await cancelOffline(page, context, testInfo);
   await cancelWhileReading(page, path);
 
   await page.getByRole('button', { name: 'Try the sample' }).click();
@@ -59,12 +67,7 @@ test('a second cancel offline, with no offline copy, says so instead of hanging'
 
 test('back online, a standby that could not start offline is started again', async ({ page, context }, testInfo) => {
   test.setTimeout(120_000);
-  const path = largeCsv(testInfo);
-  await openApp(page);
-  await expect(page.locator('html[data-standby="ready"]')).toBeAttached();
-  await context.setOffline(true);
-  await cancelWhileReading(page, path);
-  await expect(page.locator('html[data-standby="failed"]')).toBeAttached();
+  const path = await cancelOffline(page, context, testInfo);
 
   await context.setOffline(false);
   await expect(page.locator('html[data-standby="ready"]')).toBeAttached();
