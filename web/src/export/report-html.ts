@@ -12,10 +12,10 @@ import { bytesText, delimiterName, recordsText } from '../ui/account';
 import { explain, reasonText } from '../ui/explain';
 import { count, fileSize } from '../ui/format';
 import { isRecord, type InputFacts, type MetricResult, type Report } from '../shared/report';
-import { metricText } from '../results/results-view';
 import { scorrBadge } from '../results/identity/scorr-verdict-view';
 import { scopeAttribute, scopeSubset } from '../shared/suite';
 import { verdictView } from '../results/identity/verdict-view';
+import { metricText } from '../ui/view-kit';
 
 /** The names the page knows for the tables of the audit (the report holds no file names), and
  * their sizes when it knows them (the account compares the bytes read with them). */

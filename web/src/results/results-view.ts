@@ -18,7 +18,7 @@ import type { Chart } from '../charts/charts';
 import { append, el, scrollTable } from '../ui/dom';
 import { drilldownView } from './drilldown/drilldown-view';
 import { explain } from '../ui/explain';
-import { count, percent, plural, score, smallPercent } from '../ui/format';
+import { plural } from '../ui/format';
 import { groupsView, headlineCards } from './identity/overview-view';
 import { populationView } from './identity/population-view';
 import { addNavigation } from './navigation/results-nav';
@@ -26,52 +26,12 @@ import type { ClassValues } from '../shared/protocol';
 import { isRecord, metric, numberValue, type MetricResult, type Report, type ShareableReport } from '../shared/report';
 import { personsView, scorrView, weightsView } from './identity/risks-view';
 import { scorrBadge, scorrVerdictView } from './identity/scorr-verdict-view';
-import { asMinMeanMax, scopeAttribute, scopeSubset } from '../shared/suite';
+import { scopeAttribute, scopeSubset } from '../shared/suite';
 import { utilityView, type UtilityInputs } from './utility/utility-view';
 import { reportVariant, type ReportVariant } from '../export/report-variant';
 import { settingsShareView } from '../setup/settings-share-view';
 import { verdictView } from './identity/verdict-view';
-import { missingReason, section, type View } from '../ui/view-kit';
-
-/** Metrics whose value is a share of records (shown as a percentage). */
-const SHARE_IDS = new Set([
-  'sample_uniqueness',
-  'rare_combination_rate',
-  'prosecutor_records_at_risk',
-  'prosecutor_records_affected_by_highest_risk',
-  'prosecutor_records_affected_by_lowest_risk',
-  'journalist_records_at_risk',
-  'global_risk',
-  'r_external_match_rate',
-]);
-/** Metrics whose value is a risk score in [0, 1] (4 decimals, even when it is 0 or 1). */
-const SCORE_IDS =
-  /^(perm_cm|perm_um|r_internal|avg_risk_class_mean|prosecutor_|journalist_|marketer_|r_internal_weighted|qi_distinction|qi_separation|t_closeness|utility_u$|l_total$|s_total$|attribute_loss$|attribute_similarity$|gen_loss|proximity_loss|entropy_loss$|consistency_loss$|cosine_similarity$|jaccard_|ctbil_normalized$|il1s$|eigen_diff$|r_external$|r_unique$|r_external_probability$|risk_r$|safety$|rut$|rut_f1$)/;
-
-function primitiveText(x: unknown): string {
-  if (typeof x === 'number') return count(x);
-  if (x === null) return '—';
-  return String(x);
-}
-
-/** A metric value as text, following the display rules; large structured values point to the JSON. */
-export function metricText(m: MetricResult, report: Report): string {
-  if (m.status !== 'ok') return missingReason(report, m.id) ?? m.status;
-  const v = m.value;
-  if (typeof v === 'number') {
-    if (SHARE_IDS.has(m.id)) return percent(v);
-    if (m.id.startsWith('population_uniqueness_')) return smallPercent(v);
-    return SCORE_IDS.test(m.id) ? score(v) : count(v);
-  }
-  if (v === null || typeof v !== 'object') return primitiveText(v);
-  const mmm = asMinMeanMax(v);
-  if (mmm) return `min ${score(mmm.min)}, mean ${score(mmm.mean)}, max ${score(mmm.max)}`;
-  const entries = Array.isArray(v) ? [] : Object.entries(v);
-  if (entries.length > 0 && entries.length <= 6 && entries.every(([, x]) => x === null || typeof x !== 'object')) {
-    return entries.map(([k, x]) => `${k.replace(/_/g, ' ')}: ${primitiveText(x)}`).join(', ');
-  }
-  return Array.isArray(v) ? `${plural(v.length, 'entry', 'entries')} (see the JSON report)` : 'see the JSON report';
-}
+import { metricText, section, type View } from '../ui/view-kit';
 
 function metricName(m: MetricResult): HTMLElement {
   const sensitive = isRecord(m.scope) && typeof m.scope.sensitive === 'string' ? m.scope.sensitive : null;

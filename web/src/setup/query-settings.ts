@@ -4,20 +4,8 @@
 // one value of a column; the list can be added to and removed from.
 
 import { el } from '../ui/dom';
+import { describeQuery } from '../ui/format';
 import type { ColumnProfile, UtilityQuery } from '../shared/report';
-
-/** A query in words, as the page and the results name it. */
-export function describeQuery(q: UtilityQuery): string {
-  const by = q.group_by.length ? ` by ${q.group_by.join(', ')}` : '';
-  switch (q.aggregate) {
-    case 'count':
-      return `count${by}`;
-    case 'mean':
-      return `mean(${q.column})${by}`;
-    case 'share':
-      return `share of ${q.column} = ${q.value}${by}`;
-  }
-}
 
 export interface QuerySettings {
   node: HTMLElement;

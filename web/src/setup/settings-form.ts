@@ -16,6 +16,7 @@ import {
 } from '../ui/explain';
 import { fileField } from './file-field';
 import { count } from '../ui/format';
+import { numberField } from '../ui/view-kit';
 import { originalSettings } from './original-settings';
 import { balanceSettings } from './balance-settings';
 import { referenceMatching, type HeaderReader } from './reference-matching';
@@ -55,27 +56,6 @@ function radio(group: string, id: string, value: string, label: string, help: st
     el('p', { class: 'help', id: `${id}-help` }, help),
     extra.length ? el('div', { class: 'radio-extra' }, ...extra) : null,
   );
-}
-
-/** A labelled number input in [min, 1] with its help; `value` null leaves it empty ("none"). */
-export function numberField(
-  id: string,
-  label: string,
-  help: string,
-  value: number | null,
-  min: number,
-  step: number,
-): { node: HTMLElement; input: HTMLInputElement } {
-  const initial = value === null ? { placeholder: 'none' } : { value };
-  const input = el('input', { id, type: 'number', min, max: 1, step, ...initial, inputmode: 'decimal', 'aria-describedby': `${id}-help` });
-  const node = el(
-    'div',
-    { class: 'number-field' },
-    el('label', { for: id }, label),
-    input,
-    el('p', { class: 'help', id: `${id}-help` }, help),
-  );
-  return { node, input };
 }
 
 function policyFieldset(): HTMLElement {

@@ -106,6 +106,13 @@ export function worstClass(m: MetricResult | undefined): WorstClass | null {
 export type Band = 'low' | 'medium' | 'high';
 export type FinalDecision = 'eligible' | 'release_with_acknowledged_risk' | 'not_approved';
 
+/** The final decision in words, as the SCORR verdict and the section headlines show it. */
+export const DECISIONS: Readonly<Record<FinalDecision, string>> = {
+  eligible: 'Eligible for release',
+  release_with_acknowledged_risk: 'Release with acknowledged risk',
+  not_approved: 'Not approved',
+};
+
 const isBand = (x: unknown): x is Band => x === 'low' || x === 'medium' || x === 'high';
 
 export interface ScorrVerdict {

@@ -1,5 +1,8 @@
 // Display rules: scores in [0, 1] with 4 decimals, percentages with 2 decimals, counts with
-// thousands separators. One locale everywhere so the page reads the same on every machine.
+// thousands separators, a utility query in words. One locale everywhere so the page reads the
+// same on every machine.
+
+import type { UtilityQuery } from '../shared/report';
 
 const LOCALE = 'en-US';
 const DASH = '—';
@@ -107,4 +110,17 @@ export function signed(x: number | null | undefined, text: (v: number) => string
 /** A duration in seconds, to the hundredth. */
 export function seconds(x: number): string {
   return `${x.toFixed(2)} s`;
+}
+
+/** A query in words, as the page and the results name it. */
+export function describeQuery(q: UtilityQuery): string {
+  const by = q.group_by.length ? ` by ${q.group_by.join(', ')}` : '';
+  switch (q.aggregate) {
+    case 'count':
+      return `count${by}`;
+    case 'mean':
+      return `mean(${q.column})${by}`;
+    case 'share':
+      return `share of ${q.column} = ${q.value}${by}`;
+  }
 }

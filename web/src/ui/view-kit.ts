@@ -1,12 +1,13 @@
-// Small building blocks shared by the result views: a titled section, a labelled number with
-// its sentence, and the wording of a metric that could not be computed.
+// Small building blocks shared by the views: a titled section, a labelled number with its
+// sentence, the wording of a metric that could not be computed, a metric's value as text and a
+// labelled number input.
 
 import type { Chart } from '../charts/charts';
 import { el, type Child } from './dom';
 import { explain, reasonText } from './explain';
-import { fileValue } from './format';
-import { metric, type Report } from '../shared/report';
-import { detailString } from '../shared/suite';
+import { count, fileValue, percent, plural, score, smallPercent } from './format';
+import { metric, type MetricResult, type Report } from '../shared/report';
+import { asMinMeanMax, detailString } from '../shared/suite';
 
 export function section(title: string, id: string, ...body: Child[]): HTMLElement {
   return el('section', { class: 'result-section', 'aria-labelledby': id }, el('h3', { id }, title), ...body);
@@ -20,6 +21,46 @@ export function missingReason(report: Report, id: string): string | null {
   const cause = detailString(m, 'cause');
   const why = reasonText(m.reason) + (cause ? ` (${reasonText(cause)})` : '');
   return `${m.status === 'error' ? 'Could not be computed' : 'Not available'}: ${why}.`;
+}
+
+/** Metrics whose value is a share of records (shown as a percentage). */
+const SHARE_IDS = new Set([
+  'sample_uniqueness',
+  'rare_combination_rate',
+  'prosecutor_records_at_risk',
+  'prosecutor_records_affected_by_highest_risk',
+  'prosecutor_records_affected_by_lowest_risk',
+  'journalist_records_at_risk',
+  'global_risk',
+  'r_external_match_rate',
+]);
+/** Metrics whose value is a risk score in [0, 1] (4 decimals, even when it is 0 or 1). */
+const SCORE_IDS =
+  /^(perm_cm|perm_um|r_internal|avg_risk_class_mean|prosecutor_|journalist_|marketer_|r_internal_weighted|qi_distinction|qi_separation|t_closeness|utility_u$|l_total$|s_total$|attribute_loss$|attribute_similarity$|gen_loss|proximity_loss|entropy_loss$|consistency_loss$|cosine_similarity$|jaccard_|ctbil_normalized$|il1s$|eigen_diff$|r_external$|r_unique$|r_external_probability$|risk_r$|safety$|rut$|rut_f1$)/;
+
+function primitiveText(x: unknown): string {
+  if (typeof x === 'number') return count(x);
+  if (x === null) return '—';
+  return String(x);
+}
+
+/** A metric value as text, following the display rules; large structured values point to the JSON. */
+export function metricText(m: MetricResult, report: Report): string {
+  if (m.status !== 'ok') return missingReason(report, m.id) ?? m.status;
+  const v = m.value;
+  if (typeof v === 'number') {
+    if (SHARE_IDS.has(m.id)) return percent(v);
+    if (m.id.startsWith('population_uniqueness_')) return smallPercent(v);
+    return SCORE_IDS.test(m.id) ? score(v) : count(v);
+  }
+  if (v === null || typeof v !== 'object') return primitiveText(v);
+  const mmm = asMinMeanMax(v);
+  if (mmm) return `min ${score(mmm.min)}, mean ${score(mmm.mean)}, max ${score(mmm.max)}`;
+  const entries = Array.isArray(v) ? [] : Object.entries(v);
+  if (entries.length > 0 && entries.length <= 6 && entries.every(([, x]) => x === null || typeof x !== 'object')) {
+    return entries.map(([k, x]) => `${k.replace(/_/g, ' ')}: ${primitiveText(x)}`).join(', ');
+  }
+  return Array.isArray(v) ? `${plural(v.length, 'entry', 'entries')} (see the JSON report)` : 'see the JSON report';
 }
 
 /** A labelled number with its plain sentence (`data-metric` for tests and styling). */
@@ -54,6 +95,27 @@ export function cellValue(v: unknown): Child {
 /** A help paragraph. */
 export function help(text: Child, ...more: Child[]): HTMLElement {
   return el('p', { class: 'help' }, text, ...more);
+}
+
+/** A labelled number input in [min, 1] with its help; `value` null leaves it empty ("none"). */
+export function numberField(
+  id: string,
+  label: string,
+  help: string,
+  value: number | null,
+  min: number,
+  step: number,
+): { node: HTMLElement; input: HTMLInputElement } {
+  const initial = value === null ? { placeholder: 'none' } : { value };
+  const input = el('input', { id, type: 'number', min, max: 1, step, ...initial, inputmode: 'decimal', 'aria-describedby': `${id}-help` });
+  const node = el(
+    'div',
+    { class: 'number-field' },
+    el('label', { for: id }, label),
+    input,
+    el('p', { class: 'help', id: `${id}-help` }, help),
+  );
+  return { node, input };
 }
 
 /** A rendered part of the results; `draw` adds its charts once the panel is visible. */

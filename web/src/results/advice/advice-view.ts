@@ -4,34 +4,10 @@
 
 import { el, scrollTable } from '../../ui/dom';
 import { count, percent, plural } from '../../ui/format';
+import { adviceOf, type Effect } from '../../shared/advice-data';
 import { metric, type Report } from '../../shared/report';
+import type { Light } from '../../shared/suite';
 import { missingReason, section } from '../../ui/view-kit';
-
-type Light = 'green' | 'amber' | 'red';
-
-interface Figures {
-  records: number;
-  k: number;
-  uniques: number;
-  records_at_risk: number;
-  verdict: Light;
-}
-
-/** One change (`kind` and its column, width, level...) with its figures after it. */
-export interface Effect {
-  change: { kind: string; column?: string; width?: number; keep?: number; level?: number; below?: number };
-  after: Figures;
-  records_suppressed: number;
-  values_merged: number;
-  generalization_loss: number;
-  sentence: string;
-}
-
-/** The advice of a report, best first; null when the report has none. */
-export function adviceOf(report: Report): Effect[] | null {
-  const m = metric(report, 'advice');
-  return m?.status === 'ok' && Array.isArray(m.value) ? (m.value as Effect[]) : null;
-}
 
 function lightBadge(light: Light): HTMLElement {
   return el('span', { class: `advice-light advice-${light}`, 'data-light': light }, light.toUpperCase());

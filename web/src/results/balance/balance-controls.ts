@@ -5,8 +5,8 @@
 
 import { PRESETS, PRESET_INFO, presetOf, type ChoiceParams } from '../../shared/balance-data';
 import { el } from '../../ui/dom';
-import { numberField } from '../../setup/settings-form';
 import { decimal } from '../../ui/format';
+import { numberField } from '../../ui/view-kit';
 
 export interface ChoiceControls {
   node: HTMLElement;

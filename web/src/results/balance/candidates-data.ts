@@ -5,7 +5,7 @@
 import { candidateOf, type Candidate } from '../../shared/balance-data';
 import { decimal, score } from '../../ui/format';
 import { isRecord, type MetricResult, type Report } from '../../shared/report';
-import { metricText } from '../results-view';
+import { metricText } from '../../ui/view-kit';
 
 export type Better = 'lower' | 'higher' | null;
 

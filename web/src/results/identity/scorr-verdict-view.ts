@@ -3,18 +3,12 @@
 // (one row per risk, coloured low / medium / high), the final decision, and the thresholds
 // used. The decision also shows as a badge next to the ARX traffic light.
 
-import { scorrVerdict, sensitiveColumns, type Band, type FinalDecision, type ScorrVerdict } from '../../shared/attribute-data';
+import { DECISIONS, scorrVerdict, sensitiveColumns, type Band, type ScorrVerdict } from '../../shared/attribute-data';
 import { el, type Child } from '../../ui/dom';
 import { explain } from '../../ui/explain';
 import { count, plural, score } from '../../ui/format';
 import { metric, type Report } from '../../shared/report';
 import { help, missingReason, section } from '../../ui/view-kit';
-
-export const DECISIONS: Readonly<Record<FinalDecision, string>> = {
-  eligible: 'Eligible for release',
-  release_with_acknowledged_risk: 'Release with acknowledged risk',
-  not_approved: 'Not approved',
-};
 
 /** Why the decision was reached, from the two checks behind it. */
 function decisionWhy(v: ScorrVerdict): string {

@@ -3,13 +3,12 @@
 // the section's heading; a section not listed here is short and stays open. Read from the
 // Report only.
 
-import { adviceOf } from '../advice/advice-view';
-import { saMetric, saNumber, scorrVerdict, sensitiveColumns } from '../../shared/attribute-data';
+import { adviceOf } from '../../shared/advice-data';
+import { DECISIONS, saMetric, saNumber, scorrVerdict, sensitiveColumns } from '../../shared/attribute-data';
 import { overallRisk, rutResult } from '../../shared/balance-data';
 import { count, percent, score, smallPercent } from '../../ui/format';
 import { kViolators, metric, numberValue, riskiestClasses, type Report } from '../../shared/report';
 import { contributions, minMeanMax } from '../../shared/suite';
-import { DECISIONS } from '../identity/scorr-verdict-view';
 
 const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 

@@ -6,8 +6,7 @@
 
 import { el } from '../../ui/dom';
 import { explain } from '../../ui/explain';
-import { count, decimal, score } from '../../ui/format';
-import { describeQuery } from '../../setup/query-settings';
+import { count, decimal, describeQuery, score } from '../../ui/format';
 import { isRecord, type MetricResult, type Report, type UtilityQuery } from '../../shared/report';
 import { detailNumber, detailString } from '../../shared/suite';
 import { discrepancy, okNumber, querySummary, tableMetric } from '../../shared/utility-data';
