@@ -2,31 +2,32 @@
 
 import { describe, expect, it } from 'vitest';
 import { failing, sensitiveColumns } from '../../web/src/shared/attribute-data';
-import { arxVerdict, perAttribute, trafficLight } from '../../web/src/shared/suite';
+import { arxVerdict, perAttribute } from '../../web/src/shared/suite';
 import { report, result } from './fixtures';
 
 const checks = (records_at_risk: boolean, highest_risk: boolean, success_rate: boolean) => ({ records_at_risk, highest_risk, success_rate });
 
-function arx(prosecutor: ReturnType<typeof checks>, journalist = prosecutor, all_pass = false) {
+function arx(prosecutor: ReturnType<typeof checks>, journalist = prosecutor, all_pass = false, light = 'red') {
   return report([
     result('verdict_arx_thresholds', { prosecutor, journalist, marketer: { success_rate: true }, all_pass }, {
-      details: { reasons: ['one', 2], thresholds: { highest_risk: 0.2, records_at_risk: 0.05, success_rate: 0.05 } },
+      details: { reasons: ['one', 2], thresholds: { highest_risk: 0.2, records_at_risk: 0.05, success_rate: 0.05 }, light },
     }),
   ]);
 }
 
 describe('the ARX verdict', () => {
   it('is read with its reasons and thresholds', () => {
-    const v = arxVerdict(arx(checks(true, true, true), checks(true, true, true), true))!;
+    const v = arxVerdict(arx(checks(true, true, true), checks(true, true, true), true, 'green'))!;
     expect(v.all_pass).toBe(true);
     expect(v.reasons).toEqual(['one']);
     expect(v.thresholds).toEqual({ highest_risk: 0.2, records_at_risk: 0.05, success_rate: 0.05 });
-    expect(trafficLight(v)).toBe('green');
+    expect(v.light).toBe('green');
   });
 
-  it('is amber when only the success rates fail, red when a record-level check fails', () => {
-    expect(trafficLight(arxVerdict(arx(checks(true, true, false)))!)).toBe('amber');
-    expect(trafficLight(arxVerdict(arx(checks(true, false, true)))!)).toBe('red');
+  it('takes its traffic light from the core (the rule: crate/core/src/verdict/arx.rs)', () => {
+    expect(arxVerdict(arx(checks(true, true, false), undefined, false, 'amber'))!.light).toBe('amber');
+    expect(arxVerdict(arx(checks(true, false, true)))!.light).toBe('red');
+    expect(arxVerdict(arx(checks(true, true, true), undefined, true, 'purple'))).toBeNull();
   });
 
   it('is absent when the result is malformed', () => {

@@ -70,6 +70,8 @@ export interface ArxVerdict {
   all_pass: boolean;
   reasons: string[];
   thresholds: { highest_risk: number; records_at_risk: number; success_rate: number } | null;
+  /** The traffic light, as the core decides it. */
+  light: Light;
 }
 
 function threeChecks(x: unknown): ThreeChecks | null {
@@ -95,17 +97,14 @@ export function arxVerdict(report: Report): ArxVerdict | null {
     isRecord(t) && num(t.highest_risk) && num(t.records_at_risk) && num(t.success_rate)
       ? { highest_risk: t.highest_risk, records_at_risk: t.records_at_risk, success_rate: t.success_rate }
       : null;
-  return { prosecutor, journalist, marketer, all_pass: v.all_pass, reasons, thresholds };
+  const light = d.light;
+  if (light !== 'green' && light !== 'amber' && light !== 'red') return null;
+  return { prosecutor, journalist, marketer, all_pass: v.all_pass, reasons, thresholds, light };
 }
 
+/** ARX's traffic light: green when every check passes, amber when only the success-rate
+ * (average risk) checks fail, red otherwise (decided by the core: `details.light`). */
 export type Light = 'green' | 'amber' | 'red';
-
-/** Green: all pass; amber: only success-rate (average risk) checks fail; red otherwise. */
-export function trafficLight(v: ArxVerdict): Light {
-  if (v.all_pass) return 'green';
-  const { prosecutor: p, journalist: j } = v;
-  return p.records_at_risk && p.highest_risk && j.records_at_risk && j.highest_risk ? 'amber' : 'red';
-}
 
 // --- population uniqueness -----------------------------------------------------------------------
 

@@ -65,7 +65,7 @@ impl Light {
 }
 
 /// `verdict_arx_thresholds`: value as the spec gives it; `details.reasons` one sentence per
-/// failed check, `details.thresholds` the values used.
+/// failed check, `details.thresholds` the values used, `details.light` the traffic light.
 pub fn arx(ctx: &Context, v: &AttackerValues, t: &ArxThresholds) -> MetricResult {
     let mut reasons = Vec::new();
     let mut check = |model: &str, what: &str, value: f64, limit: f64| {
@@ -87,5 +87,26 @@ pub fn arx(ctx: &Context, v: &AttackerValues, t: &ArxThresholds) -> MetricResult
     let marketer = json!({ "success_rate": check("marketer", "success rate", v.marketer, t.success_rate) });
     let all_pass = reasons.is_empty();
     ctx.ok("verdict_arx_thresholds", json!({ "prosecutor": prosecutor, "journalist": journalist, "marketer": marketer, "all_pass": all_pass }))
-        .with_details(json!({ "reasons": reasons, "thresholds": t }))
+        .with_details(json!({ "reasons": reasons, "thresholds": t, "light": Light::of(v, t) }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T: ArxThresholds = ArxThresholds { highest_risk: 0.2, records_at_risk: 0.05, success_rate: 0.05 };
+
+    fn values(prosecutor: [f64; 3]) -> AttackerValues {
+        AttackerValues { prosecutor, journalist: prosecutor, marketer: 0.01 }
+    }
+
+    #[test]
+    fn green_when_all_pass_amber_when_only_success_rates_fail_red_when_a_record_level_check_fails() {
+        assert_eq!(Light::of(&values([0.0, 0.2, 0.05]), &T), Light::Green);
+        assert_eq!(Light::of(&values([0.0, 0.1, 0.30]), &T), Light::Amber);
+        assert_eq!(Light::of(&values([0.0, 0.5, 0.01]), &T), Light::Red);
+        assert_eq!(Light::of(&values([0.06, 0.1, 0.01]), &T), Light::Red);
+        let marketer = AttackerValues { marketer: 0.5, ..values([0.0, 0.1, 0.01]) };
+        assert_eq!(Light::of(&marketer, &T), Light::Amber);
+    }
 }

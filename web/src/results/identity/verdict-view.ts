@@ -6,7 +6,7 @@
 import { el } from '../../ui/dom';
 import { explain } from '../../ui/explain';
 import { metric, type Report } from '../../shared/report';
-import { arxVerdict, trafficLight, type ArxVerdict, type Light } from '../../shared/suite';
+import { arxVerdict, type ArxVerdict, type Light } from '../../shared/suite';
 import { missingReason } from '../../ui/view-kit';
 
 const HEADLINES: Readonly<Record<Light, string>> = {
@@ -82,7 +82,7 @@ export function verdictView(report: Report, aside: HTMLElement | null = null): H
       aside,
     );
   }
-  const which = trafficLight(v);
+  const which = v.light;
   const label = { green: 'Green', amber: 'Amber', red: 'Red' }[which];
   return el(
     'section',

@@ -11,7 +11,7 @@ import { el } from '../../ui/dom';
 import { count, percent, score } from '../../ui/format';
 import { numberValue, type Report } from '../../shared/report';
 import { HEADLINES } from './section-headlines';
-import { arxVerdict, trafficLight } from '../../shared/suite';
+import { arxVerdict } from '../../shared/suite';
 
 /** The heading ids of the folded sections the reader opened, kept across redraws. */
 const opened = new Set<string>();
@@ -95,7 +95,7 @@ const LIGHT_NAMES = { green: 'Green', amber: 'Amber', red: 'Red' } as const;
 /** The bar that stays at the top of the window: the verdict and the figures that answer "is it safe". */
 function summaryBar(report: Report, toc: HTMLElement): HTMLElement {
   const v = arxVerdict(report);
-  const light = v ? trafficLight(v) : null;
+  const light = v ? v.light : null;
   const item = (id: string, label: string, value: string | null) =>
     value === null ? null : el('span', { class: 'summary-item', 'data-metric': id }, el('span', { class: 'summary-label' }, label), ' ', el('strong', {}, value));
   const k = numberValue(report, 'k_anonymity');
