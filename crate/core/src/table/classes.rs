@@ -361,10 +361,11 @@ impl ClassTable {
     /// classes; the old index is freed first.
     fn rebuild_index(&mut self, room: usize) {
         let w = self.packing.words();
-        self.index = ClassIndex::default();
+        self.forget_index();
         self.index = ClassIndex::with_room(room.max(self.counts.len()), w, self.packing.width());
-        for (i, key) in self.keys.chunks_exact(w.max(1)).take(self.counts.len()).enumerate() {
-            let key = &key[..w];
+        for i in 0..self.counts.len() {
+            // (A key of no QI has no word: every class of such a table has the empty key.)
+            let key = &self.keys[i * w..(i + 1) * w];
             let probe = self.index.probe(key, || self.hasher.hash_one(key));
             self.index.insert_new(probe, i as u32);
         }
@@ -617,6 +618,17 @@ mod tests {
         for i in 0..t.len() {
             assert_eq!(t.find(&t.key(i)), Some(i));
         }
+    }
+
+    #[test]
+    fn a_table_of_no_qi_keeps_its_one_class_through_a_forgotten_index() {
+        let mut t = ClassTable::new(0, MissingPolicy::Ordinary, false, false);
+        for _ in 0..3 {
+            t.absorb(&[], 0.0).unwrap();
+        }
+        t.forget_index();
+        t.absorb(&[], 0.0).unwrap();
+        assert_eq!((t.len(), t.count(0)), (1, 4));
     }
 
     #[test]

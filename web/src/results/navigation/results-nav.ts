@@ -95,7 +95,7 @@ const LIGHT_NAMES = { green: 'Green', amber: 'Amber', red: 'Red' } as const;
 /** The bar that stays at the top of the window: the verdict and the figures that answer "is it safe". */
 function summaryBar(report: Report, toc: HTMLElement): HTMLElement {
   const v = arxVerdict(report);
-  const light = v ? v.light : null;
+  const light = v?.light ?? null;
   const item = (id: string, label: string, value: string | null) =>
     value === null ? null : el('span', { class: 'summary-item', 'data-metric': id }, el('span', { class: 'summary-label' }, label), ' ', el('strong', {}, value));
   const k = numberValue(report, 'k_anonymity');
