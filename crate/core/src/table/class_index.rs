@@ -85,11 +85,6 @@ impl ClassIndex {
         (self.len + 1) * 8 > self.buckets.len() * SLOTS * 7
     }
 
-    /// Memory held, in bytes.
-    pub fn memory(&self) -> usize {
-        self.buckets.len() * size_of::<Bucket>()
-    }
-
     /// Where `key` is looked for; `hash` (the key's hash) is called only when the key is not
     /// told apart by its tag and home.
     #[inline]
