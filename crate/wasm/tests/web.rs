@@ -2,7 +2,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::Reflect;
-use pseudolens_wasm::{Audit, sample_csv};
+use pseudolens_wasm::{Audit, sample_csv, warm_up};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -23,6 +23,13 @@ fn metric(report: &JsValue, id: &str) -> JsValue {
     let metrics = js_sys::Array::from(&Reflect::get(report, &"metrics".into()).unwrap());
     let m = metrics.iter().find(|m| Reflect::get(m, &"id".into()).unwrap() == id).expect(id);
     Reflect::get(&m, &"value".into()).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn warms_up_without_error() {
+    // The audit worker calls it before it reports ready: an error would leave the page without
+    // an engine.
+    warm_up().unwrap();
 }
 
 #[wasm_bindgen_test]

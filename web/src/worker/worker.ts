@@ -8,7 +8,7 @@
 // (`KeptTable.extract`), or streams the file through an `Extract` when it is not kept. Progress is posted at most every 100 ms. Cancel is handled by the page: it
 // terminates this worker, and with it its readers (a wasm call cannot be interrupted).
 
-import init, { Audit, Extract, KeptTable, Original, OriginalTable, Population, Reference, choose, fallback_encoding, sample_csv, shareable, version } from '../../pkg/pseudolens_wasm.js';
+import init, { Audit, Extract, KeptTable, Original, OriginalTable, Population, Reference, choose, fallback_encoding, sample_csv, shareable, version, warm_up } from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
 import { ReaderPool, probeStart, readerCount } from './parallel-read';
 import {
@@ -475,8 +475,9 @@ scope.addEventListener('message', (e) => {
 });
 
 // Load the engine and start the readers as soon as the worker starts, so the first run does
-// not wait for them and no fetch happens once the user has picked a file.
-Promise.all([loadWasm(), poolReady]).then(
+// not wait for them and no fetch happens once the user has picked a file; the engine audits a
+// small generated table once first, so the first audit of a file runs optimized code.
+Promise.all([loadWasm().then(() => warm_up()), poolReady]).then(
   () => scope.postMessage({ type: 'ready', version: version() }),
   (e: unknown) => scope.postMessage({ type: 'engine_failed', error: toWireError(e) }),
 );

@@ -12,7 +12,7 @@ use std::hash::BuildHasher;
 use hashbrown::HashTable;
 
 use crate::table::classes::ClassTable;
-use crate::hash::{Fixed, Map, map};
+use crate::hash::{Fixed, Map, map, square};
 use crate::metric::{Context, MetricResult, Scope};
 
 /// Above this many QIs only subsets of size 1, 2, q-1 and q are evaluated (spec Sec 10).
@@ -106,7 +106,7 @@ pub fn project_all(table: &ClassTable, masks: &[u32]) -> Vec<SubsetStats> {
         let (mut classes, mut sum_sq, mut uniques) = (0u64, 0u128, 0u64);
         for f in groups.sizes() {
             classes += 1;
-            sum_sq += u128::from(f) * u128::from(f);
+            sum_sq += square(u64::from(f));
             uniques += u64::from(f == 1);
         }
         stats.push(SubsetStats { mask, classes, sum_sq, uniques });
@@ -228,7 +228,7 @@ fn chain_stats(
     let mut stats: Vec<SubsetStats> = members.iter().map(|&(mask, _)| SubsetStats { mask, classes: 0, sum_sq: 0, uniques: 0 }).collect();
     let flush = |s: &mut SubsetStats, f: u64| {
         s.classes += 1;
-        s.sum_sq += u128::from(f) * u128::from(f);
+        s.sum_sq += square(f);
         s.uniques += u64::from(f == 1);
     };
     let (compact, expand) = (|key| compact(key, &fields), |c| expand(c, &fields));

@@ -77,8 +77,7 @@ fn head(b: &[u8]) -> u64 {
 #[inline]
 fn key_hash(hasher: &Fixed, key: &[u8], head: u64) -> u64 {
     if key.len() <= 8 {
-        let m = u128::from(head ^ 0x243F_6A88_85A3_08D3) * u128::from(key.len() as u64 ^ 0x1319_8A2E_0370_7344);
-        (m as u64) ^ ((m >> 64) as u64)
+        crate::hash::folded_multiply(head ^ 0x243F_6A88_85A3_08D3, key.len() as u64 ^ 0x1319_8A2E_0370_7344)
     } else {
         hasher.hash_one(key)
     }
