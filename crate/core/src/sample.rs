@@ -12,7 +12,7 @@ struct Skewed(Vec<f64>);
 
 impl Skewed {
     fn new(n: usize, s: f64) -> Self {
-        Skewed::weighted((0..n).map(|i| 1.0 / ((i + 1) as f64).powf(s)))
+        Skewed::weighted((0..n).map(|i| 1.0 / libm::pow((i + 1) as f64, s)))
     }
 
     fn weighted(w: impl IntoIterator<Item = f64>) -> Self {
@@ -64,7 +64,7 @@ pub fn hospital_sample() -> Vec<u8> {
         let month = format!("2025-{:02}", 1 + rng.below(12));
         let ward = WARDS[ward_of.draw(&mut rng)];
         let diagnosis = DIAGNOSES[diagnosis_of.draw(&mut rng)];
-        let stay = 1 + (-(1.0 - rng.unit()).ln() * 5.0) as u32;
+        let stay = 1 + (-libm::log(1.0 - rng.unit()) * 5.0) as u32;
         let _ = writeln!(out, "P{:06},{band},{sex},{postcode},{month},{ward},{diagnosis},{stay}", 100_000 + i * 7 + rng.below(7));
     }
     out.into_bytes()
@@ -101,7 +101,7 @@ pub fn bench_table(rows: usize, seed: u64, level: u8) -> impl Iterator<Item = Ve
             let ward = WARDS[ward_of.draw(&mut rng)];
             let diagnosis = DIAGNOSES[diagnosis_of.draw(&mut rng)];
             let procedure = 1000 + procedure_of.draw(&mut rng);
-            let stay = 1 + (-(1.0 - rng.unit()).ln() * 5.0) as u32;
+            let stay = 1 + (-libm::log(1.0 - rng.unit()) * 5.0) as u32;
             let (team, follow_up) = (rng.below(40), rng.below(1000));
             let band = |w: u32| format!("{}-{}", age / w * w, age / w * w + w - 1);
             let masked = |m: usize| format!("{}{}", &region.to_string()[..5 - m], "*".repeat(m));

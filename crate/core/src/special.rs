@@ -27,11 +27,11 @@ pub(crate) fn series(y: f64, first: i32, coef: impl Fn(f64) -> f64) -> f64 {
 pub(crate) fn ln_gamma_diff(mut x: f64, m: f64) -> f64 {
     let mut acc = 0.0;
     while x < SERIES_FROM {
-        acc -= (m / x).ln_1p();
+        acc -= libm::log1p(m / x);
         x += 1.0;
     }
     let (y, tail) = (x + m, |k: f64| 1.0 / (k * (k - 1.0)));
-    acc + (x - 0.5) * (m / x).ln_1p() + m * y.ln() - m + (series(y, 1, tail) - series(x, 1, tail))
+    acc + (x - 0.5) * libm::log1p(m / x) + m * libm::log(y) - m + (series(y, 1, tail) - series(x, 1, tail))
 }
 
 /// `psi(x+m) - psi(x)` (`= sum_{k<m} 1/(x+k)` for integer `m >= 0`).
@@ -45,7 +45,7 @@ pub(crate) fn digamma_diff(mut x: f64, m: f64) -> f64 {
         x += 1.0;
     }
     let (y, tail) = (x + m, |k: f64| 1.0 / k);
-    acc + (m / x).ln_1p() + m / (2.0 * x * y) - (series(y, 2, tail) - series(x, 2, tail))
+    acc + libm::log1p(m / x) + m / (2.0 * x * y) - (series(y, 2, tail) - series(x, 2, tail))
 }
 
 /// `psi1(x) - psi1(x+m)` (`= sum_{k<m} 1/(x+k)^2` for integer `m >= 0`).
@@ -66,20 +66,20 @@ pub(crate) fn trigamma_diff(mut x: f64, m: f64) -> f64 {
 /// `tan` and `sin^2` have period 1, so `pi x` is reduced exactly first.
 pub(crate) fn digamma(mut x: f64) -> f64 {
     if x <= 0.0 {
-        return digamma(1.0 - x) - PI / (PI * (x - x.round())).tan();
+        return digamma(1.0 - x) - PI / libm::tan(PI * (x - x.round()));
     }
     let mut acc = 0.0;
     while x < SERIES_FROM {
         acc -= 1.0 / x;
         x += 1.0;
     }
-    acc + x.ln() - 0.5 / x - series(x, 2, |k| 1.0 / k)
+    acc + libm::log(x) - 0.5 / x - series(x, 2, |k| 1.0 / k)
 }
 
 /// Trigamma `psi1(x)`, with the reflection formula for `x <= 0`.
 pub(crate) fn trigamma(mut x: f64) -> f64 {
     if x <= 0.0 {
-        return (PI / (PI * (x - x.round())).sin()).powi(2) - trigamma(1.0 - x);
+        return (PI / libm::sin(PI * (x - x.round()))).powi(2) - trigamma(1.0 - x);
     }
     let mut acc = 0.0;
     while x < SERIES_FROM {

@@ -20,7 +20,7 @@ pub fn of(d: &ClassDist<'_>, l: usize, c: f64, (r, tail): (&mut Vec<f64>, &mut V
     r.clear();
     r.extend(d.counts.iter().map(|x| x.1).filter(|&w| w > 0.0));
     r.sort_unstable_by(|a, b| b.total_cmp(a));
-    let h: f64 = -r.iter().map(|&w| w / d.total).map(|p| p * p.ln()).sum::<f64>();
+    let h: f64 = -r.iter().map(|&w| w / d.total).map(|p| p * libm::log(p)).sum::<f64>();
     // tail[i] = r_i + ... + r_m (0-based), so r_l + ... = tail[l - 1].
     tail.clear();
     tail.resize(r.len() + 1, 0.0);
@@ -29,7 +29,7 @@ pub fn of(d: &ClassDist<'_>, l: usize, c: f64, (r, tail): (&mut Vec<f64>, &mut V
     }
     let c_star = (l >= 1 && r.len() >= l).then(|| r[0] / tail[l - 1]);
     let l_for_c = (1..=r.len()).rev().find(|&ll| r[0] < c * tail[ll - 1]).unwrap_or(1);
-    Diversity { distinct: r.len(), entropy_l: h.exp(), c_star, l_for_c }
+    Diversity { distinct: r.len(), entropy_l: libm::exp(h), c_star, l_for_c }
 }
 
 /// `floor(x + 1e-9)` (spec README Sec 9).

@@ -25,12 +25,12 @@ pub fn of(d: &ClassDist<'_>, dist: &Distributions) -> Likeness {
             let b = (p - q) / q;
             l.beta = l.beta.max(b);
             // Spec Sec 4 allows (P - Q)/Q <= -ln Q; compare with a relative tolerance.
-            if b > -q.ln() * (1.0 + 1e-12) {
+            if b > -libm::log(q) * (1.0 + 1e-12) {
                 l.violations += 1;
             }
         }
         if p > 0.0 {
-            l.delta = l.delta.max((p / q).ln().abs());
+            l.delta = l.delta.max(libm::log(p / q).abs());
         }
         l.alpha = l.alpha.max(p);
     }

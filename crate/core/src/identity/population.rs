@@ -133,7 +133,7 @@ pub fn zayatz(hist: &[(u64, u64)], n: u64, big_n: u64) -> Estimate {
     let (nf, bn) = (n as f64, big_n as f64);
     let weighted = hist.iter().filter(|&&(s, _)| s + n - 1 <= big_n).map(|&(s, c)| {
         let (sf, m) = (s as f64, s as f64 - 1.0);
-        c as f64 * (sf.ln() - ln_gamma_diff(bn - sf + 1.0, m) + ln_gamma_diff(bn - sf - nf + 2.0, m)).exp()
+        c as f64 * libm::exp(libm::log(sf) - ln_gamma_diff(bn - sf + 1.0, m) + ln_gamma_diff(bn - sf - nf + 2.0, m))
     });
     let p_u = c1 as f64 / neumaier(weighted);
     Estimate::valid(c1 as f64 * p_u * bn / nf, json!({ "p_u": p_u }))
@@ -227,7 +227,7 @@ fn pitman_at(fit: &PitmanFit, c1: u64, big_n: u64) -> Estimate {
         Err(why) => return Estimate::invalid(why.clone()),
     };
     let details = json!({ "theta": theta, "alpha": alpha, "iterations": iterations });
-    let count = (ln_gamma_diff(theta + alpha, 1.0 - alpha) + alpha * (big_n as f64).ln()).exp();
+    let count = libm::exp(ln_gamma_diff(theta + alpha, 1.0 - alpha) + alpha * libm::log(big_n as f64));
     if count > 0.0 && count <= big_n as f64 {
         Estimate::valid(count, details)
     } else {
@@ -263,19 +263,19 @@ pub fn snb(hist: &[(u64, u64)], n: u64, big_n: u64) -> Estimate {
     let (mut v1, mut v2, mut v3, mut v4) = (0.0, 0.0, 0.0, 0.0);
     for &(s, c) in hist.iter().filter(|h| h.1 > 0) {
         let (s, c) = (s as f64, c as f64);
-        let w = (1.0 - f).powf(s) * c;
-        v1 += s * f * f * (1.0 - f * f).powf(s - 1.0) * c;
-        v2 += w * (1.0 + f).powf(s) - 1.0;
+        let w = libm::pow(1.0 - f, s) * c;
+        v1 += s * f * f * libm::pow(1.0 - f * f, s - 1.0) * c;
+        v2 += w * libm::pow(1.0 + f, s) - 1.0;
         v3 += w;
-        v4 += s * f * (1.0 - f).powf(s - 1.0) * c;
+        v4 += s * f * libm::pow(1.0 - f, s - 1.0) * c;
     }
     let k = u as f64 + c1 as f64 * (v1 / v2) * (v3 / v4).powi(2);
     let (c1, c2) = (c1 as f64, c2 as f64);
     let g = |[a, b]: [f64; 2]| {
         let d = (1.0 - f) * (1.0 - b);
         [
-            k * f * (b / (1.0 - d)).powf(a) * ((a * d) / (1.0 - d) + 1.0) - c1,
-            k * a * b.powf(a) * f * f * (1.0 - b) / 2.0 * (1.0 - d).powf(a + 2.0) * (2.0 - (1.0 - a) * d) - c2,
+            k * f * libm::pow(b / (1.0 - d), a) * ((a * d) / (1.0 - d) + 1.0) - c1,
+            k * a * libm::pow(b, a) * f * f * (1.0 - b) / 2.0 * libm::pow(1.0 - d, a + 2.0) * (2.0 - (1.0 - a) * d) - c2,
         ]
     };
     for a0 in SNB_STARTS {
@@ -287,7 +287,7 @@ pub fn snb(hist: &[(u64, u64)], n: u64, big_n: u64) -> Estimate {
                     break;
                 }
                 if fx[0].abs().max(fx[1].abs()) <= ACCURACY {
-                    let count = k * x[1].powf(x[0]);
+                    let count = k * libm::pow(x[1], x[0]);
                     let details = json!({ "k_hat": k, "a": x[0], "beta": x[1], "start": [a0, b0], "iterations": it });
                     // Like Pitman's, a count outside [0, N] is no estimate (the spec bounds only
                     // Pitman; an unbounded SNB can go negative).

@@ -139,7 +139,7 @@ pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> Vec<MetricResult> {
     let by_class = |a: &usize, b: &usize| t.cmp_values(*a, *b);
     let mut uq = Stats::new(&by_class);
     for i in 0..t.len() {
-        let r = if n <= 1.0 { 1.0 } else { 1.0 - s.f[i].ln() / n.ln() };
+        let r = if n <= 1.0 { 1.0 } else { 1.0 - libm::log(s.f[i]) / libm::log(n) };
         uq.add(i, r, t.count(i));
     }
     let argmax = |st: &Stats<'_, usize>| st.argmax.iter().map(|&i| s.values(i)).collect::<Vec<_>>();

@@ -28,9 +28,9 @@ pub fn individual_risk(fk: f64, big_fk: f64) -> f64 {
     if p >= 1.0 {
         1.0 / fk
     } else if fk == 1.0 {
-        odds * (1.0 / p).ln()
+        odds * libm::log(1.0 / p)
     } else if fk == 2.0 {
-        odds - odds * odds * (1.0 / p).ln()
+        odds - odds * odds * libm::log(1.0 / p)
     } else {
         p / (fk - (1.0 - p))
     }
@@ -144,9 +144,9 @@ mod tests {
         // Fk = 0 (all weights zero): p = 1.
         assert_eq!(individual_risk(3.0, 0.0), 1.0 / 3.0);
         // fk = 1: (p/(1-p)) ln(1/p), p = 1/4.
-        assert_close(&json!(individual_risk(1.0, 4.0)), (1.0 / 3.0) * 4f64.ln());
+        assert_close(&json!(individual_risk(1.0, 4.0)), (1.0 / 3.0) * libm::log(4f64));
         // fk = 2: p/(1-p) - (p/(1-p))^2 ln(1/p), p = 1/2.
-        assert_close(&json!(individual_risk(2.0, 4.0)), 1.0 - 2f64.ln());
+        assert_close(&json!(individual_risk(2.0, 4.0)), 1.0 - libm::log(2f64));
         // fk > 2: p/(fk - (1-p)), p = 1/2.
         assert_close(&json!(individual_risk(3.0, 6.0)), 0.5 / 2.5);
     }

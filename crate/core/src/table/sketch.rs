@@ -8,7 +8,6 @@
 //! here they are 16,384 bytes that [`Hll::from_registers`] can check, where a crate's
 //! serialized state cannot be checked and a corrupt one fails inside the crate.
 
-use std::hash::BuildHasher;
 
 use super::profile::Stats;
 use crate::ingest::cell::{Cell, Normaliser};
@@ -34,9 +33,11 @@ impl Default for Hll {
     }
 }
 
-/// The 64-bit hash a text enters the sketch as.
+/// The 64-bit hash a text enters the sketch as: XXH64, the same on every platform, so the CLI
+/// and the page estimate the same distinct counts (foldhash, the tables' hasher, takes another
+/// path on wasm32).
 fn text_hash(t: &str) -> u64 {
-    crate::hash::Fixed::with_seed(0x5eed).hash_one(t)
+    twox_hash::XxHash64::oneshot(0x5eed, t.as_bytes())
 }
 
 impl Hll {

@@ -153,7 +153,7 @@ fn k_hint(n: f64, t: &ScorrThresholds) -> Value {
     if n < 2.0 {
         return Value::Null;
     }
-    let rank = |k: u64| RANK.iter().position(|&r| r == band(1.0 - (k as f64).ln() / n.ln(), t)).unwrap_or(2);
+    let rank = |k: u64| RANK.iter().position(|&r| r == band(1.0 - libm::log(k as f64) / libm::log(n), t)).unwrap_or(2);
     let first = |most: usize| {
         let (mut lo, mut hi) = (1u64, n as u64 + 1);
         while lo < hi {

@@ -141,8 +141,8 @@ fn nue(s: &Subject<'_>, ctx: &Context) -> MetricResult {
     for &(i, j) in pairs {
         let (o, t) = (s.a.o[i as usize], s.p[j as usize]);
         let (co, cp) = (s.a.o_count[o as usize] as f64, s.a.p_count[t as usize] as f64);
-        res.push(-(co / cp).log2());
-        max.push(-(co / n).log2());
+        res.push(-libm::log2(co / cp));
+        max.push(-libm::log2(co / n));
     }
     result(ctx, id, Model { result: 0.0 + neumaier(res), min: 0.0, max: 0.0 + neumaier(max) }, pairs.len() as u64, 0)
 }

@@ -32,7 +32,7 @@ pub fn entropy_bits(counts: &[u64]) -> f64 {
     // `0.0 +` turns the `-0` of a single value into `0`.
     0.0 + -neumaier(c.iter().map(|&k| {
         let p = k as f64 / n;
-        p * p.log2()
+        p * libm::log2(p)
     }))
 }
 

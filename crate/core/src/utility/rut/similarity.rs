@@ -150,7 +150,7 @@ pub fn numeric(s: &Subject<'_>) -> Result<Vectors, &'static str> {
     }
     let label = |x: f64| match a.kind {
         Kind::Date => civil_from_days(x.round() as i64),
-        _ => format!("{:.*}", (-a.res.log10()).round().max(0.0) as usize, x),
+        _ => format!("{:.*}", (-libm::log10(a.res)).round().max(0.0) as usize, x),
     };
     let labels = (0..b)
         .map(|k| {
