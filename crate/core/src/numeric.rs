@@ -1,5 +1,17 @@
 //! Numeric helpers shared by every metric family (spec README Sec 9).
 
+/// The largest of `xs`, or `start` when it is larger (NaN values are passed over, as
+/// `f64::max` does): by comparison, because `f64::max` is a library call in wasm (measured at
+/// 3 % of a browser audit with two sensitive columns).
+pub fn max_of(xs: impl IntoIterator<Item = f64>, start: f64) -> f64 {
+    xs.into_iter().fold(start, |m, x| if x > m { x } else { m })
+}
+
+/// The smallest of `xs`, or `start` when it is smaller ([`max_of`]'s mirror).
+pub fn min_of(xs: impl IntoIterator<Item = f64>, start: f64) -> f64 {
+    xs.into_iter().fold(start, |m, x| if x < m { x } else { m })
+}
+
 /// Whether two values are equal up to rounding (relative `1e-12`, absolute below 1): the same
 /// figure summed in another order must not decide a choice or a worst case.
 pub fn ties(x: f64, y: f64) -> bool {
@@ -15,4 +27,20 @@ pub fn neumaier(values: impl IntoIterator<Item = f64>) -> f64 {
         sum = t;
     }
     sum + comp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extremes_pass_over_nan_like_f64_max_and_min() {
+        let xs = [3.0, f64::NAN, -1.0, 7.5, 2.0];
+        assert_eq!(max_of(xs, f64::NEG_INFINITY), 7.5);
+        assert_eq!(min_of(xs, f64::INFINITY), -1.0);
+        assert_eq!(max_of(xs, 10.0), 10.0);
+        assert_eq!(min_of([], 4.0), 4.0);
+        assert_eq!(max_of(xs, 0.0), xs.iter().copied().fold(0.0, f64::max));
+        assert_eq!(min_of(xs, f64::INFINITY), xs.iter().copied().fold(f64::INFINITY, f64::min));
+    }
 }

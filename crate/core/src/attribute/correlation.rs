@@ -33,8 +33,13 @@ impl Acc {
         if self.n == 0.0 {
             (self.min, self.max) = (v, v);
         }
-        self.min = self.min.min(v);
-        self.max = self.max.max(v);
+        // Comparisons, not f64::min/max: those are library calls in wasm (NaN never comes).
+        if v < self.min {
+            self.min = v;
+        }
+        if v > self.max {
+            self.max = v;
+        }
         self.sum += v * records;
         self.n += records;
     }
@@ -58,42 +63,67 @@ pub fn qi(dist: &Distributions) -> Spread {
 /// `R_co(i; {a})` for QI `a`: the share of the record's SA value among the records with its
 /// value of `a` (Sec 1.3 counts with `X = {a}`).
 pub fn attr(dist: &Distributions, table: &ClassTable, a: usize, alpha: f64) -> Spread {
-    let mut pair: Map<(u32, u32), f64> = map();
-    let mut single: Map<u32, f64> = map();
-    for d in dist.classes() {
-        let x = table.code_at(d.class as usize, a);
-        for &(v, n) in d.own {
-            *pair.entry((x, v)).or_insert(0.0) += n as f64;
-            *single.entry(x).or_insert(0.0) += n as f64;
-        }
-    }
+    let mut single = vec![0.0f64; table.dict(a).len()];
+    let pairs = pair_counts(dist, table, a, &mut single);
     let wildcard = table.policy() == MissingPolicy::Wildcard;
-    let blank_single: f64 = single.iter().filter(|(x, _)| is_blank(**x)).map(|(_, c)| c).sum();
-    let n: f64 = single.values().sum();
+    let blank_single: f64 = single.iter().enumerate().filter(|&(x, _)| is_blank(x as u32)).map(|(_, c)| c).sum();
+    let n: f64 = single.iter().sum();
     let f = |x: u32| match (wildcard, is_blank(x)) {
-        (false, _) => single[&x],
+        (false, _) => single[x as usize],
         (true, true) => n,
-        (true, false) => single[&x] + alpha * blank_single,
+        (true, false) => single[x as usize] + alpha * blank_single,
     };
-    let f_sa = |x: u32, v: u32| {
-        let own = pair.get(&(x, v)).copied().unwrap_or(0.0);
+    let f_sa = |x: u32, v: u32, own: f64| {
         if !wildcard {
             return own;
         }
         // Other values y of `a` with the same SA value, weighted by omega.
-        own + pair
+        own + pairs
             .iter()
-            .filter(|((y, w), _)| *w == v && *y != x && (is_blank(x) || is_blank(*y)))
-            .map(|((y, _), c)| if is_blank(*y) { alpha } else { 1.0 } * c)
+            .filter(|&&(y, w, _)| w == v && y != x && (is_blank(x) || is_blank(y)))
+            .map(|&(y, _, c)| if is_blank(y) { alpha } else { 1.0 } * c)
             .sum::<f64>()
     };
     let mut acc = Acc::default();
-    let mut pairs: Vec<_> = pair.iter().map(|(&(x, v), &c)| (x, v, c)).collect();
-    pairs.sort_unstable_by_key(|p| (p.0, p.1));
-    for (x, v, c) in pairs {
-        acc.add(f_sa(x, v) / f(x), c);
+    for &(x, v, c) in &pairs {
+        acc.add(f_sa(x, v, c) / f(x), c);
     }
     acc.spread()
+}
+
+/// Up to this many (value of `a`, SA value) cells, [`pair_counts`] counts in an array (8 MB)
+/// rather than a hash table.
+const DENSE_PAIRS: usize = 1 << 20;
+
+/// Records per (value of QI `a`, SA value) present, in ascending order of the pair, and per
+/// value of `a` into `single` (indexed by code). Counted in an array indexed by the pair when
+/// there are at most [`DENSE_PAIRS`] possible pairs (no hashing: measured at 10 % of a browser
+/// audit with two sensitive columns, by hash table), else in a hash table.
+fn pair_counts(dist: &Distributions, table: &ClassTable, a: usize, single: &mut [f64]) -> Vec<(u32, u32, f64)> {
+    let nv = dist.q_counts.len();
+    let cells = single.len().saturating_mul(nv);
+    if cells <= DENSE_PAIRS {
+        let mut dense = vec![0u64; cells];
+        for d in dist.classes() {
+            let x = table.code_at(d.class as usize, a) as usize;
+            for &(v, n) in d.own {
+                dense[x * nv + v as usize] += n;
+                single[x] += n as f64;
+            }
+        }
+        return dense.iter().enumerate().filter(|&(_, &c)| c > 0).map(|(i, &c)| ((i / nv) as u32, (i % nv) as u32, c as f64)).collect();
+    }
+    let mut pair: Map<(u32, u32), f64> = map();
+    for d in dist.classes() {
+        let x = table.code_at(d.class as usize, a);
+        for &(v, n) in d.own {
+            *pair.entry((x, v)).or_insert(0.0) += n as f64;
+            single[x as usize] += n as f64;
+        }
+    }
+    let mut pairs: Vec<_> = pair.into_iter().map(|((x, v), c)| (x, v, c)).collect();
+    pairs.sort_unstable_by_key(|p| (p.0, p.1));
+    pairs
 }
 
 /// `R_mm(i) = 1 - (f_A(i)/n)(1 - R_uf(i;A))(1 - R_co(i;A))(1 - f_SA(i,pers)/f_SA(i))`; `None`

@@ -48,6 +48,8 @@ pub struct Distributions {
     pub q_counts: Vec<u64>,
     /// `n_s`.
     pub n_s: u64,
+    /// `-ln Q(v)` (index = code), computed once rather than per class.
+    pub neg_ln_q: Vec<f64>,
     spans: Vec<Span>,
     own: Vec<(u32, u64)>,
     counts: Vec<(u32, f64)>,
@@ -103,9 +105,10 @@ impl Distributions {
             }
             own.iter().map(|&(v, n)| (v, n as f64)).collect()
         };
-        let n_s = q_counts.iter().sum();
+        let n_s: u64 = q_counts.iter().sum();
+        let neg_ln_q = q_counts.iter().map(|&c| -libm::log(c as f64 / n_s as f64)).collect();
         let (order, numeric, generalized) = order(sa, &q_counts);
-        Distributions { q_counts, n_s, spans, own, counts, order, numeric, generalized }
+        Distributions { q_counts, n_s, neg_ln_q, spans, own, counts, order, numeric, generalized }
     }
 }
 

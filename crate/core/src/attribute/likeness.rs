@@ -16,23 +16,31 @@ pub struct Likeness {
     pub alpha: f64,
 }
 
-/// The figures of one class.
+/// The figures of one class. (Maxima by comparison, not `f64::max`, a library call in wasm:
+/// no value here is NaN.)
 pub fn of(d: &ClassDist<'_>, dist: &Distributions) -> Likeness {
     let mut l = Likeness::default();
     for &(v, w) in d.counts {
         let (p, q) = (w / d.total, dist.q(v));
         if p > q {
             let b = (p - q) / q;
-            l.beta = l.beta.max(b);
+            if b > l.beta {
+                l.beta = b;
+            }
             // Spec Sec 4 allows (P - Q)/Q <= -ln Q; compare with a relative tolerance.
-            if b > -libm::log(q) * (1.0 + 1e-12) {
+            if b > dist.neg_ln_q[v as usize] * (1.0 + 1e-12) {
                 l.violations += 1;
             }
         }
         if p > 0.0 {
-            l.delta = l.delta.max(libm::log(p / q).abs());
+            let delta = libm::log(p / q).abs();
+            if delta > l.delta {
+                l.delta = delta;
+            }
         }
-        l.alpha = l.alpha.max(p);
+        if p > l.alpha {
+            l.alpha = p;
+        }
     }
     l
 }

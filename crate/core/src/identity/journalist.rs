@@ -6,7 +6,7 @@ use serde_json::json;
 use super::MissingPolicy;
 use crate::table::classes::ClassTable;
 use crate::table::dictionary::is_blank;
-use crate::numeric::neumaier;
+use crate::numeric::{max_of, min_of, neumaier};
 use crate::metric::{Context, MetricResult, Status};
 
 /// Ids of this model, in output order.
@@ -67,8 +67,8 @@ pub fn metrics(ctx: &Context, p: &ClassTable, f: &[f64], big_f: Option<(&[f64], 
     let (fs, raised) = big_f.unwrap_or((f, 0));
     let n = p.records() as f64;
     let records = |pred: &dyn Fn(f64) -> bool| (0..p.len()).filter(|&i| pred(fs[i])).map(|i| p.count(i)).sum::<u64>() as f64 / n;
-    let min_f = fs.iter().copied().fold(f64::INFINITY, f64::min);
-    let max_f = fs.iter().copied().fold(0.0, f64::max);
+    let min_f = min_of(fs.iter().copied(), f64::INFINITY);
+    let max_f = max_of(fs.iter().copied(), 0.0);
     let marketer = neumaier((0..p.len()).map(|i| p.count(i) as f64 / fs[i])) / n;
     let keys_over_population = p.len() as f64 / neumaier(fs.iter().copied());
     let mut out = vec![

@@ -130,6 +130,9 @@ impl ScorrInput<'_> {
     }
 }
 
+/// Whole class sizes up to this take their logarithm from a table in [`metrics`].
+const LN_TABLE: usize = 1024;
+
 /// `scorr_uniqueness_risk`, `scorr_uniformity_risk_qi`, one `scorr_uniformity_risk_attr` per
 /// QI, and `k_anonymity_person`.
 pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> Vec<MetricResult> {
@@ -138,8 +141,12 @@ pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> Vec<MetricResult> {
     let policy = t.policy();
     let by_class = |a: &usize, b: &usize| t.cmp_values(*a, *b);
     let mut uq = Stats::new(&by_class);
+    let ln_n = libm::log(n);
+    // Class sizes are mostly small whole numbers: their logarithms from a table (the same bits).
+    let ln_small: Vec<f64> = (0..=LN_TABLE).map(|k| libm::log(k as f64)).collect();
+    let ln = |f: f64| if f.fract() == 0.0 && (0.0..=LN_TABLE as f64).contains(&f) { ln_small[f as usize] } else { libm::log(f) };
     for i in 0..t.len() {
-        let r = if n <= 1.0 { 1.0 } else { 1.0 - libm::log(s.f[i]) / libm::log(n) };
+        let r = if n <= 1.0 { 1.0 } else { 1.0 - ln(s.f[i]) / ln_n };
         uq.add(i, r, t.count(i));
     }
     let argmax = |st: &Stats<'_, usize>| st.argmax.iter().map(|&i| s.values(i)).collect::<Vec<_>>();
