@@ -7,6 +7,12 @@ pub fn max_of(xs: impl IntoIterator<Item = f64>, start: f64) -> f64 {
     xs.into_iter().fold(start, |m, x| if x > m { x } else { m })
 }
 
+/// `x`, or 0 when it is below 0 (or NaN), as `x.max(0.0)`, by comparison ([`max_of`]).
+#[inline]
+pub fn at_least_zero(x: f64) -> f64 {
+    if x > 0.0 { x } else { 0.0 }
+}
+
 /// The smallest of `xs`, or `start` when it is smaller ([`max_of`]'s mirror).
 pub fn min_of(xs: impl IntoIterator<Item = f64>, start: f64) -> f64 {
     xs.into_iter().fold(start, |m, x| if x < m { x } else { m })
@@ -42,5 +48,9 @@ mod tests {
         assert_eq!(min_of([], 4.0), 4.0);
         assert_eq!(max_of(xs, 0.0), xs.iter().copied().fold(0.0, f64::max));
         assert_eq!(min_of(xs, f64::INFINITY), xs.iter().copied().fold(f64::INFINITY, f64::min));
+        for x in [-2.0, -0.0, 0.0, 1e-300, 3.5] {
+            assert_eq!(at_least_zero(x), x.max(0.0), "{x}");
+        }
+        assert_eq!(at_least_zero(f64::NAN), 0.0);
     }
 }

@@ -8,6 +8,7 @@
 //! not `O(|V|)`, which bounds the cost with hundreds of categories.
 
 use super::distribution::{ClassDist, Distributions};
+use crate::numeric::at_least_zero;
 
 /// `D_eq(P_C, Q) = 1/2 (sum_{v in C} |P - Q| + 1 - sum_{v in C} Q(v))`.
 pub fn equal(d: &ClassDist<'_>, dist: &Distributions) -> f64 {
@@ -17,7 +18,7 @@ pub fn equal(d: &ClassDist<'_>, dist: &Distributions) -> f64 {
         diff += (w / d.total - q).abs();
         q_in += q;
     }
-    0.5 * (diff + (1.0 - q_in).max(0.0))
+    0.5 * (diff + at_least_zero(1.0 - q_in))
 }
 
 /// Precomputed cumulative shares of `Q` along the order of `V`.
@@ -79,6 +80,6 @@ impl Ordered {
         }
         sum += self.stretch(from, steps, cp);
         // The closed form cancels terms; a class equal to the table can land just below 0.
-        (sum / steps as f64).max(0.0)
+        at_least_zero(sum / steps as f64)
     }
 }

@@ -22,6 +22,7 @@ use crate::table::dictionary::Dictionary;
 use crate::identity::persons::Persons;
 use crate::ingest::cell::Cell;
 use crate::metric::{Context, MetricResult, Scope, Status, min_mean_max};
+use crate::numeric::max_of;
 use distribution::{ClassDist, Distributions};
 
 /// How many classes `details` lists (worst ones, or those over a threshold).
@@ -269,7 +270,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
         d_max.offer(m.lk.delta, m.d, t);
         a_max.offer(m.lk.alpha, m.d, t);
         c_missing |= m.dv.c_star.is_none();
-        c_star = c_star.max(m.dv.c_star.unwrap_or(0.0));
+        c_star = max_of([m.dv.c_star.unwrap_or(0.0)], c_star);
         l_for_c = l_for_c.min(m.dv.l_for_c);
         violations += m.lk.violations;
     }
