@@ -22,6 +22,10 @@ const FAR: u32 = 7;
 /// The class of an empty slot.
 const EMPTY: u32 = u32::MAX;
 
+/// Whether [`prefetch`] does anything here: elsewhere (wasm has no prefetch) the work of
+/// finding what to prefetch is skipped too.
+pub const PREFETCHES: bool = cfg!(target_arch = "x86_64");
+
 /// Asks the processor to bring `value` into the cache (a hint: nothing on other processors).
 #[inline]
 pub fn prefetch<T>(value: &T) {

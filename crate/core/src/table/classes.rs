@@ -9,7 +9,7 @@
 
 use std::hash::BuildHasher;
 
-use super::class_index::{ClassIndex, prefetch};
+use super::class_index::{ClassIndex, PREFETCHES, prefetch};
 use super::dictionary::{Dictionary, SUPPRESSED, is_blank};
 use super::packing::Packing;
 use crate::error::{Error, Result};
@@ -251,6 +251,9 @@ impl ClassTable {
     /// of `q` codes one after the other). `scratch` is room for a packed key.
     #[inline]
     fn prefetch_ahead(&self, keys: &[u32], r: usize, scratch: &mut Vec<u64>) {
+        if !PREFETCHES {
+            return;
+        }
         let q = self.q;
         if let Some(next) = keys.get((r + AHEAD) * q..(r + AHEAD + 1) * q) {
             // (The packing may have widened since the last key.)
