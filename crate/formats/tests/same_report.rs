@@ -273,3 +273,12 @@ fn a_corrupt_workbook_is_a_clear_error() {
     let e = audit_xlsx(book[..book.len() / 2].to_vec(), None, &config()).unwrap_err();
     assert_eq!(e.code, "unreadable_xlsx", "{e}");
 }
+
+#[test]
+fn a_file_the_parquet_reader_panics_on_is_a_clear_error() {
+    // Found by the fuzz target parquet_file: the reader panics inside the `parquet` crate.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/e2e/fixtures/panics.parquet");
+    let e = audit_parquet(std::fs::read(path).unwrap(), &config()).unwrap_err();
+    assert_eq!(e.code, "unreadable_parquet");
+    assert!(e.message.starts_with("the Parquet reader stopped on this file, which may be corrupt or cut short ("), "{}", e.message);
+}
