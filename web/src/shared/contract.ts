@@ -450,6 +450,14 @@ read: ReadPath, };
 
 export type InputFacts = { 
 /**
+ * The file format read (CSV unless a reader of another format fed the table).
+ */
+format: Format, 
+/**
+ * The sheet read, in a workbook.
+ */
+sheet: string | null, 
+/**
  * Bytes read (the file's size once it is read whole).
  */
 bytes: number, 
@@ -498,6 +506,8 @@ columns: number,
  * SHA-256 of the bytes read, lower-case hex (`None` for a table merged from parts).
  */
 sha256: string | null, };
+
+export type Format = "csv" | "parquet" | "xlsx" | "arrow";
 
 export type ColumnProfile = { 
 /**
