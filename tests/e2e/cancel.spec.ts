@@ -24,7 +24,8 @@ test('cancel stops a large audit and the sample still runs afterwards', async ({
   test.setTimeout(90_000);
   const path = largeCsv(testInfo);
   await openApp(page);
-  const busy = page.workers().find((w) => /worker-[\w-]+\.js$/.test(w.url()));
+  // The audit worker (worker-*.js, started first), not a reader (part-worker-*.js).
+  const busy = page.workers().find((w) => /\/worker-[\w-]+\.js$/.test(w.url()));
   expect(busy, 'the audit worker').toBeDefined();
   const terminated = new Promise<void>((resolve) => busy!.once('close', () => resolve()));
 
