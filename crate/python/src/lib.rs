@@ -1,0 +1,210 @@
+//! `pseudolens._native`: the thin PyO3 binding of pseudolens-core behind the Python package
+//! `pseudolens` (python/). Settings arrive as the JSON object of the settings file (the keys of
+//! [`AuditConfig`], parsed here exactly as `--settings FILE` parses them) and reports leave as
+//! the CLI's `--json` text; everything else is the core's. The Python side (python/pseudolens)
+//! turns keyword arguments into that object and the text into a dict.
+
+use std::fs::File;
+use std::io::Read;
+
+use pseudolens_core::{Audit, AuditConfig, Encoding, Error, Part, ReadPath, Report, Warning, audit_table};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+create_exception!(_native, PseudolensError, PyValueError, "An audit failed: args are (message, code, line, column), as the CLI's `error [code]: message`.");
+
+/// Size of the chunks a file is pushed in (the CLI's).
+const CHUNK: usize = 1 << 20;
+
+/// A core error as the Python exception: its sentence (with line and column), code, line and
+/// column.
+fn py_err(e: Error) -> PyErr {
+    PseudolensError::new_err((e.to_string(), e.code, e.line, e.column))
+}
+
+/// The settings: a JSON object with the keys of the settings file (`--settings FILE`); a key it
+/// does not know is an error.
+fn config(json: &str) -> PyResult<AuditConfig> {
+    serde_json::from_str(json).map_err(|e| PseudolensError::new_err((format!("not a setting: {e}"), "invalid_settings", None::<u64>, None::<String>)))
+}
+
+/// Why a read failed: the file, or the audit.
+enum Failure {
+    Io(std::io::Error),
+    Audit(Error),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::Audit(e)
+    }
+}
+
+impl Failure {
+    fn into_py(self, path: &str) -> PyErr {
+        match self {
+            Failure::Io(e) => PyOSError::new_err(format!("{path}: {e}")),
+            Failure::Audit(e) => py_err(e),
+        }
+    }
+}
+
+/// Streams the file at `path` in chunks into `push`.
+fn stream(path: &str, mut push: impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Failure> {
+    let mut file = File::open(path).map_err(Failure::Io)?;
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = file.read(&mut buf).map_err(Failure::Io)?;
+        if n == 0 {
+            return Ok(());
+        }
+        push(&buf[..n])?;
+    }
+}
+
+/// Reads the file at `path` with `read`, again as Windows-1252 when it was detected as UTF-8
+/// but is not ([`Encoding::fallback`], spec README Sec 6), with the CLI's warning.
+fn with_fallback<T>(path: &str, config: &AuditConfig, read: impl Fn(&AuditConfig) -> Result<T, Failure>) -> PyResult<(T, Option<Warning>)> {
+    match read(config) {
+        Err(Failure::Audit(e)) if config.encoding.is_none() && let Some(fallback) = Encoding::fallback(e.code) => {
+            let again = read(&AuditConfig { encoding: Some(fallback), ..config.clone() }).map_err(|f| f.into_py(path))?;
+            let message = format!("{path} is not valid UTF-8 ({e}); it was read again as Windows-1252");
+            Ok((again, Some(Warning { code: "encoding_fallback", message })))
+        }
+        r => r.map(|t| (t, None)).map_err(|f| f.into_py(path)),
+    }
+}
+
+/// The report as the CLI's `--json` prints it.
+fn report_json(report: &Report) -> PyResult<String> {
+    serde_json::to_string(report).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// `audit_csv(path, settings_json) -> report_json`: streams the CSV file at `path` through an
+/// audit (the CLI's default read), without holding the GIL.
+#[pyfunction]
+fn audit_csv(py: Python<'_>, path: &str, settings: &str) -> PyResult<String> {
+    let config = config(settings)?;
+    let (mut report, warning) = py.allow_threads(|| {
+        with_fallback(path, &config, |config| {
+            let mut audit = Audit::new(config.clone())?;
+            stream(path, |chunk| audit.push(chunk))?;
+            Ok(audit.finish()?)
+        })
+    })?;
+    report.warnings.extend(warning);
+    report.read = ReadPath::streaming("the Python package streams a CSV file");
+    report_json(&report)
+}
+
+/// A partial table: rows read from one or more sources, kept as the core's table (a code per
+/// cell), mergeable with other partial tables and shipped as bytes (the core's wire format,
+/// [`Part::to_bytes`]). The settings given when it is made choose the columns whose every value
+/// is kept (QIs, sensitive attributes, weight, person id); an audit may use other settings
+/// over those columns.
+#[pyclass(module = "pseudolens._native")]
+pub struct PartialTable {
+    config: AuditConfig,
+    part: Option<Part>,
+    warnings: Vec<Warning>,
+}
+
+impl PartialTable {
+    /// Appends `part`'s rows after this table's.
+    fn append(&mut self, part: Part) -> PyResult<()> {
+        match &mut self.part {
+            None => self.part = Some(part),
+            Some(mine) => mine.merge(part).map_err(py_err)?,
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl PartialTable {
+    /// An empty partial table with these settings (the settings file's JSON object).
+    #[new]
+    fn new(settings: &str) -> PyResult<Self> {
+        let config = config(settings)?;
+        config.csv_options().map_err(py_err)?;
+        Ok(PartialTable { config, part: None, warnings: Vec::new() })
+    }
+
+    /// Reads the CSV file at `path` and appends its rows.
+    fn absorb_csv(&mut self, py: Python<'_>, path: &str) -> PyResult<()> {
+        let config = &self.config;
+        let (part, warning) = py.allow_threads(|| {
+            with_fallback(path, config, |config| {
+                let mut reader = Audit::table_reader(config)?;
+                stream(path, |chunk| reader.push(chunk))?;
+                let p = reader.finish_part()?;
+                Ok(Part { table: p.table, bounds: p.bounds })
+            })
+        })?;
+        self.warnings.extend(warning);
+        self.append(part)
+    }
+
+    /// Appends the rows of `other` (which is left empty).
+    fn merge(&mut self, other: &mut PartialTable) -> PyResult<()> {
+        self.warnings.append(&mut other.warnings);
+        match other.part.take() {
+            Some(p) => self.append(p),
+            None => Ok(()),
+        }
+    }
+
+    /// The rows held.
+    #[getter]
+    fn rows(&self) -> u64 {
+        self.part.as_ref().map_or(0, |p| p.table.facts.rows_total)
+    }
+
+    /// The column names (empty before the first source).
+    #[getter]
+    fn columns(&self) -> Vec<String> {
+        self.part.as_ref().map_or_else(Vec::new, |p| p.table.header.clone())
+    }
+
+    /// The binary form (the core's wire format of partial tables).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let part = self.part.as_ref().ok_or_else(|| PyValueError::new_err("the partial table holds no source yet"))?;
+        let bytes = py.allow_threads(|| part.to_bytes());
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// A partial table from its binary form, with these settings.
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, data: &[u8], settings: &str) -> PyResult<Self> {
+        let mut t = PartialTable::new(settings)?;
+        let part = py.allow_threads(|| Part::from_bytes(data)).map_err(py_err)?;
+        t.part = Some(part);
+        Ok(t)
+    }
+
+    /// Audits the rows held with these settings (the table's own when `None`): the report's
+    /// JSON text.
+    #[pyo3(signature = (settings=None))]
+    fn audit(&self, py: Python<'_>, settings: Option<&str>) -> PyResult<String> {
+        let config = match settings {
+            Some(s) => config(s)?,
+            None => self.config.clone(),
+        };
+        let part = self.part.as_ref().ok_or_else(|| PyValueError::new_err("the partial table holds no source yet"))?;
+        let mut report = py.allow_threads(|| audit_table(&part.table, &config, None, None)).map_err(py_err)?;
+        report.warnings.extend(self.warnings.iter().cloned());
+        report_json(&report)
+    }
+}
+
+/// The module `pseudolens._native`.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("PseudolensError", m.py().get_type::<PseudolensError>())?;
+    m.add_function(wrap_pyfunction!(audit_csv, m)?)?;
+    m.add_class::<PartialTable>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
