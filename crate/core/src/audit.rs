@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::identity::persons::Persons;
 use crate::identity::{self, IdentityInput, PopulationTable};
 use crate::ingest::cell::{Cell, Normaliser, parse_num};
+use crate::ingest::cells::{CellBatch, CellReader, Format};
 use crate::ingest::reader::{InputFacts, PartBounds, Probe, Reader, RecordSink, Rows, Span};
 use crate::report::{ReadPath, Report, ReportParams, Warning, metric_warnings, reading_warnings};
 use crate::metric::{MetricResult, Status};
@@ -479,9 +480,40 @@ impl RecordSink for AuditSink {
     }
 }
 
-/// A streaming audit of one CSV file.
+/// Where an audit's rows come from: CSV bytes, or rows of cells from a reader of another
+/// format ([`Audit::reading_cells`]).
+enum Source {
+    Csv(Reader),
+    Cells(CellReader),
+}
+
+impl Source {
+    fn facts(&self) -> &InputFacts {
+        match self {
+            Source::Csv(r) => r.facts(),
+            Source::Cells(r) => r.facts(),
+        }
+    }
+
+    fn finish(&mut self, sink: &mut AuditSink) -> Result<()> {
+        match self {
+            Source::Csv(r) => r.finish(sink),
+            Source::Cells(r) => r.finish(),
+        }
+    }
+
+    fn cells(&mut self) -> Result<&mut CellReader> {
+        match self {
+            Source::Cells(r) => Ok(r),
+            Source::Csv(_) => Err(Error { kind: crate::error::ErrorKind::Internal, code: "not_cells", message: "this audit reads CSV bytes, not cells".into(), line: None, column: None }),
+        }
+    }
+}
+
+/// A streaming audit of one file: CSV bytes pushed in chunks, or (see
+/// [`Audit::reading_cells`]) a header and batches of cells from a reader of another format.
 pub struct Audit {
-    csv: Reader,
+    csv: Source,
     sink: AuditSink,
     population: Option<Arc<ReferenceTable>>,
 }
@@ -491,12 +523,42 @@ impl Audit {
     pub fn new(config: AuditConfig) -> Result<Self> {
         let opts = config.csv_options()?;
         let builder = TableBuilder::new(config.normaliser(), needed_columns(&config), None);
-        Ok(Audit { csv: Reader::new(opts), sink: AuditSink { config, builder, original: None, summary: None }, population: None })
+        Ok(Audit { csv: Source::Csv(Reader::new(opts)), sink: AuditSink { config, builder, original: None, summary: None }, population: None })
     }
 
     /// Absorbs the next chunk of the file.
     pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
-        self.csv.push(chunk, &mut self.sink)
+        match &mut self.csv {
+            Source::Csv(r) => r.push(chunk, &mut self.sink),
+            Source::Cells(_) => Err(Error { kind: crate::error::ErrorKind::Internal, code: "not_csv", message: "this audit reads cells, not CSV bytes".into(), line: None, column: None }),
+        }
+    }
+
+    /// The same audit (or table reader) fed a table of cells in `format` instead of CSV
+    /// bytes: [`Audit::push_header`] once, then [`Audit::push_cells`]; the CSV reading settings
+    /// (delimiter, encoding, ragged rows) do not apply. Call before anything is pushed.
+    pub fn reading_cells(mut self, format: Format) -> Self {
+        self.csv = Source::Cells(CellReader::new(format));
+        self
+    }
+
+    /// The header of a table of cells, at `line` (0 when the names are not a row of the
+    /// table, as in Parquet; see [`crate::ingest::cells`]).
+    pub fn push_header(&mut self, names: Vec<String>, line: u64) -> Result<()> {
+        self.csv.cells()?.header(names, line, &mut self.sink)
+    }
+
+    /// A batch of rows of cells, each of the header's width.
+    pub fn push_cells(&mut self, batch: &CellBatch) -> Result<()> {
+        let Source::Cells(r) = &mut self.csv else { return self.csv.cells().map(|_| ()) };
+        r.rows(batch, &mut self.sink)
+    }
+
+    /// The size and SHA-256 (lower-case hex) of the file a table of cells was read from.
+    pub fn set_file(&mut self, bytes: u64, sha256: Option<String>) {
+        if let Source::Cells(r) = &mut self.csv {
+            r.set_file(bytes, sha256);
+        }
     }
 
     /// Data rows read so far.
@@ -523,7 +585,7 @@ impl Audit {
     pub fn part(config: AuditConfig, probe: &Probe, span: Span) -> Result<Self> {
         let opts = config.csv_options()?;
         let builder = TableBuilder::new(config.normaliser(), needed_columns(&config), None);
-        Ok(Audit { csv: Reader::part(opts, probe, span), sink: AuditSink { config, builder, original: None, summary: None }, population: None })
+        Ok(Audit { csv: Source::Csv(Reader::part(opts, probe, span)), sink: AuditSink { config, builder, original: None, summary: None }, population: None })
     }
 
     /// A reader that keeps the table (a code per row, within `config.memory_budget`) instead
@@ -547,13 +609,13 @@ impl Audit {
     /// [`Audit::table_reader`] for one part of a file.
     pub fn table_part(config: &AuditConfig, probe: &Probe, span: Span) -> Result<Self> {
         let mut audit = Audit::table_reader(config)?;
-        audit.csv = Reader::part(audit.sink.config.csv_options()?, probe, span);
+        audit.csv = Source::Csv(Reader::part(audit.sink.config.csv_options()?, probe, span));
         Ok(audit)
     }
 
     /// Whether a part has read its last record: push no more.
     pub fn done(&self) -> bool {
-        self.csv.done()
+        matches!(&self.csv, Source::Csv(r) if r.done())
     }
 
     /// Ends the input; returns the table read and its summaries, for merging with the
@@ -563,7 +625,11 @@ impl Audit {
         let mut summary = self.sink.summary.expect("finish succeeds only after a header");
         summary.population = self.population;
         let table = self.sink.builder.finish(self.csv.facts().clone());
-        Ok(AuditPart { table, summary, config: self.sink.config, bounds: self.csv.bounds() })
+        let bounds = match &self.csv {
+            Source::Csv(r) => r.bounds(),
+            Source::Cells(_) => None,
+        };
+        Ok(AuditPart { table, summary, config: self.sink.config, bounds })
     }
 
     /// Ends the input and returns the report.

@@ -37,6 +37,7 @@ fn contract() -> String {
     use crate::balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination};
     use crate::error::{Error, ErrorKind};
     use crate::extract::Extracted;
+    use crate::ingest::cells::Format;
     use crate::ingest::encoding::Encoding;
     use crate::ingest::reader::{InputFacts, Probe, Ragged};
     use crate::metric::{MetricResult, Scope, Status};
@@ -52,7 +53,7 @@ fn contract() -> String {
         AuditConfig, MissingPolicy, Encoding, Ragged, AttributeParams, ScorrThresholds, KBasis, BalanceParams,
         RiskCombination, AttributeSettings, Kind, UtilityParams, LmaxMode, RoundingMode, ProximityNorm, Aggregation,
         CtbilBlank, Query, Aggregate, AdviceParams,
-        Report, InputFacts, ColumnProfile, Forms, Role, ReportParams, MetricResult, Scope, Status, Warning, ReadPath,
+        Report, InputFacts, Format, ColumnProfile, Forms, Role, ReportParams, MetricResult, Scope, Status, Warning, ReadPath,
         Error, ErrorKind, Value, Candidate, ChoiceParams, Probe, Extracted,
     );
     let constants = [

@@ -63,6 +63,7 @@ pub use config::{AuditConfig, DEFAULT_MEMORY_BUDGET};
 pub use error::{Error, ErrorKind, Result};
 pub use extract::{ClassValues, Extract, Extracted, extract_table};
 pub use hash::ContentHash;
+pub use ingest::cells::{CellBatch, CellReader, Format};
 pub use ingest::encoding::Encoding;
 pub use ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Ragged, Reader, Span};
 pub use report::{ReadPath, Report, Warning};

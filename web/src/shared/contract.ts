@@ -450,6 +450,10 @@ read: ReadPath, };
 
 export type InputFacts = { 
 /**
+ * The file format read (CSV unless a reader of another format fed the table).
+ */
+format: Format, 
+/**
  * Bytes read (the file's size once it is read whole).
  */
 bytes: number, 
@@ -498,6 +502,8 @@ columns: number,
  * SHA-256 of the bytes read, lower-case hex (`None` for a table merged from parts).
  */
 sha256: string | null, };
+
+export type Format = "csv" | "parquet" | "xlsx" | "arrow";
 
 export type ColumnProfile = { 
 /**

@@ -1,7 +1,9 @@
 //! Reading a table: encoding, dialect, records, and cell normalisation (spec README Sec 4-6).
 
 pub mod cell;
+pub mod cells;
 pub mod dialect;
 pub mod encoding;
 pub mod reader;
 pub mod tokenizer;
+pub mod typed;

@@ -12,6 +12,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use super::dialect::{SAMPLE_BYTES, detect_delimiter};
+use super::cells::Format;
 use super::encoding::{Encoding, UTF8_BOM, not_text};
 use super::tokenizer::{Batch, Broken, Problem, RecKind, Tokenizer, checked, problem_error};
 use crate::error::{Error, ErrorKind, Result};
@@ -51,6 +52,9 @@ pub struct CsvOptions {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct InputFacts {
+    /// The file format read (CSV unless a reader of another format fed the table).
+    #[serde(default)]
+    pub format: Format,
     /// Bytes read (the file's size once it is read whole).
     pub bytes: u64,
     /// Lines of the file.
@@ -151,6 +155,11 @@ pub struct Rows<'a> {
 }
 
 impl<'a> Rows<'a> {
+    /// The rows of a batch of UTF-8 cells.
+    pub(crate) fn of_cells(batch: &'a Batch, rows: &'a [u32], header: &'a [String]) -> Self {
+        Rows { batch, rows, header, encoding: Encoding::Utf8 }
+    }
+
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.rows.len()
@@ -789,8 +798,7 @@ impl Reader {
 
     fn read_header(&mut self, r: usize, line: u64) -> Result<Vec<String>> {
         let rec = self.tok.batch.recs[r];
-        let mut names: Vec<String> = Vec::with_capacity(rec.fields as usize);
-        let mut seen = crate::hash::map::<String, ()>();
+        let mut texts = Vec::with_capacity(rec.fields as usize);
         for i in 0..rec.fields as usize {
             let raw = self.tok.batch.field(r, i);
             let text = self.encoding.decode(raw).ok_or_else(|| Error {
@@ -800,23 +808,31 @@ impl Reader {
                 line: Some(line),
                 column: None,
             })?;
-            let mut name = text.trim_matches(char::is_whitespace).to_string();
-            if name.is_empty() {
-                name = format!("column_{}", i + 1);
-                self.facts.renamed_columns.push(name.clone());
-            }
-            if seen.insert(name.clone(), ()).is_some() {
-                return Err(Error::input(
-                    "duplicate_column",
-                    format!("the header names the column \"{name}\" twice; column names must be unique"),
-                )
+            texts.push(text.into_owned());
+        }
+        column_names(texts, line, &mut self.facts.renamed_columns)
+    }
+}
+
+/// The column names of a header's cells: trimmed; an empty one becomes `column_<n>` (listed in
+/// `renamed`); a name given twice is the error `duplicate_column`.
+pub(crate) fn column_names(texts: Vec<String>, line: u64, renamed: &mut Vec<String>) -> Result<Vec<String>> {
+    let mut names: Vec<String> = Vec::with_capacity(texts.len());
+    let mut seen = crate::hash::map::<String, ()>();
+    for (i, text) in texts.into_iter().enumerate() {
+        let mut name = text.trim_matches(char::is_whitespace).to_string();
+        if name.is_empty() {
+            name = format!("column_{}", i + 1);
+            renamed.push(name.clone());
+        }
+        if seen.insert(name.clone(), ()).is_some() {
+            return Err(Error::input("duplicate_column", format!("the header names the column \"{name}\" twice; column names must be unique"))
                 .at_line(line)
                 .in_column(&name));
-            }
-            names.push(name);
         }
-        Ok(names)
+        names.push(name);
     }
+    Ok(names)
 }
 
 /// Whether record `r` is blank: one field of white space, when the header has several columns

@@ -1,14 +1,15 @@
-//! The binary form of a (partial) table, version 1 (issue 11): what a worker that read a byte
+//! The binary form of a (partial) table, version 2 (issue 11; 2 adds the format, issue 14): what a worker that read a byte
 //! range hands to the page, or a process to another, to be merged.
 //!
 //! Little-endian throughout. `u64` counts, `str` = `u32` length + UTF-8 bytes, `opt<T>` = a
 //! `u8` 0 or 1 then `T`.
 //!
 //! ```text
-//! magic "PLTB" | u16 version = 1 | u16 flags = 0
+//! magic "PLTB" | u16 version = 2 | u16 flags = 0
 //! header:  u32 columns, str name per column
 //! facts:   u64 bytes, lines, records, header_records, rows_total, blank_records,
-//!          error_records, ragged_rows | str encoding | str delimiter | opt<str> sha256
+//!          error_records, ragged_rows | str encoding | str delimiter | str format
+//!          | opt<str> sha256
 //!          | u32 n, str renamed column * n | opt<u64 line, u64 fields> first ragged
 //!          | u32 n, (u8 why, u64 count, u64 line, opt<str> column) * n broken records
 //! bounds:  opt<u64 first, u64 end, u64 end line>     (a part of a file read in parallel)
@@ -34,6 +35,7 @@ use super::profile::{FormTally, Stats};
 use super::sketch::{Hll, REGISTERS, Sketch};
 use super::values::Values;
 use crate::error::{Error, Result};
+use crate::ingest::cells::Format;
 use crate::ingest::reader::{BrokenRecords, InputFacts, PartBounds};
 use crate::ingest::tokenizer::Broken;
 
@@ -41,7 +43,7 @@ use crate::ingest::tokenizer::Broken;
 pub const MAGIC: &[u8; 4] = b"PLTB";
 
 /// The version written; reading accepts only it.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 
 /// Writes a table (and where it lies in its file, for a part) in the binary form.
 pub fn to_bytes(table: &Table, bounds: Option<PartBounds>) -> Vec<u8> {
@@ -59,6 +61,7 @@ pub fn to_bytes(table: &Table, bounds: Option<PartBounds>) -> Vec<u8> {
     }
     w.str(&f.encoding);
     w.str(&f.delimiter);
+    w.str(f.format.label());
     w.opt(f.sha256.as_deref(), |w, s| w.str(s));
     w.u32(f.renamed_columns.len() as u32);
     for r in &f.renamed_columns {
@@ -156,6 +159,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
     let [bytes_read, lines, records, header_records, rows_total, blank_records, error_records, ragged_rows] = u;
     let encoding = r.str()?;
     let delimiter = r.str()?;
+    let format = Format::from_label(&r.str()?).ok_or_else(|| invalid("an unknown file format"))?;
     let sha256 = r.opt(|r| r.str())?;
     let renamed = r.count(4)?;
     let renamed_columns = (0..renamed).map(|_| r.str()).collect::<Result<Vec<_>>>()?;
@@ -172,6 +176,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
         broken.push(BrokenRecords { why, count: r.u64()?, line: r.u64()?, column: r.opt(|r| r.str())? });
     }
     let facts = InputFacts {
+        format,
         bytes: bytes_read,
         lines,
         records,
