@@ -231,11 +231,15 @@ class PartialTable:
         self._native = _native.PartialTable(self._settings)
 
     @classmethod
-    def from_settings_json(cls, settings: str) -> "PartialTable":
-        """A partial table with the settings file's JSON object as text."""
+    def from_settings_json(cls, settings: str, data: Optional[bytes] = None) -> "PartialTable":
+        """A partial table with the settings file's JSON object as text: empty, or read back
+        from ``data`` (:meth:`to_bytes`)."""
         t = cls.__new__(cls)
         t._settings = settings
-        t._native = _native.PartialTable(settings)
+        if data is None:
+            t._native = _native.PartialTable(settings)
+        else:
+            t._native = _native.PartialTable.from_bytes(bytes(data), settings)
         return t
 
     def absorb(self, source: Source) -> "PartialTable":
@@ -263,10 +267,7 @@ class PartialTable:
     @classmethod
     def from_bytes(cls, data: bytes, qi: Columns = None, sensitive: Columns = None, **settings: Any) -> "PartialTable":
         """A partial table from :meth:`to_bytes`, with these settings."""
-        t = cls.__new__(cls)
-        t._settings = settings_json(qi, sensitive, **settings)
-        t._native = _native.PartialTable.from_bytes(bytes(data), t._settings)
-        return t
+        return cls.from_settings_json(settings_json(qi, sensitive, **settings), data)
 
     @property
     def rows(self) -> int:

@@ -1,0 +1,32 @@
+"""Type hints of the compiled binding (crate/python); use the package :mod:`pseudolens`."""
+
+from typing import Any, List, Optional
+
+__version__: str
+
+class PseudolensError(ValueError):
+    """An audit failed. ``args`` are ``(message, code, line, column)``: the sentence (naming line
+    and column when it belongs to one), the stable code (``ragged_row``, ``unknown_column``,
+    ``invalid_settings``, ...), the 1-based line (or row) and the column name, or None."""
+
+def audit_csv(path: str, settings: str) -> str:
+    """Streams the CSV file at ``path`` through an audit with these settings (the settings
+    file's JSON object); returns the report's JSON text."""
+
+class PartialTable:
+    """Rows kept as the core's table (see :class:`pseudolens.PartialTable`)."""
+
+    def __init__(self, settings: str) -> None: ...
+    def absorb_csv(self, path: str) -> None: ...
+    def absorb_parquet(self, path: str) -> None: ...
+    def absorb_arrow(self, stream: Any) -> None:
+        """``stream``: an Arrow C stream PyCapsule (``obj.__arrow_c_stream__()``)."""
+    def merge(self, other: "PartialTable") -> None: ...
+    @property
+    def rows(self) -> int: ...
+    @property
+    def columns(self) -> List[str]: ...
+    def to_bytes(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: bytes, settings: str) -> "PartialTable": ...
+    def audit(self, settings: Optional[str] = None) -> str: ...
