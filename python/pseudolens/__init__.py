@@ -252,7 +252,8 @@ class PartialTable:
             else:
                 self._native.absorb_csv(path)
         else:
-            self._native.absorb_arrow(_arrow_stream(source))
+            stream = _arrow_stream(source)
+            self._native.absorb_arrow(stream)
         return self
 
     def merge(self, other: "PartialTable") -> "PartialTable":
