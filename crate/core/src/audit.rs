@@ -561,6 +561,13 @@ impl Audit {
         }
     }
 
+    /// Names the sheet a table of cells was read from, in a workbook.
+    pub fn set_sheet(&mut self, sheet: &str) {
+        if let Source::Cells(r) = &mut self.csv {
+            r.set_sheet(sheet);
+        }
+    }
+
     /// Data rows read so far.
     pub fn rows(&self) -> u64 {
         self.csv.facts().rows_total

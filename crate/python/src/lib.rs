@@ -7,11 +7,13 @@
 use std::fs::File;
 use std::io::Read;
 
-use pseudolens_core::{Audit, AuditConfig, Encoding, Error, Part, ReadPath, Report, Warning, audit_table};
+use arrow_array::RecordBatchReader;
+use arrow_array::ffi_stream::{RecordBatchStreamReader, FFI_ArrowArrayStream};
+use pseudolens_core::{Audit, AuditConfig, ContentHash, Encoding, Error, Format, Part, ReadPath, Report, Warning, audit_table};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyCapsule};
 
 create_exception!(_native, PseudolensError, PyValueError, "An audit failed: args are (message, code, line, column), as the CLI's `error [code]: message`.");
 
@@ -75,6 +77,43 @@ fn with_fallback<T>(path: &str, config: &AuditConfig, read: impl Fn(&AuditConfig
         }
         r => r.map(|t| (t, None)).map_err(|f| f.into_py(path)),
     }
+}
+
+/// The SHA-256 of the file at `path`, lower-case hex (the report's `input.sha256`).
+fn sha256(path: &str) -> Result<String, Failure> {
+    let mut hash = ContentHash::default();
+    stream(path, |chunk| {
+        hash.update(chunk);
+        Ok(())
+    })?;
+    Ok(hash.hex())
+}
+
+/// The rows of the Parquet file at `path`, read into a table by pseudolens-formats.
+fn parquet_part(path: &str, config: &AuditConfig) -> Result<Part, Failure> {
+    let file = File::open(path).map_err(Failure::Io)?;
+    let bytes = file.metadata().map_err(Failure::Io)?.len();
+    let mut audit = Audit::table_reader(config)?.reading_cells(Format::Parquet);
+    pseudolens_formats::parquet::read(file, &mut audit)?;
+    audit.set_file(bytes, Some(sha256(path)?));
+    let p = audit.finish_part()?;
+    Ok(Part { table: p.table, bounds: p.bounds })
+}
+
+/// An Arrow error of a data frame's stream.
+fn arrow_error(e: impl std::fmt::Display) -> Error {
+    Error::input("unreadable_arrow", format!("the data frame's Arrow stream could not be read: {e}"))
+}
+
+/// The rows of an Arrow C stream (a data frame), read into a table by pseudolens-formats: the
+/// typed-cell rule, each row at the line it would have in CSV.
+fn arrow_part(stream: FFI_ArrowArrayStream, config: &AuditConfig) -> Result<Part, Error> {
+    let reader = RecordBatchStreamReader::try_new(stream).map_err(arrow_error)?;
+    let schema = reader.schema();
+    let mut audit = Audit::table_reader(config)?.reading_cells(Format::Arrow);
+    pseudolens_formats::arrow::feed(&schema, 2, reader.map(|b| b.map_err(arrow_error)), &mut audit)?;
+    let p = audit.finish_part()?;
+    Ok(Part { table: p.table, bounds: p.bounds })
 }
 
 /// The report as the CLI's `--json` prints it.
@@ -144,6 +183,29 @@ impl PartialTable {
             })
         })?;
         self.warnings.extend(warning);
+        self.append(part)
+    }
+
+    /// Reads the Parquet file at `path` and appends its rows.
+    fn absorb_parquet(&mut self, py: Python<'_>, path: &str) -> PyResult<()> {
+        let config = &self.config;
+        let part = py.allow_threads(|| parquet_part(path, config)).map_err(|f| f.into_py(path))?;
+        self.append(part)
+    }
+
+    /// Reads an Arrow C stream (the PyCapsule `obj.__arrow_c_stream__()` returns: pandas,
+    /// polars, pyarrow, DuckDB) and appends its rows. The stream is consumed.
+    fn absorb_arrow(&mut self, py: Python<'_>, stream: &Bound<'_, PyCapsule>) -> PyResult<()> {
+        let name = stream.name()?.map(|n| n.to_bytes().to_vec());
+        if name.as_deref() != Some(b"arrow_array_stream".as_slice()) {
+            return Err(PyTypeError::new_err("expected the PyCapsule \"arrow_array_stream\" of __arrow_c_stream__()"));
+        }
+        // SAFETY: the capsule named arrow_array_stream holds an FFI_ArrowArrayStream (the Arrow
+        // PyCapsule interface); from_raw moves it out and leaves a released stream behind, as
+        // the interface asks of a consumer.
+        let ffi = unsafe { FFI_ArrowArrayStream::from_raw(stream.pointer() as *mut FFI_ArrowArrayStream) };
+        let config = &self.config;
+        let part = py.allow_threads(|| arrow_part(ffi, config)).map_err(py_err)?;
         self.append(part)
     }
 

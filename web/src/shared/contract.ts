@@ -454,6 +454,10 @@ export type InputFacts = {
  */
 format: Format, 
 /**
+ * The sheet read, in a workbook.
+ */
+sheet: string | null, 
+/**
  * Bytes read (the file's size once it is read whole).
  */
 bytes: number, 

@@ -184,6 +184,11 @@ impl CellReader {
         Ok(())
     }
 
+    /// Names the sheet read, in a workbook.
+    pub fn set_sheet(&mut self, sheet: &str) {
+        self.facts.sheet = Some(sheet.to_string());
+    }
+
     /// Sets the size of the file read, and its SHA-256 (lower-case hex) when known.
     pub fn set_file(&mut self, bytes: u64, sha256: Option<String>) {
         self.facts.bytes = bytes;

@@ -55,6 +55,9 @@ pub struct InputFacts {
     /// The file format read (CSV unless a reader of another format fed the table).
     #[serde(default)]
     pub format: Format,
+    /// The sheet read, in a workbook.
+    #[serde(default)]
+    pub sheet: Option<String>,
     /// Bytes read (the file's size once it is read whole).
     pub bytes: u64,
     /// Lines of the file.

@@ -112,12 +112,18 @@ pub fn timestamp(nanos: i128, utc: bool, out: &mut String) {
 /// A decimal: the unscaled integer `v` with `scale` digits after the point (a negative scale
 /// appends zeros).
 pub fn decimal(v: i128, scale: i32, out: &mut String) {
-    let digits = v.unsigned_abs().to_string();
-    if v < 0 {
+    decimal_digits(&v.to_string(), scale, out);
+}
+
+/// [`decimal`] of an unscaled integer given as its decimal digits (with a leading `-` when
+/// negative): for decimals wider than 128 bits.
+pub fn decimal_digits(v: &str, scale: i32, out: &mut String) {
+    let digits = v.trim_start_matches('-');
+    if v.starts_with('-') {
         out.push('-');
     }
     if scale <= 0 {
-        out.push_str(&digits);
+        out.push_str(digits);
         out.extend(std::iter::repeat_n('0', scale.unsigned_abs() as usize));
         return;
     }
@@ -130,7 +136,7 @@ pub fn decimal(v: i128, scale: i32, out: &mut String) {
     } else {
         out.push_str("0.");
         out.extend(std::iter::repeat_n('0', scale - digits.len()));
-        out.push_str(&digits);
+        out.push_str(digits);
     }
 }
 
@@ -201,6 +207,7 @@ mod tests {
         assert_eq!(s(|o| decimal(-5, 3, o)), "-0.005");
         assert_eq!(s(|o| decimal(12, 0, o)), "12");
         assert_eq!(s(|o| decimal(12, -2, o)), "1200");
+        assert_eq!(s(|o| decimal_digits("-123456789012345678901234567890123456789012", 40, o)), "-12.3456789012345678901234567890123456789012");
     }
 
     #[test]

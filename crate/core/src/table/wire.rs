@@ -9,7 +9,7 @@
 //! header:  u32 columns, str name per column
 //! facts:   u64 bytes, lines, records, header_records, rows_total, blank_records,
 //!          error_records, ragged_rows | str encoding | str delimiter | str format
-//!          | opt<str> sha256
+//!          | opt<str> sheet | opt<str> sha256
 //!          | u32 n, str renamed column * n | opt<u64 line, u64 fields> first ragged
 //!          | u32 n, (u8 why, u64 count, u64 line, opt<str> column) * n broken records
 //! bounds:  opt<u64 first, u64 end, u64 end line>     (a part of a file read in parallel)
@@ -62,6 +62,7 @@ pub fn to_bytes(table: &Table, bounds: Option<PartBounds>) -> Vec<u8> {
     w.str(&f.encoding);
     w.str(&f.delimiter);
     w.str(f.format.label());
+    w.opt(f.sheet.as_deref(), |w, s| w.str(s));
     w.opt(f.sha256.as_deref(), |w, s| w.str(s));
     w.u32(f.renamed_columns.len() as u32);
     for r in &f.renamed_columns {
@@ -160,6 +161,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
     let encoding = r.str()?;
     let delimiter = r.str()?;
     let format = Format::from_label(&r.str()?).ok_or_else(|| invalid("an unknown file format"))?;
+    let sheet = r.opt(|r| r.str())?;
     let sha256 = r.opt(|r| r.str())?;
     let renamed = r.count(4)?;
     let renamed_columns = (0..renamed).map(|_| r.str()).collect::<Result<Vec<_>>>()?;
@@ -177,6 +179,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
     }
     let facts = InputFacts {
         format,
+        sheet,
         bytes: bytes_read,
         lines,
         records,
