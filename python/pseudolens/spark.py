@@ -73,10 +73,10 @@ def audit(df: Any, qi: Columns = None, sensitive: Columns = None, **settings: An
     parts = _collect(df, text)
     whole = PartialTable.from_settings_json(text)
     if not parts:
-        # No rows at all: the columns alone, from the DataFrame's schema.
+        # No rows at all: the columns alone (no cell, so their types do not matter).
         import pyarrow as pa
 
-        whole.absorb(pa.Table.from_pandas(df.limit(0).toPandas(), preserve_index=False))
+        whole.absorb(pa.table({name: pa.array([], pa.string()) for name in df.columns}))
         return whole.audit()
     for _, data in parts:
         whole.merge(PartialTable.from_settings_json(text, data))
