@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
 from . import _native
 from ._native import PseudolensError
@@ -37,6 +37,9 @@ __all__ = [
     "metrics_frame",
     "classes_frame",
 ]
+
+if TYPE_CHECKING:
+    import pandas
 
 __version__: str = _native.__version__
 
@@ -94,11 +97,11 @@ class Report(dict):
                 return m
         return None
 
-    def metrics_frame(self):
+    def metrics_frame(self) -> "pandas.DataFrame":
         """One row per metric result (pandas DataFrame); see :func:`metrics_frame`."""
         return metrics_frame(self)
 
-    def classes_frame(self):
+    def classes_frame(self) -> "pandas.DataFrame":
         """The equivalence classes the report names (pandas DataFrame); see
         :func:`classes_frame`."""
         return classes_frame(self)
@@ -112,7 +115,7 @@ def _pandas():
     return pandas
 
 
-def metrics_frame(report: Mapping[str, Any]):
+def metrics_frame(report: Mapping[str, Any]) -> "pandas.DataFrame":
     """One row per metric result: ``id``, ``family``, ``table``, ``sensitive``,
     ``attribute``, ``subset``, ``value``, ``status``, ``reason``. A value that is an object or
     a list stays one (a histogram is one cell)."""
@@ -138,7 +141,7 @@ def metrics_frame(report: Mapping[str, Any]):
     return pd.DataFrame(rows, columns=columns)
 
 
-def classes_frame(report: Mapping[str, Any]):
+def classes_frame(report: Mapping[str, Any]) -> "pandas.DataFrame":
     """The equivalence classes the report names, one row each: the riskiest classes of
     ``record_risk`` (``size``, ``risk``) and the classes failing an l, t or beta threshold
     (``l_threshold``, ``t_threshold``, ``beta_threshold`` given: ``records``), with the
@@ -276,7 +279,7 @@ class PartialTable:
         return self._native.rows
 
     @property
-    def columns(self) -> list:
+    def columns(self) -> "list[str]":
         """The column names (empty before the first source)."""
         return self._native.columns
 

@@ -109,3 +109,18 @@ def test_classes_frame_lists_the_riskiest_and_failing_classes(adult):
     failing = frame[frame["metric"] == "l_distinct"]
     assert len(failing) == len(r.metric("l_distinct")["details"]["failing"]["listed"])
     assert (failing["sensitive"] == "occupation").all()
+
+
+def test_a_windows_1252_file_is_read_again_with_the_clis_warning(tmp_path):
+    f = tmp_path / "latin.csv"
+    # Past the first chunk (1 MiB) all ASCII, detected as UTF-8; then a Windows-1252 byte.
+    ascii_rows = "Bern,30\n" * 200_000
+    f.write_bytes(("city,age\n" + ascii_rows + "Zürich,30\nGenève,40\nGenève,40\n").encode("cp1252"))
+    mine = pseudolens.audit(f, qi=["city", "age"])
+    theirs = cli("audit", f, "--qi", "city,age")
+    mine.pop("read"), theirs.pop("read")
+    assert mine == theirs
+    assert mine["input"]["encoding"] == "windows-1252"
+    assert [w["code"] for w in mine["warnings"]].count("encoding_fallback") == 1
+    table = pseudolens.PartialTable(qi=["city", "age"]).absorb(f)
+    assert table_part(table.audit())["metrics"] == table_part(mine)["metrics"]
