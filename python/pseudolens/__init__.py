@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 __version__: str = _native.__version__
 
 Columns = Union[str, Sequence[str], None]
+PathLike = Union[str, "os.PathLike[str]"]
 Source = Any  # str | os.PathLike | an object with __arrow_c_stream__
 
 #: Suffixes read as Parquet; any other path is read as CSV (any delimiter, detected).
@@ -195,20 +196,34 @@ def _arrow_stream(source: Any):
     )
 
 
-def audit(source: Source, qi: Columns = None, sensitive: Columns = None, **settings: Any) -> Report:
+def _side(path: Optional[PathLike]) -> Optional[str]:
+    return None if path is None else os.fspath(path)
+
+
+def audit(
+    source: Source,
+    qi: Columns = None,
+    sensitive: Columns = None,
+    *,
+    original: Optional[PathLike] = None,
+    reference: Optional[PathLike] = None,
+    **settings: Any,
+) -> Report:
     """Audits ``source`` (a CSV path, a Parquet path, or an Arrow stream: a pandas or polars
     DataFrame, a pyarrow Table or RecordBatchReader, a DuckDB result) with the quasi-identifiers
     ``qi``, the ``sensitive`` attributes and the other settings as keyword arguments (the keys
-    of the settings file). Returns the report as the CLI's JSON (a :class:`Report`, a dict).
-    Raises :class:`PseudolensError` on bad input or settings, naming line (or row) and column."""
+    of the settings file). ``original`` and ``reference`` are the CSV files of the CLI's
+    ``--original`` (the utility metrics) and ``--reference`` (the population table ``E``).
+    Returns the report as the CLI's JSON (a :class:`Report`, a dict). Raises
+    :class:`PseudolensError` on bad input or settings, naming line (or row) and column."""
     text = settings_json(qi, sensitive, **settings)
     if _is_path(source):
         path = os.fspath(source)
         if not _is_parquet(path):
-            return _report(_native.audit_csv(path, text))
+            return _report(_native.audit_csv(path, text, _side(original), _side(reference)))
     table = PartialTable.from_settings_json(text)
     table.absorb(source)
-    return table.audit()
+    return table.audit(original=original, reference=reference)
 
 
 class PartialTable:
@@ -283,9 +298,17 @@ class PartialTable:
         """The column names (empty before the first source)."""
         return self._native.columns
 
-    def audit(self, qi: Columns = None, sensitive: Columns = None, **settings: Any) -> Report:
+    def audit(
+        self,
+        qi: Columns = None,
+        sensitive: Columns = None,
+        *,
+        original: Optional[PathLike] = None,
+        reference: Optional[PathLike] = None,
+        **settings: Any,
+    ) -> Report:
         """Audits the rows held: with the settings of the partial table, or with these when any
-        is given (a fresh set, not added to the table's)."""
-        if qi is None and sensitive is None and not settings:
-            return _report(self._native.audit(None))
-        return _report(self._native.audit(settings_json(qi, sensitive, **settings)))
+        is given (a fresh set, not added to the table's); against the ``original`` and
+        ``reference`` CSV files when given (as :func:`audit`)."""
+        text = None if qi is None and sensitive is None and not settings else settings_json(qi, sensitive, **settings)
+        return _report(self._native.audit(text, _side(original), _side(reference)))

@@ -9,9 +9,10 @@ class PseudolensError(ValueError):
     and column when it belongs to one), the stable code (``ragged_row``, ``unknown_column``,
     ``invalid_settings``, ...), the 1-based line (or row) and the column name, or None."""
 
-def audit_csv(path: str, settings: str) -> str:
+def audit_csv(path: str, settings: str, original: Optional[str] = None, reference: Optional[str] = None) -> str:
     """Streams the CSV file at ``path`` through an audit with these settings (the settings
-    file's JSON object); returns the report's JSON text."""
+    file's JSON object), against the original and reference CSV files when given; returns the
+    report's JSON text."""
 
 class PartialTable:
     """Rows kept as the core's table (see :class:`pseudolens.PartialTable`)."""
@@ -29,4 +30,4 @@ class PartialTable:
     def to_bytes(self) -> bytes: ...
     @staticmethod
     def from_bytes(data: bytes, settings: str) -> "PartialTable": ...
-    def audit(self, settings: Optional[str] = None) -> str: ...
+    def audit(self, settings: Optional[str] = None, original: Optional[str] = None, reference: Optional[str] = None) -> str: ...

@@ -18,9 +18,9 @@ blank): cast a column to string first to audit it as written elsewhere.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterator, List, Tuple
+from typing import Any, Iterator, List, Optional, Tuple
 
-from . import Columns, PartialTable, Report, settings_json
+from . import Columns, PartialTable, PathLike, Report, settings_json
 
 __all__ = ["audit", "partial_tables"]
 
@@ -64,11 +64,20 @@ def _collect(df: Any, settings: str) -> List[Tuple[int, bytes]]:
     return sorted((r["partition"], bytes(r["part"])) for r in rows)
 
 
-def audit(df: Any, qi: Columns = None, sensitive: Columns = None, **settings: Any) -> Report:
+def audit(
+    df: Any,
+    qi: Columns = None,
+    sensitive: Columns = None,
+    *,
+    original: Optional[PathLike] = None,
+    reference: Optional[PathLike] = None,
+    **settings: Any,
+) -> Report:
     """Audits the Spark DataFrame ``df`` with the quasi-identifiers ``qi``, the ``sensitive``
     attributes and the other settings as keyword arguments (the keys of the settings file, as
     :func:`pseudolens.audit`): the report as the CLI's JSON (a dict), the same as
-    ``pseudolens.audit`` of the same rows on one machine."""
+    ``pseudolens.audit`` of the same rows on one machine. ``original`` and ``reference`` are
+    CSV files the driver reads (as :func:`pseudolens.audit`)."""
     text = settings_json(qi, sensitive, **settings)
     parts = _collect(df, text)
     whole = PartialTable.from_settings_json(text)
@@ -77,7 +86,6 @@ def audit(df: Any, qi: Columns = None, sensitive: Columns = None, **settings: An
         import pyarrow as pa
 
         whole.absorb(pa.table({name: pa.array([], pa.string()) for name in df.columns}))
-        return whole.audit()
     for _, data in parts:
         whole.merge(PartialTable.from_settings_json(text, data))
-    return whole.audit()
+    return whole.audit(original=original, reference=reference)

@@ -124,3 +124,22 @@ def test_a_windows_1252_file_is_read_again_with_the_clis_warning(tmp_path):
     assert [w["code"] for w in mine["warnings"]].count("encoding_fallback") == 1
     table = pseudolens.PartialTable(qi=["city", "age"]).absorb(f)
     assert table_part(table.audit())["metrics"] == table_part(mine)["metrics"]
+
+
+def test_original_and_reference_as_the_clis(tmp_path):
+    if not CLI.exists():
+        pytest.fail(f"{CLI} is missing")
+    files = {}
+    for name, level in (("original", 0), ("release", 2)):
+        files[name] = tmp_path / f"{name}.csv"
+        files[name].write_bytes(subprocess.run([str(CLI), "generate", "--rows", "3000", "--level", str(level)], check=True, capture_output=True).stdout)
+    qi = ["age", "sex", "region"]
+    theirs = cli("audit", files["release"], "--qi", ",".join(qi), "--original", files["original"], "--reference", files["original"], "--record-id", "record_id")
+    mine = pseudolens.audit(files["release"], qi=qi, record_id="record_id", original=files["original"], reference=files["original"])
+    mine.pop("read"), theirs.pop("read")
+    assert mine == theirs
+    assert mine["original_input"]["rows_total"] == 3000 and mine["reference_input"] is not None
+    assert mine.metric("r_external")["value"] is not None
+    table = pseudolens.PartialTable(qi=qi, record_id="record_id").absorb(files["release"])
+    again = table.audit(original=files["original"], reference=files["original"])
+    assert table_part(again)["metrics"] == table_part(mine)["metrics"]

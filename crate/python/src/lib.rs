@@ -9,7 +9,9 @@ use std::io::Read;
 
 use arrow_array::RecordBatchReader;
 use arrow_array::ffi_stream::{RecordBatchStreamReader, FFI_ArrowArrayStream};
-use pseudolens_core::{Audit, AuditConfig, ContentHash, Encoding, Error, Format, Part, ReadPath, Report, Warning, audit_table};
+use std::sync::Arc;
+
+use pseudolens_core::{Audit, AuditConfig, Captured, ContentHash, Encoding, Error, Format, Original, Part, ReadPath, ReferenceTable, Report, Warning, audit_table};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -116,24 +118,68 @@ fn arrow_part(stream: FFI_ArrowArrayStream, config: &AuditConfig) -> Result<Part
     Ok(Part { table: p.table, bounds: p.bounds })
 }
 
+/// The tables read beside a release, as the CLI's `--original` and `--reference` read them
+/// (CSV files, each with its own dialect and the encoding fallback).
+#[derive(Default)]
+struct Sides {
+    original: Option<Arc<Captured>>,
+    reference: Option<Arc<ReferenceTable>>,
+    warnings: Vec<Warning>,
+}
+
+impl Sides {
+    fn read(config: &AuditConfig, original: Option<&str>, reference: Option<&str>) -> PyResult<Sides> {
+        let mut sides = Sides::default();
+        if let Some(path) = reference {
+            let (e, w) = with_fallback(path, config, |c| {
+                let mut e = pseudolens_core::reference(c, c.encoding);
+                stream(path, |chunk| e.push(chunk))?;
+                Ok(e.finish()?)
+            })?;
+            sides.reference = Some(Arc::new(e));
+            sides.warnings.extend(w);
+        }
+        if let Some(path) = original {
+            let (o, w) = with_fallback(path, config, |c| {
+                let mut o = Original::new(c, c.encoding);
+                stream(path, |chunk| o.push(chunk))?;
+                Ok(o.finish()?)
+            })?;
+            sides.original = Some(Arc::new(o));
+            sides.warnings.extend(w);
+        }
+        Ok(sides)
+    }
+}
+
 /// The report as the CLI's `--json` prints it.
 fn report_json(report: &Report) -> PyResult<String> {
     serde_json::to_string(report).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// `audit_csv(path, settings_json) -> report_json`: streams the CSV file at `path` through an
-/// audit (the CLI's default read), without holding the GIL.
+/// `audit_csv(path, settings_json, original=None, reference=None) -> report_json`: streams
+/// the CSV file at `path` through an audit (the CLI's default read), against the original and
+/// reference CSV files when given, without holding the GIL.
 #[pyfunction]
-fn audit_csv(py: Python<'_>, path: &str, settings: &str) -> PyResult<String> {
+#[pyo3(signature = (path, settings, original=None, reference=None))]
+fn audit_csv(py: Python<'_>, path: &str, settings: &str, original: Option<&str>, reference: Option<&str>) -> PyResult<String> {
     let config = config(settings)?;
-    let (mut report, warning) = py.allow_threads(|| {
-        with_fallback(path, &config, |config| {
+    let (mut report, warning, sides) = py.allow_threads(|| {
+        let sides = Sides::read(&config, original, reference)?;
+        let (report, warning) = with_fallback(path, &config, |config| {
             let mut audit = Audit::new(config.clone())?;
+            if let Some(o) = &sides.original {
+                audit.set_original(o.clone());
+            }
             stream(path, |chunk| audit.push(chunk))?;
+            if let Some(e) = &sides.reference {
+                audit.set_population(e.clone());
+            }
             Ok(audit.finish()?)
-        })
+        })?;
+        PyResult::Ok((report, warning, sides))
     })?;
-    report.warnings.extend(warning);
+    report.warnings.extend(warning.into_iter().chain(sides.warnings));
     report.read = ReadPath::streaming("the Python package streams a CSV file");
     report_json(&report)
 }
@@ -246,17 +292,21 @@ impl PartialTable {
         Ok(t)
     }
 
-    /// Audits the rows held with these settings (the table's own when `None`): the report's
-    /// JSON text.
-    #[pyo3(signature = (settings=None))]
-    fn audit(&self, py: Python<'_>, settings: Option<&str>) -> PyResult<String> {
+    /// Audits the rows held with these settings (the table's own when `None`), against the
+    /// original and reference CSV files when given: the report's JSON text.
+    #[pyo3(signature = (settings=None, original=None, reference=None))]
+    fn audit(&self, py: Python<'_>, settings: Option<&str>, original: Option<&str>, reference: Option<&str>) -> PyResult<String> {
         let config = match settings {
             Some(s) => config(s)?,
             None => self.config.clone(),
         };
         let part = self.part.as_ref().ok_or_else(|| PyValueError::new_err("the partial table holds no source yet"))?;
-        let mut report = py.allow_threads(|| audit_table(&part.table, &config, None, None)).map_err(py_err)?;
-        report.warnings.extend(self.warnings.iter().cloned());
+        let (mut report, sides) = py.allow_threads(|| {
+            let sides = Sides::read(&config, original, reference)?;
+            let report = audit_table(&part.table, &config, sides.original.clone(), sides.reference.clone()).map_err(py_err)?;
+            PyResult::Ok((report, sides))
+        })?;
+        report.warnings.extend(self.warnings.iter().cloned().chain(sides.warnings));
         report_json(&report)
     }
 }
