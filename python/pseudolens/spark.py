@@ -56,12 +56,23 @@ def _build_parts(settings: str):
 def partial_tables(df: Any, qi: Columns = None, sensitive: Columns = None, **settings: Any) -> List[Tuple[int, bytes]]:
     """The partial table of each non-empty partition of ``df``, as ``(partition, bytes)`` in
     partition order (the first phase of :func:`audit`)."""
-    return _collect(df, settings_json(qi, sensitive, **settings))
+    return list(_parts(df, settings_json(qi, sensitive, **settings)))
 
 
-def _collect(df: Any, settings: str) -> List[Tuple[int, bytes]]:
-    rows = df.mapInArrow(_build_parts(settings), PART_SCHEMA).collect()
-    return sorted((r["partition"], bytes(r["part"])) for r in rows)
+def _parts(df: Any, settings: str) -> Iterator[Tuple[int, bytes]]:
+    """Each non-empty partition's partial table, in partition order. The partitions are read
+    in parallel once (the result persisted on the executors), then the driver fetches their
+    bytes one partition at a time (``toLocalIterator``): it holds the merged table and one
+    part, never every part at once."""
+    from pyspark import StorageLevel
+
+    parts = df.mapInArrow(_build_parts(settings), PART_SCHEMA).persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        parts.count()
+        for row in parts.toLocalIterator():
+            yield row["partition"], bytes(row["part"])
+    finally:
+        parts.unpersist()
 
 
 def audit(
@@ -79,13 +90,12 @@ def audit(
     ``pseudolens.audit`` of the same rows on one machine. ``original`` and ``reference`` are
     CSV files the driver reads (as :func:`pseudolens.audit`)."""
     text = settings_json(qi, sensitive, **settings)
-    parts = _collect(df, text)
     whole = PartialTable.from_settings_json(text)
-    if not parts:
+    for _, data in _parts(df, text):
+        whole.merge(PartialTable.from_settings_json(text, data))
+    if not whole.columns:
         # No rows at all: the columns alone (no cell, so their types do not matter).
         import pyarrow as pa
 
         whole.absorb(pa.table({name: pa.array([], pa.string()) for name in df.columns}))
-    for _, data in parts:
-        whole.merge(PartialTable.from_settings_json(text, data))
     return whole.audit(original=original, reference=reference)
