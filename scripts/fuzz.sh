@@ -30,7 +30,7 @@
 # Installs the nightly toolchain and cargo-fuzz when they are missing (skipped when present).
 source "$(dirname "$0")/lib.sh"
 
-ALL=(config_json cell_forms ingest_split record_count table_bytes)
+ALL=(config_json cell_forms ingest_split record_count table_bytes parquet_file xlsx_file)
 mode=time
 case "${1:-all}" in
   runs) mode=runs; shift ;;

@@ -4,6 +4,7 @@ import { CONFIG_DEFAULTS, type ColumnProfile, type InputFacts } from '../../web/
 import type { MetricResult, Report } from '../../web/src/shared/report';
 
 const facts: InputFacts = {
+  format: 'csv', sheet: null,
   bytes: 0, lines: 0, records: 1, header_records: 1, rows_total: 0, blank_records: 0, error_records: 0,
   ragged_rows: 0, encoding: 'utf-8', delimiter: ',', columns: 0, sha256: null,
 };

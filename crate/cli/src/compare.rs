@@ -43,6 +43,7 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     let config = args.settings.config(&args.qi, args.wildcard_alpha, args.alpha)?;
     let mut sides = SideTables::read(&config, Some(&args.original), args.settings.reference.as_deref())?;
     sides.threads = crate::parallel::threads(args.settings.threads);
+    sides.sheet = args.settings.sheet.clone();
     let mut reports = Vec::new();
     for path in &args.candidates {
         reports.push((path.display().to_string(), sides.audit(path, &config)?));

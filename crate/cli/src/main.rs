@@ -28,7 +28,7 @@ use settings::{Settings, rut_alpha};
 const CHUNK: usize = 1 << 20;
 
 #[derive(Parser)]
-#[command(name = "pseudolens", version, about = "Privacy-risk auditor for pseudonymized CSV tables")]
+#[command(name = "pseudolens", version, about = "Privacy-risk auditor for pseudonymized tables (CSV, Parquet, Excel .xlsx)")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -36,7 +36,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Audit a released CSV file.
+    /// Audit a released table: CSV, Parquet or Excel (.xlsx), told apart by their first bytes.
     Audit(Box<AuditArgs>),
     /// Compare candidate releases of one original: risk, utility, RUT and the best candidate.
     Compare(Box<CompareArgs>),
@@ -84,7 +84,7 @@ enum Command {
 
 #[derive(clap::Args)]
 struct ProfileArgs {
-    /// The CSV file.
+    /// The table: a CSV, Parquet or .xlsx file.
     file: PathBuf,
     #[command(flatten)]
     settings: Settings,
@@ -92,7 +92,7 @@ struct ProfileArgs {
 
 #[derive(clap::Args)]
 struct AuditArgs {
-    /// The released CSV file.
+    /// The released table: a CSV, Parquet or .xlsx file.
     file: PathBuf,
     /// Quasi-identifier columns, comma-separated (required unless --original or --settings
     /// is given).
@@ -151,6 +151,7 @@ fn audit(file: &Path, config: &AuditConfig, settings: &Settings, original: Optio
     let mut sides = SideTables::read(config, original, settings.reference.as_deref())?;
     sides.threads = parallel::threads(settings.threads);
     sides.retain = settings.retain;
+    sides.sheet = settings.sheet.clone();
     sides.audit(file, config)
 }
 
@@ -202,6 +203,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 fn main() -> ExitCode {
+    // A panic of the Parquet or Excel reader is reported as an error, without its trace.
+    pseudolens_formats::contain::quiet_contained_panics();
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Audit(e)) => {

@@ -105,7 +105,7 @@ fn read_part(path: &Path, probe: &Probe, span: Span, make: &PartReader<'_>) -> R
 }
 
 /// The SHA-256 of the file, lower-case hex.
-fn sha256(path: &Path) -> Result<String, Failure> {
+pub fn sha256(path: &Path) -> Result<String, Failure> {
     let mut file = File::open(path).map_err(io_err(path))?;
     let mut hash = ContentHash::default();
     let mut buf = vec![0u8; CHUNK];

@@ -1,14 +1,53 @@
 //! Reading the tables of an audit: the original and the reference once, then each release
 //! against them, with the Windows-1252 fallback of spec README Sec 6.
 
+use std::fs::File;
+use std::io::{BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
 
-use pseudolens_core::{Captured, Encoding, Original, Probe, ReadPath, ReferenceTable, Span, Table, Warning, audit_table};
+use pseudolens_core::{Captured, Encoding, Format, Original, Probe, ReadPath, ReferenceTable, Span, Table, Warning, audit_table};
 use pseudolens_core::{Audit, AuditConfig, Report};
 
 use crate::parallel::read_in_parts;
-use crate::{Failure, stream};
+use crate::{Failure, io_err, stream};
+
+/// The format of the file at `path`, from its first bytes and its name.
+pub fn format_of(path: &Path) -> Result<Format, Failure> {
+    let mut start = Vec::with_capacity(8);
+    File::open(path).and_then(|f| f.take(8).read_to_end(&mut start)).map_err(io_err(path))?;
+    Ok(pseudolens_formats::detect::format_of(&start, &path.to_string_lossy())?)
+}
+
+/// Reads a Parquet or Excel file at `path` into `audit` (an audit or a table reader), then
+/// gives it the file's size and SHA-256.
+fn read_cells(path: &Path, audit: Audit, format: Format, sheet: Option<&str>) -> Result<Audit, Failure> {
+    let mut audit = audit.reading_cells(format);
+    let file = File::open(path).map_err(io_err(path))?;
+    let len = file.metadata().map_err(io_err(path))?.len();
+    match format {
+        Format::Xlsx => {
+            pseudolens_formats::xlsx::read(BufReader::new(file), sheet, &mut audit)?;
+        }
+        _ => {
+            pseudolens_formats::parquet::read(file, &mut audit)?;
+        }
+    }
+    audit.set_file(len, Some(crate::parallel::sha256(path)?));
+    Ok(audit)
+}
+
+/// A side table (original, reference) must be CSV.
+fn side_csv(path: Option<&Path>, role: &str) -> Result<(), Failure> {
+    match path.map(format_of).transpose()? {
+        Some(f) if f != Format::Csv => Err(Failure::Io(format!(
+            "{}: the {role} table is read as CSV only; this file is {} (save it as CSV)",
+            path.unwrap_or(Path::new("")).display(),
+            f.label()
+        ))),
+        _ => Ok(()),
+    }
+}
 
 /// Runs `read` with the encoding detected; a file detected as UTF-8 that turns out not to be
 /// is read again as Windows-1252 (spec README Sec 6), and the warning says so.
@@ -36,11 +75,15 @@ pub struct SideTables {
     pub threads: usize,
     /// Keep the release's table in memory and audit it from there (`--retain`).
     pub retain: bool,
+    /// The sheet of a workbook to read (`--sheet`; default the first).
+    pub sheet: Option<String>,
 }
 
 impl SideTables {
     /// Reads the given tables whole.
     pub fn read(config: &AuditConfig, original: Option<&Path>, reference: Option<&Path>) -> Result<Self, Failure> {
+        side_csv(original, "original")?;
+        side_csv(reference, "reference")?;
         let mut warnings = Vec::new();
         let reference = read_whole(reference, &mut warnings, |path, encoding| {
             let mut reference = pseudolens_core::reference(config, encoding);
@@ -52,11 +95,16 @@ impl SideTables {
             stream(path, |chunk| original.push(chunk))?;
             Ok(original.finish()?)
         })?;
-        Ok(SideTables { original: original.map(Arc::new), reference: reference.map(Arc::new), warnings, threads: 1, retain: false })
+        Ok(SideTables { original: original.map(Arc::new), reference: reference.map(Arc::new), warnings, threads: 1, retain: false, sheet: None })
     }
 
     /// Reads the release at `path` into a table kept in memory (on `threads` threads).
     pub fn read_table(&self, path: &Path, config: &AuditConfig) -> Result<Table, Failure> {
+        let format = format_of(path)?;
+        if format != Format::Csv {
+            let reader = read_cells(path, Audit::table_reader(config)?, format, self.sheet.as_deref())?;
+            return Ok(reader.finish_part()?.table);
+        }
         let make = |probe: &Probe, span: Span| Audit::table_part(config, probe, span);
         if let Some(part) = read_in_parts(path, config, self.threads, &make)? {
             return Ok(part.table);
@@ -102,6 +150,20 @@ impl SideTables {
 
     /// Audits the release at `path`, streaming.
     fn stream(&self, path: &Path, config: &AuditConfig) -> Result<Report, Failure> {
+        let format = format_of(path)?;
+        if format != Format::Csv {
+            let mut audit = Audit::new(config.clone())?;
+            if let Some(o) = &self.original {
+                audit.set_original(o.clone());
+            }
+            let mut audit = read_cells(path, audit, format, self.sheet.as_deref())?;
+            if let Some(e) = &self.reference {
+                audit.set_population(e.clone());
+            }
+            let mut report = audit.finish()?;
+            report.warnings.extend(self.warnings.iter().cloned());
+            return Ok(report);
+        }
         let (mut report, w) = with_fallback(path, config.encoding, |encoding| {
             let config = AuditConfig { encoding, ..config.clone() };
             let make = |probe: &Probe, span: Span| {

@@ -101,6 +101,9 @@ pub struct Settings {
     /// there; without it the file is streamed, in less memory.
     #[arg(long)]
     pub retain: bool,
+    /// The sheet of an Excel workbook (.xlsx) to read (default: the first).
+    #[arg(long)]
+    pub sheet: Option<String>,
     /// The memory the class table may take: bytes, or with a suffix K, M or G (default 1G).
     #[arg(long, value_parser = size)]
     memory_budget: Option<u64>,

@@ -50,7 +50,13 @@ pub fn print(report: &Report, out: &mut impl Write) -> io::Result<()> {
 /// How the file was read: its size, its records, and how its rows reached the metrics.
 fn read_lines(report: &Report, out: &mut impl Write) -> io::Result<()> {
     let i = &report.input;
-    writeln!(out, "{} rows, {} columns, {} bytes, encoding {}, delimiter {:?}", i.rows_total, i.columns, i.bytes, i.encoding, i.delimiter)?;
+    match (i.format, &i.sheet) {
+        (pseudolens_core::Format::Csv, _) => {
+            writeln!(out, "{} rows, {} columns, {} bytes, CSV, encoding {}, delimiter {:?}", i.rows_total, i.columns, i.bytes, i.encoding, i.delimiter)?
+        }
+        (f, Some(sheet)) => writeln!(out, "{} rows, {} columns, {} bytes, {}, sheet \"{sheet}\"", i.rows_total, i.columns, i.bytes, f.label())?,
+        (f, None) => writeln!(out, "{} rows, {} columns, {} bytes, {}", i.rows_total, i.columns, i.bytes, f.label())?,
+    }
     writeln!(
         out,
         "read {} bytes, {} records = {} header + {} audited + {} blank + {} in error",

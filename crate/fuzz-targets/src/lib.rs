@@ -13,6 +13,8 @@
 //! | [`ingest_split`] | flags, shape (cut count, padding past 64 KiB), cut positions, then the CSV |
 //! | [`record_count`] | flags, shape, then the CSV or a program writing it ([`shape::csv`]) |
 //! | [`table_bytes`] | mode, then the bytes of a stored table, or a program for CSV whose table is written and damaged |
+//! | [`formats::parquet_file`] | mode, then a Parquet file, or a program for a table written as Parquet, compared with its CSV and damaged |
+//! | [`formats::xlsx_file`] | mode, then an .xlsx file, or a program for a table written as a workbook, compared with its CSV and damaged |
 //!
 //! # Speed
 //!
@@ -55,6 +57,7 @@
 //! The replay test runs the regressions on every path ([`run_full`]), as does `--example
 //! replay --full`.
 
+pub mod formats;
 pub mod rfc4180;
 pub mod shape;
 
@@ -73,7 +76,7 @@ use shape::Bytes;
 pub const MAX_INPUT: usize = 128 * 1024;
 
 /// The names of the targets, as `fuzz/fuzz_targets/` and the corpus folders spell them.
-pub const TARGETS: [&str; 5] = ["config_json", "cell_forms", "ingest_split", "record_count", "table_bytes"];
+pub const TARGETS: [&str; 7] = ["config_json", "cell_forms", "ingest_split", "record_count", "table_bytes", "parquet_file", "xlsx_file"];
 
 /// Runs target `name` on `data` as the fuzzer does.
 pub fn run(name: &str, data: &[u8]) {
@@ -83,6 +86,8 @@ pub fn run(name: &str, data: &[u8]) {
         "ingest_split" => ingest_split(data),
         "record_count" => record_count(data),
         "table_bytes" => table_bytes(data),
+        "parquet_file" => formats::parquet_file(data),
+        "xlsx_file" => formats::xlsx_file(data),
         _ => panic!("no fuzz target {name}"),
     }
 }
@@ -832,7 +837,7 @@ pub fn table_bytes(data: &[u8]) {
     let mut b = Bytes::new(data);
     let mode = b.byte();
     let wire = if mode & 1 == 0 {
-        let mut wire = if mode & 2 == 0 { b"PLTB\x01\x00\x00\x00".to_vec() } else { Vec::new() };
+        let mut wire = if mode & 2 == 0 { b"PLTB\x02\x00\x00\x00".to_vec() } else { Vec::new() };
         wire.extend_from_slice(b.rest());
         let crc = crc32fast::hash(&wire);
         wire.extend_from_slice(&crc.to_le_bytes());

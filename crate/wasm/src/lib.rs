@@ -229,6 +229,37 @@ impl TableReader {
     }
 }
 
+/// The format of a file from its first bytes (8 are enough) and its name: `"csv"`,
+/// `"parquet"` or `"xlsx"`; an error when the name says Parquet or Excel and the bytes do not.
+#[wasm_bindgen]
+pub fn file_format(start: &[u8], name: &str) -> Result<String, JsValue> {
+    pseudolens_formats::detect::format_of(start, name).map(|f| f.label().to_string()).map_err(|e| error(&e))
+}
+
+/// Reads a whole Parquet or Excel file (`format` "parquet" or "xlsx"; `sheet` null: the first)
+/// into a kept table with the audit's settings: its bytes, as `TableReader.finish` gives them,
+/// for `KeptTable.from_bytes`. A corrupt file is an input error (`unreadable_parquet`,
+/// `unreadable_xlsx`); a panic of the reader aborts this WebAssembly instance (the caller
+/// reports that the reader stopped).
+#[wasm_bindgen]
+pub fn read_cells(config: JsValue, bytes: Vec<u8>, format: &str, sheet: Option<String>) -> Result<Vec<u8>, JsValue> {
+    let config = config_from(config)?;
+    let format = pseudolens_core::Format::from_label(format).filter(|f| matches!(f, pseudolens_core::Format::Parquet | pseudolens_core::Format::Xlsx));
+    let format = format.ok_or_else(|| error(&Error::config("invalid_format", "the format must be parquet or xlsx")))?;
+    let mut hash = pseudolens_core::ContentHash::default();
+    hash.update(&bytes);
+    let len = bytes.len() as u64;
+    let mut reader = pseudolens_core::Audit::table_reader(&config).map_err(|e| error(&e))?.reading_cells(format);
+    let read = match format {
+        pseudolens_core::Format::Xlsx => pseudolens_formats::xlsx::read(std::io::Cursor::new(bytes), sheet.as_deref(), &mut reader).map(|_| ()),
+        _ => pseudolens_formats::parquet::read(bytes::Bytes::from(bytes), &mut reader).map(|_| ()),
+    };
+    read.map_err(|e| error(&e))?;
+    reader.set_file(len, Some(hash.hex()));
+    let part = reader.finish_part().map_err(|e| error(&e))?;
+    Ok(pseudolens_core::Part { table: part.table, bounds: part.bounds }.to_bytes())
+}
+
 /// A table kept in memory, merged from the parts of its file: audits of any settings read
 /// nothing again.
 #[wasm_bindgen]

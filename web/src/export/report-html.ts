@@ -8,7 +8,7 @@
 // `snapshotResults` and `pageCss` read the live page; `htmlReport` is a pure function of the
 // Report, that snapshot and the input names.
 
-import { bytesText, delimiterName, recordsText } from '../ui/account';
+import { bytesText, delimiterName, readAsText, recordsText } from '../ui/account';
 import { explain, reasonText } from '../ui/explain';
 import { count, fileSize } from '../ui/format';
 import { isRecord, type InputFacts, type MetricResult, type Report } from '../shared/report';
@@ -227,7 +227,7 @@ function inputRow(what: string, name: string | null, facts: InputFacts | null | 
   // The account of the file: every byte (against the file's size) and every record.
   const size = facts ? `${fileSize(facts.bytes)}: ${bytesText(facts, fileBytes)}` : '—';
   const records = facts ? `${recordsText(facts)}; ${count(facts.columns)} columns` : '—';
-  const read = facts ? `${facts.encoding}, delimiter ${delimiterName(facts.delimiter)}` : '—';
+  const read = facts ? (facts.format === 'csv' ? `${facts.encoding}, delimiter ${delimiterName(facts.delimiter)}` : readAsText(facts)) : '—';
   const hash = facts?.sha256 ? `<code class="hash">${esc(facts.sha256)}</code>` : '<span class="blank">not computed</span>';
   return (
     `<tr data-input="${esc(what)}"><th scope="row">${esc(what)}</th><td>${esc(name ?? '(unnamed)')}</td>` +

@@ -2,7 +2,7 @@
 // verdict thresholds, population) and the "Run audit" button. Every edit of a role or a
 // setting is reported (`onEdit`), so the results shown can follow it.
 
-import { accountNodes, delimiterName } from '../ui/account';
+import { accountNodes, readAsText } from '../ui/account';
 import { columnTable } from './column-table';
 import { el } from '../ui/dom';
 import { count, fileValue, percent, plural } from '../ui/format';
@@ -179,7 +179,7 @@ export function renderProfile(
     el(
       'p',
       { class: 'lead' },
-      `${fileLabel}: ${plural(rowsTotal, 'row')}, ${plural(report.input.columns, 'column')}, read as ${report.input.encoding} with ${delimiterName(report.input.delimiter)} as delimiter${read.lenient ? ', leniently' : ''}. `,
+      `${fileLabel}: ${plural(rowsTotal, 'row')}, ${plural(report.input.columns, 'column')}, read ${report.input.format === 'csv' ? 'as' : 'from'} ${readAsText(report.input)}${read.lenient && report.input.format === 'csv' ? ', leniently' : ''}. `,
       'Each column has a proposed role; change it where you know better, then run the audit.',
     ),
     ...accountNodes(report.input, read.size),

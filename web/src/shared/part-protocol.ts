@@ -1,6 +1,6 @@
 // The messages between the audit worker (worker.ts, which keeps the table) and its reader
-// workers (part-worker.ts): read one byte range of a file into a partial table, or hash the
-// whole file in order. A part comes back as the bytes of the stored form, in a transferred
+// workers (part-worker.ts): read one byte range of a file into a partial table, read a whole
+// Parquet or Excel file into a table, or hash the whole file in order. A part comes back as the bytes of the stored form, in a transferred
 // ArrayBuffer (no copy, no SharedArrayBuffer).
 
 import type { Probe } from './contract';
@@ -18,7 +18,12 @@ export interface Span {
 
 export type PartRequest =
   | { type: 'part'; id: number; blob: Blob; config: AuditConfig; probe: Probe; span: Span }
-  | { type: 'hash'; id: number; blob: Blob };
+  | { type: 'hash'; id: number; blob: Blob }
+  /** A whole Parquet or Excel file (its directory is at its end) read into a table. */
+  | { type: 'cells'; id: number; blob: Blob; config: AuditConfig; format: CellsFormat; sheet: string | null };
+
+/** The formats read as cells rather than CSV text (issue 14). */
+export type CellsFormat = 'parquet' | 'xlsx';
 
 export type PartResponse =
   /** Sent once when the reader's wasm module is loaded (or failed to load). */
@@ -29,4 +34,7 @@ export type PartResponse =
   | { type: 'part'; id: number; table: ArrayBuffer }
   | { type: 'hash'; id: number; hex: string }
   | { type: 'failed'; id: number; error: WireError }
+  /** The reader's engine stopped (a panic in a third-party reader aborts its WebAssembly
+   * instance): this reader is closed. */
+  | { type: 'stopped'; id: number; error: WireError }
   | { type: 'csp_violation'; violation: CspViolation };

@@ -14,6 +14,24 @@ export function delimiterName(d: string): string {
   return names[d] ?? `"${d}"`;
 }
 
+/**
+ * How the file was read, after "read as" / "read from": its encoding and delimiter for CSV
+ * ("utf-8 with comma as delimiter"), else its format ("a Parquet file", "sheet “Data” of an
+ * Excel workbook").
+ */
+export function readAsText(input: InputFacts): string {
+  switch (input.format) {
+    case 'parquet':
+      return 'a Parquet file';
+    case 'xlsx':
+      return input.sheet !== null ? `sheet “${input.sheet}” of an Excel workbook` : 'an Excel workbook';
+    case 'arrow':
+      return 'Arrow columns';
+    default:
+      return `${input.encoding} with ${delimiterName(input.delimiter)} as delimiter`;
+  }
+}
+
 /** "R records = 1 header + A audited + B blank + E in error". */
 export function recordsText(input: InputFacts): string {
   return (

@@ -41,7 +41,17 @@ function adviceFor(e: WireError, lenient: boolean): string | null {
     case 'too_many_columns':
       return 'A table with that many columns is usually not a CSV table, or one whose delimiter or quotes are wrong. Check that record, or save the table again as CSV.';
     case 'not_text':
-      return 'Choose the table exported as CSV: if it is a spreadsheet (Excel .xlsx or .xls, LibreOffice .ods), open it there and save it as CSV (comma-separated values); unpack a compressed file first.';
+      return 'Choose the table as CSV, Parquet or Excel .xlsx: if it is an older spreadsheet (Excel .xls, LibreOffice .ods), open it there and save it as .xlsx or CSV (comma-separated values); unpack a compressed file first.';
+    case 'unreadable_parquet':
+    case 'unreadable_xlsx':
+    case 'reader_stopped':
+      return 'The file may be damaged or cut short (a download that did not finish, say). Write it again from the program that made it, or save the table as CSV.';
+    case 'parquet_codec_unsupported':
+      return 'Write the Parquet file again with Snappy, gzip, LZ4 or Brotli compression (in pandas: to_parquet(..., compression="snappy"); in polars: write_parquet(..., compression="snappy")), or audit it with the command-line tool, which reads Zstandard.';
+    case 'unsupported_column_type':
+      return 'Leave that column out of the file, or store it as text.';
+    case 'side_table_not_csv':
+      return 'Save that table as CSV (comma-separated values) and choose it again.';
     case 'invalid_encoding':
       return 'The file is UTF-16 text with a broken character there. Open it in the program that made it and save it again, preferably as CSV UTF-8.';
     case 'encoding_mismatch':
@@ -71,6 +81,10 @@ export function describeError(e: WireError, source: string, side = false, lenien
         : null;
   const detail = `${e.message.charAt(0).toUpperCase()}${e.message.slice(1)} (${e.code})`;
   const advice = adviceFor(e, lenient);
+  if (e.code === 'reader_stopped') {
+    // A panic inside a third-party reader: the worker that ran it has stopped (and restarts).
+    return { title: `${source} stopped the file reader: it may be damaged or cut short.`, detail, advice };
+  }
   if (e.code === 'empty_file') {
     return {
       title: 'The file is empty.',
@@ -105,6 +119,12 @@ const WHAT: Readonly<Record<string, string>> = {
   too_many_values: 'a column with too many different values',
   memory_budget_exceeded: 'the audit needs more memory than it may take',
   duplicate_column: 'a column name used twice',
+  unreadable_parquet: 'it is not a readable Parquet file',
+  parquet_codec_unsupported: 'its compression cannot be read in the browser',
+  unreadable_xlsx: 'it is not a readable Excel workbook',
+  reader_stopped: 'the reader stopped on it',
+  unsupported_column_type: 'a column whose values are not cells of a table',
+  side_table_not_csv: 'it is not a CSV file',
 };
 
 /** The title of an error in the file itself: where it is, and what is wrong. */

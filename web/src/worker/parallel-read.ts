@@ -7,7 +7,7 @@
 
 import { KeptTable, probe } from '../../pkg/pseudolens_wasm.js';
 import type { Probe } from '../shared/contract';
-import type { PartRequest, PartResponse, Span } from '../shared/part-protocol';
+import type { CellsFormat, PartRequest, PartResponse, Span } from '../shared/part-protocol';
 import type { CspViolation } from '../shared/protocol';
 import { toWireError, type AuditConfig, type WireError } from '../shared/report';
 
@@ -61,12 +61,14 @@ function merged(kept: KeptTable, next: KeptTable): boolean {
 interface Reader {
   worker: Worker;
   ready: Promise<void>;
+  /** Its engine stopped (a reader panicked): it takes no more requests. */
+  stopped: boolean;
   pending: Map<number, { resolve: (a: Answer) => void; progress: (bytes: number, rows: number) => void }>;
 }
 
 /** The reader workers of one audit worker, started with it so no fetch happens later. */
 export class ReaderPool {
-  private readonly readers: Reader[];
+  private readers: Reader[];
   private readonly hasher: Reader;
   private nextId = 1;
 
@@ -74,6 +76,7 @@ export class ReaderPool {
     const spawn = (): Reader => {
       const worker = new Worker(new URL('./part-worker.ts', import.meta.url), { type: 'module', name: 'pseudolens-reader' });
       const pending: Reader['pending'] = new Map();
+      const reader = { worker, pending, stopped: false } as Reader;
       const ready = new Promise<void>((resolve, reject) => {
         worker.addEventListener('message', (e: MessageEvent<PartResponse>) => {
           const m = e.data;
@@ -86,6 +89,14 @@ export class ReaderPool {
               return onViolation(m.violation);
             case 'progress':
               return pending.get(m.id)?.progress(m.bytes, m.rows);
+            case 'stopped': {
+              reader.stopped = true;
+              this.readers = this.readers.filter((r) => r !== reader);
+              worker.terminate();
+              const waiting = pending.get(m.id);
+              pending.delete(m.id);
+              return waiting?.resolve({ ok: false, error: m.error });
+            }
             default: {
               const waiting = pending.get(m.id);
               pending.delete(m.id);
@@ -101,7 +112,8 @@ export class ReaderPool {
           pending.clear();
         });
       });
-      return { worker, ready, pending };
+      reader.ready = ready;
+      return reader;
     };
     this.readers = Array.from({ length: size }, spawn);
     this.hasher = spawn();
@@ -114,6 +126,20 @@ export class ReaderPool {
 
   get size(): number {
     return this.readers.length;
+  }
+
+  /**
+   * Reads a whole Parquet or Excel file into a kept table in one reader worker (a panic of the
+   * third-party reader then stops that worker, not the audit worker); `null` when no reader is
+   * left. Throws the engine's error for a file it cannot read.
+   */
+  async readCells(blob: Blob, config: AuditConfig, format: CellsFormat, sheet: string | null): Promise<KeptTable | null> {
+    const reader = this.readers.find((r) => !r.stopped);
+    if (!reader) return null;
+    const answer = await this.ask(reader, { type: 'cells', blob, config, format, sheet }, () => undefined);
+    if (!answer.ok) throw answer.error;
+    if (!('table' in answer)) return null;
+    return KeptTable.from_bytes(new Uint8Array(answer.table));
   }
 
   private ask(reader: Reader, request: Unnumbered<PartRequest>, progress: (bytes: number, rows: number) => void): Promise<Answer> {
@@ -132,6 +158,7 @@ export class ReaderPool {
    * when the parts start.
    */
   async read(blob: Blob, config: AuditConfig, progress: (bytes: number, rows: number) => void): Promise<{ table: KeptTable; parts: number } | null> {
+    if (this.size === 0) return null;
     const found = await probeStart(blob, config);
     if (!found) return null;
     const ranges = spans(blob.size, this.size);

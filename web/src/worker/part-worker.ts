@@ -1,8 +1,10 @@
 // A reader worker of the parallel read, started by the audit worker (worker.ts): it reads one
 // byte range of a file into a partial table (`TableReader`) and transfers the table's bytes
-// back, or hashes the whole file in order (`Hasher`). It keeps nothing between requests.
+// back, reads a whole Parquet or Excel file into a table (`read_cells`), or hashes the whole
+// file in order (`Hasher`). It keeps nothing between requests. A panic of a third-party reader
+// aborts its WebAssembly instance (a `WebAssembly.RuntimeError`): it says so and closes.
 
-import init, { Hasher, TableReader } from '../../pkg/pseudolens_wasm.js';
+import init, { Hasher, TableReader, read_cells } from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
 import type { PartRequest, PartResponse } from '../shared/part-protocol';
 import { CHUNK_BYTES, PROGRESS_INTERVAL_MS } from '../shared/protocol';
@@ -54,6 +56,11 @@ function serve(request: PartRequest): Promise<void> {
         })
         .finally(() => reader.free());
     }
+    case 'cells':
+      return request.blob.arrayBuffer().then((buffer) => {
+        const table = read_cells(request.config, new Uint8Array(buffer), request.format, request.sheet).buffer as ArrayBuffer;
+        scope.postMessage({ type: 'part', id, table }, [table]);
+      });
     case 'hash': {
       const hasher = new Hasher();
       return readFrom(id, request.blob, 0, (c) => hasher.update(c), () => true, () => 0)
@@ -68,7 +75,17 @@ scope.addEventListener('message', (e) => {
   const request = e.data;
   ready
     .then(() => serve(request))
-    .catch((error: unknown) => scope.postMessage({ type: 'failed', id: request.id, error: toWireError(error) }));
+    .catch((error: unknown) => {
+      if (error instanceof WebAssembly.RuntimeError) {
+        // The engine of this worker is unusable now: say why, and stop taking requests.
+        const what = request.type === 'cells' ? (request.format === 'parquet' ? 'The Parquet reader' : 'The Excel reader') : 'The reader';
+        const message = `${what} stopped on this file, which may be corrupt or cut short (${error.message}).`;
+        scope.postMessage({ type: 'stopped', id: request.id, error: { kind: 'input', code: 'reader_stopped', message, line: null, column: null } });
+        self.close();
+        return;
+      }
+      scope.postMessage({ type: 'failed', id: request.id, error: toWireError(error) });
+    });
 });
 ready.then(
   () => scope.postMessage({ type: 'ready' }),

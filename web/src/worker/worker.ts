@@ -7,10 +7,29 @@
 // are streamed into an `Original` / `Reference`; the drill-down reads the kept table
 // (`KeptTable.extract`), or streams the file through an `Extract` when it is not kept. Progress is posted at most every 100 ms. Cancel is handled by the page: it
 // terminates this worker, and with it its readers (a wasm call cannot be interrupted).
+// A Parquet or Excel file (issue 14) is read whole by one reader worker into the kept table
+// (`read_cells`), never streamed: every audit of it is an audit of that table. A panic of the
+// third-party reader stops that reader worker only; the page shows its message.
 
-import init, { Audit, Extract, KeptTable, Original, OriginalTable, Population, Reference, choose, fallback_encoding, sample_csv, shareable, version } from '../../pkg/pseudolens_wasm.js';
+import init, {
+  Audit,
+  Extract,
+  KeptTable,
+  Original,
+  OriginalTable,
+  Population,
+  Reference,
+  choose,
+  fallback_encoding,
+  file_format,
+  read_cells,
+  sample_csv,
+  shareable,
+  version,
+} from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
 import { ReaderPool, probeStart, readerCount } from './parallel-read';
+import type { CellsFormat } from '../shared/part-protocol';
 import {
   CHUNK_BYTES,
   PROGRESS_INTERVAL_MS,
@@ -28,7 +47,7 @@ import {
   type TableRead,
   type Target,
 } from '../shared/protocol';
-import { toWireError, type AuditConfig, type MetricResult, type Report, type ShareableReport } from '../shared/report';
+import { toWireError, type AuditConfig, type MetricResult, type Report, type ShareableReport, type WireError } from '../shared/report';
 
 /** The parts of DedicatedWorkerGlobalScope used here (the DOM lib types `self` as Window). */
 interface WorkerScope {
@@ -57,6 +76,9 @@ const poolReady = pool.ready().catch(() => {
   pool = null;
 });
 
+/** The format of the released file, known once its profile pass starts. */
+let releasedFormat: 'csv' | CellsFormat = 'csv';
+
 /** The released file's table, read once and kept (null: none yet, or it could not be kept). */
 let kept: { table: KeptTable; readers: number; ragged: AuditConfig['ragged'] } | null = null;
 /** How many times the released file has been read since the last profile pass began. */
@@ -77,6 +99,46 @@ function asBlob(source: Source): Blob {
     default:
       return assertNever(source);
   }
+}
+
+/** The format of a file: from its first bytes and its name (the engine's rule). */
+async function formatOf(blob: Blob, name: string): Promise<'csv' | CellsFormat> {
+  const start = new Uint8Array(await blob.slice(0, 8).arrayBuffer());
+  return file_format(start, name) as 'csv' | CellsFormat;
+}
+
+/** The format of the released file (the sample is CSV). */
+const sourceFormat = (source: Source): Promise<'csv' | CellsFormat> => (source.kind === 'file' ? formatOf(source.file, source.file.name) : Promise.resolve('csv'));
+
+/** The error of an engine that stopped inside a third-party reader (its wasm instance aborted). */
+function readerStopped(format: CellsFormat, e: unknown): WireError {
+  const what = format === 'parquet' ? 'The Parquet reader' : 'The Excel reader';
+  const detail = e instanceof Error ? ` (${e.message})` : '';
+  return { kind: 'internal', code: 'reader_stopped', message: `${what} stopped on this file, which may be corrupt or cut short${detail}.`, line: null, column: null };
+}
+
+/**
+ * Reads a whole Parquet or Excel file into a table kept in memory: in a reader worker, so a
+ * panic of the third-party reader stops that worker only; in this one when no reader is left
+ * (a panic then stops this worker, which the page restarts).
+ */
+async function cellsTable(id: number, blob: Blob, config: AuditConfig, format: CellsFormat): Promise<KeptTable> {
+  await poolReady;
+  const post = progressPoster(id, blob, 'table');
+  post(0, null, true);
+  fileReads += 1;
+  let table = pool ? await pool.readCells(blob, config, format, null) : null;
+  if (!table) {
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    try {
+      table = KeptTable.from_bytes(read_cells(config, bytes, format, null));
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError) throw readerStopped(format, e);
+      throw e;
+    }
+  }
+  post(blob.size, null, true);
+  return table;
 }
 
 /** Something that absorbs a file chunk by chunk: Audit, Reference, Original or Extract. */
@@ -119,6 +181,10 @@ async function stream(id: number, blob: Blob, target: Target, sink: Sink): Promi
  */
 async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolean> {
   forgetKept();
+  if (releasedFormat !== 'csv') {
+    kept = { table: await cellsTable(id, blob, config, releasedFormat), readers: 1, ragged: config.ragged };
+    return true;
+  }
   await poolReady;
   if (!pool) return false;
   const post = progressPoster(id, blob, 'table');
@@ -179,6 +245,11 @@ function readSide<T>(
   open: (encoding: 'windows-1252' | null) => SideReader<T>,
 ): Promise<T> {
   return withEncodingRetry(id, target, forced.has(target), async (encoding) => {
+    const format = await formatOf(file, file.name);
+    if (format !== 'csv') {
+      const what = format === 'parquet' ? 'a Parquet file' : 'an Excel workbook';
+      throw { kind: 'input', code: 'side_table_not_csv', message: `this file is ${what}; the ${target === 'original' ? 'original' : 'population'} table is read as CSV only: save it as CSV`, line: null, column: null } satisfies WireError;
+    }
     if (encoding) forced.add(target);
     const reader = open(encoding);
     try {
@@ -267,8 +338,8 @@ let notKept: string | null = null;
  * parallel, when `mayRead` and it is not kept yet), else a streaming read of the file.
  */
 async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Sides, mayRead: boolean): Promise<{ report: Report; read: Omit<TableRead, 'seconds' | 'fileReads'> }> {
-  if (kept && kept.ragged !== config.ragged) forgetKept();
-  if (!kept && mayRead && notKept === null && !(await keep(id, blob, config))) notKept = NOT_IN_PARTS;
+  if (kept && kept.ragged !== config.ragged && releasedFormat === 'csv') forgetKept();
+  if (!kept && (mayRead || releasedFormat !== 'csv') && notKept === null && !(await keep(id, blob, config))) notKept = NOT_IN_PARTS;
   let why = notKept ?? 'the table was not kept in this worker';
   if (kept) {
     const table = kept.table;
@@ -281,6 +352,14 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
       const error = toWireError(e);
       if (error.code !== 'not_retained') throw e;
       why = error.message;
+    }
+    if (releasedFormat !== 'csv') {
+      // Not streamed: read again, keeping every value of the columns these roles need.
+      await keep(id, blob, config);
+      const again = kept!.table;
+      if (sides.original) again.set_original(sides.original);
+      if (sides.population) again.set_population(sides.population);
+      return { report: again.audit(config) as Report, read: { kept: true, why: null, readers: 1 } };
     }
   }
   return { report: await streamAudit(id, blob, config, sides), read: { kept: false, why, readers: 1 } };
@@ -388,6 +467,7 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
           forgetSides();
           notKept = null;
           fileReads = 0;
+          releasedFormat = await sourceFormat(request.source);
         }
         const { original, reference } = request.pass === 'audit' ? request : { original: null, reference: null };
         const { report, read } = await auditRelease(id, asBlob(request.source), config, original, reference, true, onTarget);
@@ -402,9 +482,18 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
         for (const [index, file] of request.candidates.entries()) {
           scope.postMessage({ type: 'candidate', id, index, total, name: file.name });
           const own = index === 0 ? config : { ...config, encoding: null };
+          const format = await formatOf(file, file.name);
           const { report } = await withEncodingRetry(id, 'table', own.encoding === 'windows-1252', async (encoding) => {
             const sides = await sidesFor(id, config, request.original, request.reference, onTarget);
-            return { report: await streamAudit(id, file, withEncoding(own, encoding), sides) };
+            if (format === 'csv') return { report: await streamAudit(id, file, withEncoding(own, encoding), sides) };
+            const table = await cellsTable(id, file, config, format);
+            try {
+              if (sides.original) table.set_original(sides.original);
+              if (sides.population) table.set_population(sides.population);
+              return { report: table.audit(config) as Report };
+            } finally {
+              table.free();
+            }
           });
           reports.push(report);
         }
@@ -413,8 +502,12 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
       }
       case 'extract': {
         const blob = asBlob(request.source);
+        const fromKept = keptExtract(config, request.classes);
+        if (!fromKept && releasedFormat !== 'csv') {
+          throw { kind: 'input', code: 'not_retained', message: 'the records of this class cannot be listed: the table was not kept in memory', line: null, column: null } satisfies WireError;
+        }
         const extracted =
-          keptExtract(config, request.classes) ??
+          fromKept ??
           (await withEncodingRetry(id, 'table', config.encoding === 'windows-1252', (encoding) =>
             extract(id, blob, withEncoding(config, encoding), request.classes),
           ));

@@ -1,0 +1,126 @@
+//! The page's and the CLI's test files (tests/e2e/fixtures/formats.*): one table as CSV, as
+//! Parquet (string columns, Snappy, row groups of 16 rows) and as an Excel workbook (numbers
+//! written as numbers where they print as the same text), which must read as the same table.
+//! `PSEUDOLENS_WRITE_FIXTURES=1 cargo test -p pseudolens-formats --test fixtures` writes them.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema};
+use bytes::Bytes;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::file::properties::WriterProperties;
+use pseudolens_core::ingest::typed;
+use pseudolens_core::{Audit, AuditConfig, Format, Report};
+
+const HEADER: [&str; 6] = ["age", "sex", "zip", "code", "amount", "note"];
+
+/// 50 rows: ages and zips that form classes, and cells a typed reader could change.
+fn rows() -> Vec<[String; 6]> {
+    let codes = ["007", "12", "", "007", "5"];
+    let amounts = ["1.50", "2", "", "3.25", "0.1", "1.50"];
+    let notes = ["n/a", "None", "", "ok", "x,y", "n/a", "fine"];
+    (0..50usize)
+        .map(|i| {
+            [
+                (20 + (i * 7) % 5 * 10).to_string(),
+                ["F", "M"][i % 2].to_string(),
+                (8000 + (i * 3) % 4).to_string(),
+                codes[i % codes.len()].to_string(),
+                amounts[i % amounts.len()].to_string(),
+                notes[i % notes.len()].to_string(),
+            ]
+        })
+        .collect()
+}
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/e2e/fixtures")
+}
+
+fn csv() -> String {
+    let quote = |c: &str| if c.contains(',') { format!("\"{c}\"") } else { c.to_string() };
+    let mut text = HEADER.join(",") + "\n";
+    for r in rows() {
+        text += &(r.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",") + "\n");
+    }
+    text
+}
+
+fn parquet() -> Vec<u8> {
+    let rows = rows();
+    let schema = Arc::new(Schema::new(HEADER.iter().map(|h| Field::new(*h, DataType::Utf8, true)).collect::<Vec<_>>()));
+    // Blank cells are nulls, as a data frame would store them.
+    let columns: Vec<ArrayRef> = (0..HEADER.len())
+        .map(|j| Arc::new(StringArray::from(rows.iter().map(|r| (!r[j].is_empty()).then_some(r[j].as_str())).collect::<Vec<_>>())) as ArrayRef)
+        .collect();
+    let batch = RecordBatch::try_new(schema.clone(), columns).unwrap();
+    let props = WriterProperties::builder().set_compression(Compression::SNAPPY).set_max_row_group_row_count(Some(16)).build();
+    let mut out = Vec::new();
+    let mut w = ArrowWriter::try_new(&mut out, schema, Some(props)).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    out
+}
+
+fn xlsx() -> Vec<u8> {
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    let ws = wb.add_worksheet().set_name("Release").unwrap();
+    for (j, h) in HEADER.iter().enumerate() {
+        ws.write_string(0, j as u16, *h).unwrap();
+    }
+    for (i, row) in rows().iter().enumerate() {
+        for (j, c) in row.iter().enumerate() {
+            let (r, col) = (i as u32 + 1, j as u16);
+            let number = c.parse::<f64>().ok().filter(|x| {
+                let mut printed = String::new();
+                typed::float64(*x, &mut printed);
+                printed == *c
+            });
+            match number {
+                _ if c.is_empty() => {}
+                Some(x) => {
+                    ws.write_number(r, col, x).unwrap();
+                }
+                None => {
+                    ws.write_string(r, col, c).unwrap();
+                }
+            }
+        }
+    }
+    wb.save_to_buffer().unwrap()
+}
+
+fn config() -> AuditConfig {
+    AuditConfig { quasi_identifiers: vec!["age".into(), "sex".into(), "zip".into()], sensitive: vec!["note".into()], ..AuditConfig::default() }
+}
+
+fn table_part(mut r: Report) -> Report {
+    let f = &mut r.input;
+    (f.bytes, f.sha256, f.delimiter, f.encoding, f.format, f.sheet) = (0, None, String::new(), String::new(), Format::Csv, None);
+    r
+}
+
+#[test]
+fn the_committed_fixtures_read_as_one_table() {
+    let files = [("formats.csv", csv().into_bytes()), ("formats.parquet", parquet()), ("formats.xlsx", xlsx())];
+    if std::env::var_os("PSEUDOLENS_WRITE_FIXTURES").is_some() {
+        for (name, bytes) in &files {
+            std::fs::write(dir().join(name), bytes).unwrap();
+        }
+    }
+    let read = |name: &str| std::fs::read(dir().join(name)).unwrap();
+    assert_eq!(read("formats.csv"), files[0].1, "formats.csv is stale: write the fixtures again");
+    let mut a = Audit::new(config()).unwrap();
+    a.push(&read("formats.csv")).unwrap();
+    let csv = a.finish().unwrap();
+    assert_eq!(csv.input.rows_total, 50);
+    let mut a = Audit::new(config()).unwrap().reading_cells(Format::Parquet);
+    pseudolens_formats::parquet::read(Bytes::from(read("formats.parquet")), &mut a).unwrap();
+    assert_eq!(table_part(a.finish().unwrap()), table_part(csv.clone()));
+    let mut a = Audit::new(config()).unwrap().reading_cells(Format::Xlsx);
+    pseudolens_formats::xlsx::read(std::io::Cursor::new(read("formats.xlsx")), None, &mut a).unwrap();
+    assert_eq!(table_part(a.finish().unwrap()), table_part(csv));
+}

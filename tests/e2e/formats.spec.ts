@@ -1,0 +1,88 @@
+// Parquet and Excel input in the page (issue 14): dropped like a CSV file, read in a reader
+// worker into the kept table, the profile naming the format; the same figures as the same
+// table as CSV (tests/e2e/fixtures/formats.*, which crate/formats/tests/fixtures.rs writes and
+// checks); a corrupt file gives a clear message; no request is made after the page loads.
+
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { cardValue, fixture, openApp } from './helpers.ts';
+
+const ROLES: Record<string, string> = {
+  age: 'quasi_identifier',
+  sex: 'quasi_identifier',
+  zip: 'quasi_identifier',
+  code: 'insensitive',
+  amount: 'insensitive',
+  note: 'sensitive',
+};
+
+const CARDS = ['k_anonymity', 'sample_uniques', 'prosecutor_records_at_risk', 'r_internal'];
+
+/** Drops a file of these bytes on the drop zone, as a person would from the file manager. */
+async function drop(page: Page, name: string, bytes: Buffer): Promise<void> {
+  const transfer = await page.evaluateHandle(
+    ({ name, base64 }) => {
+      const data = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([data], name));
+      return dt;
+    },
+    { name, base64: bytes.toString('base64') },
+  );
+  await page.dispatchEvent('#drop-zone', 'dragenter', { dataTransfer: transfer });
+  await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer: transfer });
+}
+
+/** Drops a fixture, checks its profile, sets the roles, runs the audit; returns the profile's
+ * sentence, its column rows and the headline figures. */
+async function audit(page: Page, name: string): Promise<{ lead: string; columns: string[]; cards: string[] }> {
+  await drop(page, name, readFileSync(fixture(name)));
+  const profile = page.locator('#profile-panel');
+  await expect(profile).toContainText(name);
+  await expect(profile.locator('tbody tr')).toHaveCount(6);
+  const lead = await profile.locator('p.lead').innerText();
+  const columns = await profile.locator('tbody tr').allInnerTexts();
+  for (const [column, role] of Object.entries(ROLES)) await page.locator(`select[data-column="${column}"]`).selectOption(role);
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(page.locator('#results-panel')).toContainText('Quasi-identifiers: age, sex, zip');
+  const cards = [];
+  for (const id of CARDS) cards.push(await cardValue(page, id));
+  return { lead, columns, cards };
+}
+
+test('a Parquet file and an Excel workbook give the figures of the same CSV, and no request', async ({ page, context }) => {
+  await openApp(page);
+  let loaded = true;
+  const after: string[] = [];
+  context.on('request', (r) => {
+    if (loaded) after.push(r.url());
+  });
+  const csv = await audit(page, 'formats.csv');
+  expect(csv.lead).toContain('50 rows, 6 columns, read as utf-8 with comma as delimiter');
+
+  const parquet = await audit(page, 'formats.parquet');
+  expect(parquet.lead).toContain('50 rows, 6 columns, read from a Parquet file');
+  expect(parquet.cards).toEqual(csv.cards);
+  expect(parquet.columns).toEqual(csv.columns);
+
+  const xlsx = await audit(page, 'formats.xlsx');
+  expect(xlsx.lead).toContain('50 rows, 6 columns, read from sheet “Release” of an Excel workbook');
+  expect(xlsx.cards).toEqual(csv.cards);
+  expect(xlsx.columns).toEqual(csv.columns);
+  loaded = false;
+  expect(after, 'requests after the page loaded').toEqual([]);
+});
+
+test('a corrupt Parquet file gives a clear message, and the next file reads', async ({ page }) => {
+  await openApp(page);
+  const bytes = readFileSync(fixture('formats.parquet'));
+  await drop(page, 'cut.parquet', bytes.subarray(0, bytes.length - 30));
+  const messages = page.locator('#messages');
+  await expect(messages).toContainText('cut.parquet could not be read as a table: it is not a readable Parquet file.');
+  await expect(messages).toContainText('unreadable_parquet');
+  // A file named as Parquet that is not one.
+  await drop(page, 'text.parquet', Buffer.from('a,b\n1,2\n'));
+  await expect(messages).toContainText('PAR1');
+  const after = await audit(page, 'formats.xlsx');
+  expect(after.lead).toContain('Excel workbook');
+});
