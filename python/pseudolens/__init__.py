@@ -8,7 +8,7 @@ the pseudolens page and CLI, with the same numbers.
     >>> report.metrics_frame()        # one row per metric (pandas)
     >>> report.classes_frame()        # the classes the report names (riskiest, failing)
 
-``source`` is a CSV path, a Parquet path, or any Arrow stream through the PyCapsule interface
+``source`` is a CSV, Parquet or Excel path, or any Arrow stream through the PyCapsule interface
 (``__arrow_c_stream__``: pandas, polars, pyarrow, DuckDB results). Keyword arguments are the
 keys of the settings file (``pseudolens audit --settings FILE``; the page saves the same
 object): ``threshold=0.1``, ``missing_policy="wildcard"``, ``l_threshold=3``, ... ``qi`` is
@@ -45,11 +45,7 @@ __version__: str = _native.__version__
 
 Columns = Union[str, Sequence[str], None]
 PathLike = Union[str, "os.PathLike[str]"]
-Source = Any  # str | os.PathLike | an object with __arrow_c_stream__
-
-#: Suffixes read as Parquet; any other path is read as CSV (any delimiter, detected).
-PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
-
+Source = Any  # str | os.PathLike (CSV, Parquet, .xlsx) | an object with __arrow_c_stream__
 
 def _columns(value: Columns) -> Optional[list]:
     if value is None:
@@ -175,10 +171,6 @@ def _is_path(source: Any) -> bool:
     return isinstance(source, (str, os.PathLike))
 
 
-def _is_parquet(path: str) -> bool:
-    return path.lower().endswith(PARQUET_SUFFIXES)
-
-
 def _arrow_stream(source: Any):
     """The Arrow C stream capsule of a source (pandas, polars, pyarrow, DuckDB results...)."""
     if hasattr(source, "__arrow_c_stream__"):
@@ -207,20 +199,21 @@ def audit(
     *,
     original: Optional[PathLike] = None,
     reference: Optional[PathLike] = None,
+    sheet: Optional[str] = None,
     **settings: Any,
 ) -> Report:
-    """Audits ``source`` (a CSV path, a Parquet path, or an Arrow stream: a pandas or polars
-    DataFrame, a pyarrow Table or RecordBatchReader, a DuckDB result) with the quasi-identifiers
-    ``qi``, the ``sensitive`` attributes and the other settings as keyword arguments (the keys
-    of the settings file). ``original`` and ``reference`` are the CSV files of the CLI's
-    ``--original`` (the utility metrics) and ``--reference`` (the population table ``E``).
-    Returns the report as the CLI's JSON (a :class:`Report`, a dict). Raises
-    :class:`PseudolensError` on bad input or settings, naming line (or row) and column."""
+    """Audits ``source`` (a file path: CSV, Parquet or Excel .xlsx, told apart by the CLI's rule,
+    first bytes then name; or an Arrow stream: a pandas or polars DataFrame, a pyarrow Table or
+    RecordBatchReader, a DuckDB result) with the quasi-identifiers ``qi``, the ``sensitive``
+    attributes and the other settings as keyword arguments (the keys of the settings file).
+    ``original`` and ``reference`` are the CSV files of the CLI's ``--original`` (the utility
+    metrics) and ``--reference`` (the population table ``E``); ``sheet`` the workbook's sheet
+    (default: the first), as ``--sheet``. Returns the report as the CLI's JSON (a
+    :class:`Report`, a dict). Raises :class:`PseudolensError` on bad input or settings, naming
+    line (or row) and column."""
     text = settings_json(qi, sensitive, **settings)
     if _is_path(source):
-        path = os.fspath(source)
-        if not _is_parquet(path):
-            return _report(_native.audit_csv(path, text, _side(original), _side(reference)))
+        return _report(_native.audit_file(os.fspath(source), text, _side(original), _side(reference), sheet))
     table = PartialTable.from_settings_json(text)
     table.absorb(source)
     return table.audit(original=original, reference=reference)
@@ -260,15 +253,11 @@ class PartialTable:
             t._native = _native.PartialTable.from_bytes(bytes(data), settings)
         return t
 
-    def absorb(self, source: Source) -> "PartialTable":
-        """Reads ``source`` (as :func:`audit` takes it) and appends its rows; returns self.
-        Every source must have the same columns, in the same order."""
+    def absorb(self, source: Source, *, sheet: Optional[str] = None) -> "PartialTable":
+        """Reads ``source`` (as :func:`audit` takes it; ``sheet`` of a workbook) and appends its
+        rows; returns self. Every source must have the same columns, in the same order."""
         if _is_path(source):
-            path = os.fspath(source)
-            if _is_parquet(path):
-                self._native.absorb_parquet(path)
-            else:
-                self._native.absorb_csv(path)
+            self._native.absorb_file(os.fspath(source), sheet)
         else:
             stream = _arrow_stream(source)
             self._native.absorb_arrow(stream)

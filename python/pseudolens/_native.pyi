@@ -9,17 +9,16 @@ class PseudolensError(ValueError):
     and column when it belongs to one), the stable code (``ragged_row``, ``unknown_column``,
     ``invalid_settings``, ...), the 1-based line (or row) and the column name, or None."""
 
-def audit_csv(path: str, settings: str, original: Optional[str] = None, reference: Optional[str] = None) -> str:
-    """Streams the CSV file at ``path`` through an audit with these settings (the settings
-    file's JSON object), against the original and reference CSV files when given; returns the
-    report's JSON text."""
+def audit_file(path: str, settings: str, original: Optional[str] = None, reference: Optional[str] = None, sheet: Optional[str] = None) -> str:
+    """Streams the file at ``path`` (CSV, Parquet or Excel, by its first bytes and name)
+    through an audit with these settings (the settings file's JSON object), against the
+    original and reference CSV files when given; returns the report's JSON text."""
 
 class PartialTable:
     """Rows kept as the core's table (see :class:`pseudolens.PartialTable`)."""
 
     def __init__(self, settings: str) -> None: ...
-    def absorb_csv(self, path: str) -> None: ...
-    def absorb_parquet(self, path: str) -> None: ...
+    def absorb_file(self, path: str, sheet: Optional[str] = None) -> None: ...
     def absorb_arrow(self, stream: Any) -> None:
         """``stream``: an Arrow C stream PyCapsule (``obj.__arrow_c_stream__()``)."""
     def merge(self, other: "PartialTable") -> None: ...

@@ -5,7 +5,7 @@
 //! turns keyword arguments into that object and the text into a dict.
 
 use std::fs::File;
-use std::io::Read;
+use std::io::{BufReader, Read};
 
 use arrow_array::RecordBatchReader;
 use arrow_array::ffi_stream::{RecordBatchStreamReader, FFI_ArrowArrayStream};
@@ -91,15 +91,48 @@ fn sha256(path: &str) -> Result<String, Failure> {
     Ok(hash.hex())
 }
 
-/// The rows of the Parquet file at `path`, read into a table by pseudolens-formats.
-fn parquet_part(path: &str, config: &AuditConfig) -> Result<Part, Failure> {
+/// The format of the file at `path`, from its first bytes and its name (as the CLI decides).
+fn format_of(path: &str) -> Result<Format, Failure> {
+    let mut start = Vec::with_capacity(8);
+    File::open(path).and_then(|f| f.take(8).read_to_end(&mut start)).map_err(Failure::Io)?;
+    Ok(pseudolens_formats::detect::format_of(&start, path)?)
+}
+
+/// Reads the Parquet or Excel file at `path` into `audit` (an audit or a table reader) with
+/// pseudolens-formats, then gives it the file's size and SHA-256.
+fn read_cells(path: &str, audit: Audit, format: Format, sheet: Option<&str>) -> Result<Audit, Failure> {
+    let mut audit = audit.reading_cells(format);
     let file = File::open(path).map_err(Failure::Io)?;
     let bytes = file.metadata().map_err(Failure::Io)?.len();
-    let mut audit = Audit::table_reader(config)?.reading_cells(Format::Parquet);
-    pseudolens_formats::parquet::read(file, &mut audit)?;
+    match format {
+        Format::Xlsx => {
+            pseudolens_formats::xlsx::read(BufReader::new(file), sheet, &mut audit)?;
+        }
+        _ => {
+            pseudolens_formats::parquet::read(file, &mut audit)?;
+        }
+    }
     audit.set_file(bytes, Some(sha256(path)?));
-    let p = audit.finish_part()?;
-    Ok(Part { table: p.table, bounds: p.bounds })
+    Ok(audit)
+}
+
+/// The rows of the file at `path` (CSV, Parquet or Excel) read into a table.
+fn file_part(path: &str, config: &AuditConfig, sheet: Option<&str>) -> PyResult<(Part, Option<Warning>)> {
+    let part = |audit: Audit| -> Result<Part, Failure> {
+        let p = audit.finish_part()?;
+        Ok(Part { table: p.table, bounds: p.bounds })
+    };
+    let format = format_of(path).map_err(|f| f.into_py(path))?;
+    if format != Format::Csv {
+        let table = Audit::table_reader(config).map_err(py_err)?;
+        let read = read_cells(path, table, format, sheet).and_then(part);
+        return read.map(|p| (p, None)).map_err(|f| f.into_py(path));
+    }
+    with_fallback(path, config, |config| {
+        let mut reader = Audit::table_reader(config)?;
+        stream(path, |chunk| reader.push(chunk))?;
+        part(reader)
+    })
 }
 
 /// An Arrow error of a data frame's stream.
@@ -129,6 +162,14 @@ struct Sides {
 
 impl Sides {
     fn read(config: &AuditConfig, original: Option<&str>, reference: Option<&str>) -> PyResult<Sides> {
+        for (path, role) in [(original, "original"), (reference, "reference")] {
+            let Some(path) = path else { continue };
+            let format = format_of(path).map_err(|f| f.into_py(path))?;
+            if format != Format::Csv {
+                let why = format!("{path}: the {role} table is read as CSV only; this file is {} (save it as CSV)", format.label());
+                return Err(PseudolensError::new_err((why, "side_table_not_csv", None::<u64>, None::<String>)));
+            }
+        }
         let mut sides = Sides::default();
         if let Some(path) = reference {
             let (e, w) = with_fallback(path, config, |c| {
@@ -157,30 +198,37 @@ fn report_json(report: &Report) -> PyResult<String> {
     serde_json::to_string(report).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// `audit_csv(path, settings_json, original=None, reference=None) -> report_json`: streams
-/// the CSV file at `path` through an audit (the CLI's default read), against the original and
-/// reference CSV files when given, without holding the GIL.
+/// `audit_file(path, settings_json, original=None, reference=None, sheet=None) ->
+/// report_json`: streams the file at `path` (CSV, Parquet or Excel: by its first bytes and
+/// name) through an audit, the CLI's default read, against the original and reference CSV
+/// files when given, without holding the GIL.
 #[pyfunction]
-#[pyo3(signature = (path, settings, original=None, reference=None))]
-fn audit_csv(py: Python<'_>, path: &str, settings: &str, original: Option<&str>, reference: Option<&str>) -> PyResult<String> {
+#[pyo3(signature = (path, settings, original=None, reference=None, sheet=None))]
+fn audit_file(py: Python<'_>, path: &str, settings: &str, original: Option<&str>, reference: Option<&str>, sheet: Option<&str>) -> PyResult<String> {
     let config = config(settings)?;
     let (mut report, warning, sides) = py.allow_threads(|| {
         let sides = Sides::read(&config, original, reference)?;
-        let (report, warning) = with_fallback(path, &config, |config| {
+        let format = format_of(path).map_err(|f| f.into_py(path))?;
+        let read = |config: &AuditConfig| -> Result<Report, Failure> {
             let mut audit = Audit::new(config.clone())?;
             if let Some(o) = &sides.original {
                 audit.set_original(o.clone());
             }
-            stream(path, |chunk| audit.push(chunk))?;
+            if format == Format::Csv {
+                stream(path, |chunk| audit.push(chunk))?;
+            } else {
+                audit = read_cells(path, audit, format, sheet)?;
+            }
             if let Some(e) = &sides.reference {
                 audit.set_population(e.clone());
             }
             Ok(audit.finish()?)
-        })?;
+        };
+        let (report, warning) = if format == Format::Csv { with_fallback(path, &config, read)? } else { (read(&config).map_err(|f| f.into_py(path))?, None) };
         PyResult::Ok((report, warning, sides))
     })?;
     report.warnings.extend(warning.into_iter().chain(sides.warnings));
-    report.read = ReadPath::streaming("the Python package streams a CSV file");
+    report.read = ReadPath::streaming("the Python package streams a file");
     report_json(&report)
 }
 
@@ -217,25 +265,13 @@ impl PartialTable {
         Ok(PartialTable { config, part: None, warnings: Vec::new() })
     }
 
-    /// Reads the CSV file at `path` and appends its rows.
-    fn absorb_csv(&mut self, py: Python<'_>, path: &str) -> PyResult<()> {
+    /// Reads the file at `path` (CSV, Parquet or Excel: by its first bytes and name; the
+    /// workbook's `sheet`, else its first) and appends its rows.
+    #[pyo3(signature = (path, sheet=None))]
+    fn absorb_file(&mut self, py: Python<'_>, path: &str, sheet: Option<&str>) -> PyResult<()> {
         let config = &self.config;
-        let (part, warning) = py.allow_threads(|| {
-            with_fallback(path, config, |config| {
-                let mut reader = Audit::table_reader(config)?;
-                stream(path, |chunk| reader.push(chunk))?;
-                let p = reader.finish_part()?;
-                Ok(Part { table: p.table, bounds: p.bounds })
-            })
-        })?;
+        let (part, warning) = py.allow_threads(|| file_part(path, config, sheet))?;
         self.warnings.extend(warning);
-        self.append(part)
-    }
-
-    /// Reads the Parquet file at `path` and appends its rows.
-    fn absorb_parquet(&mut self, py: Python<'_>, path: &str) -> PyResult<()> {
-        let config = &self.config;
-        let part = py.allow_threads(|| parquet_part(path, config)).map_err(|f| f.into_py(path))?;
         self.append(part)
     }
 
@@ -315,7 +351,7 @@ impl PartialTable {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PseudolensError", m.py().get_type::<PseudolensError>())?;
-    m.add_function(wrap_pyfunction!(audit_csv, m)?)?;
+    m.add_function(wrap_pyfunction!(audit_file, m)?)?;
     m.add_class::<PartialTable>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
