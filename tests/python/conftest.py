@@ -2,7 +2,9 @@
 ensure_python_package installs the package and what these tests need)."""
 
 import copy
+import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,14 @@ def pytest_configure(config):
     # pyspark 4.x warns that pandas 3 is newer than it has tested; the tests pin down what
     # pseudolens.spark needs of it (mapInArrow, createDataFrame).
     config.addinivalue_line("filterwarnings", "ignore:PySpark does not yet fully support pandas:FutureWarning")
+
+
+def cli(*args):
+    """The CLI's `--json` report (`target/release/pseudolens`, which scripts/test.sh builds)."""
+    if not CLI.exists():
+        pytest.fail(f"{CLI} is missing: cargo build --release -p pseudolens (scripts/test.sh builds it)")
+    out = subprocess.run([str(CLI), *map(str, args), "--json"], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
 
 
 def table_part(report):

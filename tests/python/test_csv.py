@@ -6,16 +6,9 @@ import subprocess
 import pytest
 
 import pseudolens
-from conftest import CLI, table_part
+from conftest import CLI, cli, table_part
 
 QI = ["age", "sex", "race"]
-
-
-def cli(*args):
-    if not CLI.exists():
-        pytest.fail(f"{CLI} is missing: cargo build --release -p pseudolens (scripts/test.sh builds it)")
-    out = subprocess.run([str(CLI), *map(str, args), "--json"], check=True, capture_output=True, text=True)
-    return json.loads(out.stdout)
 
 
 def test_the_report_is_the_clis_json(adult):

@@ -4,8 +4,7 @@ rule (first bytes, then name), with the CLI's report."""
 import pytest
 
 import pseudolens
-from conftest import ROOT, table_part
-from test_csv import cli
+from conftest import ROOT, cli
 
 FIXTURES = ROOT / "tests" / "e2e" / "fixtures"
 SETTINGS = dict(qi=["age", "sex", "zip"], sensitive=["note"])

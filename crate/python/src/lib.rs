@@ -6,11 +6,10 @@
 
 use std::fs::File;
 use std::io::{BufReader, Read};
-
-use arrow_array::RecordBatchReader;
-use arrow_array::ffi_stream::{RecordBatchStreamReader, FFI_ArrowArrayStream};
 use std::sync::Arc;
 
+use arrow_array::RecordBatchReader;
+use arrow_array::ffi_stream::{FFI_ArrowArrayStream, RecordBatchStreamReader};
 use pseudolens_core::{Audit, AuditConfig, Captured, ContentHash, Encoding, Error, Format, Original, Part, ReadPath, ReferenceTable, Report, Warning, audit_table};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
