@@ -86,3 +86,16 @@ test('a corrupt Parquet file gives a clear message, and the next file reads', as
   const after = await audit(page, 'formats.xlsx');
   expect(after.lead).toContain('Excel workbook');
 });
+
+test('a Parquet file on which the reader panics stops one reader worker, with a clear message', async ({ page }) => {
+  await openApp(page);
+  // Found by the fuzz target parquet_file: the Parquet reader panics on it, which aborts the
+  // WebAssembly instance of the reader worker that read it.
+  await drop(page, 'panics.parquet', readFileSync(fixture('panics.parquet')));
+  const messages = page.locator('#messages');
+  await expect(messages).toContainText('panics.parquet stopped the file reader: it may be damaged or cut short.');
+  await expect(messages).toContainText('The Parquet reader stopped on this file');
+  // The page goes on: the next file is read by another reader.
+  const after = await audit(page, 'formats.parquet');
+  expect(after.lead).toContain('read from a Parquet file');
+});

@@ -57,6 +57,11 @@ fn a_corrupt_parquet_file_and_an_unknown_sheet_are_clear_errors() {
     let (code, _, err) = run(&fixture("formats.xlsx"), &["--sheet", "Nope"]);
     assert_eq!(code, 1);
     assert!(err.contains("[unknown_sheet]") && err.contains("Release"), "{err}");
+    // A file on which the Parquet reader panics (found by the fuzz target parquet_file).
+    let (code, _, err) = run(&fixture("panics.parquet"), &[]);
+    assert_eq!(code, 1);
+    assert!(err.starts_with("pseudolens: error [unreadable_parquet]: the Parquet reader stopped on this file"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
     let named = dir.join("not.parquet");
     std::fs::write(&named, "a,b\n1,2\n").unwrap();
     let (code, _, err) = run(&named, &[]);

@@ -56,8 +56,7 @@ fn unsupported(name: &str, t: &DataType) -> Error {
 }
 
 /// Each value of `array` as text (nulls blank), appended to `out`.
-fn push_each<A: ?Sized>(array: &A, n: usize, out: &mut Texts, is_null: impl Fn(usize) -> bool, mut f: impl FnMut(usize, &mut String)) {
-    let _ = array;
+fn push_each(n: usize, out: &mut Texts, is_null: impl Fn(usize) -> bool, mut f: impl FnMut(usize, &mut String)) {
     for i in 0..n {
         if !is_null(i) {
             f(i, &mut out.buf);
@@ -79,14 +78,14 @@ fn append(a: &dyn Array, name: &str, out: &mut Texts) -> Result<()> {
     macro_rules! prim {
         ($t:ty, $f:expr) => {{
             let p = a.as_primitive::<$t>();
-            push_each(a, n, out, null, |i, s| $f(p.value(i), s));
+            push_each(n, out, null, |i, s| $f(p.value(i), s));
         }};
     }
     match a.data_type() {
-        DataType::Null => push_each(a, n, out, |_| true, |_, _| {}),
+        DataType::Null => push_each(n, out, |_| true, |_, _| {}),
         DataType::Boolean => {
             let b = a.as_boolean();
-            push_each(a, n, out, null, |i, s| typed::boolean(b.value(i), s));
+            push_each(n, out, null, |i, s| typed::boolean(b.value(i), s));
         }
         DataType::Int8 => prim!(Int8Type, |v: i8, s| typed::int(v.into(), s)),
         DataType::Int16 => prim!(Int16Type, |v: i16, s| typed::int(v.into(), s)),
@@ -121,51 +120,51 @@ fn append(a: &dyn Array, name: &str, out: &mut Texts) -> Result<()> {
                     TimeUnit::Nanosecond => a.as_primitive::<TimestampNanosecondType>().value(i),
                 })
             };
-            push_each(a, n, out, null, |i, s| typed::timestamp(v(i) * scale, utc, s));
+            push_each(n, out, null, |i, s| typed::timestamp(v(i) * scale, utc, s));
         }
         DataType::Decimal32(_, scale) => prim!(Decimal32Type, |v: i32, s| typed::decimal(v.into(), (*scale).into(), s)),
         DataType::Decimal64(_, scale) => prim!(Decimal64Type, |v: i64, s| typed::decimal(v.into(), (*scale).into(), s)),
         DataType::Decimal128(_, scale) => prim!(Decimal128Type, |v: i128, s| typed::decimal(v, (*scale).into(), s)),
         DataType::Decimal256(_, scale) => {
             let p = a.as_primitive::<Decimal256Type>();
-            push_each(a, n, out, null, |i, s| match p.value(i).to_i128() {
+            push_each(n, out, null, |i, s| match p.value(i).to_i128() {
                 Some(v) => typed::decimal(v, (*scale).into(), s),
                 None => typed::decimal_digits(&p.value(i).to_string(), (*scale).into(), s),
             });
         }
         DataType::Utf8 => {
             let t = a.as_string::<i32>();
-            push_each(a, n, out, null, |i, s| s.push_str(t.value(i)));
+            push_each(n, out, null, |i, s| s.push_str(t.value(i)));
         }
         DataType::LargeUtf8 => {
             let t = a.as_string::<i64>();
-            push_each(a, n, out, null, |i, s| s.push_str(t.value(i)));
+            push_each(n, out, null, |i, s| s.push_str(t.value(i)));
         }
         DataType::Utf8View => {
             let t = a.as_string_view();
-            push_each(a, n, out, null, |i, s| s.push_str(t.value(i)));
+            push_each(n, out, null, |i, s| s.push_str(t.value(i)));
         }
         DataType::Binary => {
             let t = a.as_binary::<i32>();
-            push_each(a, n, out, null, |i, s| typed::bytes(t.value(i), s));
+            push_each(n, out, null, |i, s| typed::bytes(t.value(i), s));
         }
         DataType::LargeBinary => {
             let t = a.as_binary::<i64>();
-            push_each(a, n, out, null, |i, s| typed::bytes(t.value(i), s));
+            push_each(n, out, null, |i, s| typed::bytes(t.value(i), s));
         }
         DataType::BinaryView => {
             let t = a.as_binary_view();
-            push_each(a, n, out, null, |i, s| typed::bytes(t.value(i), s));
+            push_each(n, out, null, |i, s| typed::bytes(t.value(i), s));
         }
         DataType::FixedSizeBinary(_) => {
             let t = a.as_fixed_size_binary();
-            push_each(a, n, out, null, |i, s| typed::bytes(t.value(i), s));
+            push_each(n, out, null, |i, s| typed::bytes(t.value(i), s));
         }
         DataType::Dictionary(_, _) => {
             let d = a.as_any_dictionary();
             let values = column_texts(d.values().as_ref(), name)?;
             let keys = if values.is_empty() { vec![0; n] } else { d.normalized_keys() };
-            push_each(a, n, out, null, |i, s| s.push_str(values.get(keys[i])));
+            push_each(n, out, null, |i, s| s.push_str(values.get(keys[i])));
         }
         t => return Err(unsupported(name, t)),
     }

@@ -24,22 +24,14 @@ fn unreadable(e: impl std::fmt::Display) -> Error {
     Error::input("unreadable_parquet", format!("this file could not be read as Parquet: {e}"))
 }
 
-/// The codecs this build decodes (Zstandard only natively: its library is C).
+/// The codecs this build decodes (Zstandard and Brotli only natively: see the crate's features).
 fn decodes(c: Compression) -> bool {
     match c {
-        Compression::UNCOMPRESSED | Compression::SNAPPY | Compression::GZIP(_) | Compression::BROTLI(_) | Compression::LZ4 | Compression::LZ4_RAW => true,
+        Compression::UNCOMPRESSED | Compression::SNAPPY | Compression::GZIP(_) | Compression::LZ4 | Compression::LZ4_RAW => true,
+        Compression::BROTLI(_) => cfg!(feature = "brotli"),
         Compression::ZSTD(_) => cfg!(feature = "zstd"),
         Compression::LZO => false,
     }
-}
-
-/// What the footer says: rows, and rows per row group.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Layout {
-    /// The column names.
-    pub columns: Vec<String>,
-    /// Rows of each row group, in order.
-    pub row_groups: Vec<u64>,
 }
 
 fn metadata<R: ChunkReader>(input: &R) -> Result<ArrowReaderMetadata> {
@@ -49,26 +41,16 @@ fn metadata<R: ChunkReader>(input: &R) -> Result<ArrowReaderMetadata> {
             if !decodes(c.compression()) {
                 let codec = format!("{:?}", c.compression());
                 let codec = codec.split('(').next().unwrap_or_default().to_string();
-                let hint = if cfg!(feature = "zstd") { "" } else { " (the command-line tool reads Zstandard)" };
+                let hint = if cfg!(feature = "zstd") { "" } else { " (the command-line tool reads Zstandard and Brotli)" };
                 return Err(Error::input(
                     "parquet_codec_unsupported",
-                    format!("this Parquet file is compressed with {codec}, which this build cannot decode{hint}; write it again with Snappy, gzip, LZ4 or Brotli, or as CSV"),
+                    format!("this Parquet file is compressed with {codec}, which this build cannot decode{hint}; write it again with Snappy, gzip or LZ4, or as CSV"),
                 )
                 .in_column(&c.column_path().string()));
             }
         }
     }
     Ok(meta)
-}
-
-/// The layout of the file, from its footer.
-pub fn layout<R: ChunkReader>(input: &R) -> Result<Layout> {
-    contain("Parquet", "unreadable_parquet", || {
-        let meta = metadata(input)?;
-        let columns = crate::arrow::header(meta.schema());
-        let row_groups = meta.metadata().row_groups().iter().map(|rg| rg.num_rows().max(0) as u64).collect();
-        Ok(Layout { columns, row_groups })
-    })
 }
 
 /// Reads the whole file into `audit` (made with `reading_cells(Format::Parquet)`); returns

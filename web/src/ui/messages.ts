@@ -47,7 +47,7 @@ function adviceFor(e: WireError, lenient: boolean): string | null {
     case 'reader_stopped':
       return 'The file may be damaged or cut short (a download that did not finish, say). Write it again from the program that made it, or save the table as CSV.';
     case 'parquet_codec_unsupported':
-      return 'Write the Parquet file again with Snappy, gzip, LZ4 or Brotli compression (in pandas: to_parquet(..., compression="snappy"); in polars: write_parquet(..., compression="snappy")), or audit it with the command-line tool, which reads Zstandard.';
+      return 'Write the Parquet file again with Snappy, gzip or LZ4 compression (in pandas: to_parquet(..., compression="snappy"); in polars: write_parquet(..., compression="snappy")), or audit it with the command-line tool, which reads Zstandard and Brotli.';
     case 'unsupported_column_type':
       return 'Leave that column out of the file, or store it as text.';
     case 'side_table_not_csv':

@@ -195,11 +195,6 @@ impl CellReader {
         self.facts.sha256 = sha256;
     }
 
-    /// The header, once given.
-    pub fn header_names(&self) -> Option<&[String]> {
-        self.header.as_deref()
-    }
-
     /// The facts so far.
     pub fn facts(&self) -> &InputFacts {
         &self.facts
