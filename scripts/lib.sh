@@ -77,3 +77,40 @@ ensure_python_deps() {
     python3 -m pip install --quiet --disable-pip-version-check numpy scipy pytest pycanon==1.3.6
   fi
 }
+
+# Spark's JVM for the Python package's Spark test: Debian's headless Java 17.
+ensure_java() {
+  if ! command -v java >/dev/null 2>&1; then
+    step "installing Debian openjdk-17-jre-headless for Spark"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq openjdk-17-jre-headless >/dev/null
+  fi
+}
+
+# What the Python package's tests need, in their own virtual environment .venv-py: maturin,
+# pyarrow, pandas, polars, pyspark, duckdb, pytest, and Spark's Java.
+PY_VENV="$ROOT/.venv-py"
+ensure_python_package_deps() {
+  ensure_java
+  [ -x "$PY_VENV/bin/python" ] || { step "creating the virtual environment .venv-py"; python3 -m venv "$PY_VENV"; }
+  if ! "$PY_VENV/bin/python" -c "import maturin, pyarrow, pandas, polars, pyspark, duckdb, pytest" 2>/dev/null; then
+    step "installing maturin, pyarrow, pandas, polars, pyspark, duckdb and pytest into .venv-py"
+    "$PY_VENV/bin/python" -m pip install --quiet --disable-pip-version-check maturin pyarrow pandas polars pyspark duckdb pytest
+  fi
+}
+
+# The Python package (python/, the PyO3 crate crate/python) installed into .venv-py
+# (maturin develop), built again only when the Rust or Python sources changed since the last
+# build. The tests take the dev profile: after `cargo test --workspace` only the binding is
+# compiled (a release build with LTO takes minutes more; `pip install ./python` builds that one).
+build_python_package() {
+  local stamp="$PY_VENV/.pseudolens-built"
+  if [ ! -f "$stamp" ] || [ Cargo.lock -nt "$stamp" ] \
+    || [ -n "$(find crate/core crate/formats crate/python python -newer "$stamp" -type f ! -name '*.so' ! -path '*/__pycache__/*' -print -quit)" ]; then
+    step "building the Python package (maturin develop)"
+    (cd python && VIRTUAL_ENV="$PY_VENV" PATH="$PY_VENV/bin:$PATH" maturin develop --quiet)
+    touch "$stamp"
+  fi
+}

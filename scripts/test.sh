@@ -13,6 +13,7 @@ ensure_rust_wasm
 ensure_npm
 ensure_chromium
 ensure_python_deps
+ensure_python_package_deps
 
 failed_steps=()
 run() { # run NAME COMMAND...: runs a suite, keeps its output for the summary
@@ -29,6 +30,8 @@ build_web
 # After the build: the page imports the wasm glue of web/pkg.
 run typecheck npx tsc --noEmit -p .
 run crosscheck python3 -m pytest -q tests/crosscheck tests/corpus
+build_python_package
+run python "$PY_VENV/bin/python" -m pytest -q tests/python
 run e2e npx playwright test
 
 # One closing line over every suite (cargo: "N passed; M failed", pytest, Vitest and

@@ -482,6 +482,8 @@ impl RecordSink for AuditSink {
 
 /// Where an audit's rows come from: CSV bytes, or rows of cells from a reader of another
 /// format ([`Audit::reading_cells`]).
+// One per audit, made once: the size of the larger variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 enum Source {
     Csv(Reader),
     Cells(CellReader),
@@ -513,7 +515,7 @@ impl Source {
 /// A streaming audit of one file: CSV bytes pushed in chunks, or (see
 /// [`Audit::reading_cells`]) a header and batches of cells from a reader of another format.
 pub struct Audit {
-    csv: Source,
+    source: Source,
     sink: AuditSink,
     population: Option<Arc<ReferenceTable>>,
 }
@@ -523,12 +525,12 @@ impl Audit {
     pub fn new(config: AuditConfig) -> Result<Self> {
         let opts = config.csv_options()?;
         let builder = TableBuilder::new(config.normaliser(), needed_columns(&config), None);
-        Ok(Audit { csv: Source::Csv(Reader::new(opts)), sink: AuditSink { config, builder, original: None, summary: None }, population: None })
+        Ok(Audit { source: Source::Csv(Reader::new(opts)), sink: AuditSink { config, builder, original: None, summary: None }, population: None })
     }
 
     /// Absorbs the next chunk of the file.
     pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
-        match &mut self.csv {
+        match &mut self.source {
             Source::Csv(r) => r.push(chunk, &mut self.sink),
             Source::Cells(_) => Err(Error { kind: crate::error::ErrorKind::Internal, code: "not_csv", message: "this audit reads cells, not CSV bytes".into(), line: None, column: None }),
         }
@@ -538,39 +540,39 @@ impl Audit {
     /// bytes: [`Audit::push_header`] once, then [`Audit::push_cells`]; the CSV reading settings
     /// (delimiter, encoding, ragged rows) do not apply. Call before anything is pushed.
     pub fn reading_cells(mut self, format: Format) -> Self {
-        self.csv = Source::Cells(CellReader::new(format));
+        self.source = Source::Cells(CellReader::new(format));
         self
     }
 
     /// The header of a table of cells, at `line` (0 when the names are not a row of the
     /// table, as in Parquet; see [`crate::ingest::cells`]).
     pub fn push_header(&mut self, names: Vec<String>, line: u64) -> Result<()> {
-        self.csv.cells()?.header(names, line, &mut self.sink)
+        self.source.cells()?.header(names, line, &mut self.sink)
     }
 
     /// A batch of rows of cells, each of the header's width.
     pub fn push_cells(&mut self, batch: &CellBatch) -> Result<()> {
-        let Source::Cells(r) = &mut self.csv else { return self.csv.cells().map(|_| ()) };
+        let Source::Cells(r) = &mut self.source else { return self.source.cells().map(|_| ()) };
         r.rows(batch, &mut self.sink)
     }
 
     /// The size and SHA-256 (lower-case hex) of the file a table of cells was read from.
     pub fn set_file(&mut self, bytes: u64, sha256: Option<String>) {
-        if let Source::Cells(r) = &mut self.csv {
+        if let Source::Cells(r) = &mut self.source {
             r.set_file(bytes, sha256);
         }
     }
 
     /// Names the sheet a table of cells was read from, in a workbook.
     pub fn set_sheet(&mut self, sheet: &str) {
-        if let Source::Cells(r) = &mut self.csv {
+        if let Source::Cells(r) = &mut self.source {
             r.set_sheet(sheet);
         }
     }
 
     /// Data rows read so far.
     pub fn rows(&self) -> u64 {
-        self.csv.facts().rows_total
+        self.source.facts().rows_total
     }
 
     /// Gives the population table `E` of the journalist and marketer models (Sec 6).
@@ -592,7 +594,7 @@ impl Audit {
     pub fn part(config: AuditConfig, probe: &Probe, span: Span) -> Result<Self> {
         let opts = config.csv_options()?;
         let builder = TableBuilder::new(config.normaliser(), needed_columns(&config), None);
-        Ok(Audit { csv: Source::Csv(Reader::part(opts, probe, span)), sink: AuditSink { config, builder, original: None, summary: None }, population: None })
+        Ok(Audit { source: Source::Csv(Reader::part(opts, probe, span)), sink: AuditSink { config, builder, original: None, summary: None }, population: None })
     }
 
     /// A reader that keeps the table (a code per row, within `config.memory_budget`) instead
@@ -616,23 +618,23 @@ impl Audit {
     /// [`Audit::table_reader`] for one part of a file.
     pub fn table_part(config: &AuditConfig, probe: &Probe, span: Span) -> Result<Self> {
         let mut audit = Audit::table_reader(config)?;
-        audit.csv = Source::Csv(Reader::part(audit.sink.config.csv_options()?, probe, span));
+        audit.source = Source::Csv(Reader::part(audit.sink.config.csv_options()?, probe, span));
         Ok(audit)
     }
 
     /// Whether a part has read its last record: push no more.
     pub fn done(&self) -> bool {
-        matches!(&self.csv, Source::Csv(r) if r.done())
+        matches!(&self.source, Source::Csv(r) if r.done())
     }
 
     /// Ends the input; returns the table read and its summaries, for merging with the
     /// other parts of the same file.
     pub fn finish_part(mut self) -> Result<AuditPart> {
-        self.csv.finish(&mut self.sink)?;
+        self.source.finish(&mut self.sink)?;
         let mut summary = self.sink.summary.expect("finish succeeds only after a header");
         summary.population = self.population;
-        let table = self.sink.builder.finish(self.csv.facts().clone());
-        let bounds = match &self.csv {
+        let table = self.sink.builder.finish(self.source.facts().clone());
+        let bounds = match &self.source {
             Source::Csv(r) => r.bounds(),
             Source::Cells(_) => None,
         };

@@ -36,7 +36,7 @@ const CHARS: &[u8] = b"abc01279 .-_xyz";
 fn table(b: &mut Bytes<'_>, dense: bool) -> (Vec<String>, Vec<Vec<String>>) {
     let columns = 2 + usize::from(b.byte() % 3);
     let rows = usize::from(b.byte() % 41);
-    let mut cell = |b: &mut Bytes<'_>| -> String {
+    let cell = |b: &mut Bytes<'_>| -> String {
         let n = usize::from(b.byte() % 6);
         (0..n).map(|_| char::from(CHARS[usize::from(b.byte()) % CHARS.len()])).collect()
     };

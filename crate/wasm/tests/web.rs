@@ -2,7 +2,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::Reflect;
-use pseudolens_wasm::{Audit, sample_csv, warm_up};
+use pseudolens_wasm::{Audit, KeptTable, file_format, read_cells, sample_csv, warm_up};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -168,4 +168,31 @@ fn a_file_read_in_parts_is_kept_and_audited_without_reading_it_again() {
     assert_eq!(metric(&again, "k_anonymity").as_f64(), Some(1.0));
     assert_eq!(metric(&again, "n_classes").as_f64(), Some(3.0));
     assert!(KeptTable::from_bytes(b"not a table").is_err());
+}
+
+/// The page's fixtures (tests/e2e/fixtures/formats.*): one table as CSV, Parquet and .xlsx.
+const CSV: &[u8] = include_bytes!("../../../tests/e2e/fixtures/formats.csv");
+const PARQUET: &[u8] = include_bytes!("../../../tests/e2e/fixtures/formats.parquet");
+const XLSX: &[u8] = include_bytes!("../../../tests/e2e/fixtures/formats.xlsx");
+
+#[wasm_bindgen_test]
+fn parquet_and_xlsx_read_in_the_browser_as_their_csv() {
+    assert_eq!(file_format(&PARQUET[..8], "t.parquet").unwrap(), "parquet");
+    assert_eq!(file_format(&XLSX[..8], "t.xlsx").unwrap(), "xlsx");
+    assert_eq!(file_format(&CSV[..8], "t.csv").unwrap(), "csv");
+    let qi = ["age", "sex", "zip"];
+    let mut audit = Audit::new(config(&qi)).unwrap();
+    audit.push(CSV).unwrap();
+    let csv = audit.finish().unwrap();
+    for (bytes, format) in [(PARQUET, "parquet"), (XLSX, "xlsx")] {
+        let table = KeptTable::from_bytes(&read_cells(config(&qi), bytes.to_vec(), format, None).unwrap()).unwrap();
+        let report = table.audit(config(&qi)).unwrap();
+        for id in ["k_anonymity", "sample_uniques", "r_internal"] {
+            assert_eq!(metric(&report, id), metric(&csv, id), "{format} {id}");
+        }
+        let input = Reflect::get(&report, &"input".into()).unwrap();
+        assert_eq!(Reflect::get(&input, &"format".into()).unwrap(), format);
+    }
+    let cut = read_cells(config(&qi), PARQUET[..PARQUET.len() - 30].to_vec(), "parquet", None).unwrap_err();
+    assert_eq!(Reflect::get(&cut, &"code".into()).unwrap(), "unreadable_parquet");
 }

@@ -1,0 +1,303 @@
+"""pseudolens: privacy-risk and utility audit of pseudonymized tables, on the same Rust core as
+the pseudolens page and CLI, with the same numbers.
+
+    >>> import pseudolens
+    >>> report = pseudolens.audit("adult.csv", qi=["age", "sex", "race"], sensitive=["occupation"])
+    >>> report.metric("k_anonymity")["value"]
+    1
+    >>> report.metrics_frame()        # one row per metric (pandas)
+    >>> report.classes_frame()        # the classes the report names (riskiest, failing)
+
+``source`` is a CSV, Parquet or Excel path, or any Arrow stream through the PyCapsule interface
+(``__arrow_c_stream__``: pandas, polars, pyarrow, DuckDB results). Keyword arguments are the
+keys of the settings file (``pseudolens audit --settings FILE``; the page saves the same
+object): ``threshold=0.1``, ``missing_policy="wildcard"``, ``l_threshold=3``, ... ``qi`` is
+short for ``quasi_identifiers``, the one key the issue's signature names otherwise.
+
+Typed Arrow cells become the text the audit reads by one rule (README "Python"): an integer as
+its decimal digits, a float as its shortest round-trip decimal, a date as ``YYYY-MM-DD``, a
+null as blank; string columns give exactly the CSV's report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
+
+from . import _native
+from ._native import PseudolensError
+
+__all__ = [
+    "audit",
+    "Report",
+    "PartialTable",
+    "PseudolensError",
+    "settings_json",
+    "metrics_frame",
+    "classes_frame",
+]
+
+if TYPE_CHECKING:
+    import pandas
+
+__version__: str = _native.__version__
+
+Columns = Union[str, Sequence[str], None]
+PathLike = Union[str, "os.PathLike[str]"]
+Source = Any  # str | os.PathLike (CSV, Parquet, .xlsx) | an object with __arrow_c_stream__
+
+def _columns(value: Columns) -> Optional[list]:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]
+    return [str(c) for c in value]
+
+
+def _plain(value: Any) -> Any:
+    """A keyword argument's value as JSON (tuples and sets as lists, paths as text)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_plain(v) for v in value]
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    return value
+
+
+def settings_json(qi: Columns = None, sensitive: Columns = None, **settings: Any) -> str:
+    """The settings file's JSON object of these keyword arguments (``qi`` is
+    ``quasi_identifiers``). The core parses it as ``--settings FILE``: a key it does not know
+    is an error (:class:`PseudolensError`, code ``invalid_settings``)."""
+    obj = {k: _plain(v) for k, v in settings.items()}
+    if qi is not None:
+        if "quasi_identifiers" in obj:
+            raise TypeError("give the quasi-identifiers once: qi or quasi_identifiers")
+        obj["quasi_identifiers"] = _columns(qi)
+    elif "quasi_identifiers" in obj:
+        obj["quasi_identifiers"] = _columns(obj["quasi_identifiers"])
+    if sensitive is not None:
+        obj["sensitive"] = _columns(sensitive)
+    return json.dumps(obj)
+
+
+class Report(dict):
+    """The report: the CLI's ``--json`` object as a dict (``input``, ``columns``, ``params``,
+    ``metrics``, ``warnings``, ``read``), with helpers."""
+
+    def metric(self, id: str, **scope: Any) -> Optional[dict]:
+        """The first metric result with this id (and these scope entries, e.g.
+        ``sensitive="occupation"``), or None."""
+        for m in self["metrics"]:
+            if m["id"] == id and all(m["scope"].get(k) == v for k, v in scope.items()):
+                return m
+        return None
+
+    def metrics_frame(self) -> "pandas.DataFrame":
+        """One row per metric result (pandas DataFrame); see :func:`metrics_frame`."""
+        return metrics_frame(self)
+
+    def classes_frame(self) -> "pandas.DataFrame":
+        """The equivalence classes the report names (pandas DataFrame); see
+        :func:`classes_frame`."""
+        return classes_frame(self)
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("the DataFrame helpers need pandas: pip install pandas") from e
+    return pandas
+
+
+def metrics_frame(report: Mapping[str, Any]) -> "pandas.DataFrame":
+    """One row per metric result: ``id``, ``family``, ``table``, ``sensitive``,
+    ``attribute``, ``subset``, ``value``, ``status``, ``reason``. A value that is an object or
+    a list stays one (a histogram is one cell)."""
+    pd = _pandas()
+    rows = []
+    for m in report["metrics"]:
+        s = m.get("scope") or {}
+        subset = s.get("subset")
+        rows.append(
+            {
+                "id": m["id"],
+                "family": m.get("family"),
+                "table": s.get("table"),
+                "sensitive": s.get("sensitive"),
+                "attribute": s.get("attribute"),
+                "subset": ",".join(subset) if subset else None,
+                "value": m.get("value"),
+                "status": m.get("status"),
+                "reason": m.get("reason"),
+            }
+        )
+    columns = ["id", "family", "table", "sensitive", "attribute", "subset", "value", "status", "reason"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def classes_frame(report: Mapping[str, Any]) -> "pandas.DataFrame":
+    """The equivalence classes the report names, one row each: the riskiest classes of
+    ``record_risk`` (``size``, ``risk``) and the classes failing an l, t or beta threshold
+    (``l_threshold``, ``t_threshold``, ``beta_threshold`` given: ``records``), with the
+    ``metric`` and ``sensitive`` column that names them and one column per quasi-identifier
+    (None for a missing value, ``*`` for a suppressed one)."""
+    pd = _pandas()
+    qis = list(report["params"].get("quasi_identifiers") or [])
+    rows = []
+    for m in report["metrics"]:
+        details = m.get("details") or {}
+        sensitive = (m.get("scope") or {}).get("sensitive")
+        if m["id"] == "record_risk":
+            for c in details.get("top", []):
+                rows.append({"metric": "record_risk", "sensitive": None, **c["values"], "size": c.get("size"), "records": c.get("size"), "risk": c.get("risk")})
+        failing = details.get("failing")
+        if isinstance(failing, dict):
+            listed = failing.get("listed", [])
+            records = failing.get("listed_records", [None] * len(listed))
+            for values, n in zip(listed, records):
+                rows.append({"metric": m["id"], "sensitive": sensitive, **values, "size": n, "records": n, "risk": None})
+    columns = ["metric", "sensitive", *qis, "size", "records", "risk"]
+    return pd.DataFrame(rows, columns=columns).drop(columns=["records"])
+
+
+def _report(text: str) -> Report:
+    return Report(json.loads(text))
+
+
+def _is_path(source: Any) -> bool:
+    return isinstance(source, (str, os.PathLike))
+
+
+def _arrow_stream(source: Any):
+    """The Arrow C stream capsule of a source (pandas, polars, pyarrow, DuckDB results...)."""
+    if hasattr(source, "__arrow_c_stream__"):
+        return source.__arrow_c_stream__()
+    # A DuckDB relation before the PyCapsule interface, a pyarrow dataset, ...
+    for convert in ("to_arrow_table", "arrow", "to_arrow"):
+        method = getattr(source, convert, None)
+        if callable(method):
+            table = method()
+            if hasattr(table, "__arrow_c_stream__"):
+                return table.__arrow_c_stream__()
+    raise TypeError(
+        f"pseudolens.audit reads a CSV or Parquet path or an Arrow stream (__arrow_c_stream__: "
+        f"pandas >= 2.2, polars, pyarrow, DuckDB), not {type(source).__name__}"
+    )
+
+
+def _side(path: Optional[PathLike]) -> Optional[str]:
+    return None if path is None else os.fspath(path)
+
+
+def audit(
+    source: Source,
+    qi: Columns = None,
+    sensitive: Columns = None,
+    *,
+    original: Optional[PathLike] = None,
+    reference: Optional[PathLike] = None,
+    sheet: Optional[str] = None,
+    **settings: Any,
+) -> Report:
+    """Audits ``source`` (a file path: CSV, Parquet or Excel .xlsx, told apart by the CLI's rule,
+    first bytes then name; or an Arrow stream: a pandas or polars DataFrame, a pyarrow Table or
+    RecordBatchReader, a DuckDB result) with the quasi-identifiers ``qi``, the ``sensitive``
+    attributes and the other settings as keyword arguments (the keys of the settings file).
+    ``original`` and ``reference`` are the CSV files of the CLI's ``--original`` (the utility
+    metrics) and ``--reference`` (the population table ``E``); ``sheet`` the workbook's sheet
+    (default: the first), as ``--sheet``. Returns the report as the CLI's JSON (a
+    :class:`Report`, a dict). Raises :class:`PseudolensError` on bad input or settings, naming
+    line (or row) and column."""
+    text = settings_json(qi, sensitive, **settings)
+    if _is_path(source):
+        return _report(_native.audit_file(os.fspath(source), text, _side(original), _side(reference), sheet))
+    table = PartialTable.from_settings_json(text)
+    table.absorb(source)
+    return table.audit(original=original, reference=reference)
+
+
+class PartialTable:
+    """Rows read from one or more sources into the core's table (a code per cell), to be merged
+    with the partial tables of other workers and audited once: the partial-table API for other
+    engines (Spark, Dask, Ray, a loop over files).
+
+        >>> parts = [pseudolens.PartialTable(qi=qi).absorb(chunk) for chunk in chunks]
+        >>> wire = [p.to_bytes() for p in parts]               # ship them anywhere
+        >>> whole = pseudolens.PartialTable.from_bytes(wire[0], qi=qi)
+        >>> for b in wire[1:]:
+        ...     whole.merge(pseudolens.PartialTable.from_bytes(b, qi=qi))
+        >>> whole.audit()                                      # == audit(the whole table)
+
+    The settings chosen here decide which columns keep every value (the quasi-identifiers,
+    sensitive attributes, weight, person id) and how cells are read (missing tokens, delimiter,
+    encoding); :meth:`audit` may change the others. The merged report's ``input`` adds up the
+    parts' accounts (bytes, records, one header per part read from a file).
+    """
+
+    def __init__(self, qi: Columns = None, sensitive: Columns = None, **settings: Any) -> None:
+        self._settings = settings_json(qi, sensitive, **settings)
+        self._native = _native.PartialTable(self._settings)
+
+    @classmethod
+    def from_settings_json(cls, settings: str, data: Optional[bytes] = None) -> "PartialTable":
+        """A partial table with the settings file's JSON object as text: empty, or read back
+        from ``data`` (:meth:`to_bytes`)."""
+        t = cls.__new__(cls)
+        t._settings = settings
+        if data is None:
+            t._native = _native.PartialTable(settings)
+        else:
+            t._native = _native.PartialTable.from_bytes(bytes(data), settings)
+        return t
+
+    def absorb(self, source: Source, *, sheet: Optional[str] = None) -> "PartialTable":
+        """Reads ``source`` (as :func:`audit` takes it; ``sheet`` of a workbook) and appends its
+        rows; returns self. Every source must have the same columns, in the same order."""
+        if _is_path(source):
+            self._native.absorb_file(os.fspath(source), sheet)
+        else:
+            stream = _arrow_stream(source)
+            self._native.absorb_arrow(stream)
+        return self
+
+    def merge(self, other: "PartialTable") -> "PartialTable":
+        """Appends the rows of ``other`` (left empty); returns self."""
+        self._native.merge(other._native)
+        return self
+
+    def to_bytes(self) -> bytes:
+        """The binary form (the core's wire format of partial tables, versioned)."""
+        return self._native.to_bytes()
+
+    @classmethod
+    def from_bytes(cls, data: bytes, qi: Columns = None, sensitive: Columns = None, **settings: Any) -> "PartialTable":
+        """A partial table from :meth:`to_bytes`, with these settings."""
+        return cls.from_settings_json(settings_json(qi, sensitive, **settings), data)
+
+    @property
+    def rows(self) -> int:
+        """The rows held."""
+        return self._native.rows
+
+    @property
+    def columns(self) -> "list[str]":
+        """The column names (empty before the first source)."""
+        return self._native.columns
+
+    def audit(
+        self,
+        qi: Columns = None,
+        sensitive: Columns = None,
+        *,
+        original: Optional[PathLike] = None,
+        reference: Optional[PathLike] = None,
+        **settings: Any,
+    ) -> Report:
+        """Audits the rows held: with the settings of the partial table, or with these when any
+        is given (a fresh set, not added to the table's); against the ``original`` and
+        ``reference`` CSV files when given (as :func:`audit`)."""
+        text = None if qi is None and sensitive is None and not settings else settings_json(qi, sensitive, **settings)
+        return _report(self._native.audit(text, _side(original), _side(reference)))

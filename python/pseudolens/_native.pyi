@@ -1,0 +1,32 @@
+"""Type hints of the compiled binding (crate/python); use the package :mod:`pseudolens`."""
+
+from typing import Any, List, Optional
+
+__version__: str
+
+class PseudolensError(ValueError):
+    """An audit failed. ``args`` are ``(message, code, line, column)``: the sentence (naming line
+    and column when it belongs to one), the stable code (``ragged_row``, ``unknown_column``,
+    ``invalid_settings``, ...), the 1-based line (or row) and the column name, or None."""
+
+def audit_file(path: str, settings: str, original: Optional[str] = None, reference: Optional[str] = None, sheet: Optional[str] = None) -> str:
+    """Streams the file at ``path`` (CSV, Parquet or Excel, by its first bytes and name)
+    through an audit with these settings (the settings file's JSON object), against the
+    original and reference CSV files when given; returns the report's JSON text."""
+
+class PartialTable:
+    """Rows kept as the core's table (see :class:`pseudolens.PartialTable`)."""
+
+    def __init__(self, settings: str) -> None: ...
+    def absorb_file(self, path: str, sheet: Optional[str] = None) -> None: ...
+    def absorb_arrow(self, stream: Any) -> None:
+        """``stream``: an Arrow C stream PyCapsule (``obj.__arrow_c_stream__()``)."""
+    def merge(self, other: "PartialTable") -> None: ...
+    @property
+    def rows(self) -> int: ...
+    @property
+    def columns(self) -> List[str]: ...
+    def to_bytes(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: bytes, settings: str) -> "PartialTable": ...
+    def audit(self, settings: Optional[str] = None, original: Optional[str] = None, reference: Optional[str] = None) -> str: ...

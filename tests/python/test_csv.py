@@ -1,0 +1,138 @@
+"""audit(path.csv): the CLI's report, settings as the settings file's keys, the helpers."""
+
+import json
+import subprocess
+
+import pytest
+
+import pseudolens
+from conftest import CLI, cli, table_part
+
+QI = ["age", "sex", "race"]
+
+
+def test_the_report_is_the_clis_json(adult):
+    mine = pseudolens.audit(adult, qi=QI, sensitive=["occupation"])
+    theirs = cli("audit", adult, "--qi", ",".join(QI), "--sensitive", "occupation")
+    assert isinstance(mine, dict)
+    assert mine["read"]["mode"] == theirs["read"]["mode"] == "streaming"
+    mine.pop("read"), theirs.pop("read")
+    assert mine == theirs
+    assert mine["input"]["rows_total"] == 30162
+    assert mine.metric("k_anonymity")["value"] == 1
+    assert mine.metric("n_classes")["value"] == 528
+
+
+def test_keywords_are_the_settings_files_keys(adult, tmp_path):
+    settings = dict(
+        missing_policy="wildcard",
+        threshold=0.1,
+        l_threshold=3,
+        t_threshold=0.4,
+        records_at_risk_threshold=0.1,
+        missing_tokens=["", "NA", "N/A", "NaN", "NULL", "null", "?"],
+    )
+    mine = pseudolens.audit(adult, qi=QI, sensitive="occupation", **settings)
+    # The same keys as a settings file.
+    file = tmp_path / "settings.json"
+    file.write_text(json.dumps({"quasi_identifiers": QI, "sensitive": ["occupation"], **settings}))
+    from_file = cli("audit", adult, "--settings", file)
+    # The same settings as flags.
+    flags = cli(
+        "audit", adult, "--qi", ",".join(QI), "--sensitive", "occupation", "--missing", "wildcard",
+        "--threshold", "0.1", "--l-threshold", "3", "--t-threshold", "0.4",
+        "--records-at-risk-threshold", "0.1", "--missing-token", "?",
+    )
+    for r in (mine, from_file, flags):
+        r.pop("read")
+    assert mine == from_file == flags
+    assert mine["params"]["missing_policy"] == "wildcard"
+    assert mine.metric("l_distinct")["details"]["failing"]["classes"] > 0
+
+
+def test_quasi_identifiers_by_their_key_name(adult):
+    a = pseudolens.audit(adult, quasi_identifiers=QI)
+    b = pseudolens.audit(adult, qi=QI)
+    assert table_part(a) == table_part(b)
+    with pytest.raises(TypeError):
+        pseudolens.audit(adult, qi=QI, quasi_identifiers=QI)
+
+
+def test_an_unknown_key_or_a_bad_value_is_an_error(adult):
+    with pytest.raises(pseudolens.PseudolensError) as e:
+        pseudolens.audit(adult, qi=QI, treshold=0.1)
+    assert "treshold" in str(e.value) and e.value.args[1] == "invalid_settings"
+    with pytest.raises(pseudolens.PseudolensError) as e:
+        pseudolens.audit(adult, qi=QI, threshold=2)
+    assert e.value.args[1] == "invalid_threshold"
+
+
+def test_bad_input_names_line_and_column(tmp_path):
+    f = tmp_path / "ragged.csv"
+    f.write_text("a,b\n1,2\n3\n")
+    with pytest.raises(pseudolens.PseudolensError) as e:
+        pseudolens.audit(f, qi=["a"])
+    message, code, line, _column = e.value.args
+    assert code == "ragged_row" and line == 3 and "line 3" in message
+    with pytest.raises(OSError):
+        pseudolens.audit(tmp_path / "absent.csv", qi=["a"])
+    with pytest.raises(TypeError):
+        pseudolens.audit(42, qi=["a"])
+
+
+def test_metrics_frame_has_one_row_per_metric(adult):
+    r = pseudolens.audit(adult, qi=QI, sensitive=["occupation"])
+    frame = r.metrics_frame()
+    assert len(frame) == len(r["metrics"])
+    k = frame[frame["id"] == "k_anonymity"].iloc[0]
+    assert (k["value"], k["status"], k["table"]) == (1, "ok", "P")
+    t = frame[(frame["id"] == "t_closeness") & (frame["sensitive"] == "occupation")].iloc[0]
+    assert t["value"] == pytest.approx(0.9952589350838804)
+    assert frame[frame["id"] == "qi_distinction"]["subset"].tolist()[:2] == ["sex", "age"]
+
+
+def test_classes_frame_lists_the_riskiest_and_failing_classes(adult):
+    r = pseudolens.audit(adult, qi=QI, sensitive=["occupation"], l_threshold=3)
+    frame = r.classes_frame()
+    assert list(frame.columns) == ["metric", "sensitive", *r["params"]["quasi_identifiers"], "size", "risk"]
+    top = frame[frame["metric"] == "record_risk"]
+    assert len(top) == len(r.metric("record_risk")["details"]["top"])
+    first = top.iloc[0]
+    assert (first["sex"], first["age"], first["race"], first["size"], first["risk"]) == ("Female", "17", "Asian-Pac-Islander", 1, 1.0)
+    failing = frame[frame["metric"] == "l_distinct"]
+    assert len(failing) == len(r.metric("l_distinct")["details"]["failing"]["listed"])
+    assert (failing["sensitive"] == "occupation").all()
+
+
+def test_a_windows_1252_file_is_read_again_with_the_clis_warning(tmp_path):
+    f = tmp_path / "latin.csv"
+    # Past the first chunk (1 MiB) all ASCII, detected as UTF-8; then a Windows-1252 byte.
+    ascii_rows = "Bern,30\n" * 200_000
+    f.write_bytes(("city,age\n" + ascii_rows + "Zürich,30\nGenève,40\nGenève,40\n").encode("cp1252"))
+    mine = pseudolens.audit(f, qi=["city", "age"])
+    theirs = cli("audit", f, "--qi", "city,age")
+    mine.pop("read"), theirs.pop("read")
+    assert mine == theirs
+    assert mine["input"]["encoding"] == "windows-1252"
+    assert [w["code"] for w in mine["warnings"]].count("encoding_fallback") == 1
+    table = pseudolens.PartialTable(qi=["city", "age"]).absorb(f)
+    assert table_part(table.audit())["metrics"] == table_part(mine)["metrics"]
+
+
+def test_original_and_reference_as_the_clis(tmp_path):
+    if not CLI.exists():
+        pytest.fail(f"{CLI} is missing")
+    files = {}
+    for name, level in (("original", 0), ("release", 2)):
+        files[name] = tmp_path / f"{name}.csv"
+        files[name].write_bytes(subprocess.run([str(CLI), "generate", "--rows", "3000", "--level", str(level)], check=True, capture_output=True).stdout)
+    qi = ["age", "sex", "region"]
+    theirs = cli("audit", files["release"], "--qi", ",".join(qi), "--original", files["original"], "--reference", files["original"], "--record-id", "record_id")
+    mine = pseudolens.audit(files["release"], qi=qi, record_id="record_id", original=files["original"], reference=files["original"])
+    mine.pop("read"), theirs.pop("read")
+    assert mine == theirs
+    assert mine["original_input"]["rows_total"] == 3000 and mine["reference_input"] is not None
+    assert mine.metric("r_external")["value"] is not None
+    table = pseudolens.PartialTable(qi=qi, record_id="record_id").absorb(files["release"])
+    again = table.audit(original=files["original"], reference=files["original"])
+    assert table_part(again)["metrics"] == table_part(mine)["metrics"]

@@ -1,0 +1,107 @@
+"""pseudolens.spark.audit on a local Spark (local[2]): partial tables per partition, merged on
+the driver, give the report of the same rows audited on one machine."""
+
+import os
+import shutil
+import sys
+
+import pytest
+
+import pseudolens
+from conftest import table_part
+
+pyspark = pytest.importorskip("pyspark")
+import pseudolens.spark  # noqa: E402
+
+QI = ["age", "sex", "race"]
+
+
+@pytest.fixture(scope="module")
+def spark():
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.fail("Spark needs Java: scripts/test.sh installs openjdk-17-jre-headless")
+    from pyspark.sql import SparkSession
+
+    # The workers run this Python, where pseudolens is installed.
+    os.environ["PYSPARK_PYTHON"] = os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("pseudolens-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def comparable(report):
+    r = table_part(report)
+    return r["metrics"], r["columns"], r["warnings"], r["input"]["rows_total"]
+
+
+SETTINGS = dict(qi=QI, sensitive=["occupation"], l_threshold=2, t_threshold=0.5)
+
+
+def test_spark_audit_is_the_local_audit(spark, adult):
+    # Partitions of about 600 kB: the file in 5 ranges, in file order.
+    spark.conf.set("spark.sql.files.maxPartitionBytes", str(600_000))
+    try:
+        df = spark.read.csv(str(adult), header=True, sep=";", inferSchema=False)
+        assert df.rdd.getNumPartitions() == 5
+        parts = pseudolens.spark.partial_tables(df, **SETTINGS)
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+    assert [p for p, _ in parts] == [0, 1, 2, 3, 4]
+    assert sum(pseudolens.PartialTable.from_bytes(b, **SETTINGS).rows for _, b in parts) == 30162
+    merged = pseudolens.PartialTable.from_bytes(parts[0][1], **SETTINGS)
+    for _, b in parts[1:]:
+        merged.merge(pseudolens.PartialTable.from_bytes(b, **SETTINGS))
+    report = merged.audit()
+    assert comparable(report) == comparable(pseudolens.audit(adult, **SETTINGS))
+    assert report.metric("k_anonymity")["value"] == 1
+
+
+def close(a, b, path="report"):
+    """Equal, floats within 1e-12 relative: sums over the records in another order differ in
+    their last bits."""
+    if isinstance(a, float) or isinstance(b, float):
+        assert a == pytest.approx(b, rel=1e-12, abs=1e-15), path
+    elif isinstance(a, dict) and isinstance(b, dict):
+        assert a.keys() == b.keys(), path
+        for k in a:
+            close(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b)):
+            close(x, y, f"{path}[{i}]")
+    else:
+        assert a == b, path
+
+
+def test_shuffled_partitions_give_the_same_numbers(spark, adult):
+    # A shuffle puts the rows in another order: the same classes and counts; means summed in
+    # another order may differ in their last bits.
+    df = spark.read.csv(str(adult), header=True, sep=";", inferSchema=False).repartition(4)
+    report = pseudolens.spark.audit(df, **SETTINGS)
+    close(comparable(report), comparable(pseudolens.audit(adult, **SETTINGS)))
+
+
+def test_typed_spark_columns_follow_the_typed_rule(spark, adult):
+    import pandas as pd
+
+    frame = pd.read_csv(adult, sep=";")
+    assert str(frame["age"].dtype) == "int64"
+    df = spark.createDataFrame(frame, schema="sex string, age long, race string, `marital-status` string, education string, "
+                               "`native-country` string, workclass string, occupation string, `salary-class` string")
+    settings = dict(qi=QI, sensitive=["occupation"])
+    close(comparable(pseudolens.spark.audit(df, **settings)), comparable(pseudolens.audit(frame, **settings)))
+
+
+def test_an_empty_frame_has_its_columns(spark):
+    df = spark.createDataFrame([], "a string, b int")
+    r = pseudolens.spark.audit(df, qi=["a"])
+    assert r["input"]["rows_total"] == 0 and [c["name"] for c in r["columns"]] == ["a", "b"]
