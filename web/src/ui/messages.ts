@@ -41,7 +41,7 @@ function adviceFor(e: WireError, lenient: boolean): string | null {
     case 'too_many_columns':
       return 'A table with that many columns is usually not a CSV table, or one whose delimiter or quotes are wrong. Check that record, or save the table again as CSV.';
     case 'not_text':
-      return 'Choose the table as CSV, Parquet or Excel .xlsx: if it is an older spreadsheet (Excel .xls, LibreOffice .ods), open it there and save it as .xlsx or CSV (comma-separated values); unpack a compressed file first.';
+      return 'Choose the table as CSV, Parquet or Excel .xlsx: if it is an older spreadsheet (Excel .xls, LibreOffice .ods), open it there and save it as CSV (comma-separated values) or .xlsx; unpack a compressed file first.';
     case 'unreadable_parquet':
     case 'unreadable_xlsx':
     case 'reader_stopped':
