@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use pseudolens_core::{Captured, Encoding, Format, Original, Probe, ReadPath, ReferenceTable, Span, Table, Warning, audit_table};
-use pseudolens_core::{Audit, AuditConfig, Report};
+use pseudolens_core::{Audit, AuditConfig, AuditPart, Report};
 
 use crate::parallel::read_in_parts;
 use crate::{Failure, io_err, stream};
@@ -19,22 +19,45 @@ pub fn format_of(path: &Path) -> Result<Format, Failure> {
     Ok(pseudolens_formats::detect::format_of(&start, &path.to_string_lossy())?)
 }
 
-/// Reads a Parquet or Excel file at `path` into `audit` (an audit or a table reader), then
-/// gives it the file's size and SHA-256.
-fn read_cells(path: &Path, audit: Audit, format: Format, sheet: Option<&str>) -> Result<Audit, Failure> {
-    let mut audit = audit.reading_cells(format);
-    let file = File::open(path).map_err(io_err(path))?;
-    let len = file.metadata().map_err(io_err(path))?.len();
-    match format {
+/// Reads a Parquet or Excel file at `path` into audits started by `make` (an audit or a table
+/// reader): a Parquet file of several row groups in parts on up to `threads` threads, merged
+/// in order (the report is the same whatever the number); then gives it the file's size and
+/// SHA-256.
+fn read_cells(path: &Path, make: &(dyn Fn() -> Result<Audit, pseudolens_core::Error> + Sync), format: Format, sheet: Option<&str>, threads: usize) -> Result<AuditPart, Failure> {
+    let open = || File::open(path).map_err(io_err(path));
+    let len = open()?.metadata().map_err(io_err(path))?.len();
+    let mut part = match format {
         Format::Xlsx => {
-            pseudolens_formats::xlsx::read(BufReader::new(file), sheet, &mut audit)?;
+            let mut audit = make()?.reading_cells(format);
+            pseudolens_formats::xlsx::read(BufReader::new(open()?), sheet, &mut audit)?;
+            audit.finish_part()?
         }
         _ => {
-            pseudolens_formats::parquet::read(file, &mut audit)?;
+            let groups = pseudolens_formats::parquet::row_groups(&open()?)?.len();
+            let parts = threads.min(groups).max(1);
+            // Contiguous runs of row groups, one per thread, the first reading the header.
+            let runs: Vec<Vec<usize>> = (0..parts).map(|p| (groups * p / parts..groups * (p + 1) / parts).collect()).collect();
+            let read = |k: usize, run: Vec<usize>| -> Result<AuditPart, Failure> {
+                let audit = make()?;
+                let mut audit = if k == 0 { audit.reading_cells(format) } else { audit.reading_cells_part(format) };
+                pseudolens_formats::parquet::read_row_groups(open()?, (parts > 1).then_some(run), &mut audit)?;
+                Ok(audit.finish_part()?)
+            };
+            let mut done = std::thread::scope(|s| {
+                let handles: Vec<_> = runs.into_iter().enumerate().map(|(k, run)| s.spawn(move || read(k, run))).collect();
+                handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(Failure::Io("a reading thread stopped unexpectedly".into())))).collect::<Vec<_>>()
+            })
+            .into_iter();
+            let mut whole = done.next().expect("one part at least")?;
+            for part in done {
+                whole.merge(part?)?;
+            }
+            whole
         }
-    }
-    audit.set_file(len, Some(crate::parallel::sha256(path)?));
-    Ok(audit)
+    };
+    part.table.facts.bytes = len;
+    part.set_sha256(crate::parallel::sha256(path)?);
+    Ok(part)
 }
 
 /// A side table (original, reference) must be CSV.
@@ -102,8 +125,8 @@ impl SideTables {
     pub fn read_table(&self, path: &Path, config: &AuditConfig) -> Result<Table, Failure> {
         let format = format_of(path)?;
         if format != Format::Csv {
-            let reader = read_cells(path, Audit::table_reader(config)?, format, self.sheet.as_deref())?;
-            return Ok(reader.finish_part()?.table);
+            let make = || Audit::table_reader(config);
+            return Ok(read_cells(path, &make, format, self.sheet.as_deref(), self.threads)?.table);
         }
         let make = |probe: &Probe, span: Span| Audit::table_part(config, probe, span);
         if let Some(part) = read_in_parts(path, config, self.threads, &make)? {
@@ -152,15 +175,18 @@ impl SideTables {
     fn stream(&self, path: &Path, config: &AuditConfig) -> Result<Report, Failure> {
         let format = format_of(path)?;
         if format != Format::Csv {
-            let mut audit = Audit::new(config.clone())?;
-            if let Some(o) = &self.original {
-                audit.set_original(o.clone());
-            }
-            let mut audit = read_cells(path, audit, format, self.sheet.as_deref())?;
+            let make = || {
+                let mut audit = Audit::new(config.clone())?;
+                if let Some(o) = &self.original {
+                    audit.set_original(o.clone());
+                }
+                Ok(audit)
+            };
+            let mut part = read_cells(path, &make, format, self.sheet.as_deref(), self.threads)?;
             if let Some(e) = &self.reference {
-                audit.set_population(e.clone());
+                part.set_population(e.clone());
             }
-            let mut report = audit.finish()?;
+            let mut report = part.finish();
             report.warnings.extend(self.warnings.iter().cloned());
             return Ok(report);
         }

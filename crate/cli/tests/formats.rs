@@ -37,6 +37,20 @@ fn parquet_and_xlsx_give_the_figures_of_the_csv() {
 }
 
 #[test]
+fn parquet_row_groups_read_on_several_threads_give_the_same_report() {
+    // formats.parquet holds 4 row groups of up to 16 rows.
+    let one = report(&fixture("formats.parquet"), &["--threads", "1"]);
+    for threads in ["2", "3", "4", "8"] {
+        assert_eq!(report(&fixture("formats.parquet"), &["--threads", threads]), one, "{threads} threads");
+        let retained = report(&fixture("formats.parquet"), &["--threads", threads, "--retain"]);
+        assert_eq!(retained["metrics"], one["metrics"], "{threads} threads, retained");
+        assert_eq!(retained["input"], one["input"], "{threads} threads, retained");
+    }
+    assert_eq!(one["input"]["records"], 51);
+    assert_eq!(one["input"]["header_records"], 1);
+}
+
+#[test]
 fn the_readable_output_names_the_format() {
     let out = Command::new(env!("CARGO_BIN_EXE_pseudolens")).args(["profile"]).arg(fixture("formats.xlsx")).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();

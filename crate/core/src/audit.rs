@@ -544,6 +544,14 @@ impl Audit {
         self
     }
 
+    /// [`Audit::reading_cells`] for a later part of a table (row groups read on their own,
+    /// after the first part): its header is not counted again; parts merge in order
+    /// ([`AuditPart::merge`]).
+    pub fn reading_cells_part(mut self, format: Format) -> Self {
+        self.source = Source::Cells(CellReader::later_part(format));
+        self
+    }
+
     /// The header of a table of cells, at `line` (0 when the names are not a row of the
     /// table, as in Parquet; see [`crate::ingest::cells`]).
     pub fn push_header(&mut self, names: Vec<String>, line: u64) -> Result<()> {

@@ -94,3 +94,26 @@ fn pushing_bytes_into_a_cell_audit_is_an_error() {
     let mut a = Audit::new(config()).unwrap();
     assert_eq!(a.push_header(vec!["a".into()], 1).unwrap_err().code, "not_cells");
 }
+
+#[test]
+fn parts_of_a_table_of_cells_merge_into_the_whole() {
+    let whole = cells(6);
+    let mut parts = Vec::new();
+    for (k, range) in [0..2, 2..5, 5..6].into_iter().enumerate() {
+        let a = Audit::new(config()).unwrap();
+        let mut a = if k == 0 { a.reading_cells(Format::Parquet) } else { a.reading_cells_part(Format::Parquet) };
+        a.push_header(HEADER.iter().map(|h| h.to_string()).collect(), 0).unwrap();
+        let mut batch = CellBatch::new();
+        for i in range {
+            batch.push_row(i as u64 + 2, ROWS[i]).unwrap();
+        }
+        a.push_cells(&batch).unwrap();
+        parts.push(a.finish_part().unwrap());
+    }
+    let mut parts = parts.into_iter();
+    let mut merged = parts.next().unwrap();
+    for p in parts {
+        merged.merge(p).unwrap();
+    }
+    assert_eq!(merged.finish(), whole);
+}

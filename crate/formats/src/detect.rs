@@ -13,7 +13,11 @@ pub fn format_of(start: &[u8], name: &str) -> Result<Format> {
         return Ok(Format::Parquet);
     }
     if start.starts_with(b"PK\x03\x04") {
-        return Ok(Format::Xlsx);
+        return match ext {
+            "ods" => Err(Error::input("unsupported_format", "this is an OpenDocument spreadsheet (.ods); save it as .xlsx or as CSV")),
+            "zip" => Err(Error::input("unsupported_format", "this is a zip archive; unpack it and choose the table inside")),
+            _ => Ok(Format::Xlsx),
+        };
     }
     match ext {
         "parquet" | "parq" | "pq" if !start.is_empty() => {
@@ -36,6 +40,8 @@ mod tests {
     fn magic_bytes_decide_then_the_name() {
         assert_eq!(format_of(b"PAR1\x15\x04", "x.csv").unwrap(), Format::Parquet);
         assert_eq!(format_of(b"PK\x03\x04", "book.xlsx").unwrap(), Format::Xlsx);
+        assert_eq!(format_of(b"PK\x03\x04", "sheet.ods").unwrap_err().code, "unsupported_format");
+        assert_eq!(format_of(b"PK\x03\x04", "tables.zip").unwrap_err().code, "unsupported_format");
         assert_eq!(format_of(b"a,b\n", "t.csv").unwrap(), Format::Csv);
         assert_eq!(format_of(b"a,b\n", "t.txt").unwrap(), Format::Csv);
         assert_eq!(format_of(b"a,b\n", "t.parquet").unwrap_err().code, "unreadable_parquet");

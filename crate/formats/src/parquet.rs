@@ -53,6 +53,14 @@ fn metadata<R: ChunkReader>(input: &R) -> Result<ArrowReaderMetadata> {
     Ok(meta)
 }
 
+/// The rows of each row group, in order (from the footer).
+pub fn row_groups<R: ChunkReader>(input: &R) -> Result<Vec<u64>> {
+    contain("Parquet", "unreadable_parquet", || {
+        let meta = metadata(input)?;
+        Ok(meta.metadata().row_groups().iter().map(|rg| rg.num_rows().max(0) as u64).collect())
+    })
+}
+
 /// Reads the whole file into `audit` (made with `reading_cells(Format::Parquet)`); returns
 /// the rows read.
 pub fn read<R: ChunkReader + 'static>(input: R, audit: &mut Audit) -> Result<u64> {

@@ -41,7 +41,7 @@ function adviceFor(e: WireError, lenient: boolean): string | null {
     case 'too_many_columns':
       return 'A table with that many columns is usually not a CSV table, or one whose delimiter or quotes are wrong. Check that record, or save the table again as CSV.';
     case 'not_text':
-      return 'Choose the table as CSV, Parquet or Excel .xlsx: if it is an older spreadsheet (Excel .xls, LibreOffice .ods), open it there and save it as .xlsx or CSV (comma-separated values); unpack a compressed file first.';
+      return 'Choose the table as CSV, Parquet or Excel .xlsx: if it is an older spreadsheet (Excel .xls, LibreOffice .ods), open it there and save it as CSV (comma-separated values) or .xlsx; unpack a compressed file first.';
     case 'unreadable_parquet':
     case 'unreadable_xlsx':
     case 'reader_stopped':
@@ -50,6 +50,8 @@ function adviceFor(e: WireError, lenient: boolean): string | null {
       return 'Write the Parquet file again with Snappy, gzip or LZ4 compression (in pandas: to_parquet(..., compression="snappy"); in polars: write_parquet(..., compression="snappy")), or audit it with the command-line tool, which reads Zstandard and Brotli.';
     case 'unsupported_column_type':
       return 'Leave that column out of the file, or store it as text.';
+    case 'unsupported_format':
+      return 'Open it in the program that made it and save the table as Excel .xlsx or as CSV.';
     case 'side_table_not_csv':
       return 'Save that table as CSV (comma-separated values) and choose it again.';
     case 'invalid_encoding':
@@ -125,6 +127,7 @@ const WHAT: Readonly<Record<string, string>> = {
   reader_stopped: 'the reader stopped on it',
   unsupported_column_type: 'a column whose values are not cells of a table',
   side_table_not_csv: 'it is not a CSV file',
+  unsupported_format: 'pseudolens does not read this kind of file',
 };
 
 /** The title of an error in the file itself: where it is, and what is wrong. */

@@ -128,13 +128,22 @@ impl CellBatch {
 pub struct CellReader {
     header: Option<Vec<String>>,
     facts: InputFacts,
+    /// A part of a table after its first (row groups read on their own): its header is the
+    /// first part's, not a record of its own.
+    later_part: bool,
 }
 
 impl CellReader {
     /// A reader of a table in this format.
     pub fn new(format: Format) -> Self {
         let facts = InputFacts { format, encoding: "utf-8".into(), ..InputFacts::default() };
-        CellReader { header: None, facts }
+        CellReader { header: None, facts, later_part: false }
+    }
+
+    /// A reader of a later part of a table in this format (see [`CellReader::header`]): the
+    /// parts' facts then add up to the whole table's when merged.
+    pub fn later_part(format: Format) -> Self {
+        CellReader { later_part: true, ..CellReader::new(format) }
     }
 
     /// The header at `line` (0 when the format's column names are not a row of the table, as
@@ -150,8 +159,10 @@ impl CellReader {
         let names = column_names(cells, line.max(1), &mut self.facts.renamed_columns)?;
         sink.header(&names)?;
         self.facts.columns = names.len();
-        self.facts.header_records = 1;
-        self.facts.lines = self.facts.lines.max(line.max(1));
+        if !self.later_part {
+            self.facts.header_records = 1;
+            self.facts.lines = self.facts.lines.max(line.max(1));
+        }
         self.header = Some(names);
         Ok(())
     }

@@ -100,7 +100,7 @@ pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// that people often save under a `.csv` name by mistake; each with what it is.
 const SIGNATURES: [(&[u8], &str); 8] = [
     (b"%PDF-", "a PDF document"),
-    (b"PK\x03\x04", "a ZIP archive (an Excel .xlsx or OpenDocument file is one: save it as CSV)"),
+    (b"PK\x03\x04", "a ZIP archive (an Excel .xlsx workbook, which pseudolens reads as such, or an OpenDocument file: save that as .xlsx or CSV)"),
     (b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", "an old Office document (.xls, .doc): save it as CSV"),
     (b"\x89PNG\r\n\x1A\n", "a PNG image"),
     (b"\xFF\xD8\xFF", "a JPEG image"),
