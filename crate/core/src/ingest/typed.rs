@@ -34,22 +34,20 @@ pub fn uint(v: u64, out: &mut String) {
 
 /// A 64-bit float: its shortest round-trip decimal without exponent (Rust's `{}`), NaN blank.
 pub fn float64(v: f64, out: &mut String) {
-    if v.is_nan() {
-        return;
-    }
-    if v == 0.0 {
-        out.push('0');
-    } else {
-        let _ = write!(out, "{v}");
-    }
+    float(v, v.is_nan(), v == 0.0, out);
 }
 
 /// A 32-bit float: the shortest decimal that reads back as the same 32-bit float.
 pub fn float32(v: f32, out: &mut String) {
-    if v.is_nan() {
+    float(v, v.is_nan(), v == 0.0, out);
+}
+
+/// A float's text by Rust's `{}`: nothing for NaN, `0` for either zero.
+fn float(v: impl std::fmt::Display, nan: bool, zero: bool, out: &mut String) {
+    if nan {
         return;
     }
-    if v == 0.0 {
+    if zero {
         out.push('0');
     } else {
         let _ = write!(out, "{v}");
