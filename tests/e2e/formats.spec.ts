@@ -99,3 +99,30 @@ test('a Parquet file on which the reader panics stops one reader worker, with a 
   const after = await audit(page, 'formats.parquet');
   expect(after.lead).toContain('read from a Parquet file');
 });
+
+test('a workbook of several sheets: step 2 offers them, and choosing one reads it instead', async ({ page }) => {
+  await openApp(page);
+  await page.locator('#file-input').setInputFiles(fixture('formats.xlsx'));
+  const profile = page.locator('#profile-panel');
+  await expect(profile.locator('p.lead')).toContainText('50 rows, 6 columns, read from sheet “Release” of an Excel workbook');
+  const sheet = page.getByLabel('Sheet read:');
+  await expect(sheet).toHaveValue('Release');
+  expect(await sheet.locator('option').allInnerTexts()).toEqual(['Release', 'Codes']);
+
+  // The keyboard alone: focus the field, pick the next sheet.
+  await sheet.focus();
+  await sheet.selectOption('Codes');
+  await expect(profile.locator('p.lead')).toContainText('3 rows, 2 columns, read from sheet “Codes” of an Excel workbook');
+  await expect(profile.locator('tbody tr')).toHaveCount(2);
+  await expect(page.getByLabel('Sheet read:')).toHaveValue('Codes');
+  await page.locator('select[data-column="code"]').selectOption('quasi_identifier');
+  await page.locator('select[data-column="label"]').selectOption('insensitive');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(page.locator('#results-panel')).toContainText('Quasi-identifiers: code');
+  expect(await cardValue(page, 'k_anonymity')).toBe('1');
+
+  // A CSV or a one-sheet file offers no choice.
+  await page.locator('#file-input').setInputFiles(fixture('formats.csv'));
+  await expect(profile.locator('p.lead')).toContainText('read as utf-8');
+  await expect(page.getByLabel('Sheet read:')).toHaveCount(0);
+});

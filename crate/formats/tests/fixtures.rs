@@ -90,6 +90,13 @@ fn xlsx() -> Vec<u8> {
             }
         }
     }
+    // A second sheet, for choosing a sheet (the page's step 2, the CLI's --sheet).
+    let codes = wb.add_worksheet().set_name("Codes").unwrap();
+    for (i, row) in [["code", "label"], ["007", "seven"], ["12", "twelve"], ["5", "five"]].iter().enumerate() {
+        for (j, c) in row.iter().enumerate() {
+            codes.write_string(i as u32, j as u16, *c).unwrap();
+        }
+    }
     wb.save_to_buffer().unwrap()
 }
 
@@ -123,4 +130,9 @@ fn the_committed_fixtures_read_as_one_table() {
     let mut a = Audit::new(config()).unwrap().reading_cells(Format::Xlsx);
     pseudolens_formats::xlsx::read(std::io::Cursor::new(read("formats.xlsx")), None, &mut a).unwrap();
     assert_eq!(table_part(a.finish().unwrap()), table_part(csv));
+    assert_eq!(pseudolens_formats::xlsx::sheet_names(std::io::Cursor::new(read("formats.xlsx"))).unwrap(), ["Release", "Codes"]);
+    let mut a = Audit::new(AuditConfig { quasi_identifiers: vec!["code".into()], ..AuditConfig::default() }).unwrap().reading_cells(Format::Xlsx);
+    pseudolens_formats::xlsx::read(std::io::Cursor::new(read("formats.xlsx")), Some("Codes"), &mut a).unwrap();
+    let codes = a.finish().unwrap();
+    assert_eq!((codes.input.rows_total, codes.input.sheet.as_deref()), (3, Some("Codes")));
 }

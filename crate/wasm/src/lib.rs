@@ -236,6 +236,14 @@ pub fn file_format(start: &[u8], name: &str) -> Result<String, JsValue> {
     pseudolens_formats::detect::format_of(start, name).map(|f| f.label().to_string()).map_err(|e| error(&e))
 }
 
+/// The names of an Excel workbook's sheets, in their order (`unreadable_xlsx` when it is not a
+/// workbook). Call it on a workbook `read_cells` has read: a panic of the reader aborts this
+/// WebAssembly instance.
+#[wasm_bindgen]
+pub fn sheet_names(bytes: &[u8]) -> Result<Vec<String>, JsValue> {
+    pseudolens_formats::xlsx::sheet_names(std::io::Cursor::new(bytes)).map_err(|e| error(&e))
+}
+
 /// Reads a whole Parquet or Excel file (`format` "parquet" or "xlsx"; `sheet` null: the first)
 /// into a kept table with the audit's settings: its bytes, as `TableReader.finish` gives them,
 /// for `KeptTable.from_bytes`. A corrupt file is an input error (`unreadable_parquet`,

@@ -15,6 +15,7 @@ import { showExtractStatus } from '../results/drilldown/drilldown-view';
 import { sizeMismatch } from '../ui/account';
 import { LENIENT_HELPS, SIDE_NAMES, addMessage, clearMessages, describeError, removeErrors, showMessage } from '../ui/messages';
 import { renderProfile, type ProfileForm, type ProfileMode } from '../setup/profile-view';
+import { sheetChoice } from '../setup/sheet-choice';
 import { Freshness, profileReadText } from './freshness';
 import { clearCandidates, renderCandidates } from '../results/balance/candidates-view';
 import { comparisonHtmlReport, htmlReport, pageCss, snapshotResults, type Disclosure } from '../export/report-html';
@@ -326,6 +327,12 @@ function onProfile(report: Report, tableRead: TableRead): void {
   if (job.candidates) renderProfile(profilePanel, report, job.label, read, runCompare, readHeader, compareMode(job.candidates));
   else job.form = renderProfile(profilePanel, report, job.label, read, runAudit, readHeader, null, () => freshness.changed());
   profilePanel.querySelector('.lead')?.after(el('p', { class: 'note', id: 'read-note', 'data-kept': String(tableRead.kept) }, profileReadText(tableRead)));
+  const source = job.source;
+  if (source.kind === 'file' && tableRead.sheets.length > 1 && !job.candidates) {
+    const label = job.label;
+    const choose = (sheet: string) => start({ kind: 'file', file: source.file, sheet }, label, false);
+    profilePanel.querySelector('#read-note')?.after(sheetChoice(tableRead.sheets, report.input.sheet, choose));
+  }
   profilePanel.hidden = false;
   job.profile = report;
   // Settings from a link or a settings file waiting for this file.

@@ -7,7 +7,9 @@ import type { Extracted } from './contract';
 import type { AuditConfig, MetricResult, Report, ShareableReport, WireError } from './report';
 
 /** What to read: a user's file, or the sample bundled in the wasm module. */
-export type Source = { kind: 'file'; file: File } | { kind: 'sample' };
+/** The released table: a file (`sheet`: the sheet of an Excel workbook to read; absent or
+ * null, the first) or the bundled sample. */
+export type Source = { kind: 'file'; file: File; sheet?: string | null } | { kind: 'sample' };
 
 /**
  * Profile = first pass over a new file (no quasi-identifiers); audit = the real run;
@@ -62,6 +64,8 @@ export interface TableRead {
   readers: number;
   /** Seconds the audit took, its read included when there was one. */
   seconds: number;
+  /** The sheets of the released file when it is an Excel workbook, in their order (else empty). */
+  sheets: string[];
 }
 
 /** Which file a message is about: the released table, the population table or the original. */

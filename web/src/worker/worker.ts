@@ -24,6 +24,7 @@ import init, {
   file_format,
   read_cells,
   sample_csv,
+  sheet_names,
   shareable,
   version,
   warm_up,
@@ -79,6 +80,9 @@ const poolReady = pool.ready().catch(() => {
 
 /** The format of the released file, known once its profile pass starts. */
 let releasedFormat: 'csv' | CellsFormat = 'csv';
+/** The sheet of the released workbook to read (null: the first), and its sheets once read. */
+let releasedSheet: string | null = null;
+let releasedSheets: string[] = [];
 
 /** The released file's table, read once and kept (null: none yet, or it could not be kept). */
 let kept: { table: KeptTable; readers: number; ragged: AuditConfig['ragged'] } | null = null;
@@ -128,17 +132,19 @@ async function cellsTable(id: number, blob: Blob, config: AuditConfig, format: C
   const post = progressPoster(id, blob, 'table');
   post(0, null, true);
   fileReads += 1;
-  let table = pool ? await pool.readCells(blob, config, format, null) : null;
+  let table = pool ? await pool.readCells(blob, config, format, releasedSheet) : null;
   if (!table) {
     const bytes = new Uint8Array(await blob.arrayBuffer());
     try {
-      table = KeptTable.from_bytes(read_cells(config, bytes, format, null));
+      table = KeptTable.from_bytes(read_cells(config, bytes, format, releasedSheet));
     } catch (e) {
       if (e instanceof WebAssembly.RuntimeError) throw readerStopped(format, e);
       throw e;
     }
   }
   post(blob.size, null, true);
+  // The workbook read without a panic: listing its sheets here cannot stop this worker.
+  if (format === 'xlsx') releasedSheets = sheet_names(new Uint8Array(await blob.arrayBuffer()));
   return table;
 }
 
@@ -338,7 +344,7 @@ let notKept: string | null = null;
  * The report of `config` on the released file: an audit of the kept table (read now, in
  * parallel, when `mayRead` and it is not kept yet), else a streaming read of the file.
  */
-async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Sides, mayRead: boolean): Promise<{ report: Report; read: Omit<TableRead, 'seconds' | 'fileReads'> }> {
+async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Sides, mayRead: boolean): Promise<{ report: Report; read: Omit<TableRead, 'seconds' | 'fileReads' | 'sheets'> }> {
   if (kept && kept.ragged !== config.ragged && releasedFormat === 'csv') forgetKept();
   if (!kept && (mayRead || releasedFormat !== 'csv') && notKept === null && !(await keep(id, blob, config))) notKept = NOT_IN_PARTS;
   let why = notKept ?? 'the table was not kept in this worker';
@@ -437,7 +443,7 @@ async function auditRelease(
     const sides = await sidesFor(id, config, original, reference, onTarget);
     return auditTable(id, blob, withEncoding(config, encoding), sides, mayRead);
   });
-  return { report, read: { ...read, fileReads, seconds: (performance.now() - started) / 1000 } };
+  return { report, read: { ...read, fileReads, seconds: (performance.now() - started) / 1000, sheets: releasedSheets } };
 }
 
 /** The column names of a side table, read by the core as it will read them in the audit. */
@@ -469,6 +475,8 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
           notKept = null;
           fileReads = 0;
           releasedFormat = await sourceFormat(request.source);
+          releasedSheet = request.source.kind === 'file' ? (request.source.sheet ?? null) : null;
+          releasedSheets = [];
         }
         const { original, reference } = request.pass === 'audit' ? request : { original: null, reference: null };
         const { report, read } = await auditRelease(id, asBlob(request.source), config, original, reference, true, onTarget);
