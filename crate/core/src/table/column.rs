@@ -2,6 +2,7 @@
 //! when the table is retained, and the sketch of the cells past its cap of distinct values.
 
 use super::codes::Codes;
+use super::profile::count_kept;
 use super::sketch::Sketch;
 use super::values::{Values, ascii_trim};
 use crate::ingest::cell::Normaliser;
@@ -106,6 +107,22 @@ impl Column {
         self.sketch.get_or_insert_default();
     }
 
+    /// Folds the kept values of a column past its cap that keeps no codes into its sketch (as
+    /// its profile counts them) and forgets them: a part read in a worker then ships the sketch
+    /// alone, not up to [`super::RETAIN_CAP`] values that only the profile would read
+    /// (measured: decoding and merging the two parts of the 1M-row Adult-like table took 0.58 s
+    /// in the page, mostly its id column's values).
+    pub fn fold_into_sketch(&mut self, norm: &Normaliser) {
+        let (Some(sketch), None) = (&mut self.sketch, &self.codes) else { return };
+        for code in 0..self.values.len() as u32 {
+            let (n, text) = (self.values.count(code), self.values.text(code));
+            if n > 0 && count_kept(&mut sketch.stats, text, n, norm) {
+                sketch.hll.insert(text);
+            }
+        }
+        self.values = Values::default();
+    }
+
     /// Whether the column holds a code per row.
     pub fn is_retained(&self) -> bool {
         self.codes.is_some()
@@ -141,5 +158,34 @@ impl Column {
             self.freeze();
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::profile::profile;
+
+    #[test]
+    fn a_column_past_its_cap_folds_its_values_into_the_sketch_with_the_same_profile() {
+        let norm = Normaliser::default();
+        let mut c = Column::new(Cap::soft(3), false);
+        let cells = ["7", "8", "", "NA", "9", "12", "8", "x-1", "13", "7", "2020-01-05", "12"];
+        for cell in cells {
+            c.take(cell.as_bytes(), Encoding::Utf8, &norm).unwrap();
+        }
+        assert!(c.sketch.is_some() && c.values.len() == 3);
+        let before = profile(&c, "v", 0, cells.len() as u64, &norm);
+        c.fold_into_sketch(&norm);
+        assert!(c.values.is_empty());
+        let after = profile(&c, "v", 0, cells.len() as u64, &norm);
+        assert_eq!(after, before);
+        // 10 filled cells of 7 distinct values (7, 8, 9, 12, x-1, 13, 2020-01-05), 2 blanks ("", NA).
+        assert_eq!((after.forms.missing, after.distinct, after.distinct_exact), (2, 7, false));
+        // A column that keeps its codes (a role may need them) keeps its values.
+        let mut kept = Column::new(Cap::soft(3), true);
+        kept.take(b"1", Encoding::Utf8, &norm).unwrap();
+        kept.fold_into_sketch(&norm);
+        assert_eq!(kept.values.len(), 1);
     }
 }

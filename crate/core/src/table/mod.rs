@@ -287,8 +287,12 @@ impl TableBuilder {
         &self.columns
     }
 
-    /// The finished table.
-    pub fn finish(self, facts: InputFacts) -> Table {
+    /// The finished table (the columns past their cap carry their sketch alone:
+    /// [`Column::fold_into_sketch`]).
+    pub fn finish(mut self, facts: InputFacts) -> Table {
+        for c in &mut self.columns {
+            c.fold_into_sketch(&self.norm);
+        }
         let not_retained = match (self.retain, self.not_retained) {
             (None, _) => Some("the table was read as a stream".to_string()),
             (_, why) => why,

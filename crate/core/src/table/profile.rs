@@ -180,6 +180,19 @@ impl Stats {
     }
 }
 
+/// Counts `n` cells of a kept value into `stats`; whether it is filled (not blank).
+pub fn count_kept(stats: &mut Stats, text: &str, n: u64, norm: &Normaliser) -> bool {
+    match norm.normalise(text) {
+        Cell::Missing => stats.tally.missing += n,
+        Cell::Suppressed => stats.tally.suppressed += n,
+        Cell::Text(t) => {
+            stats.add(Form::of(t, norm), t, n);
+            return true;
+        }
+    }
+    false
+}
+
 /// The profile of a column from its values (and sketch): `rows` data rows.
 pub fn profile(column: &Column, name: &str, index: usize, rows: u64, norm: &Normaliser) -> ColumnProfile {
     let values = &column.values;
@@ -187,16 +200,8 @@ pub fn profile(column: &Column, name: &str, index: usize, rows: u64, norm: &Norm
     let mut texts: Vec<u32> = Vec::new();
     for code in 0..values.len() as u32 {
         let n = values.count(code);
-        if n == 0 {
-            continue;
-        }
-        match norm.normalise(values.text(code)) {
-            Cell::Missing => stats.tally.missing += n,
-            Cell::Suppressed => stats.tally.suppressed += n,
-            Cell::Text(t) => {
-                stats.add(Form::of(t, norm), t, n);
-                texts.push(code);
-            }
+        if n > 0 && count_kept(&mut stats, values.text(code), n, norm) {
+            texts.push(code);
         }
     }
     let kind = stats.kind();
