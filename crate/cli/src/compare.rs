@@ -56,7 +56,7 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
         }
     }
     let p = ChoiceParams { rut_alpha: config.balance.rut_alpha, tau_r: args.tau_r, tau_u: args.tau_u };
-    let qi = reports.first().map(|(_, r)| r.params.config.quasi_identifiers.clone()).unwrap_or_default();
+    let qi = reports.first().map(|(_, r)| r.params.quasi_identifiers.clone()).unwrap_or_default();
     let metrics = choose(&qi, &candidates, &p);
     let write = |e: io::Error| Failure::Io(format!("standard output: {e}"));
     if args.settings.json {

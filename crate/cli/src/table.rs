@@ -21,7 +21,7 @@ pub fn print_profile(report: &Report, out: &mut impl Write) -> io::Result<()> {
 /// One line per metric, its column in brackets, the advice's sentences, then the warnings.
 pub fn print(report: &Report, out: &mut impl Write) -> io::Result<()> {
     read_lines(report, out)?;
-    writeln!(out, "quasi-identifiers: {}", report.params.config.quasi_identifiers.join(", "))?;
+    writeln!(out, "quasi-identifiers: {}", report.params.quasi_identifiers.join(", "))?;
     writeln!(out)?;
     for m in &report.metrics {
         let value = match &m.value {

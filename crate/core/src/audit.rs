@@ -16,7 +16,7 @@ use crate::identity::{self, IdentityInput, PopulationTable};
 use crate::ingest::cell::{Cell, Normaliser, parse_num};
 use crate::ingest::cells::{CellBatch, CellReader, Format};
 use crate::ingest::reader::{InputFacts, PartBounds, Probe, Reader, RecordSink, Rows, Span};
-use crate::report::{ReadPath, Report, ReportParams, Warning, metric_warnings, reading_warnings};
+use crate::report::{ReadPath, Report, Warning, metric_warnings, reading_warnings};
 use crate::metric::{MetricResult, Status};
 use crate::table::classes::ClassTable;
 use crate::table::dictionary::MISSING;
@@ -340,7 +340,7 @@ impl TableSummary {
             original_input: self.original.as_ref().map(|o| o.input.clone()),
             reference_input: self.population.as_ref().map(|r| r.input.clone()),
             columns,
-            params: ReportParams { config: AuditConfig { quasi_identifiers: qi, ..config.clone() } },
+            params: AuditConfig { quasi_identifiers: qi, ..config.clone() },
             metrics,
             warnings,
             read: ReadPath::streaming("the file was read for this audit"),

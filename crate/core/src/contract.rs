@@ -41,7 +41,7 @@ fn contract() -> String {
     use crate::ingest::encoding::Encoding;
     use crate::ingest::reader::{InputFacts, Probe, Ragged};
     use crate::metric::{MetricResult, Scope, Status};
-    use crate::report::{ReadPath, Report, ReportParams, Warning};
+    use crate::report::{ReadPath, Report, Warning};
     use crate::table::classes::MissingPolicy;
     use crate::table::kind::Kind;
     use crate::table::profile::{ColumnProfile, Forms};
@@ -53,7 +53,7 @@ fn contract() -> String {
         AuditConfig, MissingPolicy, Encoding, Ragged, AttributeParams, ScorrThresholds, KBasis, BalanceParams,
         RiskCombination, AttributeSettings, Kind, UtilityParams, LmaxMode, RoundingMode, ProximityNorm, Aggregation,
         CtbilBlank, Query, Aggregate, AdviceParams,
-        Report, InputFacts, Format, ColumnProfile, Forms, Role, ReportParams, MetricResult, Scope, Status, Warning, ReadPath,
+        Report, InputFacts, Format, ColumnProfile, Forms, Role, MetricResult, Scope, Status, Warning, ReadPath,
         Error, ErrorKind, Value, Candidate, ChoiceParams, Probe, Extracted,
     );
     let constants = [

@@ -18,16 +18,6 @@ pub struct Warning {
     pub message: String,
 }
 
-/// Parameters echoed in the report: every setting of the audit, with the quasi-identifiers in
-/// column order (spec README Sec 3) as the metrics used them.
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ReportParams {
-    /// The settings.
-    #[serde(flatten)]
-    pub config: AuditConfig,
-}
-
 /// The result of an audit.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -40,8 +30,9 @@ pub struct Report {
     pub reference_input: Option<InputFacts>,
     /// Per-column profile.
     pub columns: Vec<ColumnProfile>,
-    /// Settings used.
-    pub params: ReportParams,
+    /// Every setting of the audit, with the quasi-identifiers in column order (spec README
+    /// Sec 3) as the metrics used them.
+    pub params: AuditConfig,
     /// Metric results (spec README Sec 10), empty without quasi-identifiers.
     pub metrics: Vec<MetricResult>,
     /// Warnings.

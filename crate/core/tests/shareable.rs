@@ -163,7 +163,7 @@ fn leaks(report: &Value, rare: &Rare, k: u64) -> Vec<String> {
 fn check(report: &Report, tables: &[&[Vec<String>]], ks: &[u64]) {
     let full = serde_json::to_value(report).unwrap();
     for &k in ks {
-        let rare = rare(tables, &report.params.config.quasi_identifiers, k);
+        let rare = rare(tables, &report.params.quasi_identifiers, k);
         assert!(
             !leaks(&full, &rare, k).is_empty(),
             "k = {k}: the full report holds record-level values (the check can fail)"
