@@ -82,8 +82,7 @@ pub fn with_fallback<T>(
     match read(forced) {
         Err(Failure::Audit(e)) if forced.is_none() && let Some(fallback) = Encoding::fallback(e.code) => {
             let again = read(Some(fallback))?;
-            let message = format!("{} is not valid UTF-8 ({e}); it was read again as Windows-1252", path.display());
-            Ok((again, Some(Warning { code: "encoding_fallback", message })))
+            Ok((again, Some(Warning::encoding_fallback(path.display(), &e))))
         }
         r => r.map(|t| (t, None)),
     }

@@ -18,6 +18,14 @@ pub struct Warning {
     pub message: String,
 }
 
+impl Warning {
+    /// `file`, detected as UTF-8, was not (`cause`) and was read again as Windows-1252 (spec
+    /// README Sec 6): the warning every front end gives.
+    pub fn encoding_fallback(file: impl std::fmt::Display, cause: &impl std::fmt::Display) -> Warning {
+        Warning { code: "encoding_fallback", message: format!("{file} is not valid UTF-8 ({cause}); it was read again as Windows-1252") }
+    }
+}
+
 /// The result of an audit.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -73,8 +73,7 @@ fn with_fallback<T>(path: &str, config: &AuditConfig, read: impl Fn(&AuditConfig
     match read(config) {
         Err(Failure::Audit(e)) if config.encoding.is_none() && let Some(fallback) = Encoding::fallback(e.code) => {
             let again = read(&AuditConfig { encoding: Some(fallback), ..config.clone() }).map_err(|f| f.into_py(path))?;
-            let message = format!("{path} is not valid UTF-8 ({e}); it was read again as Windows-1252");
-            Ok((again, Some(Warning { code: "encoding_fallback", message })))
+            Ok((again, Some(Warning::encoding_fallback(path, &e))))
         }
         r => r.map(|t| (t, None)).map_err(|f| f.into_py(path)),
     }
