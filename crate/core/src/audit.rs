@@ -12,6 +12,7 @@ use crate::balance::BalanceInput;
 use crate::config::AuditConfig;
 use crate::error::{Error, Result};
 use crate::identity::persons::Persons;
+use crate::identity::disjoint::DisjointClasses;
 use crate::identity::{self, IdentityInput, PopulationTable};
 use crate::ingest::cell::{Cell, Normaliser, parse_num};
 use crate::ingest::cells::{CellBatch, CellReader, Format};
@@ -254,24 +255,8 @@ impl TableSummary {
         for s in &mut self.sensitive {
             s.seal();
         }
-        let rows = self.facts.rows_total;
-        let mut warnings = Vec::new();
-        let empty: Vec<String> = columns.iter().filter(|c| c.shape == "no values" && rows > 0).map(|c| format!("\"{}\"", c.name)).collect();
-        match empty.len() {
-            0 => {}
-            1 => warnings.push(Warning { code: "column_without_values", message: format!("column {} has no value in any row", empty[0]) }),
-            n => warnings.push(Warning { code: "column_without_values", message: format!("{n} columns have no value in any row: {}", name_list(&empty)) }),
-        }
+        let mut warnings = table_warnings(&columns, &self.facts);
         let qi: Vec<String> = self.qi_index.iter().map(|&i| self.columns[i].clone()).collect();
-        let direct: Vec<&str> =
-            columns.iter().filter(|c| c.proposed_role == Role::DirectIdentifier).map(|c| c.name.as_str()).collect();
-        if !direct.is_empty() {
-            warnings.push(Warning {
-                code: "direct_identifiers_present",
-                message: format!("these columns look like direct identifiers and should not be released: {}", name_list(&direct)),
-            });
-        }
-        warnings.extend(reading_warnings(&self.facts));
         let identity = config.identity_params();
         let population = match &self.population {
             None => PopulationTable::Absent,
@@ -306,14 +291,7 @@ impl TableSummary {
             let verdicts = crate::verdict::scorr::metrics(&ctx, &metrics, &qi, &sas, &config.scorr);
             metrics.extend(verdicts);
             if qi_all_blank(&self.classes) {
-                not_assessable(&mut metrics);
-                warnings.push(Warning {
-                    code: QI_ALL_BLANK,
-                    message: format!(
-                        "every quasi-identifier ({}) is blank in every audited record, so the audit cannot tell how re-identifiable the people in the file are and gives no verdict: check the roles, and whether the export emptied these columns",
-                        qi.join(", ")
-                    ),
-                });
+                warnings.push(not_assessable(&mut metrics, &qi));
             }
         }
         if let (Some(o), Some(p)) = (&self.original, &self.released) {
@@ -348,6 +326,28 @@ impl TableSummary {
     }
 }
 
+/// The warnings about the columns and the reading: columns without values, columns that look
+/// like direct identifiers, what the reader had to repair or skip.
+fn table_warnings(columns: &[ColumnProfile], facts: &InputFacts) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    let rows = facts.rows_total;
+    let empty: Vec<String> = columns.iter().filter(|c| c.shape == "no values" && rows > 0).map(|c| format!("\"{}\"", c.name)).collect();
+    match empty.len() {
+        0 => {}
+        1 => warnings.push(Warning { code: "column_without_values", message: format!("column {} has no value in any row", empty[0]) }),
+        n => warnings.push(Warning { code: "column_without_values", message: format!("{n} columns have no value in any row: {}", name_list(&empty)) }),
+    }
+    let direct: Vec<&str> = columns.iter().filter(|c| c.proposed_role == Role::DirectIdentifier).map(|c| c.name.as_str()).collect();
+    if !direct.is_empty() {
+        warnings.push(Warning {
+            code: "direct_identifiers_present",
+            message: format!("these columns look like direct identifiers and should not be released: {}", name_list(&direct)),
+        });
+    }
+    warnings.extend(reading_warnings(facts));
+    warnings
+}
+
 /// Names in a warning: the first [`LISTED_NAMES`], then how many more (a file of 20,000
 /// columns would otherwise make one warning of 20,000 names).
 fn name_list<S: AsRef<str>>(names: &[S]) -> String {
@@ -375,13 +375,20 @@ fn qi_all_blank(classes: &ClassTable) -> bool {
 
 /// Every QI blank: one class of the whole file passes every threshold, but only because the
 /// file holds nothing to group by. The verdicts say "not assessable" instead of a light
-/// (docs/decisions.md, "Every quasi-identifier blank").
-fn not_assessable(metrics: &mut [MetricResult]) {
+/// (docs/decisions.md, "Every quasi-identifier blank"); the warning that says why.
+fn not_assessable(metrics: &mut [MetricResult], qi: &[String]) -> Warning {
     for m in metrics.iter_mut().filter(|m| VERDICT_IDS.contains(&m.id)) {
         m.value = serde_json::Value::Null;
         m.status = Status::NotApplicable;
         m.reason = Some(QI_ALL_BLANK);
         m.details = serde_json::json!({});
+    }
+    Warning {
+        code: QI_ALL_BLANK,
+        message: format!(
+            "every quasi-identifier ({}) is blank in every audited record, so the audit cannot tell how re-identifiable the people in the file are and gives no verdict: check the roles, and whether the export emptied these columns",
+            qi.join(", ")
+        ),
     }
 }
 
@@ -405,6 +412,68 @@ pub fn audit_table(
     original: Option<Arc<Captured>>,
     population: Option<Arc<ReferenceTable>>,
 ) -> Result<Report> {
+    let summary = summarise(table, config, original, population)?;
+    let profiles = table.profiles(&config.normaliser());
+    let mut report = summary.finish(profiles, table.facts.clone(), config);
+    report.read = ReadPath { mode: "retained", reason: "the table was read once and kept in memory".into() };
+    Ok(report)
+}
+
+/// The class statistics of a retained table whose classes no other part holds (a partition of
+/// a table split by a hash of its QI values, [`ClassHasher`]): the class-partitioned mode of
+/// docs/spark.md. Only the QIs' codes are read (the other roles of `config` are ignored);
+/// `class_partitioned_wildcard` under the wildcard policy.
+pub fn class_statistics(table: &Table, config: &AuditConfig) -> Result<DisjointClasses> {
+    let qi_only = AuditConfig { sensitive: Vec::new(), weight: None, person_id: None, ..config.clone() };
+    DisjointClasses::of(&summarise(table, &qi_only, None, None)?.classes)
+}
+
+/// The report of a table split into parts holding disjoint classes: the profile and account of
+/// the merged parts (`profile`: their tables, codes or not) and the identity metrics from the
+/// merged class statistics. Says in a warning what this mode does not compute.
+pub fn audit_disjoint(profile: &Table, classes: &DisjointClasses, config: &AuditConfig) -> Result<Report> {
+    config.csv_options()?;
+    let mut qi = Vec::new();
+    for name in &config.quasi_identifiers {
+        match profile.header.iter().position(|c| c == name) {
+            Some(i) => qi.push(i),
+            None => return Err(Error::config("unknown_column", format!("there is no column \"{name}\"; the columns are: {}", profile.header.join(", "))).in_column(name)),
+        }
+    }
+    // Spec README Sec 3: A is ordered by column position.
+    qi.sort_unstable();
+    let qi: Vec<String> = qi.into_iter().map(|i| profile.header[i].clone()).collect();
+    let columns = profile.profiles(&config.normaliser());
+    let mut warnings = table_warnings(&columns, &profile.facts);
+    let mut metrics = if qi.is_empty() { Vec::new() } else { classes.metrics(&qi, &config.identity_params()) };
+    if !qi.is_empty() && classes.all_blank && classes.records() > 0 {
+        warnings.push(not_assessable(&mut metrics, &qi));
+    }
+    warnings.push(Warning {
+        code: "class_partitioned",
+        message: "audited from per-partition class statistics (the class-partitioned mode): the class sizes, uniqueness, record risk, the prosecutor, journalist and marketer models without a population table, the population-uniqueness estimators and ARX's verdict are exact; the sensitive-attribute family, QI attribution (distinction, separation, contribution, singling out), SCORR's risks and verdicts, the weighted risks, the journalist model against a population table, utility and balance need the whole class table and are not computed (docs/spark.md)".into(),
+    });
+    warnings.extend(metric_warnings(&metrics));
+    Ok(Report {
+        input: profile.facts.clone(),
+        original_input: None,
+        reference_input: None,
+        columns,
+        params: AuditConfig { quasi_identifiers: qi, ..config.clone() },
+        metrics,
+        warnings,
+        read: ReadPath { mode: "class_partitioned", reason: "each partition held disjoint classes and sent their statistics".into() },
+    })
+}
+
+/// The summaries of a retained table with the settings `config`, from row ranges read on all
+/// cores; `not_retained` when a column a role needs was not kept.
+fn summarise(
+    table: &Table,
+    config: &AuditConfig,
+    original: Option<Arc<Captured>>,
+    population: Option<Arc<ReferenceTable>>,
+) -> Result<TableSummary> {
     config.csv_options()?;
     let mut summary = TableSummary::new(&table.header, config)?;
     summary.set_original(original, &table.header, config)?;
@@ -450,10 +519,7 @@ pub fn audit_table(
         summary.merge(part?)?;
     }
     summary.population = population;
-    let profiles = table.profiles(&config.normaliser());
-    let mut report = summary.finish(profiles, table.facts.clone(), config);
-    report.read = ReadPath { mode: "retained", reason: "the table was read once and kept in memory".into() };
-    Ok(report)
+    Ok(summary)
 }
 
 /// The reader's sink of an audit: the table builder, and the summaries fed from its blocks.

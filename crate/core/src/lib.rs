@@ -42,6 +42,7 @@ pub mod config;
 
 // The audit and its report; the side tables and the drill-down read with the settings.
 pub mod audit;
+pub mod class_part;
 pub mod extract;
 pub mod report;
 pub mod shareable;
@@ -57,12 +58,14 @@ mod contract;
 // The facade: what the binding, the CLI and other front ends use.
 pub use advice::AdviceParams;
 pub use attribute::AttributeParams;
-pub use audit::{Audit, AuditPart, TableSummary, audit_table};
+pub use audit::{Audit, AuditPart, TableSummary, audit_disjoint, audit_table, class_statistics};
 pub use balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination, WeightPreset, candidate_of, choose};
 pub use config::{AuditConfig, DEFAULT_MEMORY_BUDGET};
 pub use error::{Error, ErrorKind, Result};
 pub use extract::{ClassValues, Extract, Extracted, extract_table};
+pub use class_part::ClassPart;
 pub use hash::ContentHash;
+pub use identity::disjoint::{ClassHasher, DisjointClasses};
 pub use ingest::cells::{CellBatch, CellReader, Format};
 pub use ingest::encoding::Encoding;
 pub use ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Ragged, Reader, Span};

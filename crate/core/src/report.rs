@@ -53,8 +53,9 @@ pub struct Report {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReadPath {
-    /// `retained` (a table read once and kept: another audit reads nothing again) or
-    /// `streaming` (the file read for this audit).
+    /// `retained` (a table read once and kept: another audit reads nothing again),
+    /// `streaming` (the file read for this audit) or `class_partitioned` (statistics of parts
+    /// holding disjoint classes, docs/spark.md).
     pub mode: &'static str,
     /// Why.
     pub reason: String,

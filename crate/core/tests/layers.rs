@@ -12,7 +12,7 @@ fn layer(module: &str) -> Option<u8> {
         "table" => 2,
         "advice" | "attribute" | "balance" | "identity" | "utility" | "verdict" => 3,
         "config" => 4,
-        "audit" | "extract" | "report" | "shareable" | "sides" | "sample" => 5,
+        "audit" | "class_part" | "extract" | "report" | "shareable" | "sides" | "sample" => 5,
         // contract.rs (a test writing the TypeScript contract) sees everything, as the facade does.
         "lib" | "contract" => 6,
         _ => return None,

@@ -10,7 +10,7 @@ use arrow_array::types::*;
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::{DataType, Schema, TimeUnit};
 use pseudolens_core::ingest::typed;
-use pseudolens_core::{Audit, CellBatch, Error, Result};
+use pseudolens_core::{Audit, CellBatch, ClassHasher, Error, Result};
 
 /// The text of each cell of one column: one buffer, and where each cell ends.
 #[derive(Debug, Default, Clone)]
@@ -184,6 +184,18 @@ pub fn push_batch(batch: &RecordBatch, first_line: u64, cells: &mut CellBatch) -
         cells.push_row(first_line + i as u64, columns.iter().map(|c| c.get(i)))?;
     }
     Ok(())
+}
+
+/// The class hash of each row of a record batch ([`ClassHasher`]: its normalised QI cells by
+/// the typed-cell rule), to split a table into parts holding disjoint classes.
+pub fn class_hashes(batch: &RecordBatch, hasher: &ClassHasher) -> Result<Vec<u64>> {
+    let schema = batch.schema();
+    let columns = hasher
+        .columns()
+        .iter()
+        .map(|&j| column_texts(batch.column(j).as_ref(), schema.field(j).name()))
+        .collect::<Result<Vec<_>>>()?;
+    Ok((0..batch.num_rows()).map(|i| hasher.hash(columns.iter().map(|c| c.get(i)))).collect())
 }
 
 /// Feeds record batches of one schema to an audit made with [`Audit::reading_cells`]: the

@@ -662,8 +662,9 @@ message: string, };
 
 export type ReadPath = { 
 /**
- * `retained` (a table read once and kept: another audit reads nothing again) or
- * `streaming` (the file read for this audit).
+ * `retained` (a table read once and kept: another audit reads nothing again),
+ * `streaming` (the file read for this audit) or `class_partitioned` (statistics of parts
+ * holding disjoint classes, docs/spark.md).
  */
 mode: string, 
 /**

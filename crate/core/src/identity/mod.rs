@@ -4,6 +4,7 @@
 
 pub mod attribution;
 pub mod class_size;
+pub mod disjoint;
 pub mod journalist;
 pub mod persons;
 pub mod population;
@@ -148,10 +149,9 @@ pub struct IdentityInput<'a> {
     pub qi: &'a [String],
 }
 
-/// The identity family's results from a finished class table.
-pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult> {
-    let (table, qi) = (input.table, input.qi);
-    let ctx = Context {
+/// The context of the identity family's results.
+fn context(qi: &[String], p: &IdentityParams) -> Context {
+    Context {
         family: "identity",
         scope: Scope { table: "P", quasi_identifiers: qi.to_vec(), sensitive: None, attribute: None, subset: None },
         params: json!({
@@ -159,43 +159,68 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
             "exclude_suppressed_rows": p.exclude_suppressed_rows,
             "wildcard_alpha": p.wildcard_alpha,
         }),
-    };
+    }
+}
+
+/// The identity family's results from a finished class table.
+pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult> {
+    let (table, qi) = (input.table, input.qi);
+    let ctx = context(qi, p);
     let n = table.records();
-    let mut out = vec![
-        ctx.ok("n_records_total", table.rows_total),
-        ctx.ok("n_records", n),
-        ctx.ok("n_suppressed_records", table.suppressed),
-        ctx.ok("n_dropped_records", table.dropped),
-    ];
+    let mut out = counts(&ctx, table.rows_total, n, table.suppressed, table.dropped);
     if n == 0 {
-        let ids = IDS.iter().chain(&journalist::IDS).chain(&LATER_IDS);
-        out.extend(ids.map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")));
-        out.extend(population::metrics(&ctx, &[], 0, &p.population, true));
+        out.extend(empty_scope(&ctx, p));
         return out;
     }
     let partition = p.missing_policy != MissingPolicy::Wildcard;
     let wildcard_f = (!partition).then(|| table.match_counts(p.wildcard_alpha));
     let f_of = |i: usize| wildcard_f.as_ref().map_or(table.count(i) as f64, |f| f[i]);
     let sizes = Sizes::of(table, f_of);
-    out.extend(class_size::metrics(&ctx, &sizes, partition));
-    out.extend(record_risk::metrics(&ctx, &sizes, partition, p.threshold, riskiest(table, f_of, qi)));
-    let hist: Vec<(u64, u64)> = sizes.groups.iter().map(|g| (g.f as u64, g.classes)).collect();
-    out.extend(population::metrics(&ctx, &hist, n, &p.population, partition));
+    out.extend(size_family(&ctx, &sizes, partition, riskiest(table, f_of), p));
     let f: Vec<f64> = (0..table.len()).map(f_of).collect();
     out.extend(weighted_risk(&ctx, table, &f, p.wildcard_alpha));
     drop(wildcard_f);
     out.extend(match &input.population {
-        PopulationTable::Absent => journalist::metrics(&ctx, table, &f, None, p.threshold),
+        PopulationTable::Absent => journalist::without_population(&ctx, &sizes, p.threshold),
         PopulationTable::MissingQi(missing) => journalist::missing_qi(&ctx, missing),
         PopulationTable::Table(e, columns) => {
             let (big_f, raised) = journalist::population_counts(table, e, columns, &f, p.wildcard_alpha);
-            journalist::metrics(&ctx, table, &f, Some((&big_f, raised)), p.threshold)
+            journalist::with_population(&ctx, table, &big_f, raised, p.threshold)
         }
     });
     out.extend(scorr::metrics(&ctx, &scorr::ScorrInput { table, f: &f, persons: input.persons, alpha: p.wildcard_alpha, qi }));
     drop(f);
     out.extend(attribution::metrics(&ctx, table, qi));
     out.push(arx_verdict(&ctx, &out, p));
+    out
+}
+
+/// The records in and out of scope (spec identity-risk.md Sec 1.2).
+fn counts(ctx: &Context, rows_total: u64, n: u64, suppressed: u64, dropped: u64) -> Vec<MetricResult> {
+    vec![
+        ctx.ok("n_records_total", rows_total),
+        ctx.ok("n_records", n),
+        ctx.ok("n_suppressed_records", suppressed),
+        ctx.ok("n_dropped_records", dropped),
+    ]
+}
+
+/// What an empty scope reports: every metric from the classes `empty_input`.
+fn empty_scope(ctx: &Context, p: &IdentityParams) -> Vec<MetricResult> {
+    let ids = IDS.iter().chain(&journalist::IDS).chain(&LATER_IDS);
+    let mut out: Vec<MetricResult> = ids.map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
+    out.extend(population::metrics(ctx, &[], 0, &p.population, true));
+    out
+}
+
+/// The metrics that read the class-size histogram alone (Sec 2-5, 7): class sizes,
+/// uniqueness, record risk and the prosecutor model (`top`: the riskiest classes), the
+/// population-uniqueness estimators.
+fn size_family(ctx: &Context, sizes: &Sizes, partition: bool, top: Vec<RiskyClass>, p: &IdentityParams) -> Vec<MetricResult> {
+    let mut out = class_size::metrics(ctx, sizes, partition);
+    out.extend(record_risk::metrics(ctx, sizes, partition, p.threshold, RiskyClass::list_json(&top, &ctx.scope.quasi_identifiers)));
+    let hist: Vec<(u64, u64)> = sizes.groups.iter().map(|g| (g.f as u64, g.classes)).collect();
+    out.extend(population::metrics(ctx, &hist, sizes.n, &p.population, partition));
     out
 }
 
@@ -263,9 +288,57 @@ const IDS: [&str; 19] = [
 const LATER_IDS: [&str; 5] =
     ["scorr_uniqueness_risk", "scorr_uniformity_risk_qi", "qi_distinction", "qi_separation", "verdict_arx_thresholds"];
 
+/// One of the classes with the highest record risk (`record_risk.details.top`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RiskyClass {
+    /// Its value per QI as [`crate::table::dictionary::Dictionary::sort_key`] orders them:
+    /// `(0, "")` blank, `(1, "")` suppressed, `(2, text)`.
+    pub values: Vec<(u32, String)>,
+    /// Records in the class.
+    pub size: u64,
+    /// Its `f`.
+    pub f: f64,
+}
+
+impl RiskyClass {
+    /// Riskiest first (smallest `f`), ties broken by the values: an order that does not depend
+    /// on row order, nor on which part of a table a class was found in.
+    fn cmp(&self, other: &RiskyClass) -> Ordering {
+        self.f.total_cmp(&other.f).then_with(|| self.values.cmp(&other.values))
+    }
+
+    /// The [`TOP_CLASSES`] riskiest of two lists of riskiest classes.
+    pub fn merge(mut a: Vec<RiskyClass>, b: Vec<RiskyClass>) -> Vec<RiskyClass> {
+        a.extend(b);
+        a.sort_by(RiskyClass::cmp);
+        a.truncate(TOP_CLASSES);
+        a
+    }
+
+    /// The list as the report shows it: each class's values by QI name (a blank as null).
+    fn list_json(top: &[RiskyClass], qi: &[String]) -> Value {
+        let row = |c: &RiskyClass| {
+            let values: serde_json::Map<String, Value> = qi
+                .iter()
+                .zip(&c.values)
+                .map(|(name, (kind, text))| {
+                    let shown = match kind {
+                        0 => Value::Null,
+                        1 => json!("*"),
+                        _ => json!(text),
+                    };
+                    (name.clone(), shown)
+                })
+                .collect();
+            json!({ "values": values, "size": c.size, "f": crate::json::count_or_real(c.f), "risk": 1.0 / c.f })
+        };
+        Value::Array(top.iter().map(row).collect())
+    }
+}
+
 /// The [`TOP_CLASSES`] classes with the highest record risk (smallest `f`), ties broken by
 /// their values so the list does not depend on row order. One pass, bounded memory.
-fn riskiest(table: &ClassTable, f_of: impl Fn(usize) -> f64, qi: &[String]) -> Value {
+fn riskiest(table: &ClassTable, f_of: impl Fn(usize) -> f64) -> Vec<RiskyClass> {
     let cmp = |a: &(f64, usize), b: &(f64, usize)| a.0.total_cmp(&b.0).then_with(|| table.cmp_values(a.1, b.1));
     let mut best: Vec<(f64, usize)> = Vec::with_capacity(TOP_CLASSES + 1);
     for i in 0..table.len() {
@@ -277,16 +350,11 @@ fn riskiest(table: &ClassTable, f_of: impl Fn(usize) -> f64, qi: &[String]) -> V
         best.insert(at, c);
         best.truncate(TOP_CLASSES);
     }
-    let rows: Vec<Value> = best
-        .iter()
-        .map(|&(f, i)| {
-            let values: serde_json::Map<String, Value> = qi
-                .iter()
-                .enumerate()
-                .map(|(q, name)| (name.clone(), json!(table.dict(q).display(table.code_at(i, q)))))
-                .collect();
-            json!({ "values": values, "size": table.count(i), "f": crate::json::count_or_real(f), "risk": 1.0 / f })
+    best.iter()
+        .map(|&(f, i)| RiskyClass {
+            values: (0..table.q()).map(|a| { let (kind, text) = table.dict(a).sort_key(table.code_at(i, a)); (kind, text.to_string()) }).collect(),
+            size: table.count(i),
+            f,
         })
-        .collect();
-    Value::Array(rows)
+        .collect()
 }

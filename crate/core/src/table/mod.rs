@@ -111,6 +111,15 @@ impl Table {
         Ok(())
     }
 
+    /// Forgets the rows' codes (a part that ships its profile alone); the values, sketches and
+    /// account stay.
+    pub fn drop_codes(&mut self) {
+        for c in &mut self.columns {
+            c.codes = None;
+        }
+        self.not_retained.get_or_insert_with(|| "the rows' codes were not kept (a class-partitioned part)".into());
+    }
+
     /// Profiles of every column, with the normalisation `norm`.
     pub fn profiles(&self, norm: &Normaliser) -> Vec<ColumnProfile> {
         let compute = || self.columns.iter().enumerate().map(|(i, c)| profile::profile(c, &self.header[i], i, self.facts.rows_total, norm)).collect();

@@ -1,0 +1,164 @@
+//! The identity family from parts of a table that hold disjoint equivalence classes (the
+//! class-partitioned mode of docs/spark.md): each part sends its class-size histogram and
+//! its riskiest classes, which merge exactly, instead of its rows or its class table.
+//!
+//! What merges exactly from disjoint classes is what reads the class-size histogram alone
+//! (spec identity-risk.md Sec 2-5 and 7: class sizes, uniqueness, record risk, the prosecutor
+//! model, the population-uniqueness estimators), the journalist and marketer models without a
+//! population table (Sec 6: `F = f`) and ARX's verdict (Sec 11.1) on them. The rest needs the
+//! whole class table or other groupings (docs/spark.md lists them and why).
+
+use serde::{Deserialize, Serialize};
+
+use super::{IdentityParams, RiskyClass, SizeGroup, Sizes, arx_verdict, context, counts, empty_scope, journalist, riskiest, size_family};
+use crate::error::{Error, Result};
+use crate::ingest::cell::{Cell, Normaliser};
+use crate::metric::MetricResult;
+use crate::table::classes::{ClassTable, MissingPolicy};
+use crate::table::dictionary::MISSING;
+
+/// The statistics of a set of classes that no other part of the table holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DisjointClasses {
+    /// Rows read (in scope or not).
+    pub rows_total: u64,
+    /// Rows out of scope because every QI is suppressed.
+    pub suppressed: u64,
+    /// Rows out of scope under the `drop` policy.
+    pub dropped: u64,
+    /// The class-size histogram: one group per distinct size, ascending.
+    pub groups: Vec<(u64, u64, u64)>,
+    /// The riskiest classes, riskiest first (at most [`super::TOP_CLASSES`]).
+    pub riskiest: Vec<RiskyClass>,
+    /// Whether every class has every QI blank (vacuously true without a class).
+    pub all_blank: bool,
+}
+
+impl DisjointClasses {
+    /// The statistics of a finished class table. `class_partitioned_wildcard` under the
+    /// `wildcard` policy, whose blank QIs match classes of other parts.
+    pub fn of(table: &ClassTable) -> Result<DisjointClasses> {
+        if table.policy() == MissingPolicy::Wildcard {
+            return Err(Error::config(
+                "class_partitioned_wildcard",
+                "the class-partitioned mode cannot use the wildcard missing-value policy (a blank matches classes of other partitions); use the one-phase mode or another policy",
+            ));
+        }
+        let sizes = Sizes::of(table, |i| table.count(i) as f64);
+        Ok(DisjointClasses {
+            rows_total: table.rows_total,
+            suppressed: table.suppressed,
+            dropped: table.dropped,
+            groups: sizes.groups.iter().map(|g| (g.f as u64, g.classes, g.records)).collect(),
+            riskiest: riskiest(table, |i| table.count(i) as f64),
+            all_blank: (0..table.len()).all(|i| (0..table.q()).all(|a| table.code_at(i, a) == MISSING)),
+        })
+    }
+
+    /// Adds the statistics of other classes (of another part).
+    pub fn merge(&mut self, other: DisjointClasses) {
+        self.rows_total += other.rows_total;
+        self.suppressed += other.suppressed;
+        self.dropped += other.dropped;
+        let mut groups = std::mem::take(&mut self.groups);
+        groups.extend(other.groups);
+        groups.sort_unstable_by_key(|g| g.0);
+        for g in groups {
+            match self.groups.last_mut() {
+                Some(last) if last.0 == g.0 => {
+                    last.1 += g.1;
+                    last.2 += g.2;
+                }
+                _ => self.groups.push(g),
+            }
+        }
+        self.riskiest = RiskyClass::merge(std::mem::take(&mut self.riskiest), other.riskiest);
+        self.all_blank &= other.all_blank;
+    }
+
+    /// Records in scope.
+    pub fn records(&self) -> u64 {
+        self.groups.iter().map(|g| g.2).sum()
+    }
+
+    fn sizes(&self) -> Sizes {
+        Sizes {
+            groups: self.groups.iter().map(|&(f, classes, records)| SizeGroup { f: f as f64, classes, records }).collect(),
+            n: self.records(),
+            classes: self.groups.iter().map(|g| g.1).sum(),
+        }
+    }
+
+    /// The binary form (JSON text: a few hundred bytes per distinct class size).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("plain data")
+    }
+
+    /// From [`DisjointClasses::to_bytes`]; `invalid_class_statistics` otherwise.
+    pub fn from_bytes(bytes: &[u8]) -> Result<DisjointClasses> {
+        serde_json::from_slice(bytes).map_err(|e| Error::input("invalid_class_statistics", format!("these bytes are not class statistics: {e}")))
+    }
+
+    /// The identity metrics these statistics give, in the one-phase audit's order.
+    pub fn metrics(&self, qi: &[String], p: &IdentityParams) -> Vec<MetricResult> {
+        let ctx = context(qi, p);
+        let sizes = self.sizes();
+        let mut out = counts(&ctx, self.rows_total, sizes.n, self.suppressed, self.dropped);
+        if sizes.n == 0 {
+            out.extend(empty_scope(&ctx, p));
+            return out;
+        }
+        out.extend(size_family(&ctx, &sizes, true, self.riskiest.clone(), p));
+        out.extend(journalist::without_population(&ctx, &sizes, p.threshold));
+        out.push(arx_verdict(&ctx, &out, p));
+        out
+    }
+}
+
+/// A hash of a row's normalised QI values: rows of one class have the same hash, so a table
+/// split by it (Spark's `repartition` on a column of these hashes) has disjoint classes in its
+/// parts. Hashing the normalised cells, not the raw ones, keeps ` 7`, `7` and the missing
+/// tokens in the class the audit puts them in. XXH64, the same on every machine.
+pub struct ClassHasher {
+    norm: Normaliser,
+    columns: Vec<usize>,
+}
+
+impl ClassHasher {
+    /// The hasher of the QIs `qi` in a table with this header, cells normalised by `norm`;
+    /// `unknown_column` when one is not in it.
+    pub fn new(header: &[String], qi: &[String], norm: Normaliser) -> Result<ClassHasher> {
+        let columns = qi
+            .iter()
+            .map(|name| {
+                header.iter().position(|c| c == name).ok_or_else(|| {
+                    Error::config("unknown_column", format!("there is no column \"{name}\"; the columns are: {}", header.join(", "))).in_column(name)
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(ClassHasher { norm, columns })
+    }
+
+    /// The header positions of the QIs, in the order [`ClassHasher::hash`] takes their cells.
+    pub fn columns(&self) -> &[usize] {
+        &self.columns
+    }
+
+    /// The hash of a row from its QI cells (as read, in [`ClassHasher::columns`] order).
+    pub fn hash<'a>(&self, cells: impl IntoIterator<Item = &'a str>) -> u64 {
+        use std::hash::Hasher;
+        let mut h = twox_hash::XxHash64::with_seed(0x706c_636c);
+        for raw in cells {
+            match self.norm.normalise(raw) {
+                Cell::Missing => h.write_u8(0),
+                Cell::Suppressed => h.write_u8(1),
+                Cell::Text(t) => {
+                    h.write_u8(2);
+                    h.write_u64(t.len() as u64);
+                    h.write(t.as_bytes());
+                }
+            }
+        }
+        h.finish()
+    }
+}
