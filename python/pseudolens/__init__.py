@@ -32,6 +32,8 @@ __all__ = [
     "audit",
     "Report",
     "PartialTable",
+    "ClassPart",
+    "class_hashes",
     "PseudolensError",
     "settings_json",
     "metrics_frame",
@@ -301,3 +303,60 @@ class PartialTable:
         ``reference`` CSV files when given (as :func:`audit`)."""
         text = None if qi is None and sensitive is None and not settings else settings_json(qi, sensitive, **settings)
         return _report(self._native.audit(text, _side(original), _side(reference)))
+
+    def class_part(self) -> "ClassPart":
+        """The rows held as a :class:`ClassPart`: their profile and class statistics, for a
+        table split so that no other part holds rows of the same classes (by
+        :func:`class_hashes`)."""
+        return ClassPart.from_settings_json(self._settings, self._native.class_part())
+
+
+def class_hashes(source: Any, qi: Columns = None, **settings: Any) -> bytes:
+    """The class hash of each row of ``source`` (an Arrow stream, as :func:`audit` takes one):
+    8 little-endian bytes a row, alike for rows of one equivalence class under these settings
+    (the quasi-identifiers ``qi``, the missing tokens: cells are compared as the audit reads
+    them, ``" 7"`` as ``7``). A table split by it holds disjoint classes in its parts: the
+    class-partitioned mode (docs/spark.md)."""
+    return _native.class_hashes(settings_json(qi, None, **settings), _arrow_stream(source))
+
+
+class ClassPart:
+    """A part of a table holding disjoint equivalence classes (no other part has rows of its
+    classes): its column profile and account, without the rows, and its class statistics (the
+    class-size histogram, the riskiest classes). Parts merge exactly in any order and are small
+    (a few hundred bytes per distinct class size, plus each column's distinct values), so a
+    class table too large for one machine is audited from per-part statistics
+    (docs/spark.md, "Class-partitioned mode"). :meth:`audit` gives the identity metrics that
+    merge exactly and says in a warning which metrics this mode leaves out.
+    """
+
+    @classmethod
+    def from_settings_json(cls, settings: str, data: bytes) -> "ClassPart":
+        """A part from its binary form with the settings file's JSON object as text."""
+        p = cls.__new__(cls)
+        p._settings = settings
+        p._native = _native.ClassPartial.from_bytes(bytes(data), settings)
+        return p
+
+    @classmethod
+    def from_bytes(cls, data: bytes, qi: Columns = None, sensitive: Columns = None, **settings: Any) -> "ClassPart":
+        """A part from :meth:`to_bytes`, with these settings."""
+        return cls.from_settings_json(settings_json(qi, sensitive, **settings), data)
+
+    def merge(self, other: "ClassPart") -> "ClassPart":
+        """Adds ``other``'s classes (disjoint from this part's); returns self."""
+        self._native.merge(other._native)
+        return self
+
+    def to_bytes(self) -> bytes:
+        """The binary form (versioned)."""
+        return self._native.to_bytes()
+
+    @property
+    def rows(self) -> int:
+        """The rows the parts merged so far held."""
+        return self._native.rows
+
+    def audit(self) -> Report:
+        """The report of the parts merged so far, with the part's settings."""
+        return _report(self._native.audit())

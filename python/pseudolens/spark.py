@@ -10,6 +10,10 @@ code per cell and each column's distinct values, far smaller than the rows) to t
 which merges them in partition order and audits the merged table once: the report of the same
 rows audited in one piece (tested against :func:`pseudolens.audit` on the same data).
 
+With ``mode="classes"`` the rows are split by a hash of their QI values so that each class
+lies in one partition, and only per-partition class statistics reach the driver (a class table
+too large for it; the identity metrics that merge exactly, docs/spark.md).
+
 Typed Spark columns become cell text by the typed-cell rule of :mod:`pseudolens` (an integer
 as its digits, a float as its shortest round-trip decimal, a date as ``YYYY-MM-DD``, a null as
 blank): cast a column to string first to audit it as written elsewhere.
@@ -20,9 +24,12 @@ from __future__ import annotations
 import itertools
 from typing import Any, Iterator, List, Optional, Tuple
 
-from . import Columns, PartialTable, PathLike, Report, settings_json
+from . import ClassPart, Columns, PartialTable, PathLike, Report, _native, settings_json
 
-__all__ = ["audit", "partial_tables"]
+__all__ = ["audit", "partial_tables", "class_parts"]
+
+#: The column of class hashes the class-partitioned mode adds, partitions by, and drops.
+HASH_COLUMN = "__pseudolens_class"
 
 #: The schema of what each partition sends back: its index and its partial table's bytes.
 PART_SCHEMA = "partition int, part binary"
@@ -75,6 +82,76 @@ def _parts(df: Any, settings: str) -> Iterator[Tuple[int, bytes]]:
         parts.unpersist()
 
 
+def _hash_rows(settings: str):
+    """The function ``mapInArrow`` runs to add each row's class hash (the core's, from its
+    normalised QI cells) as the last column."""
+
+    def add(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        for batch in batches:
+            reader = pa.RecordBatchReader.from_batches(batch.schema, [batch])
+            hashes = _native.class_hashes(settings, reader.__arrow_c_stream__())
+            column = pa.Array.from_buffers(pa.int64(), batch.num_rows, [None, pa.py_buffer(hashes)])
+            yield pa.RecordBatch.from_arrays([*batch.columns, column], names=[*batch.schema.names, HASH_COLUMN])
+
+    return add
+
+
+def _build_class_parts(settings: str):
+    """The function ``mapInArrow`` runs on each partition of the hash-partitioned rows: its
+    rows (the hash column dropped) into a partial table, sent back as its class part."""
+
+    def build(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+        from pyspark import TaskContext
+
+        batches = iter(batches)
+        first = next(batches, None)
+        if first is None:
+            return
+        keep = first.schema.names[:-1]
+        schema = pa.schema([first.schema.field(n) for n in keep])
+        rows = (pa.RecordBatch.from_arrays(b.columns[:-1], schema=schema) for b in itertools.chain([first], batches))
+        table = PartialTable.from_settings_json(settings)
+        table.absorb(pa.RecordBatchReader.from_batches(schema, rows))
+        ctx = TaskContext.get()
+        partition = ctx.partitionId() if ctx is not None else 0
+        yield pa.RecordBatch.from_pydict(
+            {"partition": [partition], "part": [table._native.class_part()]},
+            schema=pa.schema([("partition", pa.int32()), ("part", pa.binary())]),
+        )
+
+    return build
+
+
+def class_parts(df: Any, qi: Columns = None, sensitive: Columns = None, *, partitions: Optional[int] = None, **settings: Any) -> List[Tuple[int, bytes]]:
+    """The class parts (:class:`pseudolens.ClassPart`'s bytes) of ``df`` split into
+    ``partitions`` by the class hash of each row, as ``(partition, bytes)`` in partition
+    order (the first phase of :func:`audit` with ``mode="classes"``)."""
+    return list(_class_parts(df, settings_json(qi, sensitive, **settings), partitions))
+
+
+def _class_parts(df: Any, settings: str, partitions: Optional[int]) -> Iterator[Tuple[int, bytes]]:
+    """Rows hashed by class (``mapInArrow``), hash-partitioned (``repartition``: every class
+    in one partition), each partition's class part built; fetched one at a time."""
+    from pyspark import StorageLevel
+    from pyspark.sql.types import LongType, StructField, StructType
+
+    if HASH_COLUMN in df.columns:
+        raise ValueError(f"the column name {HASH_COLUMN!r} is the class-partitioned mode's own; rename that column")
+    n = partitions or int(df.sparkSession.conf.get("spark.sql.shuffle.partitions"))
+    hashed = df.mapInArrow(_hash_rows(settings), StructType([*df.schema.fields, StructField(HASH_COLUMN, LongType(), False)]))
+    split = hashed.repartition(n, HASH_COLUMN)
+    parts = split.mapInArrow(_build_class_parts(settings), PART_SCHEMA).persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        parts.count()
+        for row in parts.toLocalIterator():
+            yield row["partition"], bytes(row["part"])
+    finally:
+        parts.unpersist()
+
+
 def audit(
     df: Any,
     qi: Columns = None,
@@ -82,20 +159,50 @@ def audit(
     *,
     original: Optional[PathLike] = None,
     reference: Optional[PathLike] = None,
+    mode: str = "table",
+    partitions: Optional[int] = None,
     **settings: Any,
 ) -> Report:
     """Audits the Spark DataFrame ``df`` with the quasi-identifiers ``qi``, the ``sensitive``
     attributes and the other settings as keyword arguments (the keys of the settings file, as
-    :func:`pseudolens.audit`): the report as the CLI's JSON (a dict), the same as
-    ``pseudolens.audit`` of the same rows on one machine. ``original`` and ``reference`` are
-    CSV files the driver reads (as :func:`pseudolens.audit`)."""
-    text = settings_json(qi, sensitive, **settings)
-    whole = PartialTable.from_settings_json(text)
-    for _, data in _parts(df, text):
-        whole.merge(PartialTable.from_settings_json(text, data))
-    if not whole.columns:
-        # No rows at all: the columns alone (no cell, so their types do not matter).
-        import pyarrow as pa
+    :func:`pseudolens.audit`): the report as the CLI's JSON (a dict).
 
-        whole.absorb(pa.table({name: pa.array([], pa.string()) for name in df.columns}))
-    return whole.audit(original=original, reference=reference)
+    ``mode="table"`` (the default): each partition's partial table is merged on the driver and
+    audited once, the same report as ``pseudolens.audit`` of the same rows on one machine.
+    ``original`` and ``reference`` are CSV files the driver reads (as :func:`pseudolens.audit`).
+
+    ``mode="classes"``, for a class table too large for the driver: the rows are split into
+    ``partitions`` (default ``spark.sql.shuffle.partitions``) by a hash of their QI values, so
+    that each class lies in one partition; each partition sends only its class statistics and
+    column profile. The identity metrics that merge exactly from disjoint classes are computed
+    (class sizes, uniqueness, record risk, prosecutor, journalist and marketer without a
+    population table, the population-uniqueness estimators, ARX's verdict); the report's
+    warning ``class_partitioned`` names what this mode leaves out (docs/spark.md). It takes no
+    ``original`` or ``reference`` and refuses ``missing_policy="wildcard"``."""
+    text = settings_json(qi, sensitive, **settings)
+    if mode == "classes":
+        if original is not None or reference is not None:
+            raise ValueError('mode="classes" computes the identity metrics only: it takes no original or reference table')
+        # The part of no rows first: the settings are checked on the driver (an unknown
+        # column, the wildcard policy) before any Spark job, and no rows still give a report.
+        whole = _empty(df, text).class_part()
+        for _, data in _class_parts(df, text, partitions):
+            whole.merge(ClassPart.from_settings_json(text, data))
+        return whole.audit()
+    if mode != "table":
+        raise ValueError(f'mode is "table" or "classes", not {mode!r}')
+    whole_table = PartialTable.from_settings_json(text)
+    for _, data in _parts(df, text):
+        whole_table.merge(PartialTable.from_settings_json(text, data))
+    if not whole_table.columns:
+        whole_table = _empty(df, text)
+    return whole_table.audit(original=original, reference=reference)
+
+
+def _empty(df: Any, settings: str) -> PartialTable:
+    """No rows at all: the columns alone (no cell, so their types do not matter)."""
+    import pyarrow as pa
+
+    table = PartialTable.from_settings_json(settings)
+    table.absorb(pa.table({name: pa.array([], pa.string()) for name in df.columns}))
+    return table

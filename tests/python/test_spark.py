@@ -142,3 +142,62 @@ def test_a_generated_table_in_7_partitions_and_partitioned_by_its_quasi_identifi
     by_qis = df.repartition(7, *qis)
     assert by_qis.rdd.getNumPartitions() == 7
     close(comparable(pseudolens.spark.audit(by_qis, **settings)), expected)
+
+    # The class-partitioned mode: only class statistics and profiles reach the driver, and
+    # they give the CLI's identity metrics.
+    identity_metrics_agree(pseudolens.spark.audit(df, mode="classes", partitions=7, **settings), cli("audit", path, "--settings", settings_file, "--retain"))
+
+
+def identity_metrics_agree(classes, whole):
+    """Every metric of the class-partitioned report equals the one-piece report's."""
+    assert classes["read"]["mode"] == "class_partitioned"
+    assert any(w["code"] == "class_partitioned" for w in classes["warnings"])
+    for m in classes["metrics"]:
+        w = next(x for x in whole["metrics"] if x["id"] == m["id"] and x["scope"] == m["scope"])
+        assert m["status"] == w["status"], m["id"]
+        close(m["value"], w["value"], m["id"])
+        close(m["details"], w["details"], m["id"])
+    for c, w in zip(classes["columns"], whole["columns"]):
+        # A column of more than 4,096 distinct values in a partition ships its sketch: its
+        # distinct values are then estimated (HyperLogLog, about 1 % error) and marked so.
+        if c["distinct_exact"]:
+            assert c["distinct"] == w["distinct"], c["name"]
+        else:
+            assert c["distinct"] == pytest.approx(w["distinct"], rel=0.03), c["name"]
+    assert classes["input"]["rows_total"] == whole["input"]["rows_total"]
+
+
+def test_class_partitioned_mode_gives_the_identity_metrics(spark, adult):
+    # Rows in 3 partitions in file order, split again by class into 5: each partition sends
+    # its class statistics; they merge into the one-piece report's identity metrics.
+    df = spark.read.csv(str(adult), header=True, sep=";", inferSchema=False).repartition(3)
+    report = pseudolens.spark.audit(df, mode="classes", partitions=5, **SETTINGS)
+    ids = {m["id"] for m in report["metrics"]}
+    assert {"k_anonymity", "sample_uniques", "record_risk", "population_uniqueness_pitman", "journalist_success_rate", "verdict_arx_thresholds"} <= ids
+    assert "l_distinct" not in ids and "qi_distinction" not in ids
+    identity_metrics_agree(report, pseudolens.audit(adult, **SETTINGS))
+    parts = pseudolens.spark.class_parts(df, partitions=5, **SETTINGS)
+    assert len(parts) == 5 and sum(pseudolens.ClassPart.from_bytes(b, **SETTINGS).rows for _, b in parts) == 30162
+
+
+def test_class_partitioned_mode_keeps_spellings_of_one_value_together(spark):
+    # " 7" and "7", "NA" and a blank are one value each for the audit: their rows must reach
+    # one partition, or a class would be counted twice as two smaller ones.
+    import pandas as pd
+
+    rows = [(" 7", "M"), ("7", "M"), ("NA", "F"), ("", "F"), ("8", "F")] * 20 + [("9", "M")]
+    frame = pd.DataFrame(rows, columns=["age", "sex"])
+    df = spark.createDataFrame(frame).repartition(4)
+    report = pseudolens.spark.audit(df, qi=["age", "sex"], mode="classes", partitions=8)
+    identity_metrics_agree(report, pseudolens.audit(frame, qi=["age", "sex"]))
+    assert report.metric("k_anonymity")["value"] == 1 and report.metric("n_classes")["value"] == 4
+
+
+def test_class_partitioned_mode_refuses_what_it_cannot_do(spark):
+    df = spark.createDataFrame([("1", "a")], "x string, y string")
+    with pytest.raises(pseudolens.PseudolensError, match="wildcard"):
+        pseudolens.spark.audit(df, qi=["x"], mode="classes", missing_policy="wildcard")
+    with pytest.raises(ValueError, match="original"):
+        pseudolens.spark.audit(df, qi=["x"], mode="classes", original="o.csv")
+    empty = pseudolens.spark.audit(spark.createDataFrame([], "a string, b int"), qi=["a"], mode="classes")
+    assert empty["input"]["rows_total"] == 0 and [c["name"] for c in empty["columns"]] == ["a", "b"]

@@ -182,3 +182,28 @@ fn bytes_that_are_not_a_class_part_are_refused() {
     bytes[n - 1] ^= 1;
     assert_eq!(ClassPart::from_bytes(&bytes).unwrap_err().code, "invalid_table");
 }
+
+/// A column of many distinct values ships its sketch, not its values: a part stays small, the
+/// profile estimates the column's distinct values (and says so).
+#[test]
+fn a_column_of_many_values_ships_its_sketch() {
+    let config = AuditConfig { quasi_identifiers: vec!["a".into()], ..AuditConfig::default() };
+    let part = |from: usize| {
+        let mut csv = String::from("a,id\n");
+        for i in from..from + 10_000 {
+            csv.push_str(&format!("{},person-{i:08}\n", i % 7));
+        }
+        let mut reader = Audit::table_reader(&config).unwrap();
+        reader.push(csv.as_bytes()).unwrap();
+        ClassPart::of(reader.finish_part().unwrap().table, &config).unwrap()
+    };
+    let (mut one, two) = (part(0), part(10_000));
+    let bytes = one.to_bytes().len();
+    // The sketch's 16,384 registers and the 7 values of `a`, not 10,000 ids of 15 bytes.
+    assert!(bytes < 40_000, "{bytes} bytes");
+    one.merge(two).unwrap();
+    let report = one.audit(&config).unwrap();
+    let id = &report.columns[1];
+    assert!(!id.distinct_exact && id.distinct.abs_diff(20_000) < 400, "{}", id.distinct);
+    assert_eq!((report.columns[0].distinct, report.columns[0].distinct_exact), (7, true));
+}

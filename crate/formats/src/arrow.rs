@@ -225,6 +225,27 @@ mod tests {
 
     use super::*;
 
+    #[test]
+    fn class_hashes_follow_the_typed_rule_and_the_normalisation() {
+        // An integer 7 and the text " 7" are one value; a null and "NA" one blank.
+        let typed = RecordBatch::try_from_iter([
+            ("n", Arc::new(Int64Array::from(vec![Some(7), None])) as ArrayRef),
+            ("s", Arc::new(StringArray::from(vec!["a", "b"])) as ArrayRef),
+        ])
+        .unwrap();
+        let text = RecordBatch::try_from_iter([
+            ("n", Arc::new(StringArray::from(vec![" 7", "NA"])) as ArrayRef),
+            ("s", Arc::new(StringArray::from(vec!["a", "b"])) as ArrayRef),
+        ])
+        .unwrap();
+        let header = vec!["n".to_string(), "s".to_string()];
+        let config = pseudolens_core::AuditConfig { quasi_identifiers: header.clone(), ..Default::default() };
+        let hasher = pseudolens_core::ClassPart::hasher(&header, &config).unwrap();
+        let (a, b) = (class_hashes(&typed, &hasher).unwrap(), class_hashes(&text, &hasher).unwrap());
+        assert_eq!(a, b);
+        assert_ne!(a[0], a[1]);
+    }
+
     fn texts(a: &dyn Array) -> Vec<String> {
         let t = column_texts(a, "c").unwrap();
         (0..t.len()).map(|i| t.get(i).to_string()).collect()

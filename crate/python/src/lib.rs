@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use arrow_array::RecordBatchReader;
 use arrow_array::ffi_stream::{FFI_ArrowArrayStream, RecordBatchStreamReader};
-use pseudolens_core::{Audit, AuditConfig, Captured, ContentHash, Encoding, Error, Format, Original, Part, ReadPath, ReferenceTable, Report, Warning, audit_table};
+use pseudolens_core::{Audit, AuditConfig, Captured, ClassPart, ContentHash, Encoding, Error, Format, Original, Part, ReadPath, ReferenceTable, Report, Warning, audit_table};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -131,6 +131,18 @@ fn file_part(path: &str, config: &AuditConfig, sheet: Option<&str>) -> PyResult<
         stream(path, |chunk| reader.push(chunk))?;
         part(reader)
     })
+}
+
+/// The Arrow C stream of a PyCapsule named `arrow_array_stream` (the stream is consumed).
+fn ffi_stream(stream: &Bound<'_, PyCapsule>) -> PyResult<FFI_ArrowArrayStream> {
+    let name = stream.name()?.map(|n| n.to_bytes().to_vec());
+    if name.as_deref() != Some(b"arrow_array_stream".as_slice()) {
+        return Err(PyTypeError::new_err("expected the PyCapsule \"arrow_array_stream\" of __arrow_c_stream__()"));
+    }
+    // SAFETY: the capsule named arrow_array_stream holds an FFI_ArrowArrayStream (the Arrow
+    // PyCapsule interface); from_raw moves it out and leaves a released stream behind, as
+    // the interface asks of a consumer.
+    Ok(unsafe { FFI_ArrowArrayStream::from_raw(stream.pointer() as *mut FFI_ArrowArrayStream) })
 }
 
 /// An Arrow error of a data frame's stream.
@@ -276,14 +288,7 @@ impl PartialTable {
     /// Reads an Arrow C stream (the PyCapsule `obj.__arrow_c_stream__()` returns: pandas,
     /// polars, pyarrow, DuckDB) and appends its rows. The stream is consumed.
     fn absorb_arrow(&mut self, py: Python<'_>, stream: &Bound<'_, PyCapsule>) -> PyResult<()> {
-        let name = stream.name()?.map(|n| n.to_bytes().to_vec());
-        if name.as_deref() != Some(b"arrow_array_stream".as_slice()) {
-            return Err(PyTypeError::new_err("expected the PyCapsule \"arrow_array_stream\" of __arrow_c_stream__()"));
-        }
-        // SAFETY: the capsule named arrow_array_stream holds an FFI_ArrowArrayStream (the Arrow
-        // PyCapsule interface); from_raw moves it out and leaves a released stream behind, as
-        // the interface asks of a consumer.
-        let ffi = unsafe { FFI_ArrowArrayStream::from_raw(stream.pointer() as *mut FFI_ArrowArrayStream) };
+        let ffi = ffi_stream(stream)?;
         let config = &self.config;
         let part = py.allow_threads(|| arrow_part(ffi, config)).map_err(py_err)?;
         self.append(part)
@@ -343,6 +348,80 @@ impl PartialTable {
         report.warnings.extend(self.warnings.iter().cloned().chain(sides.warnings));
         report_json(&report)
     }
+
+    /// The class-partitioned part of the rows held (their classes must be disjoint from every
+    /// other part's: rows split by [`class_hashes`]): the profile without codes and the class
+    /// statistics, in the binary form of [`ClassPart`].
+    fn class_part<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let part = self.part.as_ref().ok_or_else(|| PyValueError::new_err("the partial table holds no source yet"))?;
+        let config = &self.config;
+        let bytes = py.allow_threads(|| ClassPart::of(part.table.clone(), config).map(|p| p.to_bytes())).map_err(py_err)?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+}
+
+/// `class_hashes(settings_json, stream) -> bytes`: the class hash of each row of an Arrow C
+/// stream (8 little-endian bytes a row): rows of one equivalence class under these settings
+/// (their QIs, missing tokens) hash alike, so a table split by it has disjoint classes.
+#[pyfunction]
+fn class_hashes<'py>(py: Python<'py>, settings: &str, stream: &Bound<'py, PyCapsule>) -> PyResult<Bound<'py, PyBytes>> {
+    let config = config(settings)?;
+    let ffi = ffi_stream(stream)?;
+    let bytes = py
+        .allow_threads(|| -> Result<Vec<u8>, Error> {
+            let reader = RecordBatchStreamReader::try_new(ffi).map_err(arrow_error)?;
+            let hasher = ClassPart::hasher(&pseudolens_formats::arrow::header(&reader.schema()), &config)?;
+            let mut out = Vec::new();
+            for batch in reader {
+                for h in pseudolens_formats::arrow::class_hashes(&batch.map_err(arrow_error)?, &hasher)? {
+                    out.extend_from_slice(&h.to_le_bytes());
+                }
+            }
+            Ok(out)
+        })
+        .map_err(py_err)?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// A class-partitioned part of a table ([`ClassPart`]): merged with the other parts, audited.
+#[pyclass(module = "pseudolens._native")]
+pub struct ClassPartial {
+    config: AuditConfig,
+    part: ClassPart,
+}
+
+#[pymethods]
+impl ClassPartial {
+    /// A part from its binary form ([`PartialTable::class_part`]), with these settings.
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, data: &[u8], settings: &str) -> PyResult<Self> {
+        let config = config(settings)?;
+        let part = py.allow_threads(|| ClassPart::from_bytes(data)).map_err(py_err)?;
+        Ok(ClassPartial { config, part })
+    }
+
+    /// Adds another part (its classes disjoint from this one's).
+    fn merge(&mut self, py: Python<'_>, other: &ClassPartial) -> PyResult<()> {
+        let (part, other) = (&mut self.part, other.part.clone());
+        py.allow_threads(|| part.merge(other)).map_err(py_err)
+    }
+
+    /// The binary form.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.part.to_bytes())
+    }
+
+    /// The rows held.
+    #[getter]
+    fn rows(&self) -> u64 {
+        self.part.profile.facts.rows_total
+    }
+
+    /// The report of the parts merged so far: the report's JSON text.
+    fn audit(&self, py: Python<'_>) -> PyResult<String> {
+        let report = py.allow_threads(|| self.part.audit(&self.config)).map_err(py_err)?;
+        report_json(&report)
+    }
 }
 
 /// The module `pseudolens._native`.
@@ -351,6 +430,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PseudolensError", m.py().get_type::<PseudolensError>())?;
     m.add_function(wrap_pyfunction!(audit_file, m)?)?;
     m.add_class::<PartialTable>()?;
+    m.add_class::<ClassPartial>()?;
+    m.add_function(wrap_pyfunction!(class_hashes, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

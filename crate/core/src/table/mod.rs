@@ -111,12 +111,18 @@ impl Table {
         Ok(())
     }
 
-    /// Forgets the rows' codes (a part that ships its profile alone); the values, sketches and
-    /// account stay.
-    pub fn drop_codes(&mut self) {
+    /// Forgets the rows' codes (a part that ships its profile alone); a column of more than
+    /// `values` distinct values keeps its sketch alone ([`Column::fold_into_sketch`]: the same
+    /// profile, its distinct count estimated). The account stays.
+    pub fn keep_profile_only(&mut self, values: usize, norm: &Normaliser) {
         for c in &mut self.columns {
             c.codes = None;
+            if c.values.len() > values {
+                c.freeze();
+                c.fold_into_sketch(norm);
+            }
         }
+        self.profiles = Default::default();
         self.not_retained.get_or_insert_with(|| "the rows' codes were not kept (a class-partitioned part)".into());
     }
 
