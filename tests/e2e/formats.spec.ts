@@ -1,5 +1,5 @@
-// Parquet and Excel input in the page (issue 14): dropped like a CSV file, read in a reader
-// worker into the kept table, the profile naming the format; the same figures as the same
+// Parquet and Excel input in the page (issue 14): dropped like a CSV file, read by the reader
+// workers into the kept table (a Parquet file's row groups in runs, one run per worker), the profile naming the format; the same figures as the same
 // table as CSV (tests/e2e/fixtures/formats.*, which crate/formats/tests/fixtures.rs writes and
 // checks); a corrupt file gives a clear message; no request is made after the page loads.
 
@@ -64,6 +64,9 @@ test('a Parquet file and an Excel workbook give the figures of the same CSV, and
   expect(parquet.lead).toContain('50 rows, 6 columns, read from a Parquet file');
   expect(parquet.cards).toEqual(csv.cards);
   expect(parquet.columns).toEqual(csv.columns);
+  // Its 4 row groups were read in runs by the reader workers (one per core, up to 4).
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  if (cores >= 2) await expect(page.locator('#read-note')).toContainText(`by ${Math.min(cores, 4)} workers in parallel`);
 
   const xlsx = await audit(page, 'formats.xlsx');
   expect(xlsx.lead).toContain('50 rows, 6 columns, read from sheet “Release” of an Excel workbook');

@@ -1,7 +1,9 @@
 //! A Parquet file, read through a byte-range interface: the reader is any
 //! [`ChunkReader`] (a `File`, or the bytes of a file as [`bytes::Bytes`]), from which the
 //! footer at the file's end and then each column chunk are read. Row groups can be read on
-//! their own ([`read_row_groups`]), which is how a parallel reader splits the file.
+//! their own ([`read_row_groups`]), which is how a parallel reader splits the file; a reader
+//! that holds only the footer and some row groups' bytes reads them through [`Pieces`] (the
+//! page's workers: [`footer_len`], [`group_spans`]).
 //!
 //! Values become cells by the typed-cell rule ([`crate::arrow`]); a row's line is the one it
 //! would have in CSV (the first data row is line 2). A corrupt file is the error
@@ -11,7 +13,7 @@
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
 use parquet::basic::Compression;
 use parquet::errors::ParquetError;
-use parquet::file::reader::ChunkReader;
+use parquet::file::reader::{ChunkReader, Length};
 use pseudolens_core::{Audit, Error, Result};
 
 use crate::contain::contain;
@@ -89,4 +91,91 @@ pub fn read_row_groups<R: ChunkReader + 'static>(input: R, groups: Option<Vec<us
         let reader = builder.build().map_err(|e: ParquetError| unreadable(e))?;
         crate::arrow::feed(&schema, before + 2, reader.map(|b| b.map_err(unreadable)), audit)
     })
+}
+
+/// The bytes at the end of a Parquet file that give its footer's length: a `u32` and `PAR1`.
+pub const TAIL_BYTES: usize = 8;
+
+/// The length of the footer (the file's metadata, before the tail) from the file's last
+/// [`TAIL_BYTES`] bytes; `unreadable_parquet` when they are not a Parquet tail.
+pub fn footer_len(tail: &[u8]) -> Result<u64> {
+    match tail {
+        [a, b, c, d, b'P', b'A', b'R', b'1'] => Ok(u64::from(u32::from_le_bytes([*a, *b, *c, *d]))),
+        _ => Err(unreadable("it does not end with PAR1")),
+    }
+}
+
+/// Where one row group lies in its file: its rows, and the bytes of its column chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupSpan {
+    /// Rows of the group.
+    pub rows: u64,
+    /// First byte of its first column chunk.
+    pub start: u64,
+    /// End (exclusive) of its last column chunk.
+    pub end: u64,
+}
+
+/// The row groups of a file of `file_len` bytes from its footer (its last `footer_len + 8`
+/// bytes): where each lies, so that a reader reads only its groups' bytes.
+pub fn group_spans(footer: bytes::Bytes, file_len: u64) -> Result<Vec<GroupSpan>> {
+    let pieces = Pieces::new(file_len, vec![(file_len.saturating_sub(footer.len() as u64), footer)]);
+    contain("Parquet", "unreadable_parquet", || {
+        let meta = metadata(&pieces)?;
+        let spans = meta.metadata().row_groups().iter().map(|rg| {
+            let ranges = rg.columns().iter().map(|c| c.byte_range());
+            let start = ranges.clone().map(|(s, _)| s).min().unwrap_or(0);
+            let end = ranges.map(|(s, n)| s.saturating_add(n)).max().unwrap_or(0);
+            GroupSpan { rows: rg.num_rows().max(0) as u64, start, end: end.min(file_len).max(start) }
+        });
+        Ok(spans.collect())
+    })
+}
+
+/// A file of which a reader holds some pieces (the footer, the bytes of its row groups): the
+/// Parquet reader's byte-range interface over them; a range outside every piece is an error
+/// of the reader (the file's own offsets are wrong), not a panic.
+#[derive(Debug, Clone)]
+pub struct Pieces {
+    len: u64,
+    pieces: Vec<(u64, bytes::Bytes)>,
+}
+
+impl Pieces {
+    /// A file of `len` bytes of which these `(offset, bytes)` are held.
+    pub fn new(len: u64, pieces: Vec<(u64, bytes::Bytes)>) -> Pieces {
+        Pieces { len, pieces }
+    }
+
+    fn piece(&self, start: u64, length: u64) -> parquet::errors::Result<bytes::Bytes> {
+        self.pieces
+            .iter()
+            .find(|(at, b)| *at <= start && start.saturating_add(length) <= at + b.len() as u64)
+            .map(|(at, b)| b.slice((start - at) as usize..(start - at + length) as usize))
+            .ok_or_else(|| ParquetError::General(format!("bytes {start}..{} of the file were not read", start.saturating_add(length))))
+    }
+}
+
+impl Length for Pieces {
+    fn len(&self) -> u64 {
+        self.len
+    }
+}
+
+impl ChunkReader for Pieces {
+    type T = bytes::buf::Reader<bytes::Bytes>;
+
+    fn get_read(&self, start: u64) -> parquet::errors::Result<Self::T> {
+        use bytes::Buf;
+        let (at, b) = self
+            .pieces
+            .iter()
+            .find(|(at, b)| *at <= start && start < at + b.len() as u64)
+            .ok_or_else(|| ParquetError::General(format!("byte {start} of the file was not read")))?;
+        Ok(b.slice((start - at) as usize..).reader())
+    }
+
+    fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<bytes::Bytes> {
+        self.piece(start, length as u64)
+    }
 }

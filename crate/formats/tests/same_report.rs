@@ -279,3 +279,36 @@ fn a_file_the_parquet_reader_panics_on_is_a_clear_error() {
     assert_eq!(e.code, "unreadable_parquet");
     assert!(e.message.starts_with("the Parquet reader stopped on this file, which may be corrupt or cut short ("), "{}", e.message);
 }
+
+/// The page's parallel read: each reader holds the footer and its row groups' bytes alone
+/// (`Pieces`), reads its run of groups, and the parts merged in order give the report of the
+/// file read whole; a range the reader did not get is an error, not a panic.
+#[test]
+fn row_groups_read_from_their_pieces_give_the_whole_files_report() {
+    let bytes = Bytes::from(parquet_of(HEADER.iter().enumerate().map(|(j, h)| (*h, strings(j))).collect(), 2));
+    let len = bytes.len() as u64;
+    let footer_len = pq::footer_len(&bytes[bytes.len() - pq::TAIL_BYTES..]).unwrap();
+    let footer = bytes.slice(bytes.len() - pq::TAIL_BYTES - footer_len as usize..);
+    let groups = pq::group_spans(footer.clone(), len).unwrap();
+    assert_eq!(groups.iter().map(|g| g.rows).collect::<Vec<_>>(), [2, 2, 2, 1]);
+    assert!(groups.windows(2).all(|w| w[0].end <= w[1].start) && groups[3].end < len - footer.len() as u64 + 1);
+    let whole = audit_parquet(bytes.to_vec(), &config()).unwrap();
+    let read_run = |first: usize, last: usize| {
+        let (start, end) = (groups[first].start, groups[last].end);
+        let pieces = pq::Pieces::new(len, vec![(len - footer.len() as u64, footer.clone()), (start, bytes.slice(start as usize..end as usize))]);
+        let audit = Audit::table_reader(&config()).unwrap();
+        let mut audit = if first == 0 { audit.reading_cells(Format::Parquet) } else { audit.reading_cells_part(Format::Parquet) };
+        pq::read_row_groups(pieces, Some((first..=last).collect()), &mut audit).map(|_| audit.finish_part().unwrap())
+    };
+    let mut parts = read_run(0, 1).unwrap();
+    parts.merge(read_run(2, 3).unwrap()).unwrap();
+    let merged = pseudolens_core::audit_table(&parts.table, &config(), None, None).unwrap();
+    let mut expected = table_part(whole);
+    expected.read = merged.read.clone();
+    assert_eq!(table_part(merged), expected);
+    // Group 2 without its bytes: the reader's error.
+    let pieces = pq::Pieces::new(len, vec![(len - footer.len() as u64, footer.clone())]);
+    let mut audit = Audit::table_reader(&config()).unwrap().reading_cells_part(Format::Parquet);
+    assert_eq!(pq::read_row_groups(pieces, Some(vec![2]), &mut audit).unwrap_err().code, "unreadable_parquet");
+    assert_eq!(pq::footer_len(b"12345678").unwrap_err().code, "unreadable_parquet");
+}

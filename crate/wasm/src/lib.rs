@@ -268,6 +268,43 @@ pub fn read_cells(config: JsValue, bytes: Vec<u8>, format: &str, sheet: Option<S
     Ok(pseudolens_core::Part { table: part.table, bounds: part.bounds }.to_bytes())
 }
 
+/// The length of a Parquet file's footer from its last 8 bytes (`unreadable_parquet` when they
+/// are not a Parquet file's).
+#[wasm_bindgen]
+pub fn parquet_footer_len(tail: &[u8]) -> Result<f64, JsValue> {
+    pseudolens_formats::parquet::footer_len(tail).map(|n| n as f64).map_err(|e| error(&e))
+}
+
+/// The row groups of a Parquet file of `file_len` bytes from its footer (its last
+/// `footer_len + 8` bytes), flat: `rows, first byte, end byte` per group. A panic of the reader
+/// aborts this WebAssembly instance.
+#[wasm_bindgen]
+pub fn parquet_groups(footer: Vec<u8>, file_len: f64) -> Result<Vec<f64>, JsValue> {
+    let spans = pseudolens_formats::parquet::group_spans(bytes::Bytes::from(footer), file_len as u64).map_err(|e| error(&e))?;
+    Ok(spans.iter().flat_map(|g| [g.rows as f64, g.start as f64, g.end as f64]).collect())
+}
+
+/// Reads the row groups `first .. first + count` of a Parquet file of `file_len` bytes from
+/// its footer and the bytes of those groups (`body`, from byte `start`) into a kept table's
+/// part: its bytes, for `KeptTable.from_bytes`, to merge in group order (the part of group 0
+/// counts the header and the file's bytes). A panic of the reader aborts this WebAssembly
+/// instance.
+#[wasm_bindgen]
+pub fn read_parquet_groups(config: JsValue, file_len: f64, footer: Vec<u8>, start: f64, body: Vec<u8>, first: u32, count: u32) -> Result<Vec<u8>, JsValue> {
+    use pseudolens_core::Format;
+    let config = config_from(config)?;
+    let len = file_len as u64;
+    let footer_at = len.saturating_sub(footer.len() as u64);
+    let pieces = pseudolens_formats::parquet::Pieces::new(len, vec![(footer_at, bytes::Bytes::from(footer)), (start as u64, bytes::Bytes::from(body))]);
+    let reader = pseudolens_core::Audit::table_reader(&config).map_err(|e| error(&e))?;
+    let mut reader = if first == 0 { reader.reading_cells(Format::Parquet) } else { reader.reading_cells_part(Format::Parquet) };
+    let groups = (first as usize..(first + count) as usize).collect();
+    pseudolens_formats::parquet::read_row_groups(pieces, Some(groups), &mut reader).map_err(|e| error(&e))?;
+    reader.set_file(if first == 0 { len } else { 0 }, None);
+    let part = reader.finish_part().map_err(|e| error(&e))?;
+    Ok(pseudolens_core::Part { table: part.table, bounds: part.bounds }.to_bytes())
+}
+
 /// A table kept in memory, merged from the parts of its file: audits of any settings read
 /// nothing again.
 #[wasm_bindgen]

@@ -45,7 +45,30 @@ function spans(size: number, n: number): Span[] {
 /** A request before it gets its id (each member of the union). */
 type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-type Answer = { ok: true; table: ArrayBuffer } | { ok: true; hex: string } | { ok: false; error: WireError };
+type Answer = { ok: true; table: ArrayBuffer } | { ok: true; hex: string } | { ok: true; footer: Uint8Array; groups: number[] } | { ok: false; error: WireError };
+
+/** What a reader's final message answers. */
+function answerOf(m: Extract<PartResponse, { type: 'part' | 'hash' | 'groups' | 'failed' }>): Answer {
+  switch (m.type) {
+    case 'part':
+      return { ok: true, table: m.table };
+    case 'hash':
+      return { ok: true, hex: m.hex };
+    case 'groups':
+      return { ok: true, footer: m.footer, groups: m.groups };
+    case 'failed':
+      return { ok: false, error: m.error };
+  }
+}
+
+/** Contiguous runs of `groups` row groups for `readers` readers: [first, count] each. */
+export function groupRuns(groups: number, readers: number): [number, number][] {
+  const parts = Math.max(1, Math.min(readers, groups));
+  return Array.from({ length: parts }, (_, p) => {
+    const first = Math.floor((groups * p) / parts);
+    return [first, Math.floor((groups * (p + 1)) / parts) - first] as [number, number];
+  });
+}
 
 /** Appends `next` to `kept` (consuming it); false when they do not join (read on one thread). */
 function merged(kept: KeptTable, next: KeptTable): boolean {
@@ -100,7 +123,7 @@ export class ReaderPool {
             default: {
               const waiting = pending.get(m.id);
               pending.delete(m.id);
-              waiting?.resolve(m.type === 'part' ? { ok: true, table: m.table } : m.type === 'hash' ? { ok: true, hex: m.hex } : { ok: false, error: m.error });
+              waiting?.resolve(answerOf(m));
             }
           }
         });
@@ -140,6 +163,49 @@ export class ReaderPool {
     if (!answer.ok) throw answer.error;
     if (!('table' in answer)) return null;
     return KeptTable.from_bytes(new Uint8Array(answer.table));
+  }
+
+  /**
+   * Reads a Parquet file of several row groups in parts (row groups are its natural units):
+   * one reader reads its directory (the footer at its end), then each reader gets the footer
+   * and the bytes of a contiguous run of row groups, beside one more hashing the file; the
+   * parts merge in group order. `null` when the file has one row group or fewer than two
+   * readers are left (the caller reads it whole in one reader). Throws the engine's error for
+   * a file it cannot read.
+   */
+  async readParquet(blob: Blob, config: AuditConfig): Promise<{ table: KeptTable; parts: number } | null> {
+    const readers = this.readers.filter((r) => !r.stopped);
+    if (readers.length < 2) return null;
+    const plan = await this.ask(readers[0]!, { type: 'groups', blob }, () => undefined);
+    if (!plan.ok) throw plan.error;
+    if (!('groups' in plan)) return null;
+    const { footer, groups } = plan;
+    const runs = groupRuns(groups.length / 3, readers.length);
+    if (runs.length < 2) return null;
+    const hash = this.ask(this.hasher, { type: 'hash', blob }, () => undefined);
+    const parts = runs.map(([first, count], i) => {
+      const [start, end] = [groups[3 * first + 1]!, groups[3 * (first + count - 1) + 2]!];
+      return this.ask(readers[i]!, { type: 'parquet', blob, config, footer, start, end, first, count }, () => undefined);
+    });
+    let kept: KeptTable | null = null;
+    try {
+      for (const pending of parts) {
+        const part = await pending;
+        if (!part.ok) throw part.error;
+        if (!('table' in part)) return null;
+        const table = KeptTable.from_bytes(new Uint8Array(part.table));
+        if (!kept) kept = table;
+        else kept.merge(table);
+      }
+      const hashed = await hash;
+      if (!kept || !hashed.ok || !('hex' in hashed)) return null;
+      kept.set_sha256(hashed.hex);
+      const whole = kept;
+      kept = null;
+      return { table: whole, parts: runs.length };
+    } finally {
+      kept?.free();
+    }
   }
 
   private ask(reader: Reader, request: Unnumbered<PartRequest>, progress: (bytes: number, rows: number) => void): Promise<Answer> {

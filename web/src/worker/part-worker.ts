@@ -1,11 +1,13 @@
 // A reader worker of the parallel read, started by the audit worker (worker.ts): it reads one
 // byte range of a file into a partial table (`TableReader`) and transfers the table's bytes
-// back, reads a whole Parquet or Excel file into a table (`read_cells`), or hashes the whole
+// back, reads a whole Parquet or Excel file into a table (`read_cells`), a Parquet file's
+// directory (`parquet_groups`) or a run of its row groups (`read_parquet_groups`: only the
+// footer and those groups' bytes are read), or hashes the whole
 // file (the browser's own SHA-256 in one piece up to ONE_PIECE_HASH_BYTES, else `Hasher` in
 // order). It keeps nothing between requests. A panic of a third-party reader aborts its
 // WebAssembly instance (a `WebAssembly.RuntimeError`): it says so and closes.
 
-import init, { Hasher, TableReader, read_cells } from '../../pkg/pseudolens_wasm.js';
+import init, { Hasher, TableReader, parquet_footer_len, parquet_groups, read_cells, read_parquet_groups } from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
 import type { PartRequest, PartResponse } from '../shared/part-protocol';
 import { CHUNK_BYTES, PROGRESS_INTERVAL_MS } from '../shared/protocol';
@@ -53,6 +55,9 @@ async function readFrom(id: number, blob: Blob, start: number, push: (chunk: Uin
  */
 const ONE_PIECE_HASH_BYTES = 256 * 1024 * 1024;
 
+/** The bytes at the end of a Parquet file that give its footer's length (a u32 and PAR1). */
+const PARQUET_TAIL_BYTES = 8;
+
 /** Lower-case hex of a digest. */
 function hex(digest: ArrayBuffer): string {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -76,6 +81,28 @@ function serve(request: PartRequest): Promise<void> {
         const table = read_cells(request.config, new Uint8Array(buffer), request.format, request.sheet).buffer as ArrayBuffer;
         scope.postMessage({ type: 'part', id, table }, [table]);
       });
+    case 'groups': {
+      const { blob } = request;
+      const tailAt = Math.max(0, blob.size - PARQUET_TAIL_BYTES);
+      return blob
+        .slice(tailAt)
+        .arrayBuffer()
+        .then((tail) => blob.slice(Math.max(0, tailAt - parquet_footer_len(new Uint8Array(tail)))).arrayBuffer())
+        .then((buffer) => {
+          const footer = new Uint8Array(buffer);
+          scope.postMessage({ type: 'groups', id, footer, groups: Array.from(parquet_groups(footer, blob.size)) }, [footer.buffer]);
+        });
+    }
+    case 'parquet': {
+      const { blob, start, end } = request;
+      return blob
+        .slice(start, end)
+        .arrayBuffer()
+        .then((body) => {
+          const table = read_parquet_groups(request.config, blob.size, request.footer, start, new Uint8Array(body), request.first, request.count).buffer as ArrayBuffer;
+          scope.postMessage({ type: 'part', id, table }, [table]);
+        });
+    }
     case 'hash': {
       const subtle = globalThis.crypto?.subtle;
       if (subtle && request.blob.size <= ONE_PIECE_HASH_BYTES) {
@@ -100,7 +127,7 @@ scope.addEventListener('message', (e) => {
     .catch((error: unknown) => {
       if (error instanceof WebAssembly.RuntimeError) {
         // The engine of this worker is unusable now: say why, and stop taking requests.
-        const what = request.type === 'cells' ? (request.format === 'parquet' ? 'The Parquet reader' : 'The Excel reader') : 'The reader';
+        const what = request.type === 'cells' ? (request.format === 'parquet' ? 'The Parquet reader' : 'The Excel reader') : request.type === 'groups' || request.type === 'parquet' ? 'The Parquet reader' : 'The reader';
         const message = `${what} stopped on this file, which may be corrupt or cut short (${error.message}).`;
         scope.postMessage({ type: 'stopped', id: request.id, error: { kind: 'input', code: 'reader_stopped', message, line: null, column: null } });
         self.close();

@@ -7,7 +7,8 @@
 // are streamed into an `Original` / `Reference`; the drill-down reads the kept table
 // (`KeptTable.extract`), or streams the file through an `Extract` when it is not kept. Progress is posted at most every 100 ms. Cancel is handled by the page: it
 // terminates this worker, and with it its readers (a wasm call cannot be interrupted).
-// A Parquet or Excel file (issue 14) is read whole by one reader worker into the kept table
+// A Parquet file of several row groups (issue 14) is read in runs of row groups by the reader
+// workers, an Excel file or a Parquet file of one row group whole by one reader worker, into the kept table
 // (`read_cells`), never streamed: every audit of it is an audit of that table. A panic of the
 // third-party reader stops that reader worker only; the page shows its message.
 
@@ -127,12 +128,14 @@ function readerStopped(format: CellsFormat, e: unknown): WireError {
  * panic of the third-party reader stops that worker only; in this one when no reader is left
  * (a panic then stops this worker, which the page restarts).
  */
-async function cellsTable(id: number, blob: Blob, config: AuditConfig, format: CellsFormat): Promise<KeptTable> {
+async function cellsTable(id: number, blob: Blob, config: AuditConfig, format: CellsFormat): Promise<{ table: KeptTable; parts: number }> {
   await poolReady;
   const post = progressPoster(id, blob, 'table');
   post(0, null, true);
   fileReads += 1;
-  let table = pool ? await pool.readCells(blob, config, format, releasedSheet) : null;
+  const inParts = pool && format === 'parquet' ? await pool.readParquet(blob, config) : null;
+  let table = inParts?.table ?? null;
+  if (!table && pool) table = await pool.readCells(blob, config, format, releasedSheet);
   if (!table) {
     const bytes = new Uint8Array(await blob.arrayBuffer());
     try {
@@ -145,7 +148,7 @@ async function cellsTable(id: number, blob: Blob, config: AuditConfig, format: C
   post(blob.size, null, true);
   // The workbook read without a panic: listing its sheets here cannot stop this worker.
   if (format === 'xlsx') releasedSheets = sheet_names(new Uint8Array(await blob.arrayBuffer()));
-  return table;
+  return { table, parts: inParts?.parts ?? 1 };
 }
 
 /** Something that absorbs a file chunk by chunk: Audit, Reference, Original or Extract. */
@@ -189,7 +192,8 @@ async function stream(id: number, blob: Blob, target: Target, sink: Sink): Promi
 async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolean> {
   forgetKept();
   if (releasedFormat !== 'csv') {
-    kept = { table: await cellsTable(id, blob, config, releasedFormat), readers: 1, ragged: config.ragged };
+    const read = await cellsTable(id, blob, config, releasedFormat);
+    kept = { table: read.table, readers: read.parts, ragged: config.ragged };
     return true;
   }
   await poolReady;
@@ -495,7 +499,7 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
           const { report } = await withEncodingRetry(id, 'table', own.encoding === 'windows-1252', async (encoding) => {
             const sides = await sidesFor(id, config, request.original, request.reference, onTarget);
             if (format === 'csv') return { report: await streamAudit(id, file, withEncoding(own, encoding), sides) };
-            const table = await cellsTable(id, file, config, format);
+            const { table } = await cellsTable(id, file, config, format);
             try {
               if (sides.original) table.set_original(sides.original);
               if (sides.population) table.set_population(sides.population);
