@@ -71,9 +71,15 @@ def _parts(df: Any, settings: str) -> Iterator[Tuple[int, bytes]]:
     in parallel once (the result persisted on the executors), then the driver fetches their
     bytes one partition at a time (``toLocalIterator``): it holds the merged table and one
     part, never every part at once."""
+    return _fetch(df.mapInArrow(_build_parts(settings), PART_SCHEMA))
+
+
+def _fetch(parts: Any) -> Iterator[Tuple[int, bytes]]:
+    """The rows ``(partition, part)`` of ``parts``, computed in parallel once (persisted on the
+    executors), then fetched one partition at a time."""
     from pyspark import StorageLevel
 
-    parts = df.mapInArrow(_build_parts(settings), PART_SCHEMA).persist(StorageLevel.MEMORY_AND_DISK)
+    parts = parts.persist(StorageLevel.MEMORY_AND_DISK)
     try:
         parts.count()
         for row in parts.toLocalIterator():
@@ -135,21 +141,13 @@ def class_parts(df: Any, qi: Columns = None, sensitive: Columns = None, *, parti
 def _class_parts(df: Any, settings: str, partitions: Optional[int]) -> Iterator[Tuple[int, bytes]]:
     """Rows hashed by class (``mapInArrow``), hash-partitioned (``repartition``: every class
     in one partition), each partition's class part built; fetched one at a time."""
-    from pyspark import StorageLevel
     from pyspark.sql.types import LongType, StructField, StructType
 
     if HASH_COLUMN in df.columns:
         raise ValueError(f"the column name {HASH_COLUMN!r} is the class-partitioned mode's own; rename that column")
     n = partitions or int(df.sparkSession.conf.get("spark.sql.shuffle.partitions"))
     hashed = df.mapInArrow(_hash_rows(settings), StructType([*df.schema.fields, StructField(HASH_COLUMN, LongType(), False)]))
-    split = hashed.repartition(n, HASH_COLUMN)
-    parts = split.mapInArrow(_build_class_parts(settings), PART_SCHEMA).persist(StorageLevel.MEMORY_AND_DISK)
-    try:
-        parts.count()
-        for row in parts.toLocalIterator():
-            yield row["partition"], bytes(row["part"])
-    finally:
-        parts.unpersist()
+    return _fetch(hashed.repartition(n, HASH_COLUMN).mapInArrow(_build_class_parts(settings), PART_SCHEMA))
 
 
 def audit(
