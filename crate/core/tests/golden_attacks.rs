@@ -199,3 +199,42 @@ proptest! {
         prop_assert_eq!(counts(&a), counts(&b));
     }
 }
+
+#[test]
+fn the_shareable_report_drops_the_queries() {
+    let config = config(AttackParams { n_attacks: 50, so_mode: SoMode::Univariate, ..AttackParams::default() });
+    let mut a = Audit::new(config.clone()).unwrap();
+    a.set_original(side(&config, O));
+    a.push(P.as_bytes()).unwrap();
+    let report = a.finish().unwrap();
+    let safe = report.shareable(5);
+    let so = safe["metrics"].as_array().unwrap().iter().find(|m| m["id"] == "anonymeter_singling_out_risk").unwrap();
+    assert!(so["details"].get("queries").is_none());
+    assert_eq!(safe["shareable"]["removed"]["attack_queries"], 1);
+    assert!(so["value"].is_number());
+}
+
+/// Generalized releases (Sec 5.1): an original value inside a released range, or matching a
+/// released mask, is compatible; a query `match(zip, 1**)` singles out the original person whose
+/// code it covers.
+#[test]
+fn generalized_cells_are_compatible_with_the_values_they_cover() {
+    let o = "age,zip,diag\n34,101,flu\n47,205,cold\n61,309,flu\n";
+    let p = "age,zip,diag\n30-39,1**,flu\n40-49,2**,cold\n60-69,3**,asthma\n";
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let mut config = AuditConfig { quasi_identifiers: s(&["age", "zip"]), sensitive: s(&["diag"]), ..AuditConfig::default() };
+    config.attributes.insert("zip".into(), AttributeSettings { kind: Some(Kind::Categorical), ..AttributeSettings::default() });
+    config.attacks = Some(AttackParams { n_attacks: 10, so_mode: SoMode::Univariate, inf_secrets: s(&["zip"]), inf_aux: s(&["age"]), ..AttackParams::default() });
+    let mut a = Audit::new(config.clone()).unwrap();
+    a.set_original(side(&config, o));
+    a.push(p.as_bytes()).unwrap();
+    let ms: Vec<MetricResult> = a.finish().unwrap().metrics.into_iter().filter(|m| m.family == "attack").collect();
+    // Inference of zip from age: each person's range leads to their own row, whose mask covers them.
+    assert_eq!(f(metric(&ms, "anonymeter_inference_risk"), "k_att"), 3.0);
+    // Linkability of age with zip: both halves lead to the person's own row.
+    assert_eq!(f(metric(&ms, "anonymeter_linkability_risk"), "k_att"), 3.0);
+    // Univariate singling out: the 3 ranges, the 3 masks, "cold" and "asthma" occur once in P;
+    // each range and mask covers one original person, "cold" is one person's, "asthma" none.
+    let so = metric(&ms, "anonymeter_singling_out_risk");
+    assert_eq!((f(so, "n_queries"), f(so, "k_att")), (8.0, 7.0));
+}

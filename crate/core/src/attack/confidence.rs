@@ -31,9 +31,9 @@ impl Risk {
     }
 }
 
-/// `z = Phi^-1((1 + conf) / 2)`.
+/// `z = Phi^-1((1 + conf) / 2)`, as Anonymeter computes it (`0.5 * (1 + conf)`).
 pub fn z_of(confidence_level: f64) -> f64 {
-    probit((1.0 + confidence_level) / 2.0)
+    probit(0.5 * (1.0 + confidence_level))
 }
 
 /// `rate(k)` and `err(k)` of `k` successes in `n` attacks (Sec 5.3; `k` may be real).
@@ -58,35 +58,61 @@ pub fn bind(r: Rate) -> Risk {
     Risk { value: clamp(r.value), low: clamp(r.value - r.error), high: clamp(r.value + r.error) }
 }
 
-/// The standard normal quantile: Acklam's rational approximation refined by two Halley steps
-/// on `erfc` (full double precision in `(0, 1)`).
+/// The standard normal quantile `Phi^-1(p)`: Cephes' `ndtri` (S. L. Moshier, Cephes Math
+/// Library 2.8), the function scipy's `norm.ppf` calls, with its coefficients and order of
+/// operations, so that `z` and the risks equal Anonymeter's to the last bit.
 pub fn probit(p: f64) -> f64 {
-    const A: [f64; 6] = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00];
-    const B: [f64; 5] = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01];
-    const C: [f64; 6] = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00];
-    const D: [f64; 4] = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00];
+    const EXP_NEG2: f64 = 1.353_352_832_366_126_918_9E-1;
+    const S2PI: f64 = 2.506_628_274_631_000_502_42E0;
+    const P0: [f64; 5] = [-5.996_335_010_141_078_952_67E1, 9.800_107_541_859_996_615_36E1, -5.667_628_574_690_702_934_39E1, 1.393_126_093_872_796_795_03E1, -1.239_165_838_673_812_580_16E0];
+    const Q0: [f64; 8] = [
+        1.954_488_583_381_417_598_34E0, 4.676_279_128_988_815_384_53E0, 8.636_024_213_908_905_905_75E1, -2.254_626_878_541_193_705_27E2,
+        2.002_602_123_800_606_603_59E2, -8.203_722_561_683_333_399_12E1, 1.590_562_251_262_116_955_15E1, -1.183_316_211_213_300_031_42E0,
+    ];
+    const P1: [f64; 9] = [
+        4.055_448_923_059_624_199_23E0, 3.152_510_945_998_938_661_54E1, 5.716_281_922_464_212_881_62E1, 4.408_050_738_932_008_347_00E1,
+        1.468_495_619_288_580_240_14E1, 2.186_633_068_507_902_675_39E0, -1.402_560_791_713_544_958_75E-1, -3.504_246_268_278_482_034_18E-2,
+        -8.574_567_851_546_854_136_11E-4,
+    ];
+    const Q1: [f64; 8] = [
+        1.577_998_832_564_667_497_31E1, 4.539_076_351_288_792_105_84E1, 4.131_720_382_546_720_304_40E1, 1.504_253_856_929_075_034_08E1,
+        2.504_649_462_083_094_159_79E0, -1.421_829_228_547_877_885_74E-1, -3.808_064_076_915_782_771_94E-2, -9.332_594_808_954_574_273_72E-4,
+    ];
+    const P2: [f64; 9] = [
+        3.237_748_917_769_460_359_70E0, 6.915_228_890_689_842_116_95E0, 3.938_810_252_924_744_434_15E0, 1.333_034_608_158_075_423_89E0,
+        2.014_853_895_491_790_815_38E-1, 1.237_166_348_178_200_213_58E-2, 3.015_815_535_082_354_160_07E-4, 2.658_069_746_867_375_508_32E-6,
+        6.239_745_391_849_832_937_30E-9,
+    ];
+    const Q2: [f64; 8] = [
+        6.024_270_393_647_420_142_55E0, 3.679_835_638_561_608_594_03E0, 1.377_020_994_890_813_302_71E0, 2.162_369_935_944_966_358_90E-1,
+        1.342_040_060_885_431_890_37E-2, 3.280_144_646_821_277_391_04E-4, 2.892_478_647_453_806_839_36E-6, 6.790_194_080_099_812_744_25E-9,
+    ];
+    // Cephes' polevl (leading coefficient given) and p1evl (leading coefficient 1).
+    let polevl = |x: f64, c: &[f64]| c[1..].iter().fold(c[0], |acc, &k| acc * x + k);
+    let p1evl = |x: f64, c: &[f64]| c[1..].iter().fold(x + c[0], |acc, &k| acc * x + k);
     if p <= 0.0 {
         return f64::NEG_INFINITY;
     }
     if p >= 1.0 {
         return f64::INFINITY;
     }
-    let tail = |q: f64| (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5]) / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0);
-    let mut x = if p < 0.02425 {
-        tail((-2.0 * p.ln()).sqrt())
-    } else if p > 1.0 - 0.02425 {
-        -tail((-2.0 * (1.0 - p).ln()).sqrt())
-    } else {
-        let q = p - 0.5;
-        let r = q * q;
-        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
-    };
-    for _ in 0..2 {
-        let e = 0.5 * libm::erfc(-x / std::f64::consts::SQRT_2) - p;
-        let u = e * (2.0 * std::f64::consts::PI).sqrt() * libm::exp(x * x / 2.0);
-        x -= u / (1.0 + x * u / 2.0);
+    let (mut y, mut negate) = (p, true);
+    if y > 1.0 - EXP_NEG2 {
+        y = 1.0 - y;
+        negate = false;
     }
-    x
+    if y > EXP_NEG2 {
+        y -= 0.5;
+        let y2 = y * y;
+        let x = y + y * (y2 * polevl(y2, &P0) / p1evl(y2, &Q0));
+        return x * S2PI;
+    }
+    let x = (-2.0 * libm::log(y)).sqrt();
+    let x0 = x - libm::log(x) / x;
+    let z = 1.0 / x;
+    let x1 = if x < 8.0 { z * polevl(z, &P1) / p1evl(z, &Q1) } else { z * polevl(z, &P2) / p1evl(z, &Q2) };
+    let x = x0 - x1;
+    if negate { -x } else { x }
 }
 
 #[cfg(test)]
@@ -106,9 +132,14 @@ mod tests {
 
     #[test]
     fn z_of_95_percent() {
-        assert!((z_of(0.95) - 1.959963984540054).abs() < 1e-14);
-        assert!((probit(0.5)).abs() < 1e-15);
-        assert!((probit(0.001) + 3.090232306167813).abs() < 1e-12);
+        // scipy's norm.ppf(0.975), bit for bit.
+        assert_eq!(z_of(0.95), 1.959963984540054);
+        // More of scipy's values (central region, both tails, the far tail).
+        for (conf, z) in [(0.5, 0.6744897501960817), (0.9, 1.6448536269514722), (0.99, 2.5758293035489004), (0.999999, 4.891638475671085), (0.1, 0.12566134685507416)] {
+            assert_eq!(z_of(conf), z, "{conf}");
+        }
+        assert_eq!(probit(1e-20), -9.262340089798409);
+        assert_eq!(probit(0.5), 0.0);
     }
 
     /// Spec Sec G3, the four cases of Sec 5.3 alone.

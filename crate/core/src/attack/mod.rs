@@ -30,6 +30,9 @@ use columns::{AttackColumn, Side};
 use confidence::{Rate, bind, rate, residual, z_of};
 pub use singling_out::SoMode;
 
+/// The most attacks per evaluation: each is a query or a target held in memory.
+pub const MAX_ATTACKS: u64 = 10_000_000;
+
 /// How many singling-out queries the report quotes (Sec 5.8).
 const QUOTED_QUERIES: usize = 20;
 
@@ -93,14 +96,14 @@ impl AttackParams {
     /// Checks the settings.
     pub fn check(&self) -> Result<()> {
         let bad = [
-            ("number of attacks", self.n_attacks == 0),
+            ("number of attacks", self.n_attacks == 0 || self.n_attacks > MAX_ATTACKS),
             ("confidence level", !(self.confidence_level > 0.0 && self.confidence_level < 1.0)),
             ("columns per singling-out query", self.so_n_cols == 0),
             ("number of linkability neighbours", self.link_n_neighbors == 0),
             ("inference tolerance", self.inf_tolerance.is_nan() || self.inf_tolerance < 0.0),
         ];
         match bad.iter().find(|b| b.1) {
-            Some((what, _)) => Err(Error::config("invalid_attack_setting", format!("the {what} is out of range (the number of attacks, columns and neighbours are at least 1, the confidence level lies strictly between 0 and 1, the tolerance is at least 0)"))),
+            Some((what, _)) => Err(Error::config("invalid_attack_setting", format!("the {what} is out of range (the number of attacks lies from 1 to 10,000,000, the columns and neighbours are at least 1, the confidence level lies strictly between 0 and 1, the tolerance is at least 0)"))),
             None => Ok(()),
         }
     }
