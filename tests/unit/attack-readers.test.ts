@@ -2,8 +2,7 @@
 // (attack-data.ts) and the settings that turn them on (roles.ts, both ways).
 
 import { describe, expect, it } from 'vitest';
-import { attacksOf, hadControl } from '../../web/src/shared/attack-data';
-import { ATTACK_DEFAULTS } from '../../web/src/shared/contract';
+import { attacksOf, defaultAttacks, hadControl } from '../../web/src/shared/attack-data';
 import { auditConfig, choicesFromConfig, defaultChoices, proposedRoles, validate } from '../../web/src/setup/roles';
 import { column, report, result } from './fixtures';
 
@@ -39,17 +38,17 @@ describe('attack settings', () => {
   const original = new File(['age,diag\n'], 'o.csv');
 
   it('travel into the config and back, keeping the settings the form does not hold', () => {
-    const choices = { ...defaultChoices(proposedRoles(columns), null), original, attacks: { ...ATTACK_DEFAULTS, n_attacks: 40, seed: 3, so_mode: 'univariate' as const } };
+    const choices = { ...defaultChoices(proposedRoles(columns), null), original, attacks: { ...defaultAttacks(), n_attacks: 40, seed: 3, so_mode: 'univariate' as const } };
     const config = auditConfig(choices);
-    expect(config.attacks).toEqual({ ...ATTACK_DEFAULTS, n_attacks: 40, seed: 3, so_mode: 'univariate' });
+    expect(config.attacks).toEqual({ ...defaultAttacks(), n_attacks: 40, seed: 3, so_mode: 'univariate' });
     expect(choicesFromConfig(config, columns, null).choices.attacks).toEqual(config.attacks);
     expect(auditConfig(defaultChoices(proposedRoles(columns), null)).attacks).toBeNull();
   });
 
   it('are refused with a reason when the number of attacks or the seed is not a whole number', () => {
     const base = { ...defaultChoices(proposedRoles(columns), null), original };
-    expect(validate({ ...base, attacks: { ...ATTACK_DEFAULTS, n_attacks: 0 } })).toContain('number of attacks');
-    expect(validate({ ...base, attacks: { ...ATTACK_DEFAULTS, seed: 1.5 } })).toContain('seed');
-    expect(validate({ ...base, attacks: { ...ATTACK_DEFAULTS } })).toBeNull();
+    expect(validate({ ...base, attacks: { ...defaultAttacks(), n_attacks: 0 } })).toContain('number of attacks');
+    expect(validate({ ...base, attacks: { ...defaultAttacks(), seed: 1.5 } })).toContain('seed');
+    expect(validate({ ...base, attacks: { ...defaultAttacks() } })).toBeNull();
   });
 });

@@ -7,7 +7,8 @@
 
 import { el } from '../ui/dom';
 import { ATTACKS_HELP, CONTROL_HELP, ORIGINAL_HELP, RECORD_ID_HELP } from '../ui/explain';
-import { ATTACK_DEFAULTS, type AttackParams } from '../shared/contract';
+import type { AttackParams } from '../shared/contract';
+import { defaultAttacks } from '../shared/attack-data';
 import { fileField } from './file-field';
 import { querySettings } from './query-settings';
 import type { ColumnProfile } from '../shared/report';
@@ -81,7 +82,7 @@ export function originalSettings(columns: readonly ColumnProfile[]): {
  * columns) come from a settings file or link and are kept as they are.
  */
 function attackSettings(): { node: HTMLElement; read(): AttackParams | null; control(): File | null; write(a: AttackParams | null): void } {
-  let base: AttackParams = { ...ATTACK_DEFAULTS };
+  let base: AttackParams = defaultAttacks();
   const on = el('input', { id: 'attacks-on', type: 'checkbox', 'aria-describedby': 'attacks-help' });
   const count = el('input', { id: 'n-attacks', type: 'number', min: 1, step: 1, value: base.n_attacks, inputmode: 'numeric' });
   const seed = el('input', { id: 'attack-seed', type: 'number', min: 0, step: 1, value: base.seed, inputmode: 'numeric', 'aria-describedby': 'attack-seed-help' });
@@ -113,7 +114,7 @@ function attackSettings(): { node: HTMLElement; read(): AttackParams | null; con
     read: () => (on.checked ? { ...base, n_attacks: Number(count.value), seed: Number(seed.value) } : null),
     control: () => (on.checked ? control.file() : null),
     write: (a) => {
-      base = { ...ATTACK_DEFAULTS, ...(a ?? {}) };
+      base = { ...defaultAttacks(), ...(a ?? {}) };
       on.checked = a !== null;
       details.hidden = !on.checked;
       count.value = String(base.n_attacks);

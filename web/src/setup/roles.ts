@@ -2,7 +2,8 @@
 // decisions become an AuditConfig. Pure logic, no DOM.
 
 import type { AuditConfig, ColumnProfile, Encoding, MissingPolicy, Role } from '../shared/report';
-import { ADVICE_DEFAULTS, ATTACK_DEFAULTS, CONFIG_DEFAULTS, REGIONS as CORE_REGIONS } from '../shared/contract';
+import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS as CORE_REGIONS } from '../shared/contract';
+import { defaultAttacks } from '../shared/attack-data';
 import { DEFAULT_BALANCE, validateBalance, type PopulationSize, type Settings } from './settings';
 
 /** The roles the page offers: the four the engine proposes, plus three the user assigns. */
@@ -284,7 +285,7 @@ export function choicesFromConfig(
     referenceColumns: { ...(config.reference_columns ?? {}) },
     recordId: config.record_id ?? null,
     queries: (config.queries ?? []).map((q) => ({ ...q, group_by: [...q.group_by] })),
-    attacks: config.attacks ? { ...ATTACK_DEFAULTS, ...config.attacks } : null,
+    attacks: config.attacks ? { ...defaultAttacks(), ...config.attacks } : null,
     encoding: config.encoding === 'windows-1252' ? 'windows-1252' : encoding,
   };
   return { choices, missing };

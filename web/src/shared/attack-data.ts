@@ -2,7 +2,11 @@
 // Report: per attack its risk with the interval, the rates of the attack, of the control and
 // of a random guess, the counts, and the singling-out queries (record-level values).
 
+import { ATTACK_DEFAULTS, type AttackParams } from './contract';
 import { isRecord, type MetricResult, type Report } from './report';
+
+/** The core's default attack settings, as a fresh object the form may change. */
+export const defaultAttacks = (): AttackParams => ({ ...ATTACK_DEFAULTS, so_columns: [], inf_aux: [], inf_secrets: [] });
 
 export type AttackKind = 'singling_out' | 'linkability' | 'inference';
 
