@@ -78,6 +78,18 @@ ensure_python_deps() {
   fi
 }
 
+# Anonymeter 1.0.0 (PyPI) for the attacks' cross-check (tests/crosscheck/test_anonymeter.py),
+# in its own virtual environment .venv-anonymeter: it needs numpy < 1.27 and numba, which the
+# other cross-checks' numpy 2 does not allow.
+ANONYMETER_VENV="$ROOT/.venv-anonymeter"
+ensure_anonymeter() {
+  if ! "$ANONYMETER_VENV/bin/python" -c "import anonymeter" 2>/dev/null; then
+    step "installing Anonymeter 1.0.0 into .venv-anonymeter"
+    [ -x "$ANONYMETER_VENV/bin/python" ] || python3 -m venv "$ANONYMETER_VENV"
+    "$ANONYMETER_VENV/bin/python" -m pip install --quiet --disable-pip-version-check anonymeter==1.0.0
+  fi
+}
+
 # Spark's JVM for the Python package's Spark test: Debian's headless Java 17.
 ensure_java() {
   if ! command -v java >/dev/null 2>&1; then

@@ -13,6 +13,7 @@ ensure_rust_wasm
 ensure_npm
 ensure_chromium
 ensure_python_deps
+ensure_anonymeter
 ensure_python_package_deps
 
 failed_steps=()

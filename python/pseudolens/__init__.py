@@ -202,6 +202,7 @@ def audit(
     original: Optional[PathLike] = None,
     reference: Optional[PathLike] = None,
     sheet: Optional[str] = None,
+    control: Optional[PathLike] = None,
     **settings: Any,
 ) -> Report:
     """Audits ``source`` (a file path: CSV, Parquet or Excel .xlsx, told apart by the CLI's rule,
@@ -210,15 +211,16 @@ def audit(
     attributes and the other settings as keyword arguments (the keys of the settings file).
     ``original`` and ``reference`` are the CSV files of the CLI's ``--original`` (the utility
     metrics) and ``--reference`` (the population table ``E``); ``sheet`` the workbook's sheet
-    (default: the first), as ``--sheet``. Returns the report as the CLI's JSON (a
+    (default: the first), as ``--sheet``; ``control`` the attacks' control table, as
+    ``--control`` (the attacks run with ``attacks={...}``, keys as in the settings file). Returns the report as the CLI's JSON (a
     :class:`Report`, a dict). Raises :class:`PseudolensError` on bad input or settings, naming
     line (or row) and column."""
     text = settings_json(qi, sensitive, **settings)
     if _is_path(source):
-        return _report(_native.audit_file(os.fspath(source), text, _side(original), _side(reference), sheet))
+        return _report(_native.audit_file(os.fspath(source), text, _side(original), _side(reference), sheet, _side(control)))
     table = PartialTable.from_settings_json(text)
     table.absorb(source)
-    return table.audit(original=original, reference=reference)
+    return table.audit(original=original, reference=reference, control=control)
 
 
 class PartialTable:
@@ -296,13 +298,14 @@ class PartialTable:
         *,
         original: Optional[PathLike] = None,
         reference: Optional[PathLike] = None,
+        control: Optional[PathLike] = None,
         **settings: Any,
     ) -> Report:
         """Audits the rows held: with the settings of the partial table, or with these when any
-        is given (a fresh set, not added to the table's); against the ``original`` and
-        ``reference`` CSV files when given (as :func:`audit`)."""
+        is given (a fresh set, not added to the table's); against the ``original``,
+        ``reference`` and ``control`` CSV files when given (as :func:`audit`)."""
         text = None if qi is None and sensitive is None and not settings else settings_json(qi, sensitive, **settings)
-        return _report(self._native.audit(text, _side(original), _side(reference)))
+        return _report(self._native.audit(text, _side(original), _side(reference), _side(control)))
 
     def class_part(self) -> "ClassPart":
         """The rows held as a :class:`ClassPart`: their profile and class statistics, for a

@@ -9,7 +9,7 @@ class PseudolensError(ValueError):
     and column when it belongs to one), the stable code (``ragged_row``, ``unknown_column``,
     ``invalid_settings``, ...), the 1-based line (or row) and the column name, or None."""
 
-def audit_file(path: str, settings: str, original: Optional[str] = None, reference: Optional[str] = None, sheet: Optional[str] = None) -> str:
+def audit_file(path: str, settings: str, original: Optional[str] = None, reference: Optional[str] = None, sheet: Optional[str] = None, control: Optional[str] = None) -> str:
     """Streams the file at ``path`` (CSV, Parquet or Excel, by its first bytes and name)
     through an audit with these settings (the settings file's JSON object), against the
     original and reference CSV files when given; returns the report's JSON text."""
@@ -29,7 +29,7 @@ class PartialTable:
     def to_bytes(self) -> bytes: ...
     @staticmethod
     def from_bytes(data: bytes, settings: str) -> "PartialTable": ...
-    def audit(self, settings: Optional[str] = None, original: Optional[str] = None, reference: Optional[str] = None) -> str: ...
+    def audit(self, settings: Optional[str] = None, original: Optional[str] = None, reference: Optional[str] = None, control: Optional[str] = None) -> str: ...
     def class_part(self) -> bytes:
         """The rows held as a class-partitioned part's binary form."""
 

@@ -136,3 +136,29 @@ def test_original_and_reference_as_the_clis(tmp_path):
     table = pseudolens.PartialTable(qi=qi, record_id="record_id").absorb(files["release"])
     again = table.audit(original=files["original"], reference=files["original"])
     assert table_part(again)["metrics"] == table_part(mine)["metrics"]
+
+
+def test_the_attacks_by_keyword_with_a_control_table(tmp_path):
+    """attacks={...} (the settings file's key) and control= (the CLI's --control): the same
+    report as the CLI's, from a file and from the partial table."""
+    header = "age,sex,income,diag\n"
+    o = header + "".join(f"{20 + i},{'FM'[i % 2]},{1000 + 37 * i},{['flu', 'cold', 'asthma'][i % 3]}\n" for i in range(30))
+    p = header + "".join(f"{21 + i},{'FM'[i % 2]},{1010 + 37 * i},{['flu', 'cold', 'asthma'][i % 3]}\n" for i in range(30))
+    c = header + "".join(f"{25 + i},{'MF'[i % 2]},{1200 + 31 * i},{['cold', 'flu', 'asthma'][i % 3]}\n" for i in range(30))
+    paths = {}
+    for name, text in (("o", o), ("p", p), ("c", c)):
+        paths[name] = tmp_path / f"{name}.csv"
+        paths[name].write_text(text)
+    attacks = {"n_attacks": 20, "seed": 4}
+    mine = pseudolens.audit(paths["p"], qi=["age", "sex", "income"], sensitive="diag", original=paths["o"], control=paths["c"], attacks=attacks)
+    theirs = cli("audit", paths["p"], "--qi", "age,sex,income", "--sensitive", "diag", "--original", paths["o"], "--control", paths["c"],
+                 "--n-attacks", "20", "--attack-seed", "4")
+    ids = ["anonymeter_singling_out_risk", "anonymeter_linkability_risk", "anonymeter_inference_risk"]
+    for i in ids:
+        assert mine.metric(i) == next(m for m in theirs["metrics"] if m["id"] == i)
+        assert mine.metric(i)["params"]["control_given"] is True
+    part = pseudolens.PartialTable(qi=["age", "sex", "income"], sensitive="diag", attacks=attacks)
+    part.absorb(paths["p"])
+    from_part = part.audit(original=paths["o"], control=paths["c"])
+    for i in ids:
+        assert from_part.metric(i) == mine.metric(i)

@@ -41,7 +41,7 @@ pub struct CompareArgs {
 /// Audits every candidate against the original (and the reference), then chooses.
 pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
     let config = args.settings.config(&args.qi, args.wildcard_alpha, args.alpha)?;
-    let mut sides = SideTables::read(&config, Some(&args.original), args.settings.reference.as_deref())?;
+    let mut sides = SideTables::read(&config, Some(&args.original), args.settings.reference.as_deref())?.with_control(&config, args.settings.attacks.control.as_deref())?;
     sides.threads = crate::parallel::threads(args.settings.threads);
     sides.sheet = args.settings.sheet.clone();
     let mut reports = Vec::new();

@@ -6,7 +6,7 @@ use std::io::{BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
 
-use pseudolens_core::{Captured, Encoding, Format, Original, Probe, ReadPath, ReferenceTable, Span, Table, Warning, audit_table};
+use pseudolens_core::{Captured, Encoding, Format, Original, Probe, ReadPath, ReferenceTable, Span, Table, Warning, audit_table_with_control};
 use pseudolens_core::{Audit, AuditConfig, AuditPart, Report};
 
 use crate::parallel::read_in_parts;
@@ -91,6 +91,8 @@ pub fn with_fallback<T>(
 /// The tables read beside a release: the original `O` and the reference `E`, each read once.
 pub struct SideTables {
     original: Option<Arc<Captured>>,
+    /// The control table `C` of the attacks.
+    control: Option<Arc<Captured>>,
     reference: Option<Arc<ReferenceTable>>,
     warnings: Vec<Warning>,
     /// Threads to read a release with.
@@ -117,7 +119,19 @@ impl SideTables {
             stream(path, |chunk| original.push(chunk))?;
             Ok(original.finish()?)
         })?;
-        Ok(SideTables { original: original.map(Arc::new), reference: reference.map(Arc::new), warnings, threads: 1, retain: false, sheet: None })
+        Ok(SideTables { original: original.map(Arc::new), control: None, reference: reference.map(Arc::new), warnings, threads: 1, retain: false, sheet: None })
+    }
+
+    /// Reads the control table `C` of the attacks (like the original), if given.
+    pub fn with_control(mut self, config: &AuditConfig, control: Option<&Path>) -> Result<Self, Failure> {
+        side_csv(control, "control")?;
+        let control = read_whole(control, &mut self.warnings, |path, encoding| {
+            let mut control = Original::new(config, encoding);
+            stream(path, |chunk| control.push(chunk))?;
+            Ok(control.finish()?)
+        })?;
+        self.control = control.map(Arc::new);
+        Ok(self)
     }
 
     /// Reads the release at `path` into a table kept in memory (on `threads` threads).
@@ -138,7 +152,7 @@ impl SideTables {
 
     /// Audits a table kept in memory against these tables.
     pub fn audit_table(&self, table: &Table, config: &AuditConfig) -> Result<Report, pseudolens_core::Error> {
-        audit_table(table, config, self.original.clone(), self.reference.clone())
+        audit_table_with_control(table, config, self.original.clone(), self.reference.clone(), self.control.clone())
     }
 
     /// Audits the release at `path` against these tables: from a table kept in memory with
@@ -179,6 +193,9 @@ impl SideTables {
                 if let Some(o) = &self.original {
                     audit.set_original(o.clone());
                 }
+                if let Some(c) = &self.control {
+                    audit.set_control(c.clone());
+                }
                 Ok(audit)
             };
             let mut part = read_cells(path, &make, format, self.sheet.as_deref(), self.threads)?;
@@ -196,6 +213,9 @@ impl SideTables {
                 if let Some(o) = &self.original {
                     audit.set_original(o.clone());
                 }
+                if let Some(c) = &self.control {
+                    audit.set_control(c.clone());
+                }
                 Ok(audit)
             };
             if let Some(mut part) = read_in_parts(path, &config, self.threads, &make)? {
@@ -207,6 +227,9 @@ impl SideTables {
             let mut audit = Audit::new(config)?;
             if let Some(o) = &self.original {
                 audit.set_original(o.clone());
+            }
+            if let Some(c) = &self.control {
+                audit.set_control(c.clone());
             }
             stream(path, |chunk| audit.push(chunk))?;
             if let Some(e) = &self.reference {

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use pseudolens_core::AuditConfig;
+use pseudolens_core::attack::SoMode;
 use pseudolens_core::{
-    AdviceParams, Aggregate, AttributeSettings, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination, UtilityParams, WeightPreset,
+    AdviceParams, AttackParams, Aggregate, AttributeSettings, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination, UtilityParams, WeightPreset,
 };
 
 use crate::{Failure, io_err};
@@ -208,6 +209,129 @@ pub struct Settings {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub attacks: AttackArgs,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SoModeArg {
+    Multivariate,
+    Univariate,
+}
+
+/// The attacks on a release (peer-measures.md Sec 5, after Anonymeter): any of these flags
+/// turns them on; they need --original.
+#[derive(clap::Args)]
+pub struct AttackArgs {
+    /// Attack the release: singling out, linkability and inference of the original's records
+    /// (needs --original; Anonymeter's attacks, seeded).
+    #[arg(long)]
+    attacks: bool,
+    /// A control table: records of the same population NOT used to make the release, same
+    /// columns as the original (CSV); the risks are corrected by the attacks' success on it.
+    #[arg(long)]
+    pub control: Option<PathBuf>,
+    /// Attacks per evaluation (queries, targets) [default: 500].
+    #[arg(long)]
+    n_attacks: Option<u64>,
+    /// Seed of the attacks' random draws [default: 0].
+    #[arg(long)]
+    attack_seed: Option<u64>,
+    /// Confidence level of the attacks' intervals [default: 0.95].
+    #[arg(long)]
+    confidence_level: Option<f64>,
+    /// Singling-out queries: several columns from a random record, or one column's rare
+    /// values and extremes [default: multivariate].
+    #[arg(long, value_enum)]
+    so_mode: Option<SoModeArg>,
+    /// Columns per multivariate singling-out query [default: 3].
+    #[arg(long)]
+    so_n_cols: Option<u64>,
+    /// Most attempts to build multivariate singling-out queries [default: 10000000].
+    #[arg(long)]
+    so_max_attempts: Option<u64>,
+    /// Singling-out columns, comma-separated (default: every column both tables hold).
+    #[arg(long, value_delimiter = ',')]
+    so_columns: Vec<String>,
+    /// Count each distinct record once in singling out (Anonymeter drops duplicate rows).
+    #[arg(long)]
+    so_drop_duplicates: bool,
+    /// Linkability's two column sets, "A,B;C,D" (default: the QIs split in two halves).
+    #[arg(long)]
+    link_aux: Option<String>,
+    /// Neighbours per column set in linkability [default: 1].
+    #[arg(long)]
+    link_n_neighbors: Option<u64>,
+    /// The attacker's columns in inference, comma-separated (default: the QIs).
+    #[arg(long, value_delimiter = ',')]
+    inf_aux: Vec<String>,
+    /// The secrets inference guesses, comma-separated (default: the sensitive columns).
+    #[arg(long, value_delimiter = ',')]
+    inf_secrets: Vec<String>,
+    /// Compare guessed secrets as numbers within --inf-tolerance (default: when numeric).
+    #[arg(long)]
+    inf_regression: Option<bool>,
+    /// Relative tolerance of a numeric guess [default: 0.05].
+    #[arg(long)]
+    inf_tolerance: Option<f64>,
+}
+
+impl AttackArgs {
+    /// The attack settings over the file's: any flag turns the attacks on.
+    fn apply(&self, attacks: &mut Option<AttackParams>) -> Result<(), Failure> {
+        let any = self.attacks
+            || self.control.is_some()
+            || self.n_attacks.is_some()
+            || self.attack_seed.is_some()
+            || self.confidence_level.is_some()
+            || self.so_mode.is_some()
+            || self.so_n_cols.is_some()
+            || self.so_max_attempts.is_some()
+            || !self.so_columns.is_empty()
+            || self.so_drop_duplicates
+            || self.link_aux.is_some()
+            || self.link_n_neighbors.is_some()
+            || !self.inf_aux.is_empty()
+            || !self.inf_secrets.is_empty()
+            || self.inf_regression.is_some()
+            || self.inf_tolerance.is_some();
+        if !any {
+            return Ok(());
+        }
+        let a = attacks.get_or_insert_with(AttackParams::default);
+        set(&mut a.n_attacks, self.n_attacks);
+        set(&mut a.seed, self.attack_seed);
+        set(&mut a.confidence_level, self.confidence_level);
+        if let Some(m) = self.so_mode {
+            a.so_mode = match m {
+                SoModeArg::Multivariate => SoMode::Multivariate,
+                SoModeArg::Univariate => SoMode::Univariate,
+            };
+        }
+        set(&mut a.so_n_cols, self.so_n_cols);
+        set(&mut a.so_max_attempts, self.so_max_attempts);
+        if !self.so_columns.is_empty() {
+            a.so_columns = self.so_columns.clone();
+        }
+        a.so_drop_duplicates |= self.so_drop_duplicates;
+        if let Some(aux) = &self.link_aux {
+            let list = |s: &str| s.split(',').map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect::<Vec<_>>();
+            let (x0, x1) = aux.split_once(';').ok_or_else(|| Failure::Io(format!("--link-aux \"{aux}\": expected two column lists, \"A,B;C,D\"")))?;
+            a.link_aux = Some((list(x0), list(x1)));
+        }
+        set(&mut a.link_n_neighbors, self.link_n_neighbors);
+        if !self.inf_aux.is_empty() {
+            a.inf_aux = self.inf_aux.clone();
+        }
+        if !self.inf_secrets.is_empty() {
+            a.inf_secrets = self.inf_secrets.clone();
+        }
+        if self.inf_regression.is_some() {
+            a.inf_regression = self.inf_regression;
+        }
+        set(&mut a.inf_tolerance, self.inf_tolerance);
+        Ok(())
+    }
 }
 
 
@@ -299,6 +423,7 @@ impl Settings {
         set(&mut c.balance.rut_alpha, rut_alpha);
         self.utility_params(&mut c.utility)?;
         self.attribute_settings(&mut c.attributes)?;
+        self.attacks.apply(&mut c.attacks)?;
         Ok(c)
     }
 

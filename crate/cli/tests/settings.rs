@@ -86,3 +86,38 @@ fn profile_with_a_settings_file_stays_a_profile() {
     assert_eq!(r["metrics"], json!([]));
     assert_eq!(r["columns"][0]["forms"]["missing"], 5, "the file's missing tokens apply");
 }
+
+/// The attacks (peer-measures.md Sec 5): `"attacks"` in a settings file gives the report of the
+/// attack flags; `--control` is read like the original; `--shareable` drops the queries.
+#[test]
+fn the_attacks_from_a_settings_file_or_flags() {
+    let d = dir("attacks");
+    let original = "age,sex,diagnosis\n30,M,flu\n33,M,flu\n34,F,asthma\n40,F,flu\n42,F,gout\n44,F,flu\n45,F,cold\n47,F,flu\n";
+    let control = "age,sex,diagnosis\n29,F,flu\n35,M,gout\n38,F,cold\n41,M,flu\n43,F,flu\n46,M,asthma\n";
+    std::fs::write(d.join("o.csv"), original).unwrap();
+    std::fs::write(d.join("c.csv"), control).unwrap();
+    let settings = json!({ "quasi_identifiers": ["age", "sex"], "sensitive": ["diagnosis"],
+        "attacks": { "n_attacks": 6, "seed": 9, "so_mode": "univariate", "link_n_neighbors": 2 } });
+    std::fs::write(d.join("s.json"), settings.to_string()).unwrap();
+    let base = ["--original", "o.csv", "--control", "c.csv", "--json"];
+    let from_file = json_of(&d, &[&["--settings", "s.json"][..], &base].concat());
+    let flags = ["--qi", "age,sex", "--sensitive", "diagnosis", "--n-attacks", "6", "--attack-seed", "9", "--so-mode", "univariate", "--link-n-neighbors", "2"];
+    let from_flags = json_of(&d, &[&flags[..], &base].concat());
+    assert_eq!(from_file["metrics"], from_flags["metrics"]);
+    let attacks: Vec<&Value> = from_file["metrics"].as_array().unwrap().iter().filter(|m| m["family"] == "attack").collect();
+    assert_eq!(attacks.len(), 3);
+    for m in &attacks {
+        assert_eq!(m["status"], "ok", "{m}");
+        assert_eq!(m["params"]["control_given"], true);
+        assert_eq!(m["params"]["seed"], 9);
+    }
+    let so = attacks.iter().find(|m| m["id"] == "anonymeter_singling_out_risk").unwrap();
+    assert!(so["details"]["queries"].as_array().is_some_and(|q| !q.is_empty()));
+    let safe = json_of(&d, &[&["--settings", "s.json", "--shareable"][..], &base[..4]].concat());
+    let so = safe["metrics"].as_array().unwrap().iter().find(|m| m["id"] == "anonymeter_singling_out_risk").unwrap();
+    assert!(so["details"].get("queries").is_none());
+    assert_eq!(safe["shareable"]["removed"]["attack_queries"], 1);
+    // Without any attack setting there is no attack metric.
+    let plain = json_of(&d, &["--qi", "age,sex", "--original", "o.csv", "--json"]);
+    assert!(plain["metrics"].as_array().unwrap().iter().all(|m| m["family"] != "attack"));
+}

@@ -66,6 +66,8 @@ pub struct TableSummary {
     population: Option<Arc<ReferenceTable>>,
     original: Option<Arc<Captured>>,
     released: Option<Captured>,
+    /// The control table `C` of the attacks (peer-measures.md Sec 5.1).
+    control: Option<Arc<Captured>>,
     norm: Normaliser,
     facts: InputFacts,
     qi_maps: Vec<CodeMap>,
@@ -137,6 +139,7 @@ impl TableSummary {
             population: None,
             original: None,
             released: None,
+            control: None,
             norm: config.normaliser(),
             facts: InputFacts::default(),
             person_map: CodeMap::default(),
@@ -240,6 +243,9 @@ impl TableSummary {
         if let (Some(mine), Some(theirs)) = (&mut self.released, other.released) {
             mine.append(theirs);
         }
+        if self.control.is_none() {
+            self.control = other.control;
+        }
         // The code maps belong to the part that filled them.
         self.qi_maps = vec![CodeMap::default(); self.qi_maps.len()];
         self.sa_maps = vec![CodeMap::default(); self.sa_maps.len()];
@@ -306,6 +312,19 @@ impl TableSummary {
                 missing_policy: config.missing_policy,
                 norm: &norm,
             }));
+        }
+        if let Some(attacks) = &config.attacks {
+            let norm = config.normaliser();
+            let input = crate::attack::AttackInput {
+                original: self.original.as_deref(),
+                released: self.released.as_ref(),
+                control: self.control.as_deref(),
+                qi: &qi,
+                sensitive: &config.sensitive,
+                attributes: &config.attributes,
+                norm: &norm,
+            };
+            metrics.extend(crate::attack::metrics(&input, attacks));
         }
         if !qi.is_empty() {
             let input = BalanceInput { table: &self.classes, qi: &qi, external: self.population.as_deref(), identity: &identity, metrics: &metrics };
@@ -412,7 +431,19 @@ pub fn audit_table(
     original: Option<Arc<Captured>>,
     population: Option<Arc<ReferenceTable>>,
 ) -> Result<Report> {
-    let summary = summarise(table, config, original, population)?;
+    audit_table_with_control(table, config, original, population, None)
+}
+
+/// [`audit_table`] with the control table `C` of the attacks (peer-measures.md Sec 5.1).
+pub fn audit_table_with_control(
+    table: &Table,
+    config: &AuditConfig,
+    original: Option<Arc<Captured>>,
+    population: Option<Arc<ReferenceTable>>,
+    control: Option<Arc<Captured>>,
+) -> Result<Report> {
+    let mut summary = summarise(table, config, original, population)?;
+    summary.control = control;
     let profiles = table.profiles(&config.normaliser());
     let mut report = summary.finish(profiles, table.facts.clone(), config);
     report.read = ReadPath { mode: "retained", reason: "the table was read once and kept in memory".into() };
@@ -527,6 +558,7 @@ struct AuditSink {
     config: AuditConfig,
     builder: TableBuilder,
     original: Option<Arc<Captured>>,
+    control: Option<Arc<Captured>>,
     summary: Option<TableSummary>,
 }
 
@@ -534,6 +566,7 @@ impl RecordSink for AuditSink {
     fn header(&mut self, names: &[String]) -> Result<()> {
         let mut summary = TableSummary::new(names, &self.config)?;
         summary.set_original(self.original.take(), names, &self.config)?;
+        summary.control = self.control.take();
         self.builder.header(names);
         self.summary = Some(summary);
         Ok(())
@@ -591,7 +624,7 @@ impl Audit {
     pub fn new(config: AuditConfig) -> Result<Self> {
         let opts = config.csv_options()?;
         let builder = TableBuilder::new(config.normaliser(), needed_columns(&config), None);
-        Ok(Audit { source: Source::Csv(Reader::new(opts)), sink: AuditSink { config, builder, original: None, summary: None }, population: None })
+        Ok(Audit { source: Source::Csv(Reader::new(opts)), sink: AuditSink { config, builder, original: None, control: None, summary: None }, population: None })
     }
 
     /// Absorbs the next chunk of the file.
@@ -663,12 +696,19 @@ impl Audit {
         self.sink.original = Some(original);
     }
 
+    /// Gives the control table `C` of the attacks (peer-measures.md Sec 5.1: records of the
+    /// population not used to build the release), read like the original; call before the
+    /// first push.
+    pub fn set_control(&mut self, control: impl Into<Arc<Captured>>) {
+        self.sink.control = Some(control.into());
+    }
+
     /// An audit of one part of a file whose start was probed ([`Reader::probe`]): the part
     /// reads the records starting in `span`; parts merge in file order ([`AuditPart::merge`]).
     pub fn part(config: AuditConfig, probe: &Probe, span: Span) -> Result<Self> {
         let opts = config.csv_options()?;
         let builder = TableBuilder::new(config.normaliser(), needed_columns(&config), None);
-        Ok(Audit { source: Source::Csv(Reader::part(opts, probe, span)), sink: AuditSink { config, builder, original: None, summary: None }, population: None })
+        Ok(Audit { source: Source::Csv(Reader::part(opts, probe, span)), sink: AuditSink { config, builder, original: None, control: None, summary: None }, population: None })
     }
 
     /// A reader that keeps the table (a code per row, within `config.memory_budget`) instead
@@ -744,6 +784,11 @@ impl AuditPart {
     /// Gives the population table `E` (see [`Audit::set_population`]).
     pub fn set_population(&mut self, population: impl Into<Arc<ReferenceTable>>) {
         self.summary.population = Some(population.into());
+    }
+
+    /// Gives the control table `C` (see [`Audit::set_control`]).
+    pub fn set_control(&mut self, control: impl Into<Arc<Captured>>) {
+        self.summary.control = Some(control.into());
     }
 
     /// The SHA-256 of the whole file, computed beside a parallel read.

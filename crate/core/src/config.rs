@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::advice::AdviceParams;
+use crate::attack::AttackParams;
 use crate::attribute::AttributeParams;
 use crate::balance::BalanceParams;
 use crate::error::{Error, Result};
@@ -89,6 +90,9 @@ pub struct AuditConfig {
     pub memory_budget: u64,
     /// What would lower the risk (the `advice` metric), when set.
     pub advice: Option<AdviceParams>,
+    /// The attacks on the release (peer-measures.md Sec 5), when set; they need the original
+    /// table, and take a control table when one is given.
+    pub attacks: Option<AttackParams>,
 }
 
 /// The default memory budget: 1 GiB, what a browser tab can spare.
@@ -126,6 +130,7 @@ impl Default for AuditConfig {
             utility: UtilityParams::default(),
             memory_budget: DEFAULT_MEMORY_BUDGET,
             advice: None,
+            attacks: None,
         }
     }
 }
@@ -194,6 +199,9 @@ impl AuditConfig {
         }
         self.balance.check()?;
         self.utility.check()?;
+        if let Some(a) = &self.attacks {
+            a.check()?;
+        }
         let delimiter = match self.delimiter.as_deref() {
             None => None,
             Some(d) if d.len() == 1 => Some(d.as_bytes()[0]),

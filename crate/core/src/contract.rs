@@ -33,6 +33,7 @@ fn contract() -> String {
         ($($t:ty),* $(,)?) => { $( out.push_str(&format!("export {}\n\n", <$t as TS>::decl(&cfg))); )* };
     }
     use crate::advice::AdviceParams;
+    use crate::attack::{AttackParams, SoMode};
     use crate::attribute::AttributeParams;
     use crate::balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination};
     use crate::error::{Error, ErrorKind};
@@ -52,13 +53,14 @@ fn contract() -> String {
     declare!(
         AuditConfig, MissingPolicy, Encoding, Ragged, AttributeParams, ScorrThresholds, KBasis, BalanceParams,
         RiskCombination, AttributeSettings, Kind, UtilityParams, LmaxMode, RoundingMode, ProximityNorm, Aggregation,
-        CtbilBlank, Query, Aggregate, AdviceParams,
+        CtbilBlank, Query, Aggregate, AdviceParams, AttackParams, SoMode,
         Report, InputFacts, Format, ColumnProfile, Forms, Role, MetricResult, Scope, Status, Warning, ReadPath,
         Error, ErrorKind, Value, Candidate, ChoiceParams, Probe, Extracted,
     );
     let constants = [
         ("CONFIG_DEFAULTS", "Every setting's default (`AuditConfig::default()`).", serde_json::to_value(AuditConfig::default()).unwrap()),
         ("ADVICE_DEFAULTS", "The advice's default settings (`AdviceParams::default()`).", serde_json::to_value(crate::AdviceParams::default()).unwrap()),
+        ("ATTACK_DEFAULTS", "The attacks' default settings (`AttackParams::default()`).", serde_json::to_value(crate::AttackParams::default()).unwrap()),
         (
             "REGIONS",
             "ARX's region presets with their population (identity-risk.md Sec 7).",

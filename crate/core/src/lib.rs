@@ -31,6 +31,7 @@ pub mod table;
 
 // The metric families, each from its own input and parameters.
 pub mod advice;
+pub mod attack;
 pub mod attribute;
 pub mod balance;
 pub mod identity;
@@ -57,8 +58,9 @@ mod contract;
 
 // The facade: what the binding, the CLI and other front ends use.
 pub use advice::AdviceParams;
+pub use attack::AttackParams;
 pub use attribute::AttributeParams;
-pub use audit::{Audit, AuditPart, TableSummary, audit_disjoint, audit_table, class_statistics};
+pub use audit::{Audit, AuditPart, TableSummary, audit_disjoint, audit_table, audit_table_with_control, class_statistics};
 pub use balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination, WeightPreset, candidate_of, choose};
 pub use config::{AuditConfig, DEFAULT_MEMORY_BUDGET};
 pub use error::{Error, ErrorKind, Result};

@@ -124,6 +124,7 @@ fn drop_key(details: &mut Value, key: &str, what: &'static str, removed: &mut Re
 
 fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed: &mut Removed) {
     let id = m["id"].as_str().unwrap_or("").to_string();
+    let attack = m["family"] == "attack";
     let details = &mut m["details"];
     if !details.is_object() {
         return;
@@ -172,6 +173,10 @@ fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed
         removed.add("classes", listed.len() - kept.len());
         failing["listed"] = Value::Array(kept.iter().map(|&i| listed[i].clone()).collect());
         failing["listed_records"] = Value::Array(kept.iter().map(|&i| json!(sizes[i])).collect());
+    }
+    // The attacks' singling-out queries: each picks out one record by its values.
+    if attack {
+        drop_key(details, "queries", "attack_queries", removed);
     }
     // SCORR: the QI values of classes at a maximum, whose sizes the report does not give.
     if id.starts_with("scorr_") {

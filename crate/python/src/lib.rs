@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use arrow_array::RecordBatchReader;
 use arrow_array::ffi_stream::{FFI_ArrowArrayStream, RecordBatchStreamReader};
-use pseudolens_core::{Audit, AuditConfig, Captured, ClassPart, ContentHash, Encoding, Error, Format, Original, Part, ReadPath, ReferenceTable, Report, Warning, audit_table};
+use pseudolens_core::{Audit, AuditConfig, Captured, ClassPart, ContentHash, Encoding, Error, Format, Original, Part, ReadPath, ReferenceTable, Report, Warning, audit_table_with_control};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -166,13 +166,15 @@ fn arrow_part(stream: FFI_ArrowArrayStream, config: &AuditConfig) -> Result<Part
 #[derive(Default)]
 struct Sides {
     original: Option<Arc<Captured>>,
+    /// The attacks' control table, read like the original (peer-measures.md Sec 5.1).
+    control: Option<Arc<Captured>>,
     reference: Option<Arc<ReferenceTable>>,
     warnings: Vec<Warning>,
 }
 
 impl Sides {
-    fn read(config: &AuditConfig, original: Option<&str>, reference: Option<&str>) -> PyResult<Sides> {
-        for (path, role) in [(original, "original"), (reference, "reference")] {
+    fn read(config: &AuditConfig, original: Option<&str>, reference: Option<&str>, control: Option<&str>) -> PyResult<Sides> {
+        for (path, role) in [(original, "original"), (reference, "reference"), (control, "control")] {
             let Some(path) = path else { continue };
             let format = format_of(path).map_err(|f| f.into_py(path))?;
             if format != Format::Csv {
@@ -199,6 +201,15 @@ impl Sides {
             sides.original = Some(Arc::new(o));
             sides.warnings.extend(w);
         }
+        if let Some(path) = control {
+            let (c, w) = with_fallback(path, config, |c| {
+                let mut o = Original::new(c, c.encoding);
+                stream(path, |chunk| o.push(chunk))?;
+                Ok(o.finish()?)
+            })?;
+            sides.control = Some(Arc::new(c));
+            sides.warnings.extend(w);
+        }
         Ok(sides)
     }
 }
@@ -208,21 +219,24 @@ fn report_json(report: &Report) -> PyResult<String> {
     serde_json::to_string(report).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// `audit_file(path, settings_json, original=None, reference=None, sheet=None) ->
+/// `audit_file(path, settings_json, original=None, reference=None, sheet=None, control=None) ->
 /// report_json`: streams the file at `path` (CSV, Parquet or Excel: by its first bytes and
 /// name) through an audit, the CLI's default read, against the original and reference CSV
 /// files when given, without holding the GIL.
 #[pyfunction]
-#[pyo3(signature = (path, settings, original=None, reference=None, sheet=None))]
-fn audit_file(py: Python<'_>, path: &str, settings: &str, original: Option<&str>, reference: Option<&str>, sheet: Option<&str>) -> PyResult<String> {
+#[pyo3(signature = (path, settings, original=None, reference=None, sheet=None, control=None))]
+fn audit_file(py: Python<'_>, path: &str, settings: &str, original: Option<&str>, reference: Option<&str>, sheet: Option<&str>, control: Option<&str>) -> PyResult<String> {
     let config = config(settings)?;
     let (mut report, warning, sides) = py.allow_threads(|| {
-        let sides = Sides::read(&config, original, reference)?;
+        let sides = Sides::read(&config, original, reference, control)?;
         let format = format_of(path).map_err(|f| f.into_py(path))?;
         let read = |config: &AuditConfig| -> Result<Report, Failure> {
             let mut audit = Audit::new(config.clone())?;
             if let Some(o) = &sides.original {
                 audit.set_original(o.clone());
+            }
+            if let Some(c) = &sides.control {
+                audit.set_control(c.clone());
             }
             if format == Format::Csv {
                 stream(path, |chunk| audit.push(chunk))?;
@@ -333,16 +347,16 @@ impl PartialTable {
 
     /// Audits the rows held with these settings (the table's own when `None`), against the
     /// original and reference CSV files when given: the report's JSON text.
-    #[pyo3(signature = (settings=None, original=None, reference=None))]
-    fn audit(&self, py: Python<'_>, settings: Option<&str>, original: Option<&str>, reference: Option<&str>) -> PyResult<String> {
+    #[pyo3(signature = (settings=None, original=None, reference=None, control=None))]
+    fn audit(&self, py: Python<'_>, settings: Option<&str>, original: Option<&str>, reference: Option<&str>, control: Option<&str>) -> PyResult<String> {
         let config = match settings {
             Some(s) => config(s)?,
             None => self.config.clone(),
         };
         let part = self.part.as_ref().ok_or_else(|| PyValueError::new_err("the partial table holds no source yet"))?;
         let (mut report, sides) = py.allow_threads(|| {
-            let sides = Sides::read(&config, original, reference)?;
-            let report = audit_table(&part.table, &config, sides.original.clone(), sides.reference.clone()).map_err(py_err)?;
+            let sides = Sides::read(&config, original, reference, control)?;
+            let report = audit_table_with_control(&part.table, &config, sides.original.clone(), sides.reference.clone(), sides.control.clone()).map_err(py_err)?;
             PyResult::Ok((report, sides))
         })?;
         report.warnings.extend(self.warnings.iter().cloned().chain(sides.warnings));

@@ -74,6 +74,15 @@ impl Audit {
         Ok(())
     }
 
+    /// Uses a finished control table for the attacks (read like the original, as an
+    /// `OriginalTable`: records of the population not used to make the release); call before
+    /// the first push.
+    pub fn set_control(&mut self, control: &OriginalTable) -> Result<(), JsValue> {
+        let table = control.0.as_ref().ok_or_else(finished)?.clone();
+        self.inner()?.set_control(table);
+        Ok(())
+    }
+
     fn inner(&mut self) -> Result<&mut pseudolens_core::Audit, JsValue> {
         self.0.as_mut().ok_or_else(finished)
     }
@@ -312,6 +321,7 @@ pub struct KeptTable {
     part: pseudolens_core::Part,
     original: Option<Arc<pseudolens_core::Captured>>,
     population: Option<Arc<pseudolens_core::ReferenceTable>>,
+    control: Option<Arc<pseudolens_core::Captured>>,
 }
 
 #[wasm_bindgen]
@@ -319,7 +329,7 @@ impl KeptTable {
     /// A part from its bytes (`invalid_table`, `unsupported_table_version`).
     pub fn from_bytes(bytes: &[u8]) -> Result<KeptTable, JsValue> {
         let part = pseudolens_core::Part::from_bytes(bytes).map_err(|e| error(&e))?;
-        Ok(KeptTable { part, original: None, population: None })
+        Ok(KeptTable { part, original: None, population: None, control: None })
     }
 
     /// Where the part began and ended: `{first, end, end_line}`, or null for a whole file.
@@ -355,17 +365,24 @@ impl KeptTable {
         Ok(())
     }
 
+    /// Uses a control table for the attacks of the next audits (shared).
+    pub fn set_control(&mut self, control: &OriginalTable) -> Result<(), JsValue> {
+        self.control = Some(control.0.as_ref().ok_or_else(finished)?.clone());
+        Ok(())
+    }
+
     /// Forgets the side tables.
     pub fn clear_sides(&mut self) {
         self.original = None;
         self.population = None;
+        self.control = None;
     }
 
     /// The report of an audit with these settings, from the table (`not_retained`: read the
     /// file again).
     pub fn audit(&self, config: JsValue) -> Result<JsValue, JsValue> {
         let config = config_from(config)?;
-        pseudolens_core::audit_table(&self.part.table, &config, self.original.clone(), self.population.clone()).map(|r| to_js(&r)).map_err(|e| error(&e))
+        pseudolens_core::audit_table_with_control(&self.part.table, &config, self.original.clone(), self.population.clone(), self.control.clone()).map(|r| to_js(&r)).map_err(|e| error(&e))
     }
 
     /// The rows of these classes, from the table (see `Extract`).

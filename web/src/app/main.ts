@@ -78,6 +78,8 @@ interface Job {
   /** The population table and the original table of the last audit pass, if any. */
   reference: File | null;
   original: File | null;
+  /** The attacks' control table of the last audit pass, if any. */
+  control: File | null;
   /** Comparing candidate releases: every candidate (the first one is profiled). */
   candidates: File[] | null;
   /** The progress title of the candidate being audited. */
@@ -111,7 +113,8 @@ function recompute(): boolean {
   job.config = configOf(job, choices);
   job.reference = choices.reference;
   job.original = choices.original;
-  client.recompute(job.source, job.config, choices.reference, choices.original);
+  job.control = choices.original ? choices.control : null;
+  client.recompute(job.source, job.config, choices.reference, choices.original, job.control);
   return true;
 }
 
@@ -187,7 +190,8 @@ function startPass(pass: 'profile' | 'audit', choices: AuditChoices | null): voi
     job.config = configOf(job, choices);
     job.reference = choices.reference;
     job.original = choices.original;
-    client.run(pass, job.source, job.config, choices.reference, choices.original);
+    job.control = choices.original ? choices.control : null;
+    client.run(pass, job.source, job.config, choices.reference, choices.original, job.control);
   } else {
     client.run(pass, job.source, { ...profileConfig(), encoding: job.encoding, ...readingOf(job) });
   }
@@ -223,7 +227,7 @@ function start(source: Source, label: string, autoAudit: boolean, candidates: Fi
   if (client.busy) client.cancel();
   job = {
     source, label, autoAudit, encoding: null, lenient: lenientBox.checked, pass: null, announcedQuarter: 0, report: null, config: null,
-    choices: null, reference: null, original: null, candidates, candidateTitle: null, candidateName: null, form: null, shareable: null,
+    choices: null, reference: null, original: null, control: null, candidates, candidateTitle: null, candidateName: null, form: null, shareable: null,
     profile: null, base: null,
   };
   clearMessages(messages);
@@ -262,7 +266,8 @@ function runCompare(choices: AuditChoices): void {
   job.reference = choices.reference;
   job.original = choices.original;
   showProgress('compare');
-  client.compare(job.candidates, job.config, choices.reference, choices.original);
+  job.control = choices.control;
+  client.compare(job.candidates, job.config, choices.reference, choices.original, job.control);
 }
 
 function onCandidate(index: number, total: number, name: string): void {
@@ -577,7 +582,7 @@ function onWorkerMessage(message: Response): void {
     case 'error': {
       hideProgress();
       if (message.error.kind === 'internal') client.restart();
-      const side = message.target === 'table' ? null : job?.[message.target === 'population' ? 'reference' : 'original'];
+      const side = message.target === 'table' ? null : job?.[message.target === 'population' ? 'reference' : message.target];
       const label =
         message.target === 'table'
           ? ((job?.pass === 'compare' ? job.candidateName : null) ?? job?.label ?? 'The file')

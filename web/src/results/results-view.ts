@@ -9,6 +9,7 @@
 
 import { accountNodes } from '../ui/account';
 import { adviceView } from './advice/advice-view';
+import { attacksView } from './attacks/attacks-view';
 import { attackersView } from './identity/attackers-view';
 import { attributeView } from './attribute/attribute-view';
 import { attributionView } from './identity/attribution-view';
@@ -150,7 +151,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     return;
   }
   if (qis.length === 0) {
-    const nodes = [warningsList(report), ...(utility?.nodes ?? []), allMetrics(report)].filter((n): n is HTMLElement => n instanceof HTMLElement);
+    const nodes = [warningsList(report), ...(utility?.nodes ?? []), attacksView(report), allMetrics(report)].filter((n): n is HTMLElement => n instanceof HTMLElement);
     append(panel, ...nodes);
     addNavigation(panel, report, nodes);
     panel.hidden = false;
@@ -167,6 +168,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     attackersView(report),
     attributeView(report),
     ...(utility?.nodes ?? []),
+    attacksView(report),
     ...(balance?.nodes ?? []),
     ...population.nodes,
     attributionView(report),

@@ -2,10 +2,13 @@
 // the utility results: loss, similarity, SDC measures, query accuracy, permutation model) and
 // the column that pairs its rows with the released ones ("row order" = row 1 with row 1). The
 // columns compared are the original's, less those the roles leave out (roles.ts). With an
-// original, the user's queries for query accuracy (query-settings.ts).
+// original, the user's queries for query accuracy (query-settings.ts) and the attacks on the
+// release (Anonymeter's singling out, linkability, inference) with their control table.
 
 import { el } from '../ui/dom';
-import { ORIGINAL_HELP, RECORD_ID_HELP } from '../ui/explain';
+import { ATTACKS_HELP, CONTROL_HELP, ORIGINAL_HELP, RECORD_ID_HELP } from '../ui/explain';
+import type { AttackParams } from '../shared/contract';
+import { defaultAttacks } from '../shared/attack-data';
 import { fileField } from './file-field';
 import { querySettings } from './query-settings';
 import type { ColumnProfile } from '../shared/report';
@@ -19,7 +22,7 @@ export function originalSettings(columns: readonly ColumnProfile[]): {
   node: HTMLElement;
   read(): OriginalSettings;
   /** Restores the pairing and the queries (the original file itself is chosen by the user). */
-  write(s: Pick<OriginalSettings, 'recordId' | 'queries'>): void;
+  write(s: Pick<OriginalSettings, 'recordId' | 'queries' | 'attacks'>): void;
 } {
   const select = el(
     'select',
@@ -40,9 +43,11 @@ export function originalSettings(columns: readonly ColumnProfile[]): {
   // column unless the user already picked something.
   const guess = guessRecordId(columns);
   const queries = querySettings(columns);
+  const attacks = attackSettings();
   const file = fileField('original', 'Original table (optional)', ORIGINAL_HELP, (chosen) => {
     pairField.hidden = chosen === null;
     queries.node.hidden = chosen === null;
+    attacks.node.hidden = chosen === null;
     if (chosen && !touched) select.value = guess ?? ROW_ORDER;
   });
   const node = el(
@@ -51,14 +56,69 @@ export function originalSettings(columns: readonly ColumnProfile[]): {
     el('legend', {}, 'Utility: compare with the original table'),
     el('div', { class: 'original-grid' }, file.node, pairField),
     queries.node,
+    attacks.node,
   );
   return {
     node,
-    read: () => ({ original: file.file(), recordId: select.value === ROW_ORDER ? null : select.value, queries: queries.read() }),
+    read: () => ({
+      original: file.file(),
+      recordId: select.value === ROW_ORDER ? null : select.value,
+      queries: queries.read(),
+      attacks: file.file() ? attacks.read() : null,
+      control: file.file() ? attacks.control() : null,
+    }),
     write: (s) => {
       select.value = s.recordId !== null && columns.some((c) => c.name === s.recordId) ? s.recordId : ROW_ORDER;
       touched = true;
       queries.write(s.queries);
+      attacks.write(s.attacks);
+    },
+  };
+}
+
+/**
+ * The attacks on the release (spec peer-measures.md Sec 5): a box that turns them on, the
+ * number of attacks and the seed, and the control table. The other attack settings (modes,
+ * columns) come from a settings file or link and are kept as they are.
+ */
+function attackSettings(): { node: HTMLElement; read(): AttackParams | null; control(): File | null; write(a: AttackParams | null): void } {
+  let base: AttackParams = defaultAttacks();
+  const on = el('input', { id: 'attacks-on', type: 'checkbox', 'aria-describedby': 'attacks-help' });
+  const count = el('input', { id: 'n-attacks', type: 'number', min: 1, step: 1, value: base.n_attacks, inputmode: 'numeric' });
+  const seed = el('input', { id: 'attack-seed', type: 'number', min: 0, step: 1, value: base.seed, inputmode: 'numeric', 'aria-describedby': 'attack-seed-help' });
+  const control = fileField('control', 'Control table (optional)', CONTROL_HELP);
+  const details = el(
+    'div',
+    { class: 'attack-grid', hidden: true },
+    el('div', { class: 'field' }, el('label', { for: 'n-attacks' }, 'Attacks per test'), count),
+    el(
+      'div',
+      { class: 'field' },
+      el('label', { for: 'attack-seed' }, 'Seed of the random draws'),
+      seed,
+      el('p', { class: 'help', id: 'attack-seed-help' }, 'The same files, settings and seed give the same results.'),
+    ),
+    control.node,
+  );
+  on.addEventListener('change', () => (details.hidden = !on.checked));
+  const node = el(
+    'fieldset',
+    { class: 'attack-settings', hidden: true },
+    el('legend', {}, 'Attacks on a synthetic or perturbed release'),
+    el('div', { class: 'check-field' }, on, el('label', { for: 'attacks-on' }, 'Attack the release: singling out, linkability, inference')),
+    el('p', { class: 'help', id: 'attacks-help' }, ATTACKS_HELP),
+    details,
+  );
+  return {
+    node,
+    read: () => (on.checked ? { ...base, n_attacks: Number(count.value), seed: Number(seed.value) } : null),
+    control: () => (on.checked ? control.file() : null),
+    write: (a) => {
+      base = { ...defaultAttacks(), ...(a ?? {}) };
+      on.checked = a !== null;
+      details.hidden = !on.checked;
+      count.value = String(base.n_attacks);
+      seed.value = String(base.seed);
     },
   };
 }

@@ -3,6 +3,7 @@
 
 import type { AuditConfig, ColumnProfile, Encoding, MissingPolicy, Role } from '../shared/report';
 import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS as CORE_REGIONS } from '../shared/contract';
+import { defaultAttacks } from '../shared/attack-data';
 import { DEFAULT_BALANCE, validateBalance, type PopulationSize, type Settings } from './settings';
 
 /** The roles the page offers: the four the engine proposes, plus three the user assigns. */
@@ -121,6 +122,8 @@ export function defaultChoices(roles: RoleTable, encoding: Encoding | null): Aud
     original: null,
     recordId: null,
     queries: [],
+    attacks: null,
+    control: null,
     encoding,
   };
 }
@@ -149,10 +152,18 @@ export function validate(choices: AuditChoices): string | null {
     return 'The population size must be a whole number of people, at least 1.';
   }
   if (p.kind === 'fraction' && !inUnit(p.fraction)) return 'The sampling fraction must be a number above 0 and at most 1.';
-  return validateAttribute(choices) ?? validateBalance(choices);
+  return validateAttribute(choices) ?? validateBalance(choices) ?? validateAttacks(choices);
 }
 
 const finite = (x: number) => Number.isFinite(x);
+
+/** The attacks' number of attacks and seed (the rest comes from a settings link, checked by the engine). */
+function validateAttacks(c: AuditChoices): string | null {
+  if (!c.attacks) return null;
+  if (!(Number.isSafeInteger(c.attacks.n_attacks) && c.attacks.n_attacks >= 1)) return 'The number of attacks must be a whole number of at least 1.';
+  if (!(Number.isSafeInteger(c.attacks.seed) && c.attacks.seed >= 0)) return 'The seed of the attacks must be a whole number of at least 0.';
+  return null;
+}
 
 /** The attribute-disclosure and SCORR settings. */
 function validateAttribute(c: AuditChoices): string | null {
@@ -193,6 +204,7 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
     record_id: choices.original ? choices.recordId : null,
     ...(choices.reference && Object.keys(choices.referenceColumns).length ? { reference_columns: { ...choices.referenceColumns } } : {}),
     ...(choices.original && choices.queries.length ? { queries: choices.queries } : {}),
+    attacks: choices.attacks ? { ...choices.attacks } : null,
     ignored: ignoredColumns(choices.roles),
     risk_combination: choices.riskCombination,
     risk_weight_internal: choices.riskWeightInternal,
@@ -273,6 +285,7 @@ export function choicesFromConfig(
     referenceColumns: { ...(config.reference_columns ?? {}) },
     recordId: config.record_id ?? null,
     queries: (config.queries ?? []).map((q) => ({ ...q, group_by: [...q.group_by] })),
+    attacks: config.attacks ? { ...defaultAttacks(), ...config.attacks } : null,
     encoding: config.encoding === 'windows-1252' ? 'windows-1252' : encoding,
   };
   return { choices, missing };

@@ -3,7 +3,7 @@
 // settings-form.ts) fill them in; roles.ts turns them and the roles into an AuditConfig.
 
 import { DEFAULT_ALPHA, type Combination } from '../shared/balance-data';
-import { CONFIG_DEFAULTS } from '../shared/contract';
+import { CONFIG_DEFAULTS, type AttackParams } from '../shared/contract';
 import type { KBasis, MissingPolicy, UtilityQuery } from '../shared/report';
 
 /** The attribute-disclosure thresholds and the SCORR verdict's rule. */
@@ -24,6 +24,10 @@ export interface OriginalSettings {
   recordId: string | null;
   /** The user's queries for query accuracy, added to the default workload. */
   queries: UtilityQuery[];
+  /** The attacks on the release (peer-measures.md Sec 5), null = not run. */
+  attacks: AttackParams | null;
+  /** The attacks' control table: records of the population not used to make the release. */
+  control: File | null;
 }
 
 /** How R combines R_internal and R_external, and the weight of utility of the RUT score. */

@@ -103,6 +103,11 @@ memory_budget: number,
  */
 advice: AdviceParams | null, 
 /**
+ * The attacks on the release (peer-measures.md Sec 5), when set; they need the original
+ * table, and take a control table when one is given.
+ */
+attacks: AttackParams | null, 
+/**
  * `l` of `recursive_cl_c` (Sec 2).
  */
 recursive_l: number, 
@@ -413,6 +418,66 @@ export type AdviceParams = {
  * The suppression change removes the records of classes smaller than this.
  */
 suppress_below: number, };
+
+export type AttackParams = { 
+/**
+ * Attacks per evaluation (queries, targets), default 500.
+ */
+n_attacks: number, 
+/**
+ * The seed of the draws (Sec 5.2), default 0.
+ */
+seed: number, 
+/**
+ * Confidence level of the intervals, in `(0, 1)`, default 0.95.
+ */
+confidence_level: number, 
+/**
+ * Singling-out mode, default multivariate.
+ */
+so_mode: SoMode, 
+/**
+ * Columns per multivariate query, default 3 (clamped to the columns).
+ */
+so_n_cols: number, 
+/**
+ * Most multivariate attempts, default 10^7.
+ */
+so_max_attempts: number, 
+/**
+ * Singling-out columns; empty = the utility attributes both tables hold, in `P` order.
+ */
+so_columns: Array<string>, 
+/**
+ * Count distinct rows only (Anonymeter's behaviour), default false.
+ */
+so_drop_duplicates: boolean, 
+/**
+ * The attacker's two column sets of linkability; none = the QIs split in two halves.
+ */
+link_aux: [Array<string>, Array<string>] | null, 
+/**
+ * Neighbours per column set, default 1.
+ */
+link_n_neighbors: number, 
+/**
+ * The attacker's columns in inference; empty = the QIs.
+ */
+inf_aux: Array<string>, 
+/**
+ * The secrets; empty = every sensitive attribute not in `inf_aux`.
+ */
+inf_secrets: Array<string>, 
+/**
+ * Compare secrets as numbers within a tolerance; none = when the secret is numeric.
+ */
+inf_regression: boolean | null, 
+/**
+ * The relative tolerance of a numeric guess, default 0.05.
+ */
+inf_tolerance: number, };
+
+export type SoMode = "multivariate" | "univariate";
 
 export type Report = { 
 /**
@@ -757,6 +822,7 @@ truncated: boolean, };
 /** Every setting's default (`AuditConfig::default()`). */
 export const CONFIG_DEFAULTS = {
   "advice": null,
+  "attacks": null,
   "attributes": {},
   "beta_threshold": null,
   "component_aggregation": "mean",
@@ -812,6 +878,24 @@ export const CONFIG_DEFAULTS = {
 /** The advice's default settings (`AdviceParams::default()`). */
 export const ADVICE_DEFAULTS = {
   "suppress_below": 5,
+} as const;
+
+/** The attacks' default settings (`AttackParams::default()`). */
+export const ATTACK_DEFAULTS = {
+  "confidence_level": 0.95,
+  "inf_aux": [],
+  "inf_regression": null,
+  "inf_secrets": [],
+  "inf_tolerance": 0.05,
+  "link_aux": null,
+  "link_n_neighbors": 1,
+  "n_attacks": 500,
+  "seed": 0,
+  "so_columns": [],
+  "so_drop_duplicates": false,
+  "so_max_attempts": 10000000,
+  "so_mode": "multivariate",
+  "so_n_cols": 3,
 } as const;
 
 /** ARX's region presets with their population (identity-risk.md Sec 7). */

@@ -22,23 +22,24 @@ export type ClassValues = (string | null)[];
 
 export type Request =
   /**
-   * Profile or audit. Audit pass only: `reference` = the population table and `original` = the
-   * table before pseudonymization (utility metrics), both read before the released file.
+   * Profile or audit. Audit pass only: `reference` = the population table, `original` = the
+   * table before pseudonymization (utility metrics) and `control` = records not used to make the
+   * release (the attacks' control), all read before the released file.
    */
-  | { type: 'run'; id: number; pass: 'profile' | 'audit'; source: Source; config: AuditConfig; reference: File | null; original: File | null }
+  | { type: 'run'; id: number; pass: 'profile' | 'audit'; source: Source; config: AuditConfig; reference: File | null; original: File | null; control: File | null }
   /**
    * Audit again with other settings (a change after the first audit): answered from the table
    * the worker keeps, without reading `source` again unless it could not be kept. Only the
    * latest of these is answered; one arriving while another runs supersedes it.
    */
-  | { type: 'recompute'; id: number; source: Source; config: AuditConfig; reference: File | null; original: File | null }
+  | { type: 'recompute'; id: number; source: Source; config: AuditConfig; reference: File | null; original: File | null; control: File | null }
   /** Copy out the rows of `classes` from the same source, read with the same config. */
   | { type: 'extract'; id: number; source: Source; config: AuditConfig; classes: ClassValues[] }
   /**
    * Compare candidate releases: audit each of `candidates` in turn against the same original
    * (and population table), with the same config; one `compare_result` with every report.
    */
-  | { type: 'compare'; id: number; candidates: File[]; config: AuditConfig; reference: File | null; original: File | null }
+  | { type: 'compare'; id: number; candidates: File[]; config: AuditConfig; reference: File | null; original: File | null; control: File | null }
   /** The core's `choose` over candidates already audited (no file is read). */
   | { type: 'choose'; id: number; quasi_identifiers: string[]; candidates: Candidate[]; params: ChoiceParams }
   /** The core's report safe to share (`shareable`): aggregates of at least `min_count`
@@ -68,8 +69,9 @@ export interface TableRead {
   sheets: string[];
 }
 
-/** Which file a message is about: the released table, the population table or the original. */
-export type Target = 'table' | 'population' | 'original';
+/** Which file a message is about: the released table, the population table, the original or
+ * the attacks' control table. */
+export type Target = 'table' | 'population' | 'original' | 'control';
 
 export interface Progress {
   target: Target;

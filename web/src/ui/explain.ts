@@ -82,6 +82,12 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
     'The smallest combinations of columns on which some record is already unique, with how many records they single out.',
   verdict_arx_thresholds:
     'Whether the prosecutor, journalist and marketer risks stay within the ARX thresholds (a check passes when its value is at most the threshold).',
+  anonymeter_singling_out_risk:
+    'Singling out (Anonymeter): rules built from the release that fit exactly one original person, beyond what they achieve on the control table; with its 95 % interval.',
+  anonymeter_linkability_risk:
+    'Linkability (Anonymeter): people whose two halves of columns are joined through the same released record, beyond the control table; with its 95 % interval.',
+  anonymeter_inference_risk:
+    'Inference (Anonymeter): sensitive values guessed right from the closest released record, beyond the control table; with its 95 % interval.',
   advice:
     'What would lower the risk: single changes to the quasi-identifiers (drop one, coarsen one a step, suppress the records of small classes) with k, uniques, records at risk and the verdict after each, and what each costs.',
   // Attribute disclosure (spec attribute-risk.md): what can be learnt about a patient's
@@ -334,6 +340,12 @@ export const REFERENCE_HELP =
 
 export const ORIGINAL_HELP =
   'Optional: the table as it was before pseudonymization, with the same columns, to measure what the release kept (utility) and how hard its records are to link back; it stays on this computer. Columns marked "Ignored" or "Direct identifier" are left out.';
+
+export const ATTACKS_HELP =
+  'For synthetic or noisy releases: the page plays three attackers against the original records, as Anonymeter does. Can a rule built from the release pick out exactly one original person (singling out)? Can two halves of a person\'s columns be joined through the release (linkability)? Does the closest released record give away a sensitive value (inference)? Each attack is repeated the number of times below and compared with a random guess.';
+
+export const CONTROL_HELP =
+  'Optional but recommended: other records of the same population that were NOT used to make the release, with the original\'s columns (CSV). Attacks that work as well on them measure what anyone could guess about such people, not a leak; the risk shown is what the release adds.';
 
 export const RECORD_ID_HELP =
   'The column that names the same record in both tables; by row order, row 1 of the original goes with row 1 of the released file, so both need the same number of rows.';

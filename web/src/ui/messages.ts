@@ -10,6 +10,7 @@ import type { WireError } from '../shared/report';
 export const SIDE_NAMES: Readonly<Record<Exclude<Target, 'table'>, string>> = {
   population: 'population table',
   original: 'original table',
+  control: 'control table',
 };
 
 /** What the page says about an error: a title naming the line and column, the engine's own

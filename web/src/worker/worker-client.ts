@@ -57,10 +57,11 @@ export class WorkerClient {
     return this.currentId !== 0;
   }
 
-  /** A profile or audit pass; `reference` (population) and `original`: audit pass only. */
-  run(pass: 'profile' | 'audit', source: Source, config: AuditConfig, reference: File | null = null, original: File | null = null): void {
+  /** A profile or audit pass; `reference` (population), `original` and `control` (the
+   * attacks' control table): audit pass only. */
+  run(pass: 'profile' | 'audit', source: Source, config: AuditConfig, reference: File | null = null, original: File | null = null, control: File | null = null): void {
     this.recomputeId = 0; // its answer would be for another file or other settings
-    this.post({ type: 'run', id: this.begin(), pass, source, config, reference, original });
+    this.post({ type: 'run', id: this.begin(), pass, source, config, reference, original, control });
   }
 
   /**
@@ -68,9 +69,9 @@ export class WorkerClient {
    * cancel a recompute still running (the worker answers only the latest), nor a drill-down;
    * the next profile, audit or comparison drops it.
    */
-  recompute(source: Source, config: AuditConfig, reference: File | null, original: File | null): void {
+  recompute(source: Source, config: AuditConfig, reference: File | null, original: File | null, control: File | null = null): void {
     this.recomputeId = this.nextId++;
-    this.post({ type: 'recompute', id: this.recomputeId, source, config, reference, original });
+    this.post({ type: 'recompute', id: this.recomputeId, source, config, reference, original, control });
   }
 
   /** The drill-down pass: the rows of `classes`, read from `source` with `config`. */
@@ -79,9 +80,9 @@ export class WorkerClient {
   }
 
   /** Audits every candidate release against the same original (and population table). */
-  compare(candidates: File[], config: AuditConfig, reference: File | null, original: File | null): void {
+  compare(candidates: File[], config: AuditConfig, reference: File | null, original: File | null, control: File | null = null): void {
     this.recomputeId = 0;
-    this.post({ type: 'compare', id: this.begin(), candidates, config, reference, original });
+    this.post({ type: 'compare', id: this.begin(), candidates, config, reference, original, control });
   }
 
   /**

@@ -259,7 +259,7 @@ function readSide<T>(
     const format = await formatOf(file, file.name);
     if (format !== 'csv') {
       const what = format === 'parquet' ? 'a Parquet file' : 'an Excel workbook';
-      throw { kind: 'input', code: 'side_table_not_csv', message: `this file is ${what}; the ${target === 'original' ? 'original' : 'population'} table is read as CSV only: save it as CSV`, line: null, column: null } satisfies WireError;
+      throw { kind: 'input', code: 'side_table_not_csv', message: `this file is ${what}; the ${target === 'table' ? 'released' : target} table is read as CSV only: save it as CSV`, line: null, column: null } satisfies WireError;
     }
     if (encoding) forced.add(target);
     const reader = open(encoding);
@@ -276,6 +276,8 @@ function readSide<T>(
 interface Sides {
   population: Population | null;
   original: OriginalTable | null;
+  /** The attacks' control table, read like the original. */
+  control: OriginalTable | null;
 }
 
 /** A side table read once, kept while the same file is given with the same settings. */
@@ -286,12 +288,17 @@ interface KeptSide<T> {
 }
 
 /** The side tables last read, and the targets that had to be read as windows-1252. */
-const sideCache: { original: KeptSide<OriginalTable> | null; population: KeptSide<Population> | null } = { original: null, population: null };
+const sideCache: { original: KeptSide<OriginalTable> | null; population: KeptSide<Population> | null; control: KeptSide<OriginalTable> | null } = {
+  original: null,
+  population: null,
+  control: null,
+};
 const sideForced = new Set<Target>();
 
 function forgetSides(): void {
   sideCache.original = dropSide(sideCache.original);
   sideCache.population = dropSide(sideCache.population);
+  sideCache.control = dropSide(sideCache.control);
   sideForced.clear();
 }
 
@@ -310,7 +317,7 @@ function dropSide<T extends { free(): void }>(side: KeptSide<T> | null): null {
  * long pass, and only once while the same files are given with the same settings (a second
  * attempt as windows-1252, every candidate of a comparison, every recompute).
  */
-async function sidesFor(id: number, config: AuditConfig, original: File | null, reference: File | null, onTarget: (t: Target) => void): Promise<Sides> {
+async function sidesFor(id: number, config: AuditConfig, original: File | null, reference: File | null, control: File | null, onTarget: (t: Target) => void): Promise<Sides> {
   const settings = JSON.stringify(config);
   if (!original || !sameSide(sideCache.original, original, settings)) sideCache.original = dropSide(sideCache.original);
   if (original && !sideCache.original) {
@@ -324,8 +331,14 @@ async function sidesFor(id: number, config: AuditConfig, original: File | null, 
     const table = await readSide(id, reference, 'population', sideForced, (e) => new Reference(config, e));
     sideCache.population = { file: reference, settings, table };
   }
+  if (!control || !sameSide(sideCache.control, control, settings)) sideCache.control = dropSide(sideCache.control);
+  if (control && !sideCache.control) {
+    onTarget('control');
+    const table = await readSide(id, control, 'control', sideForced, (e) => new Original(config, e));
+    sideCache.control = { file: control, settings, table };
+  }
   onTarget('table');
-  return { original: sideCache.original?.table ?? null, population: sideCache.population?.table ?? null };
+  return { original: sideCache.original?.table ?? null, population: sideCache.population?.table ?? null, control: sideCache.control?.table ?? null };
 }
 
 /** The streaming audit: the file read once more, in 1 MiB slices. */
@@ -333,6 +346,7 @@ async function streamAudit(id: number, blob: Blob, config: AuditConfig, sides: S
   const audit = new Audit(config);
   try {
     if (sides.original) audit.set_original(sides.original); // before the first push
+    if (sides.control) audit.set_control(sides.control);
     await stream(id, blob, 'table', audit);
     if (sides.population) audit.set_population(sides.population);
     return audit.finish() as Report;
@@ -357,6 +371,7 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
     table.clear_sides();
     if (sides.original) table.set_original(sides.original);
     if (sides.population) table.set_population(sides.population);
+    if (sides.control) table.set_control(sides.control);
     try {
       return { report: table.audit(config) as Report, read: { kept: true, why: null, readers: kept.readers } };
     } catch (e) {
@@ -370,6 +385,7 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
       const again = kept!.table;
       if (sides.original) again.set_original(sides.original);
       if (sides.population) again.set_population(sides.population);
+      if (sides.control) again.set_control(sides.control);
       return { report: again.audit(config) as Report, read: { kept: true, why: null, readers: 1 } };
     }
   }
@@ -437,6 +453,7 @@ async function auditRelease(
   config: AuditConfig,
   original: File | null,
   reference: File | null,
+  control: File | null,
   mayRead: boolean,
   onTarget: (t: Target) => void,
 ): Promise<{ report: Report; read: TableRead }> {
@@ -444,7 +461,7 @@ async function auditRelease(
   const { report, read } = await withEncodingRetry(id, 'table', config.encoding === 'windows-1252', async (encoding) => {
     // Read as windows-1252 after all: the parts may have failed for the encoding alone.
     if (encoding !== (config.encoding ?? null)) notKept = null;
-    const sides = await sidesFor(id, config, original, reference, onTarget);
+    const sides = await sidesFor(id, config, original, reference, control, onTarget);
     return auditTable(id, blob, withEncoding(config, encoding), sides, mayRead);
   });
   return { report, read: { ...read, fileReads, seconds: (performance.now() - started) / 1000, sheets: releasedSheets } };
@@ -482,8 +499,8 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
           releasedSheet = request.source.kind === 'file' ? (request.source.sheet ?? null) : null;
           releasedSheets = [];
         }
-        const { original, reference } = request.pass === 'audit' ? request : { original: null, reference: null };
-        const { report, read } = await auditRelease(id, asBlob(request.source), config, original, reference, true, onTarget);
+        const { original, reference, control } = request.pass === 'audit' ? request : { original: null, reference: null, control: null };
+        const { report, read } = await auditRelease(id, asBlob(request.source), config, original, reference, control, true, onTarget);
         scope.postMessage({ type: 'result', id, pass: request.pass, report, read });
         break;
       }
@@ -497,12 +514,13 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
           const own = index === 0 ? config : { ...config, encoding: null };
           const format = await formatOf(file, file.name);
           const { report } = await withEncodingRetry(id, 'table', own.encoding === 'windows-1252', async (encoding) => {
-            const sides = await sidesFor(id, config, request.original, request.reference, onTarget);
+            const sides = await sidesFor(id, config, request.original, request.reference, request.control, onTarget);
             if (format === 'csv') return { report: await streamAudit(id, file, withEncoding(own, encoding), sides) };
             const { table } = await cellsTable(id, file, config, format);
             try {
               if (sides.original) table.set_original(sides.original);
               if (sides.population) table.set_population(sides.population);
+              if (sides.control) table.set_control(sides.control);
               return { report: table.audit(config) as Report };
             } finally {
               table.free();
@@ -554,11 +572,11 @@ async function recompute(request: RecomputeRequest): Promise<void> {
   try {
     await loadWasm();
     for (await nextTask(); latestRecompute; await nextTask()) {
-      const { id, source, config, original, reference } = latestRecompute;
+      const { id, source, config, original, reference, control } = latestRecompute;
       latestRecompute = null;
       let target: Target = 'table';
       try {
-        const answer = await auditRelease(id, asBlob(source), config, original, reference, false, (t) => {
+        const answer = await auditRelease(id, asBlob(source), config, original, reference, control, false, (t) => {
           target = t;
         });
         if (!latestRecompute) scope.postMessage({ type: 'recomputed', id, ...answer });

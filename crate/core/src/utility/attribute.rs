@@ -161,6 +161,19 @@ impl Attribute {
         Attribute { name: name.to_string(), kind, values, typed, o: o.codes.clone(), p: p_codes, o_count, p_count, res, domain, digit_len, hierarchy, settings }
     }
 
+    /// Brings a third table's column (the control `C` of the attacks, peer-measures.md Sec 5.1)
+    /// into the joint code space, read in the attribute's kind; returns the code of each of its
+    /// rows. `Dom_O`, the kind and the domain stay `O`'s.
+    pub fn join(&mut self, other: &Column, norm: &Normaliser) -> Vec<u32> {
+        let to_joint = self.values.absorb(&other.values);
+        for c in self.typed.len()..self.values.len() {
+            self.typed.push(read(c as u32, &self.values, self.kind, norm));
+        }
+        self.o_count.resize(self.values.len(), 0);
+        self.p_count.resize(self.values.len(), 0);
+        other.codes.iter().map(|&c| to_joint[c as usize]).collect()
+    }
+
     /// Whether the attribute is numeric or date.
     pub fn is_numeric(&self) -> bool {
         self.kind != Kind::Categorical

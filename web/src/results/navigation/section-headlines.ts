@@ -4,6 +4,7 @@
 // Report only.
 
 import { adviceOf } from '../../shared/advice-data';
+import { attacksOf } from '../../shared/attack-data';
 import { DECISIONS, saMetric, saNumber, scorrVerdict, sensitiveColumns } from '../../shared/attribute-data';
 import { overallRisk, rutResult } from '../../shared/balance-data';
 import { count, percent, score, smallPercent } from '../../ui/format';
@@ -46,6 +47,13 @@ function adviceHeadline(report: Report): string | null {
   return `${plural(list.length, 'change', 'changes')}; the best leaves ${percent(best.records_at_risk)} of records at risk`;
 }
 
+function attacksHeadline(report: Report): string | null {
+  const risks = attacksOf(report).filter((a) => a.risk !== null);
+  if (risks.length === 0) return null;
+  const top = risks.reduce((a, b) => (b.risk!.value > a.risk!.value ? b : a));
+  return `Highest attack risk ${percent(top.risk!.value)} (${top.kind.replace('_', ' ')})`;
+}
+
 function attributionHeadline(report: Report): string | null {
   const top = contributions(report)
     .filter((c) => c.share !== null)
@@ -66,6 +74,7 @@ export const HEADLINES: Readonly<Record<string, (report: Report) => string | nul
   },
   'attribute-title': attributeHeadline,
   'utility-title': utilityHeadline,
+  'attacks-title': attacksHeadline,
   'balance-title': balanceHeadline,
   'population-title': (r) => {
     const d = metric(r, 'population_uniqueness_dankar');
