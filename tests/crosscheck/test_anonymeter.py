@@ -194,6 +194,7 @@ def test_random_draws_agree_in_the_mean(tmp_path):
     for a in params:
         (m1, se1), (m2, se2) = mean_se(mine[a]), mean_se(theirs[a])
         bound = 3 * math.sqrt(se1 ** 2 + se2 ** 2)
+        print(f"{a}: ours {m1:.4f} (se {se1:.4f}), Anonymeter {m2:.4f} (se {se2:.4f}), bound {bound:.4f}")
         assert abs(m1 - m2) < bound, (a, mine[a], theirs[a])
         # Not a vacuous comparison: the release leaks, so the risks are not all 0.
         assert m1 > 0 and m2 > 0, (a, mine[a], theirs[a])
