@@ -10,6 +10,7 @@ use crate::attribute::AttributeParams;
 use crate::balance::BalanceParams;
 use crate::error::{Error, Result};
 use crate::identity::IdentityParams;
+use crate::identity::kmap::KMapParams;
 use crate::identity::population::Population;
 use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
 use crate::ingest::encoding::Encoding;
@@ -89,6 +90,12 @@ pub struct AuditConfig {
     pub memory_budget: u64,
     /// What would lower the risk (the `advice` metric), when set.
     pub advice: Option<AdviceParams>,
+    /// k-map and delta-presence (peer-measures.md Sec 3, 4): `k_map`, `k_map_alpha`,
+    /// `k_map_estimator`, `delta_min`, `delta_max`.
+    #[serde(flatten)]
+    pub kmap: KMapParams,
+    /// The HIPAA Safe Harbor checklist (the `hipaa_safe_harbor` metric), when set.
+    pub hipaa: bool,
 }
 
 /// The default memory budget: 1 GiB, what a browser tab can spare.
@@ -126,6 +133,8 @@ impl Default for AuditConfig {
             utility: UtilityParams::default(),
             memory_budget: DEFAULT_MEMORY_BUDGET,
             advice: None,
+            kmap: KMapParams::default(),
+            hipaa: false,
         }
     }
 }
@@ -146,6 +155,7 @@ impl AuditConfig {
                 (_, _, Some(region)) => Population::Region(region.clone()),
                 _ => Population::Missing,
             },
+            kmap: self.kmap,
         }
     }
 
@@ -176,6 +186,9 @@ impl AuditConfig {
             ("SCORR k_min", self.scorr.scorr_k_min.is_nan() || self.scorr.scorr_k_min < 0.0),
             ("SCORR band limits", !(0.0 <= self.scorr.scorr_low_max && self.scorr.scorr_low_max <= self.scorr.scorr_medium_max)),
         ];
+        if !self.kmap.valid() {
+            return Err(Error::config("invalid_parameter", "k-map's k must be at least 1, and its alpha and the delta-presence bounds must lie in [0, 1]"));
+        }
         if let Some((what, _)) = checks.iter().find(|c| c.1) {
             return Err(Error::config("invalid_threshold", format!("the {what} is out of range")));
         }

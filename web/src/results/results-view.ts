@@ -10,6 +10,9 @@
 import { accountNodes } from '../ui/account';
 import { adviceView } from './advice/advice-view';
 import { attackersView } from './identity/attackers-view';
+import { hipaaView } from './hipaa/hipaa-view';
+import { kMapView } from './identity/kmap-view';
+import { rowOrderView } from './utility/row-order-view';
 import { attributeView } from './attribute/attribute-view';
 import { attributionView } from './identity/attribution-view';
 import type { ChooseFn } from '../shared/balance-data';
@@ -150,7 +153,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     return;
   }
   if (qis.length === 0) {
-    const nodes = [warningsList(report), ...(utility?.nodes ?? []), allMetrics(report)].filter((n): n is HTMLElement => n instanceof HTMLElement);
+    const nodes = [warningsList(report), hipaaView(report), ...(utility?.nodes ?? []), rowOrderView(report), allMetrics(report)].filter((n): n is HTMLElement => n instanceof HTMLElement);
     append(panel, ...nodes);
     addNavigation(panel, report, nodes);
     panel.hidden = false;
@@ -165,8 +168,11 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     headlineCards(report),
     adviceView(report),
     attackersView(report),
+    kMapView(report),
     attributeView(report),
+    hipaaView(report),
     ...(utility?.nodes ?? []),
+    rowOrderView(report),
     ...(balance?.nodes ?? []),
     ...population.nodes,
     attributionView(report),
