@@ -443,8 +443,12 @@ fn check_column(c: &ColumnValues<'_>, norm: &Normaliser, out: &mut Checklist) {
     let found = |h: &Hits| h.distinct > 0;
     let share = |h: &Hits| h.distinct as f64 / filled.len().max(1) as f64;
     let values_of = |h: &Hits, what: &str| {
-        let of = if h.distinct == filled.len() as u64 { "every value".to_string() } else { format!("{} of {} distinct values", h.distinct, filled.len()) };
-        format!("{of} look like {what}")
+        if h.distinct == filled.len() as u64 {
+            format!("every value looks like {what}")
+        } else {
+            let verb = if h.distinct == 1 { "looks" } else { "look" };
+            format!("{} of {} distinct values {verb} like {what}", h.distinct, filled.len())
+        }
     };
     // Hints in the name take a value check's place only where no value pattern exists; a
     // hinted column whose values are all of another shape is still reported by its name.
