@@ -68,6 +68,7 @@ test('k-map and δ-presence with a population table give the golden values of G2
   // The estimated form is not available without a population size, and says why.
   await expect(section.locator('p.note[data-metric="k_map_estimated"]')).toContainText('no population size was given');
   await expect(page.locator('#results-panel')).not.toContainText('NaN');
+  await section.screenshot({ path: 'test-results/peers-kmap.png' });
 });
 
 test('the HIPAA checklist by keyboard, at 390 px, and in the settings link', async ({ page, browser }) => {
@@ -105,7 +106,8 @@ Linda Jones,100**,2021-05-06,90+,l@x.org,A
   await expect(page.locator('section[aria-labelledby="hipaa-title"]')).not.toContainText(/\bcompliant\b/i);
   await expect(page.locator('section[aria-labelledby="hipaa-title"]')).toContainText('not a statement that the file complies');
   await expectNoHorizontalOverflow(page);
-  await page.screenshot({ path: 'test-results/peers-hipaa-390.png', fullPage: true });
+  await page.locator('section[aria-labelledby="hipaa-title"]').screenshot({ path: 'test-results/peers-hipaa-390.png' });
+  await page.locator('fieldset.peer-settings').screenshot({ path: 'test-results/peers-settings-390.png' });
 
   // The settings travel in the link, and come back in a fresh browser.
   await page.getByText('Share these settings: a link or a settings file').click();

@@ -64,8 +64,11 @@ pub struct ColumnValues<'a> {
     pub distinct: u64,
     /// Filled (non-blank) cells.
     pub non_blank: u64,
-    /// Cells shaped like e-mail addresses, counted by the profile over every cell.
+    /// Cells shaped like e-mail addresses, counted by the profile's sketch over the values it
+    /// did not keep (0 for a complete column).
     pub email_like: u64,
+    /// Cells read as dates or date ranges (a month is a range), counted the same way.
+    pub date_cells: u64,
 }
 
 /// The columns of a table, with its profiles (same order).
@@ -82,6 +85,7 @@ pub fn columns_of<'a>(table: &'a Table, profiles: &[crate::table::profile::Colum
             distinct: p.distinct,
             non_blank: table.facts.rows_total.saturating_sub(p.forms.missing + p.forms.suppressed),
             email_like: c.sketch.as_ref().map_or(0, |s| s.stats.email_like),
+            date_cells: c.sketch.as_ref().map_or(0, |s| s.stats.tally.date + s.stats.tally.date_range),
         })
         .collect()
 }
@@ -421,7 +425,7 @@ fn check_column(c: &ColumnValues<'_>, norm: &Normaliser, out: &mut Checklist) {
             _ => None,
         })
         .collect();
-    if filled.is_empty() && c.email_like == 0 {
+    if filled.is_empty() && c.email_like == 0 && c.date_cells == 0 && c.complete {
         return;
     }
     let scan = |pred: &dyn Fn(&str) -> bool| {
@@ -491,6 +495,9 @@ fn check_column(c: &ColumnValues<'_>, norm: &Normaliser, out: &mut Checklist) {
     let dates = scan(&|t: &str| has_date_element(t, date_hint));
     if found(&dates) {
         out.add("dates", c.name, values_of(&dates, "dates with a month or day"), dates);
+    } else if c.date_cells > 0 {
+        let reason = format!("{} cells read as dates or months (counted without keeping the values: the column has too many distinct values)", c.date_cells);
+        out.add("dates", c.name, reason, Hits { distinct: 0, cells: c.date_cells, example: None });
     }
     if let Some(hint) = name.hint(AGE_WORDS) {
         let old = scan(&|t: &str| is_age_over_89(t));
@@ -643,7 +650,7 @@ mod tests {
     fn col<'a>(name: &'a str, values: &[&'a str]) -> ColumnValues<'a> {
         let values: Vec<(&str, u64)> = values.iter().map(|v| (*v, 1)).collect();
         let distinct = values.len() as u64;
-        ColumnValues { name, non_blank: distinct, values, complete: true, distinct, email_like: 0 }
+        ColumnValues { name, non_blank: distinct, values, complete: true, distinct, email_like: 0, date_cells: 0 }
     }
 
     fn run(columns: &[ColumnValues<'_>]) -> Value {
@@ -749,6 +756,21 @@ mod tests {
         let m = run(&[col("zip", &["021", "100", "945"])]);
         assert_eq!(kind(&m, "geographic")["status"], "not_found");
         assert_eq!(m["value"], json!(0));
+    }
+
+    /// A column past its cap of kept values: checked by its name, its profile's counts of
+    /// e-mails and dates, and its estimated distinct count.
+    #[test]
+    fn columns_without_their_values() {
+        let c = ColumnValues { name: "contact_when", values: vec![], complete: false, distinct: 20_000, non_blank: 20_000, email_like: 7, date_cells: 20_000 };
+        let m = run(&[c]);
+        assert_eq!(kind(&m, "email")["findings"][0]["cells"], json!(7));
+        assert_eq!(kind(&m, "dates")["findings"][0]["cells"], json!(20_000));
+        assert_eq!(kind(&m, "dates")["findings"][0]["example_value"], Value::Null);
+        assert_eq!(m["details"]["columns_partially_checked"], json!(["contact_when"]));
+        let c = ColumnValues { name: "token", values: vec![], complete: false, distinct: 19_500, non_blank: 20_000, email_like: 0, date_cells: 0 };
+        let m = run(&[c]);
+        assert!(kind(&m, "other_unique")["findings"][0]["reason"].as_str().unwrap().starts_with("about 19500 distinct values"));
     }
 
     /// The order of the distinct values and of the columns does not change the kinds flagged.

@@ -61,7 +61,7 @@ export function hipaaView(report: Report): HTMLElement | null {
     el('p', { class: 'hipaa-summary', id: 'hipaa-summary' }, flagged === 0 ? 'No finding in any of the 18 kinds.' : `Found: ${count(flagged)} of the 18 kinds.`),
     el('ol', { class: 'hipaa-list', id: 'hipaa-list' }, ...items),
     partial.length
-      ? el('p', { class: 'note' }, `These columns hold too many distinct values to keep them all, so only their first values were checked: ${partial.join(', ')}.`)
+      ? el('p', { class: 'note' }, `These columns hold too many distinct values to keep them, so their values were not read one by one (only their names, how many cells look like e-mail addresses or dates, and how nearly unique they are): ${partial.join(', ')}.`)
       : null,
   );
   return node;

@@ -94,7 +94,7 @@ function deltaPart(report: Report): HTMLElement[] {
   return [
     el('h4', { class: 'subhead' }, 'δ-presence (population table)'),
     facts(
-      fact('delta_presence', 'δ from … to', `${percent(num(m.value.min))} – ${percent(num(m.value.max))}`),
+      fact('delta_presence', 'δ, lowest to highest', `${percent(num(m.value.min))} – ${percent(num(m.value.max))}`),
       fact(
         'delta_presence',
         'Lowest δ among released groups',
