@@ -7,6 +7,7 @@ import {
   REGIONS as PAGE_REGIONS,
   assignRole,
   auditConfig,
+  choicesFromConfig,
   defaultChoices,
   guessRecordId,
   proposedRoles,
@@ -90,6 +91,31 @@ describe('the settings', () => {
     expect(validate(choices({ population: { kind: 'size', size: 1.5 } }))).toMatch(/whole number/);
     expect(validate(choices({ scorrKBasis: 'persons' }))).toMatch(/Person id/);
     expect(validate(choices({ rutAlpha: 2 }))).toMatch(/utility α/);
+  });
+});
+
+describe('the peers\u2019 settings (k-map, δ-presence, HIPAA, row order)', () => {
+  it('default to the core defaults and go back from a config unchanged', () => {
+    const config = auditConfig(choices());
+    expect([config.k_map, config.k_map_alpha, config.k_map_estimator, config.hipaa, config.row_order_threshold]).toEqual([
+      CONFIG_DEFAULTS.k_map,
+      CONFIG_DEFAULTS.k_map_alpha,
+      CONFIG_DEFAULTS.k_map_estimator,
+      CONFIG_DEFAULTS.hipaa,
+      CONFIG_DEFAULTS.row_order_threshold,
+    ]);
+    expect([config.delta_min, config.delta_max]).toEqual([null, null]);
+    const set = auditConfig(choices({ kMap: 3, kMapEstimator: 'zero_truncated_poisson', deltaMin: 0.1, deltaMax: 0.6, hipaa: true, rowOrderThreshold: 0.8 }));
+    const back = choicesFromConfig(set, columns, null).choices;
+    expect(auditConfig(back)).toEqual(set);
+  });
+
+  it('are refused with a reason when out of range', () => {
+    expect(validate(choices({ kMap: 0 }))).toMatch(/k of k-map/);
+    expect(validate(choices({ kMapAlpha: 2 }))).toMatch(/significance level/);
+    expect(validate(choices({ deltaMin: 0.7, deltaMax: 0.6 }))).toMatch(/lower δ-presence bound/);
+    expect(validate(choices({ deltaMax: 1.5 }))).toMatch(/δ-presence bounds/);
+    expect(validate(choices({ rowOrderThreshold: -1 }))).toMatch(/row-order/);
   });
 });
 

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use pseudolens_core::AuditConfig;
 use pseudolens_core::attack::SoMode;
+use pseudolens_core::KMapEstimator;
 use pseudolens_core::{
     AdviceParams, AttackParams, Aggregate, AttributeSettings, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination, UtilityParams, WeightPreset,
 };
@@ -206,6 +207,29 @@ pub struct Settings {
     /// Weight of the internal risk under --risk-combination weighted [default: 0.5].
     #[arg(long)]
     risk_weight_internal: Option<f64>,
+    /// k of k-map (ARX KMap): with --reference, every key must match at least K people of the
+    /// population table; with --population, --sampling-fraction or --region, ARX's estimated
+    /// form (k_map_estimated) [default: 5].
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    k_map: Option<u64>,
+    /// Significance level of the estimated k-map [default: 0.01].
+    #[arg(long, value_name = "ALPHA")]
+    k_map_alpha: Option<f64>,
+    /// Estimator of the estimated k-map [default: poisson].
+    #[arg(long, value_enum)]
+    k_map_estimator: Option<EstimatorArg>,
+    /// delta-presence bounds DMIN,DMAX (ARX DPresence, with --reference as the population):
+    /// every key's share of the population that is released must lie in [DMIN, DMAX].
+    #[arg(long, value_name = "DMIN,DMAX", value_parser = bounds)]
+    delta_presence: Option<(f64, f64)>,
+    /// Check the 18 identifier kinds of HIPAA Safe Harbor (45 CFR 164.514(b)(2)) against the
+    /// values of every column (a checklist, not a statement of compliance).
+    #[arg(long)]
+    hipaa: bool,
+    /// |rho| from which the row-order leak warns (with --original paired by --record-id)
+    /// [default: 0.9].
+    #[arg(long, value_name = "T")]
+    row_order_threshold: Option<f64>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -334,6 +358,19 @@ impl AttackArgs {
     }
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum EstimatorArg {
+    Poisson,
+    ZeroTruncatedPoisson,
+}
+
+/// `--delta-presence DMIN,DMAX`.
+fn bounds(s: &str) -> Result<(f64, f64), String> {
+    let (a, b) = s.split_once(',').ok_or("expected DMIN,DMAX such as 0.1,0.6")?;
+    let (a, b): (f64, f64) = (a.trim().parse().map_err(|_| format!("not a number: {a}"))?, b.trim().parse().map_err(|_| format!("not a number: {b}"))?);
+    if (0.0..=1.0).contains(&a) && (0.0..=1.0).contains(&b) && a <= b { Ok((a, b)) } else { Err("DMIN and DMAX lie in [0, 1], DMIN <= DMAX".into()) }
+}
+
 
 impl Settings {
     /// The audit configuration: the settings file (or the core's defaults), then the flags
@@ -421,6 +458,19 @@ impl Settings {
         }
         set(&mut c.balance.risk_weight_internal, self.risk_weight_internal);
         set(&mut c.balance.rut_alpha, rut_alpha);
+        set(&mut c.kmap.k_map, self.k_map);
+        set(&mut c.kmap.k_map_alpha, self.k_map_alpha);
+        if let Some(e) = self.k_map_estimator {
+            c.kmap.k_map_estimator = match e {
+                EstimatorArg::Poisson => KMapEstimator::Poisson,
+                EstimatorArg::ZeroTruncatedPoisson => KMapEstimator::ZeroTruncatedPoisson,
+            };
+        }
+        if let Some((lo, hi)) = self.delta_presence {
+            (c.kmap.delta_min, c.kmap.delta_max) = (Some(lo), Some(hi));
+        }
+        c.hipaa |= self.hipaa;
+        set(&mut c.utility.row_order_threshold, self.row_order_threshold);
         self.utility_params(&mut c.utility)?;
         self.attribute_settings(&mut c.attributes)?;
         self.attacks.apply(&mut c.attacks)?;

@@ -41,8 +41,32 @@ pub fn print(report: &Report, out: &mut impl Write) -> io::Result<()> {
             writeln!(out, "{:>3}. {}", i + 1, e["sentence"].as_str().unwrap_or(""))?;
         }
     }
+    if let Some(m) = report.metric("hipaa_safe_harbor") {
+        hipaa(&m.details, out)?;
+    }
     for w in &report.warnings {
         writeln!(out, "warning ({}): {}", w.code, w.message)?;
+    }
+    Ok(())
+}
+
+/// The HIPAA Safe Harbor checklist: one line per identifier kind, then its findings.
+fn hipaa(details: &serde_json::Value, out: &mut impl Write) -> io::Result<()> {
+    writeln!(out, "\nHIPAA Safe Harbor checklist (what the values show; not a statement of compliance):")?;
+    for k in details["kinds"].as_array().into_iter().flatten() {
+        let status = match k["status"].as_str() {
+            Some("flagged") => "FLAGGED",
+            Some("not_found") => "no finding",
+            _ => "not checkable",
+        };
+        writeln!(out, "  ({}) {:<14} {}", k["paragraph"].as_str().unwrap_or(""), status, k["label"].as_str().unwrap_or(""))?;
+        for f in k["findings"].as_array().into_iter().flatten() {
+            let example = f["example_value"].as_str().map(|e| format!(", e.g. \"{e}\"")).unwrap_or_default();
+            writeln!(out, "      column \"{}\": {}{example}", f["column"].as_str().unwrap_or(""), f["reason"].as_str().unwrap_or(""))?;
+        }
+        if let (Some(note), "not checkable") = (k["note"].as_str(), status) {
+            writeln!(out, "      {note}")?;
+        }
     }
     Ok(())
 }

@@ -121,3 +121,31 @@ fn the_attacks_from_a_settings_file_or_flags() {
     let plain = json_of(&d, &["--qi", "age,sex", "--original", "o.csv", "--json"]);
     assert!(plain["metrics"].as_array().unwrap().iter().all(|m| m["family"] != "attack"));
 }
+
+/// The peers' settings (issue 16): the flags and the settings file's keys give the same report;
+/// `--hipaa` prints the checklist in the readable output, never the word "compliant".
+#[test]
+fn peer_flags_equal_their_settings_keys() {
+    let d = dir("peers");
+    std::fs::write(d.join("e.csv"), "age,sex\n31,M\n31,M\n32,M\n33,F\n41,F\n41,F\n41,F\n41,F\n41,F\n41,F\n").unwrap();
+    let settings = json!({ "quasi_identifiers": ["age", "sex"], "k_map": 2, "k_map_alpha": 0.05, "k_map_estimator": "zero_truncated_poisson", "delta_min": 0.1, "delta_max": 0.9, "hipaa": true, "row_order_threshold": 0.8 });
+    std::fs::write(d.join("s.json"), settings.to_string()).unwrap();
+    let from_file = json_of(&d, &["--settings", "s.json", "--reference", "e.csv", "--json"]);
+    let from_flags = json_of(&d, &[
+        "--qi", "age,sex", "--k-map", "2", "--k-map-alpha", "0.05", "--k-map-estimator", "zero-truncated-poisson", "--delta-presence", "0.1,0.9",
+        "--hipaa", "--row-order-threshold", "0.8", "--reference", "e.csv", "--json",
+    ]);
+    assert_eq!(from_file, from_flags);
+    let metric = |id: &str| from_file["metrics"].as_array().unwrap().iter().find(|m| m["id"] == id).unwrap().clone();
+    assert_eq!(metric("k_map")["value"], 1, "(32,M) and (33,F) match one population row each");
+    assert_eq!(metric("delta_presence")["details"]["dmax"], 0.9);
+    assert_eq!(metric("hipaa_safe_harbor")["details"]["kinds"].as_array().unwrap().len(), 18);
+    let (code, text, err) = run(&d, &["--qi", "age,sex", "--hipaa"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("HIPAA Safe Harbor checklist (what the values show; not a statement of compliance):"), "{text}");
+    assert!(text.contains("(A) no finding     Names"), "{text}");
+    assert!(!text.to_lowercase().contains("compliant"));
+    let (code, _, err) = run(&d, &["--qi", "age", "--delta-presence", "0.6,0.1"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("DMIN <= DMAX"), "{err}");
+}

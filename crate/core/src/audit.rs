@@ -419,6 +419,18 @@ fn parse_weight(cell: Cell<'_>) -> Option<f64> {
     }
 }
 
+/// The HIPAA Safe Harbor checklist over every column of the table, when asked for.
+fn hipaa_metric(table: &Table, profiles: &[ColumnProfile], config: &AuditConfig) -> Option<MetricResult> {
+    config.hipaa.then(|| {
+        let ctx = crate::metric::Context {
+            family: "hipaa",
+            scope: crate::metric::Scope { table: "P", quasi_identifiers: config.quasi_identifiers.clone(), sensitive: None, attribute: None, subset: None },
+            params: serde_json::json!({}),
+        };
+        crate::hipaa::metric(&ctx, &crate::hipaa::columns_of(table, profiles), &config.normaliser())
+    })
+}
+
 /// Rows a block of a retained table holds.
 const BLOCK_ROWS: usize = 1 << 16;
 
@@ -445,7 +457,9 @@ pub fn audit_table_with_control(
     let mut summary = summarise(table, config, original, population)?;
     summary.control = control;
     let profiles = table.profiles(&config.normaliser());
+    let hipaa = hipaa_metric(table, &profiles, config);
     let mut report = summary.finish(profiles, table.facts.clone(), config);
+    report.metrics.extend(hipaa);
     report.read = ReadPath { mode: "retained", reason: "the table was read once and kept in memory".into() };
     Ok(report)
 }
@@ -482,7 +496,7 @@ pub fn audit_disjoint(profile: &Table, classes: &DisjointClasses, config: &Audit
     }
     warnings.push(Warning {
         code: "class_partitioned",
-        message: "audited from per-partition class statistics (the class-partitioned mode): the class sizes, uniqueness, record risk, the prosecutor, journalist and marketer models without a population table, the population-uniqueness estimators and ARX's verdict are exact; the sensitive-attribute family, QI attribution (distinction, separation, contribution, singling out), SCORR's risks and verdicts, the weighted risks, the journalist model against a population table, utility and balance need the whole class table and are not computed (docs/spark.md)".into(),
+        message: "audited from per-partition class statistics (the class-partitioned mode): the class sizes, uniqueness, record risk, the prosecutor, journalist and marketer models without a population table, the population-uniqueness estimators, the estimated k-map and ARX's verdict are exact; the sensitive-attribute family, QI attribution (distinction, separation, contribution, singling out), SCORR's risks and verdicts, the weighted risks, the journalist model, k-map and delta-presence against a population table, the HIPAA checklist, SUDA, the attacks, utility and balance need the whole table and are not computed (docs/spark.md)".into(),
     });
     warnings.extend(metric_warnings(&metrics));
     Ok(Report {
@@ -799,6 +813,9 @@ impl AuditPart {
     /// The report.
     pub fn finish(self) -> Report {
         let profiles = self.table.profiles(&self.config.normaliser());
-        self.summary.finish(profiles, self.table.facts, &self.config)
+        let hipaa = hipaa_metric(&self.table, &profiles, &self.config);
+        let mut report = self.summary.finish(profiles, self.table.facts, &self.config);
+        report.metrics.extend(hipaa);
+        report
     }
 }

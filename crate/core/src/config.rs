@@ -11,6 +11,7 @@ use crate::attribute::AttributeParams;
 use crate::balance::BalanceParams;
 use crate::error::{Error, Result};
 use crate::identity::IdentityParams;
+use crate::identity::kmap::KMapParams;
 use crate::identity::population::Population;
 use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
 use crate::ingest::encoding::Encoding;
@@ -93,6 +94,12 @@ pub struct AuditConfig {
     /// The attacks on the release (peer-measures.md Sec 5), when set; they need the original
     /// table, and take a control table when one is given.
     pub attacks: Option<AttackParams>,
+    /// k-map and delta-presence (peer-measures.md Sec 3, 4): `k_map`, `k_map_alpha`,
+    /// `k_map_estimator`, `delta_min`, `delta_max`.
+    #[serde(flatten)]
+    pub kmap: KMapParams,
+    /// The HIPAA Safe Harbor checklist (the `hipaa_safe_harbor` metric), when set.
+    pub hipaa: bool,
 }
 
 /// The default memory budget: 1 GiB, what a browser tab can spare.
@@ -131,6 +138,8 @@ impl Default for AuditConfig {
             memory_budget: DEFAULT_MEMORY_BUDGET,
             advice: None,
             attacks: None,
+            kmap: KMapParams::default(),
+            hipaa: false,
         }
     }
 }
@@ -151,6 +160,7 @@ impl AuditConfig {
                 (_, _, Some(region)) => Population::Region(region.clone()),
                 _ => Population::Missing,
             },
+            kmap: self.kmap,
         }
     }
 
@@ -181,6 +191,9 @@ impl AuditConfig {
             ("SCORR k_min", self.scorr.scorr_k_min.is_nan() || self.scorr.scorr_k_min < 0.0),
             ("SCORR band limits", !(0.0 <= self.scorr.scorr_low_max && self.scorr.scorr_low_max <= self.scorr.scorr_medium_max)),
         ];
+        if !self.kmap.valid() {
+            return Err(Error::config("invalid_parameter", "k-map's k must be at least 1, and its alpha and the delta-presence bounds must lie in [0, 1]"));
+        }
         if let Some((what, _)) = checks.iter().find(|c| c.1) {
             return Err(Error::config("invalid_threshold", format!("the {what} is out of range")));
         }

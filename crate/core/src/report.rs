@@ -99,6 +99,7 @@ fn metric_warning_text(code: &str) -> Option<&'static str> {
         "value_not_in_hierarchy" => "some values are not in the column's generalization hierarchy and were skipped",
         "invalid_weight" => "an attribute weight is not a number of at least 0",
         "attribute_excluded_from_totals" => "a column with no usable loss or similarity measure was left out of the totals",
+        "row_order_follows_original" => "the released rows still follow the original's order, so a record's position may identify it",
         "rank_deficient" => "some columns are constant or repeat others, so some of their correlations count as 0",
         _ => return None,
     })

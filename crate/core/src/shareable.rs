@@ -8,7 +8,8 @@
 //! classes at a maximum (their sizes are not known), a sensitive value tied to a class fewer
 //! times, a query cell over fewer records of either table, a category of a similarity
 //! distribution held by fewer records of either table, per-record lists (the permutation
-//! model's vectors, the pairing's example ids) and the hierarchies of the settings (they list
+//! model's vectors, the pairing's example ids), k-map's and delta-presence's keys of fewer
+//! released records, the HIPAA checklist's example values and the hierarchies of the settings (they list
 //! every value). What was left out is counted in `shareable.removed`, by what it was.
 //!
 //! A function of the report's JSON form, so that the CLI (`--shareable`), the binding and the
@@ -269,6 +270,25 @@ fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed
                 }
             }
         }
+    }
+    // k-map's lowest keys and delta-presence's keys: those of at least k released records
+    // (a population key without released record, when it holds at least k people).
+    if id == "k_map"
+        && let Some(lowest) = details.get_mut("lowest")
+    {
+        retain(lowest, "classes", removed, |e| e["f"].as_u64().is_some_and(|n| n >= k));
+    }
+    if id == "delta_presence"
+        && let Some(per) = details.get_mut("per_class")
+    {
+        retain(per, "classes", removed, |e| {
+            let f = e["f"].as_u64().unwrap_or(0);
+            f >= k || (f == 0 && e["F"].as_u64().is_some_and(|n| n >= k))
+        });
+    }
+    // The HIPAA checklist's example values (one cell each).
+    if id == "hipaa_safe_harbor" {
+        drop_everywhere(details, "example_value", "example_values", removed);
     }
     // Per-record lists: the permutation model's vectors and the pairing's example ids.
     if id == "perm_reverse_mapping" {

@@ -213,7 +213,7 @@ proptest! {
     fn parts_read_apart_give_the_one_pass_report(
         f in file(), cuts in proptest::collection::vec(any::<u64>(), 1..5), chunk in 1usize..40, lenient in any::<bool>(),
     ) {
-        let config = AuditConfig { ragged: if lenient { Ragged::PadOrTruncate } else { Ragged::Error }, ..qi(&["c1", "c3"]) };
+        let config = AuditConfig { ragged: if lenient { Ragged::PadOrTruncate } else { Ragged::Error }, hipaa: true, ..qi(&["c1", "c3"]) };
         let cuts: Vec<u64> = cuts.iter().map(|c| c % (f.bytes.len() as u64 + 1)).collect();
         let whole = audit_chunked(&f.bytes, &config, 64);
         match (read_in_parts(&f.bytes, &config, &cuts, chunk), whole) {
@@ -253,7 +253,7 @@ proptest! {
     fn kept_tables_through_bytes_and_merged_give_the_streaming_report(
         f in file(), cuts in proptest::collection::vec(any::<u64>(), 0..4), lenient in any::<bool>(),
     ) {
-        let config = AuditConfig { ragged: if lenient { Ragged::PadOrTruncate } else { Ragged::Error }, sensitive: vec!["c2".into()], ..qi(&["c1", "c3"]) };
+        let config = AuditConfig { ragged: if lenient { Ragged::PadOrTruncate } else { Ragged::Error }, sensitive: vec!["c2".into()], hipaa: true, ..qi(&["c1", "c3"]) };
         let cuts: Vec<u64> = cuts.iter().map(|c| c % (f.bytes.len() as u64 + 1)).collect();
         match (tables_in_parts(&f.bytes, &config, &cuts), audit_chunked(&f.bytes, &config, 64)) {
             (None, _) | (Some(Err(_)), Err(_)) => {}

@@ -10,7 +10,7 @@ fn layer(module: &str) -> Option<u8> {
         "error" | "hash" | "json" | "metric" | "numeric" | "par" | "rng" | "special" => 0,
         "ingest" => 1,
         "table" => 2,
-        "advice" | "attack" | "attribute" | "balance" | "identity" | "utility" | "verdict" => 3,
+        "advice" | "attack" | "attribute" | "balance" | "hipaa" | "identity" | "utility" | "verdict" => 3,
         "config" => 4,
         "audit" | "class_part" | "extract" | "report" | "shareable" | "sides" | "sample" => 5,
         // contract.rs (a test writing the TypeScript contract) sees everything, as the facade does.

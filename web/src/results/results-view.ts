@@ -11,6 +11,9 @@ import { accountNodes } from '../ui/account';
 import { adviceView } from './advice/advice-view';
 import { attacksView } from './attacks/attacks-view';
 import { attackersView } from './identity/attackers-view';
+import { hipaaView } from './hipaa/hipaa-view';
+import { kMapView } from './identity/kmap-view';
+import { rowOrderView } from './utility/row-order-view';
 import { attributeView } from './attribute/attribute-view';
 import { attributionView } from './identity/attribution-view';
 import type { ChooseFn } from '../shared/balance-data';
@@ -151,7 +154,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     return;
   }
   if (qis.length === 0) {
-    const nodes = [warningsList(report), ...(utility?.nodes ?? []), attacksView(report), allMetrics(report)].filter((n): n is HTMLElement => n instanceof HTMLElement);
+    const nodes = [warningsList(report), hipaaView(report), ...(utility?.nodes ?? []), rowOrderView(report), attacksView(report), allMetrics(report)].filter((n): n is HTMLElement => n instanceof HTMLElement);
     append(panel, ...nodes);
     addNavigation(panel, report, nodes);
     panel.hidden = false;
@@ -166,8 +169,11 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     headlineCards(report),
     adviceView(report),
     attackersView(report),
+    kMapView(report),
     attributeView(report),
+    hipaaView(report),
     ...(utility?.nodes ?? []),
+    rowOrderView(report),
     attacksView(report),
     ...(balance?.nodes ?? []),
     ...population.nodes,

@@ -4,7 +4,7 @@
 import type { AuditConfig, ColumnProfile, Encoding, MissingPolicy, Role } from '../shared/report';
 import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS as CORE_REGIONS } from '../shared/contract';
 import { defaultAttacks } from '../shared/attack-data';
-import { DEFAULT_BALANCE, validateBalance, type PopulationSize, type Settings } from './settings';
+import { DEFAULT_BALANCE, DEFAULT_PEERS, validateBalance, validatePeers, type PopulationSize, type Settings } from './settings';
 
 /** The roles the page offers: the four the engine proposes, plus three the user assigns. */
 export type ColumnRole = Role | 'person_id' | 'weight' | 'ignored';
@@ -117,6 +117,7 @@ export function defaultChoices(roles: RoleTable, encoding: Encoding | null): Aud
     scorrTMax: DEFAULT_SCORR_T_MAX,
     scorrKBasis: 'records',
     ...DEFAULT_BALANCE,
+    ...DEFAULT_PEERS,
     reference: null,
     referenceColumns: {},
     original: null,
@@ -152,7 +153,7 @@ export function validate(choices: AuditChoices): string | null {
     return 'The population size must be a whole number of people, at least 1.';
   }
   if (p.kind === 'fraction' && !inUnit(p.fraction)) return 'The sampling fraction must be a number above 0 and at most 1.';
-  return validateAttribute(choices) ?? validateBalance(choices) ?? validateAttacks(choices);
+  return validateAttribute(choices) ?? validateBalance(choices) ?? validatePeers(choices) ?? validateAttacks(choices);
 }
 
 const finite = (x: number) => Number.isFinite(x);
@@ -209,6 +210,13 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
     risk_combination: choices.riskCombination,
     risk_weight_internal: choices.riskWeightInternal,
     rut_alpha: choices.rutAlpha,
+    k_map: choices.kMap,
+    k_map_alpha: choices.kMapAlpha,
+    k_map_estimator: choices.kMapEstimator,
+    delta_min: choices.deltaMin,
+    delta_max: choices.deltaMax,
+    hipaa: choices.hipaa,
+    row_order_threshold: choices.rowOrderThreshold,
     encoding: choices.encoding,
   };
 }
@@ -282,6 +290,13 @@ export function choicesFromConfig(
     riskCombination: config.risk_combination ?? d.riskCombination,
     riskWeightInternal: config.risk_weight_internal ?? d.riskWeightInternal,
     rutAlpha: config.rut_alpha ?? d.rutAlpha,
+    kMap: config.k_map ?? d.kMap,
+    kMapAlpha: config.k_map_alpha ?? d.kMapAlpha,
+    kMapEstimator: config.k_map_estimator ?? d.kMapEstimator,
+    deltaMin: config.delta_min ?? null,
+    deltaMax: config.delta_max ?? null,
+    hipaa: config.hipaa ?? d.hipaa,
+    rowOrderThreshold: config.row_order_threshold ?? d.rowOrderThreshold,
     referenceColumns: { ...(config.reference_columns ?? {}) },
     recordId: config.record_id ?? null,
     queries: (config.queries ?? []).map((q) => ({ ...q, group_by: [...q.group_by] })),

@@ -19,6 +19,7 @@ import { count } from '../ui/format';
 import { numberField } from '../ui/view-kit';
 import { originalSettings } from './original-settings';
 import { balanceSettings } from './balance-settings';
+import { peerSettings } from './peer-settings';
 import { referenceMatching, type HeaderReader } from './reference-matching';
 import type { ColumnProfile, MissingPolicy } from '../shared/report';
 import {
@@ -96,6 +97,8 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
   const attribute = attributeSettings();
   const original = originalSettings(columns);
   const balance = balanceSettings();
+  const peers = peerSettings();
+  original.node.append(peers.rowOrder);
 
   // The population table: a second, optional file, read by the worker like the first.
   // Its header is sniffed so the user can correct how the QIs match its columns.
@@ -164,6 +167,7 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
       ...attribute.read(),
       ...original.read(),
       ...balance.read(),
+      ...peers.read(),
     };
   };
 
@@ -182,10 +186,11 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
     attribute.write(s);
     original.write(s);
     balance.write(s);
+    peers.write(s);
   };
 
   return {
-    nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, ...attribute.nodes, population, original.node, balance.node)],
+    nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, ...attribute.nodes, population, ...peers.nodes, original.node, balance.node)],
     read,
     write,
     setQuasiIdentifiers: matching.setQuasiIdentifiers,

@@ -4,6 +4,7 @@
 
 import { DEFAULT_ALPHA, type Combination } from '../shared/balance-data';
 import { CONFIG_DEFAULTS, type AttackParams } from '../shared/contract';
+import type { KMapEstimator } from '../shared/contract';
 import type { KBasis, MissingPolicy, UtilityQuery } from '../shared/report';
 
 /** The attribute-disclosure thresholds and the SCORR verdict's rule. */
@@ -59,8 +60,42 @@ export type PopulationSize =
   | { kind: 'fraction'; fraction: number }
   | { kind: 'region'; region: string };
 
+/** The peers' measures (issue 16): k-map, δ-presence, the HIPAA checklist, the row-order leak. */
+export interface PeerSettings {
+  kMap: number;
+  kMapAlpha: number;
+  kMapEstimator: KMapEstimator;
+  /** null = the box was left empty: that bound is not checked. */
+  deltaMin: number | null;
+  deltaMax: number | null;
+  hipaa: boolean;
+  rowOrderThreshold: number;
+}
+
+/** The core's defaults (contract.ts). */
+export const DEFAULT_PEERS: PeerSettings = {
+  kMap: CONFIG_DEFAULTS.k_map,
+  kMapAlpha: CONFIG_DEFAULTS.k_map_alpha,
+  kMapEstimator: CONFIG_DEFAULTS.k_map_estimator,
+  deltaMin: null,
+  deltaMax: null,
+  hipaa: CONFIG_DEFAULTS.hipaa,
+  rowOrderThreshold: CONFIG_DEFAULTS.row_order_threshold,
+};
+
+/** Why the peers' settings cannot run, or null. */
+export function validatePeers(s: PeerSettings): string | null {
+  const unit = (x: number) => Number.isFinite(x) && x >= 0 && x <= 1;
+  if (!(Number.isSafeInteger(s.kMap) && s.kMap >= 1)) return 'The k of k-map must be a whole number of at least 1.';
+  if (!unit(s.kMapAlpha)) return 'The significance level of the estimated k-map must be a number from 0 to 1.';
+  if ((s.deltaMin !== null && !unit(s.deltaMin)) || (s.deltaMax !== null && !unit(s.deltaMax))) return 'The δ-presence bounds must be numbers from 0 to 1, or left empty.';
+  if (s.deltaMin !== null && s.deltaMax !== null && s.deltaMin > s.deltaMax) return 'The lower δ-presence bound must not exceed the upper one.';
+  if (!unit(s.rowOrderThreshold)) return 'The row-order warning level must be a number from 0 to 1.';
+  return null;
+}
+
 /** The settings as read from the form (numbers unchecked: `validate` checks them). */
-export interface Settings extends AttributeSettings, OriginalSettings, BalanceSettings {
+export interface Settings extends AttributeSettings, OriginalSettings, BalanceSettings, PeerSettings {
   missingPolicy: MissingPolicy;
   threshold: number;
   recordsAtRiskThreshold: number;

@@ -108,6 +108,10 @@ advice: AdviceParams | null,
  */
 attacks: AttackParams | null, 
 /**
+ * The HIPAA Safe Harbor checklist (the `hipaa_safe_harbor` metric), when set.
+ */
+hipaa: boolean, 
+/**
  * `l` of `recursive_cl_c` (Sec 2).
  */
 recursive_l: number, 
@@ -214,7 +218,31 @@ permutation_columns: Array<string>,
 /**
  * Seed of the CM3 subsampling (Sec 11.5).
  */
-seed: number, };
+seed: number, 
+/**
+ * `|rho|` from which the row-order leak warns (issue 16; project-defined default 0.9).
+ */
+row_order_threshold: number, 
+/**
+ * `k` of k-map (ARX GUI default 5).
+ */
+k_map: number, 
+/**
+ * Significance level `alpha` of the estimated k-map (ARX default 0.01).
+ */
+k_map_alpha: number, 
+/**
+ * The estimator of the estimated k-map.
+ */
+k_map_estimator: KMapEstimator, 
+/**
+ * `dmin` of delta-presence (no default).
+ */
+delta_min: number | null, 
+/**
+ * `dmax` of delta-presence (no default).
+ */
+delta_max: number | null, };
 
 export type MissingPolicy = "ordinary" | "wildcard" | "drop";
 
@@ -369,7 +397,11 @@ permutation_columns: Array<string>,
 /**
  * Seed of the CM3 subsampling (Sec 11.5).
  */
-seed: number, };
+seed: number, 
+/**
+ * `|rho|` from which the row-order leak warns (issue 16; project-defined default 0.9).
+ */
+row_order_threshold: number, };
 
 export type LmaxMode = "baseline" | "rule" | "fixed";
 
@@ -478,6 +510,30 @@ inf_regression: boolean | null,
 inf_tolerance: number, };
 
 export type SoMode = "multivariate" | "univariate";
+
+export type KMapParams = { 
+/**
+ * `k` of k-map (ARX GUI default 5).
+ */
+k_map: number, 
+/**
+ * Significance level `alpha` of the estimated k-map (ARX default 0.01).
+ */
+k_map_alpha: number, 
+/**
+ * The estimator of the estimated k-map.
+ */
+k_map_estimator: KMapEstimator, 
+/**
+ * `dmin` of delta-presence (no default).
+ */
+delta_min: number | null, 
+/**
+ * `dmax` of delta-presence (no default).
+ */
+delta_max: number | null, };
+
+export type KMapEstimator = "poisson" | "zero_truncated_poisson";
 
 export type Report = { 
 /**
@@ -830,9 +886,15 @@ export const CONFIG_DEFAULTS = {
   "ctbil_max_dimension": 2,
   "ctbil_variables": [],
   "delimiter": null,
+  "delta_max": null,
+  "delta_min": null,
   "encoding": null,
   "exclude_suppressed_rows": true,
+  "hipaa": false,
   "ignored": [],
+  "k_map": 5,
+  "k_map_alpha": 0.01,
+  "k_map_estimator": "poisson",
   "l_threshold": null,
   "lmax_mode": "baseline",
   "lmax_value": null,
@@ -855,6 +917,7 @@ export const CONFIG_DEFAULTS = {
   "risk_combination": "max",
   "risk_weight_internal": 0.5,
   "rounding_mode": "nearest",
+  "row_order_threshold": 0.9,
   "rut_alpha": 0.5,
   "sampling_fraction": null,
   "scorr_k_basis": "records",

@@ -211,6 +211,17 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   il1_relpct_sum: 'The relative distances in percent, summed over the cells, as sdcMicro’s IL1 reports it.',
   eigen_diff:
     'How much the structure of the correlations between the numeric columns changed (relative change of the correlation matrix’s eigenvalues); 0 = the same structure.',
+  // Peers' measures (spec peer-measures.md Sec 3, 4; issue 16).
+  k_map:
+    'The smallest number of people in the population table who share a released record’s quasi-identifier values: every released patient hides among at least this many people of the population (ARX’s k-map).',
+  k_map_estimated:
+    'Without a population table: the group size the file itself must reach so that, by ARX’s estimate from the population size, each patient hides among at least k people of the population.',
+  delta_presence:
+    'For each combination of quasi-identifier values in the population table, the share of those people who are in the release: a share near 1 tells whoever knows someone’s values that the person is in the file (ARX’s δ-presence).',
+  hipaa_safe_harbor:
+    'How many of the 18 kinds of identifiers that HIPAA’s Safe Harbor method lists were found in the released file’s values or column names: a checklist, not a statement of compliance.',
+  row_order_correlation:
+    'How closely the released rows follow the original’s order (rank correlation of each record’s positions, from −1 to 1): near 1 or −1, someone who knows the original order can match records by their position alone.',
   // Utility, query accuracy ([HCT], spec utility.md Sec 10).
   query_relative_error:
     'How far a query’s released answer lies from the original one, in percent of the original, averaged over the query’s groups: below 5% is good, above 15% poor.',
@@ -298,6 +309,10 @@ const REASONS: Readonly<Record<string, string>> = {
   quasi_identifiers_all_blank: 'every quasi-identifier is blank in every record, so there is nothing to judge the risk by',
   sa_generalized_treated_as_categorical:
     'a numeric sensitive column holds ranges or masked values, so its values were compared as text (equal distance)',
+  policy_not_supported: 'it is not defined when blank cells are wildcards (the groups overlap)',
+  row_order_pairing: 'the rows were paired by their order, so their order cannot be compared; pair them by a record id column',
+  too_few_pairs: 'fewer than 2 records could be paired',
+  invalid_parameter: 'a setting is out of range',
 };
 
 /** A reason code in words (the code itself when unknown). */

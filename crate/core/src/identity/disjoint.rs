@@ -5,12 +5,13 @@
 //! What merges exactly from disjoint classes is what reads the class-size histogram alone
 //! (spec identity-risk.md Sec 2-5 and 7: class sizes, uniqueness, record risk, the prosecutor
 //! model, the population-uniqueness estimators), the journalist and marketer models without a
-//! population table (Sec 6: `F = f`) and ARX's verdict (Sec 11.1) on them. The rest needs the
+//! population table (Sec 6: `F = f`), ARX's estimated k-map (peer-measures.md Sec 3.2: `k` and
+//! `N`) and ARX's verdict (Sec 11.1) on them. The rest needs the
 //! whole class table or other groupings (docs/spark.md lists them and why).
 
 use serde::{Deserialize, Serialize};
 
-use super::{IdentityParams, RiskyClass, SizeGroup, Sizes, arx_verdict, context, counts, empty_scope, journalist, riskiest, size_family};
+use super::{IdentityParams, RiskyClass, SizeGroup, Sizes, arx_verdict, context, counts, empty_scope, journalist, kmap, riskiest, size_family};
 use crate::error::{Error, Result};
 use crate::ingest::cell::{Cell, Normaliser};
 use crate::metric::MetricResult;
@@ -110,6 +111,7 @@ impl DisjointClasses {
         }
         out.extend(size_family(&ctx, &sizes, true, self.riskiest.clone(), p));
         out.extend(journalist::without_population(&ctx, &sizes, p.threshold));
+        out.push(kmap::k_map_estimated(&ctx, sizes.n, sizes.min_f(), &p.population, &p.kmap));
         out.push(arx_verdict(&ctx, &out, p));
         out
     }

@@ -6,6 +6,7 @@ pub mod attribution;
 pub mod class_size;
 pub mod disjoint;
 pub mod journalist;
+pub mod kmap;
 pub mod persons;
 pub mod population;
 pub mod record_risk;
@@ -42,6 +43,8 @@ pub struct IdentityParams {
     pub success_rate_threshold: f64,
     /// Population size for the uniqueness estimators (Sec 7).
     pub population: population::Population,
+    /// k-map and delta-presence (peer-measures.md Sec 3, 4).
+    pub kmap: kmap::KMapParams,
 }
 
 impl Default for IdentityParams {
@@ -54,6 +57,7 @@ impl Default for IdentityParams {
             records_at_risk_threshold: 0.05,
             success_rate_threshold: 0.05,
             population: population::Population::Missing,
+            kmap: kmap::KMapParams::default(),
         }
     }
 }
@@ -180,14 +184,27 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
     let f: Vec<f64> = (0..table.len()).map(f_of).collect();
     out.extend(weighted_risk(&ctx, table, &f, p.wildcard_alpha));
     drop(wildcard_f);
+    let mut peers = Vec::new();
     out.extend(match &input.population {
-        PopulationTable::Absent => journalist::without_population(&ctx, &sizes, p.threshold),
-        PopulationTable::MissingQi(missing) => journalist::missing_qi(&ctx, missing),
+        PopulationTable::Absent => {
+            peers.push(kmap::k_map_without(&ctx, "no_population_table", &[]));
+            peers.push(kmap::delta_presence_without(&ctx, "no_population_table", &[]));
+            journalist::without_population(&ctx, &sizes, p.threshold)
+        }
+        PopulationTable::MissingQi(missing) => {
+            peers.push(kmap::k_map_without(&ctx, "population_missing_qi", missing));
+            peers.push(kmap::delta_presence_without(&ctx, "population_missing_qi", missing));
+            journalist::missing_qi(&ctx, missing)
+        }
         PopulationTable::Table(e, columns) => {
             let (big_f, raised) = journalist::population_counts(table, e, columns, &f, p.wildcard_alpha);
+            peers.push(kmap::k_map(&ctx, table, &big_f, raised, qi, &p.kmap));
+            peers.push(kmap::delta_presence(&ctx, table, e, columns, qi, &p.kmap));
             journalist::with_population(&ctx, table, &big_f, raised, p.threshold)
         }
     });
+    peers.insert(1, kmap::k_map_estimated(&ctx, n, sizes.min_f(), &p.population, &p.kmap));
+    out.extend(peers);
     out.extend(scorr::metrics(&ctx, &scorr::ScorrInput { table, f: &f, persons: input.persons, alpha: p.wildcard_alpha, qi }));
     drop(f);
     out.extend(attribution::metrics(&ctx, table, qi));
@@ -210,6 +227,9 @@ fn empty_scope(ctx: &Context, p: &IdentityParams) -> Vec<MetricResult> {
     let ids = IDS.iter().chain(&journalist::IDS).chain(&LATER_IDS);
     let mut out: Vec<MetricResult> = ids.map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
     out.extend(population::metrics(ctx, &[], 0, &p.population, true));
+    out.push(ctx.without_value("k_map", Status::EmptyInput, "no_records_in_scope"));
+    out.push(ctx.without_value("k_map_estimated", Status::EmptyInput, "no_records_in_scope"));
+    out.push(Context { family: "membership", ..ctx.clone() }.without_value("delta_presence", Status::EmptyInput, "no_records_in_scope"));
     out
 }
 

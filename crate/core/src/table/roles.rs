@@ -59,7 +59,7 @@ const SENSITIVE: &[&str] = &[
 ];
 
 /// Lower-case words of a column name: `admissionDate` and `admission_date` give the same.
-fn words(name: &str) -> Vec<String> {
+pub(crate) fn words(name: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut prev_lower = false;

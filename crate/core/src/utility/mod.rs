@@ -18,6 +18,7 @@ pub mod pairing;
 pub mod params;
 pub mod permutation;
 pub mod query;
+pub mod row_order;
 pub mod rut;
 pub mod sdc;
 
@@ -122,6 +123,7 @@ pub fn finish(input: &UtilityInput<'_>) -> Vec<MetricResult> {
     out.extend(sdc::metrics(&t));
     out.extend(query::metrics(&t));
     out.extend(permutation_metrics(&t));
+    out.push(row_order::metric(&t.context("row_order", None), &t.pairing, t.params.row_order_threshold));
     out
 }
 

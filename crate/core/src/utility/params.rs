@@ -131,6 +131,8 @@ pub struct UtilityParams {
     pub permutation_columns: Vec<String>,
     /// Seed of the CM3 subsampling (Sec 11.5).
     pub seed: u64,
+    /// `|rho|` from which the row-order leak warns (issue 16; project-defined default 0.9).
+    pub row_order_threshold: f64,
 }
 
 /// The most bins a numeric histogram may have (Sec 6.1 `B_max`).
@@ -143,6 +145,7 @@ impl UtilityParams {
             ("similarity bins", !(1..=MAX_SIMILARITY_BINS).contains(&self.similarity_bins)),
             ("similarity weight", !(0.0..=1.0).contains(&self.similarity_weight)),
             ("Lmax value", self.lmax_value.is_some_and(|l| !(l.is_finite() && l > 0.0))),
+            ("row-order threshold", !(0.0..=1.0).contains(&self.row_order_threshold)),
         ];
         match bad.iter().find(|b| b.1) {
             Some((what, _)) => Err(crate::error::Error::config("invalid_utility_setting", format!("the {what} is out of range"))),
@@ -168,6 +171,7 @@ impl Default for UtilityParams {
             queries: Vec::new(),
             permutation_columns: Vec::new(),
             seed: crate::utility::permutation::DEFAULT_SEED,
+            row_order_threshold: crate::utility::row_order::DEFAULT_THRESHOLD,
         }
     }
 }

@@ -72,6 +72,16 @@ export const HEADLINES: Readonly<Record<string, (report: Report) => string | nul
     const p = numberValue(r, 'prosecutor_highest_risk');
     return p === null ? null : `Highest risk ${score(p)} (prosecutor)`;
   },
+  'kmap-title': (r) => {
+    const k = numberValue(r, 'k_map');
+    const est = numberValue(r, 'k_map_estimated');
+    if (k !== null) return `k-map ${count(k)}`;
+    return est === null ? null : `Groups need ${count(est)} records (estimated k-map)`;
+  },
+  'hipaa-title': (r) => {
+    const n = numberValue(r, 'hipaa_safe_harbor');
+    return n === null ? null : n === 0 ? 'No finding in the 18 kinds' : `Found: ${count(n)} of the 18 kinds`;
+  },
   'attribute-title': attributeHeadline,
   'utility-title': utilityHeadline,
   'attacks-title': attacksHeadline,
