@@ -11,6 +11,7 @@ use crate::balance::BalanceParams;
 use crate::error::{Error, Result};
 use crate::identity::IdentityParams;
 use crate::identity::population::Population;
+use crate::identity::suda::SudaParams;
 use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
 use crate::ingest::encoding::Encoding;
 use crate::ingest::reader::{CsvOptions, Ragged};
@@ -89,6 +90,9 @@ pub struct AuditConfig {
     pub memory_budget: u64,
     /// What would lower the risk (the `advice` metric), when set.
     pub advice: Option<AdviceParams>,
+    /// SUDA and DIS-SUDA (peer-measures.md Sec 1), off unless `suda` is set.
+    #[serde(flatten)]
+    pub suda: SudaParams,
 }
 
 /// The default memory budget: 1 GiB, what a browser tab can spare.
@@ -126,6 +130,7 @@ impl Default for AuditConfig {
             utility: UtilityParams::default(),
             memory_budget: DEFAULT_MEMORY_BUDGET,
             advice: None,
+            suda: SudaParams::default(),
         }
     }
 }
