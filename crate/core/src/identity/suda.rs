@@ -152,8 +152,11 @@ fn search(data: &Data, rows: &[u32], used: u64, min_rank: u32, k: usize) -> Vec<
     for item in &items {
         let sub = subtable(&columns[item.col], item);
         let limit = (k - 1).min(item.support as usize - 1);
-        for (r, mask) in search(data, &sub, used | (1 << columns[item.col].c), item.rank, limit) {
-            if special_row(data, &columns, r, mask) {
+        let c = columns[item.col].c;
+        for (r, mask) in search(data, &sub, used | (1 << c), item.rank, limit) {
+            // Under `wildcard` a record with a blank cell is in every subtable of its column,
+            // but the item is not its own.
+            if !(data.wildcard && is_blank(data.code(r, c))) && special_row(data, &columns, r, mask) {
                 out.push((r, mask | (1 << columns[item.col].c)));
             }
         }
@@ -302,7 +305,7 @@ impl Searcher {
                 let sub = subtable(col, item);
                 let limit = (max - 1).min(item.support as usize - 1);
                 let mut out = search(data, &sub, 1 << col.c, item.rank, limit);
-                out.retain(|&(r, mask)| special_row(data, columns, r, mask));
+                out.retain(|&(r, mask)| !(data.wildcard && is_blank(data.code(r, col.c))) && special_row(data, columns, r, mask));
                 out.iter_mut().for_each(|m| m.1 |= 1 << col.c);
                 out
             });
