@@ -36,6 +36,7 @@ fn contract() -> String {
     use crate::attribute::AttributeParams;
     use crate::balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination};
     use crate::error::{Error, ErrorKind};
+    use crate::identity::suda::{SudaParams, SudaWeights};
     use crate::extract::Extracted;
     use crate::ingest::cells::Format;
     use crate::ingest::encoding::Encoding;
@@ -52,7 +53,7 @@ fn contract() -> String {
     declare!(
         AuditConfig, MissingPolicy, Encoding, Ragged, AttributeParams, ScorrThresholds, KBasis, BalanceParams,
         RiskCombination, AttributeSettings, Kind, UtilityParams, LmaxMode, RoundingMode, ProximityNorm, Aggregation,
-        CtbilBlank, Query, Aggregate, AdviceParams,
+        CtbilBlank, Query, Aggregate, AdviceParams, SudaParams, SudaWeights,
         Report, InputFacts, Format, ColumnProfile, Forms, Role, MetricResult, Scope, Status, Warning, ReadPath,
         Error, ErrorKind, Value, Candidate, ChoiceParams, Probe, Extracted,
     );

@@ -209,7 +209,28 @@ permutation_columns: Array<string>,
 /**
  * Seed of the CM3 subsampling (Sec 11.5).
  */
-seed: number, };
+seed: number, 
+/**
+ * Whether SUDA runs (off by default: it is the one identity measure whose cost grows
+ * with the subsets of the QIs).
+ */
+suda: boolean, 
+/**
+ * `M`, the largest MSU size searched; `None` = the number of QIs (sdcMicro).
+ */
+suda_max_size: number | null, 
+/**
+ * The weights of the score.
+ */
+suda_weights: SudaWeights, 
+/**
+ * `pi`, the sampling fraction of the DIS model.
+ */
+dis_fraction: number, 
+/**
+ * Whether a blank cell may belong to an MSU (`ordinary` only).
+ */
+suda_blank_in_msu: boolean, };
 
 export type MissingPolicy = "ordinary" | "wildcard" | "drop";
 
@@ -413,6 +434,31 @@ export type AdviceParams = {
  * The suppression change removes the records of classes smaller than this.
  */
 suppress_below: number, };
+
+export type SudaParams = { 
+/**
+ * Whether SUDA runs (off by default: it is the one identity measure whose cost grows
+ * with the subsets of the QIs).
+ */
+suda: boolean, 
+/**
+ * `M`, the largest MSU size searched; `None` = the number of QIs (sdcMicro).
+ */
+suda_max_size: number | null, 
+/**
+ * The weights of the score.
+ */
+suda_weights: SudaWeights, 
+/**
+ * `pi`, the sampling fraction of the DIS model.
+ */
+dis_fraction: number, 
+/**
+ * Whether a blank cell may belong to an MSU (`ordinary` only).
+ */
+suda_blank_in_msu: boolean, };
+
+export type SudaWeights = "elliot" | "ihsn";
 
 export type Report = { 
 /**
@@ -763,6 +809,7 @@ export const CONFIG_DEFAULTS = {
   "ctbil_max_dimension": 2,
   "ctbil_variables": [],
   "delimiter": null,
+  "dis_fraction": 0.01,
   "encoding": null,
   "exclude_suppressed_rows": true,
   "ignored": [],
@@ -800,6 +847,10 @@ export const CONFIG_DEFAULTS = {
   "similarity_bins": 100,
   "similarity_weight": 0.5,
   "success_rate_threshold": 0.05,
+  "suda": false,
+  "suda_blank_in_msu": false,
+  "suda_max_size": null,
+  "suda_weights": "elliot",
   "t_threshold": null,
   "threshold": 0.2,
   "total_aggregation": "mean",

@@ -80,6 +80,28 @@ pub struct Msus {
     pub by_column: Vec<u64>,
 }
 
+impl Msus {
+    /// Counts the MSUs of each class by size, and of each column.
+    fn of(found: &[Vec<u64>], q: usize, max: usize) -> Msus {
+        let mut by_column = vec![0u64; q];
+        let counts = found
+            .iter()
+            .map(|masks| {
+                if masks.is_empty() {
+                    return Vec::new();
+                }
+                let mut m = vec![0u32; max];
+                for &mask in masks {
+                    m[mask.count_ones() as usize - 1] += 1;
+                    bits(mask).for_each(|c| by_column[c] += 1);
+                }
+                m
+            })
+            .collect();
+        Msus { max, counts, by_column }
+    }
+}
+
 /// The classes as rows of codes for the search.
 struct Data {
     q: usize,
@@ -97,18 +119,71 @@ impl Data {
     fn code(&self, r: u32, c: usize) -> u32 {
         self.codes[r as usize * self.q + c]
     }
+}
 
-    /// Whether row `r` holds the item (`c`, `v`): its value, or a blank under `wildcard`.
+/// Code of a cell that holds no item of a subtable (a value ranked at or below its item).
+const NONE: u32 = u32::MAX;
+
+/// A (sub)table: its rows over the columns that still hold items, each cell an item ranked
+/// above the subtable's item or [`NONE`] (or a blank under `wildcard`), rows alike on these
+/// cells merged into one of their summed weight. A subtable with no row of weight 1 has no
+/// MSU: most of the search ends there.
+struct Sub {
+    /// The table's column of each column.
+    cols: Vec<usize>,
+    /// Row-major cells.
+    codes: Vec<u32>,
+    weight: Vec<u32>,
+    /// Per row, a class of the table (the class itself for a row of weight 1).
+    id: Vec<u32>,
+}
+
+impl Sub {
+    fn len(&self) -> usize {
+        self.weight.len()
+    }
+
     #[inline]
-    fn holds(&self, r: u32, c: usize, v: u32) -> bool {
-        let x = self.code(r, c);
-        x == v || (self.wildcard && is_blank(x))
+    fn code(&self, r: usize, j: usize) -> u32 {
+        self.codes[r * self.cols.len() + j]
+    }
+
+    /// The rows `rows` of a table over its columns but `skip`, cells ranked at or below
+    /// `min_rank` made [`NONE`], rows alike merged.
+    fn project(data: &Data, cols: &[usize], code: impl Fn(u32, usize) -> u32, weight: impl Fn(u32) -> u32, id: impl Fn(u32) -> u32, rows: &[u32], min_rank: u32) -> Sub {
+        let cell = |r: u32, j: usize| {
+            let v = code(r, j);
+            if v == NONE || (data.wildcard && is_blank(v)) || data.rank[cols[j]][v as usize] > min_rank { v } else { NONE }
+        };
+        // Columns left with an item.
+        let kept: Vec<usize> = (0..cols.len()).filter(|&j| rows.iter().any(|&r| { let v = cell(r, j); v != NONE && !(data.wildcard && is_blank(v)) })).collect();
+        let m = kept.len();
+        let mut flat: Vec<u32> = Vec::with_capacity(rows.len() * m);
+        for &r in rows {
+            flat.extend(kept.iter().map(|&j| cell(r, j)));
+        }
+        let mut index: crate::hash::Map<&[u32], u32> = crate::hash::map();
+        let mut sub = Sub { cols: kept.iter().map(|&j| cols[j]).collect(), codes: Vec::new(), weight: Vec::new(), id: Vec::new() };
+        let mut order: Vec<u32> = Vec::with_capacity(rows.len());
+        for (n, &r) in rows.iter().enumerate() {
+            let key = &flat[n * m..(n + 1) * m];
+            let at = *index.entry(key).or_insert_with(|| {
+                sub.weight.push(0);
+                sub.id.push(id(r));
+                order.push(n as u32);
+                sub.weight.len() as u32 - 1
+            });
+            sub.weight[at as usize] += weight(r);
+        }
+        drop(index);
+        sub.codes = order.iter().flat_map(|&n| flat[n as usize * m..(n as usize + 1) * m].iter().copied()).collect();
+        sub
     }
 }
 
-/// One column of a (sub)table, its rows sorted by code: the items are the runs.
+/// One column of a subtable, its rows sorted by code: the items are the runs.
 struct Column {
-    c: usize,
+    j: usize,
     sorted: Vec<u32>,
     /// Under `wildcard`, the rows with a blank cell come first (blank codes are the lowest),
     /// and belong to every item of the column.
@@ -116,18 +191,30 @@ struct Column {
 }
 
 impl Column {
-    fn new(data: &Data, rows: &[u32], c: usize) -> Column {
-        let mut sorted = rows.to_vec();
-        sorted.sort_unstable_by_key(|&r| data.code(r, c));
-        let blanks = if data.wildcard { sorted.partition_point(|&r| is_blank(data.code(r, c))) } else { 0 };
-        Column { c, sorted, blanks }
-    }
-
-    /// The rows holding value `v` (not counting the blanks of `wildcard`).
-    fn run(&self, data: &Data, v: u32) -> &[u32] {
-        let from = self.sorted.partition_point(|&r| data.code(r, self.c) < v);
-        let to = from + self.sorted[from..].partition_point(|&r| data.code(r, self.c) == v);
-        &self.sorted[from..to]
+    /// Sorts the rows holding an item or a blank by their code in column `j`.
+    fn new(data: &Data, sub: &Sub, j: usize) -> Column {
+        let mut sorted: Vec<u32> = (0..sub.len() as u32).filter(|&r| sub.code(r as usize, j) != NONE).collect();
+        let values = data.rank[sub.cols[j]].len();
+        if values <= 2 * sorted.len() + 64 {
+            let mut start = vec![0u32; values + 1];
+            for &r in &sorted {
+                start[sub.code(r as usize, j) as usize + 1] += 1;
+            }
+            for v in 0..values {
+                start[v + 1] += start[v];
+            }
+            let mut out = vec![0u32; sorted.len()];
+            for &r in &sorted {
+                let at = &mut start[sub.code(r as usize, j) as usize];
+                out[*at as usize] = r;
+                *at += 1;
+            }
+            sorted = out;
+        } else {
+            sorted.sort_unstable_by_key(|&r| sub.code(r as usize, j));
+        }
+        let blanks = if data.wildcard { sorted.partition_point(|&r| is_blank(sub.code(r as usize, j))) } else { 0 };
+        Column { j, sorted, blanks }
     }
 }
 
@@ -140,80 +227,106 @@ struct Item {
     rank: u32,
 }
 
-/// Spec Sec 1.2: MSUs of `rows` over the items ranked above `min_rank` in columns outside
-/// `used`, of at most `k` items, as (row, column mask).
-fn search(data: &Data, rows: &[u32], used: u64, min_rank: u32, k: usize) -> Vec<(u32, u64)> {
-    let columns: Vec<Column> = (0..data.q)
-        .filter(|&c| used & (1 << c) == 0 && data.max_rank[c] > min_rank)
-        .map(|c| Column::new(data, rows, c))
-        .collect();
-    let (out, items) = scan(data, rows, &columns, min_rank, k);
-    let mut out = out;
+/// The MSUs of a table found so far, per row: SUDA2's special-row test in the form of
+/// subsets. An MSU `S` of the subtable of item `i` extends to the MSU `S + i` of the table iff
+/// `S` is held by another record of the table, i.e. iff no MSU of the table lies within `S`;
+/// such an MSU holds only items ranked above `i`, so with the items taken from the highest
+/// rank down it is already known.
+struct Found(crate::hash::Map<u32, Vec<u64>>);
+
+impl Found {
+    fn new() -> Found {
+        Found(crate::hash::map())
+    }
+
+    /// Whether no MSU of row `r` found so far lies within `mask`.
+    fn minimal(&self, r: u32, mask: u64) -> bool {
+        self.0.get(&r).is_none_or(|ms| ms.iter().all(|&m| m & !mask != 0))
+    }
+
+    fn add(&mut self, r: u32, mask: u64) {
+        self.0.entry(r).or_default().push(mask);
+    }
+}
+
+/// The subtable of `item` of `sub`: its rows (and the blanks under `wildcard`) over the
+/// other columns, the items ranked above it.
+fn subtable(data: &Data, sub: &Sub, col: &Column, item: &Item) -> Sub {
+    let mut rows = col.sorted[..col.blanks].to_vec();
+    rows.extend_from_slice(&col.sorted[item.from..item.to]);
+    let others: Vec<usize> = (0..sub.cols.len()).filter(|&j| j != col.j).collect();
+    let cols: Vec<usize> = others.iter().map(|&j| sub.cols[j]).collect();
+    Sub::project(data, &cols, |r, j| sub.code(r as usize, others[j]), |r| sub.weight[r as usize], |r| sub.id[r as usize], &rows, item.rank)
+}
+
+/// Spec Sec 1.2: MSUs of `sub` (over its items) of at most `k` items, as (class, column mask).
+fn search(data: &Data, sub: &Sub, k: usize) -> Vec<(u32, u64)> {
+    if !sub.weight.contains(&1) {
+        return Vec::new();
+    }
+    let columns: Vec<Column> = (0..sub.cols.len()).map(|j| Column::new(data, sub, j)).collect();
+    let (ones, mut items) = scan(data, sub, &columns, k);
+    if items.is_empty() {
+        return ones;
+    }
+    let mut found = Found::new();
+    ones.iter().for_each(|&(r, m)| found.add(r, m));
+    items.sort_unstable_by_key(|item| std::cmp::Reverse(item.rank));
+    let mut out = ones;
+    let mut kept = Vec::new();
     for item in &items {
-        let sub = subtable(&columns[item.col], item);
+        let col = &columns[item.col];
+        let child = subtable(data, sub, col, item);
         let limit = (k - 1).min(item.support as usize - 1);
-        let c = columns[item.col].c;
-        for (r, mask) in search(data, &sub, used | (1 << c), item.rank, limit) {
+        let c = sub.cols[col.j];
+        let value = data_value(sub, col, item);
+        kept.clear();
+        for (r, mask) in search(data, &child, limit) {
             // Under `wildcard` a record with a blank cell is in every subtable of its column,
             // but the item is not its own.
-            if !(data.wildcard && is_blank(data.code(r, c))) && special_row(data, &columns, r, mask) {
-                out.push((r, mask | (1 << columns[item.col].c)));
+            if !(data.wildcard && data.code(r, c) != value) && found.minimal(r, mask) {
+                kept.push((r, mask | (1 << c)));
             }
+        }
+        // The MSUs of one item never lie within another's subtable MSU (they hold the item).
+        for &(r, m) in &kept {
+            found.add(r, m);
+            out.push((r, m));
         }
     }
     out
 }
 
-/// The rows of `item`'s subtable (its run, and the blanks under `wildcard`).
-fn subtable(col: &Column, item: &Item) -> Vec<u32> {
-    let mut sub = col.sorted[..col.blanks].to_vec();
-    sub.extend_from_slice(&col.sorted[item.from..item.to]);
-    sub
+/// The code of an item.
+fn data_value(sub: &Sub, col: &Column, item: &Item) -> u32 {
+    sub.code(col.sorted[item.from] as usize, col.j)
 }
 
 /// The 1-MSUs of a table and the items whose subtables are searched (`k >= 2`).
-fn scan(data: &Data, rows: &[u32], columns: &[Column], min_rank: u32, k: usize) -> (Vec<(u32, u64)>, Vec<Item>) {
-    let total: u64 = rows.iter().map(|&r| data.weight[r as usize] as u64).sum();
+fn scan(data: &Data, sub: &Sub, columns: &[Column], k: usize) -> (Vec<(u32, u64)>, Vec<Item>) {
+    let total: u64 = sub.weight.iter().map(|&w| w as u64).sum();
     let (mut out, mut items) = (Vec::new(), Vec::new());
     for (ci, col) in columns.iter().enumerate() {
-        let blank_support: u64 = col.sorted[..col.blanks].iter().map(|&r| data.weight[r as usize] as u64).sum();
+        let c = sub.cols[col.j];
+        let blank_support: u64 = col.sorted[..col.blanks].iter().map(|&r| sub.weight[r as usize] as u64).sum();
         let mut from = col.blanks;
         while from < col.sorted.len() {
-            let v = data.code(col.sorted[from], col.c);
+            let v = sub.code(col.sorted[from] as usize, col.j);
             let mut to = from;
             let mut support = blank_support;
-            while to < col.sorted.len() && data.code(col.sorted[to], col.c) == v {
-                support += data.weight[col.sorted[to] as usize] as u64;
+            while to < col.sorted.len() && sub.code(col.sorted[to] as usize, col.j) == v {
+                support += sub.weight[col.sorted[to] as usize] as u64;
                 to += 1;
             }
-            let rank = data.rank[col.c][v as usize];
-            if rank > min_rank {
-                if support == 1 {
-                    out.push((col.sorted[from], 1u64 << col.c));
-                } else if support < total && k >= 2 {
-                    items.push(Item { col: ci, from, to, support, rank });
-                }
+            if support == 1 {
+                out.push((sub.id[col.sorted[from] as usize], 1u64 << c));
+            } else if support < total && k >= 2 {
+                items.push(Item { col: ci, from, to, support, rank: data.rank[c][v as usize] });
             }
             from = to;
         }
     }
     (out, items)
-}
-
-/// Whether a row of the table other than `r` holds `r`'s values on `mask` (SUDA2's special
-/// row: then the MSU of the subtable, extended by its item, is an MSU of the table). Scans
-/// the rows of the item of `mask` held by the fewest rows.
-fn special_row(data: &Data, columns: &[Column], r: u32, mask: u64) -> bool {
-    let mut best: Option<(&Column, &[u32])> = None;
-    for col in columns.iter().filter(|col| mask & (1 << col.c) != 0) {
-        let run = col.run(data, data.code(r, col.c));
-        if best.is_none_or(|(b, rb)| run.len() + col.blanks < rb.len() + b.blanks) {
-            best = Some((col, run));
-        }
-    }
-    let Some((col, run)) = best else { return false };
-    let other = |&x: &u32| x != r && bits(mask).all(|c| data.holds(x, c, data.code(r, c)));
-    run.iter().any(other) || col.sorted[..col.blanks].iter().any(other)
 }
 
 /// The columns of a mask.
@@ -263,99 +376,42 @@ impl Data {
     }
 }
 
-/// The search over a class table: its rows and the columns of the whole table.
-pub struct Searcher {
-    data: Data,
-    columns: Vec<Column>,
-    rows: Vec<u32>,
-}
-
-impl Searcher {
-    /// Ranks the items of `table` and sorts its rows by each column, on all cores.
-    pub fn new(table: &ClassTable, blank_in_msu: bool) -> Searcher {
-        let data = Data::of(table, blank_in_msu);
-        let rows: Vec<u32> = (0..table.len() as u32).collect();
-        let columns = crate::par::map((0..data.q).filter(|&c| data.max_rank[c] > 0).collect(), |c| Column::new(&data, &rows, c));
-        Searcher { data, columns, rows }
+/// Spec Sec 1.2: the MSUs of every class of `table` up to `max` items, as per class its
+/// column masks. The subtables of the top-level items are searched on all cores, a batch at a
+/// time from the highest rank down, each batch's candidates then tested in rank order.
+pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Vec<Vec<u64>> {
+    let data = Data::of(table, blank_in_msu);
+    let q = data.q;
+    let rows: Vec<u32> = (0..table.len() as u32).collect();
+    let cols: Vec<usize> = (0..q).collect();
+    let top = Sub::project(&data, &cols, |r, c| data.code(r, c), |r| data.weight[r as usize], |r| r, &rows, 0);
+    let mut found: Vec<Vec<u64>> = vec![Vec::new(); table.len()];
+    if !top.weight.contains(&1) {
+        return found;
     }
-
-    /// Spec Sec 1.2: the MSUs of every class up to `max` items, the top-level subtables
-    /// searched on all cores.
-    pub fn msus(&self, max: usize) -> Msus {
-        let (data, columns) = (&self.data, &self.columns);
-        let (ones, items) = scan(data, &self.rows, columns, 0, max);
-        let mut msus = Msus { max, counts: vec![Vec::new(); self.rows.len()], by_column: vec![0; data.q] };
-        let add = |msus: &mut Msus, (r, mask): (u32, u64)| {
-            let counts = &mut msus.counts[r as usize];
-            if counts.is_empty() {
-                counts.resize(max, 0);
-            }
-            counts[mask.count_ones() as usize - 1] += 1;
-            bits(mask).for_each(|c| msus.by_column[c] += 1);
-        };
-        ones.into_iter().for_each(|m| add(&mut msus, m));
-        // Largest subtables first, so that no core is left with a large one at the end; in
-        // batches, so that the MSUs found are counted and dropped as the search goes.
-        let mut order: Vec<usize> = (0..items.len()).collect();
-        order.sort_unstable_by_key(|&i| std::cmp::Reverse(items[i].support));
-        for batch in order.chunks(1024) {
-            let found = crate::par::map(batch.to_vec(), |i| {
-                let item = &items[i];
-                let col = &columns[item.col];
-                let sub = subtable(col, item);
-                let limit = (max - 1).min(item.support as usize - 1);
-                let mut out = search(data, &sub, 1 << col.c, item.rank, limit);
-                out.retain(|&(r, mask)| !(data.wildcard && is_blank(data.code(r, col.c))) && special_row(data, columns, r, mask));
-                out.iter_mut().for_each(|m| m.1 |= 1 << col.c);
-                out
-            });
-            found.into_iter().flatten().for_each(|m| add(&mut msus, m));
+    let columns = crate::par::map((0..top.cols.len()).collect(), |j| Column::new(&data, &top, j));
+    let (ones, mut items) = scan(&data, &top, &columns, max);
+    ones.into_iter().for_each(|(r, m)| found[r as usize].push(m));
+    items.sort_unstable_by_key(|item| std::cmp::Reverse(item.rank));
+    let batch = 4 * crate::par::threads().max(1);
+    for chunk in items.chunks(batch) {
+        let candidates = crate::par::map(chunk.iter().collect(), |item| {
+            let col = &columns[item.col];
+            let child = subtable(&data, &top, col, item);
+            let limit = (max - 1).min(item.support as usize - 1);
+            let c = top.cols[col.j];
+            let value = data_value(&top, col, item);
+            let mut out = search(&data, &child, limit);
+            out.retain(|&(r, _)| !(data.wildcard && data.code(r, c) != value));
+            (c, out)
+        });
+        for (c, list) in candidates {
+            let kept: Vec<(u32, u64)> =
+                list.into_iter().filter(|&(r, mask)| found[r as usize].iter().all(|&m| m & !mask != 0)).collect();
+            kept.into_iter().for_each(|(r, mask)| found[r as usize].push(mask | (1 << c)));
         }
-        msus
     }
-
-    /// Records holding row `r`'s values on `mask` (scanning the rows of its rarest item).
-    fn count(&self, r: u32, mask: u64) -> u64 {
-        let data = &self.data;
-        let mut best: Option<(&Column, &[u32])> = None;
-        for col in self.columns.iter().filter(|col| mask & (1 << col.c) != 0) {
-            let run = col.run(data, data.code(r, col.c));
-            if best.is_none_or(|(b, rb)| run.len() + col.blanks < rb.len() + b.blanks) {
-                best = Some((col, run));
-            }
-        }
-        let Some((col, run)) = best else { return 0 };
-        let holds = |x: &&u32| bits(mask).all(|c| data.holds(**x, c, data.code(r, c)));
-        run.iter().chain(&col.sorted[..col.blanks]).filter(holds).map(|&x| data.weight[x as usize] as u64).sum()
-    }
-
-    /// The MSUs of one class (row `r`), for the records listed in `details.top`: the column
-    /// sets of its items up to `max`, level by level, each extended only from sets held by
-    /// another record too, and tested by counting.
-    pub fn msus_of(&self, r: u32, max: usize) -> Vec<u64> {
-        let item = |c: usize| self.data.rank[c][self.data.code(r, c) as usize] > 0;
-        let mut shared: std::collections::HashSet<u64> = [0].into();
-        let mut msus = Vec::new();
-        for _ in 1..=max {
-            let mut next = std::collections::HashSet::new();
-            for &base in &shared {
-                let top = if base == 0 { 0 } else { 64 - base.leading_zeros() as usize };
-                for c in (top..self.data.q).filter(|&c| item(c)) {
-                    let set = base | (1 << c);
-                    if bits(set).any(|d| !shared.contains(&(set & !(1 << d)))) {
-                        continue;
-                    }
-                    if self.count(r, set) == 1 {
-                        msus.push(set);
-                    } else {
-                        next.insert(set);
-                    }
-                }
-            }
-            shared = next;
-        }
-        msus
-    }
+    found
 }
 
 /// The weights `w(1)..w(M)` (spec Sec 1.3).
@@ -415,11 +471,11 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
     if n == 0 {
         return all(Status::EmptyInput, "no_records_in_scope");
     }
-    let searcher = Searcher::new(table, p.suda_blank_in_msu);
-    let msus = searcher.msus(max);
+    let found = find_msus(table, max, p.suda_blank_in_msu);
+    let msus = Msus::of(&found, q, max);
     let w = weights(q, max, p.suda_weights);
     let qe = q.max(3);
-    let score = |i: usize| -> f64 { msus.counts[i].iter().zip(&w).map(|(&m, &w)| m as f64 * w).sum() };
+    let score = |i: usize| -> f64 { msus.counts[i].iter().zip(&w).fold(0.0, |s, (&m, &w)| s + m as f64 * w) };
     let scores: Vec<f64> = (0..table.len()).map(score).collect();
     // f_A with alpha = 1 (spec Sec 1.1): the class size, or the compatible records.
     let f: Vec<f64> = if table.policy() == MissingPolicy::Wildcard {
@@ -464,7 +520,7 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
             json!({ "column": name, "msus": msus.by_column[c], "share": share })
         })
         .collect();
-    let top = top_records(table, qi, &scores, &dis, &searcher, max, ids);
+    let top = top_records(table, qi, &scores, &dis, &found, ids);
     let mut score_metric = ctx.ok("suda_score", summary(&scores)).with_details(json!({
         "per_record": per_record(&scores),
         "msu_counts": msu_counts,
@@ -513,7 +569,7 @@ fn score_histogram(scores: &[f64], table: &ClassTable) -> Value {
 
 /// The [`TOP_RECORDS`] records with the highest scores (ties by their values, so the list does
 /// not depend on row order), with their values and MSUs.
-fn top_records(table: &ClassTable, qi: &[String], scores: &[f64], dis: &[f64], searcher: &Searcher, max: usize, ids: &RecordIds<'_>) -> Value {
+fn top_records(table: &ClassTable, qi: &[String], scores: &[f64], dis: &[f64], found: &[Vec<u64>], ids: &RecordIds<'_>) -> Value {
     let mut order: Vec<usize> = (0..table.len()).filter(|&i| scores[i] > 0.0).collect();
     order.sort_unstable_by(|&a, &b| scores[b].total_cmp(&scores[a]).then_with(|| table.cmp_values(a, b)));
     order.truncate(TOP_RECORDS);
@@ -522,7 +578,7 @@ fn top_records(table: &ClassTable, qi: &[String], scores: &[f64], dis: &[f64], s
         .map(|&i| {
             let values: serde_json::Map<String, Value> =
                 qi.iter().enumerate().map(|(c, name)| (name.clone(), json!(table.dict(c).display(table.code_at(i, c))))).collect();
-            let mut sets = searcher.msus_of(i as u32, max);
+            let mut sets = found[i].clone();
             sets.sort_unstable_by_key(|&m| (m.count_ones(), bits(m).collect::<Vec<_>>()));
             let names: Vec<Vec<&str>> = sets.iter().map(|&m| bits(m).map(|c| qi[c].as_str()).collect()).collect();
             json!({ "row": ids.first_row[i] + 1, "values": values, "size": 1, "score": scores[i], "dis": dis[i], "msus": names })
