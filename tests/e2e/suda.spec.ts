@@ -2,6 +2,7 @@
 // gives golden G1's figures (peer-measures.md Sec G1), its chart, the variables and the
 // highest-scoring records; it opens from the keyboard and fits 390 px.
 
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { coreFixture, expectNoHorizontalOverflow, openApp, openSection } from './helpers.ts';
 
@@ -40,6 +41,11 @@ test('the SUDA section gives G1 figures, the drivers and the highest-scoring rec
   await expect(rows).toHaveCount(6);
   await expect(rows.first()).toContainText('9');
   await expect(rows.first()).toContainText('{zip} {age, job}');
+  // The HTML report carries the section.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download HTML report' }).click()]);
+  const html = readFileSync((await download.path())!, 'utf8');
+  expect(html).toContain('Special uniques (SUDA)');
+  expect(html).toContain('{zip} {age, job}');
 });
 
 test('the SUDA section opens from the keyboard and fits a phone', async ({ page }) => {

@@ -249,6 +249,12 @@ impl Found {
     }
 }
 
+/// Whether the subtable of `item` can hold an MSU: a row of weight 1 among its rows (merging
+/// rows only adds weights).
+fn worth(sub: &Sub, col: &Column, item: &Item) -> bool {
+    col.sorted[..col.blanks].iter().chain(&col.sorted[item.from..item.to]).any(|&r| sub.weight[r as usize] == 1)
+}
+
 /// The subtable of `item` of `sub`: its rows (and the blanks under `wildcard`) over the
 /// other columns, the items ranked above it.
 fn subtable(data: &Data, sub: &Sub, col: &Column, item: &Item) -> Sub {
@@ -274,7 +280,7 @@ fn search(data: &Data, sub: &Sub, k: usize) -> Vec<(u32, u64)> {
     items.sort_unstable_by_key(|item| std::cmp::Reverse(item.rank));
     let mut out = ones;
     let mut kept = Vec::new();
-    for item in &items {
+    for item in items.iter().filter(|item| worth(sub, &columns[item.col], item)) {
         let col = &columns[item.col];
         let child = subtable(data, sub, col, item);
         let limit = (k - 1).min(item.support as usize - 1);
@@ -392,6 +398,7 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Vec<Vec<
     let columns = crate::par::map((0..top.cols.len()).collect(), |j| Column::new(&data, &top, j));
     let (ones, mut items) = scan(&data, &top, &columns, max);
     ones.into_iter().for_each(|(r, m)| found[r as usize].push(m));
+    items.retain(|item| worth(&top, &columns[item.col], item));
     items.sort_unstable_by_key(|item| std::cmp::Reverse(item.rank));
     let batch = 4 * crate::par::threads().max(1);
     for chunk in items.chunks(batch) {
