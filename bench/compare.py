@@ -254,6 +254,21 @@ def main():
                   flush=True)
             settings.append(s)
 
+    # SUDA (issue 16): the adult audit with --suda against the same audit without it, the two
+    # alternating, 2 threads; target: at most twice the identity suite's time.
+    suda = None
+    if "--suda" in audit_help and threads_flag:
+        base = [ARGS.cli, "audit", adult["path"], "--qi", ",".join(adult["qi"]), "--json", "--threads", "2"]
+        run_process(base + ["--suda"])
+        plain, with_suda = [], []
+        for _ in range(ARGS.runs):
+            plain.append(run_process(base)[0])
+            with_suda.append(run_process(base + ["--suda"])[0])
+        suda = {"identity_s": median(plain), "suda_s": median(with_suda), "runs_identity_s": plain, "runs_suda_s": with_suda}
+        suda["ratio"] = suda["suda_s"] / suda["identity_s"]
+        print("  adult %s, 8 QIs, --suda, 2 threads: %s (without --suda %s, %.2fx)" % (
+            short(rows), fmt_s(suda["suda_s"]), fmt_s(suda["identity_s"]), suda["ratio"]), flush=True)
+
     duck_peak = duckdb_peak(adult_sql(adult["path"], adult["qi"]), THREADS[0])
 
     profile = None
@@ -292,7 +307,7 @@ def main():
                                              text=True).stdout.strip(),
         "tables": {"adult": adult, "hospital": dict(hospital, qi=hosp_qis, sensitive=hosp_sas)},
         "threads_flag": threads_flag, "settings": settings, "duckdb_peak": duck_peak,
-        "profile": profile, "reaudit": reaudit,
+        "profile": profile, "reaudit": reaudit, "suda": suda,
     }
     for s in settings:
         s["ratio"] = s["pseudolens_s"] / s["duckdb_s"] if s["pseudolens_s"] else None
@@ -321,6 +336,9 @@ def print_table(r):
     a = r["reaudit"]
     print("%-*s%s" % (w, "re-audit, 8 other QIs, retained table", "re-audit: not available yet" if a is None else
                       "%.2f s (first audit %.2f s)" % (a["reaudit_s"], a["first_s"])))
+    su = r.get("suda")
+    print("%-*s%s" % (w, "adult + SUDA (--suda), 2 threads", "--suda: not available" if su is None else
+                      "%.2f s (without --suda %.2f s: %.2fx; target at most 2x)" % (su["suda_s"], su["identity_s"], su["ratio"])))
     d = r["duckdb_peak"]
     t = r["tables"]
     print()

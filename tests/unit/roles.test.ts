@@ -66,6 +66,14 @@ describe('the settings', () => {
     expect(config.rut_alpha).toBe(CONFIG_DEFAULTS.rut_alpha);
     expect(config.risk_combination).toBe(CONFIG_DEFAULTS.risk_combination);
     expect(PAGE_REGIONS).toBe(REGIONS);
+    expect(config.suda).toBe(CONFIG_DEFAULTS.suda);
+  });
+
+  it('carry SUDA there and back (the settings link and file)', () => {
+    const config = auditConfig({ ...choices(), suda: true });
+    expect(config.suda).toBe(true);
+    expect(choicesFromConfig(config, [], null).choices.suda).toBe(true);
+    expect(choicesFromConfig({ quasi_identifiers: [] }, [], null).choices.suda).toBe(false);
   });
 
   it('give the population size one way only', () => {

@@ -11,6 +11,7 @@ use clap::ValueEnum;
 use pseudolens_core::AuditConfig;
 use pseudolens_core::attack::SoMode;
 use pseudolens_core::KMapEstimator;
+use pseudolens_core::identity::suda::SudaWeights;
 use pseudolens_core::{
     AdviceParams, AttackParams, Aggregate, AttributeSettings, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination, UtilityParams, WeightPreset,
 };
@@ -22,6 +23,12 @@ enum Missing {
     Ordinary,
     Wildcard,
     Drop,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SudaWeightsArg {
+    Elliot,
+    Ihsn,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -142,6 +149,22 @@ pub struct Settings {
     /// The advice's suppression removes the records of classes smaller than this [default: 5].
     #[arg(long, value_parser = clap::value_parser!(u64).range(2..))]
     advice_k: Option<u64>,
+    /// SUDA2 and DIS-SUDA (sdcMicro's suda2): each record's minimal sample uniques, its SUDA
+    /// and DIS-SUDA scores, and the variables that drive them.
+    #[arg(long)]
+    suda: bool,
+    /// Largest minimal sample unique SUDA searches [default: the number of QIs].
+    #[arg(long, value_name = "M")]
+    suda_max_size: Option<usize>,
+    /// Weights of the SUDA score: elliot (sdcMicro's default) or ihsn [default: elliot].
+    #[arg(long, value_enum)]
+    suda_weights: Option<SudaWeightsArg>,
+    /// Sampling fraction of the DIS-SUDA model [default: 0.01].
+    #[arg(long)]
+    dis_fraction: Option<f64>,
+    /// A blank cell may belong to a minimal sample unique (as sdcMicro with blanks as a level).
+    #[arg(long)]
+    suda_blank_in_msu: bool,
     /// ARX success-rate threshold of the verdict [default: 0.05].
     #[arg(long)]
     success_rate_threshold: Option<f64>,
@@ -425,6 +448,19 @@ impl Settings {
             c.sampling_fraction = self.sampling_fraction;
             c.population_region = self.region.clone();
         }
+        let suda = &mut c.suda;
+        suda.suda |= self.suda || self.suda_max_size.is_some();
+        if self.suda_max_size.is_some() {
+            suda.suda_max_size = self.suda_max_size;
+        }
+        if let Some(w) = self.suda_weights {
+            suda.suda_weights = match w {
+                SudaWeightsArg::Elliot => SudaWeights::Elliot,
+                SudaWeightsArg::Ihsn => SudaWeights::Ihsn,
+            };
+        }
+        set(&mut suda.dis_fraction, self.dis_fraction);
+        suda.suda_blank_in_msu |= self.suda_blank_in_msu;
         set(&mut c.records_at_risk_threshold, self.records_at_risk_threshold);
         set(&mut c.success_rate_threshold, self.success_rate_threshold);
         let a = &mut c.attribute;

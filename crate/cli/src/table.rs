@@ -44,6 +44,9 @@ pub fn print(report: &Report, out: &mut impl Write) -> io::Result<()> {
     if let Some(m) = report.metric("hipaa_safe_harbor") {
         hipaa(&m.details, out)?;
     }
+    if let Some(suda) = report.metric("suda_score").filter(|m| m.value.is_object()) {
+        suda_lines(&suda.details, out)?;
+    }
     for w in &report.warnings {
         writeln!(out, "warning ({}): {}", w.code, w.message)?;
     }
@@ -67,6 +70,26 @@ fn hipaa(details: &serde_json::Value, out: &mut impl Write) -> io::Result<()> {
         if let (Some(note), "not checkable") = (k["note"].as_str(), status) {
             writeln!(out, "      {note}")?;
         }
+    }
+    Ok(())
+}
+
+/// SUDA's drivers and highest-scoring records (the page's drill-down).
+fn suda_lines(details: &serde_json::Value, out: &mut impl Write) -> io::Result<()> {
+    writeln!(out, "\nSUDA: share of the minimal sample uniques holding each variable:")?;
+    for v in details["variable_contributions"].as_array().into_iter().flatten() {
+        writeln!(out, "  {:<24} {:>6.1} %  ({} MSUs)", v["column"].as_str().unwrap_or(""), 100.0 * v["share"].as_f64().unwrap_or(0.0), v["msus"])?;
+    }
+    let top = details["top"].as_array().map_or(&[][..], Vec::as_slice);
+    if !top.is_empty() {
+        writeln!(out, "SUDA: highest-scoring records (row, score, minimal sample uniques):")?;
+    }
+    for t in top.iter().take(10) {
+        let sets: Vec<String> = t["msus"].as_array().into_iter().flatten().map(|s| {
+            let names: Vec<&str> = s.as_array().into_iter().flatten().filter_map(|n| n.as_str()).collect();
+            format!("{{{}}}", names.join(","))
+        }).collect();
+        writeln!(out, "  row {:<10} {:>8}  {}", t["row"], t["score"], sets.join(" "))?;
     }
     Ok(())
 }

@@ -78,6 +78,10 @@ pub struct TableSummary {
     /// The block being absorbed, row by row: keys (the QI codes of each row one after the
     /// other), weights, persons and classes.
     rows: BlockRows,
+    /// With SUDA on: per class, the 0-based row of its first record (SUDA's `per_record`
+    /// names the records of the keys held once), and the rows absorbed so far.
+    first_rows: Option<Vec<u64>>,
+    rows_seen: u64,
 }
 
 /// Buffers of [`TableSummary::absorb`], reused from block to block.
@@ -145,6 +149,8 @@ impl TableSummary {
             person_map: CodeMap::default(),
             weights: Vec::new(),
             rows: BlockRows::default(),
+            first_rows: config.suda.suda.then(Vec::new),
+            rows_seen: 0,
         })
     }
 
@@ -212,6 +218,14 @@ impl TableSummary {
             failed = Some(e.at_line(block.lines[i]));
         }
         let q = self.qi_index.len();
+        if let Some(first) = &mut self.first_rows {
+            for (i, class) in rows.classes.iter().enumerate() {
+                if let Some(class) = *class {
+                    first_row(first, class, self.rows_seen + i as u64);
+                }
+            }
+        }
+        self.rows_seen += block.len() as u64;
         for (i, class) in rows.classes.iter().enumerate() {
             let Some(class) = *class else { continue };
             let person = rows.persons.get(i).copied();
@@ -246,6 +260,13 @@ impl TableSummary {
         if self.control.is_none() {
             self.control = other.control;
         }
+        // Parts merge in file order: the other part's rows follow this one's.
+        if let (Some(mine), Some(theirs)) = (&mut self.first_rows, &other.first_rows) {
+            for (j, &row) in theirs.iter().enumerate() {
+                first_row(mine, remap.classes[j], self.rows_seen + row);
+            }
+        }
+        self.rows_seen += other.rows_seen;
         // The code maps belong to the part that filled them.
         self.qi_maps = vec![CodeMap::default(); self.qi_maps.len()];
         self.sa_maps = vec![CodeMap::default(); self.sa_maps.len()];
@@ -274,6 +295,15 @@ impl TableSummary {
         };
         let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi: &qi };
         let mut metrics = if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) };
+        if let (Some(first_row), false) = (&self.first_rows, qi.is_empty()) {
+            let ctx = crate::metric::Context {
+                family: "identity",
+                scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.clone(), sensitive: None, attribute: None, subset: None },
+                params: serde_json::Value::Null,
+            };
+            let ids = identity::suda::RecordIds { first_row };
+            metrics.extend(identity::suda::metrics(&ctx, &self.classes, &qi, &config.suda, &ids));
+        }
         if let (Some(advice), false) = (&config.advice, qi.is_empty()) {
             let ctx = crate::metric::Context {
                 family: "advice",
@@ -365,6 +395,15 @@ fn table_warnings(columns: &[ColumnProfile], facts: &InputFacts) -> Vec<Warning>
     }
     warnings.extend(reading_warnings(facts));
     warnings
+}
+
+/// Records `row` as the first of `class` unless an earlier one is there.
+fn first_row(first: &mut Vec<u64>, class: u32, row: u64) {
+    let class = class as usize;
+    if first.len() <= class {
+        first.resize(class + 1, u64::MAX);
+    }
+    first[class] = first[class].min(row);
 }
 
 /// Names in a warning: the first [`LISTED_NAMES`], then how many more (a file of 20,000

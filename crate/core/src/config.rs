@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::identity::IdentityParams;
 use crate::identity::kmap::KMapParams;
 use crate::identity::population::Population;
+use crate::identity::suda::SudaParams;
 use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
 use crate::ingest::encoding::Encoding;
 use crate::ingest::reader::{CsvOptions, Ragged};
@@ -100,6 +101,9 @@ pub struct AuditConfig {
     pub kmap: KMapParams,
     /// The HIPAA Safe Harbor checklist (the `hipaa_safe_harbor` metric), when set.
     pub hipaa: bool,
+    /// SUDA and DIS-SUDA (peer-measures.md Sec 1), off unless `suda` is set.
+    #[serde(flatten)]
+    pub suda: SudaParams,
 }
 
 /// The default memory budget: 1 GiB, what a browser tab can spare.
@@ -140,6 +144,7 @@ impl Default for AuditConfig {
             attacks: None,
             kmap: KMapParams::default(),
             hipaa: false,
+            suda: SudaParams::default(),
         }
     }
 }

@@ -38,6 +38,7 @@ fn contract() -> String {
     use crate::balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination};
     use crate::error::{Error, ErrorKind};
     use crate::identity::kmap::{KMapEstimator, KMapParams};
+    use crate::identity::suda::{SudaParams, SudaWeights};
     use crate::extract::Extracted;
     use crate::ingest::cells::Format;
     use crate::ingest::encoding::Encoding;
@@ -54,7 +55,7 @@ fn contract() -> String {
     declare!(
         AuditConfig, MissingPolicy, Encoding, Ragged, AttributeParams, ScorrThresholds, KBasis, BalanceParams,
         RiskCombination, AttributeSettings, Kind, UtilityParams, LmaxMode, RoundingMode, ProximityNorm, Aggregation,
-        CtbilBlank, Query, Aggregate, AdviceParams, AttackParams, SoMode, KMapParams, KMapEstimator,
+        CtbilBlank, Query, Aggregate, AdviceParams, AttackParams, SoMode, KMapParams, KMapEstimator, SudaParams, SudaWeights,
         Report, InputFacts, Format, ColumnProfile, Forms, Role, MetricResult, Scope, Status, Warning, ReadPath,
         Error, ErrorKind, Value, Candidate, ChoiceParams, Probe, Extracted,
     );

@@ -8,7 +8,8 @@
 //! classes at a maximum (their sizes are not known), a sensitive value tied to a class fewer
 //! times, a query cell over fewer records of either table, a category of a similarity
 //! distribution held by fewer records of either table, per-record lists (the permutation
-//! model's vectors, the pairing's example ids), k-map's and delta-presence's keys of fewer
+//! model's vectors, the pairing's example ids, SUDA's scores per record and its
+//! highest-scoring records), k-map's and delta-presence's keys of fewer
 //! released records, the HIPAA checklist's example values and the hierarchies of the settings (they list
 //! every value). What was left out is counted in `shareable.removed`, by what it was.
 //!
@@ -293,6 +294,13 @@ fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed
     // Per-record lists: the permutation model's vectors and the pairing's example ids.
     if id == "perm_reverse_mapping" {
         for key in ["z", "pi", "e", "d"] {
+            drop_key(details, key, "per_record_lists", removed);
+        }
+    }
+    // SUDA: the scores and MSU counts per record (its highest-scoring records, one record
+    // each, went with `top` above).
+    if id.starts_with("suda_") {
+        for key in ["per_record", "msu_counts"] {
             drop_key(details, key, "per_record_lists", removed);
         }
     }

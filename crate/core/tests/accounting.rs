@@ -232,6 +232,22 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// SUDA's per-record outputs name rows of the whole file when it is read in parts.
+    #[test]
+    fn parts_with_suda_give_the_one_pass_report(f in file(), cuts in proptest::collection::vec(any::<u64>(), 1..5), chunk in 1usize..40) {
+        let mut config = qi(&["c1", "c2", "c3"]);
+        config.suda.suda = true;
+        let cuts: Vec<u64> = cuts.iter().map(|c| c % (f.bytes.len() as u64 + 1)).collect();
+        let whole = audit_chunked(&f.bytes, &config, 64);
+        if let (Some(Ok(parts)), Ok(whole)) = (read_in_parts(&f.bytes, &config, &cuts, chunk), whole) {
+            prop_assert_eq!(parts.metrics, whole.metrics);
+        }
+    }
+}
+
 /// Reads `bytes` into kept tables part by part (cut at `cuts`), each part through its binary
 /// form as a worker hands it over (what comes back writes the same bytes), merged in order;
 /// then audits the merged table.

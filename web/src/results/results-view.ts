@@ -34,6 +34,7 @@ import { scopeAttribute, scopeSubset } from '../shared/suite';
 import { utilityView, type UtilityInputs } from './utility/utility-view';
 import { reportVariant, type ReportVariant } from '../export/report-variant';
 import { settingsShareView } from '../setup/settings-share-view';
+import { sudaView } from './suda/suda-view';
 import { verdictView } from './identity/verdict-view';
 import { metricText, section, type View } from '../ui/view-kit';
 
@@ -178,6 +179,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     ...(balance?.nodes ?? []),
     ...population.nodes,
     attributionView(report),
+    sudaView(report),
     weightsView(report),
     persons && !persons.prominent ? persons.node : null,
     scorrView(report),

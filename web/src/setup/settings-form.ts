@@ -13,6 +13,7 @@ import {
   REFERENCE_HELP,
   SUCCESS_RATE_HELP,
   THRESHOLD_HELP,
+  SUDA_HELP,
 } from '../ui/explain';
 import { fileField } from './file-field';
 import { count } from '../ui/format';
@@ -94,6 +95,14 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
     el('p', { class: 'help', id: 'advice-k-help' }, 'The advice "what would lower the risk" includes suppressing the records of the classes smaller than this k.'),
   );
   thresholds.append(advice);
+  const sudaBox = el('input', { id: 'suda', type: 'checkbox', 'aria-describedby': 'suda-help' });
+  const suda = el(
+    'fieldset',
+    { class: 'suda-settings' },
+    el('legend', {}, 'Special uniques (SUDA)'),
+    el('div', { class: 'check-field' }, sudaBox, el('label', { for: 'suda' }, 'Find the special uniques (SUDA2 and DIS-SUDA)')),
+    el('p', { class: 'help', id: 'suda-help' }, SUDA_HELP),
+  );
   const attribute = attributeSettings();
   const original = originalSettings(columns);
   const balance = balanceSettings();
@@ -161,6 +170,7 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
       recordsAtRiskThreshold: Number(atRisk.input.value),
       successRateThreshold: Number(success.input.value),
       adviceK: Number(adviceK.value),
+      suda: sudaBox.checked,
       population: size,
       reference: referenceField.file(),
       referenceColumns: referenceField.file() ? matching.read() : {},
@@ -178,6 +188,7 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
     atRisk.input.value = String(s.recordsAtRiskThreshold);
     success.input.value = String(s.successRateThreshold);
     adviceK.value = String(s.adviceK);
+    sudaBox.checked = s.suda;
     const p = s.population;
     radioOf(p.kind === 'none' ? 'none' : p.kind).checked = true;
     if (p.kind === 'size') sizeInput.value = String(p.size);
@@ -190,7 +201,7 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
   };
 
   return {
-    nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, ...attribute.nodes, population, ...peers.nodes, original.node, balance.node)],
+    nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, suda, ...attribute.nodes, population, ...peers.nodes, original.node, balance.node)],
     read,
     write,
     setQuasiIdentifiers: matching.setQuasiIdentifiers,

@@ -102,6 +102,8 @@ export interface Settings extends AttributeSettings, OriginalSettings, BalanceSe
   successRateThreshold: number;
   /** The k of the advice's suppression. */
   adviceK: number;
+  /** Whether SUDA (special uniques) runs. */
+  suda: boolean;
   population: PopulationSize;
   reference: File | null;
   /** QI -> column of the population table, for QIs it names otherwise. */

@@ -242,7 +242,28 @@ delta_min: number | null,
 /**
  * `dmax` of delta-presence (no default).
  */
-delta_max: number | null, };
+delta_max: number | null, 
+/**
+ * Whether SUDA runs (off by default: it is the one identity measure whose cost grows
+ * with the subsets of the QIs).
+ */
+suda: boolean, 
+/**
+ * `M`, the largest MSU size searched; `None` = the number of QIs (sdcMicro).
+ */
+suda_max_size: number | null, 
+/**
+ * The weights of the score.
+ */
+suda_weights: SudaWeights, 
+/**
+ * `pi`, the sampling fraction of the DIS model.
+ */
+dis_fraction: number, 
+/**
+ * Whether a blank cell may belong to an MSU (`ordinary` only).
+ */
+suda_blank_in_msu: boolean, };
 
 export type MissingPolicy = "ordinary" | "wildcard" | "drop";
 
@@ -534,6 +555,31 @@ delta_min: number | null,
 delta_max: number | null, };
 
 export type KMapEstimator = "poisson" | "zero_truncated_poisson";
+
+export type SudaParams = { 
+/**
+ * Whether SUDA runs (off by default: it is the one identity measure whose cost grows
+ * with the subsets of the QIs).
+ */
+suda: boolean, 
+/**
+ * `M`, the largest MSU size searched; `None` = the number of QIs (sdcMicro).
+ */
+suda_max_size: number | null, 
+/**
+ * The weights of the score.
+ */
+suda_weights: SudaWeights, 
+/**
+ * `pi`, the sampling fraction of the DIS model.
+ */
+dis_fraction: number, 
+/**
+ * Whether a blank cell may belong to an MSU (`ordinary` only).
+ */
+suda_blank_in_msu: boolean, };
+
+export type SudaWeights = "elliot" | "ihsn";
 
 export type Report = { 
 /**
@@ -888,6 +934,7 @@ export const CONFIG_DEFAULTS = {
   "delimiter": null,
   "delta_max": null,
   "delta_min": null,
+  "dis_fraction": 0.01,
   "encoding": null,
   "exclude_suppressed_rows": true,
   "hipaa": false,
@@ -930,6 +977,10 @@ export const CONFIG_DEFAULTS = {
   "similarity_bins": 100,
   "similarity_weight": 0.5,
   "success_rate_threshold": 0.05,
+  "suda": false,
+  "suda_blank_in_msu": false,
+  "suda_max_size": null,
+  "suda_weights": "elliot",
   "t_threshold": null,
   "threshold": 0.2,
   "total_aggregation": "mean",

@@ -75,6 +75,12 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
     'The same uniformity risk on one quasi-identifier alone: how strongly a single value points to one person.',
   k_anonymity_person:
     'k counted in persons rather than rows: every person shares their combination with at least k\u00a0−\u00a01 other persons.',
+  suda_score:
+    'SUDA score: for each record, its minimal sample uniques (the smallest sets of its values no other record shares) weighted so that smaller sets count far more; 0 = the record has none.',
+  suda_msu_records: 'Records that have at least one minimal sample unique: a set of their values that singles them out.',
+  suda_msu_share: 'The share of records that have at least one minimal sample unique.',
+  suda_dis_score:
+    'DIS-SUDA: the estimated chance that a record unique in the file is also unique in the population and so matched correctly (assumes the file is a 1 % sample unless set otherwise).',
   qi_distinction: 'The share of records that a combination of columns tells apart: distinct values divided by records.',
   qi_separation: 'The share of pairs of records that differ on this combination of columns.',
   qi_contribution: 'How much the average risk drops when this column is left out; the share says how much of the risk it drives.',
@@ -340,6 +346,9 @@ export const MISSING_POLICY_HELP: Readonly<Record<'ordinary' | 'wildcard' | 'dro
   wildcard: 'A blank cell could hide any value, so it matches every value (the cautious choice).',
   drop: 'Rows with a blank quasi-identifier are left out of the audit.',
 };
+
+export const SUDA_HELP =
+  'SUDA looks, for every record, for the smallest sets of its values that no other record shares (its special uniques) and scores the record by how many such sets it has and how small they are. Off by default: on many quasi-identifiers it takes longer than the rest of the audit.';
 
 export const THRESHOLD_HELP =
   'A record counts as "at risk" when its re-identification risk is above τ; 0.2 means more than 1 chance in 5.';

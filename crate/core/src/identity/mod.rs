@@ -11,6 +11,7 @@ pub mod persons;
 pub mod population;
 pub mod record_risk;
 pub mod scorr;
+pub mod suda;
 pub mod weighted;
 
 use std::cmp::Ordering;

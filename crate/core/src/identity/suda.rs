@@ -1,0 +1,595 @@
+//! SUDA: minimal sample uniques (MSUs), the SUDA score and the DIS-SUDA score of each record,
+//! as sdcMicro's `suda2` codes them (spec peer-measures.md Sec 1).
+//!
+//! The search is SUDA2's (Manning, Haglin and Keane 2008): items are (column, value) pairs;
+//! the MSUs of a table `T` are its items held by one record, and, for each other item `i`, the
+//! MSUs `S` of the subtable `T_i` (the records holding `i`, over the items ranked above `i`)
+//! for which a *special row* exists (a record of `T` outside `T_i` holding `S`), each extended
+//! by `i`. Every MSU is found once, from its lowest-ranked item. Pruning: items held by every
+//! record of a subtable are never part of its MSUs; a subtable of `t` records has no MSU of
+//! more than `t - 1` items; no search goes past the maximum size `M`.
+//!
+//! It runs over the distinct keys of the class table (a class of `c` records is one row of
+//! weight `c`), not over records: records of one key share their MSUs, and only keys held by
+//! one record have any. The subtables of the top-level items are searched on all cores.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::metric::{Context, MetricResult, Status, min_mean_max};
+use crate::table::classes::{ClassTable, MissingPolicy};
+use crate::table::dictionary::is_blank;
+
+/// How many of the highest-scoring records `suda_score.details.top` lists.
+pub const TOP_RECORDS: usize = 20;
+
+/// sdcMicro's limit on the number of QIs (spec Sec 1.5).
+const MAX_QI: usize = 256;
+/// Column sets are 64-bit masks: more QIs give `msu_search_too_large` (spec Sec 1.5 allows it).
+const MAX_SEARCHED_QI: usize = 64;
+
+/// The weights of the SUDA score (spec peer-measures.md Sec 1.1, 1.3).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SudaWeights {
+    /// sdcMicro's `original_scores = TRUE` (its default): `w(k) = (q' - k)!`.
+    #[default]
+    Elliot,
+    /// sdcMicro's `original_scores = FALSE`.
+    Ihsn,
+}
+
+/// Settings of SUDA (spec peer-measures.md Sec 1.1).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SudaParams {
+    /// Whether SUDA runs (off by default: it is the one identity measure whose cost grows
+    /// with the subsets of the QIs).
+    pub suda: bool,
+    /// `M`, the largest MSU size searched; `None` = the number of QIs (sdcMicro).
+    pub suda_max_size: Option<usize>,
+    /// The weights of the score.
+    pub suda_weights: SudaWeights,
+    /// `pi`, the sampling fraction of the DIS model.
+    pub dis_fraction: f64,
+    /// Whether a blank cell may belong to an MSU (`ordinary` only).
+    pub suda_blank_in_msu: bool,
+}
+
+impl Default for SudaParams {
+    fn default() -> Self {
+        SudaParams { suda: false, suda_max_size: None, suda_weights: SudaWeights::Elliot, dis_fraction: 0.01, suda_blank_in_msu: false }
+    }
+}
+
+/// Where the records of the class table came from, for `per_record` and `top`.
+pub struct RecordIds<'a> {
+    /// Per class, the 0-based row (of the source table) of its first record.
+    pub first_row: &'a [u64],
+}
+
+/// The MSUs found: per key (class) held by one record, its MSUs as column masks.
+pub struct Msus {
+    /// `M`.
+    pub max: usize,
+    /// Per class, `[m_1..m_M]` (empty for a class without MSU).
+    pub counts: Vec<Vec<u32>>,
+    /// Per QI, how many MSUs hold it.
+    pub by_column: Vec<u64>,
+}
+
+impl Msus {
+    /// Counts the MSUs of each class by size, and of each column.
+    fn of(found: &[Vec<u64>], q: usize, max: usize) -> Msus {
+        let mut by_column = vec![0u64; q];
+        let counts = found
+            .iter()
+            .map(|masks| {
+                if masks.is_empty() {
+                    return Vec::new();
+                }
+                let mut m = vec![0u32; max];
+                for &mask in masks {
+                    m[mask.count_ones() as usize - 1] += 1;
+                    bits(mask).for_each(|c| by_column[c] += 1);
+                }
+                m
+            })
+            .collect();
+        Msus { max, counts, by_column }
+    }
+}
+
+/// The classes as rows of codes for the search.
+struct Data {
+    q: usize,
+    codes: Vec<u32>,
+    weight: Vec<u32>,
+    wildcard: bool,
+    /// Per column, per code: its rank among the items (1 = fewest records), 0 = not an item.
+    rank: Vec<Vec<u32>>,
+    /// Per column, its highest rank.
+    max_rank: Vec<u32>,
+}
+
+impl Data {
+    #[inline]
+    fn code(&self, r: u32, c: usize) -> u32 {
+        self.codes[r as usize * self.q + c]
+    }
+}
+
+/// Code of a cell that holds no item of a subtable (a value ranked at or below its item).
+const NONE: u32 = u32::MAX;
+
+/// A (sub)table: its rows over the columns that still hold items, each cell an item ranked
+/// above the subtable's item or [`NONE`] (or a blank under `wildcard`), rows alike on these
+/// cells merged into one of their summed weight. A subtable with no row of weight 1 has no
+/// MSU: most of the search ends there.
+struct Sub {
+    /// The table's column of each column.
+    cols: Vec<usize>,
+    /// Row-major cells.
+    codes: Vec<u32>,
+    weight: Vec<u32>,
+    /// Per row, a class of the table (the class itself for a row of weight 1).
+    id: Vec<u32>,
+}
+
+impl Sub {
+    fn len(&self) -> usize {
+        self.weight.len()
+    }
+
+    #[inline]
+    fn code(&self, r: usize, j: usize) -> u32 {
+        self.codes[r * self.cols.len() + j]
+    }
+
+    /// The rows `rows` of a table over its columns but `skip`, cells ranked at or below
+    /// `min_rank` made [`NONE`], rows alike merged.
+    fn project(data: &Data, cols: &[usize], code: impl Fn(u32, usize) -> u32, weight: impl Fn(u32) -> u32, id: impl Fn(u32) -> u32, rows: &[u32], min_rank: u32) -> Sub {
+        let cell = |r: u32, j: usize| {
+            let v = code(r, j);
+            if v == NONE || (data.wildcard && is_blank(v)) || data.rank[cols[j]][v as usize] > min_rank { v } else { NONE }
+        };
+        // Columns left with an item.
+        let kept: Vec<usize> = (0..cols.len()).filter(|&j| rows.iter().any(|&r| { let v = cell(r, j); v != NONE && !(data.wildcard && is_blank(v)) })).collect();
+        let m = kept.len();
+        let mut flat: Vec<u32> = Vec::with_capacity(rows.len() * m);
+        for &r in rows {
+            flat.extend(kept.iter().map(|&j| cell(r, j)));
+        }
+        let mut index: crate::hash::Map<&[u32], u32> = crate::hash::map();
+        let mut sub = Sub { cols: kept.iter().map(|&j| cols[j]).collect(), codes: Vec::new(), weight: Vec::new(), id: Vec::new() };
+        let mut order: Vec<u32> = Vec::with_capacity(rows.len());
+        for (n, &r) in rows.iter().enumerate() {
+            let key = &flat[n * m..(n + 1) * m];
+            let at = *index.entry(key).or_insert_with(|| {
+                sub.weight.push(0);
+                sub.id.push(id(r));
+                order.push(n as u32);
+                sub.weight.len() as u32 - 1
+            });
+            sub.weight[at as usize] += weight(r);
+        }
+        drop(index);
+        sub.codes = order.iter().flat_map(|&n| flat[n as usize * m..(n as usize + 1) * m].iter().copied()).collect();
+        sub
+    }
+}
+
+/// One column of a subtable, its rows sorted by code: the items are the runs.
+struct Column {
+    j: usize,
+    sorted: Vec<u32>,
+    /// Under `wildcard`, the rows with a blank cell come first (blank codes are the lowest),
+    /// and belong to every item of the column.
+    blanks: usize,
+}
+
+impl Column {
+    /// Sorts the rows holding an item or a blank by their code in column `j`.
+    fn new(data: &Data, sub: &Sub, j: usize) -> Column {
+        let mut sorted: Vec<u32> = (0..sub.len() as u32).filter(|&r| sub.code(r as usize, j) != NONE).collect();
+        let values = data.rank[sub.cols[j]].len();
+        if values <= 2 * sorted.len() + 64 {
+            let mut start = vec![0u32; values + 1];
+            for &r in &sorted {
+                start[sub.code(r as usize, j) as usize + 1] += 1;
+            }
+            for v in 0..values {
+                start[v + 1] += start[v];
+            }
+            let mut out = vec![0u32; sorted.len()];
+            for &r in &sorted {
+                let at = &mut start[sub.code(r as usize, j) as usize];
+                out[*at as usize] = r;
+                *at += 1;
+            }
+            sorted = out;
+        } else {
+            sorted.sort_unstable_by_key(|&r| sub.code(r as usize, j));
+        }
+        let blanks = if data.wildcard { sorted.partition_point(|&r| is_blank(sub.code(r as usize, j))) } else { 0 };
+        Column { j, sorted, blanks }
+    }
+}
+
+/// An item of a (sub)table worth a subtable.
+struct Item {
+    col: usize,
+    from: usize,
+    to: usize,
+    support: u64,
+    rank: u32,
+}
+
+/// The MSUs of a table found so far, per row: SUDA2's special-row test in the form of
+/// subsets. An MSU `S` of the subtable of item `i` extends to the MSU `S + i` of the table iff
+/// `S` is held by another record of the table, i.e. iff no MSU of the table lies within `S`;
+/// such an MSU holds only items ranked above `i`, so with the items taken from the highest
+/// rank down it is already known.
+struct Found(crate::hash::Map<u32, Vec<u64>>);
+
+impl Found {
+    fn new() -> Found {
+        Found(crate::hash::map())
+    }
+
+    /// Whether no MSU of row `r` found so far lies within `mask`.
+    fn minimal(&self, r: u32, mask: u64) -> bool {
+        self.0.get(&r).is_none_or(|ms| ms.iter().all(|&m| m & !mask != 0))
+    }
+
+    fn add(&mut self, r: u32, mask: u64) {
+        self.0.entry(r).or_default().push(mask);
+    }
+}
+
+/// Whether the subtable of `item` can hold an MSU: a row of weight 1 among its rows (merging
+/// rows only adds weights).
+fn worth(sub: &Sub, col: &Column, item: &Item) -> bool {
+    col.sorted[..col.blanks].iter().chain(&col.sorted[item.from..item.to]).any(|&r| sub.weight[r as usize] == 1)
+}
+
+/// The subtable of `item` of `sub`: its rows (and the blanks under `wildcard`) over the
+/// other columns, the items ranked above it.
+fn subtable(data: &Data, sub: &Sub, col: &Column, item: &Item) -> Sub {
+    let mut rows = col.sorted[..col.blanks].to_vec();
+    rows.extend_from_slice(&col.sorted[item.from..item.to]);
+    let others: Vec<usize> = (0..sub.cols.len()).filter(|&j| j != col.j).collect();
+    let cols: Vec<usize> = others.iter().map(|&j| sub.cols[j]).collect();
+    Sub::project(data, &cols, |r, j| sub.code(r as usize, others[j]), |r| sub.weight[r as usize], |r| sub.id[r as usize], &rows, item.rank)
+}
+
+/// Spec Sec 1.2: MSUs of `sub` (over its items) of at most `k` items, as (class, column mask).
+fn search(data: &Data, sub: &Sub, k: usize) -> Vec<(u32, u64)> {
+    if !sub.weight.contains(&1) {
+        return Vec::new();
+    }
+    let columns: Vec<Column> = (0..sub.cols.len()).map(|j| Column::new(data, sub, j)).collect();
+    let (ones, mut items) = scan(data, sub, &columns, k);
+    if items.is_empty() {
+        return ones;
+    }
+    let mut found = Found::new();
+    ones.iter().for_each(|&(r, m)| found.add(r, m));
+    items.sort_unstable_by_key(|item| std::cmp::Reverse(item.rank));
+    let mut out = ones;
+    let mut kept = Vec::new();
+    for item in items.iter().filter(|item| worth(sub, &columns[item.col], item)) {
+        let col = &columns[item.col];
+        let child = subtable(data, sub, col, item);
+        let limit = (k - 1).min(item.support as usize - 1);
+        let c = sub.cols[col.j];
+        let value = data_value(sub, col, item);
+        kept.clear();
+        for (r, mask) in search(data, &child, limit) {
+            // Under `wildcard` a record with a blank cell is in every subtable of its column,
+            // but the item is not its own.
+            if !(data.wildcard && data.code(r, c) != value) && found.minimal(r, mask) {
+                kept.push((r, mask | (1 << c)));
+            }
+        }
+        // The MSUs of one item never lie within another's subtable MSU (they hold the item).
+        for &(r, m) in &kept {
+            found.add(r, m);
+            out.push((r, m));
+        }
+    }
+    out
+}
+
+/// The code of an item.
+fn data_value(sub: &Sub, col: &Column, item: &Item) -> u32 {
+    sub.code(col.sorted[item.from] as usize, col.j)
+}
+
+/// The 1-MSUs of a table and the items whose subtables are searched (`k >= 2`).
+fn scan(data: &Data, sub: &Sub, columns: &[Column], k: usize) -> (Vec<(u32, u64)>, Vec<Item>) {
+    let total: u64 = sub.weight.iter().map(|&w| w as u64).sum();
+    let (mut out, mut items) = (Vec::new(), Vec::new());
+    for (ci, col) in columns.iter().enumerate() {
+        let c = sub.cols[col.j];
+        let blank_support: u64 = col.sorted[..col.blanks].iter().map(|&r| sub.weight[r as usize] as u64).sum();
+        let mut from = col.blanks;
+        while from < col.sorted.len() {
+            let v = sub.code(col.sorted[from] as usize, col.j);
+            let mut to = from;
+            let mut support = blank_support;
+            while to < col.sorted.len() && sub.code(col.sorted[to] as usize, col.j) == v {
+                support += sub.weight[col.sorted[to] as usize] as u64;
+                to += 1;
+            }
+            if support == 1 {
+                out.push((sub.id[col.sorted[from] as usize], 1u64 << c));
+            } else if support < total && k >= 2 {
+                items.push(Item { col: ci, from, to, support, rank: data.rank[c][v as usize] });
+            }
+            from = to;
+        }
+    }
+    (out, items)
+}
+
+/// The columns of a mask.
+fn bits(mask: u64) -> impl Iterator<Item = usize> {
+    (0..64).filter(move |c| mask & (1 << c) != 0)
+}
+
+impl Data {
+    fn of(table: &ClassTable, blank_in_msu: bool) -> Data {
+        let q = table.q();
+        let wildcard = table.policy() == MissingPolicy::Wildcard;
+        let blank_item = blank_in_msu && !wildcard;
+        let codes: Vec<u32> = (0..table.len()).flat_map(|i| (0..q).map(move |a| (i, a))).map(|(i, a)| table.code_at(i, a)).collect();
+        let weight: Vec<u32> = (0..table.len()).map(|i| table.count(i) as u32).collect();
+        let mut data = Data { q, codes, weight, wildcard, rank: Vec::new(), max_rank: vec![0; q] };
+        // Ranks: items by their support in the whole table, fewest first (ties by column and
+        // code: any fixed order gives the same MSUs).
+        let mut items: Vec<(u64, usize, u32)> = Vec::new();
+        let mut rank: Vec<Vec<u32>> = Vec::with_capacity(q);
+        for c in 0..q {
+            let size = table.dict(c).len();
+            let mut support = vec![0u64; size];
+            let mut blanks = 0u64;
+            for i in 0..table.len() {
+                let v = data.codes[i * q + c];
+                if wildcard && is_blank(v) {
+                    blanks += data.weight[i] as u64;
+                } else {
+                    support[v as usize] += data.weight[i] as u64;
+                }
+            }
+            for (v, &s) in support.iter().enumerate() {
+                let item = s > 0 && (!is_blank(v as u32) || blank_item);
+                if item {
+                    items.push((s + blanks, c, v as u32));
+                }
+            }
+            rank.push(vec![0; size]);
+        }
+        items.sort_unstable();
+        for (n, &(_, c, v)) in items.iter().enumerate() {
+            rank[c][v as usize] = n as u32 + 1;
+            data.max_rank[c] = n as u32 + 1;
+        }
+        data.rank = rank;
+        data
+    }
+}
+
+/// Spec Sec 1.2: the MSUs of every class of `table` up to `max` items, as per class its
+/// column masks. The subtables of the top-level items are searched on all cores, a batch at a
+/// time from the highest rank down, each batch's candidates then tested in rank order.
+pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Vec<Vec<u64>> {
+    let data = Data::of(table, blank_in_msu);
+    let q = data.q;
+    let rows: Vec<u32> = (0..table.len() as u32).collect();
+    let cols: Vec<usize> = (0..q).collect();
+    let top = Sub::project(&data, &cols, |r, c| data.code(r, c), |r| data.weight[r as usize], |r| r, &rows, 0);
+    let mut found: Vec<Vec<u64>> = vec![Vec::new(); table.len()];
+    if !top.weight.contains(&1) {
+        return found;
+    }
+    let columns = crate::par::map((0..top.cols.len()).collect(), |j| Column::new(&data, &top, j));
+    let (ones, mut items) = scan(&data, &top, &columns, max);
+    ones.into_iter().for_each(|(r, m)| found[r as usize].push(m));
+    items.retain(|item| worth(&top, &columns[item.col], item));
+    items.sort_unstable_by_key(|item| std::cmp::Reverse(item.rank));
+    let batch = 4 * crate::par::threads().max(1);
+    for chunk in items.chunks(batch) {
+        let candidates = crate::par::map(chunk.iter().collect(), |item| {
+            let col = &columns[item.col];
+            let child = subtable(&data, &top, col, item);
+            let limit = (max - 1).min(item.support as usize - 1);
+            let c = top.cols[col.j];
+            let value = data_value(&top, col, item);
+            let mut out = search(&data, &child, limit);
+            out.retain(|&(r, _)| !(data.wildcard && data.code(r, c) != value));
+            (c, out)
+        });
+        for (c, list) in candidates {
+            let kept: Vec<(u32, u64)> =
+                list.into_iter().filter(|&(r, mask)| found[r as usize].iter().all(|&m| m & !mask != 0)).collect();
+            kept.into_iter().for_each(|(r, mask)| found[r as usize].push(mask | (1 << c)));
+        }
+    }
+    found
+}
+
+/// The weights `w(1)..w(M)` (spec Sec 1.3).
+pub fn weights(q: usize, max: usize, scheme: SudaWeights) -> Vec<f64> {
+    let qe = q.max(3);
+    match scheme {
+        SudaWeights::Elliot => {
+            let upper = if max == q { qe - 1 } else { max.min(qe - 1) };
+            (1..=max).map(|k| (k..upper).map(|j| (qe - j) as f64).product()).collect()
+        }
+        SudaWeights::Ihsn => {
+            let fact = |n: usize| (1..=n).map(|x| x as f64).product::<f64>();
+            (1..=max).map(|k| ((1u64 << (qe - k)) as f64 - 1.0) * fact(k) * fact(qe - k) / fact(qe)).collect()
+        }
+    }
+}
+
+/// The upper edges of the 9 bins of sdcMicro's DIS histogram (spec Sec 1.5).
+fn histogram(dis: impl Iterator<Item = (f64, u64)>) -> Vec<u64> {
+    let edges: Vec<f64> = (0..8).map(|k| k as f64 * 0.1 + f64::EPSILON).collect();
+    let mut bins = vec![0u64; 9];
+    for (d, n) in dis {
+        bins[edges.iter().position(|&e| d <= e).unwrap_or(8)] += n;
+    }
+    bins
+}
+
+/// The SUDA metrics (spec peer-measures.md Sec 1.5) of a finished class table.
+pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>) -> Vec<MetricResult> {
+    const IDS: [&str; 4] = ["suda_score", "suda_msu_records", "suda_msu_share", "suda_dis_score"];
+    let q = qi.len();
+    let max = p.suda_max_size.unwrap_or(q);
+    let ctx = Context {
+        params: json!({
+            "missing_policy": table.policy(),
+            "suda_max_size": max,
+            "suda_weights": p.suda_weights,
+            "dis_fraction": p.dis_fraction,
+            "suda_blank_in_msu": p.suda_blank_in_msu,
+        }),
+        ..ctx.clone()
+    };
+    let all = |status: Status, reason: &'static str| IDS.iter().map(|id| ctx.without_value(id, status, reason)).collect();
+    if q == 0 {
+        return all(Status::NotApplicable, "no_quasi_identifiers");
+    }
+    if max == 0 || max > q || !(p.dis_fraction > 0.0 && p.dis_fraction <= 1.0) {
+        return all(Status::Error, "invalid_parameter");
+    }
+    if q > MAX_QI {
+        return all(Status::Error, "too_many_quasi_identifiers");
+    }
+    if q > MAX_SEARCHED_QI {
+        return all(Status::Error, "msu_search_too_large");
+    }
+    let n = table.records();
+    if n == 0 {
+        return all(Status::EmptyInput, "no_records_in_scope");
+    }
+    let found = find_msus(table, max, p.suda_blank_in_msu);
+    let msus = Msus::of(&found, q, max);
+    let w = weights(q, max, p.suda_weights);
+    let qe = q.max(3);
+    let score = |i: usize| -> f64 { msus.counts[i].iter().zip(&w).fold(0.0, |s, (&m, &w)| s + m as f64 * w) };
+    let scores: Vec<f64> = (0..table.len()).map(score).collect();
+    // f_A with alpha = 1 (spec Sec 1.1): the class size, or the compatible records.
+    let f: Vec<f64> = if table.policy() == MissingPolicy::Wildcard {
+        table.match_counts(1.0)
+    } else {
+        (0..table.len()).map(|i| table.count(i) as f64).collect()
+    };
+    let records_where = |want: f64| (0..table.len()).filter(|&i| f[i] == want).map(|i| table.count(i)).sum::<u64>();
+    let (u1, p2) = (records_where(1.0), records_where(2.0));
+    let pi = p.dis_fraction;
+    let q_exp = 1.0 + (8.0 - qe as f64) / 20.0;
+    let scored: Vec<usize> = (0..table.len()).filter(|&i| scores[i] > 0.0).collect();
+    let s = crate::numeric::neumaier(scored.iter().map(|&i| table.count(i) as f64 * scores[i].powf(-q_exp)));
+    let dis_of = |score: f64| if score > 0.0 { 1.0 / (1.0 + p2 as f64 * (1.0 - pi) / (pi * score.powf(q_exp) * s)) } else { 0.0 };
+    let dis: Vec<f64> = scores.iter().map(|&x| dis_of(x)).collect();
+    let dis_file = (u1 > 0).then(|| u1 as f64 * pi / (u1 as f64 * pi + p2 as f64 * (1.0 - pi)));
+    let summary = |v: &[f64]| {
+        let (lo, hi) = v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+        let sum = crate::numeric::neumaier((0..table.len()).map(|i| v[i] * table.count(i) as f64));
+        min_mean_max(lo, sum / n as f64, hi)
+    };
+    // Records of a scored class: one each (only a key held by one record has MSUs).
+    let row_key = |i: usize| (ids.first_row[i] + 1).to_string();
+    let mut by_row: Vec<usize> = scored.clone();
+    by_row.sort_unstable_by_key(|&i| ids.first_row[i]);
+    let per_record = |v: &[f64]| Value::Object(by_row.iter().map(|&i| (row_key(i), json!(v[i]))).collect());
+    let msu_counts = Value::Object(by_row.iter().map(|&i| (row_key(i), json!(msus.counts[i]))).collect());
+    let mut total_by_size = vec![0u64; max];
+    let mut by_smallest = vec![0u64; max];
+    for &i in &scored {
+        msus.counts[i].iter().enumerate().for_each(|(k, &m)| total_by_size[k] += m as u64);
+        if let Some(k) = msus.counts[i].iter().position(|&m| m > 0) {
+            by_smallest[k] += 1;
+        }
+    }
+    let all_msus: u64 = total_by_size.iter().sum();
+    let contributions: Vec<Value> = qi
+        .iter()
+        .enumerate()
+        .map(|(c, name)| {
+            let share = if all_msus > 0 { msus.by_column[c] as f64 / all_msus as f64 } else { 0.0 };
+            json!({ "column": name, "msus": msus.by_column[c], "share": share })
+        })
+        .collect();
+    let top = top_records(table, qi, &scores, &dis, &found, ids);
+    let mut score_metric = ctx.ok("suda_score", summary(&scores)).with_details(json!({
+        "per_record": per_record(&scores),
+        "msu_counts": msu_counts,
+        "msu_total_by_size": total_by_size,
+        "weights": w,
+        "q_eff": qe,
+        "max_msu_size": max,
+        "weights_scheme": p.suda_weights,
+        "variable_contributions": contributions,
+        "top": top,
+        "score_histogram": score_histogram(&scores, table),
+    }));
+    if q < 3 {
+        score_metric = score_metric.with_warning("suda_padded_to_three_qis");
+    }
+    let n_scored = scored.len() as u64;
+    vec![
+        score_metric,
+        ctx.ok("suda_msu_records", n_scored).with_details(json!({ "by_smallest_msu": by_smallest })),
+        ctx.ok("suda_msu_share", n_scored as f64 / n as f64),
+        ctx.ok("suda_dis_score", summary(&dis)).with_details(json!({
+            "per_record": per_record(&dis),
+            "dis_file": dis_file,
+            "u1": u1,
+            "p2": p2,
+            "q_exponent": q_exp,
+            "dis_fraction": pi,
+            "histogram": histogram((0..table.len()).map(|i| (dis[i], table.count(i)))),
+        })),
+    ]
+}
+
+/// The distribution of scores for the page's chart: records per distinct score, ascending.
+fn score_histogram(scores: &[f64], table: &ClassTable) -> Value {
+    let mut pairs: Vec<(f64, u64)> = (0..table.len()).map(|i| (scores[i], table.count(i))).collect();
+    pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<(f64, u64)> = Vec::new();
+    for (s, c) in pairs {
+        match out.last_mut() {
+            Some(last) if last.0 == s => last.1 += c,
+            _ => out.push((s, c)),
+        }
+    }
+    json!(out.iter().map(|&(s, c)| json!({ "score": s, "records": c })).collect::<Vec<_>>())
+}
+
+/// The [`TOP_RECORDS`] records with the highest scores (ties by their values, so the list does
+/// not depend on row order), with their values and MSUs.
+fn top_records(table: &ClassTable, qi: &[String], scores: &[f64], dis: &[f64], found: &[Vec<u64>], ids: &RecordIds<'_>) -> Value {
+    let mut order: Vec<usize> = (0..table.len()).filter(|&i| scores[i] > 0.0).collect();
+    order.sort_unstable_by(|&a, &b| scores[b].total_cmp(&scores[a]).then_with(|| table.cmp_values(a, b)));
+    order.truncate(TOP_RECORDS);
+    let rows: Vec<Value> = order
+        .iter()
+        .map(|&i| {
+            let values: serde_json::Map<String, Value> =
+                qi.iter().enumerate().map(|(c, name)| (name.clone(), json!(table.dict(c).display(table.code_at(i, c))))).collect();
+            let mut sets = found[i].clone();
+            sets.sort_unstable_by_key(|&m| (m.count_ones(), bits(m).collect::<Vec<_>>()));
+            let names: Vec<Vec<&str>> = sets.iter().map(|&m| bits(m).map(|c| qi[c].as_str()).collect()).collect();
+            json!({ "row": ids.first_row[i] + 1, "values": values, "size": 1, "score": scores[i], "dis": dis[i], "msus": names })
+        })
+        .collect();
+    Value::Array(rows)
+}
