@@ -11,6 +11,7 @@ use crate::balance::BalanceParams;
 use crate::error::{Error, Result};
 use crate::identity::IdentityParams;
 use crate::identity::population::Population;
+use crate::interval::CiParams;
 use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
 use crate::ingest::encoding::Encoding;
 use crate::ingest::reader::{CsvOptions, Ragged};
@@ -89,6 +90,10 @@ pub struct AuditConfig {
     pub memory_budget: u64,
     /// What would lower the risk (the `advice` metric), when set.
     pub advice: Option<AdviceParams>,
+    /// Confidence intervals of the model- and sample-based estimates (issue 15; docs/ci.md):
+    /// `ci_level`, `ci_seed`, `ci_replicates`.
+    #[serde(flatten)]
+    pub ci: CiParams,
 }
 
 /// The default memory budget: 1 GiB, what a browser tab can spare.
@@ -126,6 +131,7 @@ impl Default for AuditConfig {
             utility: UtilityParams::default(),
             memory_budget: DEFAULT_MEMORY_BUDGET,
             advice: None,
+            ci: CiParams::default(),
         }
     }
 }
@@ -146,6 +152,7 @@ impl AuditConfig {
                 (_, _, Some(region)) => Population::Region(region.clone()),
                 _ => Population::Missing,
             },
+            ci: self.ci,
         }
     }
 
@@ -193,6 +200,7 @@ impl AuditConfig {
             return Err(Error::config("invalid_alpha", format!("the wildcard alpha must lie in [0, 1], not {}", self.wildcard_alpha)));
         }
         self.balance.check()?;
+        self.ci.check()?;
         self.utility.check()?;
         let delimiter = match self.delimiter.as_deref() {
             None => None,

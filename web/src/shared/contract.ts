@@ -209,7 +209,19 @@ permutation_columns: Array<string>,
 /**
  * Seed of the CM3 subsampling (Sec 11.5).
  */
-seed: number, };
+seed: number, 
+/**
+ * Confidence level in `(0, 1)`.
+ */
+ci_level: number, 
+/**
+ * Seed of the bootstrap: the same seed gives the same intervals.
+ */
+ci_seed: number, 
+/**
+ * Bootstrap replicates; 0 = no interval.
+ */
+ci_replicates: number, };
 
 export type MissingPolicy = "ordinary" | "wildcard" | "drop";
 
@@ -758,6 +770,9 @@ export const CONFIG_DEFAULTS = {
   "advice": null,
   "attributes": {},
   "beta_threshold": null,
+  "ci_level": 0.95,
+  "ci_replicates": 200,
+  "ci_seed": 15,
   "component_aggregation": "mean",
   "ctbil_blank": "category",
   "ctbil_max_dimension": 2,

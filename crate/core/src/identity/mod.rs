@@ -41,6 +41,8 @@ pub struct IdentityParams {
     pub success_rate_threshold: f64,
     /// Population size for the uniqueness estimators (Sec 7).
     pub population: population::Population,
+    /// Confidence intervals of the model- and sample-based estimates (issue 15).
+    pub ci: crate::interval::CiParams,
 }
 
 impl Default for IdentityParams {
@@ -53,6 +55,7 @@ impl Default for IdentityParams {
             records_at_risk_threshold: 0.05,
             success_rate_threshold: 0.05,
             population: population::Population::Missing,
+            ci: crate::interval::CiParams::default(),
         }
     }
 }
@@ -170,7 +173,7 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
     if n == 0 {
         let ids = IDS.iter().chain(&journalist::IDS).chain(&LATER_IDS);
         out.extend(ids.map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")));
-        out.extend(population::metrics(&ctx, &[], 0, &p.population, true));
+        out.extend(population::metrics(&ctx, &[], 0, &p.population, true, &p.ci));
         return out;
     }
     let partition = p.missing_policy != MissingPolicy::Wildcard;
@@ -180,9 +183,9 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
     out.extend(class_size::metrics(&ctx, &sizes, partition));
     out.extend(record_risk::metrics(&ctx, &sizes, partition, p.threshold, riskiest(table, f_of, qi)));
     let hist: Vec<(u64, u64)> = sizes.groups.iter().map(|g| (g.f as u64, g.classes)).collect();
-    out.extend(population::metrics(&ctx, &hist, n, &p.population, partition));
+    out.extend(population::metrics(&ctx, &hist, n, &p.population, partition, &p.ci));
     let f: Vec<f64> = (0..table.len()).map(f_of).collect();
-    out.extend(weighted_risk(&ctx, table, &f, p.wildcard_alpha));
+    out.extend(weighted_risk(&ctx, table, &f, p.wildcard_alpha, &p.ci));
     drop(wildcard_f);
     out.extend(match &input.population {
         PopulationTable::Absent => journalist::metrics(&ctx, table, &f, None, p.threshold),
@@ -201,15 +204,17 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
 
 /// sdcMicro's individual and global risk with the weight column (Sec 8), and the weighted
 /// R_internal (Sec 4, opt); `not_applicable` without weights.
-fn weighted_risk(ctx: &Context, table: &ClassTable, f: &[f64], alpha: f64) -> Vec<MetricResult> {
+fn weighted_risk(ctx: &Context, table: &ClassTable, f: &[f64], alpha: f64, ci: &crate::interval::CiParams) -> Vec<MetricResult> {
     if !table.is_weighted() {
         let ids = ["sdc_individual_risk", "global_risk_er", "global_risk", "risky_observations", "r_internal_weighted"];
         return ids.iter().map(|id| ctx.without_value(id, Status::NotApplicable, "no_weight_column")).collect();
     }
     let big_f = table.match_sums(alpha, |j| table.weight(j));
     let classes: Vec<(f64, f64, u64)> = (0..table.len()).map(|i| (f[i], big_f[i], table.count(i))).collect();
-    let mut out = weighted::metrics(ctx, &classes);
     let total = crate::numeric::neumaier((0..table.len()).map(|i| table.weight(i)));
+    // The sampling fraction the weights imply: records over the population they stand for.
+    let fraction = if total > 0.0 { (table.records() as f64 / total).min(1.0) } else { 1.0 };
+    let mut out = weighted::metrics(ctx, &classes, fraction, ci);
     out.push(if total > 0.0 {
         ctx.ok("r_internal_weighted", crate::numeric::neumaier((0..table.len()).map(|i| table.weight(i) / f[i])) / total)
     } else {
