@@ -24,7 +24,7 @@ export function weightsView(report: Report): HTMLElement | null {
       withInterval(
         reportFact(report, 'global_risk_er', 'Expected re-identifications', count(er)),
         metricInterval(metric(report, 'global_risk_er')),
-        (x) => count(Math.round(x)),
+        count,
       ),
       withInterval(reportFact(report, 'global_risk', 'Global risk', percent(v('global_risk'))), metricInterval(metric(report, 'global_risk')), percent),
       reportFact(report, 'sdc_individual_risk', 'Individual risk', mmm(minMeanMax(report, 'sdc_individual_risk'))),
