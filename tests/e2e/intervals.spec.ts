@@ -44,9 +44,9 @@ test('the estimates show their 95% intervals: headline, facts, curve, weighted r
   const curve = page.locator('#uniqueness-curve');
   await expect(curve.locator('.key-interval')).toHaveText('bars: 95% intervals');
   await expect(curve.locator('table')).toContainText(/\d% \([\d.]+% to [\d.]+%\)/);
+  await page.locator('section[aria-labelledby="population-title"]').screenshot({ path: 'test-results/intervals-population.png' });
   // The weighted risk (a weight column) and R_external (a reference table).
   const weights = page.locator('section[aria-labelledby="weights-title"]');
-  await openSection(page, 'weights-title');
   await expect(weights.locator('[data-metric="global_risk"] .fact-interval')).toContainText(/^95% interval: [\d.]+% to [\d.]+%$/);
   await expect(weights.locator('[data-metric="global_risk_er"] .fact-interval')).toContainText('95% interval:');
   await expect(page.locator('[data-metric="r_external"] .fact-interval')).toContainText(/^95% interval: 0\.\d{4} to [01]\.\d{4}$/);
