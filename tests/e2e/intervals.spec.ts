@@ -2,6 +2,7 @@
 // estimates show their range under the value and as error bars / ranges on the curve, the
 // weighted risk and R_external theirs; the level is a setting of the form and changes them.
 
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { coreFixture, expectNoHorizontalOverflow, openApp, openSection } from './helpers.ts';
 
@@ -51,6 +52,14 @@ test('the estimates show their 95% intervals: headline, facts, curve, weighted r
   await expect(weights.locator('[data-metric="global_risk_er"] .fact-interval')).toContainText('95% interval:');
   await expect(page.locator('[data-metric="r_external"] .fact-interval')).toContainText(/^95% interval: 0\.\d{4} to [01]\.\d{4}$/);
   await expect(page.locator('#results-panel')).not.toContainText('NaN');
+  // The HTML report gives each interval beside its value, with its method and seed.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download HTML report' }).click()]);
+  const html = readFileSync((await download.path())!, 'utf8');
+  const row = (id: string) => html.slice(html.indexOf(`<tr data-metric="${id}"`), html.indexOf('</tr>', html.indexOf(`<tr data-metric="${id}"`)));
+  expect(row('population_uniqueness_zayatz')).toMatch(/class="metric-interval"[^>]*>95% interval: [\d.e-]+ to [\d.e-]+ \(bootstrap over the classes, seed 15\)/);
+  expect(row('global_risk')).toContain('(linearisation over the classes)');
+  expect(row('r_external')).toContain('95% interval:');
+  expect(row('k_anonymity')).not.toContain('metric-interval');
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalOverflow(page);
   await page.screenshot({ path: 'test-results/intervals.png', fullPage: true });
