@@ -75,14 +75,15 @@ export function uniquenessCurveChart(host: HTMLElement, points: CurvePoint[], cu
     .map((p) => `${fractionPercent(p.pi)}: ${p.dankar === null ? 'no estimate' : smallPercent(p.dankar)}`)
     .join(', ')}.`;
   const target = el('div', { class: 'chart-canvas', role: 'img', 'aria-label': title });
+  // The intervals' level, when any point has one (all share it).
+  const level = points.flatMap((p) => ORDER.map((e) => p.ci[e])).find((c) => c !== null)?.level ?? null;
+  const withIntervals = level !== null;
   const key = el(
     'p',
     { class: 'chart-key', 'aria-hidden': 'true' },
     ...ORDER.flatMap((e) => [el('span', { class: `key-line key-${e}` }), el('span', { class: 'key-text' }, ESTIMATOR_NAMES[e])]),
     ...(currentPi !== null ? [el('span', { class: 'key-line key-mark' }), el('span', { class: 'key-text' }, 'your population size')] : []),
-    ...(points.some((p) => ORDER.some((e) => p.ci[e] !== null))
-      ? [el('span', { class: 'key-text key-interval' }, `bars: ${Number(((points.flatMap((p) => ORDER.map((e) => p.ci[e])).find((c) => c)?.level ?? 0.95) * 100).toFixed(1))}% intervals`)]
-      : []),
+    ...(level !== null ? [el('span', { class: 'key-text key-interval' }, `bars: ${Number((level * 100).toFixed(1))}% intervals`)] : []),
   );
   const readout = el('p', { class: 'chart-readout', 'aria-hidden': 'true' }, READOUT_IDLE);
   host.append(target, key, readout);
@@ -102,7 +103,6 @@ export function uniquenessCurveChart(host: HTMLElement, points: CurvePoint[], cu
   ];
   const data: uPlot.AlignedData = [xs, ...ORDER.map((e) => points.map((p) => (p[e] === null ? null : p[e]! * 100)))];
   const maxY = Math.max(0, ...points.flatMap((p) => ORDER.map((e) => Math.max(p[e] ?? 0, p[e] === null ? 0 : (p.ci[e]?.high ?? 0)) * 100)));
-  const withIntervals = points.some((p) => ORDER.some((e) => p.ci[e] !== null));
   const lo = Math.min(...xs);
   const hi = Math.max(...xs);
   const decades = [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1];
