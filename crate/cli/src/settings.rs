@@ -253,6 +253,16 @@ pub struct Settings {
     /// [default: 0.9].
     #[arg(long, value_name = "T")]
     row_order_threshold: Option<f64>,
+    /// Level of the confidence intervals of the population-uniqueness estimators, the weighted
+    /// risk and R_external, in (0, 1) [default: 0.95].
+    #[arg(long)]
+    ci_level: Option<f64>,
+    /// Seed of their bootstrap: the same seed gives the same intervals [default: 15].
+    #[arg(long)]
+    ci_seed: Option<u64>,
+    /// Bootstrap replicates; 0 = no intervals [default: 200].
+    #[arg(long)]
+    ci_replicates: Option<u32>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -423,6 +433,9 @@ impl Settings {
             c.exclude_suppressed_rows = false;
         }
         set(&mut c.threshold, self.threshold);
+        set(&mut c.ci.ci_level, self.ci_level);
+        set(&mut c.ci.ci_seed, self.ci_seed);
+        set(&mut c.ci.ci_replicates, self.ci_replicates);
         if self.delimiter.is_some() {
             c.delimiter = self.delimiter.clone();
         }

@@ -33,7 +33,7 @@ pub fn print(report: &Report, out: &mut impl Write) -> io::Result<()> {
             Some(column) => format!("{} [{column}]", m.id),
             None => m.id.to_string(),
         };
-        writeln!(out, "{label:<46} {value}")?;
+        writeln!(out, "{label:<46} {value}{}", interval(&m.details["ci"]))?;
     }
     if let Some(advice) = report.metric("advice").and_then(|m| m.value.as_array()) {
         writeln!(out, "\nwhat would lower the risk (best first):")?;
@@ -92,6 +92,15 @@ fn suda_lines(details: &serde_json::Value, out: &mut impl Write) -> io::Result<(
         writeln!(out, "  row {:<10} {:>8}  {}", t["row"], t["score"], sets.join(" "))?;
     }
     Ok(())
+}
+
+/// The confidence interval of `details.ci` beside the value (issue 15): `  95% CI [low, high]`,
+/// or nothing when the metric has none (or too few bootstrap replicates gave an estimate).
+fn interval(ci: &serde_json::Value) -> String {
+    match (ci["level"].as_f64(), ci["low"].as_f64(), ci["high"].as_f64()) {
+        (Some(level), Some(low), Some(high)) => format!("  {}% CI [{low:.6}, {high:.6}]", 100.0 * level),
+        _ => String::new(),
+    }
 }
 
 /// How the file was read: its size, its records, and how its rows reached the metrics.

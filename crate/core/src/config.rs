@@ -14,6 +14,7 @@ use crate::identity::IdentityParams;
 use crate::identity::kmap::KMapParams;
 use crate::identity::population::Population;
 use crate::identity::suda::SudaParams;
+use crate::interval::CiParams;
 use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
 use crate::ingest::encoding::Encoding;
 use crate::ingest::reader::{CsvOptions, Ragged};
@@ -104,6 +105,10 @@ pub struct AuditConfig {
     /// SUDA and DIS-SUDA (peer-measures.md Sec 1), off unless `suda` is set.
     #[serde(flatten)]
     pub suda: SudaParams,
+    /// Confidence intervals of the model- and sample-based estimates (issue 15; docs/ci.md):
+    /// `ci_level`, `ci_seed`, `ci_replicates`.
+    #[serde(flatten)]
+    pub ci: CiParams,
 }
 
 /// The default memory budget: 1 GiB, what a browser tab can spare.
@@ -145,6 +150,7 @@ impl Default for AuditConfig {
             kmap: KMapParams::default(),
             hipaa: false,
             suda: SudaParams::default(),
+            ci: CiParams::default(),
         }
     }
 }
@@ -166,6 +172,7 @@ impl AuditConfig {
                 _ => Population::Missing,
             },
             kmap: self.kmap,
+            ci: self.ci,
         }
     }
 
@@ -216,6 +223,7 @@ impl AuditConfig {
             return Err(Error::config("invalid_alpha", format!("the wildcard alpha must lie in [0, 1], not {}", self.wildcard_alpha)));
         }
         self.balance.check()?;
+        self.ci.check()?;
         self.utility.check()?;
         if let Some(a) = &self.attacks {
             a.check()?;

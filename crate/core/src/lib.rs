@@ -12,10 +12,11 @@
 //!   risk distribution): [`identity::record_risk`].
 //! - balance.md (R_external, risk_r, safety, RUT, candidate choice): [`balance`].
 
-// Base: errors, hashing, random numbers, special functions, numeric helpers, the result
+// Base: errors, hashing, confidence intervals, random numbers, special functions, numeric helpers, the result
 // format, parallel work.
 pub mod error;
 pub mod hash;
+pub mod interval;
 mod json;
 pub mod metric;
 pub mod numeric;

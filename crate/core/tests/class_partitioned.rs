@@ -3,20 +3,28 @@
 //! audited in one piece; a hand-checked merge; the binary form; what it refuses.
 
 use pseudolens_core::identity::MissingPolicy;
+use pseudolens_core::interval::CiParams;
 use pseudolens_core::{Audit, AuditConfig, ClassPart, DisjointClasses, Table, audit_table, class_statistics};
 use proptest::prelude::*;
 use serde_json::Value;
 
 const HEADER: [&str; 4] = ["a", "b", "c", "s"];
 
-fn config(policy: MissingPolicy, exclude_suppressed_rows: bool) -> AuditConfig {
+/// `replicates` of the estimators' bootstrap intervals (docs/ci.md): the property tests run
+/// 256 cases each, so they check the intervals on a few replicates.
+fn config_with(policy: MissingPolicy, exclude_suppressed_rows: bool, replicates: u32) -> AuditConfig {
     AuditConfig {
         quasi_identifiers: vec!["c".into(), "a".into(), "b".into()],
         sensitive: vec!["s".into()],
         missing_policy: policy,
         exclude_suppressed_rows,
+        ci: CiParams { ci_replicates: replicates, ..CiParams::default() },
         ..AuditConfig::default()
     }
+}
+
+fn config(policy: MissingPolicy, exclude_suppressed_rows: bool) -> AuditConfig {
+    config_with(policy, exclude_suppressed_rows, 5)
 }
 
 fn table(rows: &[[String; 4]], config: &AuditConfig) -> Table {

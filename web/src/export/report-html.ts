@@ -13,7 +13,7 @@ import { explain, reasonText } from '../ui/explain';
 import { count, fileSize } from '../ui/format';
 import { isRecord, type InputFacts, type MetricResult, type Report } from '../shared/report';
 import { scorrBadge } from '../results/identity/scorr-verdict-view';
-import { scopeAttribute, scopeSubset } from '../shared/suite';
+import { metricInterval, scopeAttribute, scopeSubset } from '../shared/suite';
 import { verdictView } from '../results/identity/verdict-view';
 import { metricText } from '../ui/view-kit';
 
@@ -163,6 +163,7 @@ body.report { background: var(--bg-soft, #f5f7f9); }
 .report .metric-table .family-row th { background: var(--accent-soft, #e8f0f8); text-transform: capitalize; }
 .report .metric-value { font-variant-numeric: tabular-nums; }
 .report .metric-warnings { display: block; color: var(--note, #6b4e00); font-size: 0.8rem; }
+.report .metric-interval { display: block; color: var(--muted, #4a5361); font-size: 0.8rem; font-variant-numeric: tabular-nums; }
 .report .status-off { color: var(--note, #6b4e00); }
 .report .status-error { color: var(--error, #a1261b); }
 .report .value-json { display: block; font-size: 0.75rem; white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -287,6 +288,9 @@ const PARAM_LABELS: Readonly<Record<string, string>> = {
   utility_columns: 'Utility columns of the original',
   permutation_columns: 'Permutation-model columns',
   ctbil_variables: 'CTBIL variables',
+  ci_level: 'Confidence level of the intervals',
+  ci_seed: 'Seed of the intervals’ bootstrap',
+  ci_replicates: 'Bootstrap replicates of the intervals (0 = none)',
 };
 
 /** What an empty list or a null setting means, where it is not simply "not set". */
@@ -357,7 +361,16 @@ function roundNumbers(_key: string, v: unknown): unknown {
   return typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(4)) : v;
 }
 
-/** The value as the page formats it, or why there is none; then the metric's warnings. */
+/** The value's confidence interval (`details.ci`, issue 15; docs/ci.md), with its method and seed. */
+function intervalHtml(m: MetricResult): string {
+  const ci = metricInterval(m);
+  if (!ci) return '';
+  const at = (x: number) => String(Number(x.toPrecision(4)));
+  const how = ci.method === 'class_bootstrap_percentile' ? `bootstrap over the classes${ci.seed === null ? '' : `, seed ${ci.seed}`}` : 'linearisation over the classes';
+  return `<span class="metric-interval" data-ci="${esc(`${ci.low},${ci.high}`)}">${esc(`${Number((ci.level * 100).toFixed(1))}% interval: ${at(ci.low)} to ${at(ci.high)} (${how})`)}</span>`;
+}
+
+/** The value as the page formats it, or why there is none; then its interval and warnings. */
 function valueHtml(m: MetricResult, report: Report): string {
   const warnings = m.warnings.length
     ? `<span class="metric-warnings">Warning: ${m.warnings.map((w) => `${esc(reasonText(w))} (<code>${esc(w)}</code>)`).join('; ')}</span>`
@@ -369,7 +382,7 @@ function valueHtml(m: MetricResult, report: Report): string {
     return `<span class="${cls}"><strong>${esc(m.status.replace(/_/g, ' '))}</strong>: ${esc(reasonText(m.reason) + cause)}</span>${code}${warnings}`;
   }
   const text = metricText(m, report);
-  if (!/see the JSON report\)?$/.test(text)) return `<span class="metric-value">${esc(text)}</span>${warnings}`;
+  if (!/see the JSON report\)?$/.test(text)) return `<span class="metric-value">${esc(text)}</span>${intervalHtml(m)}${warnings}`;
   const json = JSON.stringify(m.value, roundNumbers);
   const shown = json.length > JSON_PREVIEW ? `${json.slice(0, JSON_PREVIEW)}… (the rest in the JSON report)` : json;
   return `<code class="value-json">${esc(shown)}</code>${warnings}`;

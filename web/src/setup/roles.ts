@@ -49,6 +49,8 @@ export const MISSING_POLICIES: readonly MissingPolicy[] = ['ordinary', 'wildcard
 export const DEFAULT_THRESHOLD = CONFIG_DEFAULTS.threshold;
 export const DEFAULT_RECORDS_AT_RISK_THRESHOLD = CONFIG_DEFAULTS.records_at_risk_threshold;
 export const DEFAULT_SUCCESS_RATE_THRESHOLD = CONFIG_DEFAULTS.success_rate_threshold;
+/** The level of the confidence intervals (issue 15; docs/ci.md). */
+export const DEFAULT_CI_LEVEL = CONFIG_DEFAULTS.ci_level;
 /** The k under which the advice's suppression removes a class's records. */
 export const DEFAULT_ADVICE_K = ADVICE_DEFAULTS.suppress_below;
 /**
@@ -108,6 +110,7 @@ export function defaultChoices(roles: RoleTable, encoding: Encoding | null): Aud
     threshold: DEFAULT_THRESHOLD,
     recordsAtRiskThreshold: DEFAULT_RECORDS_AT_RISK_THRESHOLD,
     successRateThreshold: DEFAULT_SUCCESS_RATE_THRESHOLD,
+    ciLevel: DEFAULT_CI_LEVEL,
     adviceK: DEFAULT_ADVICE_K,
     suda: false,
     population: { kind: 'none' },
@@ -146,6 +149,7 @@ export function validate(choices: AuditChoices): string | null {
     return 'The records-at-risk threshold must be a number above 0 and at most 1.';
   }
   if (!inUnit(choices.successRateThreshold)) return 'The success-rate threshold must be a number above 0 and at most 1.';
+  if (!(choices.ciLevel > 0 && choices.ciLevel < 1)) return 'The confidence level must be a number above 0 and below 1, such as 0.95.';
   if (!(Number.isSafeInteger(choices.adviceK) && choices.adviceK >= 2)) {
     return 'The k of the suggested suppression must be a whole number of at least 2.';
   }
@@ -191,6 +195,7 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
     threshold: choices.threshold,
     records_at_risk_threshold: choices.recordsAtRiskThreshold,
     success_rate_threshold: choices.successRateThreshold,
+    ci_level: choices.ciLevel,
     advice: { suppress_below: choices.adviceK },
     suda: choices.suda,
     person_id: columnsWithRole(choices.roles, 'person_id')[0] ?? null,
@@ -281,6 +286,7 @@ export function choicesFromConfig(
     threshold: config.threshold ?? d.threshold,
     recordsAtRiskThreshold: config.records_at_risk_threshold ?? d.recordsAtRiskThreshold,
     successRateThreshold: config.success_rate_threshold ?? d.successRateThreshold,
+    ciLevel: config.ci_level ?? d.ciLevel,
     adviceK: config.advice?.suppress_below ?? d.adviceK,
     suda: config.suda ?? d.suda,
     population,

@@ -27,6 +27,7 @@ import {
   DEFAULT_ADVICE_K,
   DEFAULT_RECORDS_AT_RISK_THRESHOLD,
   DEFAULT_SUCCESS_RATE_THRESHOLD,
+  DEFAULT_CI_LEVEL,
   DEFAULT_THRESHOLD,
   MISSING_POLICIES,
   REGIONS,
@@ -140,6 +141,14 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
     for (const type of ['input', 'change'] as const) input.addEventListener(type, () => (radioOf(kind).checked = true));
   }
 
+  const ciLevel = numberField(
+    'ci-level',
+    'Confidence level of the intervals',
+    'The estimates that rest on a model or a sample (population uniqueness, the weighted risk, the linkage risk) come with a range; 0.95 means the range is built to hold the estimate of 95 of 100 files drawn the same way.',
+    DEFAULT_CI_LEVEL,
+    0.5,
+    0.01,
+  );
   const population = el(
     'fieldset',
     { class: 'population' },
@@ -150,6 +159,7 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
       'The released file is usually a sample of a larger population; describing that population gives the journalist, marketer and population-uniqueness results.',
     ),
     el('div', { class: 'population-grid' }, el('div', {}, referenceField.node, matching.node), sizeField),
+    ciLevel.node,
   );
 
   const read = (): Settings => {
@@ -169,6 +179,7 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
       threshold: Number(tau.input.value),
       recordsAtRiskThreshold: Number(atRisk.input.value),
       successRateThreshold: Number(success.input.value),
+      ciLevel: Number(ciLevel.input.value),
       adviceK: Number(adviceK.value),
       suda: sudaBox.checked,
       population: size,
@@ -187,6 +198,7 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
     tau.input.value = String(s.threshold);
     atRisk.input.value = String(s.recordsAtRiskThreshold);
     success.input.value = String(s.successRateThreshold);
+    ciLevel.input.value = String(s.ciLevel);
     adviceK.value = String(s.adviceK);
     sudaBox.checked = s.suda;
     const p = s.population;

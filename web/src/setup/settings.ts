@@ -100,6 +100,8 @@ export interface Settings extends AttributeSettings, OriginalSettings, BalanceSe
   threshold: number;
   recordsAtRiskThreshold: number;
   successRateThreshold: number;
+  /** The level of the confidence intervals (`ci_level`). */
+  ciLevel: number;
   /** The k of the advice's suppression. */
   adviceK: number;
   /** Whether SUDA (special uniques) runs. */

@@ -263,7 +263,19 @@ dis_fraction: number,
 /**
  * Whether a blank cell may belong to an MSU (`ordinary` only).
  */
-suda_blank_in_msu: boolean, };
+suda_blank_in_msu: boolean, 
+/**
+ * Confidence level in `(0, 1)`.
+ */
+ci_level: number, 
+/**
+ * Seed of the bootstrap: the same seed gives the same intervals.
+ */
+ci_seed: number, 
+/**
+ * Bootstrap replicates; 0 = no interval.
+ */
+ci_replicates: number, };
 
 export type MissingPolicy = "ordinary" | "wildcard" | "drop";
 
@@ -927,6 +939,9 @@ export const CONFIG_DEFAULTS = {
   "attacks": null,
   "attributes": {},
   "beta_threshold": null,
+  "ci_level": 0.95,
+  "ci_replicates": 200,
+  "ci_seed": 15,
   "component_aggregation": "mean",
   "ctbil_blank": "category",
   "ctbil_max_dimension": 2,

@@ -23,6 +23,26 @@ export function minMeanMax(report: Report, id: string): MinMeanMax | null {
   return m && m.status === 'ok' ? asMinMeanMax(m.value) : null;
 }
 
+/** A confidence interval (`details.ci`, issue 15; docs/ci.md). */
+export interface Interval {
+  level: number;
+  low: number;
+  high: number;
+  method: string;
+  seed: number | null;
+}
+
+/** An interval object as the core writes it, or null (absent, or without ends). */
+export function asInterval(v: unknown): Interval | null {
+  if (!isRecord(v) || !num(v.level) || !num(v.low) || !num(v.high) || typeof v.method !== 'string') return null;
+  return { level: v.level, low: v.low, high: v.high, method: v.method, seed: num(v.seed) ? v.seed : null };
+}
+
+/** The confidence interval of a metric's value (`details.ci`), or null. */
+export function metricInterval(m: MetricResult | undefined): Interval | null {
+  return m && m.status === 'ok' && isRecord(m.details) ? asInterval(m.details.ci) : null;
+}
+
 /** A number from a metric's `details`, or null. */
 export function detailNumber(m: MetricResult | undefined, key: string): number | null {
   if (!m || !isRecord(m.details)) return null;
@@ -119,6 +139,8 @@ export interface CurvePoint {
   snb: number | null;
   dankar: number | null;
   dankar_model: string | null;
+  /** Each estimator's confidence interval at this point (`details.ci` of the curve), or null. */
+  ci: Record<Estimator, Interval | null>;
 }
 
 const numOrNull = (x: unknown): number | null => (num(x) ? x : null);
@@ -126,9 +148,15 @@ const numOrNull = (x: unknown): number | null => (num(x) ? x : null);
 export function uniquenessCurve(report: Report): CurvePoint[] {
   const m = metric(report, 'population_uniqueness_curve');
   if (!m || m.status !== 'ok' || !Array.isArray(m.value)) return [];
+  const intervals = isRecord(m.details) && Array.isArray(m.details.ci) ? m.details.ci.filter(isRecord) : [];
+  const ciAt = (pi: number): Record<Estimator, Interval | null> => {
+    const point = intervals.find((c) => c.pi === pi);
+    return { dankar: asInterval(point?.dankar), zayatz: asInterval(point?.zayatz), pitman: asInterval(point?.pitman), snb: asInterval(point?.snb) };
+  };
   return m.value
     .filter((p): p is Record<string, unknown> => isRecord(p) && num(p.pi) && p.pi > 0 && num(p.n_population))
     .map((p) => ({
+      ci: ciAt(p.pi as number),
       pi: p.pi as number,
       n_population: p.n_population as number,
       zayatz: numOrNull(p.zayatz),

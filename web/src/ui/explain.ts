@@ -58,6 +58,8 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   population_uniqueness_zayatz: 'The Zayatz estimate of the share of the population that is unique on these quasi-identifiers.',
   population_uniqueness_pitman: 'The Pitman estimate of the share of the population that is unique on these quasi-identifiers.',
   population_uniqueness_snb: 'The SNB (negative binomial) estimate of the share of the population that is unique.',
+  confidence_interval:
+    'The range is where the estimate would likely fall for another file drawn the same way from the same population (bootstrap over the file’s classes); it does not cover an error in the model itself.',
   population_uniqueness_curve:
     'How the estimated share of population uniques changes with the share of the population that the file covers.',
   sdc_individual_risk:

@@ -7,7 +7,7 @@ import { el, type Child } from './dom';
 import { explain, reasonText } from './explain';
 import { count, fileValue, percent, plural, score, smallPercent } from './format';
 import { metric, type MetricResult, type Report } from '../shared/report';
-import { asMinMeanMax, detailString } from '../shared/suite';
+import { asMinMeanMax, detailString, type Interval } from '../shared/suite';
 
 export function section(title: string, id: string, ...body: Child[]): HTMLElement {
   return el('section', { class: 'result-section', 'aria-labelledby': id }, el('h3', { id }, title), ...body);
@@ -71,6 +71,22 @@ export function fact(id: string, label: string, value: string, sentence: string 
     el('dt', {}, label),
     el('dd', {}, el('span', { class: 'fact-value' }, value), el('span', { class: 'fact-explain' }, sentence)),
   );
+}
+
+/** A confidence interval in words: "95% interval: 6.80% to 7.10%" (issue 15; docs/ci.md). */
+export function intervalText(ci: Interval, format: (x: number) => string): string {
+  return `${Number((ci.level * 100).toFixed(1))}% interval: ${format(ci.low)} to ${format(ci.high)}`;
+}
+
+/** `node` (a `fact`) with its value's confidence interval beside the value, when there is one. */
+export function withInterval(node: HTMLElement, ci: Interval | null, format: (x: number) => string): HTMLElement {
+  if (!ci) return node;
+  const title =
+    ci.method === 'class_bootstrap_percentile'
+      ? `Bootstrap over the classes, ${ci.seed === null ? '' : `seed ${ci.seed}, `}covering the sampling variability of the file given the model, not the model's own error.`
+      : 'From the spread of the classes (linearisation), covering the sampling variability of the file, not the model’s own error.';
+  node.querySelector('.fact-value')?.after(el('span', { class: 'fact-interval', 'data-ci': `${ci.low},${ci.high}`, title }, intervalText(ci, format)));
+  return node;
 }
 
 /** `fact`, or the reason the metric is missing in place of its sentence. */

@@ -11,6 +11,7 @@ use serde_json::json;
 
 use crate::table::classes::{ClassTable, MissingPolicy, omega};
 use crate::table::dictionary::is_blank;
+use crate::interval::{CiParams, ratio_mean};
 use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, Status};
 use crate::table::reference::ReferenceTable;
@@ -148,8 +149,10 @@ fn linkage_risk(ext_count: f64) -> f64 {
 }
 
 /// The results of [`IDS`] for `P` (classes `p`, QIs `qi`, non-empty) against `E`, and
-/// `r_external` when it applies (the `R_ext` of `risk_r`).
-pub fn metrics(ctx: &Context, p: &ClassTable, qi: &[String], e: Option<&ReferenceTable>, alpha: f64) -> (Vec<MetricResult>, Option<f64>) {
+/// `r_external` when it applies (the `R_ext` of `risk_r`). With `ci` enabled, `r_external`
+/// carries the interval `details.ci` ([`ratio_mean`] over the classes of `P`, no
+/// finite-population correction; docs/ci.md).
+pub fn metrics(ctx: &Context, p: &ClassTable, qi: &[String], e: Option<&ReferenceTable>, alpha: f64, ci: &CiParams) -> (Vec<MetricResult>, Option<f64>) {
     let not_applicable = |reason| IDS.iter().map(|id| ctx.without_value(id, Status::NotApplicable, reason)).collect();
     let Some(e) = e else { return (not_applicable("no_external_table"), None) };
     let link = Linkage::new(qi, e);
@@ -164,7 +167,13 @@ pub fn metrics(ctx: &Context, p: &ClassTable, qi: &[String], e: Option<&Referenc
     let rare = || (0..p.len()).filter(|&i| f[i] <= f64::from(K_UNIQUE));
     let r_unique = neumaier(rare().map(|i| p.count(i) as f64 * linkage_risk(ext[i]))) / n;
     let not_in_external: Vec<&String> = qi.iter().filter(|a| !link.attributes().contains(a)).collect();
-    let about = json!({ "a_ext": link.attributes(), "not_in_external": not_in_external, "external_rows": e.table.records() });
+    let mut about = json!({ "a_ext": link.attributes(), "not_in_external": not_in_external, "external_rows": e.table.records() });
+    if ci.enabled() {
+        let risks: Vec<(f64, u64)> = (0..p.len()).map(|i| (linkage_risk(ext[i]), p.count(i))).collect();
+        if let Some(i) = ratio_mean(&risks, 0.0, (0.0, 1.0), ci) {
+            about["ci"] = i.to_json();
+        }
+    }
     let mut out = vec![
         ctx.ok("r_external", r_external).with_details(about),
         ctx.ok("r_external_match_rate", matched as f64 / n).with_details(json!({ "matched_records": matched, "records": p.records() })),

@@ -104,7 +104,7 @@ pub fn finish(input: &BalanceInput<'_>, p: &BalanceParams) -> Vec<MetricResult> 
     if input.table.is_empty() {
         return IDS.iter().map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
     }
-    let (mut out, r_ext) = external::metrics(&ctx, input.table, input.qi, input.external, id.wildcard_alpha);
+    let (mut out, r_ext) = external::metrics(&ctx, input.table, input.qi, input.external, id.wildcard_alpha, &id.ci);
     let ok_value = |wanted: &str| {
         input.metrics.iter().find(|m| m.id == wanted && m.status == Status::Ok).and_then(|m| m.value.as_f64())
     };

@@ -46,6 +46,8 @@ pub struct IdentityParams {
     pub population: population::Population,
     /// k-map and delta-presence (peer-measures.md Sec 3, 4).
     pub kmap: kmap::KMapParams,
+    /// Confidence intervals of the model- and sample-based estimates (issue 15).
+    pub ci: crate::interval::CiParams,
 }
 
 impl Default for IdentityParams {
@@ -59,6 +61,7 @@ impl Default for IdentityParams {
             success_rate_threshold: 0.05,
             population: population::Population::Missing,
             kmap: kmap::KMapParams::default(),
+            ci: crate::interval::CiParams::default(),
         }
     }
 }
@@ -183,7 +186,7 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
     let sizes = Sizes::of(table, f_of);
     out.extend(size_family(&ctx, &sizes, partition, riskiest(table, f_of), p));
     let f: Vec<f64> = (0..table.len()).map(f_of).collect();
-    out.extend(weighted_risk(&ctx, table, &f, p.wildcard_alpha));
+    out.extend(weighted_risk(&ctx, table, &f, p.wildcard_alpha, &p.ci));
     drop(wildcard_f);
     let mut peers = Vec::new();
     out.extend(match &input.population {
@@ -227,7 +230,7 @@ fn counts(ctx: &Context, rows_total: u64, n: u64, suppressed: u64, dropped: u64)
 fn empty_scope(ctx: &Context, p: &IdentityParams) -> Vec<MetricResult> {
     let ids = IDS.iter().chain(&journalist::IDS).chain(&LATER_IDS);
     let mut out: Vec<MetricResult> = ids.map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
-    out.extend(population::metrics(ctx, &[], 0, &p.population, true));
+    out.extend(population::metrics(ctx, &[], 0, &p.population, true, &p.ci));
     out.push(ctx.without_value("k_map", Status::EmptyInput, "no_records_in_scope"));
     out.push(ctx.without_value("k_map_estimated", Status::EmptyInput, "no_records_in_scope"));
     out.push(Context { family: "membership", ..ctx.clone() }.without_value("delta_presence", Status::EmptyInput, "no_records_in_scope"));
@@ -241,21 +244,23 @@ fn size_family(ctx: &Context, sizes: &Sizes, partition: bool, top: Vec<RiskyClas
     let mut out = class_size::metrics(ctx, sizes, partition);
     out.extend(record_risk::metrics(ctx, sizes, partition, p.threshold, RiskyClass::list_json(&top, &ctx.scope.quasi_identifiers)));
     let hist: Vec<(u64, u64)> = sizes.groups.iter().map(|g| (g.f as u64, g.classes)).collect();
-    out.extend(population::metrics(ctx, &hist, sizes.n, &p.population, partition));
+    out.extend(population::metrics(ctx, &hist, sizes.n, &p.population, partition, &p.ci));
     out
 }
 
 /// sdcMicro's individual and global risk with the weight column (Sec 8), and the weighted
 /// R_internal (Sec 4, opt); `not_applicable` without weights.
-fn weighted_risk(ctx: &Context, table: &ClassTable, f: &[f64], alpha: f64) -> Vec<MetricResult> {
+fn weighted_risk(ctx: &Context, table: &ClassTable, f: &[f64], alpha: f64, ci: &crate::interval::CiParams) -> Vec<MetricResult> {
     if !table.is_weighted() {
         let ids = ["sdc_individual_risk", "global_risk_er", "global_risk", "risky_observations", "r_internal_weighted"];
         return ids.iter().map(|id| ctx.without_value(id, Status::NotApplicable, "no_weight_column")).collect();
     }
     let big_f = table.match_sums(alpha, |j| table.weight(j));
     let classes: Vec<(f64, f64, u64)> = (0..table.len()).map(|i| (f[i], big_f[i], table.count(i))).collect();
-    let mut out = weighted::metrics(ctx, &classes);
     let total = crate::numeric::neumaier((0..table.len()).map(|i| table.weight(i)));
+    // The sampling fraction the weights imply: records over the population they stand for.
+    let fraction = if total > 0.0 { (table.records() as f64 / total).min(1.0) } else { 1.0 };
+    let mut out = weighted::metrics(ctx, &classes, fraction, ci);
     out.push(if total > 0.0 {
         ctx.ok("r_internal_weighted", crate::numeric::neumaier((0..table.len()).map(|i| table.weight(i) / f[i])) / total)
     } else {

@@ -16,6 +16,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::interval::{CiParams, histogram_replicate, rescaled_percentile};
 use crate::numeric::neumaier;
 use crate::special::{digamma_diff, ln_gamma_diff, trigamma_diff};
 use crate::metric::{Context, MetricResult, Status};
@@ -352,16 +353,55 @@ const ESTIMATOR_IDS: [&str; 4] = [
     "population_uniqueness_dankar",
 ];
 
+/// The four estimators' shares `U/N` at the sampling fraction `pi` (`N = round(n/pi)`, at
+/// least `n`), Pitman from `fit`.
+fn shares_at(hist: &[(u64, u64)], n: u64, pi: f64, fit: &PitmanFit) -> [Option<f64>; 4] {
+    let big_n = ((n as f64 / pi).round() as u64).max(n);
+    all_at(hist, n, big_n, fit).map(|e| e.count.map(|u| u / big_n as f64))
+}
+
+/// One bootstrap replicate's shares: at the audit's `pi` (when `N` is known) and at each of
+/// [`CURVE_FRACTIONS`].
+struct Replicate {
+    at_pi: [Option<f64>; 4],
+    curve: [[Option<f64>; 4]; CURVE_FRACTIONS.len()],
+}
+
+/// The bootstrap replicates of the estimates (issue 15; docs/ci.md): replicate `b` resamples
+/// the classes ([`histogram_replicate`]) and evaluates every estimator at the same sampling
+/// fractions as the sample, its `N` following its own `n*`. Replicates are independent of
+/// each other and of the thread count.
+fn replicates(hist: &[(u64, u64)], pi: Option<f64>, ci: &CiParams) -> Vec<Replicate> {
+    crate::par::map((0..ci.ci_replicates).collect(), |b| {
+        let h = histogram_replicate(hist, ci.ci_seed, b);
+        let n: u64 = h.iter().map(|(s, c)| s * c).sum();
+        if n == 0 {
+            return Replicate { at_pi: [None; 4], curve: [[None; 4]; CURVE_FRACTIONS.len()] };
+        }
+        let fit = if counts(&h).1 == 0 { Err(Value::Null) } else { pitman_fit(&h, n) };
+        Replicate { at_pi: pi.map_or([None; 4], |pi| shares_at(&h, n, pi, &fit)), curve: CURVE_FRACTIONS.map(|pi| shares_at(&h, n, pi, &fit)) }
+    })
+}
+
+/// `details.ci` of an estimate `share` at fraction `pi` from the replicates' shares.
+fn interval(share: f64, reps: &[Replicate], pick: impl Fn(&Replicate) -> Option<f64>, pi: f64, ci: &CiParams) -> Value {
+    let values: Vec<Option<f64>> = reps.iter().map(pick).collect();
+    rescaled_percentile(share, &values, pi, ci).to_json()
+}
+
 /// The four `population_uniqueness_*` results (value `U/N`; `details`: `U`, `N`, `pi`,
-/// `population`, and the estimator's parameters) and `population_uniqueness_curve` (spec
-/// identity-risk.md Sec 7). `hist` is `(s, c_s)` ascending over `n` records; `partition` is
-/// false under the `wildcard` policy, where the class sizes are not a partition.
+/// `population`, the estimator's parameters and, with `ci` enabled, the interval `ci` of the
+/// value) and `population_uniqueness_curve` (spec identity-risk.md Sec 7; `details.ci` one
+/// object per point, an interval per estimator). `hist` is `(s, c_s)` ascending over `n`
+/// records; `partition` is false under the `wildcard` policy, where the class sizes are not a
+/// partition.
 pub fn metrics(
     ctx: &Context,
     hist: &[(u64, u64)],
     n: u64,
     population: &Population,
     partition: bool,
+    ci: &CiParams,
 ) -> Vec<MetricResult> {
     let ids = ESTIMATOR_IDS.iter().chain(["population_uniqueness_curve"].iter());
     if n == 0 {
@@ -372,7 +412,10 @@ pub fn metrics(
     }
     let c1 = counts(hist).1;
     let fit = if c1 == 0 { Err(Value::Null) } else { pitman_fit(hist, n) };
-    let mut out: Vec<MetricResult> = match population.size(n) {
+    let size = population.size(n);
+    let pi = size.as_ref().ok().map(|&big_n| n as f64 / big_n as f64);
+    let reps = if ci.enabled() { replicates(hist, pi, ci) } else { Vec::new() };
+    let mut out: Vec<MetricResult> = match size {
         Err((status, reason)) => ESTIMATOR_IDS
             .iter()
             .map(|id| ctx.without_value(id, status, reason).with_details(json!({ "population": population })))
@@ -382,7 +425,8 @@ pub fn metrics(
             ESTIMATOR_IDS
                 .iter()
                 .zip(all_at(hist, n, big_n, &fit))
-                .map(|(id, e)| {
+                .enumerate()
+                .map(|(j, (id, e))| {
                     let result = match e.count {
                         Some(count) => ctx.ok(id, count / big_n as f64),
                         None => ctx.without_value(id, Status::NotApplicable, e.reason.unwrap_or("solver_invalid")),
@@ -391,17 +435,30 @@ pub fn metrics(
                     if let (Value::Object(d), Value::Object(extra)) = (&mut details, e.details) {
                         d.extend(extra);
                     }
+                    if let (Some(count), true) = (e.count, ci.enabled()) {
+                        details["ci"] = interval(count / big_n as f64, &reps, |r| r.at_pi[j], pi, ci);
+                    }
                     result.with_details(details)
                 })
                 .collect()
         }
     };
+    let mut curve_ci = Vec::new();
     let curve: Vec<Value> = CURVE_FRACTIONS
         .iter()
-        .map(|&pi| {
+        .enumerate()
+        .map(|(i, &pi)| {
             let big_n = (n as f64 / pi).round() as u64;
             let [z, p, s, d] = all_at(hist, n, big_n, &fit);
             let share = |e: &Estimate| e.count.map(|u| u / big_n as f64);
+            if ci.enabled() {
+                let names = ["zayatz", "pitman", "snb", "dankar"];
+                let mut point = json!({ "pi": pi });
+                for (j, e) in [&z, &p, &s, &d].into_iter().enumerate() {
+                    point[names[j]] = share(e).map_or(Value::Null, |v| interval(v, &reps, |r| r.curve[i][j], pi, ci));
+                }
+                curve_ci.push(point);
+            }
             json!({
                 "pi": pi, "n_population": big_n, "zayatz": share(&z), "pitman": share(&p), "snb": share(&s),
                 "dankar": share(&d), "dankar_model": d.details["model"],
@@ -412,7 +469,11 @@ pub fn metrics(
         Ok((theta, alpha, iterations)) => json!({ "theta": theta, "alpha": alpha, "iterations": iterations }),
         Err(why) => why.clone(),
     };
-    out.push(ctx.ok("population_uniqueness_curve", curve).with_details(json!({ "pitman": pitman_details })));
+    let mut details = json!({ "pitman": pitman_details });
+    if ci.enabled() {
+        details["ci"] = Value::Array(curve_ci);
+    }
+    out.push(ctx.ok("population_uniqueness_curve", curve).with_details(details));
     out
 }
 
@@ -475,7 +536,7 @@ mod tests {
             let d = dankar(&G1, 17, big_n);
             assert_eq!((d.count, &d.details["model"]), (z.count, &json!("zayatz")));
         }
-        let out = metrics(&ctx(), &G1, 17, &Population::Size(170), true);
+        let out = metrics(&ctx(), &G1, 17, &Population::Size(170), true, &CiParams::default());
         let ids: Vec<_> = out.iter().map(|r| r.id).collect();
         assert_eq!(ids[..4], ESTIMATOR_IDS);
         assert_eq!(ids[4], "population_uniqueness_curve");
@@ -532,7 +593,7 @@ mod tests {
         }
         // pi = 1: Zayatz is the sample uniqueness exactly (c_1 / n).
         assert_eq!(zayatz(&hist, n, n).count, Some(15512.0));
-        let curve = metrics(&ctx(), &hist, n, &Population::Missing, true).pop().unwrap();
+        let curve = metrics(&ctx(), &hist, n, &Population::Missing, true, &CiParams::default()).pop().unwrap();
         let at = |i: usize, key: &str| curve.value[i][key].as_f64();
         assert_eq!(curve.value.as_array().map(Vec::len), Some(CURVE_FRACTIONS.len()));
         assert_close(at(3, "pitman"), 0.14460835312, 1e-6);
@@ -558,7 +619,7 @@ mod tests {
             let d = dankar(&hist, 11, big_n);
             assert_eq!((d.count, &d.details["model"]), (Some(0.0), &json!("none")));
         }
-        let out = metrics(&ctx(), &hist, 11, &Population::Region("usa".into()), true);
+        let out = metrics(&ctx(), &hist, 11, &Population::Region("usa".into()), true, &CiParams::default());
         assert!(out[..4].iter().all(|r| r.status == Status::Ok && r.value == json!(0.0)));
     }
 
@@ -573,7 +634,7 @@ mod tests {
     #[test]
     fn population_inputs_and_statuses() {
         let status = |p: Population, partition: bool, n: u64| {
-            let out = metrics(&ctx(), &G1, n, &p, partition);
+            let out = metrics(&ctx(), &G1, n, &p, partition, &CiParams::default());
             assert_eq!(out.len(), 5);
             out.into_iter().map(|r| (r.status, r.reason)).collect::<Vec<_>>()
         };
@@ -617,13 +678,151 @@ mod tests {
         let n = hist.iter().map(|(s, c)| s * c).sum();
         assert_eq!((n, hist.len()), (4_626_315, 1792));
         let start = std::time::Instant::now();
-        let out = metrics(&ctx(), &hist, n, &Population::SamplingFraction(0.01), true);
+        // The estimators alone (their intervals' cost is measured on the bench: docs/ci.md).
+        let off = CiParams { ci_replicates: 0, ..CiParams::default() };
+        let out = metrics(&ctx(), &hist, n, &Population::SamplingFraction(0.01), true, &off);
         let elapsed = start.elapsed();
         // scipy (digamma closed forms, numpy solve): theta 415.7055574962965, alpha 0.6988924928296204.
         assert_close(out[1].details["theta"].as_f64(), 415.7055574962965, 1e-6);
         assert_close(out[1].details["alpha"].as_f64(), 0.6988924928296204, 1e-6);
         assert!(elapsed.as_secs_f64() < 5.0, "{elapsed:?}");
     }
+
+    /// `(estimate, low, high)` of each estimator's result, `None` when it gave no value.
+    fn intervals(out: &[MetricResult]) -> Vec<Option<(f64, f64, f64)>> {
+        out[..4]
+            .iter()
+            .map(|r| {
+                let ci = &r.details["ci"];
+                Some((r.value.as_f64()?, ci["low"].as_f64()?, ci["high"].as_f64()?))
+            })
+            .collect()
+    }
+
+    /// Class of each record of a synthetic population of `size` records: four independent
+    /// attributes with Zipf-like value frequencies (80, 16, 40 and 2 values), so a few
+    /// combinations are common and many are rare or unique.
+    fn synthetic_population(size: usize, seed: u64) -> Vec<u32> {
+        let mut rng = crate::rng::SplitMix64(seed);
+        let cumulative = |values: u32, s: f64| {
+            let mut acc = 0.0;
+            let mut cum: Vec<f64> = (0..values).map(|i| { acc += 1.0 / libm::pow(f64::from(i + 1), s); acc }).collect();
+            cum.iter_mut().for_each(|c| *c /= acc);
+            cum
+        };
+        let attributes = [cumulative(80, 0.6), cumulative(16, 1.0), cumulative(40, 1.2), cumulative(2, 0.2)];
+        (0..size)
+            .map(|_| {
+                attributes.iter().fold(0u32, |key, cum| {
+                    let u = rng.unit();
+                    key * cum.len() as u32 + cum.partition_point(|&c| c <= u).min(cum.len() - 1) as u32
+                })
+            })
+            .collect()
+    }
+
+    /// Class-size histogram of the records of `population` kept with probability `pi`.
+    fn bernoulli_sample(population: &[u32], pi: f64, seed: u64) -> (Vec<(u64, u64)>, u64) {
+        let mut rng = crate::rng::SplitMix64(seed);
+        let mut classes: HashMap<u32, u64> = HashMap::new();
+        for &key in population {
+            if rng.unit() < pi {
+                *classes.entry(key).or_default() += 1;
+            }
+        }
+        let mut hist: BTreeMap<u64, u64> = BTreeMap::new();
+        for size in classes.values() {
+            *hist.entry(*size).or_default() += 1;
+        }
+        (hist.into_iter().collect(), classes.values().sum())
+    }
+
+    /// Issue 15's coverage check (docs/ci.md): 20 Bernoulli samples of a known synthetic
+    /// population at two sampling fractions; each estimator's 95 % intervals must cover the mean
+    /// of its estimates in at least 16 of the samples where it gives one. The same simulation
+    /// prints each estimator's bias against the true population uniqueness (the figures in
+    /// docs/ci.md: `cargo test --release -p pseudolens-core ci_coverage -- --nocapture`).
+    #[test]
+    fn ci_coverage_and_bias_by_simulation() {
+        const SAMPLES: u64 = 20;
+        let population = synthetic_population(200_000, 1515);
+        let big_n = population.len() as u64;
+        let mut sizes: HashMap<u32, u64> = HashMap::new();
+        for &key in &population {
+            *sizes.entry(key).or_default() += 1;
+        }
+        let truth = sizes.values().filter(|&&s| s == 1).count() as f64 / big_n as f64;
+        println!("population N = {big_n}, classes {}, true uniqueness {truth:.5}", sizes.len());
+        println!("pi    estimator  valid  mean       bias       rel.bias  sd         covered");
+        for pi in [0.02, 0.2] {
+            let runs: Vec<Vec<Option<(f64, f64, f64)>>> = (0..SAMPLES)
+                .map(|k| {
+                    let (hist, n) = bernoulli_sample(&population, pi, 100 + k);
+                    intervals(&metrics(&ctx(), &hist, n, &Population::Size(big_n), true, &CiParams::default()))
+                })
+                .collect();
+            for (j, name) in ["zayatz", "pitman", "snb", "dankar"].into_iter().enumerate() {
+                let got: Vec<(f64, f64, f64)> = runs.iter().filter_map(|r| r[j]).collect();
+                if got.is_empty() {
+                    println!("{pi:<5} {name:<10} 0");
+                    continue;
+                }
+                let mean = got.iter().map(|g| g.0).sum::<f64>() / got.len() as f64;
+                let sd = (got.iter().map(|g| (g.0 - mean).powi(2)).sum::<f64>() / (got.len() as f64 - 1.0).max(1.0)).sqrt();
+                let covered = got.iter().filter(|g| g.1 <= mean && mean <= g.2).count();
+                let bias = mean - truth;
+                println!("{pi:<5} {name:<10} {:<6} {mean:<10.5} {bias:<+10.5} {:<+9.3} {sd:<10.5} {covered}/{}", got.len(), bias / truth, got.len());
+                assert!(got.iter().all(|g| g.1 <= g.2));
+                assert!(covered * 5 >= got.len() * 4, "pi {pi} {name}: {covered} of {} cover the mean", got.len());
+            }
+        }
+    }
+
+    #[test]
+    fn ci_hand_checked_degenerate_cases() {
+        // No sample unique: every replicate has none either, every estimator is 0 in each.
+        let out = metrics(&ctx(), &[(2, 3), (5, 1)], 11, &Population::Size(110), true, &CiParams::default());
+        assert_eq!(intervals(&out), vec![Some((0.0, 0.0, 0.0)); 4]);
+        let ci = &out[0].details["ci"];
+        assert_eq!((ci["level"].as_f64(), ci["seed"].as_u64(), ci["replicates"].as_u64()), (Some(0.95), Some(15), Some(200)));
+        assert_eq!(ci["method"], "class_bootstrap_percentile");
+        // The sample is the population (pi = 1): no sampling variability, zero width at c_1/n.
+        let out = metrics(&ctx(), &G1, 17, &Population::Size(17), true, &CiParams::default());
+        assert_eq!(intervals(&out)[0], Some((3.0 / 17.0, 3.0 / 17.0, 3.0 / 17.0)));
+        let curve = out.last().unwrap();
+        let last = &curve.details["ci"][CURVE_FRACTIONS.len() - 1];
+        assert_eq!((last["pi"].as_f64(), last["zayatz"]["low"].as_f64(), last["zayatz"]["high"].as_f64()), (Some(1.0), Some(3.0 / 17.0), Some(3.0 / 17.0)));
+        // Pitman gives no estimate on G1: no interval either.
+        assert!(out[1].details.get("ci").is_none() && last["pitman"].is_null());
+        // 0 replicates: no interval anywhere.
+        let off = CiParams { ci_replicates: 0, ..CiParams::default() };
+        let out = metrics(&ctx(), &G1, 17, &Population::Size(170), true, &off);
+        assert!(out.iter().all(|r| r.details.get("ci").is_none()));
+    }
+
+    #[test]
+    fn ci_seeded_and_nested_on_adult() {
+        let (hist, n) = adult();
+        let at = |level: f64, seed: u64| {
+            let ci = CiParams { ci_level: level, ci_seed: seed, ci_replicates: 100 };
+            metrics(&ctx(), &hist, n, &Population::SamplingFraction(0.05), true, &ci)
+        };
+        let (a, b) = (at(0.95, 15), at(0.95, 15));
+        assert_eq!(a, b);
+        assert_ne!(intervals(&a), intervals(&at(0.95, 16)));
+        let (wide, narrow) = (intervals(&at(0.99, 15)), intervals(&at(0.9, 15)));
+        for (w, m) in wide.iter().zip(&narrow) {
+            if let (Some(w), Some(m)) = (w, m) {
+                assert!(w.1 <= m.1 && m.1 <= m.2 && m.2 <= w.2, "{w:?} {m:?}");
+            }
+        }
+        // Zayatz and Pitman converge on adult: their intervals are there and not degenerate.
+        for j in [0, 1] {
+            let (v, lo, hi) = intervals(&a)[j].unwrap();
+            assert!(lo < hi && (lo - v).abs() < 0.2 * v && (hi - v).abs() < 0.2 * v, "{j}: {v} [{lo}, {hi}]");
+        }
+    }
+
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
@@ -642,7 +841,7 @@ mod tests {
                 prop_assert!(snb(&hist, n, big_n).count.is_none_or(f64::is_finite));
                 prop_assert!(dankar(&hist, n, big_n).count.is_some_and(f64::is_finite));
             }
-            let curve = metrics(&ctx(), &hist, n, &Population::Missing, true).pop().unwrap();
+            let curve = metrics(&ctx(), &hist, n, &Population::Missing, true, &CiParams::default()).pop().unwrap();
             prop_assert_eq!(curve.value.as_array().map(Vec::len), Some(CURVE_FRACTIONS.len()));
         }
     }

@@ -9,6 +9,7 @@
 
 use serde_json::json;
 
+use crate::interval::{CiParams, ratio_mean};
 use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, Status, min_mean_max};
 
@@ -57,7 +58,10 @@ fn median(mut items: Vec<(f64, u64)>) -> f64 {
 /// `sdc_individual_risk` (`{min, mean, max}` over records), `global_risk_er`, `global_risk`
 /// (`details.pct`) and `risky_observations` (`details`: `median`, `mad`, `limit`) (spec
 /// identity-risk.md Sec 8). `classes` holds `(fk, Fk, records)` per distinct key, in key order.
-pub fn metrics(ctx: &Context, classes: &[(f64, f64, u64)]) -> Vec<MetricResult> {
+/// With `ci` enabled, the mean risk (`sdc_individual_risk`'s mean, `global_risk`) and
+/// `global_risk_er` (`n` times it) carry the interval `details.ci` ([`ratio_mean`], the keys
+/// as clusters; `f` the sampling fraction, records over the sum of weights; docs/ci.md).
+pub fn metrics(ctx: &Context, classes: &[(f64, f64, u64)], f: f64, ci: &CiParams) -> Vec<MetricResult> {
     const IDS: [&str; 4] = ["sdc_individual_risk", "global_risk_er", "global_risk", "risky_observations"];
     let risks: Vec<(f64, u64)> = classes
         .iter()
@@ -75,10 +79,17 @@ pub fn metrics(ctx: &Context, classes: &[(f64, f64, u64)]) -> Vec<MetricResult> 
     let mad = MAD_CONSTANT * median(risks.iter().map(|&(r, records)| ((r - med).abs(), records)).collect());
     let limit = med + MAD_FACTOR * mad;
     let risky: u64 = risks.iter().filter(|r| r.0 > limit && r.0 > RISKY_MIN).map(|r| r.1).sum();
+    let interval = ci.enabled().then(|| ratio_mean(&risks, f, (0.0, 1.0), ci)).flatten();
+    let with_ci = |mut details: serde_json::Value, factor: f64| {
+        if let Some(i) = &interval {
+            details["ci"] = i.scaled(factor).to_json();
+        }
+        details
+    };
     vec![
-        ctx.ok(IDS[0], min_mean_max(min, global, max)),
-        ctx.ok(IDS[1], er),
-        ctx.ok(IDS[2], global).with_details(json!({ "pct": 100.0 * global })),
+        ctx.ok(IDS[0], min_mean_max(min, global, max)).with_details(with_ci(json!({}), 1.0)),
+        ctx.ok(IDS[1], er).with_details(with_ci(json!({}), n as f64)),
+        ctx.ok(IDS[2], global).with_details(with_ci(json!({ "pct": 100.0 * global }), 1.0)),
         ctx.ok(IDS[3], risky).with_details(json!({
             "median": med, "mad": mad, "limit": limit, "mad_factor": MAD_FACTOR, "min_risk": RISKY_MIN,
         })),
@@ -121,7 +132,7 @@ mod tests {
         for (&(fk, big_fk, _), want) in G1.iter().zip(want) {
             assert_close(&json!(individual_risk(fk, big_fk)), want);
         }
-        let out = metrics(&ctx(), &G1);
+        let out = metrics(&ctx(), &G1, 0.1, &CiParams::default());
         let ids: Vec<_> = out.iter().map(|r| r.id).collect();
         assert_eq!(ids, ["sdc_individual_risk", "global_risk_er", "global_risk", "risky_observations"]);
         assert_close(&out[0].value["min"], 0.01234567901);
@@ -158,7 +169,7 @@ mod tests {
         assert_eq!(median(vec![(0.5, 1), (0.1, 2), (0.2, 2)]), 0.2);
         assert_eq!(median(vec![(0.3, 6)]), 0.3);
         // Through metrics: fk = Fk (r = 1/fk) for 2 + 2 records, median (1/4 + 1/2)/2.
-        let out = metrics(&ctx(), &[(4.0, 4.0, 2), (2.0, 2.0, 2)]);
+        let out = metrics(&ctx(), &[(4.0, 4.0, 2), (2.0, 2.0, 2)], 1.0, &CiParams::default());
         assert_close(&out[3].details["median"], 0.375);
         assert_close(&out[3].details["mad"], MAD_CONSTANT * 0.125);
         assert_eq!(out[3].value, json!(0));
@@ -166,7 +177,7 @@ mod tests {
 
     #[test]
     fn empty_input() {
-        let out = metrics(&ctx(), &[(2.0, 10.0, 0)]);
+        let out = metrics(&ctx(), &[(2.0, 10.0, 0)], 0.2, &CiParams::default());
         assert!(out.iter().all(|r| r.status == Status::EmptyInput && r.reason == Some("no_records_in_scope")));
     }
 }

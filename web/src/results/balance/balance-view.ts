@@ -28,7 +28,8 @@ import { explain, reasonText } from '../../ui/explain';
 import { count, decimal, percent, plural, score } from '../../ui/format';
 import { metric, type Report } from '../../shared/report';
 import { rutSweepChart, type SweepChart } from '../../charts/rut-sweep-chart';
-import { fact, facts, help, missingReason, type View } from '../../ui/view-kit';
+import { fact, facts, help, missingReason, withInterval, type View } from '../../ui/view-kit';
+import { metricInterval } from '../../shared/suite';
 
 function card(id: string, title: string, value: string, direction: string, sentence: Child): HTMLElement {
   return el(
@@ -66,7 +67,11 @@ function externalPart(report: Report): Child[] {
   return [
     head,
     facts(
-      fact('r_external', 'External linkage risk (R_external)', score(ext.value), `${explain('r_external')}`),
+      withInterval(
+        fact('r_external', 'External linkage risk (R_external)', score(ext.value), `${explain('r_external')}`),
+        metricInterval(metric(report, 'r_external')),
+        score,
+      ),
       fact(
         'r_external_match_rate',
         'Records with a look-alike in the reference table',

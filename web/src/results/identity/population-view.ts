@@ -8,8 +8,8 @@ import { el } from '../../ui/dom';
 import { explain, reasonText } from '../../ui/explain';
 import { count, fractionPercent, smallPercent } from '../../ui/format';
 import { metric, type Report } from '../../shared/report';
-import { detailNumber, detailString, uniquenessCurve } from '../../shared/suite';
-import { fact, facts, help, missingReason, section, type View } from '../../ui/view-kit';
+import { detailNumber, detailString, metricInterval, uniquenessCurve } from '../../shared/suite';
+import { fact, facts, help, intervalText, missingReason, section, withInterval, type View } from '../../ui/view-kit';
 
 const MODEL_NAMES: Readonly<Record<string, string>> = { zayatz: 'Zayatz', pitman: 'Pitman', snb: 'SNB' };
 
@@ -17,7 +17,8 @@ function estimatorFact(report: Report, id: string, name: string): HTMLElement {
   const m = metric(report, id);
   if (m && m.status === 'ok' && typeof m.value === 'number' && Number.isFinite(m.value)) {
     const u = detailNumber(m, 'U');
-    return fact(id, name, smallPercent(m.value), `${u === null ? '' : `About ${count(Math.round(u))} people. `}${explain(id)}`);
+    const node = fact(id, name, smallPercent(m.value), `${u === null ? '' : `About ${count(Math.round(u))} people. `}${explain(id)}`);
+    return withInterval(node, metricInterval(m), smallPercent);
   }
   // Null values are never shown as a number: say why there is no estimate.
   const cause = detailString(m, 'cause');
@@ -41,6 +42,7 @@ function headline(report: Report): HTMLElement {
   const n = detailNumber(m, 'N');
   const pi = detailNumber(m, 'pi');
   const model = detailString(m, 'model');
+  const ci = metricInterval(m);
   return el(
     'div',
     { class: 'headline-stat', 'data-metric': 'population_uniqueness_dankar' },
@@ -54,6 +56,13 @@ function headline(report: Report): HTMLElement {
         'of the population is estimated to be unique on these quasi-identifiers',
         u !== null && n !== null ? `: about ${count(Math.round(u))} of ${count(n)} people.` : '.',
       ),
+      ci
+        ? el(
+            'p',
+            { class: 'headline-interval', id: 'population-interval', 'data-ci': `${ci.low},${ci.high}` },
+            `${intervalText(ci, smallPercent)}. ${explain('confidence_interval')}`,
+          )
+        : null,
       el(
         'p',
         { class: 'help' },

@@ -6,8 +6,8 @@ import { el, scrollTable } from '../../ui/dom';
 import { explain } from '../../ui/explain';
 import { count, percent, score } from '../../ui/format';
 import { isRecord, metric, numberValue, type Report } from '../../shared/report';
-import { detailNumber, minMeanMax, perAttribute, asMinMeanMax, type MinMeanMax } from '../../shared/suite';
-import { cellValue, facts, help, reportFact, section } from '../../ui/view-kit';
+import { detailNumber, metricInterval, minMeanMax, perAttribute, asMinMeanMax, type MinMeanMax } from '../../shared/suite';
+import { cellValue, facts, help, reportFact, section, withInterval } from '../../ui/view-kit';
 
 const mmm = (v: MinMeanMax | null) => (v ? `min ${score(v.min)} · mean ${score(v.mean)} · max ${score(v.max)}` : '—');
 
@@ -21,8 +21,12 @@ export function weightsView(report: Report): HTMLElement | null {
     'weights-title',
     help('The file is treated as a sample: each row stands for as many people as its weight says (the sdcMicro method).'),
     facts(
-      reportFact(report, 'global_risk_er', 'Expected re-identifications', count(er)),
-      reportFact(report, 'global_risk', 'Global risk', percent(v('global_risk'))),
+      withInterval(
+        reportFact(report, 'global_risk_er', 'Expected re-identifications', count(er)),
+        metricInterval(metric(report, 'global_risk_er')),
+        count,
+      ),
+      withInterval(reportFact(report, 'global_risk', 'Global risk', percent(v('global_risk'))), metricInterval(metric(report, 'global_risk')), percent),
       reportFact(report, 'sdc_individual_risk', 'Individual risk', mmm(minMeanMax(report, 'sdc_individual_risk'))),
       reportFact(report, 'risky_observations', 'Risky records', count(v('risky_observations'))),
       reportFact(report, 'r_internal_weighted', 'Weighted average risk', score(v('r_internal_weighted'))),
