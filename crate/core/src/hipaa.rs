@@ -315,7 +315,7 @@ fn luhn(d: &[u8]) -> bool {
         let x = u32::from(c - b'0');
         if i % 2 == 1 { if x * 2 > 9 { x * 2 - 9 } else { x * 2 } } else { x }
     }).sum();
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 /// A payment card number written in groups of four (`4111 1111 1111 1111`) passing Luhn's check.
@@ -413,6 +413,10 @@ impl Checklist {
         self.findings.iter().flatten().any(|f| f.column == column)
     }
 }
+
+/// A kind of number (H-M): its id, the words of a column name that hint at it, the value check,
+/// and what matching values look like.
+type NumberedKind<'a> = (&'static str, &'static [&'static str], &'a dyn Fn(&str) -> bool, &'static str);
 
 /// Checks one column by its distinct values (and its name).
 fn check_column(c: &ColumnValues<'_>, norm: &Normaliser, out: &mut Checklist) {
@@ -532,7 +536,7 @@ fn check_column(c: &ColumnValues<'_>, norm: &Normaliser, out: &mut Checklist) {
 
     // (H-M) Record, plan, account, licence, vehicle and device numbers: values with a known
     // check digit or layout, else the column's name.
-    let numbered: [(&str, &[&str], &dyn Fn(&str) -> bool, &str); 6] = [
+    let numbered: [NumberedKind<'_>; 6] = [
         ("medical_record", MRN_WORDS, &|t: &str| t.to_ascii_uppercase().starts_with("MRN") && digits(t) >= 4, "medical record numbers (MRN...)"),
         ("health_plan", PLAN_WORDS, &is_mbi, "Medicare beneficiary identifiers"),
         ("account", ACCOUNT_WORDS, &|t: &str| is_iban(t) || is_card(t), "account numbers (IBAN or payment card, check digits valid)"),
