@@ -91,6 +91,11 @@ export const HEADLINES: Readonly<Record<string, (report: Report) => string | nul
     return d?.status === 'ok' && typeof d.value === 'number' ? `${smallPercent(d.value)} of the population unique` : 'Needs the population size';
   },
   'attribution-title': attributionHeadline,
+  'suda-title': (r) => {
+    const n = numberValue(r, 'suda_msu_records');
+    const share = numberValue(r, 'suda_msu_share');
+    return n === null || share === null ? null : `${count(n)} records (${percent(share)}) with a special unique`;
+  },
   'scorr-title': (r) => {
     const u = minMeanMax(r, 'scorr_uniqueness_risk');
     return u ? `Highest uniqueness risk ${score(u.max)}` : null;
