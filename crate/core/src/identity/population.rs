@@ -338,9 +338,17 @@ pub fn dankar(hist: &[(u64, u64)], n: u64, big_n: u64) -> Estimate {
 
 /// Zayatz, Pitman, SNB and Dankar at `N`, Pitman from `fit`.
 fn all_at(hist: &[(u64, u64)], n: u64, big_n: u64, fit: &PitmanFit) -> [Estimate; 4] {
+    all_but_snb_at(hist, n, big_n, fit, true)
+}
+
+/// [`all_at`], SNB left out (as invalid) when `with_snb` is false and Dankar does not need it
+/// (`pi <= 0.1`): the bootstrap skips SNB where the sample's own SNB gave no estimate, so no
+/// interval needs it (SNB's start grid is most of a replicate's cost).
+fn all_but_snb_at(hist: &[(u64, u64)], n: u64, big_n: u64, fit: &PitmanFit, with_snb: bool) -> [Estimate; 4] {
     let c1 = counts(hist).1;
     let pi = n as f64 / big_n as f64;
-    let (z, p, s) = (zayatz(hist, n, big_n), pitman_at(fit, c1, big_n), snb(hist, n, big_n));
+    let s = if with_snb || pi > 0.1 { snb(hist, n, big_n) } else { Estimate::invalid(json!({ "cause": "not_needed" })) };
+    let (z, p) = (zayatz(hist, n, big_n), pitman_at(fit, c1, big_n));
     let d = decide(c1, pi, &z, if pi <= 0.1 { &p } else { &s });
     [z, p, s, d]
 }
@@ -355,9 +363,9 @@ const ESTIMATOR_IDS: [&str; 4] = [
 
 /// The four estimators' shares `U/N` at the sampling fraction `pi` (`N = round(n/pi)`, at
 /// least `n`), Pitman from `fit`.
-fn shares_at(hist: &[(u64, u64)], n: u64, pi: f64, fit: &PitmanFit) -> [Option<f64>; 4] {
+fn shares_at(hist: &[(u64, u64)], n: u64, pi: f64, fit: &PitmanFit, with_snb: bool) -> [Option<f64>; 4] {
     let big_n = ((n as f64 / pi).round() as u64).max(n);
-    all_at(hist, n, big_n, fit).map(|e| e.count.map(|u| u / big_n as f64))
+    all_but_snb_at(hist, n, big_n, fit, with_snb).map(|e| e.count.map(|u| u / big_n as f64))
 }
 
 /// One bootstrap replicate's shares: at the audit's `pi` (when `N` is known) and at each of
@@ -372,6 +380,10 @@ struct Replicate {
 /// fractions as the sample, its `N` following its own `n*`. Replicates are independent of
 /// each other and of the thread count.
 fn replicates(hist: &[(u64, u64)], pi: Option<f64>, ci: &CiParams) -> Vec<Replicate> {
+    let n: u64 = hist.iter().map(|(s, c)| s * c).sum();
+    let snb_valid = |pi: f64| snb(hist, n, ((n as f64 / pi).round() as u64).max(n)).count.is_some();
+    let snb_at_pi = pi.is_some_and(snb_valid);
+    let snb_curve = CURVE_FRACTIONS.map(snb_valid);
     crate::par::map((0..ci.ci_replicates).collect(), |b| {
         let h = histogram_replicate(hist, ci.ci_seed, b);
         let n: u64 = h.iter().map(|(s, c)| s * c).sum();
@@ -379,7 +391,8 @@ fn replicates(hist: &[(u64, u64)], pi: Option<f64>, ci: &CiParams) -> Vec<Replic
             return Replicate { at_pi: [None; 4], curve: [[None; 4]; CURVE_FRACTIONS.len()] };
         }
         let fit = if counts(&h).1 == 0 { Err(Value::Null) } else { pitman_fit(&h, n) };
-        Replicate { at_pi: pi.map_or([None; 4], |pi| shares_at(&h, n, pi, &fit)), curve: CURVE_FRACTIONS.map(|pi| shares_at(&h, n, pi, &fit)) }
+        let curve = std::array::from_fn(|i| shares_at(&h, n, CURVE_FRACTIONS[i], &fit, snb_curve[i]));
+        Replicate { at_pi: pi.map_or([None; 4], |pi| shares_at(&h, n, pi, &fit, snb_at_pi)), curve }
     })
 }
 
