@@ -192,22 +192,18 @@ impl Sides {
             sides.reference = Some(Arc::new(e));
             sides.warnings.extend(w);
         }
-        if let Some(path) = original {
-            let (o, w) = with_fallback(path, config, |c| {
+        // The original and the control table are read alike (the utility attributes).
+        let captured = |path: &str| {
+            with_fallback(path, config, |c| {
                 let mut o = Original::new(c, c.encoding);
                 stream(path, |chunk| o.push(chunk))?;
                 Ok(o.finish()?)
-            })?;
-            sides.original = Some(Arc::new(o));
-            sides.warnings.extend(w);
-        }
-        if let Some(path) = control {
-            let (c, w) = with_fallback(path, config, |c| {
-                let mut o = Original::new(c, c.encoding);
-                stream(path, |chunk| o.push(chunk))?;
-                Ok(o.finish()?)
-            })?;
-            sides.control = Some(Arc::new(c));
+            })
+        };
+        for (path, slot) in [(original, &mut sides.original), (control, &mut sides.control)] {
+            let Some(path) = path else { continue };
+            let (o, w) = captured(path)?;
+            *slot = Some(Arc::new(o));
             sides.warnings.extend(w);
         }
         Ok(sides)

@@ -70,6 +70,14 @@ export function groupRuns(groups: number, readers: number): [number, number][] {
   });
 }
 
+/** Gives the merged table the file's SHA-256 from the hasher; false when the hasher failed. */
+async function sealed(kept: KeptTable, hash: Promise<Answer>): Promise<boolean> {
+  const hashed = await hash;
+  if (!hashed.ok || !('hex' in hashed)) return false;
+  kept.set_sha256(hashed.hex);
+  return true;
+}
+
 /** Appends `next` to `kept` (consuming it); false when they do not join (read on one thread). */
 function merged(kept: KeptTable, next: KeptTable): boolean {
   try {
@@ -197,9 +205,7 @@ export class ReaderPool {
         if (!kept) kept = table;
         else kept.merge(table);
       }
-      const hashed = await hash;
-      if (!kept || !hashed.ok || !('hex' in hashed)) return null;
-      kept.set_sha256(hashed.hex);
+      if (!kept || !(await sealed(kept, hash))) return null;
       const whole = kept;
       kept = null;
       return { table: whole, parts: runs.length };
@@ -255,9 +261,7 @@ export class ReaderPool {
         if (!kept) kept = table;
         else if (!merged(kept, table)) return null;
       }
-      const hashed = await hash;
-      if (!kept || !hashed.ok || !('hex' in hashed)) return null;
-      kept.set_sha256(hashed.hex);
+      if (!kept || !(await sealed(kept, hash))) return null;
       const whole = kept;
       kept = null;
       return { table: whole, parts: ranges.length };
