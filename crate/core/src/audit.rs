@@ -315,7 +315,37 @@ impl TableSummary {
         }
         if !qi.is_empty() {
             let k = metrics.iter().find(|m| m.id == "k_anonymity").and_then(|m| m.value.as_f64());
-            let sensitive = self.sensitive_index.iter().zip(&self.sensitive).map(|(&i, s)| (self.columns[i].as_str(), s)).collect();
+            let original = config.attribute.t_reference == attribute::TReference::Original;
+            // `t_reference = original`: each SA's column of `O` and its rows per value.
+            let references: Vec<Option<(&crate::table::dictionary::Dictionary, Vec<u64>)>> = self
+                .sensitive_index
+                .iter()
+                .map(|&i| {
+                    let column = self.original.as_ref().filter(|_| original)?.column(&self.columns[i])?;
+                    let mut counts = vec![0u64; column.values.len()];
+                    column.codes.iter().for_each(|&c| counts[c as usize] += 1);
+                    Some((&column.values, counts))
+                })
+                .collect();
+            let sensitive = self
+                .sensitive_index
+                .iter()
+                .zip(&self.sensitive)
+                .zip(&references)
+                .map(|((&i, summary), reference)| {
+                    let name = self.columns[i].as_str();
+                    let settings = config.attributes.get(name);
+                    let order = settings.filter(|s| s.kind == Some(crate::table::kind::Kind::Ordinal)).and_then(|s| s.order.as_deref());
+                    let reference = reference.as_ref().map(|(values, counts)| attribute::distribution::Reference { values, counts });
+                    attribute::SaInput {
+                        name,
+                        summary,
+                        declared: attribute::distribution::Declared { order, reference },
+                        hierarchy: settings.and_then(|s| s.hierarchy.as_deref()),
+                        reference_missing: original && reference.is_none(),
+                    }
+                })
+                .collect();
             let input = AttributeInput { table: &self.classes, qi: &qi, sensitive, persons: self.persons.as_ref(), k, alpha: config.wildcard_alpha };
             metrics.extend(attribute::finish(&input, &config.attribute));
             let sas: Vec<String> = self.sensitive_index.iter().map(|&i| self.columns[i].clone()).collect();

@@ -222,6 +222,16 @@ impl AuditConfig {
         if !(0.0..=1.0).contains(&self.wildcard_alpha) {
             return Err(Error::config("invalid_alpha", format!("the wildcard alpha must lie in [0, 1], not {}", self.wildcard_alpha)));
         }
+        for (name, a) in &self.attributes {
+            match (a.kind == Some(crate::table::kind::Kind::Ordinal), &a.order) {
+                (true, None) => return Err(Error::config("ordinal_order_missing", format!("the ordinal column \"{name}\" needs its order of labels"))),
+                (false, Some(_)) => return Err(Error::config("order_without_ordinal", format!("an order is declared for \"{name}\", whose kind is not ordinal"))),
+                (true, Some(o)) if (1..o.len()).any(|i| o[..i].contains(&o[i])) => {
+                    return Err(Error::config("ordinal_label_repeated", format!("the order of \"{name}\" names a label twice")));
+                }
+                _ => {}
+            }
+        }
         self.balance.check()?;
         self.ci.check()?;
         self.utility.check()?;
