@@ -81,8 +81,8 @@ impl Tree {
         if count > 0 {
             return Err(Incomplete { missing, count });
         }
-        // One root: the single top, else a new node above every top (and the blank leaves).
-        let root = if tops.len() == 1 && blanks.is_empty() {
+        // One root: the single top, else a new node above every top; blank leaves hang under it.
+        let root = if tops.len() == 1 {
             tops[0]
         } else {
             parent.push(usize::MAX);

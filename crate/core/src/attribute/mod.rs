@@ -338,8 +338,8 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
     };
     let (mut l_min, mut e_min, mut t_max, mut eq_max, mut ord_max, mut hier_max, mut b_max, mut d_max, mut a_max) = (
         Extreme::lowest(),
-        Extreme::highest(),
         Extreme::lowest(),
+        Extreme::highest(),
         Extreme::highest(),
         Extreme::highest(),
         Extreme::highest(),
