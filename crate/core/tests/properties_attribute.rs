@@ -1,0 +1,138 @@
+//! Property tests of the attribute-disclosure options (issue 15): with a declared ordinal SA,
+//! a hierarchy and each `t_distance`, any chunking, any row order and any cut into two merged
+//! parts give the one-pass report; the distances keep their bounds (the equal distance bounds
+//! the hierarchical and ordered ones: their ground distances lie in `[1/H, 1]` and
+//! `[1/(m-1), 1]`); `t_reference = original` against the release itself changes nothing; the
+//! settings survive their serialized form.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use pseudolens_core::attribute::{TDistance, TReference};
+use pseudolens_core::identity::MissingPolicy;
+use pseudolens_core::table::kind::Kind;
+use pseudolens_core::{Audit, AttributeSettings, AuditConfig, Report};
+use serde_json::Value;
+
+fn rows() -> impl Strategy<Value = Vec<(String, String, String)>> {
+    let qi = prop::sample::select(vec!["x", "y", "z", "", "*"]);
+    let sa = prop::sample::select(vec!["lo", "mid", "hi", "top", "", "*"]);
+    prop::collection::vec((qi.clone(), qi, sa).prop_map(|(a, b, s)| (a.to_string(), b.to_string(), s.to_string())), 1..50)
+}
+
+fn csv(rows: &[(String, String, String)]) -> Vec<u8> {
+    let mut s = String::from("a,b,s,h\n");
+    for (a, b, v) in rows {
+        s.push_str(&format!("{a},{b},{v},{v}\n"));
+    }
+    s.into_bytes()
+}
+
+fn policy() -> impl Strategy<Value = MissingPolicy> {
+    prop::sample::select(vec![MissingPolicy::Ordinary, MissingPolicy::Wildcard, MissingPolicy::Drop])
+}
+
+fn distance() -> impl Strategy<Value = TDistance> {
+    prop::sample::select(vec![TDistance::Auto, TDistance::Equal, TDistance::Ordered, TDistance::Hierarchical])
+}
+
+/// `s` ordinal (lo < mid < hi < top) and `h` with a three-level hierarchy; both sensitive.
+fn config(policy: MissingPolicy, distance: TDistance) -> AuditConfig {
+    let mut c = AuditConfig { missing_policy: policy, sensitive: vec!["s".into(), "h".into()], ..qi(&["a", "b"]) };
+    c.attribute.t_distance = distance;
+    let order = ["lo", "mid", "hi", "top"].iter().map(|s| s.to_string()).collect();
+    c.attributes.insert("s".into(), AttributeSettings { kind: Some(Kind::Ordinal), order: Some(order), ..Default::default() });
+    let tree = [("lo", "low"), ("mid", "low"), ("hi", "high"), ("top", "high")];
+    let rows = tree.iter().map(|(l, n)| vec![l.to_string(), n.to_string(), "*".to_string()]).collect();
+    c.attributes.insert("h".into(), AttributeSettings { hierarchy: Some(rows), ..Default::default() });
+    c
+}
+
+fn metrics(r: &Report) -> Value {
+    serde_json::to_value(&r.metrics).unwrap()
+}
+
+fn get(r: &Report, id: &str, sa: &str) -> Option<f64> {
+    r.metrics.iter().find(|m| m.id == id && m.scope.sensitive.as_deref() == Some(sa)).and_then(|m| m.value.as_f64())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn chunking_and_row_order_change_nothing(rows in rows(), chunk in 1usize..40, seed in any::<u64>(), p in policy(), d in distance()) {
+        let c = config(p, d);
+        let whole = audit(&csv(&rows), &c);
+        prop_assert_eq!(&whole, &audit_chunked(&csv(&rows), &c, chunk).unwrap());
+        let mut shuffled = rows.clone();
+        let mut s = seed | 1;
+        for i in (1..shuffled.len()).rev() {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            shuffled.swap(i, (s % (i as u64 + 1)) as usize);
+        }
+        prop_assert!(same(&metrics(&audit(&csv(&shuffled), &c)), &metrics(&whole)));
+    }
+
+    #[test]
+    fn merging_two_parts_equals_one_pass(rows in rows(), cut in 0usize..50, p in policy(), d in distance()) {
+        let c = config(p, d);
+        let cut = cut.min(rows.len());
+        let whole = audit(&csv(&rows), &c);
+        let part = |rows: &[(String, String, String)]| {
+            let mut a = Audit::new(c.clone()).unwrap();
+            a.push(&csv(rows)).unwrap();
+            a.finish_part().unwrap()
+        };
+        let mut merged = part(&rows[..cut]);
+        merged.merge(part(&rows[cut..])).unwrap();
+        prop_assert!(same(&metrics(&merged.finish()), &metrics(&whole)));
+    }
+
+    #[test]
+    fn distances_keep_their_bounds(rows in rows(), p in policy()) {
+        let r = audit(&csv(&rows), &config(p, TDistance::Auto));
+        for sa in ["s", "h"] {
+            let Some(eq) = get(&r, "t_closeness_equal", sa) else { continue };
+            prop_assert!((0.0..=1.0 + 1e-12).contains(&eq));
+            // h: H = 2 (a blank value hangs under the root).
+            if let Some(hier) = get(&r, "t_closeness_hierarchical", sa) {
+                prop_assert!(hier <= eq + 1e-12 && hier >= eq / 2.0 - 1e-12, "{} hier {} eq {}", sa, hier, eq);
+            }
+            if let Some(ord) = get(&r, "t_closeness_ordered", sa) {
+                prop_assert!(ord <= eq + 1e-12, "{} ord {} eq {}", sa, ord, eq);
+                prop_assert!(ord >= 0.0);
+            }
+        }
+        // The ordinal SA's default distance is the ordered one; `h` has no ordered distance.
+        if let Some(ord) = get(&r, "t_closeness_ordered", "s") {
+            prop_assert_eq!(get(&r, "t_closeness", "s"), Some(ord));
+        }
+        prop_assert!(get(&r, "t_closeness_ordered", "h").is_none());
+    }
+
+    #[test]
+    fn original_reference_equal_to_the_release_changes_nothing(rows in rows(), p in prop::sample::select(vec![MissingPolicy::Ordinary, MissingPolicy::Wildcard])) {
+        // (Under `drop`, or with `exclude_suppressed_rows`, a row can leave `R` but it stays
+        // in `O`'s column: Sec 1.)
+        let released = AuditConfig { exclude_suppressed_rows: false, ..config(p, TDistance::Auto) };
+        let original = AuditConfig { attribute: pseudolens_core::attribute::AttributeParams { t_reference: TReference::Original, ..released.attribute.clone() }, ..released.clone() };
+        let bytes = csv(&rows);
+        let a = against(&bytes, &bytes, &released);
+        let b = against(&bytes, &bytes, &original);
+        for id in ["t_closeness", "t_closeness_equal", "t_closeness_hierarchical", "beta_likeness_basic", "delta_disclosure"] {
+            for sa in ["s", "h"] {
+                let (x, y) = (get(&a, id, sa), get(&b, id, sa));
+                prop_assert!(x == y || x.zip(y).is_some_and(|(x, y)| close(x, y)), "{} {}: {:?} {:?}", id, sa, x, y);
+            }
+        }
+    }
+
+    #[test]
+    fn settings_survive_serialization(p in policy(), d in distance(), original in any::<bool>()) {
+        let mut c = config(p, d);
+        c.attribute.t_reference = if original { TReference::Original } else { TReference::Released };
+        let back: AuditConfig = serde_json::from_value(serde_json::to_value(&c).unwrap()).unwrap();
+        prop_assert_eq!(back, c);
+    }
+}
