@@ -207,7 +207,7 @@ fn t_reference_original() {
     // P: class x = {a, b}, class y = {a, d}.
     // Equal distance: x: 1/2 (0 + 1/4 + 1/4 + 0) = 1/4; y: 1/2 (0 + 1/4 + 1/4 + 1/2) = 1/2.
     // beta: x, b: (1/2 - 1/4)/(1/4) = 1; y: a has P = Q, d has Q = 0 (skipped): beta = 1.
-    // delta: x: |ln 1|, |ln 2|; y: |ln 1|, d skipped: ln 2. unseen_values = [d].
+    // delta: x: |ln 1|, |ln 2|; y: |ln 1|, d skipped: ln 2. unseen_values = [[d, 1 record]].
     let o = b"q,s\nx,a\nx,a\ny,b\ny,c\n";
     let p = b"q,s\nx,a\nx,b\ny,a\ny,d\n";
     let mut config = sa_config(&["q"], &["s"]);
@@ -217,8 +217,8 @@ fn t_reference_original() {
     assert_eq!(of(&r, "t_closeness", "s").details["reference"], json!("original"));
     assert_close(v(&r, "beta_likeness_basic", "s"), 1.0, "beta");
     assert_close(v(&r, "delta_disclosure", "s"), std::f64::consts::LN_2, "delta");
-    assert_eq!(of(&r, "beta_likeness_basic", "s").details["unseen_values"], json!(["d"]));
-    assert_eq!(of(&r, "delta_disclosure", "s").details["unseen_values"], json!(["d"]));
+    assert_eq!(of(&r, "beta_likeness_basic", "s").details["unseen_values"], json!([["d", 1]]));
+    assert_eq!(of(&r, "delta_disclosure", "s").details["unseen_values"], json!([["d", 1]]));
     // Released reference: Q = (a 1/2, b 1/4, d 1/4): both classes at 1/4.
     config.attribute.t_reference = TReference::Released;
     let r = against(o, p, &config);

@@ -451,7 +451,8 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
     });
 
     let (beta, worst) = b_max.get();
-    let unseen: Vec<Option<&str>> = dist.order.iter().filter(|&&v| dist.q_ref[v as usize] == 0).map(|&v| dist.display(v)).collect();
+    // [value, records of the release]: the values `O` lacks (skipped by beta and delta).
+    let unseen: Vec<Value> = dist.order.iter().filter(|&&v| dist.q_ref[v as usize] == 0).map(|&v| json!([dist.display(v), dist.q_counts[v as usize]])).collect();
     let mut r = ctx.ok("beta_likeness_basic", beta).with_details(json!({ "worst_class": class_values(worst.class), "worst_class_size": worst.records }));
     if dist.from_original {
         r.details["unseen_values"] = json!(unseen);
