@@ -230,3 +230,30 @@ fn t_reference_original() {
     assert_close(v(&r, "t_closeness", "s"), 0.25, "no original");
     assert_eq!(of(&r, "t_closeness", "s").warnings, ["original_lacks_sensitive"]);
 }
+
+#[test]
+fn ordinal_attribute_in_the_permutation_model() {
+    // utility.md Sec 11.1: an ordinal attribute enters the permutation model as its position
+    // in the declared order (low 0 < mid 1 < high 2). O's grade x = (low, mid, high, low) =
+    // (0, 1, 2, 0), P's y = (mid, high, low, low) = (1, 2, 0, 0), paired by row order.
+    // Sec 11.3: s = rows of x ascending, ties by row = (0, 3, 1, 2), rX = (0, 2, 3, 1); y
+    // ascending, ties by rX: rows 3 (0, rX 1), 2 (0, rX 3), 0, 1: rY = (2, 3, 1, 0).
+    // z_i = x[s[rY_i]] = (1, 2, 0, 0); pi = s[rY] + 1 = (2, 3, 4, 1); e = y - z = 0;
+    // d = |rX - rY| = (2, 1, 2, 1). (Code-point order high < low < mid would give pi =
+    // (2, 3, 1, 4).) A label the order lacks, and a blank, leave their pair out (Sec 11.1).
+    let o = b"q,grade\na,low\nb,mid\nc,high\nd,low\ne,mid\n";
+    let p = b"q,grade\na,mid\nb,high\nc,low\nd,low\ne,\n";
+    let mut config = AuditConfig { utility_columns: vec!["grade".into()], ..qi(&["q"]) };
+    config.attributes.insert("grade".into(), ordinal(&["low", "mid", "high"]));
+    let r = against(o, p, &config);
+    let m = r.metrics.iter().find(|m| m.id == "perm_reverse_mapping" && m.scope.attribute.as_deref() == Some("grade")).expect("grade enters the model");
+    assert_eq!(m.status, Status::Ok, "{m:?}");
+    assert_eq!(m.details["z"], json!([1.0, 2.0, 0.0, 0.0]));
+    assert_eq!(m.details["pi"], json!([2, 3, 4, 1]));
+    assert_eq!(m.details["d"], json!([2, 1, 2, 1]));
+    assert_close(m.value["mean_d"].as_f64().unwrap(), 1.5, "mean d");
+    assert_eq!(m.value["mean_abs_e"], json!(0.0));
+    // Undeclared, the same column is categorical: it stays out of the model.
+    let r = against(o, p, &AuditConfig { utility_columns: vec!["grade".into()], ..qi(&["q"]) });
+    assert!(!r.metrics.iter().any(|m| m.id == "perm_reverse_mapping" && m.scope.attribute.as_deref() == Some("grade")));
+}

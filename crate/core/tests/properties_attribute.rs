@@ -136,3 +136,33 @@ proptest! {
         prop_assert_eq!(back, c);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Digits declared ordinal in their numeric order give the permutation model the numeric
+    /// attribute's ranks, so the same results (utility.md Sec 11.1: ordinal position).
+    #[test]
+    fn ordinal_permutation_equals_numeric(pairs in prop::collection::vec((0u8..5, 0u8..5, 0u8..4), 3..30)) {
+        let table = |pick: fn(&(u8, u8, u8)) -> u8| {
+            let mut s = String::from("q,g,n\n");
+            for r in &pairs {
+                s.push_str(&format!("x{},{},{}\n", r.2, pick(r), r.2));
+            }
+            s.into_bytes()
+        };
+        let (o, p) = (table(|r| r.0), table(|r| r.1));
+        let base = AuditConfig { utility_columns: vec!["g".into(), "n".into()], ..qi(&["q"]) };
+        let mut numeric = base.clone();
+        numeric.attributes.insert("g".into(), AttributeSettings { kind: Some(Kind::Numeric), ..Default::default() });
+        let mut ordinal = base;
+        let order = (0..5).map(|i| i.to_string()).collect();
+        ordinal.attributes.insert("g".into(), AttributeSettings { kind: Some(Kind::Ordinal), order: Some(order), ..Default::default() });
+        let perm = |r: &Report| -> Vec<Value> {
+            r.metrics.iter().filter(|m| m.id.starts_with("perm_")).map(|m| serde_json::json!([m.id, m.scope.attribute, m.value, m.details["d"], m.details["pi"]])).collect()
+        };
+        let (a, b) = (against(&o, &p, &numeric), against(&o, &p, &ordinal));
+        prop_assert!(same(&Value::Array(perm(&a)), &Value::Array(perm(&b))), "{:?}\n{:?}", perm(&a), perm(&b));
+        prop_assert!(perm(&b).iter().any(|m| m[1] == "g"));
+    }
+}
