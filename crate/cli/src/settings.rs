@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use pseudolens_core::AuditConfig;
 use pseudolens_core::attack::SoMode;
-use pseudolens_core::attribute::{TDistance, TReference};
+use pseudolens_core::attribute::{SaMode, TDistance, TReference};
 use pseudolens_core::KMapEstimator;
 use pseudolens_core::identity::suda::SudaWeights;
 use pseudolens_core::{
@@ -64,6 +64,13 @@ enum TDistanceArg {
     Equal,
     Ordered,
     Hierarchical,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SaModeArg {
+    PerAttribute,
+    Combined,
+    ExtendQi,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -201,6 +208,11 @@ pub struct Settings {
     /// [default: released].
     #[arg(long, value_enum)]
     t_reference: Option<TReferenceArg>,
+    /// Several sensitive columns: per-attribute (each on the QIs), combined (one column of
+    /// their tuples) or extend-qi (each on the QIs plus the other sensitive columns)
+    /// [default: per-attribute].
+    #[arg(long, value_enum)]
+    sa_mode: Option<SaModeArg>,
     /// l of recursive (c,l)-diversity's c [default: 2].
     #[arg(long)]
     recursive_l: Option<usize>,
@@ -519,6 +531,13 @@ impl Settings {
                 TDistanceArg::Equal => TDistance::Equal,
                 TDistanceArg::Ordered => TDistance::Ordered,
                 TDistanceArg::Hierarchical => TDistance::Hierarchical,
+            };
+        }
+        if let Some(m) = self.sa_mode {
+            a.sa_mode = match m {
+                SaModeArg::PerAttribute => SaMode::PerAttribute,
+                SaModeArg::Combined => SaMode::Combined,
+                SaModeArg::ExtendQi => SaMode::ExtendQi,
             };
         }
         if let Some(r) = self.t_reference {

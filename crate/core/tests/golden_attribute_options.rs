@@ -257,3 +257,51 @@ fn ordinal_attribute_in_the_permutation_model() {
     let r = against(o, p, &AuditConfig { utility_columns: vec!["grade".into()], ..qi(&["q"]) });
     assert!(!r.metrics.iter().any(|m| m.id == "perm_reverse_mapping" && m.scope.attribute.as_deref() == Some("grade")));
 }
+
+/// Six records, QI q, SAs s1 (text) and s2 (numeric), for the modes of Sec 8.
+const TWO_SAS: &[u8] = b"q,s1,s2\nx,a,1\nx,a,2\nx,b,1\ny,a,1\ny,b,2\ny,b,2\n";
+
+#[test]
+fn sa_mode_combined() {
+    // Pseudo-SA of the tuples: class x = {(a,1), (a,2), (b,1)}, class y = {(a,1), (b,2) x2};
+    // Q = ((a,1) 2, (a,2) 1, (b,1) 1, (b,2) 2)/6. l_distinct = min(3, 2) = 2. Equal distance
+    // (a tuple has no order): x: 1/2 (0 + 1/6 + 1/6 + 1/3) = 1/3; y: 1/2 (0 + 1/6 + 1/6 + 1/3)
+    // = 1/3. alpha = 2/3 (y, (b,2)). Per attribute, t would be 1/6 for both s1 and s2.
+    let mut config = sa_config(&["q"], &["s1", "s2"]);
+    config.attribute.sa_mode = pseudolens_core::attribute::SaMode::Combined;
+    let r = audit(TWO_SAS, &config);
+    let name = "(s1, s2)";
+    assert_eq!(v(&r, "l_distinct", name), 2.0);
+    assert_close(v(&r, "t_closeness", name), 1.0 / 3.0, "combined t");
+    assert_eq!(of(&r, "t_closeness", name).details["distance"], json!("equal"));
+    assert_close(of(&r, "alpha_k_anonymity", name).value["alpha"].as_f64().unwrap(), 2.0 / 3.0, "alpha");
+    assert_close(v(&r, "t_closeness", "*"), 1.0 / 3.0, "aggregate");
+    assert!(!r.metrics.iter().any(|m| m.family == "attribute" && m.scope.sensitive.as_deref() == Some("s1")), "no per-SA result");
+    let per = audit(TWO_SAS, &sa_config(&["q"], &["s1", "s2"]));
+    assert_close(v(&per, "t_closeness", "s1"), 1.0 / 6.0, "per attribute s1");
+    assert_close(v(&per, "t_closeness", "s2"), 1.0 / 6.0, "per attribute s2");
+}
+
+#[test]
+fn sa_mode_extend_qi() {
+    // s1 on classes (q, s2): (x,1) = {a, b}, (x,2) = {a}, (y,1) = {a}, (y,2) = {b, b};
+    // Q = (a 1/2, b 1/2): D_eq = 0, 1/2, 1/2, 1/2; t = 1/2; l_distinct = 1; k = 1, so
+    // l_distinct_max = min(1, 2) = 1. s2 on classes (q, s1): (x,a) = {1, 2}, (x,b) = {1},
+    // (y,a) = {1}, (y,b) = {2, 2}; Q = (1: 1/2, 2: 1/2), ordered (m = 2): |P(1) - Q(1)| = 0,
+    // 1/2, 1/2, 1/2; t = 1/2. The aggregate: t 1/2, l 1, scoped to q alone (pyCANON gen=False).
+    let mut config = sa_config(&["q"], &["s1", "s2"]);
+    config.attribute.sa_mode = pseudolens_core::attribute::SaMode::ExtendQi;
+    let r = audit(TWO_SAS, &config);
+    for (sa, qis, distance) in [("s1", ["q", "s2"], "equal"), ("s2", ["q", "s1"], "ordered")] {
+        assert_close(v(&r, "t_closeness", sa), 0.5, sa);
+        assert_eq!(of(&r, "t_closeness", sa).details["distance"], json!(distance));
+        assert_eq!(of(&r, "t_closeness", sa).scope.quasi_identifiers, qis);
+        assert_eq!(v(&r, "l_distinct", sa), 1.0);
+        assert_eq!(v(&r, "l_distinct_max", sa), 1.0);
+    }
+    assert_close(v(&r, "t_closeness", "*"), 0.5, "aggregate");
+    assert_eq!(v(&r, "l_distinct", "*"), 1.0);
+    assert_eq!(of(&r, "t_closeness", "*").scope.quasi_identifiers, ["q"]);
+    // The identity family still uses A alone.
+    assert_eq!(value(&r, "k_anonymity"), &json!(3));
+}

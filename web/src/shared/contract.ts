@@ -140,6 +140,10 @@ t_distance: TDistance,
  */
 t_reference: TReference, 
 /**
+ * How several SAs are assessed (Sec 8).
+ */
+sa_mode: SaMode, 
+/**
  * Compliance needs `k > k_min` (strict).
  */
 scorr_k_min: number, 
@@ -319,11 +323,17 @@ t_distance: TDistance,
 /**
  * The reference distribution `Q` (Sec 1).
  */
-t_reference: TReference, };
+t_reference: TReference, 
+/**
+ * How several SAs are assessed (Sec 8).
+ */
+sa_mode: SaMode, };
 
 export type TDistance = "auto" | "equal" | "ordered" | "hierarchical";
 
 export type TReference = "released" | "original";
+
+export type SaMode = "per_attribute" | "combined" | "extend_qi";
 
 export type ScorrThresholds = { 
 /**
@@ -1006,6 +1016,7 @@ export const CONFIG_DEFAULTS = {
   "rounding_mode": "nearest",
   "row_order_threshold": 0.9,
   "rut_alpha": 0.5,
+  "sa_mode": "per_attribute",
   "sampling_fraction": null,
   "scorr_k_basis": "records",
   "scorr_k_min": 10.0,

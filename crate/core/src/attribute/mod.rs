@@ -48,6 +48,8 @@ pub struct AttributeParams {
     pub t_distance: TDistance,
     /// The reference distribution `Q` (Sec 1).
     pub t_reference: TReference,
+    /// How several SAs are assessed (Sec 8).
+    pub sa_mode: SaMode,
 }
 
 impl Default for AttributeParams {
@@ -60,6 +62,7 @@ impl Default for AttributeParams {
             beta_threshold: None,
             t_distance: TDistance::Auto,
             t_reference: TReference::Released,
+            sa_mode: SaMode::PerAttribute,
         }
     }
 }
@@ -183,23 +186,48 @@ struct PerSa {
 
 /// Every attribute metric per SA, then the `"*"` aggregate (Sec 8).
 pub fn finish(input: &AttributeInput<'_>, p: &AttributeParams) -> Vec<MetricResult> {
-    let base = Context {
+    finish_all(&[input], input.qi, p)
+}
+
+/// [`finish`] over several class tables (`sa_mode = extend_qi`, Sec 8: one per SA, on `A` plus
+/// the other SAs): each input's SAs on its own classes, then one `"*"` aggregate over them all,
+/// scoped to `qi` (the audit's `A`), whose `k` is the smallest input's.
+pub fn finish_all(inputs: &[&AttributeInput<'_>], qi: &[String], p: &AttributeParams) -> Vec<MetricResult> {
+    let context = |qi: &[String]| Context {
         family: "attribute",
-        scope: Scope { table: "P", quasi_identifiers: input.qi.to_vec(), sensitive: None, attribute: None, subset: None },
-        params: json!({ "recursive_l": p.recursive_l, "recursive_c": p.recursive_c, "log_base": "e" }),
+        scope: Scope { table: "P", quasi_identifiers: qi.to_vec(), sensitive: None, attribute: None, subset: None },
+        params: json!({ "recursive_l": p.recursive_l, "recursive_c": p.recursive_c, "log_base": "e", "sa_mode": p.sa_mode }),
     };
-    if input.sensitive.is_empty() {
+    let base = context(qi);
+    if inputs.iter().all(|i| i.sensitive.is_empty()) {
         return IDS.iter().map(|id| base.without_value(id, Status::NotApplicable, "no_sensitive_attribute")).collect();
     }
     // One SA per core.
-    let per: Vec<PerSa> = crate::par::map(input.sensitive.iter().collect(), |sa| {
-        let ctx = Context { scope: Scope { sensitive: Some(sa.name.to_string()), ..base.scope.clone() }, ..base.clone() };
+    let jobs: Vec<(&AttributeInput<'_>, &SaInput<'_>)> = inputs.iter().flat_map(|&input| input.sensitive.iter().map(move |sa| (input, sa))).collect();
+    let per: Vec<PerSa> = crate::par::map(jobs, |(input, sa)| {
+        let own = context(input.qi);
+        let ctx = Context { scope: Scope { sensitive: Some(sa.name.to_string()), ..own.scope.clone() }, ..own };
         PerSa { results: one(&ctx, input, sa, p) }
     });
     let all_ctx = Context { scope: Scope { sensitive: Some("*".into()), ..base.scope.clone() }, ..base };
     let mut out: Vec<MetricResult> = per.iter().flat_map(|s| s.results.iter().cloned()).collect();
-    out.extend(aggregate(&all_ctx, &per, input.k));
+    let k = inputs.iter().filter_map(|i| i.k).reduce(f64::min);
+    out.extend(aggregate(&all_ctx, &per, k));
     out
+}
+
+/// How several sensitive attributes are assessed (attribute-risk.md Sec 8).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SaMode {
+    /// Each SA on the classes of `A` (pyCANON `gen=True`).
+    #[default]
+    PerAttribute,
+    /// One pseudo-SA whose value is the tuple of all SA values ([HCT] Sec 6 A2).
+    Combined,
+    /// Each SA on the classes of `A` plus the other SAs (pyCANON `gen=False`).
+    ExtendQi,
 }
 
 /// Ids reported per SA, in order (and `not_applicable` without an SA).
