@@ -6,7 +6,7 @@
 import { el } from '../ui/dom';
 import { ATTRIBUTE_SETTINGS_HELP as HELP, K_BASIS_HELP } from '../ui/explain';
 import type { KBasis } from '../shared/report';
-import type { TDistance, TReference } from '../shared/contract';
+import type { SaMode, TDistance, TReference } from '../shared/contract';
 import type { AttributeSettings } from './settings';
 import { DEFAULT_L_THRESHOLD, DEFAULT_SCORR_K_MIN, DEFAULT_SCORR_T_MAX, DEFAULT_T_THRESHOLD } from './roles';
 
@@ -89,6 +89,11 @@ export function attributeSettings(): { nodes: HTMLElement[]; read(): AttributeSe
     ['released', 'The released file'],
     ['original', 'The original file'],
   ]);
+  const mode = choice<SaMode>('sa-mode', 'Several sensitive columns', HELP.saMode, [
+    ['per_attribute', 'Each column on its own'],
+    ['combined', 'Their combination as one column'],
+    ['extend_qi', 'Each, with the others as quasi-identifiers'],
+  ]);
   const orders = el('textarea', { id: 'sa-orders', rows: 2, placeholder: 'severity: low, mid, high', 'aria-describedby': 'sa-orders-help', spellcheck: false });
   const ordersNode = el(
     'div',
@@ -135,6 +140,7 @@ export function attributeSettings(): { nodes: HTMLElement[]; read(): AttributeSe
     beta.node,
     distance.node,
     reference.node,
+    mode.node,
     ordersNode,
     hierarchyNode,
   );
@@ -174,6 +180,7 @@ export function attributeSettings(): { nodes: HTMLElement[]; read(): AttributeSe
     for (const r of scorr.querySelectorAll<HTMLInputElement>('input[name="scorr-k-basis"]')) r.checked = r.value === s.scorrKBasis;
     distance.select.value = s.tDistance;
     reference.select.value = s.tReference;
+    mode.select.value = s.saMode;
     orders.value = ordersText(s.orders);
     // A settings file's hierarchies are kept as they are; the fields stay for a new one.
     hierarchies = { ...s.hierarchies };
@@ -193,6 +200,7 @@ export function attributeSettings(): { nodes: HTMLElement[]; read(): AttributeSe
       scorrKBasis: scorr.querySelector<HTMLInputElement>('input[name="scorr-k-basis"]:checked')?.value === 'persons' ? 'persons' : 'records',
       tDistance: distance.select.value as TDistance,
       tReference: reference.select.value as TReference,
+      saMode: mode.select.value as SaMode,
       orders: parseOrders(orders.value),
       hierarchies: current(),
     }),

@@ -4,7 +4,7 @@
 
 import { DEFAULT_ALPHA, type Combination } from '../shared/balance-data';
 import { CONFIG_DEFAULTS, type AttackParams } from '../shared/contract';
-import type { KMapEstimator, TDistance, TReference } from '../shared/contract';
+import type { KMapEstimator, SaMode, TDistance, TReference } from '../shared/contract';
 import type { KBasis, MissingPolicy, UtilityQuery } from '../shared/report';
 
 /** The attribute-disclosure thresholds and the SCORR verdict's rule. */
@@ -20,6 +20,8 @@ export interface AttributeSettings {
   tDistance: TDistance;
   /** Where t-closeness's reference distribution comes from (`t_reference`). */
   tReference: TReference;
+  /** How several sensitive columns are judged (`sa_mode`). */
+  saMode: SaMode;
   /** Declared ordinal sensitive columns: column -> labels, lowest first. */
   orders: Record<string, string[]>;
   /** Declared hierarchies of sensitive columns: column -> rows in ARX's layout. */

@@ -402,6 +402,8 @@ export const ATTRIBUTE_SETTINGS_HELP = {
     'How far apart two sensitive values count: automatic uses the ordered distance for numeric and ordinal columns and the equal distance for text; hierarchical needs a hierarchy below.',
   tReference:
     'The distribution each class is compared with: the released file’s own (what a recipient can check), or the original file’s (needs an original table).',
+  saMode:
+    'With several sensitive columns: judge each on the quasi-identifiers, judge the combination of their values as one column, or judge each with the other sensitive columns added to the quasi-identifiers (an attacker who knows them).',
   orders:
     'A sensitive column whose values have an order (such as low, mid, high): one line per column, the column name, a colon, then its values from lowest to highest separated by commas. Every value must be listed.',
   hierarchy:
