@@ -417,7 +417,7 @@ impl TableSummary {
             let original = self.original.as_deref().filter(|_| config.attribute.t_reference == attribute::TReference::Original);
             let wants_original = config.attribute.t_reference == attribute::TReference::Original;
             let references = self.references(original);
-            let combined_name = format!("({})", self.sensitive_index.iter().map(|&i| self.columns[i].as_str()).collect::<Vec<_>>().join(", "));
+            let combined_name = self.sensitive_index.iter().map(|&i| self.columns[i].as_str()).collect::<Vec<_>>().join(" + ");
             if let Some((summary, _)) = &self.combined {
                 // One pseudo-SA: no declared order or hierarchy; `O` has no column of tuples.
                 let sa = attribute::SaInput { name: &combined_name, summary, declared: Default::default(), hierarchy: None, reference_missing: wants_original };

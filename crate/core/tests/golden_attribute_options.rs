@@ -270,7 +270,7 @@ fn sa_mode_combined() {
     let mut config = sa_config(&["q"], &["s1", "s2"]);
     config.attribute.sa_mode = pseudolens_core::attribute::SaMode::Combined;
     let r = audit(TWO_SAS, &config);
-    let name = "(s1, s2)";
+    let name = "s1 + s2";
     assert_eq!(v(&r, "l_distinct", name), 2.0);
     assert_close(v(&r, "t_closeness", name), 1.0 / 3.0, "combined t");
     assert_eq!(of(&r, "t_closeness", name).details["distance"], json!("equal"));

@@ -217,7 +217,7 @@ proptest! {
         };
         let (per, combined, extended) = (with(SaMode::PerAttribute), with(SaMode::Combined), with(SaMode::ExtendQi));
         let l = |r: &Report, sa: &str| get(r, "l_distinct", sa).unwrap();
-        prop_assert!(l(&combined, "(s, h)") >= l(&per, "s").max(l(&per, "h")));
+        prop_assert!(l(&combined, "s + h") >= l(&per, "s").max(l(&per, "h")));
         for sa in ["s", "h"] {
             prop_assert!(l(&extended, sa) <= l(&per, sa));
         }
