@@ -424,7 +424,7 @@ impl TableSummary {
                 let input = AttributeInput { table: &self.classes, qi: &qi, sensitive: vec![sa], persons: self.persons.as_ref(), k, alpha: config.wildcard_alpha };
                 metrics.extend(attribute::finish(&input, &config.attribute));
             } else if !self.extended.is_empty() {
-                let subs: Vec<(Vec<String>, Vec<Option<Reference>>, Option<f64>)> = self
+                let subs: Vec<(Vec<String>, _, Option<f64>)> = self
                     .extended
                     .iter()
                     .map(|sub| {
