@@ -18,6 +18,14 @@ use pseudolens_core::{
 
 use crate::{Failure, io_err};
 
+/// `--ci-seed`: a number, or `random` for a fresh seed drawn now (the report names it).
+pub fn ci_seed(s: &str) -> Result<u64, String> {
+    match s.trim() {
+        "random" => pseudolens_core::interval::fresh_seed().map_err(|e| e.to_string()),
+        t => t.parse().map_err(|_| format!("expected a number or \"random\", not \"{s}\"")),
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Missing {
     Ordinary,
@@ -257,8 +265,9 @@ pub struct Settings {
     /// risk and R_external, in (0, 1) [default: 0.95].
     #[arg(long)]
     ci_level: Option<f64>,
-    /// Seed of their bootstrap: the same seed gives the same intervals [default: 15].
-    #[arg(long)]
+    /// Seed of their bootstrap: the same seed gives the same intervals; "random" draws a fresh
+    /// one, which the report names [default: 15].
+    #[arg(long, value_name = "S|random", value_parser = ci_seed)]
     ci_seed: Option<u64>,
     /// Bootstrap replicates; 0 = no intervals [default: 200].
     #[arg(long)]
