@@ -257,6 +257,15 @@ pub struct Settings {
     /// values of every column (a checklist, not a statement of compliance).
     #[arg(long)]
     hipaa: bool,
+    /// Write each record's values to this CSV, one row per record of the file: its record id
+    /// (--record-id) or row number, class size, f, record risk, and SUDA's scores with --suda.
+    /// Record-level: not for sharing.
+    #[arg(long, value_name = "FILE")]
+    pub per_record: Option<PathBuf>,
+    /// Put the per-record vectors in the report too (`record_risk.details.per_record`; setting
+    /// `per_record`): as long as the file, and record-level.
+    #[arg(long)]
+    per_record_in_report: bool,
     /// |rho| from which the row-order leak warns (with --original paired by --record-id)
     /// [default: 0.9].
     #[arg(long, value_name = "T")]
@@ -528,6 +537,8 @@ impl Settings {
             (c.kmap.delta_min, c.kmap.delta_max) = (Some(lo), Some(hi));
         }
         c.hipaa |= self.hipaa;
+        c.per_record |= self.per_record_in_report;
+        c.keep_records = self.per_record.is_some();
         set(&mut c.utility.row_order_threshold, self.row_order_threshold);
         self.utility_params(&mut c.utility)?;
         self.attribute_settings(&mut c.attributes)?;
