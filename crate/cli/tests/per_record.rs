@@ -2,7 +2,7 @@
 //! the file, keyed by --record-id or row number, the same whatever the threads and whether the
 //! table is kept (--retain) or streamed; its mean risk is R_int.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn temp(name: &str) -> PathBuf {
@@ -21,7 +21,7 @@ fn big_file() -> PathBuf {
     path
 }
 
-fn run(file: &PathBuf, extra: &[&str]) -> String {
+fn run(file: &Path, extra: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_pseudolens"))
         .args(["audit", file.to_str().unwrap(), "--qi", "age,sex,zip"])
         .args(extra)
