@@ -330,8 +330,9 @@ impl TableSummary {
             };
             PerRecord::new(rows, size, f)
         });
-        if let (Some(p), true) = (&per_record, config.per_record) {
-            add_per_record(&mut metrics, "record_risk", p.risk_json());
+        if let (Some(p), true) = (&per_record, config.per_record)
+            && add_per_record(&mut metrics, "record_risk", p.risk_json())
+        {
             warnings.push(Warning {
                 code: crate::shareable::RECORD_LEVEL,
                 message: "this report holds a value per record (details.per_record, asked for by the setting per_record): share its shareable variant, which leaves them out".into(),
@@ -468,10 +469,15 @@ fn record_id<'a>(norm: &Normaliser, values: &'a crate::table::values::Values, co
     }
 }
 
-/// Puts a per-record vector in the details of metric `id` (spec README Sec 10).
-fn add_per_record(metrics: &mut [MetricResult], id: &str, per_record: serde_json::Value) {
-    if let Some(m) = metrics.iter_mut().find(|m| m.id == id && m.status == Status::Ok) {
-        m.details["per_record"] = per_record;
+/// Puts a per-record vector in the details of metric `id` (spec README Sec 10), when it has
+/// a value; whether it did.
+fn add_per_record(metrics: &mut [MetricResult], id: &str, per_record: serde_json::Value) -> bool {
+    match metrics.iter_mut().find(|m| m.id == id && m.status == Status::Ok) {
+        Some(m) => {
+            m.details["per_record"] = per_record;
+            true
+        }
+        None => false,
     }
 }
 

@@ -125,8 +125,9 @@ proptest! {
         let risk = a.metric("record_risk").unwrap();
         let p = per_record(&a, "record_risk");
         if risk.status != pseudolens_core::metric::Status::Ok {
-            // No record in scope (drop, every row blank): no vector.
+            // No record in scope (drop, every row blank): no vector, and no mark.
             prop_assert_eq!(p, Value::Null);
+            prop_assert!(!a.warnings.iter().any(|w| w.code == "record_level_values"));
             return Ok(());
         }
         let values: Vec<f64> = p.as_object().unwrap().values().map(|v| v.as_f64().unwrap()).collect();
