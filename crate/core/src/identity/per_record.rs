@@ -18,21 +18,49 @@ const OUT: u32 = u32::MAX;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RecordClasses {
     classes: Vec<u32>,
-    /// Per row, its record id (`None` when blank), when a record-id column is given.
-    ids: Option<Vec<Option<Box<str>>>>,
+    /// Per row, its record id, when a record-id column is given.
+    ids: Option<Ids>,
+}
+
+/// The record ids of the rows, one after the other in one string (no allocation per row);
+/// a blank id is empty (a normalised id never is).
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Ids {
+    text: String,
+    /// Per row, where its id ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl Ids {
+    fn push(&mut self, id: Option<&str>) {
+        self.text.push_str(id.unwrap_or_default());
+        self.ends.push(self.text.len());
+    }
+
+    /// The id of row `r`, `None` when blank.
+    fn get(&self, r: usize) -> Option<&str> {
+        let start = if r == 0 { 0 } else { self.ends[r - 1] };
+        Some(&self.text[start..self.ends[r]]).filter(|id| !id.is_empty())
+    }
+
+    fn append(&mut self, other: Ids) {
+        let base = self.text.len();
+        self.text.push_str(&other.text);
+        self.ends.extend(other.ends.iter().map(|e| base + e));
+    }
 }
 
 impl RecordClasses {
     /// Empty; `with_ids` when the records carry a record id.
     pub fn new(with_ids: bool) -> Self {
-        RecordClasses { classes: Vec::new(), ids: with_ids.then(Vec::new) }
+        RecordClasses { classes: Vec::new(), ids: with_ids.then(Ids::default) }
     }
 
     /// The next row: its class (`None` out of scope) and, with ids, its record id.
     pub fn push(&mut self, class: Option<u32>, id: Option<&str>) {
         self.classes.push(class.unwrap_or(OUT));
         if let Some(ids) = &mut self.ids {
-            ids.push(id.map(Box::from));
+            ids.push(id);
         }
     }
 
@@ -41,7 +69,7 @@ impl RecordClasses {
     pub fn append(&mut self, other: RecordClasses, remap: &[u32]) {
         self.classes.extend(other.classes.iter().map(|&c| if c == OUT { OUT } else { remap[c as usize] }));
         if let (Some(mine), Some(theirs)) = (&mut self.ids, other.ids) {
-            mine.extend(theirs);
+            mine.append(theirs);
         }
     }
 
@@ -55,11 +83,11 @@ impl RecordClasses {
         self.classes.is_empty()
     }
 
-    /// The ids as keys: when every row has one and no two rows share one.
-    fn unique_ids(&self) -> Option<&[Option<Box<str>>]> {
-        let ids = self.ids.as_deref()?;
-        let mut seen = HashSet::with_capacity(ids.len());
-        ids.iter().all(|id| id.as_deref().is_some_and(|id| seen.insert(id))).then_some(ids)
+    /// Whether the ids can key the rows: every row has one and no two rows share one.
+    fn ids_unique(&self) -> bool {
+        let Some(ids) = &self.ids else { return false };
+        let mut seen = HashSet::with_capacity(self.len());
+        (0..self.len()).all(|r| ids.get(r).is_some_and(|id| seen.insert(id)))
     }
 }
 
@@ -82,7 +110,7 @@ pub struct PerRecord {
 impl PerRecord {
     /// The per-record values of `rows` over classes of sizes `size` and `f`.
     pub fn new(rows: RecordClasses, size: Vec<u64>, f: Vec<f64>) -> Self {
-        let by_id = rows.unique_ids().is_some();
+        let by_id = rows.ids_unique();
         PerRecord { rows, by_id, size, f, extra: Vec::new() }
     }
 
@@ -110,7 +138,7 @@ impl PerRecord {
     /// The key of row `r` (0-based).
     pub fn key(&self, r: usize) -> String {
         match (&self.rows.ids, self.by_id) {
-            (Some(ids), true) => ids[r].as_deref().unwrap_or_default().to_string(),
+            (Some(ids), true) => ids.get(r).unwrap_or_default().to_string(),
             _ => (r + 1).to_string(),
         }
     }
@@ -168,7 +196,10 @@ impl PerRecord {
     pub fn write_csv<W: Write>(&self, mut out: W) -> io::Result<()> {
         writeln!(out, "{}", self.header().join(","))?;
         for r in 0..self.len() {
-            write_field(&mut out, &self.key(r))?;
+            match (&self.rows.ids, self.by_id) {
+                (Some(ids), true) => write_field(&mut out, ids.get(r).unwrap_or_default())?,
+                _ => write!(out, "{}", r + 1)?,
+            }
             match self.class(r) {
                 Some(c) => {
                     write!(out, ",{},{},{}", self.size[c], self.f[c], 1.0 / self.f[c])?;
