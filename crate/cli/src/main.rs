@@ -155,6 +155,19 @@ fn audit(file: &Path, config: &AuditConfig, settings: &Settings, original: Optio
     sides.audit(file, config)
 }
 
+/// Writes the per-record CSV (`--per-record FILE`) a row at a time, from each record's class:
+/// no JSON of the records is built. A report without quasi-identifiers has none to write.
+fn write_per_record(report: &Report, path: &Path) -> Result<(), Failure> {
+    let Some(records) = &report.per_record else {
+        return Err(Failure::Io(format!("{}: no per-record values to write (name the quasi-identifiers with --qi)", path.display())));
+    };
+    let file = std::fs::File::create(path).map_err(io_err(path))?;
+    let mut out = io::BufWriter::new(file);
+    records.write_csv(&mut out).and_then(|()| out.flush()).map_err(io_err(path))?;
+    eprintln!("pseudolens: wrote {} records' values to {} (record-level: not for sharing)", records.len(), path.display());
+    Ok(())
+}
+
 /// Writes a report as JSON, or readably with `table`.
 fn print<W: Write>(report: &Report, json: bool, table: fn(&Report, &mut W) -> io::Result<()>, out: &mut W) -> Result<(), Failure> {
     let write = |e: io::Error| Failure::Io(format!("standard output: {e}"));
@@ -174,6 +187,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Audit(args) => {
             let config = args.settings.config(&args.qi, args.alpha, args.rut_alpha)?;
             let report = audit(&args.file, &config, &args.settings, args.original.as_deref())?;
+            if let Some(path) = &args.settings.per_record {
+                write_per_record(&report, path)?;
+            }
             if let Some(k) = args.shareable {
                 let full = serde_json::to_value(&report).map_err(|e| Failure::Io(e.to_string()))?;
                 let safe = shareable(&full, k.unwrap_or_else(|| min_count_of(&full)));

@@ -19,6 +19,14 @@ use pseudolens_core::{
 
 use crate::{Failure, io_err};
 
+/// `--ci-seed`: a number, or `random` for a fresh seed drawn now (the report names it).
+pub fn ci_seed(s: &str) -> Result<u64, String> {
+    match s.trim() {
+        "random" => pseudolens_core::interval::fresh_seed().map_err(|e| e.to_string()),
+        t => t.parse().map_err(|_| format!("expected a number or \"random\", not \"{s}\"")),
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Missing {
     Ordinary,
@@ -290,6 +298,15 @@ pub struct Settings {
     /// values of every column (a checklist, not a statement of compliance).
     #[arg(long)]
     hipaa: bool,
+    /// Write each record's values to this CSV, one row per record of the file: its record id
+    /// (--record-id) or row number, class size, f, record risk, and SUDA's scores with --suda.
+    /// Record-level: not for sharing.
+    #[arg(long, value_name = "FILE")]
+    pub per_record: Option<PathBuf>,
+    /// Put the per-record vectors in the report too (`record_risk.details.per_record`; setting
+    /// `per_record`): as long as the file, and record-level.
+    #[arg(long)]
+    per_record_in_report: bool,
     /// |rho| from which the row-order leak warns (with --original paired by --record-id)
     /// [default: 0.9].
     #[arg(long, value_name = "T")]
@@ -298,8 +315,9 @@ pub struct Settings {
     /// risk and R_external, in (0, 1) [default: 0.95].
     #[arg(long)]
     ci_level: Option<f64>,
-    /// Seed of their bootstrap: the same seed gives the same intervals [default: 15].
-    #[arg(long)]
+    /// Seed of their bootstrap: the same seed gives the same intervals; "random" draws a fresh
+    /// one, which the report names [default: 15].
+    #[arg(long, value_name = "S|random", value_parser = ci_seed)]
     ci_seed: Option<u64>,
     /// Bootstrap replicates; 0 = no intervals [default: 200].
     #[arg(long)]
@@ -581,6 +599,8 @@ impl Settings {
             (c.kmap.delta_min, c.kmap.delta_max) = (Some(lo), Some(hi));
         }
         c.hipaa |= self.hipaa;
+        c.per_record |= self.per_record_in_report;
+        c.keep_records = self.per_record.is_some();
         set(&mut c.utility.row_order_threshold, self.row_order_threshold);
         self.utility_params(&mut c.utility)?;
         self.attribute_settings(&mut c.attributes)?;

@@ -56,3 +56,24 @@ fn intervals_do_not_depend_on_threads() {
     assert_eq!(one, ci("2"));
     assert_eq!(one.iter().find(|(id, _)| id == "population_uniqueness_zayatz").unwrap().1["seed"], 15);
 }
+
+#[test]
+fn random_seed_is_named_and_reproduces_the_run() {
+    let report = |extra: &[&str]| -> serde_json::Value { serde_json::from_str(&run(&[&["--json"], extra].concat())).unwrap() };
+    let intervals = |r: &serde_json::Value| -> Vec<serde_json::Value> {
+        r["metrics"].as_array().unwrap().iter().filter_map(|m| m["details"].get("ci").cloned()).collect()
+    };
+    let fresh = report(&["--ci-seed", "random"]);
+    let seed = fresh["params"]["ci_seed"].as_u64().unwrap();
+    // The seed drawn is the one every bootstrap interval names, and giving it back reproduces
+    // the intervals exactly.
+    let bootstrap: Vec<_> = intervals(&fresh).into_iter().filter(|ci| ci.get("seed").is_some()).collect();
+    assert!(!bootstrap.is_empty() && bootstrap.iter().all(|ci| ci["seed"] == seed), "{bootstrap:?}");
+    assert_eq!(intervals(&report(&["--ci-seed", &seed.to_string()])), intervals(&fresh));
+    // Another draw: another seed (equal with probability 2^-64).
+    assert_ne!(report(&["--ci-seed", "random"])["params"]["ci_seed"], seed);
+    // The settings file's "random" likewise.
+    let settings = std::env::temp_dir().join(format!("pseudolens-ci-random-{}.json", std::process::id()));
+    std::fs::write(&settings, r#"{"ci_seed": "random"}"#).unwrap();
+    assert_ne!(report(&["--settings", settings.to_str().unwrap()])["params"]["ci_seed"], 15);
+}

@@ -13,13 +13,14 @@ use crate::config::AuditConfig;
 use crate::error::{Error, Result};
 use crate::identity::persons::Persons;
 use crate::identity::disjoint::DisjointClasses;
+use crate::identity::per_record::{PerRecord, RecordClasses};
 use crate::identity::{self, IdentityInput, PopulationTable};
 use crate::ingest::cell::{Cell, Normaliser, parse_num};
 use crate::ingest::cells::{CellBatch, CellReader, Format};
 use crate::ingest::reader::{InputFacts, PartBounds, Probe, Reader, RecordSink, Rows, Span};
 use crate::report::{ReadPath, Report, Warning, metric_warnings, reading_warnings};
 use crate::metric::{MetricResult, Status};
-use crate::table::classes::ClassTable;
+use crate::table::classes::{ClassTable, MissingPolicy};
 use crate::table::dictionary::MISSING;
 use crate::table::profile::ColumnProfile;
 use crate::table::reference::ReferenceTable;
@@ -90,7 +91,13 @@ pub struct TableSummary {
     /// With SUDA on: per class, the 0-based row of its first record (SUDA's `per_record`
     /// names the records of the keys held once), and the rows absorbed so far.
     first_rows: Option<Vec<u64>>,
+    /// With SUDA on and a record id: per class, the record id of its first record.
+    first_ids: Option<Vec<Option<Box<str>>>>,
     rows_seen: u64,
+    /// The record-id column, when SUDA or the per-record values name records by it.
+    record_index: Option<usize>,
+    /// Each row's class, when the per-record values are asked for.
+    records: Option<RecordClasses>,
 }
 
 /// Buffers of [`TableSummary::absorb`], reused from block to block.
@@ -125,6 +132,7 @@ impl TableSummary {
             return Err(Error::config("duplicate_quasi_identifier", "a quasi-identifier is named twice"));
         }
         let weight_index = config.weight.as_ref().map(find).transpose()?;
+        let record_index = config.record_id.as_ref().filter(|_| config.suda.suda || config.records_kept()).map(find).transpose()?;
         let person_index = config.person_id.as_ref().map(find).transpose()?;
         let special = [("weight", weight_index), ("person id", person_index)];
         let roles = special.iter().filter_map(|(r, i)| i.map(|i| (*r, i))).chain(sensitive_index.iter().map(|&i| ("sensitive", i)));
@@ -179,7 +187,10 @@ impl TableSummary {
             weights: Vec::new(),
             rows: BlockRows::default(),
             first_rows: config.suda.suda.then(Vec::new),
+            first_ids: (config.suda.suda && record_index.is_some()).then(Vec::new),
             rows_seen: 0,
+            record_index,
+            records: config.records_kept().then(|| RecordClasses::new(record_index.is_some())),
         })
     }
 
@@ -247,11 +258,20 @@ impl TableSummary {
             failed = Some(e.at_line(block.lines[i]));
         }
         let q = self.qi_index.len();
+        let id = |i: usize| self.record_index.and_then(|col| record_id(norm, values(col), block.codes[col][i]));
         if let Some(first) = &mut self.first_rows {
             for (i, class) in rows.classes.iter().enumerate() {
                 if let Some(class) = *class {
-                    first_row(first, class, self.rows_seen + i as u64);
+                    let row = self.rows_seen + i as u64;
+                    if first_row(first, class, row) && let Some(ids) = &mut self.first_ids {
+                        first_id(ids, class, id(i));
+                    }
                 }
+            }
+        }
+        if let Some(records) = &mut self.records {
+            for (i, &class) in rows.classes.iter().enumerate() {
+                records.push(class, id(i));
             }
         }
         self.rows_seen += block.len() as u64;
@@ -319,9 +339,16 @@ impl TableSummary {
         }
         // Parts merge in file order: the other part's rows follow this one's.
         if let (Some(mine), Some(theirs)) = (&mut self.first_rows, &other.first_rows) {
+            let mut their_ids = other.first_ids.map(Vec::into_iter);
             for (j, &row) in theirs.iter().enumerate() {
-                first_row(mine, remap.classes[j], self.rows_seen + row);
+                let id = their_ids.as_mut().and_then(|ids| ids.next().flatten());
+                if first_row(mine, remap.classes[j], self.rows_seen + row) && let Some(ids) = &mut self.first_ids {
+                    first_id(ids, remap.classes[j], id.as_deref());
+                }
             }
+        }
+        if let (Some(mine), Some(theirs)) = (&mut self.records, other.records) {
+            mine.append(theirs, &remap.classes);
         }
         self.rows_seen += other.rows_seen;
         // The code maps belong to the part that filled them.
@@ -394,14 +421,30 @@ impl TableSummary {
         };
         let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi: &qi };
         let mut metrics = if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) };
+        let mut per_record = self.records.take().filter(|_| !qi.is_empty()).map(|rows| {
+            let size: Vec<u64> = (0..self.classes.len()).map(|i| self.classes.count(i)).collect();
+            let f = match config.missing_policy {
+                MissingPolicy::Wildcard => self.classes.match_counts(config.wildcard_alpha),
+                _ => size.iter().map(|&c| c as f64).collect(),
+            };
+            PerRecord::new(rows, size, f)
+        });
+        if let (Some(p), true) = (&per_record, config.per_record)
+            && add_per_record(&mut metrics, "record_risk", p.risk_json())
+        {
+            warnings.push(Warning {
+                code: crate::shareable::RECORD_LEVEL,
+                message: "this report holds a value per record (details.per_record, asked for by the setting per_record): share its shareable variant, which leaves them out".into(),
+            });
+        }
         if let (Some(first_row), false) = (&self.first_rows, qi.is_empty()) {
             let ctx = crate::metric::Context {
                 family: "identity",
                 scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.clone(), sensitive: None, attribute: None, subset: None },
                 params: serde_json::Value::Null,
             };
-            let ids = identity::suda::RecordIds { first_row };
-            metrics.extend(identity::suda::metrics(&ctx, &self.classes, &qi, &config.suda, &ids));
+            let ids = identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() };
+            metrics.extend(identity::suda::metrics(&ctx, &self.classes, &qi, &config.suda, &ids, per_record.as_mut()));
         }
         if let (Some(advice), false) = (&config.advice, qi.is_empty()) {
             let ctx = crate::metric::Context {
@@ -511,6 +554,7 @@ impl TableSummary {
             metrics,
             warnings,
             read: ReadPath::streaming("the file was read for this audit"),
+            per_record: per_record.map(Arc::new),
         }
     }
 }
@@ -537,13 +581,44 @@ fn table_warnings(columns: &[ColumnProfile], facts: &InputFacts) -> Vec<Warning>
     warnings
 }
 
-/// Records `row` as the first of `class` unless an earlier one is there.
-fn first_row(first: &mut Vec<u64>, class: u32, row: u64) {
+/// Records `row` as the first of `class` unless an earlier one is there; whether it is now.
+fn first_row(first: &mut Vec<u64>, class: u32, row: u64) -> bool {
     let class = class as usize;
     if first.len() <= class {
         first.resize(class + 1, u64::MAX);
     }
+    let earlier = row < first[class];
     first[class] = first[class].min(row);
+    earlier
+}
+
+/// Records `id` as the record id of the first record of `class`.
+fn first_id(ids: &mut Vec<Option<Box<str>>>, class: u32, id: Option<&str>) {
+    let class = class as usize;
+    if ids.len() <= class {
+        ids.resize(class + 1, None);
+    }
+    ids[class] = id.map(Box::from);
+}
+
+/// The record id of a cell (normalised; `None` when blank or missing).
+fn record_id<'a>(norm: &Normaliser, values: &'a crate::table::values::Values, code: u32) -> Option<&'a str> {
+    match norm.normalise(values.text(code)) {
+        Cell::Text(t) => Some(t),
+        _ => None,
+    }
+}
+
+/// Puts a per-record vector in the details of metric `id` (spec README Sec 10), when it has
+/// a value; whether it did.
+fn add_per_record(metrics: &mut [MetricResult], id: &str, per_record: serde_json::Value) -> bool {
+    match metrics.iter_mut().find(|m| m.id == id && m.status == Status::Ok) {
+        Some(m) => {
+            m.details["per_record"] = per_record;
+            true
+        }
+        None => false,
+    }
 }
 
 /// Names in a warning: the first [`LISTED_NAMES`], then how many more (a file of 20,000
@@ -687,6 +762,7 @@ pub fn audit_disjoint(profile: &Table, classes: &DisjointClasses, config: &Audit
         metrics,
         warnings,
         read: ReadPath { mode: "class_partitioned", reason: "each partition held disjoint classes and sent their statistics".into() },
+        per_record: None,
     })
 }
 
@@ -703,7 +779,7 @@ fn summarise(
     summary.set_original(original, &table.header, config)?;
     summary.population = population;
     let mut needed: Vec<usize> = summary.qi_index.iter().chain(&summary.sensitive_index).copied().collect();
-    needed.extend([summary.weight_index, summary.person_index].into_iter().flatten());
+    needed.extend([summary.weight_index, summary.person_index, summary.record_index].into_iter().flatten());
     if let Some(r) = &summary.released {
         needed.extend(r.positions());
     }

@@ -109,6 +109,16 @@ pub struct AuditConfig {
     /// `ci_level`, `ci_seed`, `ci_replicates`.
     #[serde(flatten)]
     pub ci: CiParams,
+    /// Per-record vectors in the report (spec README Sec 10): `record_risk.details.per_record`
+    /// (`P(i)` of each record, identity-risk.md Sec 4), keyed by `record_id` when given. Off by
+    /// default: record-level, and as long as the file.
+    pub per_record: bool,
+    /// Keep each record's class for a per-record table ([`crate::Report::per_record`]: the
+    /// CLI's `--per-record FILE`, the page's download) without putting it in the report's JSON.
+    /// Not a setting of the file or the link: the front end asks for it.
+    #[cfg_attr(test, ts(skip))]
+    #[serde(skip)]
+    pub keep_records: bool,
 }
 
 /// The default memory budget: 1 GiB, what a browser tab can spare.
@@ -151,6 +161,8 @@ impl Default for AuditConfig {
             hipaa: false,
             suda: SudaParams::default(),
             ci: CiParams::default(),
+            per_record: false,
+            keep_records: false,
         }
     }
 }
@@ -174,6 +186,11 @@ impl AuditConfig {
             kmap: self.kmap,
             ci: self.ci,
         }
+    }
+
+    /// Whether the audit keeps each record's class (for `per_record` or a per-record table).
+    pub fn records_kept(&self) -> bool {
+        self.per_record || self.keep_records
     }
 
     /// The normaliser of spec README Sec 5 with these settings.

@@ -42,8 +42,11 @@ pub const LINEARISATION: &str = "cluster_linearisation_normal";
 pub struct CiParams {
     /// Confidence level in `(0, 1)`.
     pub ci_level: f64,
-    /// Seed of the bootstrap: the same seed gives the same intervals.
+    /// Seed of the bootstrap: the same seed gives the same intervals. The settings may say
+    /// `"random"`: a fresh seed is drawn from the system ([`fresh_seed`]) when they are read,
+    /// and this field, the report's `params` and each interval's `seed` name it.
     #[cfg_attr(test, ts(type = "number"))]
+    #[serde(deserialize_with = "seed_or_random")]
     pub ci_seed: u64,
     /// Bootstrap replicates; 0 = no interval.
     pub ci_replicates: u32,
@@ -73,6 +76,27 @@ impl CiParams {
     /// Whether intervals are asked for.
     pub fn enabled(&self) -> bool {
         self.ci_replicates > 0
+    }
+}
+
+/// A fresh seed from the operating system's generator (`getrandom`; in the browser,
+/// `crypto.getRandomValues`), for `ci_seed = "random"` (issue 15).
+pub fn fresh_seed() -> Result<u64> {
+    getrandom::u64().map_err(|e| Error::config("random_seed_unavailable", format!("no random seed could be drawn: {e}")))
+}
+
+/// `ci_seed` of the settings: a number, or `"random"` for a [`fresh_seed`] drawn now.
+fn seed_or_random<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<u64, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Seed {
+        Fixed(u64),
+        Named(String),
+    }
+    match Seed::deserialize(d)? {
+        Seed::Fixed(s) => Ok(s),
+        Seed::Named(s) if s == "random" => fresh_seed().map_err(serde::de::Error::custom),
+        Seed::Named(s) => Err(serde::de::Error::custom(format!("ci_seed is a number or \"random\", not \"{s}\""))),
     }
 }
 
@@ -327,6 +351,20 @@ mod tests {
         let p = CiParams { ci_level: 0.9, ci_seed: u64::MAX, ci_replicates: 0 };
         let back: CiParams = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
         assert_eq!((back, p.enabled()), (p, false));
+    }
+
+    #[test]
+    fn random_seed_is_drawn_once_and_named() {
+        let read = |json: &str| serde_json::from_str::<CiParams>(json);
+        // Two reads of "random" draw two seeds (equal with probability 2^-64); the parameters
+        // read hold the seed drawn, so writing and reading them again reproduces the run.
+        let (a, b) = (read(r#"{"ci_seed": "random"}"#).unwrap(), read(r#"{"ci_seed": "random"}"#).unwrap());
+        assert_ne!(a.ci_seed, b.ci_seed);
+        let again: CiParams = serde_json::from_str(&serde_json::to_string(&a).unwrap()).unwrap();
+        assert_eq!(again, a);
+        assert_eq!(read(r#"{"ci_seed": 7}"#).unwrap().ci_seed, 7);
+        assert!(read(r#"{"ci_seed": "fresh"}"#).unwrap_err().to_string().contains("not \"fresh\""));
+        assert!(read(r#"{"ci_seed": -1}"#).is_err());
     }
 
     proptest! {

@@ -47,6 +47,11 @@ pub struct Report {
     pub warnings: Vec<Warning>,
     /// How the rows reached the metrics: from a table kept in memory, or streamed.
     pub read: ReadPath,
+    /// Each record's values (class size, record risk, SUDA's scores), when the settings asked
+    /// to keep them ([`AuditConfig::records_kept`]); record-level, never in the JSON.
+    #[cfg_attr(test, ts(skip))]
+    #[serde(skip)]
+    pub per_record: Option<std::sync::Arc<crate::identity::per_record::PerRecord>>,
 }
 
 /// How the rows of an audit reached the metrics (issue 11).

@@ -7,13 +7,14 @@
 //! (the riskiest groups, the worst and failing classes of attribute disclosure), the SCORR
 //! classes at a maximum (their sizes are not known), a sensitive value tied to a class fewer
 //! times, a query cell over fewer records of either table, a category of a similarity
-//! distribution held by fewer records of either table, per-record lists (the permutation
-//! model's vectors, the pairing's example ids, SUDA's scores per record and its
-//! highest-scoring records), k-map's and delta-presence's keys of fewer
-//! released records, the HIPAA checklist's example values, the released sensitive values the
-//! original lacks (`unseen_values`) of fewer records, the values an ordinal order or a
-//! hierarchy lacks, and the hierarchies and ordinal orders of the settings (they list every
-//! value). What was left out is counted in `shareable.removed`, by what it was.
+//! distribution held by fewer records of either table, per-record lists (every
+//! `details.per_record`: record risk, SUDA's scores; the permutation model's vectors, the
+//! pairing's example ids, SUDA's MSU counts and its highest-scoring records), k-map's and
+//! delta-presence's keys of fewer released records, the HIPAA checklist's example values, the
+//! released sensitive values the original lacks (`unseen_values`) of fewer records, the values
+//! an ordinal order or a hierarchy lacks, and the hierarchies and ordinal orders of the
+//! settings (they list every value). What was left out is counted in `shareable.removed`, by
+//! what it was.
 //!
 //! A function of the report's JSON form, so that the CLI (`--shareable`), the binding and the
 //! page's HTML report all filter one way.
@@ -23,6 +24,9 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use crate::report::Report;
+
+/// The warning code marking a full report that holds per-record values (`per_record`).
+pub const RECORD_LEVEL: &str = "record_level_values";
 
 /// The minimum count when the report names none (the usual k of k-anonymity).
 pub const DEFAULT_MIN_COUNT: u64 = 5;
@@ -87,6 +91,10 @@ pub fn shareable(report: &Value, min_count: u64) -> Value {
                 removed.add("orders", 1);
             }
         }
+    }
+    // The full report's mark that it holds per-record values: they are gone.
+    if let Some(warnings) = out["warnings"].as_array_mut() {
+        warnings.retain(|w| w["code"] != RECORD_LEVEL);
     }
     out["shareable"] = json!({ "min_count": k, "removed": removed.0 });
     out
@@ -314,12 +322,11 @@ fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed
             drop_key(details, key, "per_record_lists", removed);
         }
     }
-    // SUDA: the scores and MSU counts per record (its highest-scoring records, one record
-    // each, went with `top` above).
-    if id.starts_with("suda_") {
-        for key in ["per_record", "msu_counts"] {
-            drop_key(details, key, "per_record_lists", removed);
-        }
+    // Per-record vectors of any metric (spec README Sec 10: record risk, SUDA's scores) and
+    // SUDA's MSU counts per record (its highest-scoring records, one record each, went with
+    // `top` above).
+    for key in ["per_record", "msu_counts"] {
+        drop_key(details, key, "per_record_lists", removed);
     }
     drop_everywhere(details, "examples", "per_record_lists", removed);
 }
@@ -371,6 +378,7 @@ mod tests {
     fn per_record_lists_examples_and_hierarchies_go() {
         let report = json!({
             "input": { "rows_total": 40 },
+            "warnings": [{ "code": "record_level_values", "message": "" }, { "code": "other", "message": "" }],
             "columns": [{ "name": "age", "min": "17", "max": "90", "top": [["30", 12], ["90", 1]] }],
             "params": { "advice": null, "attributes": { "diag": { "hierarchy": [["Flu", "Respiratory"]], "kind": null } } },
             "metrics": [
@@ -379,7 +387,8 @@ mod tests {
                 { "id": "scorr_uniqueness_risk", "details": { "argmax": [{ "age": "90" }] } },
                 { "id": "scorr_uniformity_risk_attr", "details": { "argmax_values": ["90"] } },
                 { "id": "rut_alpha_sweep", "details": { "argmax": "lvl1.csv" } },
-                { "id": "k_anonymity", "value": 1, "details": {} }
+                { "id": "k_anonymity", "value": 1, "details": {} },
+                { "id": "record_risk", "details": { "top": [], "per_record": { "1": 0.5, "2": 0.5 } } }
             ]
         });
         let safe = shareable(&report, 5);
@@ -390,10 +399,12 @@ mod tests {
         assert_eq!(safe["metrics"][3]["details"]["argmax_values"], json!([]));
         assert_eq!(safe["metrics"][4]["details"]["argmax"], "lvl1.csv", "a candidate's name is no value of the data");
         assert_eq!(safe["metrics"][5], report["metrics"][5]);
+        assert_eq!(safe["metrics"][6]["details"], json!({ "top": [] }));
+        assert_eq!(safe["warnings"], json!([{ "code": "other", "message": "" }]));
         assert_eq!(safe["params"]["attributes"]["diag"]["hierarchy"], Value::Null);
         assert_eq!(
             safe["shareable"],
-            json!({ "min_count": 5, "removed": { "classes": 2, "column_extremes": 2, "column_values": 1, "hierarchies": 1, "per_record_lists": 6 } })
+            json!({ "min_count": 5, "removed": { "classes": 2, "column_extremes": 2, "column_values": 1, "hierarchies": 1, "per_record_lists": 7 } })
         );
     }
 }

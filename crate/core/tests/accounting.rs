@@ -240,9 +240,13 @@ proptest! {
     fn parts_with_suda_give_the_one_pass_report(f in file(), cuts in proptest::collection::vec(any::<u64>(), 1..5), chunk in 1usize..40) {
         let mut config = qi(&["c1", "c2", "c3"]);
         config.suda.suda = true;
+        config.per_record = true;
         let cuts: Vec<u64> = cuts.iter().map(|c| c % (f.bytes.len() as u64 + 1)).collect();
         let whole = audit_chunked(&f.bytes, &config, 64);
         if let (Some(Ok(parts)), Ok(whole)) = (read_in_parts(&f.bytes, &config, &cuts, chunk), whole) {
+            // Each record's class (and SUDA's scores) follow it across the cuts.
+            prop_assert!(whole.per_record.is_some() || whole.metrics.iter().all(|m| m.id != "record_risk" || m.status != pseudolens_core::metric::Status::Ok));
+            prop_assert_eq!(&parts.per_record, &whole.per_record);
             prop_assert_eq!(parts.metrics, whole.metrics);
         }
     }
@@ -269,11 +273,13 @@ proptest! {
     fn kept_tables_through_bytes_and_merged_give_the_streaming_report(
         f in file(), cuts in proptest::collection::vec(any::<u64>(), 0..4), lenient in any::<bool>(),
     ) {
-        let config = AuditConfig { ragged: if lenient { Ragged::PadOrTruncate } else { Ragged::Error }, sensitive: vec!["c2".into()], hipaa: true, ..qi(&["c1", "c3"]) };
+        let config = AuditConfig { ragged: if lenient { Ragged::PadOrTruncate } else { Ragged::Error }, sensitive: vec!["c2".into()], hipaa: true, per_record: true, ..qi(&["c1", "c3"]) };
         let cuts: Vec<u64> = cuts.iter().map(|c| c % (f.bytes.len() as u64 + 1)).collect();
         match (tables_in_parts(&f.bytes, &config, &cuts), audit_chunked(&f.bytes, &config, 64)) {
             (None, _) | (Some(Err(_)), Err(_)) => {}
             (Some(Ok(mut kept)), Ok(whole)) => {
+                // The per-record values from the kept table's row codes are the streaming read's.
+                prop_assert_eq!(&kept.per_record, &whole.per_record);
                 kept.input.sha256 = whole.input.sha256.clone();
                 prop_assert_eq!(&kept.input, &whole.input);
                 prop_assert_eq!(&kept.columns, &whole.columns);

@@ -58,6 +58,20 @@ impl Audit {
         audit.finish().map(|r| to_js(&r)).map_err(|e| error(&e))
     }
 
+    /// An audit that keeps each record's class, for [`Audit::finish_per_record`] (the
+    /// per-record CSV when the table is not kept: a second read of the file).
+    pub fn for_records(config: JsValue) -> Result<Audit, JsValue> {
+        let config = AuditConfig { keep_records: true, ..config_from(config)? };
+        pseudolens_core::Audit::new(config).map(|a| Audit(Some(a))).map_err(|e| error(&e))
+    }
+
+    /// Ends the input and returns the per-record CSV (`Report::per_record`; empty without
+    /// quasi-identifiers).
+    pub fn finish_per_record(&mut self) -> Result<String, JsValue> {
+        let audit = self.0.take().ok_or_else(finished)?;
+        audit.finish().map(|r| per_record_csv(&r)).map_err(|e| error(&e))
+    }
+
     /// Uses a finished population / reference table (journalist and marketer models, external
     /// linkage risk). The `Population` is shared, so several audits can use it.
     pub fn set_population(&mut self, population: &Population) -> Result<(), JsValue> {
@@ -385,6 +399,15 @@ impl KeptTable {
         pseudolens_core::audit_table_with_control(&self.part.table, &config, self.original.clone(), self.population.clone(), self.control.clone()).map(|r| to_js(&r)).map_err(|e| error(&e))
     }
 
+    /// The per-record CSV of an audit with these settings, from the table's row codes
+    /// (`not_retained`: read the file again with `Audit.for_records`).
+    pub fn per_record_csv(&self, config: JsValue) -> Result<String, JsValue> {
+        let config = AuditConfig { keep_records: true, ..config_from(config)? };
+        pseudolens_core::audit_table_with_control(&self.part.table, &config, self.original.clone(), self.population.clone(), self.control.clone())
+            .map(|r| per_record_csv(&r))
+            .map_err(|e| error(&e))
+    }
+
     /// The rows of these classes, from the table (see `Extract`).
     pub fn extract(&self, config: JsValue, classes: JsValue) -> Result<JsValue, JsValue> {
         let config = config_from(config)?;
@@ -392,6 +415,16 @@ impl KeptTable {
             .map_err(|e| error(&Error::config("invalid_class", format!("the classes are not valid: {e}"))))?;
         pseudolens_core::extract_table(&self.part.table, &config, classes).map(|x| to_js(&x)).map_err(|e| error(&e))
     }
+}
+
+/// The report's per-record values as CSV text (empty when it has none).
+fn per_record_csv(report: &pseudolens_core::Report) -> String {
+    let mut out = Vec::new();
+    if let Some(p) = &report.per_record {
+        // Writing to memory cannot fail.
+        let _ = p.write_csv(&mut out);
+    }
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// The SHA-256 of a file read in order: `update(chunk)`..., `hex()`.

@@ -11,7 +11,7 @@ import '../results/balance/balance.css';
 import { byId, el } from '../ui/dom';
 import { count, megabytes, plural, rate } from '../ui/format';
 import { fileStem, saveText } from '../ui/download';
-import { showExtractStatus } from '../results/drilldown/drilldown-view';
+import { showExtractStatus, showPerRecordStatus } from '../results/drilldown/drilldown-view';
 import { sizeMismatch } from '../ui/account';
 import { LENIENT_HELPS, SIDE_NAMES, addMessage, clearMessages, describeError, removeErrors, showMessage } from '../ui/messages';
 import { renderProfile, type ProfileForm, type ProfileMode } from '../setup/profile-view';
@@ -127,6 +127,7 @@ const PASS_TITLES: Readonly<Record<Pass, string>> = {
   audit: 'Auditing the released file',
   extract: 'Collecting the records of the riskiest groups',
   compare: 'Auditing the candidate releases',
+  per_record: 'Collecting each record’s risk',
 };
 
 function setProgressTitle(text: string): void {
@@ -216,6 +217,24 @@ function onExtracted(extracted: Extracted): void {
     ? `Saved the first ${what}; the rest were left out to keep the file manageable.`
     : `Saved ${what} as a CSV file.`;
   showExtractStatus(text, 'done');
+  announce(text);
+}
+
+/** Each record's values: from the worker's kept table, else a second read of the file. */
+function runPerRecord(): void {
+  if (!job?.config) return;
+  job.pass = 'per_record';
+  job.announcedQuarter = 0;
+  showProgress('per_record');
+  client.perRecord(job.source, { ...job.config, encoding: job.encoding ?? job.config.encoding ?? null });
+}
+
+function onPerRecord(csv: string, records: number, kept: boolean): void {
+  if (!job) return;
+  saveText(csv, 'text/csv', `pseudolens-per-record-${fileStem(job.label)}.csv`);
+  const how = kept ? 'from the table kept in memory' : 'by reading the file a second time (it was not kept in memory)';
+  const text = `Saved the risks of ${count(records)} ${records === 1 ? 'record' : 'records'} as a CSV file, ${how}. They are record-level values: keep the file to yourself.`;
+  showPerRecordStatus(text, 'done');
   announce(text);
 }
 
@@ -411,6 +430,7 @@ function resultHandlers(report: Report, shareable: Promise<ShareableReport> | nu
     onDownload: downloadReport,
     onDownloadHtml: (variant) => void downloadHtmlReport(variant),
     onExtract: runExtract,
+    onPerRecord: runPerRecord,
     utility: { original: job?.original?.name ?? null, recordId: job?.config?.record_id ?? null },
     choose: (candidates, params) => client.choose(report.params.quasi_identifiers, candidates, params),
     shareable,
@@ -570,6 +590,10 @@ function onWorkerMessage(message: Response): void {
       hideProgress();
       onExtracted(message.extracted);
       break;
+    case 'per_record_result':
+      hideProgress();
+      onPerRecord(message.csv, message.records, message.kept);
+      break;
     case 'candidate':
       onCandidate(message.index, message.total, message.name);
       break;
@@ -591,10 +615,11 @@ function onWorkerMessage(message: Response): void {
           : `The ${SIDE_NAMES[message.target]} ${side?.name ?? ''}`.trim();
       const lenient = job?.lenient ?? false;
       const { title, detail, advice } = describeError(message.error, label, message.target !== 'table', lenient);
-      const offer = job && !lenient && LENIENT_HELPS.has(message.error.code) && job.pass !== 'extract';
+      const offer = job && !lenient && LENIENT_HELPS.has(message.error.code) && job.pass !== 'extract' && job.pass !== 'per_record';
       const action = offer ? { label: 'Read leniently', id: 'read-leniently', run: readLeniently } : null;
       showMessage(messages, 'error', title, detail, { advice, action });
       if (job?.pass === 'extract') showExtractStatus(`The records could not be collected: ${title}`, 'error');
+      if (job?.pass === 'per_record') showPerRecordStatus(`The per-record risks could not be collected: ${title}`, 'error');
       announce(title);
       break;
     }
@@ -686,16 +711,19 @@ cancelButton.addEventListener('click', () => {
       ? `The audit of ${job.label}`
       : job?.pass === 'extract'
         ? 'Collecting the records of the riskiest groups'
+        : job?.pass === 'per_record'
+        ? 'Collecting each record’s risk'
         : `Reading ${job?.label ?? 'the file'}`;
   const again =
     job?.pass === 'compare'
       ? 'Press "Compare candidates" to start it again.'
       : job?.pass === 'audit'
       ? 'Press "Run audit" to start it again.'
-      : job?.pass === 'extract'
+      : job?.pass === 'extract' || job?.pass === 'per_record'
         ? 'The results are still shown; press the download button to try again.'
         : 'Choose a file or try the sample to start again.';
   if (job?.pass === 'extract') showExtractStatus('Cancelled.', 'error');
+  if (job?.pass === 'per_record') showPerRecordStatus('Cancelled.', 'error');
   showMessage(messages, 'note', 'Cancelled.', `${what} was stopped and nothing was kept. ${again}`);
   announce('Cancelled.');
   if (job) job.pass = null;

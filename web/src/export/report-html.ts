@@ -293,6 +293,7 @@ const PARAM_LABELS: Readonly<Record<string, string>> = {
   ctbil_variables: 'CTBIL variables',
   ci_level: 'Confidence level of the intervals',
   ci_seed: 'Seed of the intervals’ bootstrap',
+  per_record: 'Each record’s risk in the report',
   ci_replicates: 'Bootstrap replicates of the intervals (0 = none)',
 };
 

@@ -89,6 +89,8 @@ export interface ResultHandlers {
   /** Saves the settings file of this audit (null: no "share these settings"). */
   onDownloadSettings: (() => void) | null;
   onExtract: (classes: ClassValues[]) => void;
+  /** Downloads each record's values as CSV (the kept table, else a second read). */
+  onPerRecord: () => void;
   /** The original table's name and pairing column, for the utility section. */
   utility: UtilityInputs;
   /** The core's `choose` (run in the worker): the balance section's weights re-score with it. */
@@ -185,7 +187,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     scorrView(report),
     scorrVerdictView(report),
     ...groups.nodes,
-    drilldownView(report, handlers.onExtract),
+    drilldownView(report, handlers.onExtract, handlers.onPerRecord),
     allMetrics(report),
   ].filter((n): n is HTMLElement => n instanceof HTMLElement);
   append(panel, ...nodes);

@@ -70,6 +70,18 @@ export function peerSettings(): {
       'Every column’s values (and names) are checked for names, places smaller than a state, dates more precise than the year, ages over 89, phone numbers, e-mail addresses and the other kinds the US rule lists. The result is a checklist, not a statement of compliance.',
     ),
   );
+  const perRecordBox = el('input', { id: 'per-record', type: 'checkbox', 'aria-describedby': 'per-record-help' });
+  const perRecord = el(
+    'fieldset',
+    { class: 'per-record-settings' },
+    el('legend', {}, 'Per-record values'),
+    el('div', { class: 'check-row' }, perRecordBox, el('label', { for: 'per-record' }, 'Put each record’s risk in the report')),
+    el(
+      'p',
+      { class: 'help', id: 'per-record-help' },
+      'The JSON report then lists every record’s risk (by its record id, or its row): as long as the file, and record-level, so the shareable report leaves it out. The results always offer them as a CSV file.',
+    ),
+  );
   const rowOrderInput = numberInput('row-order-threshold', d.rowOrderThreshold, 0, 1, 0.01);
   const rowOrder = field(
     'row-order-threshold',
@@ -78,7 +90,7 @@ export function peerSettings(): {
     rowOrderInput,
   );
   return {
-    nodes: [kmap, hipaa],
+    nodes: [kmap, hipaa, perRecord],
     rowOrder,
     read: () => ({
       kMap: Number(k.value),
@@ -88,6 +100,7 @@ export function peerSettings(): {
       deltaMax: optional(dmax),
       hipaa: hipaaBox.checked,
       rowOrderThreshold: Number(rowOrderInput.value),
+      perRecord: perRecordBox.checked,
     }),
     write: (s) => {
       k.value = String(s.kMap);
@@ -96,6 +109,7 @@ export function peerSettings(): {
       dmin.value = s.deltaMin === null ? '' : String(s.deltaMin);
       dmax.value = s.deltaMax === null ? '' : String(s.deltaMax);
       hipaaBox.checked = s.hipaa;
+      perRecordBox.checked = s.perRecord;
       rowOrderInput.value = String(s.rowOrderThreshold);
     },
   };

@@ -233,6 +233,7 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
     delta_max: choices.deltaMax,
     hipaa: choices.hipaa,
     row_order_threshold: choices.rowOrderThreshold,
+    per_record: choices.perRecord,
     encoding: choices.encoding,
   };
 }
@@ -365,6 +366,7 @@ export function choicesFromConfig(
     deltaMin: config.delta_min ?? null,
     deltaMax: config.delta_max ?? null,
     hipaa: config.hipaa ?? d.hipaa,
+    perRecord: config.per_record ?? d.perRecord,
     rowOrderThreshold: config.row_order_threshold ?? d.rowOrderThreshold,
     referenceColumns: { ...(config.reference_columns ?? {}) },
     recordId: config.record_id ?? null,

@@ -80,6 +80,8 @@ export interface PeerSettings {
   deltaMax: number | null;
   hipaa: boolean;
   rowOrderThreshold: number;
+  /** Each record's risk in the report (`per_record`, spec README Sec 10). */
+  perRecord: boolean;
 }
 
 /** The core's defaults (contract.ts). */
@@ -91,6 +93,7 @@ export const DEFAULT_PEERS: PeerSettings = {
   deltaMax: null,
   hipaa: CONFIG_DEFAULTS.hipaa,
   rowOrderThreshold: CONFIG_DEFAULTS.row_order_threshold,
+  perRecord: CONFIG_DEFAULTS.per_record,
 };
 
 /** Why the peers' settings cannot run, or null. */

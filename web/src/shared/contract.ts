@@ -112,6 +112,12 @@ attacks: AttackParams | null,
  */
 hipaa: boolean, 
 /**
+ * Per-record vectors in the report (spec README Sec 10): `record_risk.details.per_record`
+ * (`P(i)` of each record, identity-risk.md Sec 4), keyed by `record_id` when given. Off by
+ * default: record-level, and as long as the file.
+ */
+per_record: boolean, 
+/**
  * `l` of `recursive_cl_c` (Sec 2).
  */
 recursive_l: number, 
@@ -281,7 +287,9 @@ suda_blank_in_msu: boolean,
  */
 ci_level: number, 
 /**
- * Seed of the bootstrap: the same seed gives the same intervals.
+ * Seed of the bootstrap: the same seed gives the same intervals. The settings may say
+ * `"random"`: a fresh seed is drawn from the system ([`fresh_seed`]) when they are read,
+ * and this field, the report's `params` and each interval's `seed` name it.
  */
 ci_seed: number, 
 /**
@@ -998,6 +1006,7 @@ export const CONFIG_DEFAULTS = {
   "memory_budget": 1073741824,
   "missing_policy": "ordinary",
   "missing_tokens": ["","NA","N/A","NaN","NULL","null"],
+  "per_record": false,
   "permutation_columns": [],
   "person_id": null,
   "population_region": null,

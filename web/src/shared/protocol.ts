@@ -15,7 +15,7 @@ export type Source = { kind: 'file'; file: File; sheet?: string | null } | { kin
  * Profile = first pass over a new file (no quasi-identifiers); audit = the real run;
  * extract = the drill-down pass copying out the records of the riskiest groups.
  */
-export type Pass = 'profile' | 'audit' | 'extract' | 'compare';
+export type Pass = 'profile' | 'audit' | 'extract' | 'compare' | 'per_record';
 
 /** One value per quasi-identifier (in QI order); null = a missing cell. */
 export type ClassValues = (string | null)[];
@@ -35,6 +35,9 @@ export type Request =
   | { type: 'recompute'; id: number; source: Source; config: AuditConfig; reference: File | null; original: File | null; control: File | null }
   /** Copy out the rows of `classes` from the same source, read with the same config. */
   | { type: 'extract'; id: number; source: Source; config: AuditConfig; classes: ClassValues[] }
+  /** Each record's values (class size, record risk...) as CSV: from the kept table, else a
+   * second read of the file (spec README Sec 10). */
+  | { type: 'per_record'; id: number; source: Source; config: AuditConfig }
   /**
    * Compare candidate releases: audit each of `candidates` in turn against the same original
    * (and population table), with the same config; one `compare_result` with every report.
@@ -102,6 +105,8 @@ export type Response =
   /** The latest `recompute` failed (the table stays kept). */
   | { type: 'recompute_error'; id: number; target: Target; error: WireError }
   | { type: 'extract_result'; id: number; extracted: Extracted }
+  /** The per-record CSV; `kept`: made from the kept table (else the file was read again). */
+  | { type: 'per_record_result'; id: number; csv: string; records: number; kept: boolean }
   /** A comparison starts auditing candidate `index` (0-based) of `total`. */
   | { type: 'candidate'; id: number; index: number; total: number; name: string }
   | { type: 'compare_result'; id: number; reports: Report[] }

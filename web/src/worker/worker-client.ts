@@ -79,6 +79,11 @@ export class WorkerClient {
     this.post({ type: 'extract', id: this.begin(), source, config, classes });
   }
 
+  /** Each record's values as CSV, read from `source` with `config` (the kept table, else the file again). */
+  perRecord(source: Source, config: AuditConfig): void {
+    this.post({ type: 'per_record', id: this.begin(), source, config });
+  }
+
   /** Audits every candidate release against the same original (and population table). */
   compare(candidates: File[], config: AuditConfig, reference: File | null, original: File | null, control: File | null = null): void {
     this.recomputeId = 0;
@@ -223,7 +228,7 @@ export class WorkerClient {
       return;
     }
     if (message.id !== this.currentId) return; // a late message from a cancelled run or recompute
-    if (message.type === 'result' || message.type === 'extract_result' || message.type === 'compare_result' || message.type === 'error') {
+    if (message.type === 'result' || message.type === 'extract_result' || message.type === 'per_record_result' || message.type === 'compare_result' || message.type === 'error') {
       this.currentId = 0;
     }
     this.onMessage(message);

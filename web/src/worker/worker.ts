@@ -5,7 +5,8 @@
 // a part) or kept (a column a role needs has too many values) is streamed as before: read in
 // 1 MiB slices into the streaming `Audit`. Side tables (the original, the population table)
 // are streamed into an `Original` / `Reference`; the drill-down reads the kept table
-// (`KeptTable.extract`), or streams the file through an `Extract` when it is not kept. Progress is posted at most every 100 ms. Cancel is handled by the page: it
+// (`KeptTable.extract`), or streams the file through an `Extract` when it is not kept; so do
+// the per-record values (`KeptTable.per_record_csv`, else `Audit.for_records`). Progress is posted at most every 100 ms. Cancel is handled by the page: it
 // terminates this worker, and with it its readers (a wasm call cannot be interrupted).
 // A Parquet file of several row groups (issue 14) is read in runs of row groups by the reader
 // workers, an Excel file or a Parquet file of one row group whole by one reader worker, into the kept table
@@ -414,6 +415,29 @@ async function extract(id: number, blob: Blob, config: AuditConfig, classes: Cla
   }
 }
 
+/** The per-record CSV from the kept table; null when there is none or a column it needs was
+ * not kept (then the file is read again). */
+function keptPerRecord(config: AuditConfig): string | null {
+  if (!kept || kept.ragged !== config.ragged) return null;
+  try {
+    return kept.table.per_record_csv(config);
+  } catch (e) {
+    if (toWireError(e).code !== 'not_retained') throw e;
+    return null;
+  }
+}
+
+/** The per-record CSV from a second read of the file. */
+async function streamPerRecord(id: number, blob: Blob, config: AuditConfig): Promise<string> {
+  const audit = Audit.for_records(config);
+  try {
+    await stream(id, blob, 'table', audit);
+    return audit.finish_per_record();
+  } finally {
+    audit.free();
+  }
+}
+
 /** The config with the encoding the retry forces, if any. */
 const withEncoding = (config: AuditConfig, encoding: 'windows-1252' | null): AuditConfig =>
   encoding ? { ...config, encoding } : config;
@@ -543,6 +567,19 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
             extract(id, blob, withEncoding(config, encoding), request.classes),
           ));
         scope.postMessage({ type: 'extract_result', id, extracted });
+        break;
+      }
+      case 'per_record': {
+        const blob = asBlob(request.source);
+        const fromKept = keptPerRecord(config);
+        if (fromKept === null && releasedFormat !== 'csv') {
+          throw { kind: 'input', code: 'not_retained', message: 'the per-record values cannot be listed: the table was not kept in memory', line: null, column: null } satisfies WireError;
+        }
+        const csv =
+          fromKept ??
+          (await withEncodingRetry(id, 'table', config.encoding === 'windows-1252', (encoding) => streamPerRecord(id, blob, withEncoding(config, encoding))));
+        const lines = csv.split('\n').length - 2; // the header, and the last line end
+        scope.postMessage({ type: 'per_record_result', id, csv, records: Math.max(lines, 0), kept: fromKept !== null });
         break;
       }
       default:

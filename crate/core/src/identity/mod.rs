@@ -7,6 +7,7 @@ pub mod class_size;
 pub mod disjoint;
 pub mod journalist;
 pub mod kmap;
+pub mod per_record;
 pub mod persons;
 pub mod population;
 pub mod record_risk;

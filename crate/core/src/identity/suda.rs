@@ -68,6 +68,24 @@ impl Default for SudaParams {
 pub struct RecordIds<'a> {
     /// Per class, the 0-based row (of the source table) of its first record.
     pub first_row: &'a [u64],
+    /// Per class, the record id of its first record (`None` when blank), when a `record_id`
+    /// column is given.
+    pub first_id: Option<&'a [Option<Box<str>>]>,
+}
+
+impl RecordIds<'_> {
+    /// The keys of `per_record` for the records of `classes` (spec README Sec 10): their
+    /// record ids when a `record_id` is given and each of these records has one of its own,
+    /// else their 1-based row numbers.
+    fn keys(&self, classes: &[usize]) -> Vec<String> {
+        if let Some(ids) = self.first_id {
+            let mut seen = std::collections::HashSet::with_capacity(classes.len());
+            if classes.iter().all(|&i| ids[i].as_deref().is_some_and(|id| seen.insert(id))) {
+                return classes.iter().map(|&i| ids[i].as_deref().unwrap_or_default().to_string()).collect();
+            }
+        }
+        classes.iter().map(|&i| (self.first_row[i] + 1).to_string()).collect()
+    }
 }
 
 /// The MSUs found: per key (class) held by one record, its MSUs as column masks.
@@ -447,7 +465,9 @@ fn histogram(dis: impl Iterator<Item = (f64, u64)>) -> Vec<u64> {
 }
 
 /// The SUDA metrics (spec peer-measures.md Sec 1.5) of a finished class table.
-pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>) -> Vec<MetricResult> {
+/// With `columns`, the SUDA and DIS-SUDA score of each class are added to the per-record
+/// values (`suda_score`, `dis_suda_score`).
+pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, columns: Option<&mut super::per_record::PerRecord>) -> Vec<MetricResult> {
     const IDS: [&str; 4] = ["suda_score", "suda_msu_records", "suda_msu_share", "suda_dis_score"];
     let q = qi.len();
     let max = p.suda_max_size.unwrap_or(q);
@@ -498,6 +518,10 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
     let s = crate::numeric::neumaier(scored.iter().map(|&i| table.count(i) as f64 * scores[i].powf(-q_exp)));
     let dis_of = |score: f64| if score > 0.0 { 1.0 / (1.0 + p2 as f64 * (1.0 - pi) / (pi * score.powf(q_exp) * s)) } else { 0.0 };
     let dis: Vec<f64> = scores.iter().map(|&x| dis_of(x)).collect();
+    if let Some(columns) = columns {
+        columns.add_column("suda_score", scores.clone());
+        columns.add_column("dis_suda_score", dis.clone());
+    }
     let dis_file = (u1 > 0).then(|| u1 as f64 * pi / (u1 as f64 * pi + p2 as f64 * (1.0 - pi)));
     let summary = |v: &[f64]| {
         let (lo, hi) = v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)));
@@ -505,11 +529,11 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         min_mean_max(lo, sum / n as f64, hi)
     };
     // Records of a scored class: one each (only a key held by one record has MSUs).
-    let row_key = |i: usize| (ids.first_row[i] + 1).to_string();
     let mut by_row: Vec<usize> = scored.clone();
     by_row.sort_unstable_by_key(|&i| ids.first_row[i]);
-    let per_record = |v: &[f64]| Value::Object(by_row.iter().map(|&i| (row_key(i), json!(v[i]))).collect());
-    let msu_counts = Value::Object(by_row.iter().map(|&i| (row_key(i), json!(msus.counts[i]))).collect());
+    let keys = ids.keys(&by_row);
+    let per_record = |v: &[f64]| Value::Object(by_row.iter().zip(&keys).map(|(&i, k)| (k.clone(), json!(v[i]))).collect());
+    let msu_counts = Value::Object(by_row.iter().zip(&keys).map(|(&i, k)| (k.clone(), json!(msus.counts[i]))).collect());
     let mut total_by_size = vec![0u64; max];
     let mut by_smallest = vec![0u64; max];
     for &i in &scored {
@@ -588,7 +612,11 @@ fn top_records(table: &ClassTable, qi: &[String], scores: &[f64], dis: &[f64], f
             let mut sets = found[i].clone();
             sets.sort_unstable_by_key(|&m| (m.count_ones(), bits(m).collect::<Vec<_>>()));
             let names: Vec<Vec<&str>> = sets.iter().map(|&m| bits(m).map(|c| qi[c].as_str()).collect()).collect();
-            json!({ "row": ids.first_row[i] + 1, "values": values, "size": 1, "score": scores[i], "dis": dis[i], "msus": names })
+            let mut row = json!({ "row": ids.first_row[i] + 1, "values": values, "size": 1, "score": scores[i], "dis": dis[i], "msus": names });
+            if let Some(id) = ids.first_id {
+                row["record_id"] = json!(id[i]);
+            }
+            row
         })
         .collect();
     Value::Array(rows)

@@ -1,6 +1,7 @@
 // The riskiest groups of records, and the record drill-down: a button that has the worker read
 // the file once more and hand back the rows of exactly these groups, saved as a CSV file made
-// on this computer.
+// on this computer; and each record's risk (spec README Sec 10, `per_record`) as a CSV file,
+// from the table the worker keeps or a second read of the file.
 
 import { el, scrollTable } from '../../ui/dom';
 import { explain } from '../../ui/explain';
@@ -16,7 +17,7 @@ export function drilldownClasses(report: Report): ClassValues[] {
   return riskiestClasses(report).map((t) => qis.map((q) => t.values[q] ?? null));
 }
 
-export function drilldownView(report: Report, onExtract: (classes: ClassValues[]) => void): HTMLElement {
+export function drilldownView(report: Report, onExtract: (classes: ClassValues[]) => void, onPerRecord: () => void): HTMLElement {
   const qis = report.params.quasi_identifiers;
   const top = riskiestClasses(report);
   const records = top.reduce((a, t) => a + t.size, 0);
@@ -26,6 +27,13 @@ export function drilldownView(report: Report, onExtract: (classes: ClassValues[]
     status.textContent = 'Reading the file again to collect these records…';
     status.dataset.kind = 'busy';
     onExtract(drilldownClasses(report));
+  });
+  const perRecord = el('button', { id: 'download-per-record', class: 'button', type: 'button' }, 'Download per-record risks (CSV)');
+  const perRecordStatus = el('p', { class: 'extract-status', id: 'per-record-status', role: 'status', 'aria-live': 'polite' });
+  perRecord.addEventListener('click', () => {
+    perRecordStatus.textContent = 'Collecting each record’s risk…';
+    perRecordStatus.dataset.kind = 'busy';
+    onPerRecord();
   });
   return section(
     'Riskiest groups',
@@ -50,7 +58,26 @@ export function drilldownView(report: Report, onExtract: (classes: ClassValues[]
           status,
         )
       : null,
+    top.length
+      ? el(
+          'div',
+          { class: 'drilldown' },
+          perRecord,
+          help(
+            `One row per record of the file: its ${report.params.record_id ? `record id (${report.params.record_id})` : 'row number'}, the size of its group and its risk (1 / group size)${report.metrics.some((m) => m.id === 'suda_score' && m.status === 'ok') ? ', and its SUDA scores' : ''}. These are record-level values: keep the file to yourself. Made on this computer, from the table kept in memory, or by reading the file a second time when it was not kept.`,
+          ),
+          perRecordStatus,
+        )
+      : null,
   );
+}
+
+/** Shows how the per-record download went, next to its button. */
+export function showPerRecordStatus(text: string, kind: 'busy' | 'done' | 'error'): void {
+  const status = document.getElementById('per-record-status');
+  if (!status) return;
+  status.textContent = text;
+  status.dataset.kind = kind;
 }
 
 /** Shows how the drill-down went, next to its button. */
