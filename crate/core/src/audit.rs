@@ -340,6 +340,7 @@ impl TableSummary {
                 attributes: &config.attributes,
                 params: &config.utility,
                 missing_policy: config.missing_policy,
+                exclude_suppressed_rows: config.exclude_suppressed_rows,
                 norm: &norm,
             }));
         }

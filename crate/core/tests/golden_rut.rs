@@ -169,6 +169,34 @@ fn g3_arx_quality_models() {
     assert_close(avg["loss"].as_f64().unwrap(), losses / 3.0, "mean over QIs");
 }
 
+#[test]
+fn g3_arx_table_level_models() {
+    // golden.md G3: aecs 1.2 (input 1, loss 0.01818181818); discernibility 16 (input 12,
+    // loss 4/132). P's classes on (age, zip, sex): two pairs and 8 singletons (row 11's `*`
+    // age is one suppressed cell, in scope); O's 12 rows are 12 classes.
+    let r = g3_report(|_| {});
+    let aecs = table(&r, "aecs");
+    assert_eq!((aecs.family, aecs.status), ("utility_arx", Status::Ok));
+    assert_close(aecs.value["result"].as_f64().unwrap(), 1.2, "aecs");
+    assert_close(aecs.value["min"].as_f64().unwrap(), 1.0, "aecs min");
+    assert_close(aecs.value["max"].as_f64().unwrap(), 12.0, "aecs max");
+    assert_close(aecs.value["loss"].as_f64().unwrap(), 0.2 / 11.0, "aecs loss");
+    assert_close(aecs.value["quality"].as_f64().unwrap(), 1.0 - 0.2 / 11.0, "aecs quality");
+    assert_eq!(aecs.details["classes"], json!(10));
+    assert_eq!(aecs.details["original"]["classes"], json!(12));
+    let d = table(&r, "discernibility");
+    assert_close(d.value["result"].as_f64().unwrap(), 16.0, "discernibility");
+    assert_close(d.value["min"].as_f64().unwrap(), 12.0, "discernibility min");
+    assert_close(d.value["max"].as_f64().unwrap(), 144.0, "discernibility max");
+    assert_close(d.value["loss"].as_f64().unwrap(), 4.0 / 132.0, "discernibility loss");
+    // Policy drop: row 11 (age `*`) leaves the scope of P: n = 11, K = 9, sum f^2 = 15,
+    // discernibility 15 + 12 * 1 = 27, loss (27 - 12)/(144 - 12) = 15/132; aecs 11/9.
+    let r = g3_report(|c| c.missing_policy = pseudolens_core::table::classes::MissingPolicy::Drop);
+    assert_close(table(&r, "discernibility").value["result"].as_f64().unwrap(), 27.0, "drop");
+    assert_close(table(&r, "discernibility").value["loss"].as_f64().unwrap(), 15.0 / 132.0, "drop loss");
+    assert_close(table(&r, "aecs").value["result"].as_f64().unwrap(), 11.0 / 9.0, "drop aecs");
+}
+
 /// Ids whose value is a loss, and ids whose value is a similarity.
 const LOSSES: [&str; 6] = ["gen_loss", "gen_loss_ncp", "proximity_loss", "entropy_loss", "consistency_loss", "attribute_loss"];
 const SIMILARITIES: [&str; 4] = ["cosine_similarity", "jaccard_similarity", "jaccard_set", "attribute_similarity"];
