@@ -310,7 +310,9 @@ impl TableSummary {
                 scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.clone(), sensitive: None, attribute: None, subset: None },
                 params: serde_json::json!(advice),
             };
-            let hierarchies: Vec<_> = qi.iter().map(|q| config.attributes.get(q).and_then(|s| s.hierarchy.as_deref())).collect();
+            let norm = config.normaliser();
+            let labels: Vec<_> = qi.iter().map(|q| config.attributes.get(q).and_then(|s| s.hierarchy.as_deref()).map(|h| norm.labels(h))).collect();
+            let hierarchies: Vec<_> = labels.iter().map(|h| h.as_deref()).collect();
             metrics.push(crate::advice::metric(&ctx, &self.classes, &qi, &hierarchies, &identity, advice));
         }
         if !qi.is_empty() {
@@ -454,7 +456,7 @@ fn not_assessable(metrics: &mut [MetricResult], qi: &[String]) -> Warning {
 /// A sampling weight: a finite number >= 0 (spec identity-risk.md Sec 8).
 fn parse_weight(cell: Cell<'_>) -> Option<f64> {
     match cell {
-        Cell::Text(t) => parse_num(t).filter(|w| *w >= 0.0),
+        Cell::Text(t) => parse_num(&t).filter(|w| *w >= 0.0),
         _ => None,
     }
 }

@@ -42,6 +42,9 @@ pub struct AuditConfig {
     pub threshold: f64,
     /// Missing tokens (the empty string is always one).
     pub missing_tokens: Vec<String>,
+    /// Lower-case every non-blank value (and hierarchy label) with Unicode simple case
+    /// folding before any comparison (spec README Sec 5 step 5).
+    pub case_insensitive: bool,
     /// Delimiter (one character), `None` = detect.
     pub delimiter: Option<String>,
     /// Encoding, `None` = detect.
@@ -125,6 +128,7 @@ impl Default for AuditConfig {
             exclude_suppressed_rows: p.exclude_suppressed_rows,
             threshold: p.threshold,
             missing_tokens: DEFAULT_MISSING_TOKENS.iter().map(|s| s.to_string()).collect(),
+            case_insensitive: false,
             delimiter: None,
             encoding: None,
             ragged: Ragged::Error,
@@ -178,7 +182,7 @@ impl AuditConfig {
 
     /// The normaliser of spec README Sec 5 with these settings.
     pub fn normaliser(&self) -> Normaliser {
-        Normaliser::new(self.missing_tokens.clone(), vec!['*'])
+        Normaliser::new(self.missing_tokens.clone(), vec!['*']).case_insensitive(self.case_insensitive)
     }
 
     /// Checks the settings; returns the CSV reading options.

@@ -121,6 +121,8 @@ pub struct Attribute {
 impl Attribute {
     /// Joins `O`'s column with `P`'s (if any) and reads them (README Sec 4).
     pub fn new(name: &str, o: &Column, p: Option<&Column>, settings: AttributeSettings, norm: &Normaliser) -> Self {
+        // The hierarchy's labels are compared with normalised values: read them alike.
+        let settings = AttributeSettings { hierarchy: settings.hierarchy.as_deref().map(|rows| norm.labels(rows)), ..settings };
         let mut values = o.values.clone();
         let p_codes = p.map(|p| {
             let to_joint = values.absorb(&p.values);
