@@ -157,7 +157,8 @@ impl TableSummary {
     /// Gives the original table `O`: the columns of this table that `O` has are captured.
     fn set_original(&mut self, original: Option<Arc<Captured>>, names: &[String], config: &AuditConfig) -> Result<()> {
         if let Some(o) = original {
-            self.released = Some(Captured::new(names, |n| o.names.iter().any(|m| m == n), config.record_id.as_deref())?);
+            let released = Captured::new(names, |n| o.names.iter().any(|m| m == n), config.record_id.as_deref())?;
+            self.released = Some(released.weighted(names, config.weight.as_deref()));
             self.original = Some(o);
         }
         Ok(())

@@ -91,7 +91,9 @@ impl<'a> Tables<'a> {
             .zip(&o.columns)
             .map(|(name, column)| {
                 let settings = input.attributes.get(name).cloned().unwrap_or_default();
-                Attribute::new(name, column, p.column(name), settings, input.norm)
+                let mut a = Attribute::new(name, column, p.column(name), settings, input.norm);
+                a.weigh(o.weights.as_deref(), p.weights.as_deref());
+                a
             })
             .collect();
         Tables {

@@ -25,6 +25,13 @@
 //!
 //! No rows in a table: `empty_input`; a numeric attribute without a domain: `not_applicable`
 //! (`no_domain`).
+//!
+//! With a `weight` column (Sec 6.1 "counts are weighted"), every count above is the sum of the
+//! rows' weights (a table without the column counts each row 1) and `p`, `q` are divided by
+//! the tables' total weights; details add `weighted` `{original, released}` and
+//! `weight_original`, `weight_released`. A weight that is not a finite number >= 0 in `O`:
+//! `error` (`invalid_weight`); a total weight of 0: `not_applicable` (`zero_weight`).
+//! `jaccard_set` compares value sets and is not weighed.
 
 use serde_json::{Map as JsonMap, Value, json};
 
@@ -56,8 +63,28 @@ pub struct Vectors {
     pub details: Value,
 }
 
-fn shares(counts: &mut [f64], n: usize) {
-    counts.iter_mut().for_each(|c| *c /= n as f64);
+fn shares(counts: &mut [f64], n: f64) {
+    counts.iter_mut().for_each(|c| *c /= n);
+}
+
+/// The total mass of `O` and of `P` (rows, or weights summed over the codes in `s.order`).
+fn totals(s: &Subject<'_>) -> (f64, f64) {
+    match &s.a.masses {
+        None => (s.n_o as f64, s.n_p as f64),
+        Some(m) => (neumaier(s.order.iter().map(|&c| m.o[c as usize])), neumaier(s.order.iter().map(|&c| m.p[c as usize]))),
+    }
+}
+
+/// The details every vector carries: the rows, and the weights when weighed.
+fn sizes(s: &Subject<'_>) -> Value {
+    let mut d = json!({ "n_original": s.n_o, "n_released": s.n_p });
+    if let Some(m) = &s.a.masses {
+        let (o, p) = totals(s);
+        d["weighted"] = json!({ "original": m.o_weighted, "released": m.p_weighted });
+        d["weight_original"] = json!(o);
+        d["weight_released"] = json!(p);
+    }
+    d
 }
 
 /// The vectors of a categorical attribute (Sec 6.1).
@@ -68,7 +95,7 @@ pub fn categorical(s: &Subject<'_>) -> Vectors {
     dom.iter().enumerate().for_each(|(k, &c)| slot[c as usize] = k + 2);
     let (mut p, mut q) = (vec![0.0; dom.len() + 2], vec![0.0; dom.len() + 2]);
     for &c in &s.order {
-        let (ko, kp) = (a.o_count[c as usize] as f64, a.p_count[c as usize] as f64);
+        let (ko, kp) = (a.o_mass(c), a.p_mass(c));
         if ko > 0.0 {
             p[if is_blank(c) { BLANK } else { slot[c as usize] }] += ko;
         }
@@ -84,12 +111,13 @@ pub fn categorical(s: &Subject<'_>) -> Vectors {
             }
         }
     }
-    shares(&mut p, s.n_o);
-    shares(&mut q, s.n_p);
-    let mut details = json!({
-        "support": dom.len(), "n_original": s.n_o, "n_released": s.n_p, "p_blank": p[BLANK], "q_blank": q[BLANK],
-        "p_unmatched": p[UNMATCHED], "q_unmatched": q[UNMATCHED],
-    });
+    let (n_o, n_p) = totals(s);
+    shares(&mut p, n_o);
+    shares(&mut q, n_p);
+    let mut details = sizes(s);
+    details.as_object_mut().expect("an object").extend(json!({
+        "support": dom.len(), "p_blank": p[BLANK], "q_blank": q[BLANK], "p_unmatched": p[UNMATCHED], "q_unmatched": q[UNMATCHED],
+    }).as_object().expect("an object").clone());
     if dom.len() <= LISTED_VALUES {
         let listed = |v: &[f64]| Value::Object(dom.iter().enumerate().map(|(k, &c)| (a.values.text(c).to_string(), json!(v[k + 2]))).collect::<JsonMap<_, _>>());
         details["p"] = listed(&p);
@@ -119,7 +147,7 @@ pub fn numeric(s: &Subject<'_>) -> Result<Vectors, &'static str> {
     let bin_of = |x: f64| 2 + ((x - lo) / (a.res * wg as f64) + 1e-9).floor().clamp(0.0, (b - 1) as f64) as usize;
     let (mut p, mut q) = (vec![0.0; b as usize + 2], vec![0.0; b as usize + 2]);
     for &c in &s.order {
-        let (ko, kp) = (a.o_count[c as usize] as f64, a.p_count[c as usize] as f64);
+        let (ko, kp) = (a.o_mass(c), a.p_mass(c));
         let typed = a.typed[c as usize];
         if ko > 0.0 {
             p[match typed {
@@ -138,12 +166,13 @@ pub fn numeric(s: &Subject<'_>) -> Result<Vectors, &'static str> {
             _ => q[UNMATCHED] += kp,
         }
     }
-    shares(&mut p, s.n_o);
-    shares(&mut q, s.n_p);
-    let mut details = json!({
-        "G": g, "B": b, "wg": wg, "n_original": s.n_o, "n_released": s.n_p, "p_blank": p[BLANK], "q_blank": q[BLANK],
-        "p_unmatched": p[UNMATCHED], "q_unmatched": q[UNMATCHED],
-    });
+    let (n_o, n_p) = totals(s);
+    shares(&mut p, n_o);
+    shares(&mut q, n_p);
+    let mut details = sizes(s);
+    details.as_object_mut().expect("an object").extend(json!({
+        "G": g, "B": b, "wg": wg, "p_blank": p[BLANK], "q_blank": q[BLANK], "p_unmatched": p[UNMATCHED], "q_unmatched": q[UNMATCHED],
+    }).as_object().expect("an object").clone());
     if b as usize <= LISTED_BINS {
         details["p"] = json!(p[2..]);
         details["q"] = json!(q[2..]);
@@ -250,8 +279,13 @@ pub fn jaccard_set(o: usize, p: usize, common: usize) -> f64 {
 pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
     let (o, p, common) = value_sets(s.a);
     let set = s.ctx.ok("jaccard_set", jaccard_set(o, p, common)).with_details(json!({ "original": o, "released": p, "common": common }));
+    let (n_o, n_p) = totals(s);
     let vectors = if s.n_o == 0 || s.n_p == 0 {
         Err((Status::EmptyInput, "no_records_in_scope"))
+    } else if !(n_o.is_finite() && n_p.is_finite()) {
+        Err((Status::Error, "invalid_weight"))
+    } else if n_o <= 0.0 || n_p <= 0.0 {
+        Err((Status::NotApplicable, "zero_weight"))
     } else if s.numeric() {
         numeric(s).map_err(|r| (Status::NotApplicable, r))
     } else {
