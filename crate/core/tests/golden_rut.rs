@@ -328,3 +328,67 @@ fn rows_that_cannot_be_paired() {
     assert!(for_attribute(&r, "gen_loss", "diag").warnings.is_empty());
     assert_eq!(table(&r, "utility_u").status, Status::Ok);
 }
+
+/// Weighted entropy and similarity (utility.md Sec 4 "p_v = weight share", Sec 6.1 "counts are
+/// weighted"), by hand. O: F (w 1), F (w 1), M (w 2) -> masses F 2, M 2, shares (1/2, 1/2),
+/// H(O) = 1 bit. P: F (w 1), F (w 1), M (w 6) -> F 2, M 6, shares (1/4, 3/4),
+/// H(P) = -(1/4 log2 1/4 + 3/4 log2 3/4) = 0.5 + 0.3112781245 = 0.8112781245;
+/// entropy_loss = (1 - 0.8112781245)/1 = 0.1887218755.
+/// cosine = (1/2 1/4 + 1/2 3/4) / (sqrt(1/2) sqrt(10/16)) = 0.5 / 0.5590169944 = 2/sqrt(5)
+/// = 0.8944271910; weighted Jaccard = (1/4 + 1/2)/(1/2 + 3/4) = 0.6.
+/// Unweighted the two tables are alike (F 2, M 1 each): loss 0, cosine 1.
+#[test]
+fn weighted_entropy_and_similarity() {
+    let o = b"rid,sex,w\n1,F,1\n2,F,1\n3,M,2\n";
+    let p = b"rid,sex,w\n1,F,1\n2,F,1\n3,M,6\n";
+    let mut config = qi(&["sex"]);
+    config.record_id = Some("rid".into());
+    let plain = against(o, p, &config);
+    assert_close(num_of(&plain, "entropy_original", "sex"), 0.9182958340544896, "unweighted H(O)");
+    assert_eq!(num_of(&plain, "entropy_loss", "sex"), 0.0);
+    assert_close(num_of(&plain, "cosine_similarity", "sex"), 1.0, "unweighted cosine");
+    config.weight = Some("w".into());
+    let r = against(o, p, &config);
+    assert_close(num_of(&r, "entropy_original", "sex"), 1.0, "H(O)");
+    assert_close(num_of(&r, "entropy_released", "sex"), 0.8112781244591328, "H(P)");
+    assert_close(num_of(&r, "entropy_loss", "sex"), 0.18872187554086717, "entropy_loss");
+    assert_close(num_of(&r, "cosine_similarity", "sex"), 2.0 / 5f64.sqrt(), "cosine");
+    assert_close(num_of(&r, "jaccard_similarity", "sex"), 0.6, "jaccard");
+    let d = &for_attribute(&r, "entropy_released", "sex").details;
+    assert_eq!((d["weighted"].clone(), d["weight_total"].clone(), d["n"].clone()), (json!(true), json!(8.0), json!(3)));
+    let d = &for_attribute(&r, "cosine_similarity", "sex").details;
+    assert_eq!(d["weighted"], json!({ "original": true, "released": true }));
+    assert_eq!((d["weight_original"].clone(), d["weight_released"].clone()), (json!(4.0), json!(8.0)));
+    // jaccard_set compares the value sets: not weighed.
+    assert_eq!(num_of(&r, "jaccard_set", "sex"), 1.0);
+}
+
+/// An original without the weight column counts each row 1. O: F, F, M -> (2/3, 1/3); P as
+/// above weighed (1/4, 3/4). cosine = (2/3 1/4 + 1/3 3/4) / (sqrt(5/9) sqrt(10/16))
+/// = (5/12) / (sqrt(50)/12) = 5/sqrt(50) = 1/sqrt(2); weighted Jaccard
+/// = (1/4 + 1/3)/(2/3 + 3/4) = (7/12)/(17/12) = 7/17. H(O) = 0.9182958341 (counts).
+/// A weight that is not a number in O: error `invalid_weight`; all weights 0 in P:
+/// `zero_weight`.
+#[test]
+fn weights_of_one_table_only_and_invalid_weights() {
+    let o = b"rid,sex\n1,F\n2,F\n3,M\n";
+    let p = b"rid,sex,w\n1,F,1\n2,F,1\n3,M,6\n";
+    let mut config = qi(&["sex"]);
+    config.record_id = Some("rid".into());
+    config.weight = Some("w".into());
+    let r = against(o, p, &config);
+    assert_close(num_of(&r, "cosine_similarity", "sex"), 1.0 / 2f64.sqrt(), "cosine");
+    assert_close(num_of(&r, "jaccard_similarity", "sex"), 7.0 / 17.0, "jaccard");
+    assert_close(num_of(&r, "entropy_original", "sex"), 0.9182958340544896, "H(O) by counts");
+    assert_eq!(for_attribute(&r, "entropy_original", "sex").details["weighted"], json!(false));
+    let bad = against(b"rid,sex,w\n1,F,x\n2,F,1\n3,M,2\n", p, &config);
+    for id in ["entropy_original", "entropy_difference", "entropy_loss", "cosine_similarity", "jaccard_similarity"] {
+        let m = for_attribute(&bad, id, "sex");
+        assert_eq!((m.status, m.reason), (Status::Error, Some("invalid_weight")), "{id}");
+    }
+    assert_close(num_of(&bad, "entropy_released", "sex"), 0.8112781244591328, "H(P) still");
+    let zero = against(b"rid,sex,w\n1,F,1\n2,F,1\n3,M,2\n", b"rid,sex,w\n1,F,0\n2,F,0\n3,M,0\n", &config);
+    for id in ["entropy_released", "entropy_loss", "cosine_similarity"] {
+        assert_eq!(for_attribute(&zero, id, "sex").reason, Some("zero_weight"), "{id}");
+    }
+}

@@ -347,6 +347,20 @@ mod tests {
     }
 
     #[test]
+    fn weighted_counts() {
+        // The ranges' table with weights: O (1, 1, 1, 1) gives p as unweighted; P (2, 1, 1, 0):
+        // 0-3 puts 2 x 1/2 on bins 0 and 1, x 1 unmatched, * 1 blank, [8,20] 0 on bin 4; total 4.
+        let mut a = attribute(&["0", "9", "", "4"], &["0-3", "x", "*", "[8,20]"], AttributeSettings::default());
+        a.weigh(Some(&[1.0; 4]), Some(&[2.0, 1.0, 1.0, 0.0]));
+        let params = UtilityParams { similarity_bins: 5, ..Default::default() };
+        let pairs = row_pairs(4);
+        let v = numeric(&Subject::new(&a, Ok(&pairs), &params, 4, 4)).unwrap();
+        assert_eq!(v.p, [0.25, 0.0, 0.25, 0.0, 0.25, 0.0, 0.25]);
+        assert_eq!(v.q, [0.25, 0.25, 0.25, 0.25, 0.0, 0.0, 0.0]);
+        assert_eq!(v.details["weight_released"], 4.0);
+    }
+
+    #[test]
     fn recoded_values_spread_over_their_preimage() {
         let mut settings = AttributeSettings { kind: Some(Kind::Categorical), ..Default::default() };
         settings.hierarchy = Some(vec![vec!["a".into(), "AB".into()], vec!["b".into(), "AB".into()]]);
