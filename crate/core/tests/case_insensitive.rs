@@ -27,7 +27,7 @@ fn male_male_male_form_one_class() {
     assert_eq!(num(&folded, "sample_uniques"), 1.0);
     assert_eq!(num(&folded, "max_class_size"), 3.0);
     assert_eq!(value(&folded, "class_size_histogram"), &json!([[1, 1, 1], [2, 1, 2], [3, 1, 3]]));
-    assert_eq!(folded.params.case_insensitive, true);
+    assert!(folded.params.case_insensitive);
 }
 
 /// The missing tokens are matched before folding and case-sensitively: `NA` stays missing,
