@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use pseudolens_core::AuditConfig;
+use pseudolens_core::{Audit, AuditConfig, reference};
 use pseudolens_core::metric::Status;
 use pseudolens_core::utility::attribute::AttributeSettings;
 use serde_json::json;
@@ -83,4 +83,26 @@ fn hierarchy_labels_are_folded() {
     let g = for_attribute(&r, "arx_gen_intensity", "diag");
     assert_eq!((g.status, g.value["result"].as_f64()), (Status::Ok, Some(1.0)));
     assert!(g.warnings.is_empty(), "{:?}", g.warnings);
+}
+
+/// The population table `E` is folded too. Hand: release sex = Male, Female; population
+/// sex = MALE x2, male x1, FEMALE x3. k_map is the smallest population count of a released key:
+/// case-sensitively neither `Male` nor `Female` is in `E`, and a key the population lacks
+/// counts its released records (1 each): k_map = 1; case-insensitively `male` has 3 and
+/// `female` 3: k_map = 3.
+#[test]
+fn the_reference_table_is_folded() {
+    let population = b"sex\nMALE\nMALE\nmale\nFEMALE\nFEMALE\nFEMALE\n";
+    let with_population = |config: &AuditConfig| {
+        let mut e = reference(config, None);
+        e.push(population).unwrap();
+        let mut a = Audit::new(config.clone()).unwrap();
+        a.push(b"sex\nMale\nFemale\n").unwrap();
+        a.set_population(e.finish().unwrap());
+        a.finish().unwrap()
+    };
+    let folded = with_population(&AuditConfig { case_insensitive: true, ..qi(&["sex"]) });
+    assert_eq!(value(&folded, "k_map"), &json!(3));
+    let apart = with_population(&qi(&["sex"]));
+    assert_eq!(value(&apart, "k_map"), &json!(1));
 }
