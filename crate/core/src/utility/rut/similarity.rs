@@ -75,16 +75,14 @@ fn totals(s: &Subject<'_>) -> (f64, f64) {
     }
 }
 
-/// The details every vector carries: the rows, and the weights when weighed.
-fn sizes(s: &Subject<'_>) -> Value {
-    let mut d = json!({ "n_original": s.n_o, "n_released": s.n_p });
+/// Adds the tables' weights to the details, when the counts are weighed.
+fn weights_into(details: &mut Value, s: &Subject<'_>) {
     if let Some(m) = &s.a.masses {
         let (o, p) = totals(s);
-        d["weighted"] = json!({ "original": m.o_weighted, "released": m.p_weighted });
-        d["weight_original"] = json!(o);
-        d["weight_released"] = json!(p);
+        details["weighted"] = json!({ "original": m.o_weighted, "released": m.p_weighted });
+        details["weight_original"] = json!(o);
+        details["weight_released"] = json!(p);
     }
-    d
 }
 
 /// The vectors of a categorical attribute (Sec 6.1).
@@ -114,10 +112,11 @@ pub fn categorical(s: &Subject<'_>) -> Vectors {
     let (n_o, n_p) = totals(s);
     shares(&mut p, n_o);
     shares(&mut q, n_p);
-    let mut details = sizes(s);
-    details.as_object_mut().expect("an object").extend(json!({
-        "support": dom.len(), "p_blank": p[BLANK], "q_blank": q[BLANK], "p_unmatched": p[UNMATCHED], "q_unmatched": q[UNMATCHED],
-    }).as_object().expect("an object").clone());
+    let mut details = json!({
+        "support": dom.len(), "n_original": s.n_o, "n_released": s.n_p, "p_blank": p[BLANK], "q_blank": q[BLANK],
+        "p_unmatched": p[UNMATCHED], "q_unmatched": q[UNMATCHED],
+    });
+    weights_into(&mut details, s);
     if dom.len() <= LISTED_VALUES {
         let listed = |v: &[f64]| Value::Object(dom.iter().enumerate().map(|(k, &c)| (a.values.text(c).to_string(), json!(v[k + 2]))).collect::<JsonMap<_, _>>());
         details["p"] = listed(&p);
@@ -169,10 +168,11 @@ pub fn numeric(s: &Subject<'_>) -> Result<Vectors, &'static str> {
     let (n_o, n_p) = totals(s);
     shares(&mut p, n_o);
     shares(&mut q, n_p);
-    let mut details = sizes(s);
-    details.as_object_mut().expect("an object").extend(json!({
-        "G": g, "B": b, "wg": wg, "p_blank": p[BLANK], "q_blank": q[BLANK], "p_unmatched": p[UNMATCHED], "q_unmatched": q[UNMATCHED],
-    }).as_object().expect("an object").clone());
+    let mut details = json!({
+        "G": g, "B": b, "wg": wg, "n_original": s.n_o, "n_released": s.n_p, "p_blank": p[BLANK], "q_blank": q[BLANK],
+        "p_unmatched": p[UNMATCHED], "q_unmatched": q[UNMATCHED],
+    });
+    weights_into(&mut details, s);
     if b as usize <= LISTED_BINS {
         details["p"] = json!(p[2..]);
         details["q"] = json!(q[2..]);
