@@ -50,7 +50,7 @@ import pytest
 
 import pycanon
 from pycanon import anonymity as pc
-from pycanon import utility as pcu
+from pycanon import metrics as pcu
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLI = os.path.join(ROOT, "target", "release", "pseudolens")
