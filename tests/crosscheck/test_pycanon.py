@@ -12,7 +12,8 @@ pyCANON facts this file relies on (read from pycanon/anonymity/*.py, version 1.3
   delta_disclosure, alpha). Called with one SA it is that SA's value, so each
   `scope.sensitive = SA` result is compared with pyCANON on `[SA]`, and each
   `scope.sensitive = "*"` result with pyCANON on all SAs. `gen=False` is the spec's optional
-  `extend_qi` mode, which the CLI does not offer: not compared.
+  `extend_qi` mode (`--sa-mode extend-qi`): each SA on the QIs plus the other SAs, compared in
+  `test_extend_qi_matches_pycanon_gen_false`.
 - `k_anonymity`: min class size.
 - `l_diversity`: min over classes of the number of distinct SA values.
 - `entropy_l_diversity`: `int(min_C e ** H_C)`, H in nats: truncation without tolerance. The
@@ -53,7 +54,7 @@ from pycanon import anonymity as pc
 from pycanon import metrics as pcu
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CLI = os.path.join(ROOT, "target", "release", "pseudolens")
+CLI = os.environ.get("PSEUDOLENS_CLI", os.path.join(ROOT, "target", "release", "pseudolens"))
 
 # QI alphabets: no blank, no all-mask cell, no default missing token (NA, NULL, ...).
 QI_POOL = {
@@ -177,8 +178,8 @@ CASES = [
 ]
 
 
-def run_cli(path, qis, sas):
-    cmd = [CLI, "audit", str(path), "--qi", ",".join(qis), "--sensitive", ",".join(sas), "--json"]
+def run_cli(path, qis, sas, *extra):
+    cmd = [CLI, "audit", str(path), "--qi", ",".join(qis), "--sensitive", ",".join(sas), *extra, "--json"]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     return {(m["id"], m["scope"]["sensitive"]): m for m in json.loads(out)["metrics"]
             if m["scope"].get("attribute") is None}
@@ -345,3 +346,27 @@ def test_discernibility_matches_pycanon(builder, tmp_path):
         assert d["value"]["min"] == pcu.discernability_metric(raw, raw, qis), (name, d["value"])
         a = got["aecs"]["value"]
         assert close(a["result"] * d["details"]["classes"], len(released_rows)), (name, a, d["details"])
+
+
+@pytest.mark.parametrize("builder", [pytest.param(c[1], id=c[0], marks=c[3:]) for c in CASES])
+def test_extend_qi_matches_pycanon_gen_false(builder, tmp_path):
+    """`--sa-mode extend-qi` against pyCANON's `gen=False`: each SA on the QIs plus the other
+    SAs (per SA: pyCANON on `qis + others` and `[sa]`), and the "*" aggregate against the
+    `gen=False` value over all SAs (min of l, max of t, beta and delta)."""
+    qis, str_sas, num_sas, rows = builder()
+    sas = str_sas + num_sas
+    if len(sas) < 2:
+        pytest.skip("one sensitive column: extend_qi is per attribute")
+    path = tmp_path / "t.csv"
+    write_csv(path, qis, sas, rows)
+    got = run_cli(path, qis, sas, "--sa-mode", "extend-qi")
+    df = frame(qis, str_sas, num_sas, rows)
+    for sa in sas:
+        extended = qis + [o for o in sas if o != sa]
+        assert value(got, "l_distinct", sa) == pc.l_diversity(df, extended, [sa]), sa
+        for mid, fn in [("t_closeness", pc.t_closeness), ("beta_likeness_basic", pc.basic_beta_likeness), ("delta_disclosure", pc.delta_disclosure)]:
+            want = fn(df, extended, [sa])
+            assert close(value(got, mid, sa), want), (mid, sa, value(got, mid, sa), want)
+    for mid, fn in [("l_distinct", pc.l_diversity), ("t_closeness", pc.t_closeness), ("beta_likeness_basic", pc.basic_beta_likeness), ("delta_disclosure", pc.delta_disclosure)]:
+        want = fn(df, qis, sas, gen=False)
+        assert close(value(got, mid, "*"), want), (mid, value(got, mid, "*"), want)

@@ -173,3 +173,44 @@ test('attribute disclosure stays legible at 200 % zoom', async ({ browser }) => 
   await page.locator('#verdict').screenshot({ path: 'test-results/verdict-badge-zoom200.png' });
   await context.close();
 });
+
+test('the options of issue 15: hierarchical distance, an ordinal column, the SA mode', async ({ page }, testInfo) => {
+  await openG2(page);
+  // golden.md G2's disease hierarchy in ARX's layout, and salary declared ordinal (numeric order).
+  const hierarchy = testInfo.outputPath('disease.csv');
+  const rows = [['flu', 'Respiratory'], ['pneumonia', 'Respiratory'], ['bronchitis', 'Respiratory'], ['gastric ulcer', 'Digestive'], ['gastritis', 'Digestive'], ['stomach cancer', 'Digestive']];
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(hierarchy, rows.map(([leaf, node]) => `${leaf};${node};*\n`).join(''));
+  await page.locator('#t-distance').selectOption('hierarchical');
+  await page.locator('#sa-hierarchy-column').fill('disease');
+  await page.locator('#sa-hierarchy-file').setInputFiles(hierarchy);
+  await page.locator('#sa-orders').fill('salary: 3, 4, 5, 6, 7, 8, 9, 10, 11, 12');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await openSection(page, 'attribute-title');
+  const disease = block(page, 'disease');
+  const salary = block(page, 'salary');
+  // golden.md G2: hierarchical t 21/39 = 0.5385; the equal distance beside it.
+  await expect(measure(disease, 't_closeness').locator('.measure-value')).toHaveText('0.5385');
+  await expect(measure(disease, 't_closeness').locator('.distance')).toHaveAttribute('data-distance', 'hierarchical');
+  await expect(measure(disease, 't_closeness')).toContainText('equal distance would give 0.6154');
+  await expect(measure(disease, 't_closeness_hierarchical').locator('.measure-value')).toHaveText('0.5385');
+  // salary has no hierarchy: t is not applicable with the hierarchical distance, said in words.
+  await expect(measure(salary, 't_closeness')).toContainText('No generalization hierarchy');
+  await expect(measure(salary, 't_closeness_hierarchical')).toHaveCount(0);
+
+  // Back to the automatic distance: the ordinal salary uses the ordered distance (1/3).
+  await page.locator('#t-distance').selectOption('auto');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await openSection(page, 'attribute-title');
+  await expect(measure(salary, 't_closeness').locator('.measure-value')).toHaveText('0.3333');
+  await expect(measure(salary, 't_closeness')).toContainText('ordinal');
+
+  // The combined mode: one pseudo-column of the tuples.
+  await page.locator('#sa-mode').selectOption('combined');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await openSection(page, 'attribute-title');
+  await expect(block(page, 'disease + salary')).toBeVisible();
+  await expect(measure(block(page, 'disease + salary'), 't_closeness').locator('.distance')).toHaveAttribute('data-distance', 'equal');
+  await expect(page.locator('#results-panel')).not.toContainText('NaN');
+  await page.locator('#attribute-section').screenshot({ path: 'test-results/attribute-options.png' });
+});

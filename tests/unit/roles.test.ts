@@ -10,6 +10,7 @@ import {
   choicesFromConfig,
   defaultChoices,
   guessRecordId,
+  mergeAttributes,
   proposedRoles,
   validate,
   type AuditChoices,
@@ -140,5 +141,32 @@ describe('the record id of the original', () => {
     expect(guessRecordId([column('age', 'quasi_identifier'), column('Record ID', 'insensitive')])).toBe('Record ID');
     expect(guessRecordId([column('age', 'quasi_identifier'), column('mrn_id', 'direct_identifier')])).toBe('mrn_id');
     expect(guessRecordId([column('age', 'quasi_identifier')])).toBeNull();
+  });
+});
+
+describe('the attribute-disclosure options (t distance, t reference, SA mode, orders, hierarchies)', () => {
+  const hierarchy = [['flu', 'Respiratory', '*'], ['ulcer', 'Digestive', '*']];
+  it('default to the core defaults and declare nothing', () => {
+    const config = auditConfig(choices());
+    expect([config.t_distance, config.t_reference, config.sa_mode]).toEqual([CONFIG_DEFAULTS.t_distance, CONFIG_DEFAULTS.t_reference, CONFIG_DEFAULTS.sa_mode]);
+    expect(config.attributes).toBeUndefined();
+  });
+
+  it('declare a sensitive column ordinal with its order and hierarchy, and go back from a config', () => {
+    const c = choices({ tDistance: 'hierarchical', tReference: 'original', saMode: 'extend_qi', orders: { diagnosis: ['mild', 'severe'], ward: ['a'] }, hierarchies: { diagnosis: hierarchy } });
+    const config = auditConfig(c);
+    expect(config.attributes).toEqual({ diagnosis: { kind: 'ordinal', order: ['mild', 'severe'], hierarchy } });
+    const back = choicesFromConfig(config, columns, null).choices;
+    expect([back.tDistance, back.tReference, back.saMode]).toEqual(['hierarchical', 'original', 'extend_qi']);
+    expect(back.orders).toEqual({ diagnosis: ['mild', 'severe'] });
+    expect(back.hierarchies).toEqual({ diagnosis: hierarchy });
+  });
+
+  it('replace a settings file\u2019s order and hierarchy of a sensitive column, keeping its other settings', () => {
+    const none = { kind: null, resolution: null, domain: null, rounding_unit: null, weight: null, hierarchy: null, order: null };
+    const base = { diagnosis: { ...none, kind: 'ordinal' as const, order: ['a'], weight: 2 }, age: { ...none, kind: 'numeric' as const } };
+    expect(mergeAttributes(base, undefined, ['diagnosis'])).toEqual({ diagnosis: { ...none, weight: 2 }, age: base.age });
+    const form = { diagnosis: { ...none, hierarchy } };
+    expect(mergeAttributes(base, form, ['diagnosis'])?.diagnosis).toEqual({ ...none, hierarchy });
   });
 });

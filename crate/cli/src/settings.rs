@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use pseudolens_core::AuditConfig;
 use pseudolens_core::attack::SoMode;
+use pseudolens_core::attribute::{SaMode, TDistance, TReference};
 use pseudolens_core::KMapEstimator;
 use pseudolens_core::identity::suda::SudaWeights;
 use pseudolens_core::{
@@ -55,6 +56,27 @@ pub fn rut_alpha(s: &str) -> Result<f64, String> {
         Some(p) => Ok(p.alpha()),
         None => s.parse().map_err(|_| format!("expected a number or one of analytics, balanced, compliance, public, not \"{s}\"")),
     }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum TDistanceArg {
+    Auto,
+    Equal,
+    Ordered,
+    Hierarchical,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SaModeArg {
+    PerAttribute,
+    Combined,
+    ExtendQi,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum TReferenceArg {
+    Released,
+    Original,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -181,6 +203,20 @@ pub struct Settings {
     /// List the classes whose beta-likeness exceeds this.
     #[arg(long)]
     beta_threshold: Option<f64>,
+    /// The distance of t_closeness: auto (ordered for a numeric or ordinal sensitive column,
+    /// else equal), equal, ordered, or hierarchical (over --hierarchy SA=FILE) [default: auto].
+    #[arg(long, value_enum)]
+    t_distance: Option<TDistanceArg>,
+    /// Where the reference distribution Q of t-closeness, beta-likeness and delta-disclosure
+    /// comes from: released, or original (the sensitive column of --original, all rows)
+    /// [default: released].
+    #[arg(long, value_enum)]
+    t_reference: Option<TReferenceArg>,
+    /// Several sensitive columns: per-attribute (each on the QIs), combined (one column of
+    /// their tuples) or extend-qi (each on the QIs plus the other sensitive columns)
+    /// [default: per-attribute].
+    #[arg(long, value_enum)]
+    sa_mode: Option<SaModeArg>,
     /// l of recursive (c,l)-diversity's c [default: 2].
     #[arg(long)]
     recursive_l: Option<usize>,
@@ -209,9 +245,14 @@ pub struct Settings {
     /// Columns left out of every computation (direct identifiers, free text).
     #[arg(long, value_delimiter = ',')]
     ignore: Vec<String>,
-    /// Declared kind of a column, COL=numeric|date|categorical (repeatable).
+    /// Declared kind of a column, COL=numeric|date|categorical|ordinal (repeatable; an ordinal
+    /// column needs --order).
     #[arg(long, value_parser = pair)]
     kind: Vec<(String, String)>,
+    /// The labels of an ordinal column, lowest first, COL=LOW,MID,HIGH (repeatable; declares
+    /// the column ordinal).
+    #[arg(long, value_parser = pair)]
+    order: Vec<(String, String)>,
     /// Generalization hierarchy of a column in ARX's CSV layout, COL=FILE (repeatable).
     #[arg(long, value_parser = pair)]
     hierarchy: Vec<(String, String)>,
@@ -491,6 +532,27 @@ impl Settings {
                 *field = flag;
             }
         }
+        if let Some(d) = self.t_distance {
+            a.t_distance = match d {
+                TDistanceArg::Auto => TDistance::Auto,
+                TDistanceArg::Equal => TDistance::Equal,
+                TDistanceArg::Ordered => TDistance::Ordered,
+                TDistanceArg::Hierarchical => TDistance::Hierarchical,
+            };
+        }
+        if let Some(m) = self.sa_mode {
+            a.sa_mode = match m {
+                SaModeArg::PerAttribute => SaMode::PerAttribute,
+                SaModeArg::Combined => SaMode::Combined,
+                SaModeArg::ExtendQi => SaMode::ExtendQi,
+            };
+        }
+        if let Some(r) = self.t_reference {
+            a.t_reference = match r {
+                TReferenceArg::Released => TReference::Released,
+                TReferenceArg::Original => TReference::Original,
+            };
+        }
         set(&mut c.scorr.scorr_k_min, self.scorr_k_min);
         set(&mut c.scorr.scorr_t_max, self.scorr_t_max);
         if self.scorr_k_persons {
@@ -544,16 +606,22 @@ impl Settings {
         Ok(())
     }
 
-    /// `--kind`, `--hierarchy` and `--rounding-unit`, per column.
+    /// `--kind`, `--order`, `--hierarchy` and `--rounding-unit`, per column.
     fn attribute_settings(&self, settings: &mut BTreeMap<String, AttributeSettings>) -> Result<(), Failure> {
         for (col, kind) in &self.kind {
             let kind = match kind.as_str() {
                 "numeric" => Kind::Numeric,
                 "date" => Kind::Date,
                 "categorical" => Kind::Categorical,
-                other => return Err(Failure::Io(format!("--kind {col}={other}: the kind is numeric, date or categorical"))),
+                "ordinal" => Kind::Ordinal,
+                other => return Err(Failure::Io(format!("--kind {col}={other}: the kind is numeric, date, categorical or ordinal"))),
             };
             settings.entry(col.clone()).or_default().kind = Some(kind);
+        }
+        for (col, labels) in &self.order {
+            let entry = settings.entry(col.clone()).or_default();
+            entry.order = Some(labels.split(',').map(|l| l.trim().to_string()).collect());
+            entry.kind.get_or_insert(Kind::Ordinal);
         }
         for (col, file) in &self.hierarchy {
             let path = Path::new(file);

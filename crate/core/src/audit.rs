@@ -5,6 +5,7 @@
 //! per-file state is a [`Table`] (column values, and codes when kept) and a [`TableSummary`]
 //! (the class table and what the roles need), both mergeable with another part of the file.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::attribute::{self, AttributeInput, SensitiveSummary};
@@ -26,6 +27,7 @@ use crate::table::reference::ReferenceTable;
 use crate::table::roles::Role;
 use crate::table::{Block, Table, TableBuilder, merge_bounds};
 use crate::utility::UtilityInput;
+use crate::utility::attribute::AttributeSettings;
 use crate::utility::capture::Captured;
 
 /// A column's codes mapped to the codes of a summary's own dictionary, filled in one distinct
@@ -52,6 +54,9 @@ impl CodeMap {
     }
 }
 
+/// `O`'s column of an SA: its values and rows per code (`t_reference = original`).
+type Reference<'a> = (&'a crate::table::dictionary::Dictionary, Vec<u64>);
+
 /// The per-audit summaries of one table, absorbed from blocks of codes: the class table and
 /// what the roles need (sensitive values, persons, weights, the utility capture).
 pub struct TableSummary {
@@ -61,6 +66,12 @@ pub struct TableSummary {
     person_index: Option<usize>,
     sensitive_index: Vec<usize>,
     sensitive: Vec<SensitiveSummary>,
+    /// `sa_mode = combined` with several SAs: the pseudo-SA of their tuples (attribute-risk.md
+    /// Sec 8), and the tuple of each row's SA codes -> its code.
+    combined: Option<(SensitiveSummary, crate::hash::Map<Vec<u32>, u32>)>,
+    /// `sa_mode = extend_qi` with several SAs: per SA, the summary of a table whose QIs are `A`
+    /// plus the other SAs (Sec 8).
+    extended: Vec<TableSummary>,
     classes: ClassTable,
     persons: Option<Persons>,
     population: Option<Arc<ReferenceTable>>,
@@ -128,6 +139,24 @@ impl TableSummary {
         }
         let mut classes = ClassTable::new(qi_index.len(), config.missing_policy, config.exclude_suppressed_rows, weight_index.is_some());
         classes.set_budget(config.memory_budget);
+        let several = config.sensitive.len() >= 2;
+        let combined = (several && config.attribute.sa_mode == attribute::SaMode::Combined)
+            .then(|| (SensitiveSummary::new(config.missing_policy, person_index.is_some()), crate::hash::map()));
+        let extended = if several && config.attribute.sa_mode == attribute::SaMode::ExtendQi {
+            config
+                .sensitive
+                .iter()
+                .map(|sa| {
+                    let mut quasi_identifiers = config.quasi_identifiers.clone();
+                    quasi_identifiers.extend(config.sensitive.iter().filter(|o| *o != sa).cloned());
+                    let attribute = attribute::AttributeParams { sa_mode: attribute::SaMode::PerAttribute, ..config.attribute.clone() };
+                    let sub = AuditConfig { quasi_identifiers, sensitive: vec![sa.clone()], suda: Default::default(), attribute, ..config.clone() };
+                    TableSummary::new(columns, &sub)
+                })
+                .collect::<Result<Vec<_>>>()?
+        } else {
+            Vec::new()
+        };
         Ok(TableSummary {
             columns: columns.to_vec(),
             // Spec README Sec 3: A is ordered by column position.
@@ -138,6 +167,8 @@ impl TableSummary {
             sensitive: sensitive_index.iter().map(|_| SensitiveSummary::new(config.missing_policy, person_index.is_some())).collect(),
             sa_maps: vec![CodeMap::default(); sensitive_index.len()],
             sensitive_index,
+            combined,
+            extended,
             classes,
             persons: person_index.map(|_| Persons::new(qi_index.len())),
             population: None,
@@ -233,6 +264,7 @@ impl TableSummary {
             if let (Some(person), Some(persons)) = (person, &mut self.persons) {
                 persons.absorb(class, &rows.keys[i * q..(i + 1) * q], person);
             }
+            let mut tuple = Vec::new();
             for (s, &col) in self.sensitive_index.iter().enumerate() {
                 let code = block.codes[col][i];
                 let summary = &mut self.sensitive[s];
@@ -240,6 +272,25 @@ impl TableSummary {
                 if v != UNSET - 1 {
                     summary.absorb(class, v, person);
                 }
+                if self.combined.is_some() {
+                    tuple.push(v);
+                }
+            }
+            // The pseudo-SA leaves out a row that any SA leaves out (a blank under `drop`).
+            if let Some((summary, codes)) = &mut self.combined
+                && !tuple.contains(&(UNSET - 1))
+            {
+                let sensitive = &self.sensitive;
+                let v = *codes.entry(tuple).or_insert_with_key(|t| {
+                    let shown: Vec<Option<&str>> = t.iter().zip(sensitive).map(|(&v, s)| s.values.display(v)).collect();
+                    summary.values.code(Cell::text(&serde_json::to_string(&shown).expect("strings serialize")))
+                });
+                summary.absorb(class, v, person);
+            }
+        }
+        if failed.is_none() {
+            for sub in &mut self.extended {
+                sub.absorb(block)?;
             }
         }
         failed.map_or(Ok(()), Err)
@@ -254,6 +305,14 @@ impl TableSummary {
         };
         for (mine, theirs) in self.sensitive.iter_mut().zip(other.sensitive) {
             mine.merge(theirs, &remap, persons.as_deref());
+        }
+        if let (Some((mine, codes)), Some((theirs, _))) = (&mut self.combined, other.combined) {
+            mine.merge(theirs, &remap, persons.as_deref());
+            // The tuples' codes belong to the part that filled them.
+            codes.clear();
+        }
+        for (mine, theirs) in self.extended.iter_mut().zip(other.extended) {
+            mine.merge(theirs)?;
         }
         if let (Some(mine), Some(theirs)) = (&mut self.released, other.released) {
             mine.append(theirs);
@@ -276,12 +335,54 @@ impl TableSummary {
         Ok(())
     }
 
+    /// `t_reference = original`: each SA's column of `O` (when `O` has it) and its rows per value.
+    fn references<'o>(&self, original: Option<&'o Captured>) -> Vec<Option<Reference<'o>>> {
+        self.sensitive_index
+            .iter()
+            .map(|&i| {
+                let column = original?.column(&self.columns[i])?;
+                let mut counts = vec![0u64; column.values.len()];
+                column.codes.iter().for_each(|&c| counts[c as usize] += 1);
+                Some((&column.values, counts))
+            })
+            .collect()
+    }
+
+    /// Each SA with what the settings declare about it (order, hierarchy) and its reference.
+    fn sa_inputs<'a>(&'a self, attributes: &'a BTreeMap<String, AttributeSettings>, references: &'a [Option<Reference<'_>>], wants_original: bool) -> Vec<attribute::SaInput<'a>> {
+        self.sensitive_index
+            .iter()
+            .zip(&self.sensitive)
+            .zip(references)
+            .map(|((&i, summary), reference)| {
+                let name = self.columns[i].as_str();
+                let settings = attributes.get(name);
+                let order = settings.filter(|s| s.kind == Some(crate::table::kind::Kind::Ordinal)).and_then(|s| s.order.as_deref());
+                let reference = reference.as_ref().map(|(values, counts)| attribute::distribution::Reference { values, counts });
+                attribute::SaInput {
+                    name,
+                    summary,
+                    declared: attribute::distribution::Declared { order, reference },
+                    hierarchy: settings.and_then(|s| s.hierarchy.as_deref()),
+                    reference_missing: wants_original && reference.is_none(),
+                }
+            })
+            .collect()
+    }
+
     /// Finishes into the report, with the profiles of the columns and the facts of the file.
     pub fn finish(mut self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig) -> Report {
         self.facts = facts;
         self.classes.forget_index();
         for s in &mut self.sensitive {
             s.seal();
+        }
+        if let Some((s, _)) = &mut self.combined {
+            s.seal();
+        }
+        for sub in &mut self.extended {
+            sub.classes.forget_index();
+            sub.sensitive.iter_mut().for_each(SensitiveSummary::seal);
         }
         let mut warnings = table_warnings(&columns, &self.facts);
         let qi: Vec<String> = self.qi_index.iter().map(|&i| self.columns[i].clone()).collect();
@@ -316,12 +417,55 @@ impl TableSummary {
             let hierarchies: Vec<_> = labels.iter().map(|h| h.as_deref()).collect();
             metrics.push(crate::advice::metric(&ctx, &self.classes, &qi, &hierarchies, &identity, advice));
         }
+        // Hierarchy and order labels are compared with the (folded) values.
+        let attributes = config.read_labels();
         if !qi.is_empty() {
             let k = metrics.iter().find(|m| m.id == "k_anonymity").and_then(|m| m.value.as_f64());
-            let sensitive = self.sensitive_index.iter().zip(&self.sensitive).map(|(&i, s)| (self.columns[i].as_str(), s)).collect();
-            let input = AttributeInput { table: &self.classes, qi: &qi, sensitive, persons: self.persons.as_ref(), k, alpha: config.wildcard_alpha };
-            metrics.extend(attribute::finish(&input, &config.attribute));
-            let sas: Vec<String> = self.sensitive_index.iter().map(|&i| self.columns[i].clone()).collect();
+            let original = self.original.as_deref().filter(|_| config.attribute.t_reference == attribute::TReference::Original);
+            let wants_original = config.attribute.t_reference == attribute::TReference::Original;
+            let references = self.references(original);
+            let combined_name = self.sensitive_index.iter().map(|&i| self.columns[i].as_str()).collect::<Vec<_>>().join(" + ");
+            if let Some((summary, _)) = &self.combined {
+                // One pseudo-SA: no declared order or hierarchy; `O` has no column of tuples.
+                let sa = attribute::SaInput { name: &combined_name, summary, declared: Default::default(), hierarchy: None, reference_missing: wants_original };
+                let input = AttributeInput { table: &self.classes, qi: &qi, sensitive: vec![sa], persons: self.persons.as_ref(), k, alpha: config.wildcard_alpha };
+                metrics.extend(attribute::finish(&input, &config.attribute));
+            } else if !self.extended.is_empty() {
+                let subs: Vec<(Vec<String>, _, Option<f64>)> = self
+                    .extended
+                    .iter()
+                    .map(|sub| {
+                        let k = sub.classes.match_counts(config.wildcard_alpha).into_iter().reduce(f64::min);
+                        (sub.qi_index.iter().map(|&i| sub.columns[i].clone()).collect(), sub.references(original), k)
+                    })
+                    .collect();
+                let inputs: Vec<AttributeInput<'_>> = self
+                    .extended
+                    .iter()
+                    .zip(&subs)
+                    .map(|(sub, (sub_qi, refs, k))| AttributeInput {
+                        table: &sub.classes,
+                        qi: sub_qi,
+                        sensitive: sub.sa_inputs(&attributes, refs, wants_original),
+                        persons: sub.persons.as_ref(),
+                        k: *k,
+                        alpha: config.wildcard_alpha,
+                    })
+                    .collect();
+                metrics.extend(attribute::finish_all(&inputs.iter().collect::<Vec<_>>(), &qi, &config.attribute));
+            } else {
+                let input = AttributeInput {
+                    table: &self.classes,
+                    qi: &qi,
+                    sensitive: self.sa_inputs(&attributes, &references, wants_original),
+                    persons: self.persons.as_ref(),
+                    k,
+                    alpha: config.wildcard_alpha,
+                };
+                metrics.extend(attribute::finish(&input, &config.attribute));
+            }
+            let sas: Vec<String> =
+                if self.combined.is_some() { vec![combined_name.clone()] } else { self.sensitive_index.iter().map(|&i| self.columns[i].clone()).collect() };
             let ctx = crate::metric::Context {
                 family: "verdict",
                 scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.clone(), sensitive: None, attribute: None, subset: None },

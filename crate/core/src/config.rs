@@ -180,6 +180,21 @@ impl AuditConfig {
         }
     }
 
+    /// The attribute settings with every hierarchy and order label read like a value (trimmed
+    /// and case-folded) under `case_insensitive` (spec README Sec 5 step 5); as given otherwise.
+    pub fn read_labels(&self) -> std::borrow::Cow<'_, BTreeMap<String, AttributeSettings>> {
+        if !self.case_insensitive {
+            return std::borrow::Cow::Borrowed(&self.attributes);
+        }
+        let norm = self.normaliser();
+        let read = |s: &AttributeSettings| AttributeSettings {
+            hierarchy: s.hierarchy.as_deref().map(|h| norm.labels(h)),
+            order: s.order.as_ref().map(|o| o.iter().map(|l| norm.label(l).into_owned()).collect()),
+            ..s.clone()
+        };
+        std::borrow::Cow::Owned(self.attributes.iter().map(|(k, s)| (k.clone(), read(s))).collect())
+    }
+
     /// The normaliser of spec README Sec 5 with these settings.
     pub fn normaliser(&self) -> Normaliser {
         Normaliser::new(self.missing_tokens.clone(), vec!['*']).case_insensitive(self.case_insensitive)
@@ -225,6 +240,16 @@ impl AuditConfig {
         }
         if !(0.0..=1.0).contains(&self.wildcard_alpha) {
             return Err(Error::config("invalid_alpha", format!("the wildcard alpha must lie in [0, 1], not {}", self.wildcard_alpha)));
+        }
+        for (name, a) in &self.attributes {
+            match (a.kind == Some(crate::table::kind::Kind::Ordinal), &a.order) {
+                (true, None) => return Err(Error::config("ordinal_order_missing", format!("the ordinal column \"{name}\" needs its order of labels"))),
+                (false, Some(_)) => return Err(Error::config("order_without_ordinal", format!("an order is declared for \"{name}\", whose kind is not ordinal"))),
+                (true, Some(o)) if (1..o.len()).any(|i| o[..i].contains(&o[i])) => {
+                    return Err(Error::config("ordinal_label_repeated", format!("the order of \"{name}\" names a label twice")));
+                }
+                _ => {}
+            }
         }
         self.balance.check()?;
         self.ci.check()?;

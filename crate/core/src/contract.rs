@@ -34,7 +34,7 @@ fn contract() -> String {
     }
     use crate::advice::AdviceParams;
     use crate::attack::{AttackParams, SoMode};
-    use crate::attribute::AttributeParams;
+    use crate::attribute::{AttributeParams, SaMode, TDistance, TReference};
     use crate::balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination};
     use crate::error::{Error, ErrorKind};
     use crate::identity::kmap::{KMapEstimator, KMapParams};
@@ -53,7 +53,7 @@ fn contract() -> String {
     use crate::utility::params::{Aggregate, Aggregation, CtbilBlank, LmaxMode, ProximityNorm, Query, RoundingMode, UtilityParams};
     use crate::verdict::scorr::{KBasis, ScorrThresholds};
     declare!(
-        AuditConfig, MissingPolicy, Encoding, Ragged, AttributeParams, ScorrThresholds, KBasis, BalanceParams,
+        AuditConfig, MissingPolicy, Encoding, Ragged, AttributeParams, TDistance, TReference, SaMode, ScorrThresholds, KBasis, BalanceParams,
         RiskCombination, AttributeSettings, Kind, UtilityParams, LmaxMode, RoundingMode, ProximityNorm, Aggregation,
         CtbilBlank, Query, Aggregate, AdviceParams, AttackParams, SoMode, KMapParams, KMapEstimator, SudaParams, SudaWeights,
         Report, InputFacts, Format, ColumnProfile, Forms, Role, MetricResult, Scope, Status, Warning, ReadPath,

@@ -86,6 +86,7 @@ fn metric_warning_text(code: &str) -> Option<&'static str> {
         "sa_generalized_treated_as_categorical" => {
             "a numeric sensitive column holds ranges or masked values, so its values were compared as text (equal distance)"
         }
+        "original_lacks_sensitive" => "t_reference is original, but the original table has no such column, so Q is the release's",
         "midpoint_used" => "ranges were read as their midpoints",
         "columns_excluded" => "columns that do not vary, or have fewer than 2 values, were left out",
         "attributes_excluded" => "columns that are not numeric in both tables were left out",

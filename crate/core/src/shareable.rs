@@ -10,8 +10,10 @@
 //! distribution held by fewer records of either table, per-record lists (the permutation
 //! model's vectors, the pairing's example ids, SUDA's scores per record and its
 //! highest-scoring records), k-map's and delta-presence's keys of fewer
-//! released records, the HIPAA checklist's example values and the hierarchies of the settings (they list
-//! every value). What was left out is counted in `shareable.removed`, by what it was.
+//! released records, the HIPAA checklist's example values, the released sensitive values the
+//! original lacks (`unseen_values`) of fewer records, the values an ordinal order or a
+//! hierarchy lacks, and the hierarchies and ordinal orders of the settings (they list every
+//! value). What was left out is counted in `shareable.removed`, by what it was.
 //!
 //! A function of the report's JSON form, so that the CLI (`--shareable`), the binding and the
 //! page's HTML report all filter one way.
@@ -79,6 +81,10 @@ pub fn shareable(report: &Value, min_count: u64) -> Value {
             if settings.get("hierarchy").is_some_and(|h| !h.is_null()) {
                 settings["hierarchy"] = Value::Null;
                 removed.add("hierarchies", 1);
+            }
+            if settings.get("order").is_some_and(|o| !o.is_null()) {
+                settings["order"] = Value::Null;
+                removed.add("orders", 1);
             }
         }
     }
@@ -160,6 +166,17 @@ fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed
             });
         }
     }
+    // t_reference = original: the released values the original lacks, with their records.
+    if let Some(unseen) = details.get_mut("unseen_values") {
+        retain(unseen, "sensitive_values", removed, |e| e[1].as_u64().is_some_and(|n| n >= k));
+    }
+    // The values an ordinal order or a hierarchy lacks (any of them may be one record's).
+    match m["reason"].as_str() {
+        Some("ordinal_label_unknown") => drop_key(&mut m["details"], "labels", "sensitive_values", removed),
+        Some("hierarchy_incomplete") => drop_key(&mut m["details"], "missing", "sensitive_values", removed),
+        _ => {}
+    }
+    let details = &mut m["details"];
     // The classes past the l, t or beta threshold, with their records.
     if let Some(failing) = details.get_mut("failing")
         && failing.get("listed").is_some()
@@ -328,6 +345,28 @@ mod tests {
 
     /// The parts no generated table of the integration tests reaches: per-record lists, the
     /// pairing's examples, SCORR's classes at a maximum, hierarchies, extremes.
+    /// The attribute options' values (issue 15): released values `O` lacks, of fewer records;
+    /// the values an ordinal order or a hierarchy lacks; the declared orders.
+    #[test]
+    fn unseen_unknown_and_orders_go() {
+        let report = json!({
+            "params": { "advice": null, "attributes": { "grade": { "kind": "ordinal", "order": ["lo", "hi"], "hierarchy": null } } },
+            "metrics": [
+                { "id": "delta_disclosure", "details": { "log_base": "e", "unseen_values": [["rare", 1], ["common", 9]] } },
+                { "id": "t_closeness", "reason": "ordinal_label_unknown", "details": { "labels": ["mid"], "count": 1 } },
+                { "id": "t_closeness_hierarchical", "reason": "hierarchy_incomplete", "details": { "missing": ["x"], "count": 1 } },
+                { "id": "l_distinct", "details": { "labels": ["kept: not an unknown label"] } }
+            ]
+        });
+        let safe = shareable(&report, 5);
+        assert_eq!(safe["metrics"][0]["details"]["unseen_values"], json!([["common", 9]]));
+        assert_eq!(safe["metrics"][1]["details"], json!({ "count": 1 }));
+        assert_eq!(safe["metrics"][2]["details"], json!({ "count": 1 }));
+        assert_eq!(safe["metrics"][3], report["metrics"][3]);
+        assert_eq!(safe["params"]["attributes"]["grade"]["order"], Value::Null);
+        assert_eq!(safe["shareable"]["removed"], json!({ "orders": 1, "sensitive_values": 3 }));
+    }
+
     #[test]
     fn per_record_lists_examples_and_hierarchies_go() {
         let report = json!({

@@ -106,3 +106,41 @@ fn the_reference_table_is_folded() {
     let apart = with_population(&qi(&["sex"]));
     assert_eq!(value(&apart, "k_map"), &json!(1));
 }
+
+/// The sensitive attribute's hierarchy and order labels are folded too (the attribute-disclosure
+/// options). golden.md G2's hierarchical t-closeness of `disease` is 21/39 with the hierarchy
+/// as written; with its leaves upper-cased (`FLU`, `Gastric Ulcer`, ...) they no longer name the
+/// values (`hierarchy_incomplete`) unless the values are compared case-insensitively, which
+/// gives 21/39 again.
+#[test]
+fn sensitive_hierarchy_and_order_labels_are_folded() {
+    use pseudolens_core::attribute::{AttributeParams, TDistance};
+    let leaves = [("flu", "Respiratory"), ("pneumonia", "Respiratory"), ("bronchitis", "Respiratory"), ("gastric ulcer", "Digestive"), ("gastritis", "Digestive"), ("stomach cancer", "Digestive")];
+    let rows = leaves.iter().map(|(leaf, node)| vec![leaf.to_uppercase(), node.to_string(), "*".to_string()]).collect();
+    let mut config = AuditConfig { sensitive: vec!["disease".into()], ..qi(&["zip", "age"]) };
+    config.attribute = AttributeParams { t_distance: TDistance::Hierarchical, ..Default::default() };
+    config.attributes.insert("disease".into(), AttributeSettings { hierarchy: Some(rows), ..Default::default() });
+    let t = |r: &pseudolens_core::Report| r.metrics.iter().find(|m| m.id == "t_closeness_hierarchical" && m.scope.sensitive.as_deref() == Some("disease")).unwrap().clone();
+    let apart = t(&audit(&fixture("g2.csv"), &config));
+    assert_eq!(apart.reason, Some("hierarchy_incomplete"));
+    config.case_insensitive = true;
+    let folded = t(&audit(&fixture("g2.csv"), &config));
+    assert_close(folded.value.as_f64().unwrap(), 21.0 / 39.0, "hierarchical t, folded");
+}
+
+/// A declared order `LOW,Mid,HIGH` of the values low, mid, high: case-sensitively no value is
+/// a label (`ordinal_label_unknown`); folded, the ordered distance applies. Hand: overall
+/// (low, mid, high) = (1/2, 1/4, 1/4); class a = (1/2, 1/2, 0): cumulative differences
+/// 0, 1/4, 0 -> (1/4)/(m - 1) = 1/8; class b = (1/2, 0, 1/2): 0, -1/4, 0 -> 1/8. t = 0.125.
+#[test]
+fn sensitive_order_labels_are_folded() {
+    use pseudolens_core::table::kind::Kind;
+    let bytes = b"q,s\na,low\na,mid\nb,high\nb,low\n";
+    let mut config = AuditConfig { sensitive: vec!["s".into()], ..qi(&["q"]) };
+    let order = Some(vec!["LOW".to_string(), "Mid".to_string(), "HIGH".to_string()]);
+    config.attributes.insert("s".into(), AttributeSettings { kind: Some(Kind::Ordinal), order, ..Default::default() });
+    let t = |r: &pseudolens_core::Report| r.metrics.iter().find(|m| m.id == "t_closeness_ordered" && m.scope.sensitive.as_deref() == Some("s")).unwrap().clone();
+    assert_eq!(t(&audit(bytes, &config)).reason, Some("ordinal_label_unknown"));
+    config.case_insensitive = true;
+    assert_close(t(&audit(bytes, &config)).value.as_f64().unwrap(), 0.125, "ordered t, folded");
+}

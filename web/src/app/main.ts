@@ -35,7 +35,7 @@ import { removedCount, type AuditConfig, type Encoding, type Report, type Sharea
 import { clearResults, renderResults, type ResultHandlers } from '../results/results-view';
 import { WorkerClient } from '../worker/worker-client';
 import { registerOffline } from './offline';
-import { auditConfig, columnsWithRole, defaultChoices, profileConfig, proposedRoles, type AuditChoices } from '../setup/roles';
+import { auditConfig, columnsWithRole, defaultChoices, mergeAttributes, profileConfig, proposedRoles, type AuditChoices } from '../setup/roles';
 import { SettingsIntake } from '../setup/settings-intake';
 import { SettingsError, parseFragment, parseSettingsFile, settingsFileText } from '../setup/settings-share';
 
@@ -167,7 +167,9 @@ function updateProgress(p: Progress): void {
 /** The settings of an audit of `j`: the form's choices, over the settings of a link or a
  * settings file that the form does not hold, read as the job reads its file. */
 function configOf(j: Job, choices: AuditChoices): AuditConfig {
-  return { ...(j.base ?? {}), ...auditConfig(choices), ...readingOf(j) };
+  const form = auditConfig(choices);
+  const attributes = mergeAttributes(j.base?.attributes, form.attributes, form.sensitive ?? []);
+  return { ...(j.base ?? {}), ...form, ...(attributes ? { attributes } : {}), ...readingOf(j) };
 }
 
 /** How the job's file (and its side tables) are read: strictly, or leniently. */

@@ -2,7 +2,7 @@
 // decisions become an AuditConfig. Pure logic, no DOM.
 
 import type { AuditConfig, ColumnProfile, Encoding, MissingPolicy, Role } from '../shared/report';
-import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS as CORE_REGIONS } from '../shared/contract';
+import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS as CORE_REGIONS, type AttributeSettings } from '../shared/contract';
 import { defaultAttacks } from '../shared/attack-data';
 import { DEFAULT_BALANCE, DEFAULT_PEERS, validateBalance, validatePeers, type PopulationSize, type Settings } from './settings';
 
@@ -121,6 +121,11 @@ export function defaultChoices(roles: RoleTable, encoding: Encoding | null): Aud
     scorrKMin: DEFAULT_SCORR_K_MIN,
     scorrTMax: DEFAULT_SCORR_T_MAX,
     scorrKBasis: 'records',
+    tDistance: CONFIG_DEFAULTS.t_distance,
+    tReference: CONFIG_DEFAULTS.t_reference,
+    saMode: CONFIG_DEFAULTS.sa_mode,
+    orders: {},
+    hierarchies: {},
     ...DEFAULT_BALANCE,
     ...DEFAULT_PEERS,
     reference: null,
@@ -211,6 +216,10 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
     scorr_k_min: choices.scorrKMin,
     scorr_t_max: choices.scorrTMax,
     scorr_k_basis: choices.scorrKBasis,
+    t_distance: choices.tDistance,
+    t_reference: choices.tReference,
+    sa_mode: choices.saMode,
+    ...declaredAttributes(choices),
     record_id: choices.original ? choices.recordId : null,
     ...(choices.reference && Object.keys(choices.referenceColumns).length ? { reference_columns: { ...choices.referenceColumns } } : {}),
     ...(choices.original && choices.queries.length ? { queries: choices.queries } : {}),
@@ -228,6 +237,53 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
     row_order_threshold: choices.rowOrderThreshold,
     encoding: choices.encoding,
   };
+}
+
+/** The sensitive columns' ordinal orders and hierarchies that `config.attributes` declares. */
+function declaredOf(config: AuditConfig): Pick<AuditChoices, 'orders' | 'hierarchies'> {
+  const orders: Record<string, string[]> = {};
+  const hierarchies: Record<string, string[][]> = {};
+  for (const column of config.sensitive ?? []) {
+    const a = config.attributes?.[column];
+    if (a?.kind === 'ordinal' && a.order) orders[column] = [...a.order];
+    if (a?.hierarchy) hierarchies[column] = a.hierarchy.map((r) => [...r]);
+  }
+  return { orders, hierarchies };
+}
+
+/** The ordinal orders and hierarchies of the sensitive columns as `attributes` (none: no key). */
+function declaredAttributes(choices: AuditChoices): Pick<AuditConfig, 'attributes'> {
+  const sensitive = new Set(columnsWithRole(choices.roles, 'sensitive'));
+  const attributes: Record<string, Partial<AttributeSettings>> = {};
+  for (const [column, order] of Object.entries(choices.orders)) {
+    if (sensitive.has(column)) attributes[column] = { kind: 'ordinal', order: [...order] };
+  }
+  for (const [column, rows] of Object.entries(choices.hierarchies)) {
+    if (sensitive.has(column)) attributes[column] = { ...attributes[column], hierarchy: rows.map((r) => [...r]) };
+  }
+  return Object.keys(attributes).length ? { attributes: attributes as Record<string, AttributeSettings> } : {};
+}
+
+/**
+ * A link's or settings file's `attributes` under the form's. The form holds every sensitive
+ * column's order and hierarchy (it read them from the file: `choicesFromConfig`), so for those
+ * columns the file's order, ordinal kind and hierarchy give way to the form's; every other
+ * setting of the file stays (a utility column's kind or hierarchy, a weight).
+ */
+export function mergeAttributes(
+  base: AuditConfig['attributes'],
+  form: AuditConfig['attributes'],
+  sensitive: readonly string[],
+): AuditConfig['attributes'] {
+  if (!base) return form;
+  const out: Record<string, AttributeSettings> = {};
+  for (const [column, settings] of Object.entries(base)) {
+    out[column] = sensitive.includes(column)
+      ? { ...settings, kind: settings.kind === 'ordinal' ? null : settings.kind, order: null, hierarchy: null }
+      : settings;
+  }
+  for (const [column, settings] of Object.entries(form ?? {})) out[column] = { ...(out[column] ?? {}), ...settings };
+  return out;
 }
 
 /**
@@ -299,6 +355,10 @@ export function choicesFromConfig(
     scorrKMin: config.scorr_k_min ?? d.scorrKMin,
     scorrTMax: config.scorr_t_max ?? d.scorrTMax,
     scorrKBasis: config.scorr_k_basis ?? d.scorrKBasis,
+    tDistance: config.t_distance ?? d.tDistance,
+    tReference: config.t_reference ?? d.tReference,
+    saMode: config.sa_mode ?? d.saMode,
+    ...declaredOf(config),
     riskCombination: config.risk_combination ?? d.riskCombination,
     riskWeightInternal: config.risk_weight_internal ?? d.riskWeightInternal,
     rutAlpha: config.rut_alpha ?? d.rutAlpha,

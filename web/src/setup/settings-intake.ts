@@ -99,7 +99,7 @@ export class SettingsIntake {
       shared.config.record_id || (shared.config.queries ?? []).length ? 'the original table' : null,
       Object.keys(shared.config.reference_columns ?? {}).length ? 'the population table' : null,
     ].filter((s): s is string => s !== null);
-    const left = shared.from.kind === 'link' ? ' (the link holds no queries or hierarchies: they travel only in a settings file)' : '';
+    const left = shared.from.kind === 'link' ? ' (the link holds no queries, hierarchies or ordinal orders: they travel only in a settings file)' : '';
     const next = sides.length ? `They were made with ${sides.join(' and ')}: choose it in step 2, then run the audit.` : problems.length ? 'Check the roles, then run the audit.' : '';
     showMessage(this.page.messages, 'note', `Roles and settings set from ${source}${left}.`, [...problems, next].join(' ').trim());
     this.page.announce(`Roles and settings set from ${source}.`);

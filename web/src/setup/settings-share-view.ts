@@ -10,7 +10,7 @@ import { linkFragment, linkSettings } from './settings-share';
 /** How the settings that hold data values are named to the user. */
 const LEFT_NAMES: Readonly<Record<string, string>> = {
   queries: 'your queries',
-  attributes: 'the declared attributes and hierarchies',
+  attributes: 'the declared attributes, hierarchies and ordinal orders',
 };
 
 /** The link to the page with the settings of `report` in its fragment. */

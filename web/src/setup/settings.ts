@@ -4,7 +4,7 @@
 
 import { DEFAULT_ALPHA, type Combination } from '../shared/balance-data';
 import { CONFIG_DEFAULTS, type AttackParams } from '../shared/contract';
-import type { KMapEstimator } from '../shared/contract';
+import type { KMapEstimator, SaMode, TDistance, TReference } from '../shared/contract';
 import type { KBasis, MissingPolicy, UtilityQuery } from '../shared/report';
 
 /** The attribute-disclosure thresholds and the SCORR verdict's rule. */
@@ -16,6 +16,16 @@ export interface AttributeSettings {
   scorrKMin: number;
   scorrTMax: number;
   scorrKBasis: KBasis;
+  /** The distance of t-closeness (`t_distance`). */
+  tDistance: TDistance;
+  /** Where t-closeness's reference distribution comes from (`t_reference`). */
+  tReference: TReference;
+  /** How several sensitive columns are judged (`sa_mode`). */
+  saMode: SaMode;
+  /** Declared ordinal sensitive columns: column -> labels, lowest first. */
+  orders: Record<string, string[]>;
+  /** Declared hierarchies of sensitive columns: column -> rows in ARX's layout. */
+  hierarchies: Record<string, string[][]>;
 }
 
 /** The original table, how its rows pair with the released ones, and the user's queries. */

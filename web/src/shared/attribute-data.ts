@@ -20,8 +20,13 @@ export function scopeSensitive(m: MetricResult): string | null {
   return m.scope.sensitive;
 }
 
-/** The sensitive columns of the audit, in the order the report names them. */
+/** The sensitive columns of the audit, in the order the report names them; with
+ * `sa_mode = combined`, the one pseudo-column of their tuples the results are reported for. */
 export function sensitiveColumns(report: Report): string[] {
+  if (report.params.sa_mode === 'combined' && report.params.sensitive.length > 1) {
+    const combined = report.metrics.find((m) => m.family === 'attribute' && m.scope.sensitive !== null && m.scope.sensitive !== '*');
+    if (combined?.scope.sensitive) return [combined.scope.sensitive];
+  }
   return report.params.sensitive;
 }
 

@@ -137,6 +137,18 @@ t_threshold: number | null,
  */
 beta_threshold: number | null, 
 /**
+ * The distance `t_closeness` reports (Sec 3).
+ */
+t_distance: TDistance, 
+/**
+ * The reference distribution `Q` (Sec 1).
+ */
+t_reference: TReference, 
+/**
+ * How several SAs are assessed (Sec 8).
+ */
+sa_mode: SaMode, 
+/**
  * Compliance needs `k > k_min` (strict).
  */
 scorr_k_min: number, 
@@ -308,7 +320,25 @@ t_threshold: number | null,
 /**
  * Classes with a larger beta are listed (`beta_likeness_basic.details.failing`).
  */
-beta_threshold: number | null, };
+beta_threshold: number | null, 
+/**
+ * The distance `t_closeness` reports (Sec 3).
+ */
+t_distance: TDistance, 
+/**
+ * The reference distribution `Q` (Sec 1).
+ */
+t_reference: TReference, 
+/**
+ * How several SAs are assessed (Sec 8).
+ */
+sa_mode: SaMode, };
+
+export type TDistance = "auto" | "equal" | "ordered" | "hierarchical";
+
+export type TReference = "released" | "original";
+
+export type SaMode = "per_attribute" | "combined" | "extend_qi";
 
 export type ScorrThresholds = { 
 /**
@@ -375,9 +405,14 @@ weight: number | null,
  * A generalization hierarchy in ARX's layout: one row per leaf, the leaf first, then its
  * ancestors from the lowest level up.
  */
-hierarchy: Array<Array<string>> | null, };
+hierarchy: Array<Array<string>> | null, 
+/**
+ * The labels of an `ordinal` attribute, lowest first (README Sec 4.1); required by, and
+ * only allowed with, `kind = ordinal`.
+ */
+order: Array<string> | null, };
 
-export type Kind = "numeric" | "date" | "categorical";
+export type Kind = "numeric" | "date" | "categorical" | "ordinal";
 
 export type UtilityParams = { 
 /**
@@ -987,6 +1022,7 @@ export const CONFIG_DEFAULTS = {
   "rounding_mode": "nearest",
   "row_order_threshold": 0.9,
   "rut_alpha": 0.5,
+  "sa_mode": "per_attribute",
   "sampling_fraction": null,
   "scorr_k_basis": "records",
   "scorr_k_min": 10.0,
@@ -1002,6 +1038,8 @@ export const CONFIG_DEFAULTS = {
   "suda_blank_in_msu": false,
   "suda_max_size": null,
   "suda_weights": "elliot",
+  "t_distance": "auto",
+  "t_reference": "released",
   "t_threshold": null,
   "threshold": 0.2,
   "total_aggregation": "mean",

@@ -113,7 +113,9 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
     'How far the sensitive values of the worst class are spread from those of the whole file (0 = the same, 1 = completely different); text columns use the equal distance, numeric columns the ordered distance.',
   t_closeness_equal: 't-closeness with the equal distance: any two different values count as equally far apart.',
   t_closeness_ordered:
-    't-closeness with the ordered distance: values are ranked, so neighbouring values (such as similar amounts) count as close.',
+    't-closeness with the ordered distance: values are ranked (numbers by value, an ordinal column in its declared order), so neighbouring values count as close.',
+  t_closeness_hierarchical:
+    't-closeness with the hierarchical distance: two values are as far apart as the level where the declared hierarchy first joins them (values of one category are close).',
   beta_likeness_basic:
     'How much more common a sensitive value can become in one class than in the whole file, as a relative increase: 1 means twice as common.',
   beta_likeness_enhanced:
@@ -265,7 +267,10 @@ const REASONS: Readonly<Record<string, string>> = {
   no_candidates: 'no candidate could be compared',
   risk_without_external: 'without a reference table the overall risk R is the risk inside the file (R_internal) alone',
   l_exceeds_distinct: 'some class holds fewer different sensitive values than l, so no c satisfies it',
-  sa_not_numeric: 'the sensitive column is not numeric, so its values have no order',
+  sa_not_ordered: 'the sensitive column is neither numeric nor declared ordinal, so its values have no order',
+  hierarchy_incomplete: 'some values of the sensitive column are not leaves of its hierarchy',
+  ordinal_label_unknown: 'some values of the ordinal column are not in its declared order',
+  original_lacks_sensitive: 'the original table has no such column, so the file’s own distribution was the reference',
   unsatisfiable: 'it cannot be satisfied: in some class a value gains more than −ln of its share in the file',
   k_unavailable: 'the k it needs could not be computed (k in persons needs a person id column)',
   no_k: 'k could not be computed',
@@ -396,6 +401,16 @@ export const ATTRIBUTE_SETTINGS_HELP = {
   scorr: 'The rule of the SCORR method: compliant when k is above the first number and, for every sensitive column, t-closeness is at most the second.',
   kMin: 'The smallest class must be larger than this; SCORR uses 10.',
   tMax: 'Each sensitive column’s t-closeness must not exceed this; SCORR uses 0.5.',
+  tDistance:
+    'How far apart two sensitive values count: automatic uses the ordered distance for numeric and ordinal columns and the equal distance for text; hierarchical needs a hierarchy below.',
+  tReference:
+    'The distribution each class is compared with: the released file’s own (what a recipient can check), or the original file’s (needs an original table).',
+  saMode:
+    'With several sensitive columns: judge each on the quasi-identifiers, judge the combination of their values as one column, or judge each with the other sensitive columns added to the quasi-identifiers (an attacker who knows them).',
+  orders:
+    'A sensitive column whose values have an order (such as low, mid, high): one line per column, the column name, a colon, then its values from lowest to highest separated by commas. Every value must be listed.',
+  hierarchy:
+    'A generalization hierarchy for a sensitive column, in ARX’s layout (one row per value, then its categories up to the top, separated by “;”), for the hierarchical distance.',
 } as const;
 
 export const K_BASIS_HELP: Readonly<Record<'records' | 'persons', string>> = {

@@ -1,6 +1,6 @@
 //! t-closeness: the earth mover's distance between a class's SA distribution and the whole
 //! table's (spec attribute-risk.md Sec 3), with the equal ground distance (nominal SAs) and
-//! the ordered one (numeric SAs).
+//! the ordered one (numeric and ordinal SAs); the hierarchical one is in `hierarchical.rs`.
 //!
 //! The ordered distance touches only the class's own values: between two of them the class's
 //! cumulative share is constant, and the table's cumulative share is non-decreasing, so each
@@ -42,8 +42,8 @@ impl Ordered {
         let mut cq = Vec::with_capacity(m.saturating_sub(1));
         let mut acc = 0u64;
         for &v in dist.order.iter().take(m.saturating_sub(1)) {
-            acc += dist.q_counts[v as usize];
-            cq.push(acc as f64 / dist.n_s as f64);
+            acc += dist.q_ref[v as usize];
+            cq.push(acc as f64 / dist.q_total as f64);
         }
         let mut s = vec![0.0; cq.len() + 1];
         for i in 0..cq.len() {

@@ -5,7 +5,7 @@
 use super::SensitiveSummary;
 use crate::table::classes::MissingPolicy;
 use crate::table::classes::{ClassTable, omega};
-use crate::table::dictionary::is_blank;
+use crate::table::dictionary::{Dictionary, is_blank};
 use crate::ingest::cell::parse_num;
 
 /// The SA distribution of one class, borrowed from [`Distributions`].
@@ -41,23 +41,55 @@ struct Span {
     total: f64,
 }
 
+/// The SA column of the original table `O`, the reference of `t_reference = original`
+/// (attribute-risk.md Sec 1): its values and the rows per code.
+#[derive(Debug, Clone, Copy)]
+pub struct Reference<'a> {
+    /// The column's values.
+    pub values: &'a Dictionary,
+    /// Rows of `O` per code of `values` (blanks included; [`Distributions::of`] leaves them
+    /// out under policy `drop`, as it leaves them out of `R_s`).
+    pub counts: &'a [u64],
+}
+
+/// What the user declared about an SA, for its distributions.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Declared<'a> {
+    /// The labels of an ordinal SA in their declared order (README Sec 4.1).
+    pub order: Option<&'a [String]>,
+    /// `Q` from the original table instead of the release.
+    pub reference: Option<Reference<'a>>,
+}
+
 /// `Q`, the classes' distributions, and the order of the values for the ordered distance.
 /// The classes' entries live in two flat arrays (no allocation per class).
 pub struct Distributions {
+    /// The SA's values: the release's, then (with `t_reference = original`) those only `O` has.
+    pub values: Dictionary,
     /// Records per value code over `R_s` (index = code).
     pub q_counts: Vec<u64>,
     /// `n_s`.
     pub n_s: u64,
+    /// The counts `Q` is made of (index = code): `q_counts`, or `O`'s rows per value with
+    /// `t_reference = original`.
+    pub q_ref: Vec<u64>,
+    /// The sum of `q_ref`.
+    pub q_total: u64,
+    /// Whether `Q` comes from the original table (`t_reference = original`).
+    pub from_original: bool,
     /// `-ln Q(v)` (index = code), computed once rather than per class.
     pub neg_ln_q: Vec<f64>,
     spans: Vec<Span>,
     own: Vec<(u32, u64)>,
     counts: Vec<(u32, f64)>,
-    /// Codes of `V` (values occurring in `R_s`) in ascending order for the ordered distance:
-    /// numeric values by value, else by code point; blanks last (`MISSING` before `SUPPRESSED`).
+    /// Codes of `V` (values occurring in `R_s`, and in `O` with `t_reference = original`) in
+    /// ascending order for the ordered distance: numeric values by value, ordinal ones in
+    /// their declared order, else by code point; blanks last (`MISSING` before `SUPPRESSED`).
     pub order: Vec<u32>,
     /// Whether `order` is numeric.
     pub numeric: bool,
+    /// Whether `order` is the declared order of an ordinal SA.
+    pub ordinal: bool,
     /// Whether a numeric-looking SA holds ranges or masks (so it is treated as categorical).
     pub generalized: bool,
 }
@@ -65,7 +97,18 @@ pub struct Distributions {
 impl Distributions {
     /// `Q(v)`.
     pub fn q(&self, v: u32) -> f64 {
-        self.q_counts[v as usize] as f64 / self.n_s as f64
+        self.q_ref[v as usize] as f64 / self.q_total as f64
+    }
+
+    /// The value of a code as reports show it (`None` for `MISSING`).
+    pub fn display(&self, v: u32) -> Option<&str> {
+        self.values.display(v)
+    }
+
+    /// The label a hierarchy or a declared order names a value by: its text, `*` for
+    /// `SUPPRESSED`, `""` for `MISSING`.
+    pub fn label(&self, v: u32) -> &str {
+        self.values.display(v).unwrap_or("")
     }
 
     /// The classes with records in `R_s`.
@@ -79,8 +122,10 @@ impl Distributions {
         })
     }
 
-    /// Builds the distributions of one SA over the class table.
-    pub fn of(sa: &SensitiveSummary, table: &ClassTable, alpha: f64) -> Distributions {
+    /// Builds the distributions of one SA over the class table; `Err` holds the labels of an
+    /// ordinal SA that its declared order lacks (`ordinal_label_unknown`, README Sec 4.1).
+    pub fn of(sa: &SensitiveSummary, table: &ClassTable, alpha: f64, declared: Declared<'_>) -> Result<Distributions, Vec<String>> {
+        let mut values = sa.values.clone();
         let mut q_counts = vec![0u64; sa.values.len()];
         let by_class = sa.pairs.sorted();
         let mut spans: Vec<Span> = Vec::new();
@@ -106,9 +151,30 @@ impl Distributions {
             own.iter().map(|&(v, n)| (v, n as f64)).collect()
         };
         let n_s: u64 = q_counts.iter().sum();
-        let neg_ln_q = q_counts.iter().map(|&c| -libm::log(c as f64 / n_s as f64)).collect();
-        let (order, numeric, generalized) = order(sa, &q_counts);
-        Distributions { q_counts, n_s, neg_ln_q, spans, own, counts, order, numeric, generalized }
+        let q_ref = match declared.reference {
+            None => q_counts.clone(),
+            Some(r) => {
+                let to_joint = values.absorb(r.values);
+                q_counts.resize(values.len(), 0);
+                let mut q = vec![0u64; values.len()];
+                for (c, &n) in r.counts.iter().enumerate() {
+                    if !(is_blank(c as u32) && table.policy() == MissingPolicy::Drop) {
+                        q[to_joint[c] as usize] += n;
+                    }
+                }
+                q
+            }
+        };
+        let q_total: u64 = q_ref.iter().sum();
+        let neg_ln_q = q_ref.iter().map(|&c| -libm::log(c as f64 / q_total as f64)).collect();
+        let present: Vec<u32> = (0..q_counts.len() as u32).filter(|&v| q_counts[v as usize] > 0 || q_ref[v as usize] > 0).collect();
+        let (order, numeric, generalized) = match declared.order {
+            Some(labels) => (declared_order(&values, present, labels)?, false, false),
+            None => order(&values, present),
+        };
+        let ordinal = declared.order.is_some();
+        let from_original = declared.reference.is_some();
+        Ok(Distributions { values, q_counts, n_s, q_ref, q_total, from_original, neg_ln_q, spans, own, counts, order, numeric, ordinal, generalized })
     }
 }
 
@@ -132,15 +198,29 @@ fn widen_wildcard(spans: &mut [Span], own: &[(u32, u64)], table: &ClassTable, al
     counts
 }
 
+/// The declared order of an ordinal SA (attribute-risk.md Sec 3): the values of `V` by their
+/// place among `labels`, blanks last (`MISSING` before `SUPPRESSED`) unless declared; `Err`
+/// with the non-blank values not declared.
+fn declared_order(values: &Dictionary, present: Vec<u32>, labels: &[String]) -> Result<Vec<u32>, Vec<String>> {
+    let place = |v: u32| labels.iter().position(|l| Some(l.as_str()) == values.display(v));
+    let unknown: Vec<String> = present.iter().filter(|&&v| !is_blank(v) && place(v).is_none()).map(|&v| values.text(v).to_string()).collect();
+    if !unknown.is_empty() {
+        return Err(unknown);
+    }
+    let mut ordered = present;
+    // Undeclared values are the blanks: after the declared ones, by code (`MISSING` first).
+    ordered.sort_by_key(|&v| place(v).map_or((1, v as usize), |i| (0, i)));
+    Ok(ordered)
+}
+
 /// The order of `V` for the ordered distance (attribute-risk.md Sec 3).
-fn order(sa: &SensitiveSummary, q_counts: &[u64]) -> (Vec<u32>, bool, bool) {
-    let present: Vec<u32> = (0..q_counts.len() as u32).filter(|&v| q_counts[v as usize] > 0).collect();
+fn order(values: &Dictionary, present: Vec<u32>) -> (Vec<u32>, bool, bool) {
     let (blanks, filled): (Vec<u32>, Vec<u32>) = present.into_iter().partition(|&v| is_blank(v));
-    let nums: Option<Vec<f64>> = filled.iter().map(|&v| parse_num(sa.values.display(v).unwrap_or(""))).collect();
+    let nums: Option<Vec<f64>> = filled.iter().map(|&v| parse_num(values.display(v).unwrap_or(""))).collect();
     let norm = crate::ingest::cell::Normaliser::default();
     let generalized = nums.is_none()
         && filled.iter().all(|&v| {
-            let t = sa.values.display(v).unwrap_or("");
+            let t = values.display(v).unwrap_or("");
             parse_num(t).is_some() || crate::ingest::cell::parse_numeric_range(t, &norm).is_some()
         })
         && !filled.is_empty();
@@ -148,10 +228,10 @@ fn order(sa: &SensitiveSummary, q_counts: &[u64]) -> (Vec<u32>, bool, bool) {
     match &nums {
         Some(x) => {
             let mut idx: Vec<usize> = (0..filled.len()).collect();
-            idx.sort_by(|&a, &b| x[a].total_cmp(&x[b]).then_with(|| sa.values.sort_key(filled[a]).cmp(&sa.values.sort_key(filled[b]))));
+            idx.sort_by(|&a, &b| x[a].total_cmp(&x[b]).then_with(|| values.sort_key(filled[a]).cmp(&values.sort_key(filled[b]))));
             ordered = idx.into_iter().map(|i| filled[i]).collect();
         }
-        None => ordered.sort_by(|&a, &b| sa.values.sort_key(a).cmp(&sa.values.sort_key(b))),
+        None => ordered.sort_by(|&a, &b| values.sort_key(a).cmp(&values.sort_key(b))),
     }
     ordered.extend(blanks);
     (ordered, nums.is_some() && !filled.is_empty(), generalized)

@@ -17,11 +17,18 @@ pub struct Likeness {
 }
 
 /// The figures of one class. (Maxima by comparison, not `f64::max`, a library call in wasm:
-/// no value here is NaN.)
+/// no value here is NaN.) beta and delta skip the values with `Q(v) = 0`, possible only with
+/// `t_reference = original` (Sec 1; the caller lists them in `details.unseen_values`).
 pub fn of(d: &ClassDist<'_>, dist: &Distributions) -> Likeness {
     let mut l = Likeness::default();
     for &(v, w) in d.counts {
         let (p, q) = (w / d.total, dist.q(v));
+        if p > l.alpha {
+            l.alpha = p;
+        }
+        if q == 0.0 {
+            continue;
+        }
         if p > q {
             let b = (p - q) / q;
             if b > l.beta {
@@ -37,9 +44,6 @@ pub fn of(d: &ClassDist<'_>, dist: &Distributions) -> Likeness {
             if delta > l.delta {
                 l.delta = delta;
             }
-        }
-        if p > l.alpha {
-            l.alpha = p;
         }
     }
     l

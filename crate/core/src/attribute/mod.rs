@@ -9,6 +9,7 @@ pub mod closeness;
 pub mod correlation;
 pub mod distribution;
 pub mod diversity;
+pub mod hierarchical;
 pub mod likeness;
 pub mod pairs;
 
@@ -23,7 +24,7 @@ use crate::identity::persons::Persons;
 use crate::ingest::cell::Cell;
 use crate::metric::{Context, MetricResult, Scope, Status, min_mean_max};
 use crate::numeric::max_of;
-use distribution::{ClassDist, Distributions};
+use distribution::{ClassDist, Declared, Distributions};
 
 /// How many classes `details` lists (worst ones, or those over a threshold).
 const LISTED: usize = 20;
@@ -43,12 +44,55 @@ pub struct AttributeParams {
     pub t_threshold: Option<f64>,
     /// Classes with a larger beta are listed (`beta_likeness_basic.details.failing`).
     pub beta_threshold: Option<f64>,
+    /// The distance `t_closeness` reports (Sec 3).
+    pub t_distance: TDistance,
+    /// The reference distribution `Q` (Sec 1).
+    pub t_reference: TReference,
+    /// How several SAs are assessed (Sec 8).
+    pub sa_mode: SaMode,
 }
 
 impl Default for AttributeParams {
     fn default() -> Self {
-        AttributeParams { recursive_l: 2, recursive_c: 2.0, l_threshold: None, t_threshold: None, beta_threshold: None }
+        AttributeParams {
+            recursive_l: 2,
+            recursive_c: 2.0,
+            l_threshold: None,
+            t_threshold: None,
+            beta_threshold: None,
+            t_distance: TDistance::Auto,
+            t_reference: TReference::Released,
+            sa_mode: SaMode::PerAttribute,
+        }
     }
+}
+
+/// The distance of `t_closeness` (attribute-risk.md Sec 3).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TDistance {
+    /// Ordered for a numeric or ordinal SA, else equal (the spec's default rule).
+    #[default]
+    Auto,
+    /// The equal distance, whatever the kind.
+    Equal,
+    /// The ordered distance (a numeric or ordinal SA; else `not_applicable`).
+    Ordered,
+    /// The hierarchical distance over the SA's declared hierarchy.
+    Hierarchical,
+}
+
+/// Where `Q` comes from (attribute-risk.md Sec 1 `t_reference`).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TReference {
+    /// The released table's records in scope (what a recipient can verify).
+    #[default]
+    Released,
+    /// The SA column of the original table `O`, all rows.
+    Original,
 }
 
 /// The streaming summary of one sensitive attribute.
@@ -110,14 +154,29 @@ pub struct AttributeInput<'a> {
     pub table: &'a ClassTable,
     /// QI names.
     pub qi: &'a [String],
-    /// Each SA's name and summary.
-    pub sensitive: Vec<(&'a str, &'a SensitiveSummary)>,
+    /// Each SA.
+    pub sensitive: Vec<SaInput<'a>>,
     /// The person summary, for event-level data.
     pub persons: Option<&'a Persons>,
     /// `k_anonymity`.
     pub k: Option<f64>,
     /// `alpha` of the wildcard policy.
     pub alpha: f64,
+}
+
+/// One sensitive attribute: its summary and what the user declared about it.
+#[derive(Clone, Copy)]
+pub struct SaInput<'a> {
+    /// Column name.
+    pub name: &'a str,
+    /// The streaming summary.
+    pub summary: &'a SensitiveSummary,
+    /// Declared order (ordinal kind) and the original's column (`t_reference = original`).
+    pub declared: Declared<'a>,
+    /// The declared hierarchy, in ARX's layout (for `t_closeness_hierarchical`).
+    pub hierarchy: Option<&'a [Vec<String>]>,
+    /// `t_reference = original` was asked but `O` lacks this column (or was not given).
+    pub reference_missing: bool,
 }
 
 /// Results of one SA, and the figures the table-level aggregate needs.
@@ -127,27 +186,52 @@ struct PerSa {
 
 /// Every attribute metric per SA, then the `"*"` aggregate (Sec 8).
 pub fn finish(input: &AttributeInput<'_>, p: &AttributeParams) -> Vec<MetricResult> {
-    let base = Context {
+    finish_all(&[input], input.qi, p)
+}
+
+/// [`finish`] over several class tables (`sa_mode = extend_qi`, Sec 8: one per SA, on `A` plus
+/// the other SAs): each input's SAs on its own classes, then one `"*"` aggregate over them all,
+/// scoped to `qi` (the audit's `A`), whose `k` is the smallest input's.
+pub fn finish_all(inputs: &[&AttributeInput<'_>], qi: &[String], p: &AttributeParams) -> Vec<MetricResult> {
+    let context = |qi: &[String]| Context {
         family: "attribute",
-        scope: Scope { table: "P", quasi_identifiers: input.qi.to_vec(), sensitive: None, attribute: None, subset: None },
-        params: json!({ "recursive_l": p.recursive_l, "recursive_c": p.recursive_c, "log_base": "e" }),
+        scope: Scope { table: "P", quasi_identifiers: qi.to_vec(), sensitive: None, attribute: None, subset: None },
+        params: json!({ "recursive_l": p.recursive_l, "recursive_c": p.recursive_c, "log_base": "e", "sa_mode": p.sa_mode }),
     };
-    if input.sensitive.is_empty() {
+    let base = context(qi);
+    if inputs.iter().all(|i| i.sensitive.is_empty()) {
         return IDS.iter().map(|id| base.without_value(id, Status::NotApplicable, "no_sensitive_attribute")).collect();
     }
     // One SA per core.
-    let per: Vec<PerSa> = crate::par::map(input.sensitive.iter().collect(), |(name, sa)| {
-        let ctx = Context { scope: Scope { sensitive: Some(name.to_string()), ..base.scope.clone() }, ..base.clone() };
+    let jobs: Vec<(&AttributeInput<'_>, &SaInput<'_>)> = inputs.iter().flat_map(|&input| input.sensitive.iter().map(move |sa| (input, sa))).collect();
+    let per: Vec<PerSa> = crate::par::map(jobs, |(input, sa)| {
+        let own = context(input.qi);
+        let ctx = Context { scope: Scope { sensitive: Some(sa.name.to_string()), ..own.scope.clone() }, ..own };
         PerSa { results: one(&ctx, input, sa, p) }
     });
     let all_ctx = Context { scope: Scope { sensitive: Some("*".into()), ..base.scope.clone() }, ..base };
     let mut out: Vec<MetricResult> = per.iter().flat_map(|s| s.results.iter().cloned()).collect();
-    out.extend(aggregate(&all_ctx, &per, input.k));
+    let k = inputs.iter().filter_map(|i| i.k).reduce(f64::min);
+    out.extend(aggregate(&all_ctx, &per, k));
     out
 }
 
+/// How several sensitive attributes are assessed (attribute-risk.md Sec 8).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SaMode {
+    /// Each SA on the classes of `A` (pyCANON `gen=True`).
+    #[default]
+    PerAttribute,
+    /// One pseudo-SA whose value is the tuple of all SA values ([HCT] Sec 6 A2).
+    Combined,
+    /// Each SA on the classes of `A` plus the other SAs (pyCANON `gen=False`).
+    ExtendQi,
+}
+
 /// Ids reported per SA, in order (and `not_applicable` without an SA).
-pub const IDS: [&str; 17] = [
+pub const IDS: [&str; 18] = [
     "l_distinct",
     "l_distinct_max",
     "l_entropy",
@@ -157,6 +241,7 @@ pub const IDS: [&str; 17] = [
     "t_closeness",
     "t_closeness_equal",
     "t_closeness_ordered",
+    "t_closeness_hierarchical",
     "beta_likeness_basic",
     "beta_likeness_enhanced",
     "delta_disclosure",
@@ -180,6 +265,7 @@ struct Measured<'a> {
     dv: diversity::Diversity,
     eq: f64,
     ord: f64,
+    hier: f64,
     lk: likeness::Likeness,
 }
 
@@ -224,34 +310,64 @@ impl<'a> Extreme<'a> {
     }
 }
 
-fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &AttributeParams) -> Vec<MetricResult> {
+/// The distance `t_closeness` uses for an SA, or why none can be used.
+fn chosen(p: &AttributeParams, ordered: bool, tree: &Option<Result<hierarchical::Tree, hierarchical::Incomplete>>) -> Result<TDistance, &'static str> {
+    match p.t_distance {
+        TDistance::Auto if ordered => Ok(TDistance::Ordered),
+        TDistance::Auto | TDistance::Equal => Ok(TDistance::Equal),
+        TDistance::Ordered if ordered => Ok(TDistance::Ordered),
+        TDistance::Ordered => Err("sa_not_ordered"),
+        TDistance::Hierarchical => match tree {
+            Some(Ok(_)) => Ok(TDistance::Hierarchical),
+            Some(Err(_)) => Err("hierarchy_incomplete"),
+            None => Err("no_hierarchy"),
+        },
+    }
+}
+
+fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &AttributeParams) -> Vec<MetricResult> {
     let t = input.table;
-    let dist = Distributions::of(sa, t, input.alpha);
+    let dist = match Distributions::of(sa.summary, t, input.alpha, sa.declared) {
+        Ok(d) => d,
+        Err(unknown) => {
+            let details = json!({ "labels": unknown.iter().take(LISTED).collect::<Vec<_>>(), "count": unknown.len() });
+            return IDS.iter().map(|id| ctx.without_value(id, Status::Error, "ordinal_label_unknown").with_details(details.clone())).collect();
+        }
+    };
     if dist.n_s == 0 {
         return IDS.iter().map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
     }
     let ordered = closeness::Ordered::new(&dist);
-    let use_ordered = dist.numeric;
-    // Per class: its l-diversity, D_eq, D_ord and likeness, computed as the classes are
-    // scanned (one scan; a second only to list the classes past a threshold), so memory does
-    // not grow with the classes.
+    let can_order = dist.numeric || dist.ordinal;
+    let tree = sa.hierarchy.map(|rows| hierarchical::Tree::new(rows, &dist));
+    let distance = chosen(p, can_order, &tree);
+    let hier_tree = tree.as_ref().and_then(|t| t.as_ref().ok());
+    // Per class: its l-diversity, D_eq, D_ord, D_hier and likeness, computed as the classes
+    // are scanned (one scan; a second only to list the classes past a threshold), so memory
+    // does not grow with the classes.
     let measures = || {
-        let (mut r, mut tail, mut at) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut r, mut tail, mut at, mut nodes) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let ordered = &ordered;
         let dist = &dist;
         dist.classes().map(move |d| {
             let dv = diversity::of(&d, p.recursive_l, p.recursive_c, (&mut r, &mut tail));
             let eq = closeness::equal(&d, dist);
-            let ord = if use_ordered { ordered.distance(&d, &mut at) } else { f64::NAN };
+            let ord = if can_order { ordered.distance(&d, &mut at) } else { f64::NAN };
+            let hier = hier_tree.map_or(f64::NAN, |h| h.distance(&d, dist, &mut nodes));
             let lk = likeness::of(&d, dist);
-            Measured { d, dv, eq, ord, lk }
+            Measured { d, dv, eq, ord, hier, lk }
         })
     };
     let class_values = |c: u32| values_of(t, input.qi, c);
-    let d_of = |m: &Measured<'_>| if use_ordered { m.ord } else { m.eq };
-    let (mut l_min, mut e_min, mut t_max, mut eq_max, mut ord_max, mut b_max, mut d_max, mut a_max) = (
+    let d_of = |m: &Measured<'_>| match distance {
+        Ok(TDistance::Ordered) => m.ord,
+        Ok(TDistance::Hierarchical) => m.hier,
+        _ => m.eq,
+    };
+    let (mut l_min, mut e_min, mut t_max, mut eq_max, mut ord_max, mut hier_max, mut b_max, mut d_max, mut a_max) = (
         Extreme::lowest(),
         Extreme::lowest(),
+        Extreme::highest(),
         Extreme::highest(),
         Extreme::highest(),
         Extreme::highest(),
@@ -266,6 +382,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
         t_max.offer(d_of(&m), m.d, t);
         eq_max.offer(m.eq, m.d, t);
         ord_max.offer(m.ord, m.d, t);
+        hier_max.offer(m.hier, m.d, t);
         b_max.offer(m.lk.beta, m.d, t);
         d_max.offer(m.lk.delta, m.d, t);
         a_max.offer(m.lk.alpha, m.d, t);
@@ -312,36 +429,62 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
     });
     out.push(ctx.ok("recursive_cl_l", l_for_c).with_details(json!({ "c": p.recursive_c })));
 
+    let reference = if dist.from_original { "original" } else { "released" };
     let (t_value, worst) = t_max.get();
     let mut shown: Vec<(u32, f64, f64)> = dist.order.iter().map(|&v| (v, worst.p(v), dist.q(v))).collect();
     if shown.len() > 30 {
         shown.sort_by(|a, b| (b.1 - b.2).abs().total_cmp(&(a.1 - a.2).abs()));
         shown.truncate(30);
     }
-    let shown: Vec<Value> = shown.iter().map(|&(v, pc, q)| json!([sa.values.display(v), pc, q])).collect();
-    let mut r = ctx.ok("t_closeness", t_value).with_details(json!({
-        "distance": if use_ordered { "ordered" } else { "equal" },
-        "worst_class": class_values(worst.class),
-        "worst_class_size": worst.records,
-        "worst_distribution": shown,
-    }));
+    let shown: Vec<Value> = shown.iter().map(|&(v, pc, q)| json!([dist.display(v), pc, q])).collect();
+    let mut r = match distance {
+        Ok(chosen) => {
+            let mut r = ctx.ok("t_closeness", t_value).with_details(json!({
+                "distance": chosen,
+                "reference": reference,
+                "worst_class": class_values(worst.class),
+                "worst_class_size": worst.records,
+                "worst_distribution": shown,
+            }));
+            if let Some(t0) = p.t_threshold {
+                r.details["failing"] = listed(&|m| d_of(m) > t0);
+                r.details["threshold"] = json!(t0);
+            }
+            r
+        }
+        Err(reason) => ctx.without_value("t_closeness", Status::NotApplicable, reason).with_details(json!({ "distance": p.t_distance })),
+    };
     if dist.generalized {
         r = r.with_warning("sa_generalized_treated_as_categorical");
     }
-    if let Some(t0) = p.t_threshold {
-        r.details["failing"] = listed(&|m| d_of(m) > t0);
-        r.details["threshold"] = json!(t0);
+    if sa.reference_missing {
+        r = r.with_warning("original_lacks_sensitive");
     }
     out.push(r);
     out.push(ctx.ok("t_closeness_equal", eq_max.get().0));
-    out.push(if use_ordered {
-        ctx.ok("t_closeness_ordered", ord_max.get().0)
+    out.push(if can_order {
+        ctx.ok("t_closeness_ordered", ord_max.get().0).with_details(json!({ "order": if dist.ordinal { "declared" } else { "numeric" } }))
     } else {
-        ctx.without_value("t_closeness_ordered", Status::NotApplicable, "sa_not_numeric")
+        ctx.without_value("t_closeness_ordered", Status::NotApplicable, "sa_not_ordered")
+    });
+    out.push(match &tree {
+        Some(Ok(_)) => {
+            let (value, worst) = hier_max.get();
+            ctx.ok("t_closeness_hierarchical", value).with_details(json!({ "worst_class": class_values(worst.class), "worst_class_size": worst.records }))
+        }
+        Some(Err(e)) => ctx
+            .without_value("t_closeness_hierarchical", Status::NotApplicable, "hierarchy_incomplete")
+            .with_details(json!({ "missing": e.missing, "count": e.count })),
+        None => ctx.without_value("t_closeness_hierarchical", Status::NotApplicable, "no_hierarchy"),
     });
 
     let (beta, worst) = b_max.get();
+    // [value, records of the release]: the values `O` lacks (skipped by beta and delta).
+    let unseen: Vec<Value> = dist.order.iter().filter(|&&v| dist.q_ref[v as usize] == 0).map(|&v| json!([dist.display(v), dist.q_counts[v as usize]])).collect();
     let mut r = ctx.ok("beta_likeness_basic", beta).with_details(json!({ "worst_class": class_values(worst.class), "worst_class_size": worst.records }));
+    if dist.from_original {
+        r.details["unseen_values"] = json!(unseen);
+    }
     if let Some(b0) = p.beta_threshold {
         r.details["failing"] = listed(&|m| m.lk.beta > b0);
         r.details["threshold"] = json!(b0);
@@ -353,7 +496,11 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
         ctx.without_value("beta_likeness_enhanced", Status::NotApplicable, "unsatisfiable").with_details(json!({ "violations": violations }))
     });
     let (delta, worst) = d_max.get();
-    out.push(ctx.ok("delta_disclosure", delta).with_details(json!({ "log_base": "e", "worst_class": class_values(worst.class), "worst_class_size": worst.records })));
+    let mut r = ctx.ok("delta_disclosure", delta).with_details(json!({ "log_base": "e", "worst_class": class_values(worst.class), "worst_class_size": worst.records }));
+    if dist.from_original {
+        r.details["unseen_values"] = json!(unseen);
+    }
+    out.push(r);
     out.push(ctx.ok("delta_disclosure_log2", delta / std::f64::consts::LN_2).with_details(json!({ "log_base": 2 })));
     out.push(ctx.ok("alpha_k_anonymity", json!({ "alpha": a_max.get().0, "k": input.k.map(crate::json::count_or_real) })));
 
@@ -363,7 +510,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SensitiveSummary, p: &Att
         let c = Context { scope: Scope { attribute: Some(name.clone()), ..ctx.scope.clone() }, ..ctx.clone() };
         out.push(c.ok("scorr_correlation_risk_attr", spread(correlation::attr(&dist, t, a, input.alpha))));
     }
-    out.push(match correlation::markov(sa, &dist, t, input.persons) {
+    out.push(match correlation::markov(sa.summary, &dist, t, input.persons) {
         Some(s) => ctx.ok("scorr_markov_risk", spread(s)).with_details(json!({ "informational": true })),
         None => ctx.without_value("scorr_markov_risk", Status::NotApplicable, "wildcard_policy"),
     });

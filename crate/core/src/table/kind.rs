@@ -13,4 +13,14 @@ pub enum Kind {
     Date,
     /// Anything else.
     Categorical,
+    /// Strings with a user-declared total order (README Sec 4.1): declared only, never
+    /// inferred; the order is the attribute's `order` setting.
+    Ordinal,
+}
+
+impl Kind {
+    /// Whether the values are labels (categorical or ordinal), read as text (README Sec 4.2).
+    pub fn is_label(self) -> bool {
+        matches!(self, Kind::Categorical | Kind::Ordinal)
+    }
 }

@@ -219,7 +219,7 @@ pub fn profile(column: &Column, name: &str, index: usize, rows: u64, norm: &Norm
         Kind::Numeric => Forms { exact: t.number, range: t.numeric_range, mask: 0, ..Forms::blank(&t) },
         Kind::Date => Forms { exact: t.date, range: t.date_range, mask: 0, ..Forms::blank(&t) },
         // Spec README Sec 4.2: in a categorical column any text with a mask character is MASK.
-        Kind::Categorical => Forms { exact: t.non_blank() - t.mask - t.digit_mask, range: 0, mask: t.mask + t.digit_mask, ..Forms::blank(&t) },
+        Kind::Categorical | Kind::Ordinal => Forms { exact: t.non_blank() - t.mask - t.digit_mask, range: 0, mask: t.mask + t.digit_mask, ..Forms::blank(&t) },
     };
     let (min, max) = match kind {
         Kind::Numeric if stats.num_lo.is_finite() => (Some(format!("{}", stats.num_lo)), Some(format!("{}", stats.num_hi))),
@@ -260,8 +260,8 @@ fn shape(kind: Kind, t: &FormTally) -> &'static str {
         Kind::Date if t.date_range == 0 => "dates",
         Kind::Date if t.date == 0 => "generalized dates (months or ranges)",
         Kind::Date => "dates and generalized dates",
-        Kind::Categorical if (t.mask + t.digit_mask) * 2 > t.non_blank() => "masked codes",
-        Kind::Categorical => "text",
+        Kind::Categorical | Kind::Ordinal if (t.mask + t.digit_mask) * 2 > t.non_blank() => "masked codes",
+        Kind::Categorical | Kind::Ordinal => "text",
     }
 }
 

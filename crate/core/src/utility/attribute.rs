@@ -29,6 +29,9 @@ pub struct AttributeSettings {
     /// A generalization hierarchy in ARX's layout: one row per leaf, the leaf first, then its
     /// ancestors from the lowest level up.
     pub hierarchy: Option<Vec<Vec<String>>>,
+    /// The labels of an `ordinal` attribute, lowest first (README Sec 4.1); required by, and
+    /// only allowed with, `kind = ordinal`.
+    pub order: Option<Vec<String>>,
 }
 
 /// A distinct value of the attribute read in the attribute's kind (README Sec 4.2).
@@ -170,7 +173,7 @@ impl Attribute {
         let digit_len = digit_length(&texts);
         let typed: Vec<Typed> = (0..values.len() as u32).map(|c| read(c, &values, kind, norm)).collect();
         let (mut res, mut domain) = (1.0, None);
-        if kind != Kind::Categorical {
+        if !kind.is_label() {
             let exact = (2..values.len()).filter(|&c| in_o(c)).filter_map(|c| match typed[c] {
                 Typed::Exact(x) => Some((c, x)),
                 _ => None,
@@ -232,7 +235,7 @@ impl Attribute {
 
     /// Whether the attribute is numeric or date.
     pub fn is_numeric(&self) -> bool {
-        self.kind != Kind::Categorical
+        !self.kind.is_label()
     }
 
     /// Whether code `c` is a value of `Dom_O` (a non-blank value of `O`).
@@ -325,8 +328,8 @@ fn read(c: u32, values: &Dictionary, kind: Kind, norm: &Normaliser) -> Typed {
     let t = values.text(c);
     let form = Form::of(t, norm);
     match kind {
-        Kind::Categorical if t.chars().any(|ch| norm.is_mask(ch)) => Typed::Mask,
-        Kind::Categorical => Typed::Label,
+        Kind::Categorical | Kind::Ordinal if t.chars().any(|ch| norm.is_mask(ch)) => Typed::Mask,
+        Kind::Categorical | Kind::Ordinal => Typed::Label,
         Kind::Numeric => match form {
             Form::Number(x) => Typed::Exact(x),
             Form::NumericRange(i) => Typed::Range(i),

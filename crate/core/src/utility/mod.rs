@@ -135,14 +135,27 @@ pub fn finish(input: &UtilityInput<'_>) -> Vec<MetricResult> {
     out
 }
 
-/// The permutation model over the numeric and date attributes both tables hold (Sec 11.1),
-/// each cell read as `rep(t)` (NaN when blank or invalid).
+/// The permutation model over the numeric, date and ordinal attributes both tables hold
+/// (Sec 11.1), each cell read as `rep(t)` or, ordinal, as its position in the declared order
+/// (NaN when blank, invalid, or a label the order lacks: the row is left out, Sec 11.1).
 fn permutation_metrics(t: &Tables<'_>) -> Vec<MetricResult> {
     let chosen = |a: &Attribute| t.params.permutation_columns.is_empty() || t.params.permutation_columns.contains(&a.name);
     let (mut names, mut skipped, mut xs, mut ys) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for a in t.attributes.iter().filter(|a| chosen(a)) {
-        match &a.p {
-            Some(p) if a.is_numeric() => {
+        let order = a.settings.order.as_deref().filter(|_| a.kind == crate::table::kind::Kind::Ordinal);
+        match (&a.p, order) {
+            (Some(p), Some(order)) => {
+                let position = |c: u32| {
+                    let label = a.values.display(c).filter(|_| matches!(a.typed[c as usize], attribute::Typed::Label));
+                    label.and_then(|l| order.iter().position(|o| o == l)).map_or(f64::NAN, |i| i as f64)
+                };
+                let by_code: Vec<f64> = (0..a.values.len() as u32).map(position).collect();
+                let values = |codes: &[u32]| codes.iter().map(|&c| by_code[c as usize]).collect::<Vec<f64>>();
+                xs.push(values(&a.o));
+                ys.push(values(p));
+                names.push(a.name.clone());
+            }
+            (Some(p), None) if a.is_numeric() => {
                 let values = |codes: &[u32]| codes.iter().map(|&c| a.rep(c).unwrap_or(f64::NAN)).collect::<Vec<f64>>();
                 xs.push(values(&a.o));
                 ys.push(values(p));

@@ -30,7 +30,6 @@ use serde_json::{Value, json};
 use crate::table::dictionary::SUPPRESSED;
 use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, Status};
-use crate::table::kind::Kind;
 use crate::utility::Tables;
 use crate::utility::attribute::{Attribute, Typed};
 use crate::hash::{Map, map};
@@ -217,7 +216,7 @@ fn evaluate(t: &Tables<'_>, q: &Query, source: &'static str, forwards: &Map<&str
                 Ok(x) => x,
                 Err(reason) => return na(reason),
             };
-            if a.kind == Kind::Categorical {
+            if a.kind.is_label() {
                 return ctx.without_value(ID, Status::Error, "column_not_numeric");
             }
             let rep: Vec<f64> = (0..a.values.len() as u32).map(|c| if c <= SUPPRESSED { f64::NAN } else { a.rep(c).unwrap_or(f64::NAN) }).collect();

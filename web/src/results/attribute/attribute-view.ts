@@ -40,19 +40,22 @@ function tMeasure(report: Report, sa: string): Measure {
   const distance = isRecord(m?.details) && typeof m.details.distance === 'string' ? m.details.distance : null;
   const equal = saNumber(report, 't_closeness_equal', sa);
   const generalized = m?.warnings.includes('sa_generalized_treated_as_categorical') ?? false;
+  const reference = isRecord(m?.details) && m.details.reference === 'original' ? ', against the original file' : '';
   const convention =
     distance === 'ordered'
-      ? 'ordered distance (numeric column)'
-      : distance === 'equal'
-        ? generalized
-          ? 'equal distance (numbers with ranges, compared as text)'
-          : 'equal distance (text column)'
-        : 'distance not stated';
+      ? `ordered distance (numeric or ordinal column)${reference}`
+      : distance === 'hierarchical'
+        ? `hierarchical distance (declared hierarchy)${reference}`
+        : distance === 'equal'
+          ? generalized
+            ? `equal distance (numbers with ranges, compared as text)${reference}`
+            : `equal distance (text column)${reference}`
+          : 'distance not stated';
   return {
     id: 't_closeness',
     name: 't-closeness',
     value: score(t),
-    sub: el('span', {}, el('span', { class: 'distance', 'data-distance': distance ?? '' }, convention), distance === 'ordered' && equal !== null ? `; equal distance would give ${score(equal)}` : null),
+    sub: el('span', {}, el('span', { class: 'distance', 'data-distance': distance ?? '' }, convention), distance !== 'equal' && equal !== null ? `; equal distance would give ${score(equal)}` : null),
   };
 }
 
@@ -85,6 +88,10 @@ function measures(report: Report, sa: string): Measure[] {
         })),
     or('recursive_cl_l', `Recursive (c,l)-diversity, c = ${recC}`, (x) => ({ value: `l = ${count(x)}` })),
     tMeasure(report, sa),
+    // With a declared hierarchy only (otherwise its reason is no_hierarchy and the row is left out).
+    ...(saMetric(report, 't_closeness_hierarchical', sa)?.reason === 'no_hierarchy' || !saMetric(report, 't_closeness_hierarchical', sa)
+      ? []
+      : [or('t_closeness_hierarchical', 't-closeness, hierarchical distance', (x) => ({ value: score(x) }))]),
     or('beta_likeness_basic', 'β-likeness', (x) => ({ value: score(x) })),
     enhanced?.reason === 'unsatisfiable'
       ? {

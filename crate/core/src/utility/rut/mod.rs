@@ -52,7 +52,6 @@ pub mod totals;
 use serde_json::json;
 
 use crate::metric::{Context, MetricResult, Scope, Status};
-use crate::table::kind::Kind;
 use crate::utility::Tables;
 use crate::utility::attribute::Attribute;
 use crate::utility::params::UtilityParams;
@@ -107,7 +106,7 @@ impl<'a> Subject<'a> {
     /// Attribute `a`, which `P` has (`a.p` is `Some`).
     pub fn new(a: &'a Attribute, pairs: Result<&'a [(u32, u32)], &'static str>, params: &'a UtilityParams, n_o: usize, n_p: usize) -> Self {
         let p = a.p.as_deref().expect("a released attribute");
-        let pre = (a.kind == Kind::Categorical).then(|| Preimages::new(a, p, pairs.ok()));
+        let pre = a.kind.is_label().then(|| Preimages::new(a, p, pairs.ok()));
         let mut order: Vec<u32> = (0..a.values.len() as u32).collect();
         order.sort_unstable_by(|&x, &y| a.values.sort_key(x).cmp(&a.values.sort_key(y)));
         let ctx = Context {

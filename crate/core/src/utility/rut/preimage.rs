@@ -10,7 +10,6 @@
 use crate::hash::{Map, map};
 use crate::table::dictionary::is_blank;
 use crate::ingest::cell::Interval;
-use crate::table::kind::Kind;
 use crate::utility::attribute::{Attribute, Typed, grid_count};
 
 /// The mask character. The audit's normaliser reads only `*` as a mask character
@@ -206,7 +205,7 @@ pub fn gr_numeric(a: &Attribute, c: u32) -> Option<Gr> {
 /// (numeric, date), `10^L` (digit-string column), else `|Dom_O(a)|`. `None` for a numeric or
 /// date attribute without a domain.
 pub fn domain_size(a: &Attribute) -> Option<f64> {
-    if a.kind != Kind::Categorical {
+    if !a.kind.is_label() {
         let (lo, hi) = a.domain?;
         Some(grid_count(Interval::closed(lo, hi), a.res).0 as f64)
     } else if let Some(l) = a.digit_len {
@@ -221,6 +220,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::ingest::cell::Normaliser;
     use crate::utility::attribute::AttributeSettings;
+    use crate::table::kind::Kind;
     use crate::utility::capture::Column;
 
     /// A captured column of these raw cells.
