@@ -51,6 +51,7 @@ import pytest
 
 import pycanon
 from pycanon import anonymity as pc
+from pycanon import metrics as pcu
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLI = os.environ.get("PSEUDOLENS_CLI", os.path.join(ROOT, "target", "release", "pseudolens"))
@@ -310,6 +311,41 @@ def test_entropy_floor_documented_difference(tmp_path):
     assert abs(value(got, "l_entropy", "s") - 3) <= 1e-9
     assert value(got, "l_entropy_floor", "s") == 3
     assert pc.entropy_l_diversity(frame(["q"], ["s"], [], rows), ["q"], ["s"]) == 2
+
+
+def coarsened(qis, rows):
+    """The rows with their first QI recoded to coarser labels (two sorted values a label), so
+    that classes merge; every row is kept and no cell is blank or masked."""
+    q = qis[0]
+    values = sorted({str(r[q]) for r in rows})
+    label = {v: f"g{i // 2}" for i, v in enumerate(values)}
+    return [{**r, q: label[str(r[q])]} for r in rows]
+
+
+@pytest.mark.parametrize("builder", [pytest.param(c[1], id=c[0], marks=c[3:]) for c in CASES])
+def test_discernibility_matches_pycanon(builder, tmp_path):
+    """utility.md Sec 9: pyCANON's discernability_metric equals `discernibility.result`. The
+    release keeps every row of the original (pyCANON penalises deleted rows, the spec rows of
+    P outside the risk scope: docs/decisions.md), once as it is and once coarsened."""
+    qis, str_sas, num_sas, rows = builder()
+    sas = str_sas + num_sas
+    original = tmp_path / "o.csv"
+    write_csv(original, qis, sas, rows)
+    for name, released_rows in [("same", rows), ("coarse", coarsened(qis, rows))]:
+        released = tmp_path / f"{name}.csv"
+        write_csv(released, qis, sas, released_rows)
+        cmd = [CLI, "audit", str(released), "--qi", ",".join(qis), "--original", str(original), "--json"]
+        out = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+        got = {m["id"]: m for m in out["metrics"] if m["family"] == "utility_arx" and m["scope"].get("attribute") is None}
+        d = got["discernibility"]
+        assert d["status"] == "ok", d
+        raw = frame(qis, str_sas, num_sas, rows)
+        anon = frame(qis, str_sas, num_sas, released_rows)
+        want = pcu.discernability_metric(raw, anon, qis)
+        assert d["value"]["result"] == want, (name, d["value"], want)
+        assert d["value"]["min"] == pcu.discernability_metric(raw, raw, qis), (name, d["value"])
+        a = got["aecs"]["value"]
+        assert close(a["result"] * d["details"]["classes"], len(released_rows)), (name, a, d["details"])
 
 
 @pytest.mark.parametrize("builder", [pytest.param(c[1], id=c[0], marks=c[3:]) for c in CASES])

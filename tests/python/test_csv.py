@@ -162,3 +162,16 @@ def test_the_attacks_by_keyword_with_a_control_table(tmp_path):
     from_part = part.audit(original=paths["o"], control=paths["c"])
     for i in ids:
         assert from_part.metric(i) == mine.metric(i)
+
+
+def test_case_insensitive_keyword(tmp_path):
+    """`case_insensitive=True` is the settings key and the CLI's --case-insensitive: Male,
+    male and MALE form one class (3 classes instead of 6)."""
+    path = tmp_path / "case.csv"
+    path.write_text("sex,zip\nMale,130\nmale,130\nMALE,130\nFemale,130\nfemale,130\nF,131\n")
+    assert pseudolens.audit(path, qi=["sex", "zip"]).metric("n_classes")["value"] == 6
+    mine = pseudolens.audit(path, qi=["sex", "zip"], case_insensitive=True)
+    assert mine.metric("n_classes")["value"] == 3
+    theirs = cli("audit", path, "--qi", "sex,zip", "--case-insensitive")
+    assert theirs["params"]["case_insensitive"] is True
+    assert mine.metric("n_classes") == next(m for m in theirs["metrics"] if m["id"] == "n_classes")

@@ -68,6 +68,14 @@ describe('the settings', () => {
     expect(config.risk_combination).toBe(CONFIG_DEFAULTS.risk_combination);
     expect(PAGE_REGIONS).toBe(REGIONS);
     expect(config.suda).toBe(CONFIG_DEFAULTS.suda);
+    expect(config.case_insensitive).toBe(CONFIG_DEFAULTS.case_insensitive);
+  });
+
+  it('carry case_insensitive there and back (the settings link and file)', () => {
+    const config = auditConfig({ ...choices(), caseInsensitive: true });
+    expect(config.case_insensitive).toBe(true);
+    expect(choicesFromConfig(config, [], null).choices.caseInsensitive).toBe(true);
+    expect(choicesFromConfig({ quasi_identifiers: [] }, [], null).choices.caseInsensitive).toBe(false);
   });
 
   it('carry SUDA there and back (the settings link and file)', () => {

@@ -117,6 +117,10 @@ pub struct Settings {
     /// Extra missing tokens, comma-separated (added to "", NA, N/A, NaN, NULL, null).
     #[arg(long, value_delimiter = ',')]
     missing_token: Vec<String>,
+    /// Compare values case-insensitively: lower-case every non-blank value (and hierarchy
+    /// label) with Unicode simple case folding, after the missing tokens are matched.
+    #[arg(long)]
+    case_insensitive: bool,
     /// Delimiter (default: detected).
     #[arg(long)]
     delimiter: Option<String>,
@@ -488,6 +492,9 @@ impl Settings {
             };
         }
         set(&mut c.wildcard_alpha, wildcard_alpha);
+        if self.case_insensitive {
+            c.case_insensitive = true;
+        }
         if self.keep_suppressed {
             c.exclude_suppressed_rows = false;
         }

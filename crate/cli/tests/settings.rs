@@ -149,3 +149,17 @@ fn peer_flags_equal_their_settings_keys() {
     assert_ne!(code, 0);
     assert!(err.contains("DMIN <= DMAX"), "{err}");
 }
+
+#[test]
+fn case_insensitive_flag_equals_its_settings_key() {
+    let d = dir("case");
+    std::fs::write(d.join("table.csv"), "sex,zip\nMale,130\nmale,130\nMALE,130\nFemale,130\nfemale,130\nF,131\n").unwrap();
+    std::fs::write(d.join("s.json"), json!({ "quasi_identifiers": ["sex", "zip"], "case_insensitive": true }).to_string()).unwrap();
+    let from_file = json_of(&d, &["--settings", "s.json", "--json"]);
+    let from_flags = json_of(&d, &["--qi", "sex,zip", "--case-insensitive", "--json"]);
+    assert_eq!(from_file, from_flags);
+    let classes = |r: &Value| r["metrics"].as_array().unwrap().iter().find(|m| m["id"] == "n_classes").unwrap()["value"].clone();
+    // (male,130) x3, (female,130) x2, (f,131); 6 classes case-sensitively.
+    assert_eq!(classes(&from_flags), 3);
+    assert_eq!(classes(&json_of(&d, &["--qi", "sex,zip", "--json"])), 6);
+}

@@ -5,6 +5,7 @@
 //! per-file state is a [`Table`] (column values, and codes when kept) and a [`TableSummary`]
 //! (the class table and what the roles need), both mergeable with another part of the file.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::attribute::{self, AttributeInput, SensitiveSummary};
@@ -27,6 +28,7 @@ use crate::table::reference::ReferenceTable;
 use crate::table::roles::Role;
 use crate::table::{Block, Table, TableBuilder, merge_bounds};
 use crate::utility::UtilityInput;
+use crate::utility::attribute::AttributeSettings;
 use crate::utility::capture::Captured;
 
 /// A column's codes mapped to the codes of a summary's own dictionary, filled in one distinct
@@ -197,7 +199,8 @@ impl TableSummary {
     /// Gives the original table `O`: the columns of this table that `O` has are captured.
     fn set_original(&mut self, original: Option<Arc<Captured>>, names: &[String], config: &AuditConfig) -> Result<()> {
         if let Some(o) = original {
-            self.released = Some(Captured::new(names, |n| o.names.iter().any(|m| m == n), config.record_id.as_deref())?);
+            let released = Captured::new(names, |n| o.names.iter().any(|m| m == n), config.record_id.as_deref())?;
+            self.released = Some(released.weighted(names, config.weight.as_deref()));
             self.original = Some(o);
         }
         Ok(())
@@ -300,7 +303,7 @@ impl TableSummary {
                 let sensitive = &self.sensitive;
                 let v = *codes.entry(tuple).or_insert_with_key(|t| {
                     let shown: Vec<Option<&str>> = t.iter().zip(sensitive).map(|(&v, s)| s.values.display(v)).collect();
-                    summary.values.code(Cell::Text(&serde_json::to_string(&shown).expect("strings serialize")))
+                    summary.values.code(Cell::text(&serde_json::to_string(&shown).expect("strings serialize")))
                 });
                 summary.absorb(class, v, person);
             }
@@ -373,14 +376,14 @@ impl TableSummary {
     }
 
     /// Each SA with what the settings declare about it (order, hierarchy) and its reference.
-    fn sa_inputs<'a>(&'a self, config: &'a AuditConfig, references: &'a [Option<Reference<'_>>], wants_original: bool) -> Vec<attribute::SaInput<'a>> {
+    fn sa_inputs<'a>(&'a self, attributes: &'a BTreeMap<String, AttributeSettings>, references: &'a [Option<Reference<'_>>], wants_original: bool) -> Vec<attribute::SaInput<'a>> {
         self.sensitive_index
             .iter()
             .zip(&self.sensitive)
             .zip(references)
             .map(|((&i, summary), reference)| {
                 let name = self.columns[i].as_str();
-                let settings = config.attributes.get(name);
+                let settings = attributes.get(name);
                 let order = settings.filter(|s| s.kind == Some(crate::table::kind::Kind::Ordinal)).and_then(|s| s.order.as_deref());
                 let reference = reference.as_ref().map(|(values, counts)| attribute::distribution::Reference { values, counts });
                 attribute::SaInput {
@@ -452,9 +455,13 @@ impl TableSummary {
                 scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.clone(), sensitive: None, attribute: None, subset: None },
                 params: serde_json::json!(advice),
             };
-            let hierarchies: Vec<_> = qi.iter().map(|q| config.attributes.get(q).and_then(|s| s.hierarchy.as_deref())).collect();
+            let norm = config.normaliser();
+            let labels: Vec<_> = qi.iter().map(|q| config.attributes.get(q).and_then(|s| s.hierarchy.as_deref()).map(|h| norm.labels(h))).collect();
+            let hierarchies: Vec<_> = labels.iter().map(|h| h.as_deref()).collect();
             metrics.push(crate::advice::metric(&ctx, &self.classes, &qi, &hierarchies, &identity, advice));
         }
+        // Hierarchy and order labels are compared with the (folded) values.
+        let attributes = config.read_labels();
         if !qi.is_empty() {
             let k = metrics.iter().find(|m| m.id == "k_anonymity").and_then(|m| m.value.as_f64());
             let original = self.original.as_deref().filter(|_| config.attribute.t_reference == attribute::TReference::Original);
@@ -482,7 +489,7 @@ impl TableSummary {
                     .map(|(sub, (sub_qi, refs, k))| AttributeInput {
                         table: &sub.classes,
                         qi: sub_qi,
-                        sensitive: sub.sa_inputs(config, refs, wants_original),
+                        sensitive: sub.sa_inputs(&attributes, refs, wants_original),
                         persons: sub.persons.as_ref(),
                         k: *k,
                         alpha: config.wildcard_alpha,
@@ -493,7 +500,7 @@ impl TableSummary {
                 let input = AttributeInput {
                     table: &self.classes,
                     qi: &qi,
-                    sensitive: self.sa_inputs(config, &references, wants_original),
+                    sensitive: self.sa_inputs(&attributes, &references, wants_original),
                     persons: self.persons.as_ref(),
                     k,
                     alpha: config.wildcard_alpha,
@@ -523,6 +530,7 @@ impl TableSummary {
                 attributes: &config.attributes,
                 params: &config.utility,
                 missing_policy: config.missing_policy,
+                exclude_suppressed_rows: config.exclude_suppressed_rows,
                 norm: &norm,
             }));
         }
@@ -668,7 +676,7 @@ fn not_assessable(metrics: &mut [MetricResult], qi: &[String]) -> Warning {
 /// A sampling weight: a finite number >= 0 (spec identity-risk.md Sec 8).
 fn parse_weight(cell: Cell<'_>) -> Option<f64> {
     match cell {
-        Cell::Text(t) => parse_num(t).filter(|w| *w >= 0.0),
+        Cell::Text(t) => parse_num(&t).filter(|w| *w >= 0.0),
         _ => None,
     }
 }

@@ -42,6 +42,9 @@ pub struct AuditConfig {
     pub threshold: f64,
     /// Missing tokens (the empty string is always one).
     pub missing_tokens: Vec<String>,
+    /// Lower-case every non-blank value (and hierarchy label) with Unicode simple case
+    /// folding before any comparison (spec README Sec 5 step 5).
+    pub case_insensitive: bool,
     /// Delimiter (one character), `None` = detect.
     pub delimiter: Option<String>,
     /// Encoding, `None` = detect.
@@ -135,6 +138,7 @@ impl Default for AuditConfig {
             exclude_suppressed_rows: p.exclude_suppressed_rows,
             threshold: p.threshold,
             missing_tokens: DEFAULT_MISSING_TOKENS.iter().map(|s| s.to_string()).collect(),
+            case_insensitive: false,
             delimiter: None,
             encoding: None,
             ragged: Ragged::Error,
@@ -193,9 +197,24 @@ impl AuditConfig {
         self.per_record || self.keep_records
     }
 
+    /// The attribute settings with every hierarchy and order label read like a value (trimmed
+    /// and case-folded) under `case_insensitive` (spec README Sec 5 step 5); as given otherwise.
+    pub fn read_labels(&self) -> std::borrow::Cow<'_, BTreeMap<String, AttributeSettings>> {
+        if !self.case_insensitive {
+            return std::borrow::Cow::Borrowed(&self.attributes);
+        }
+        let norm = self.normaliser();
+        let read = |s: &AttributeSettings| AttributeSettings {
+            hierarchy: s.hierarchy.as_deref().map(|h| norm.labels(h)),
+            order: s.order.as_ref().map(|o| o.iter().map(|l| norm.label(l).into_owned()).collect()),
+            ..s.clone()
+        };
+        std::borrow::Cow::Owned(self.attributes.iter().map(|(k, s)| (k.clone(), read(s))).collect())
+    }
+
     /// The normaliser of spec README Sec 5 with these settings.
     pub fn normaliser(&self) -> Normaliser {
-        Normaliser::new(self.missing_tokens.clone(), vec!['*'])
+        Normaliser::new(self.missing_tokens.clone(), vec!['*']).case_insensitive(self.case_insensitive)
     }
 
     /// Checks the settings; returns the CSV reading options.

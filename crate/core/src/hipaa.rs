@@ -421,7 +421,7 @@ type NumberedKind<'a> = (&'static str, &'static [&'static str], &'a dyn Fn(&str)
 /// Checks one column by its distinct values (and its name).
 fn check_column(c: &ColumnValues<'_>, norm: &Normaliser, out: &mut Checklist) {
     let name = Name::new(c.name);
-    let filled: Vec<(&str, u64)> = c
+    let filled: Vec<(std::borrow::Cow<str>, u64)> = c
         .values
         .iter()
         .filter_map(|&(t, n)| match norm.normalise(t) {
@@ -434,7 +434,7 @@ fn check_column(c: &ColumnValues<'_>, norm: &Normaliser, out: &mut Checklist) {
     }
     let scan = |pred: &dyn Fn(&str) -> bool| {
         let mut h = Hits::default();
-        for &(t, n) in &filled {
+        for (t, n) in filled.iter().map(|(t, n)| (t.as_ref(), *n)) {
             if pred(t) {
                 h.add(t, n);
             }
@@ -443,7 +443,7 @@ fn check_column(c: &ColumnValues<'_>, norm: &Normaliser, out: &mut Checklist) {
     };
     let whole = || {
         let mut h = Hits::default();
-        for &(t, n) in &filled {
+        for (t, n) in filled.iter().map(|(t, n)| (t.as_ref(), *n)) {
             h.add(t, n);
         }
         h

@@ -37,7 +37,7 @@ pub struct OriginalSink {
 impl RecordSink for OriginalSink {
     fn header(&mut self, names: &[String]) -> Result<()> {
         let config = &self.config;
-        let captured = Captured::new(names, |n| is_utility_attribute(config, n), config.record_id.as_deref())?;
+        let captured = Captured::new(names, |n| is_utility_attribute(config, n), config.record_id.as_deref())?.weighted(names, config.weight.as_deref());
         self.builder.need(captured.positions().map(|i| names[i].clone()));
         self.builder.header(names);
         self.captured = Some(captured);

@@ -169,6 +169,34 @@ fn g3_arx_quality_models() {
     assert_close(avg["loss"].as_f64().unwrap(), losses / 3.0, "mean over QIs");
 }
 
+#[test]
+fn g3_arx_table_level_models() {
+    // golden.md G3: aecs 1.2 (input 1, loss 0.01818181818); discernibility 16 (input 12,
+    // loss 4/132). P's classes on (age, zip, sex): two pairs and 8 singletons (row 11's `*`
+    // age is one suppressed cell, in scope); O's 12 rows are 12 classes.
+    let r = g3_report(|_| {});
+    let aecs = table(&r, "aecs");
+    assert_eq!((aecs.family, aecs.status), ("utility_arx", Status::Ok));
+    assert_close(aecs.value["result"].as_f64().unwrap(), 1.2, "aecs");
+    assert_close(aecs.value["min"].as_f64().unwrap(), 1.0, "aecs min");
+    assert_close(aecs.value["max"].as_f64().unwrap(), 12.0, "aecs max");
+    assert_close(aecs.value["loss"].as_f64().unwrap(), 0.2 / 11.0, "aecs loss");
+    assert_close(aecs.value["quality"].as_f64().unwrap(), 1.0 - 0.2 / 11.0, "aecs quality");
+    assert_eq!(aecs.details["classes"], json!(10));
+    assert_eq!(aecs.details["original"]["classes"], json!(12));
+    let d = table(&r, "discernibility");
+    assert_close(d.value["result"].as_f64().unwrap(), 16.0, "discernibility");
+    assert_close(d.value["min"].as_f64().unwrap(), 12.0, "discernibility min");
+    assert_close(d.value["max"].as_f64().unwrap(), 144.0, "discernibility max");
+    assert_close(d.value["loss"].as_f64().unwrap(), 4.0 / 132.0, "discernibility loss");
+    // Policy drop: row 11 (age `*`) leaves the scope of P: n = 11, K = 9, sum f^2 = 15,
+    // discernibility 15 + 12 * 1 = 27, loss (27 - 12)/(144 - 12) = 15/132; aecs 11/9.
+    let r = g3_report(|c| c.missing_policy = pseudolens_core::table::classes::MissingPolicy::Drop);
+    assert_close(table(&r, "discernibility").value["result"].as_f64().unwrap(), 27.0, "drop");
+    assert_close(table(&r, "discernibility").value["loss"].as_f64().unwrap(), 15.0 / 132.0, "drop loss");
+    assert_close(table(&r, "aecs").value["result"].as_f64().unwrap(), 11.0 / 9.0, "drop aecs");
+}
+
 /// Ids whose value is a loss, and ids whose value is a similarity.
 const LOSSES: [&str; 6] = ["gen_loss", "gen_loss_ncp", "proximity_loss", "entropy_loss", "consistency_loss", "attribute_loss"];
 const SIMILARITIES: [&str; 4] = ["cosine_similarity", "jaccard_similarity", "jaccard_set", "attribute_similarity"];
@@ -299,4 +327,68 @@ fn rows_that_cannot_be_paired() {
     // A recoded label cannot be sized without pairs; diag's labels are hierarchy nodes.
     assert!(for_attribute(&r, "gen_loss", "diag").warnings.is_empty());
     assert_eq!(table(&r, "utility_u").status, Status::Ok);
+}
+
+/// Weighted entropy and similarity (utility.md Sec 4 "p_v = weight share", Sec 6.1 "counts are
+/// weighted"), by hand. O: F (w 1), F (w 1), M (w 2) -> masses F 2, M 2, shares (1/2, 1/2),
+/// H(O) = 1 bit. P: F (w 1), F (w 1), M (w 6) -> F 2, M 6, shares (1/4, 3/4),
+/// H(P) = -(1/4 log2 1/4 + 3/4 log2 3/4) = 0.5 + 0.3112781245 = 0.8112781245;
+/// entropy_loss = (1 - 0.8112781245)/1 = 0.1887218755.
+/// cosine = (1/2 1/4 + 1/2 3/4) / (sqrt(1/2) sqrt(10/16)) = 0.5 / 0.5590169944 = 2/sqrt(5)
+/// = 0.8944271910; weighted Jaccard = (1/4 + 1/2)/(1/2 + 3/4) = 0.6.
+/// Unweighted the two tables are alike (F 2, M 1 each): loss 0, cosine 1.
+#[test]
+fn weighted_entropy_and_similarity() {
+    let o = b"rid,sex,w\n1,F,1\n2,F,1\n3,M,2\n";
+    let p = b"rid,sex,w\n1,F,1\n2,F,1\n3,M,6\n";
+    let mut config = qi(&["sex"]);
+    config.record_id = Some("rid".into());
+    let plain = against(o, p, &config);
+    assert_close(num_of(&plain, "entropy_original", "sex"), 0.9182958340544896, "unweighted H(O)");
+    assert_eq!(num_of(&plain, "entropy_loss", "sex"), 0.0);
+    assert_close(num_of(&plain, "cosine_similarity", "sex"), 1.0, "unweighted cosine");
+    config.weight = Some("w".into());
+    let r = against(o, p, &config);
+    assert_close(num_of(&r, "entropy_original", "sex"), 1.0, "H(O)");
+    assert_close(num_of(&r, "entropy_released", "sex"), 0.8112781244591328, "H(P)");
+    assert_close(num_of(&r, "entropy_loss", "sex"), 0.18872187554086717, "entropy_loss");
+    assert_close(num_of(&r, "cosine_similarity", "sex"), 2.0 / 5f64.sqrt(), "cosine");
+    assert_close(num_of(&r, "jaccard_similarity", "sex"), 0.6, "jaccard");
+    let d = &for_attribute(&r, "entropy_released", "sex").details;
+    assert_eq!((d["weighted"].clone(), d["weight_total"].clone(), d["n"].clone()), (json!(true), json!(8.0), json!(3)));
+    let d = &for_attribute(&r, "cosine_similarity", "sex").details;
+    assert_eq!(d["weighted"], json!({ "original": true, "released": true }));
+    assert_eq!((d["weight_original"].clone(), d["weight_released"].clone()), (json!(4.0), json!(8.0)));
+    // jaccard_set compares the value sets: not weighed.
+    assert_eq!(num_of(&r, "jaccard_set", "sex"), 1.0);
+}
+
+/// An original without the weight column counts each row 1. O: F, F, M -> (2/3, 1/3); P as
+/// above weighed (1/4, 3/4). cosine = (2/3 1/4 + 1/3 3/4) / (sqrt(5/9) sqrt(10/16))
+/// = (5/12) / (sqrt(50)/12) = 5/sqrt(50) = 1/sqrt(2); weighted Jaccard
+/// = (1/4 + 1/3)/(2/3 + 3/4) = (7/12)/(17/12) = 7/17. H(O) = 0.9182958341 (counts).
+/// A weight that is not a number in O: error `invalid_weight`; all weights 0 in P:
+/// `zero_weight`.
+#[test]
+fn weights_of_one_table_only_and_invalid_weights() {
+    let o = b"rid,sex\n1,F\n2,F\n3,M\n";
+    let p = b"rid,sex,w\n1,F,1\n2,F,1\n3,M,6\n";
+    let mut config = qi(&["sex"]);
+    config.record_id = Some("rid".into());
+    config.weight = Some("w".into());
+    let r = against(o, p, &config);
+    assert_close(num_of(&r, "cosine_similarity", "sex"), 1.0 / 2f64.sqrt(), "cosine");
+    assert_close(num_of(&r, "jaccard_similarity", "sex"), 7.0 / 17.0, "jaccard");
+    assert_close(num_of(&r, "entropy_original", "sex"), 0.9182958340544896, "H(O) by counts");
+    assert_eq!(for_attribute(&r, "entropy_original", "sex").details["weighted"], json!(false));
+    let bad = against(b"rid,sex,w\n1,F,x\n2,F,1\n3,M,2\n", p, &config);
+    for id in ["entropy_original", "entropy_difference", "entropy_loss", "cosine_similarity", "jaccard_similarity"] {
+        let m = for_attribute(&bad, id, "sex");
+        assert_eq!((m.status, m.reason), (Status::Error, Some("invalid_weight")), "{id}");
+    }
+    assert_close(num_of(&bad, "entropy_released", "sex"), 0.8112781244591328, "H(P) still");
+    let zero = against(b"rid,sex,w\n1,F,1\n2,F,1\n3,M,2\n", b"rid,sex,w\n1,F,0\n2,F,0\n3,M,0\n", &config);
+    for id in ["entropy_released", "entropy_loss", "cosine_similarity"] {
+        assert_eq!(for_attribute(&zero, id, "sex").reason, Some("zero_weight"), "{id}");
+    }
 }

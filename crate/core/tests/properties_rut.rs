@@ -211,3 +211,54 @@ proptest! {
         prop_assert!(close(u.value.as_f64().unwrap(), 1.0));
     }
 }
+
+/// The CSV `bytes` with a weight column `w`: the weight of the row with record id `r{i}` is
+/// `weight(i)`.
+fn with_weights(bytes: &[u8], weight: impl Fn(usize) -> String) -> Vec<u8> {
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    let mut lines = text.lines();
+    let mut s = format!("{},w\n", lines.next().unwrap());
+    for line in lines {
+        let i: usize = line.split(',').next().unwrap()[1..].parse().unwrap();
+        s.push_str(&format!("{line},{}\n", weight(i)));
+    }
+    s.into_bytes()
+}
+
+/// The values (not the details) of the weighted measures and the totals they feed.
+fn weighed_values(r: &Report) -> serde_json::Value {
+    let ids = ["entropy_original", "entropy_released", "entropy_difference", "entropy_loss", "cosine_similarity", "jaccard_similarity", "attribute_loss", "attribute_similarity", "l_total", "s_total", "utility_u"];
+    serde_json::to_value(r.metrics.iter().filter(|m| ids.contains(&m.id)).map(|m| (m.id, m.scope.attribute.clone(), m.status, m.value.clone())).collect::<Vec<_>>()).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Weighted entropy and similarity (utility.md Sec 4, 6.1): scaling every weight by a
+    /// constant changes nothing, all weights 1 is the unweighted result, and the row order of
+    /// either table changes nothing.
+    #[test]
+    fn weights_scale_free_and_one_is_unweighted(rows in original_rows(), w in prop::collection::vec(1u8..10, 40), keys in prop::collection::vec(any::<u32>(), 40), keep in prop::collection::vec(prop::bool::weighted(0.85), 40), s in setting()) {
+        let n = rows.len();
+        let keep: Vec<bool> = keep.iter().take(n).copied().collect();
+        let straight: Vec<usize> = (0..n).collect();
+        let (o, p) = (original_csv(&rows), released_csv(&rows, &straight, &keep));
+        let mut config = config(s);
+        config.weight = Some("w".into());
+        let weighted = |scale: f64, o: &[u8], p: &[u8]| {
+            let f = |i: usize| format!("{}", f64::from(w[i]) * scale);
+            against(&with_weights(o, f), &with_weights(p, |i| format!("{}", f64::from(w[(i + 7) % 40]) * scale)), &config)
+        };
+        let base = weighted(1.0, &o, &p);
+        let scaled = weighted(3.7, &o, &p);
+        let (a, b) = (weighed_values(&base), weighed_values(&scaled));
+        prop_assert!(same(&a, &b), "{}\n{}", a, b);
+        let shuffled = weighted(1.0, &o, &released_csv(&rows, &permutation(&keys, n), &keep));
+        let c = weighed_values(&shuffled);
+        prop_assert!(same(&a, &c), "{}\n{}", a, c);
+        let ones = against(&with_weights(&o, |_| "1".into()), &with_weights(&p, |_| "1".into()), &config);
+        let plain = against(&o, &p, &AuditConfig { weight: None, ..config.clone() });
+        let (x, y) = (weighed_values(&ones), weighed_values(&plain));
+        prop_assert!(same(&x, &y), "{}\n{}", x, y);
+    }
+}

@@ -486,7 +486,8 @@ fn check_cell(t: &str, norm: &Normaliser) {
         assert!(one_sided || (i.lo.is_finite() && i.hi.is_finite()), "parse_numeric_range({t:?}) = {i:?} is not finite");
     }
     let cell = norm.normalise(t);
-    let Cell::Text(x) = cell else { return };
+    let Cell::Text(x) = &cell else { return };
+    let x: &str = x;
     assert!(!x.is_empty() && x == x.trim_matches(char::is_whitespace), "normalise({t:?}) = {x:?} is not trimmed");
     assert_eq!(norm.normalise(x), cell, "normalise is not idempotent on {t:?}");
     match Form::of(x, norm) {

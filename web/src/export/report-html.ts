@@ -285,6 +285,7 @@ const PARAM_LABELS: Readonly<Record<string, string>> = {
   scorr_medium_max: 'SCORR: medium band up to',
   scorr_k_basis: 'SCORR: k counted in',
   missing_tokens: 'Cells read as blank',
+  case_insensitive: 'Values compared case-insensitively',
   delimiter: 'Delimiter',
   encoding: 'Encoding',
   ragged: 'Rows with too few or too many cells',

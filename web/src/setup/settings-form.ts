@@ -7,6 +7,7 @@
 import { attributeSettings } from './attribute-settings';
 import { el, type Child } from '../ui/dom';
 import {
+  CASE_INSENSITIVE_HELP,
   MISSING_POLICY_HELP,
   POPULATION_SIZE_HELP,
   RECORDS_AT_RISK_HELP,
@@ -104,6 +105,14 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
     el('div', { class: 'check-field' }, sudaBox, el('label', { for: 'suda' }, 'Find the special uniques (SUDA2 and DIS-SUDA)')),
     el('p', { class: 'help', id: 'suda-help' }, SUDA_HELP),
   );
+  const caseBox = el('input', { id: 'case-insensitive', type: 'checkbox', 'aria-describedby': 'case-insensitive-help' });
+  const values = el(
+    'fieldset',
+    { class: 'value-settings' },
+    el('legend', {}, 'Values'),
+    el('div', { class: 'check-field' }, caseBox, el('label', { for: 'case-insensitive' }, 'Compare values case-insensitively')),
+    el('p', { class: 'help', id: 'case-insensitive-help' }, CASE_INSENSITIVE_HELP),
+  );
   const attribute = attributeSettings();
   const original = originalSettings(columns);
   const balance = balanceSettings();
@@ -182,6 +191,7 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
       ciLevel: Number(ciLevel.input.value),
       adviceK: Number(adviceK.value),
       suda: sudaBox.checked,
+      caseInsensitive: caseBox.checked,
       population: size,
       reference: referenceField.file(),
       referenceColumns: referenceField.file() ? matching.read() : {},
@@ -201,6 +211,7 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
     ciLevel.input.value = String(s.ciLevel);
     adviceK.value = String(s.adviceK);
     sudaBox.checked = s.suda;
+    caseBox.checked = s.caseInsensitive;
     const p = s.population;
     radioOf(p.kind === 'none' ? 'none' : p.kind).checked = true;
     if (p.kind === 'size') sizeInput.value = String(p.size);
@@ -213,7 +224,7 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
   };
 
   return {
-    nodes: [el('div', { class: 'options' }, policyFieldset(), thresholds, suda, ...attribute.nodes, population, ...peers.nodes, original.node, balance.node)],
+    nodes: [el('div', { class: 'options' }, policyFieldset(), values, thresholds, suda, ...attribute.nodes, population, ...peers.nodes, original.node, balance.node)],
     read,
     write,
     setQuasiIdentifiers: matching.setQuasiIdentifiers,

@@ -119,6 +119,8 @@ export interface Settings extends AttributeSettings, OriginalSettings, BalanceSe
   adviceK: number;
   /** Whether SUDA (special uniques) runs. */
   suda: boolean;
+  /** Whether values are compared case-insensitively (`case_insensitive`). */
+  caseInsensitive: boolean;
   population: PopulationSize;
   reference: File | null;
   /** QI -> column of the population table, for QIs it names otherwise. */

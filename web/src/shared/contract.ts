@@ -31,6 +31,11 @@ threshold: number,
  */
 missing_tokens: Array<string>, 
 /**
+ * Lower-case every non-blank value (and hierarchy label) with Unicode simple case
+ * folding before any comparison (spec README Sec 5 step 5).
+ */
+case_insensitive: boolean, 
+/**
  * Delimiter (one character), `None` = detect.
  */
 delimiter: string | null, 
@@ -982,6 +987,7 @@ export const CONFIG_DEFAULTS = {
   "attacks": null,
   "attributes": {},
   "beta_threshold": null,
+  "case_insensitive": false,
   "ci_level": 0.95,
   "ci_replicates": 200,
   "ci_seed": 15,

@@ -354,6 +354,9 @@ export const MISSING_POLICY_HELP: Readonly<Record<'ordinary' | 'wildcard' | 'dro
   drop: 'Rows with a blank quasi-identifier are left out of the audit.',
 };
 
+export const CASE_INSENSITIVE_HELP =
+  'Treat "Male", "male" and "MALE" as one value, in this file, the original and the population table and in the hierarchies. The missing-value tokens (NA, NULL, ...) are matched first, as written.';
+
 export const SUDA_HELP =
   'SUDA looks, for every record, for the smallest sets of its values that no other record shares (its special uniques) and scores the record by how many such sets it has and how small they are. Off by default: on many quasi-identifiers it takes longer than the rest of the audit.';
 

@@ -529,7 +529,7 @@ mod tests {
                     s ^= s >> 7;
                     s ^= s << 17;
                     let v = (s % [3, 40, 7, 300][a]).to_string();
-                    t.code(a, crate::ingest::cell::Cell::Text(&v))
+                    t.code(a, crate::ingest::cell::Cell::text(&v))
                 })
                 .collect();
             t.absorb(&key, 0.0).unwrap();

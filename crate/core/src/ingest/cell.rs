@@ -1,19 +1,75 @@
 //! Value normalisation and cell forms (spec README Sec 4.2 and Sec 5).
 //!
 //! Every raw field goes through [`Normaliser::normalise`]: trim Unicode white space, map the
-//! missing tokens to `MISSING`, map text made only of mask characters to `SUPPRESSED`. What is
+//! missing tokens to `MISSING`, map text made only of mask characters to `SUPPRESSED`, and
+//! with `case_insensitive` lower-case the rest ([`fold`], Sec 5 step 5). Callers normalise
+//! once per distinct raw value (the dictionaries), never per cell. What is
 //! left is text whose numeric or date reading ([`Form`]) is decided per cell and whose column
 //! kind is decided over all cells (see `profile`).
 
+use std::borrow::Cow;
+
 /// A normalised cell: the grouping value of spec README Sec 5.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Cell<'a> {
     /// The trimmed text is one of the missing tokens.
     Missing,
     /// The trimmed text is made only of mask characters (`*`, `**`, ...).
     Suppressed,
-    /// Any other trimmed text.
-    Text(&'a str),
+    /// Any other trimmed text (lower-cased under `case_insensitive`: then owned when the
+    /// folding changed it, else borrowed from the raw field).
+    Text(Cow<'a, str>),
+}
+
+impl<'a> Cell<'a> {
+    /// The text cell `t`.
+    pub fn text(t: &'a str) -> Self {
+        Cell::Text(Cow::Borrowed(t))
+    }
+}
+
+/// Unicode simple case folding of one character towards lower case (spec README Sec 5 step
+/// 5): the lower-case mapping when it is one character, plus the mappings of lower-case
+/// letters that folding alone makes (final sigma, Greek symbol forms, long s, ...). A
+/// character whose lower case is several characters (`İ`) has no simple folding and stays.
+pub fn fold_char(c: char) -> char {
+    match c {
+        '\u{03C2}' => '\u{03C3}', // ς -> σ
+        '\u{017F}' => 's',       // ſ
+        '\u{0345}' | '\u{1FBE}' => '\u{03B9}',
+        '\u{03D0}' => '\u{03B2}',
+        '\u{03D1}' => '\u{03B8}',
+        '\u{03D5}' => '\u{03C6}',
+        '\u{03D6}' => '\u{03C0}',
+        '\u{03F0}' => '\u{03BA}',
+        '\u{03F1}' => '\u{03C1}',
+        '\u{03F5}' => '\u{03B5}',
+        '\u{1E9B}' => '\u{1E61}',
+        '\u{1C80}' => '\u{0432}',
+        '\u{1C81}' => '\u{0434}',
+        '\u{1C82}' => '\u{043E}',
+        '\u{1C83}' => '\u{0441}',
+        '\u{1C84}' | '\u{1C85}' => '\u{0442}',
+        '\u{1C86}' => '\u{044A}',
+        '\u{1C87}' => '\u{0463}',
+        '\u{1C88}' => '\u{A64B}',
+        _ => {
+            let mut lower = c.to_lowercase();
+            match (lower.next(), lower.next()) {
+                (Some(l), None) => l,
+                _ => c,
+            }
+        }
+    }
+}
+
+/// Text `t` case-folded with [`fold_char`]; borrowed when nothing changes (ASCII text without
+/// an upper-case letter is not even decoded).
+pub fn fold(t: &str) -> Cow<'_, str> {
+    if t.is_ascii() {
+        return if t.bytes().any(|b| b.is_ascii_uppercase()) { Cow::Owned(t.to_ascii_lowercase()) } else { Cow::Borrowed(t) };
+    }
+    if t.chars().all(|c| fold_char(c) == c) { Cow::Borrowed(t) } else { Cow::Owned(t.chars().map(fold_char).collect()) }
 }
 
 impl Cell<'_> {
@@ -29,6 +85,7 @@ pub struct Normaliser {
     missing_tokens: Vec<String>,
     longest_token: usize,
     mask_chars: Vec<char>,
+    case_insensitive: bool,
 }
 
 /// The default missing tokens of spec README Sec 5 step 3.
@@ -48,7 +105,25 @@ impl Normaliser {
             missing_tokens.push(String::new());
         }
         let longest_token = missing_tokens.iter().map(String::len).max().unwrap_or(0);
-        Normaliser { missing_tokens, longest_token, mask_chars }
+        Normaliser { missing_tokens, longest_token, mask_chars, case_insensitive: false }
+    }
+
+    /// The same normaliser, lower-casing every non-blank value when `on` (spec README Sec 5
+    /// step 5, option `case_insensitive`).
+    pub fn case_insensitive(self, on: bool) -> Self {
+        Normaliser { case_insensitive: on, ..self }
+    }
+
+    /// A label of the settings (a hierarchy's node) read like a value: trimmed, and folded under
+    /// `case_insensitive`.
+    pub fn label<'a>(&self, label: &'a str) -> Cow<'a, str> {
+        let t = label.trim_matches(char::is_whitespace);
+        if self.case_insensitive { fold(t) } else { Cow::Borrowed(t) }
+    }
+
+    /// A hierarchy of the settings (rows of labels) with every label read by [`Self::label`].
+    pub fn labels(&self, rows: &[Vec<String>]) -> Vec<Vec<String>> {
+        rows.iter().map(|row| row.iter().map(|l| self.label(l).into_owned()).collect()).collect()
     }
 
     /// Normalises one raw field.
@@ -60,8 +135,10 @@ impl Normaliser {
             Cell::Missing
         } else if t.chars().all(|c| self.is_mask(c)) {
             Cell::Suppressed
+        } else if self.case_insensitive {
+            Cell::Text(fold(t))
         } else {
-            Cell::Text(t)
+            Cell::text(t)
         }
     }
 
@@ -384,9 +461,34 @@ mod tests {
         assert_eq!(n.normalise(""), Cell::Missing);
         assert_eq!(n.normalise("\u{a0}"), Cell::Missing);
         assert_eq!(n.normalise(" *** "), Cell::Suppressed);
-        assert_eq!(n.normalise(" a b "), Cell::Text("a b"));
-        assert_eq!(n.normalise("None"), Cell::Text("None"));
-        assert_eq!(n.normalise("na"), Cell::Text("na"));
+        assert_eq!(n.normalise(" a b "), Cell::text("a b"));
+        assert_eq!(n.normalise("None"), Cell::text("None"));
+        assert_eq!(n.normalise("na"), Cell::text("na"));
+    }
+
+    #[test]
+    fn case_insensitive_folds_after_the_missing_tokens() {
+        let n = Normaliser::default().case_insensitive(true);
+        for raw in ["Male", "male", "MALE", " mAlE "] {
+            assert_eq!(n.normalise(raw), Cell::text("male"), "{raw}");
+        }
+        // Missing tokens are matched before folding, case-sensitively: `NA` is missing, `Na`
+        // is the value `na`.
+        assert_eq!(n.normalise("NA"), Cell::Missing);
+        assert_eq!(n.normalise("Na"), Cell::text("na"));
+        assert_eq!(n.normalise("**"), Cell::Suppressed);
+        // Unicode simple case folding: Σ, σ and final ς are one letter; the Kelvin sign is k;
+        // ß stays (full folding would give ss); İ has no simple folding and stays.
+        assert_eq!(n.normalise("ΣΟΦΟΣ"), n.normalise("σοφος"));
+        assert_eq!(n.normalise("ΣΟΦΟΣ"), Cell::text("σοφοσ"));
+        assert_eq!(n.normalise("\u{212A}elvin"), Cell::text("kelvin"));
+        assert_eq!(n.normalise("Straße"), Cell::text("straße"));
+        assert_eq!(n.normalise("İ"), Cell::text("İ"));
+        // Unchanged text is borrowed.
+        assert!(matches!(n.normalise("x1"), Cell::Text(Cow::Borrowed(_))));
+        assert!(matches!(Normaliser::default().normalise("X1"), Cell::Text(Cow::Borrowed("X1"))));
+        assert_eq!(n.label(" Respiratory "), "respiratory");
+        assert_eq!(Normaliser::default().label(" Respiratory "), "Respiratory");
     }
 
     #[test]

@@ -565,7 +565,7 @@ mod tests {
         let mut oracle = HashMap::new();
         for _ in 0..rows {
             let values: Vec<String> = (0..q).map(|_| rng.below(spread).to_string()).collect();
-            let key: Vec<u32> = values.iter().enumerate().map(|(a, v)| t.code(a, Cell::Text(v))).collect();
+            let key: Vec<u32> = values.iter().enumerate().map(|(a, v)| t.code(a, Cell::text(v))).collect();
             t.absorb(&key, 0.0).unwrap();
             assert_eq!(t.index.len(), t.len(), "one index entry a class, also right after the index grew");
             *oracle.entry(values).or_insert(0) += 1;
@@ -593,7 +593,7 @@ mod tests {
         // the low 29 bits the index keeps as a tag (their home buckets tell them apart).
         let mut t = ClassTable::new(2, MissingPolicy::Ordinary, false, false);
         let add = |t: &mut ClassTable, x: usize, y: usize| {
-            let key = [t.code(0, Cell::Text(&x.to_string())), t.code(1, Cell::Text(&y.to_string()))];
+            let key = [t.code(0, Cell::text(&x.to_string())), t.code(1, Cell::text(&y.to_string()))];
             t.absorb(&key, 0.0).unwrap();
         };
         for i in 0..70_000 {
@@ -643,7 +643,7 @@ mod tests {
             for r in 0..3_000 {
                 let values: Vec<String> = (0..4).map(|_| rng.below(70_000).to_string()).collect();
                 let t = &mut parts[usize::from(r >= split)];
-                let key: Vec<u32> = values.iter().enumerate().map(|(a, v)| t.code(a, Cell::Text(v))).collect();
+                let key: Vec<u32> = values.iter().enumerate().map(|(a, v)| t.code(a, Cell::text(v))).collect();
                 t.absorb(&key, 0.0).unwrap();
             }
             let [mut a, b] = parts;

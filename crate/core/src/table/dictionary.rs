@@ -33,7 +33,7 @@ impl Dictionary {
         match cell {
             Cell::Missing => MISSING,
             Cell::Suppressed => SUPPRESSED,
-            Cell::Text(t) => self.code_of(t),
+            Cell::Text(t) => self.code_of(&t),
         }
     }
 

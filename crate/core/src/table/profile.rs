@@ -186,7 +186,7 @@ pub fn count_kept(stats: &mut Stats, text: &str, n: u64, norm: &Normaliser) -> b
         Cell::Missing => stats.tally.missing += n,
         Cell::Suppressed => stats.tally.suppressed += n,
         Cell::Text(t) => {
-            stats.add(Form::of(t, norm), t, n);
+            stats.add(Form::of(&t, norm), &t, n);
             return true;
         }
     }

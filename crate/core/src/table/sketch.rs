@@ -137,9 +137,9 @@ impl Sketch {
             Cell::Missing => self.stats.tally.missing += 1,
             Cell::Suppressed => self.stats.tally.suppressed += 1,
             Cell::Text(t) => {
-                let form = self.stats.form_of(t, norm);
-                self.stats.add(form, t, 1);
-                self.hll.insert(t);
+                let form = self.stats.form_of(&t, norm);
+                self.stats.add(form, &t, 1);
+                self.hll.insert(&t);
             }
         }
     }

@@ -119,11 +119,42 @@ pub struct Attribute {
     pub hierarchy: Option<Hierarchy>,
     /// The declared settings.
     pub settings: AttributeSettings,
+    /// Per code, the sampling weights of the rows holding it, when a weight column is set
+    /// (utility.md Sec 4 and 6.1).
+    pub masses: Option<Masses>,
+}
+
+/// Per code, the sum of the sampling weights of the rows of `O` and of `P` holding it; a table
+/// without the weight column counts each row 1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Masses {
+    /// Weight of `O`'s rows per code.
+    pub o: Vec<f64>,
+    /// Weight of `P`'s rows per code.
+    pub p: Vec<f64>,
+    /// Whether `O` has the weight column.
+    pub o_weighted: bool,
+    /// Whether `P` has the weight column.
+    pub p_weighted: bool,
+}
+
+impl Masses {
+    /// Per code of `values` codes, the sum of `weights` (each row 1 without them), in row order.
+    fn sum(codes: &[u32], weights: Option<&[f64]>, values: usize) -> Vec<f64> {
+        let mut m = vec![0.0; values];
+        match weights {
+            Some(w) => codes.iter().zip(w).for_each(|(&c, &x)| m[c as usize] += x),
+            None => codes.iter().for_each(|&c| m[c as usize] += 1.0),
+        }
+        m
+    }
 }
 
 impl Attribute {
     /// Joins `O`'s column with `P`'s (if any) and reads them (README Sec 4).
     pub fn new(name: &str, o: &Column, p: Option<&Column>, settings: AttributeSettings, norm: &Normaliser) -> Self {
+        // The hierarchy's labels are compared with normalised values: read them alike.
+        let settings = AttributeSettings { hierarchy: settings.hierarchy.as_deref().map(|rows| norm.labels(rows)), ..settings };
         let mut values = o.values.clone();
         let p_codes = p.map(|p| {
             let to_joint = values.absorb(&p.values);
@@ -161,7 +192,28 @@ impl Attribute {
         res = settings.resolution.unwrap_or(res);
         domain = settings.domain.or(domain);
         let hierarchy = settings.hierarchy.as_deref().map(Hierarchy::new);
-        Attribute { name: name.to_string(), kind, values, typed, o: o.codes.clone(), p: p_codes, o_count, p_count, res, domain, digit_len, hierarchy, settings }
+        Attribute { name: name.to_string(), kind, values, typed, o: o.codes.clone(), p: p_codes, o_count, p_count, res, domain, digit_len, hierarchy, settings, masses: None }
+    }
+
+    /// Weighs the rows: `o` and `p` are the per-row sampling weights of `O` and `P` (`None`: a
+    /// table without the weight column, each row 1). Both `None` leaves the counts unweighted.
+    pub fn weigh(&mut self, o: Option<&[f64]>, p: Option<&[f64]>) {
+        if o.is_none() && p.is_none() {
+            return;
+        }
+        let n = self.values.len();
+        let p_mass = self.p.as_deref().map_or_else(|| vec![0.0; n], |codes| Masses::sum(codes, p, n));
+        self.masses = Some(Masses { o: Masses::sum(&self.o, o, n), p: p_mass, o_weighted: o.is_some(), p_weighted: p.is_some() });
+    }
+
+    /// The rows of `O` holding code `c`, weighed when a weight column is set.
+    pub fn o_mass(&self, c: u32) -> f64 {
+        self.masses.as_ref().map_or(self.o_count[c as usize] as f64, |m| m.o[c as usize])
+    }
+
+    /// The rows of `P` holding code `c`, weighed when a weight column is set.
+    pub fn p_mass(&self, c: u32) -> f64 {
+        self.masses.as_ref().map_or(self.p_count[c as usize] as f64, |m| m.p[c as usize])
     }
 
     /// Brings a third table's column (the control `C` of the attacks, peer-measures.md Sec 5.1)
@@ -174,6 +226,10 @@ impl Attribute {
         }
         self.o_count.resize(self.values.len(), 0);
         self.p_count.resize(self.values.len(), 0);
+        if let Some(m) = &mut self.masses {
+            m.o.resize(self.values.len(), 0.0);
+            m.p.resize(self.values.len(), 0.0);
+        }
         other.codes.iter().map(|&c| to_joint[c as usize]).collect()
     }
 

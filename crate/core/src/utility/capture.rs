@@ -5,7 +5,7 @@
 
 use crate::error::{Error, Result};
 use crate::table::dictionary::Dictionary;
-use crate::ingest::cell::{Cell, Normaliser};
+use crate::ingest::cell::{Cell, Normaliser, parse_num};
 use crate::ingest::reader::{InputFacts, Row};
 use crate::table::Block;
 
@@ -41,13 +41,27 @@ pub struct Captured {
     pub columns: Vec<Column>,
     /// Per row: the record id, when a record-id column was given.
     pub ids: Option<Vec<Option<String>>>,
+    /// Per row: the sampling weight, when the table has the weight column (NaN where the cell
+    /// is not a finite number >= 0).
+    pub weights: Option<Vec<f64>>,
     /// How the table was read (for the report's description of its inputs).
     pub input: InputFacts,
     rows: usize,
     positions: Vec<usize>,
     id_column: Option<usize>,
+    weight_column: Option<usize>,
     /// Per captured column, the code of each of the table column's codes.
     maps: Vec<Vec<u32>>,
+    /// The weight of each of the weight column's codes.
+    weight_map: Vec<f64>,
+}
+
+/// A weight cell read once per distinct value: a finite number >= 0, else NaN.
+fn weight_of(cell: Cell<'_>) -> f64 {
+    match cell {
+        Cell::Text(t) => parse_num(&t).filter(|w| w.is_finite() && *w >= 0.0).unwrap_or(f64::NAN),
+        _ => f64::NAN,
+    }
 }
 
 impl Captured {
@@ -65,12 +79,23 @@ impl Captured {
             names: positions.iter().map(|&i| header[i].clone()).collect(),
             columns: vec![Column::default(); positions.len()],
             ids: id_column.map(|_| Vec::new()),
+            weights: None,
             input: InputFacts::default(),
             rows: 0,
             positions,
             id_column,
+            weight_column: None,
             maps: Vec::new(),
+            weight_map: Vec::new(),
         })
+    }
+
+    /// Captures the sampling weight `weight` too, when the header has it (spec README Sec 3;
+    /// utility.md Sec 4 and 6.1 weigh the counts); call before the first row.
+    pub fn weighted(mut self, header: &[String], weight: Option<&str>) -> Self {
+        self.weight_column = weight.and_then(|w| header.iter().position(|h| h == w));
+        self.weights = self.weight_column.map(|_| Vec::new());
+        self
     }
 
     /// Absorbs one row.
@@ -86,6 +111,9 @@ impl Captured {
                 Cell::Text(t) => Some(t.to_string()),
                 _ => None,
             });
+        }
+        if let (Some(weights), Some(i)) = (&mut self.weights, self.weight_column) {
+            weights.push(weight_of(norm.normalise(&row.text(i)?)));
         }
         self.rows += 1;
         Ok(())
@@ -111,6 +139,12 @@ impl Captured {
                 _ => None,
             }));
         }
+        if let (Some(weights), Some(i)) = (&mut self.weights, self.weight_column) {
+            let values = &block.columns[i].values;
+            let map = &mut self.weight_map;
+            map.extend((map.len()..values.len()).map(|c| weight_of(norm.normalise(values.text(c as u32)))));
+            weights.extend(block.codes[i].iter().map(|&c| map[c as usize]));
+        }
         self.rows += block.len();
     }
 
@@ -123,12 +157,16 @@ impl Captured {
         if let (Some(mine), Some(theirs)) = (&mut self.ids, other.ids) {
             mine.extend(theirs);
         }
+        if let (Some(mine), Some(theirs)) = (&mut self.weights, other.weights) {
+            mine.extend(theirs);
+        }
         self.rows += other.rows;
     }
 
-    /// The positions, in the table's header, of the columns captured (and of the record id).
+    /// The positions, in the table's header, of the columns captured (and of the record id
+    /// and the weight).
     pub fn positions(&self) -> impl Iterator<Item = usize> + '_ {
-        self.positions.iter().copied().chain(self.id_column)
+        self.positions.iter().copied().chain(self.id_column).chain(self.weight_column)
     }
 
     /// Rows captured.

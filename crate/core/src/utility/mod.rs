@@ -53,6 +53,9 @@ pub struct Tables<'a> {
     pub params: &'a UtilityParams,
     /// The missing-value policy, reported in every result (README Sec 7).
     pub missing_policy: MissingPolicy,
+    /// Whether rows whose QI cells are all `SUPPRESSED` leave the risk scope
+    /// (identity-risk.md Sec 1; ARX's table-level models, Sec 9).
+    pub exclude_suppressed_rows: bool,
 }
 
 /// What the utility metrics are computed from: the captured `O` and `P`, the roles and the
@@ -72,6 +75,8 @@ pub struct UtilityInput<'a> {
     pub params: &'a UtilityParams,
     /// The missing-value policy.
     pub missing_policy: MissingPolicy,
+    /// Whether rows whose QI cells are all `SUPPRESSED` leave the risk scope.
+    pub exclude_suppressed_rows: bool,
     /// The normalisation of cells (spec README Sec 5).
     pub norm: &'a Normaliser,
 }
@@ -86,7 +91,9 @@ impl<'a> Tables<'a> {
             .zip(&o.columns)
             .map(|(name, column)| {
                 let settings = input.attributes.get(name).cloned().unwrap_or_default();
-                Attribute::new(name, column, p.column(name), settings, input.norm)
+                let mut a = Attribute::new(name, column, p.column(name), settings, input.norm);
+                a.weigh(o.weights.as_deref(), p.weights.as_deref());
+                a
             })
             .collect();
         Tables {
@@ -98,6 +105,7 @@ impl<'a> Tables<'a> {
             sensitive: input.sensitive,
             params: input.params,
             missing_policy: input.missing_policy,
+            exclude_suppressed_rows: input.exclude_suppressed_rows,
         }
     }
 

@@ -15,8 +15,7 @@
 //! `not_applicable` (`no_hierarchy`); a numeric QI without domain: `no_domain`.
 //! Then per model one result with `scope.attribute = null`: value `{loss, quality}`, the loss
 //! averaged arithmetically over the QIs with a value (`details.attributes`).
-//! Not implemented: the table-level models `aecs` and `discernibility` (they need the
-//! equivalence classes of the identity pass under its missing-value policy).
+//! The table-level models `aecs` and `discernibility`: [`super::arx_classes`].
 
 use serde_json::json;
 

@@ -9,7 +9,8 @@
 //! - Sec 5 consistency loss: [`consistency`].
 //! - Sec 6 frequency vectors, cosine and Jaccard similarity: [`similarity`].
 //! - Sec 7 component selection, attribute loss and similarity, totals, `U`: [`totals`].
-//! - Sec 9 ARX quality models (family `utility_arx`): [`arx`].
+//! - Sec 9 ARX quality models (family `utility_arx`): [`arx`] per QI, [`arx_classes`] over the
+//!   equivalence classes (`aecs`, `discernibility`).
 //!
 //! Results (family `utility_rut`). Per utility attribute, in `O`'s column order, with
 //! `scope.attribute` = the attribute; `value` is a number unless stated:
@@ -39,6 +40,7 @@
 //! | `utility_ratio` | `s_total / l_total` (`null` + `division_by_zero`, `infinite` when `l_total = 0`) | `l_total`, `s_total`, `infinite` |
 
 pub mod arx;
+pub mod arx_classes;
 pub mod consistency;
 pub mod entropy;
 pub mod gen_loss;
@@ -159,6 +161,7 @@ pub fn metrics(t: &Tables<'_>) -> Vec<MetricResult> {
     let averages = arx::averages(t, &quality);
     out.extend(quality);
     out.extend(averages);
+    out.extend(arx_classes::metrics(t, t.exclude_suppressed_rows));
     out
 }
 

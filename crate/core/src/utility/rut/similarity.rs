@@ -25,6 +25,13 @@
 //!
 //! No rows in a table: `empty_input`; a numeric attribute without a domain: `not_applicable`
 //! (`no_domain`).
+//!
+//! With a `weight` column (Sec 6.1 "counts are weighted"), every count above is the sum of the
+//! rows' weights (a table without the column counts each row 1) and `p`, `q` are divided by
+//! the tables' total weights; details add `weighted` `{original, released}` and
+//! `weight_original`, `weight_released`. A weight that is not a finite number >= 0 in `O`:
+//! `error` (`invalid_weight`); a total weight of 0: `not_applicable` (`zero_weight`).
+//! `jaccard_set` compares value sets and is not weighed.
 
 use serde_json::{Map as JsonMap, Value, json};
 
@@ -56,8 +63,26 @@ pub struct Vectors {
     pub details: Value,
 }
 
-fn shares(counts: &mut [f64], n: usize) {
-    counts.iter_mut().for_each(|c| *c /= n as f64);
+fn shares(counts: &mut [f64], n: f64) {
+    counts.iter_mut().for_each(|c| *c /= n);
+}
+
+/// The total mass of `O` and of `P` (rows, or weights summed over the codes in `s.order`).
+fn totals(s: &Subject<'_>) -> (f64, f64) {
+    match &s.a.masses {
+        None => (s.n_o as f64, s.n_p as f64),
+        Some(m) => (neumaier(s.order.iter().map(|&c| m.o[c as usize])), neumaier(s.order.iter().map(|&c| m.p[c as usize]))),
+    }
+}
+
+/// Adds the tables' weights to the details, when the counts are weighed.
+fn weights_into(details: &mut Value, s: &Subject<'_>) {
+    if let Some(m) = &s.a.masses {
+        let (o, p) = totals(s);
+        details["weighted"] = json!({ "original": m.o_weighted, "released": m.p_weighted });
+        details["weight_original"] = json!(o);
+        details["weight_released"] = json!(p);
+    }
 }
 
 /// The vectors of a categorical attribute (Sec 6.1).
@@ -68,7 +93,7 @@ pub fn categorical(s: &Subject<'_>) -> Vectors {
     dom.iter().enumerate().for_each(|(k, &c)| slot[c as usize] = k + 2);
     let (mut p, mut q) = (vec![0.0; dom.len() + 2], vec![0.0; dom.len() + 2]);
     for &c in &s.order {
-        let (ko, kp) = (a.o_count[c as usize] as f64, a.p_count[c as usize] as f64);
+        let (ko, kp) = (a.o_mass(c), a.p_mass(c));
         if ko > 0.0 {
             p[if is_blank(c) { BLANK } else { slot[c as usize] }] += ko;
         }
@@ -84,12 +109,14 @@ pub fn categorical(s: &Subject<'_>) -> Vectors {
             }
         }
     }
-    shares(&mut p, s.n_o);
-    shares(&mut q, s.n_p);
+    let (n_o, n_p) = totals(s);
+    shares(&mut p, n_o);
+    shares(&mut q, n_p);
     let mut details = json!({
         "support": dom.len(), "n_original": s.n_o, "n_released": s.n_p, "p_blank": p[BLANK], "q_blank": q[BLANK],
         "p_unmatched": p[UNMATCHED], "q_unmatched": q[UNMATCHED],
     });
+    weights_into(&mut details, s);
     if dom.len() <= LISTED_VALUES {
         let listed = |v: &[f64]| Value::Object(dom.iter().enumerate().map(|(k, &c)| (a.values.text(c).to_string(), json!(v[k + 2]))).collect::<JsonMap<_, _>>());
         details["p"] = listed(&p);
@@ -119,7 +146,7 @@ pub fn numeric(s: &Subject<'_>) -> Result<Vectors, &'static str> {
     let bin_of = |x: f64| 2 + ((x - lo) / (a.res * wg as f64) + 1e-9).floor().clamp(0.0, (b - 1) as f64) as usize;
     let (mut p, mut q) = (vec![0.0; b as usize + 2], vec![0.0; b as usize + 2]);
     for &c in &s.order {
-        let (ko, kp) = (a.o_count[c as usize] as f64, a.p_count[c as usize] as f64);
+        let (ko, kp) = (a.o_mass(c), a.p_mass(c));
         let typed = a.typed[c as usize];
         if ko > 0.0 {
             p[match typed {
@@ -138,12 +165,14 @@ pub fn numeric(s: &Subject<'_>) -> Result<Vectors, &'static str> {
             _ => q[UNMATCHED] += kp,
         }
     }
-    shares(&mut p, s.n_o);
-    shares(&mut q, s.n_p);
+    let (n_o, n_p) = totals(s);
+    shares(&mut p, n_o);
+    shares(&mut q, n_p);
     let mut details = json!({
         "G": g, "B": b, "wg": wg, "n_original": s.n_o, "n_released": s.n_p, "p_blank": p[BLANK], "q_blank": q[BLANK],
         "p_unmatched": p[UNMATCHED], "q_unmatched": q[UNMATCHED],
     });
+    weights_into(&mut details, s);
     if b as usize <= LISTED_BINS {
         details["p"] = json!(p[2..]);
         details["q"] = json!(q[2..]);
@@ -250,8 +279,13 @@ pub fn jaccard_set(o: usize, p: usize, common: usize) -> f64 {
 pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
     let (o, p, common) = value_sets(s.a);
     let set = s.ctx.ok("jaccard_set", jaccard_set(o, p, common)).with_details(json!({ "original": o, "released": p, "common": common }));
+    let (n_o, n_p) = totals(s);
     let vectors = if s.n_o == 0 || s.n_p == 0 {
         Err((Status::EmptyInput, "no_records_in_scope"))
+    } else if !(n_o.is_finite() && n_p.is_finite()) {
+        Err((Status::Error, "invalid_weight"))
+    } else if n_o <= 0.0 || n_p <= 0.0 {
+        Err((Status::NotApplicable, "zero_weight"))
     } else if s.numeric() {
         numeric(s).map_err(|r| (Status::NotApplicable, r))
     } else {
@@ -310,6 +344,20 @@ mod tests {
         // 0-3: half on bin 0, half on bin 1; [8,20] clipped to [8,9]: bin 4; x unmatched.
         assert_eq!(v.q, [0.25, 0.25, 0.125, 0.125, 0.0, 0.0, 0.25]);
         assert_eq!(v.details["wg"], 2);
+    }
+
+    #[test]
+    fn weighted_counts() {
+        // The ranges' table with weights: O (1, 1, 1, 1) gives p as unweighted; P (2, 1, 1, 0):
+        // 0-3 puts 2 x 1/2 on bins 0 and 1, x 1 unmatched, * 1 blank, [8,20] 0 on bin 4; total 4.
+        let mut a = attribute(&["0", "9", "", "4"], &["0-3", "x", "*", "[8,20]"], AttributeSettings::default());
+        a.weigh(Some(&[1.0; 4]), Some(&[2.0, 1.0, 1.0, 0.0]));
+        let params = UtilityParams { similarity_bins: 5, ..Default::default() };
+        let pairs = row_pairs(4);
+        let v = numeric(&Subject::new(&a, Ok(&pairs), &params, 4, 4)).unwrap();
+        assert_eq!(v.p, [0.25, 0.0, 0.25, 0.0, 0.25, 0.0, 0.25]);
+        assert_eq!(v.q, [0.25, 0.25, 0.25, 0.25, 0.0, 0.0, 0.0]);
+        assert_eq!(v.details["weight_released"], 4.0);
     }
 
     #[test]
