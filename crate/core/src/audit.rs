@@ -267,14 +267,14 @@ impl TableSummary {
                 if let Some(class) = *class {
                     let row = self.rows_seen + i as u64;
                     if first_row(first, class, row) && let Some(ids) = &mut self.first_ids {
-                        first_id(ids, class, id(i));
+                        first_id(ids, class, id(i).as_deref());
                     }
                 }
             }
         }
         if let Some(records) = &mut self.records {
             for (i, &class) in rows.classes.iter().enumerate() {
-                records.push(class, id(i));
+                records.push(class, id(i).as_deref());
             }
         }
         self.rows_seen += block.len() as u64;
@@ -610,7 +610,7 @@ fn first_id(ids: &mut Vec<Option<Box<str>>>, class: u32, id: Option<&str>) {
 }
 
 /// The record id of a cell (normalised; `None` when blank or missing).
-fn record_id<'a>(norm: &Normaliser, values: &'a crate::table::values::Values, code: u32) -> Option<&'a str> {
+fn record_id<'a>(norm: &Normaliser, values: &'a crate::table::values::Values, code: u32) -> Option<std::borrow::Cow<'a, str>> {
     match norm.normalise(values.text(code)) {
         Cell::Text(t) => Some(t),
         _ => None,
