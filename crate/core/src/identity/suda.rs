@@ -13,6 +13,8 @@
 //! weight `c`), not over records: records of one key share their MSUs, and only keys held by
 //! one record have any. The subtables of the top-level items are searched on all cores.
 
+use std::hash::BuildHasher;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -158,25 +160,30 @@ impl Sub {
         // Columns left with an item.
         let kept: Vec<usize> = (0..cols.len()).filter(|&j| rows.iter().any(|&r| { let v = cell(r, j); v != NONE && !(data.wildcard && is_blank(v)) })).collect();
         let m = kept.len();
-        let mut flat: Vec<u32> = Vec::with_capacity(rows.len() * m);
+        let mut sub = Sub { cols: kept.iter().map(|&j| cols[j]).collect(), codes: Vec::with_capacity(rows.len() * m), weight: Vec::new(), id: Vec::new() };
+        // Rows alike merged: an index of the rows kept so far, by the hash of their cells (no
+        // copy of the cells beside the subtable's own).
+        let hasher = crate::hash::Fixed::with_seed(0x5eed);
+        let hash = |key: &[u32]| hasher.hash_one(key);
+        let mut index: hashbrown::HashTable<u32> = hashbrown::HashTable::with_capacity(rows.len());
+        let mut key: Vec<u32> = Vec::with_capacity(m);
         for &r in rows {
-            flat.extend(kept.iter().map(|&j| cell(r, j)));
+            key.clear();
+            key.extend(kept.iter().map(|&j| cell(r, j)));
+            let h = hash(&key);
+            let codes = &sub.codes;
+            match index.find(h, |&at| codes[at as usize * m..(at as usize + 1) * m] == key[..]) {
+                Some(&at) => sub.weight[at as usize] += weight(r),
+                None => {
+                    let at = sub.weight.len() as u32;
+                    sub.codes.extend_from_slice(&key);
+                    sub.weight.push(weight(r));
+                    sub.id.push(id(r));
+                    let codes = &sub.codes;
+                    index.insert_unique(h, at, |&at| hash(&codes[at as usize * m..(at as usize + 1) * m]));
+                }
+            }
         }
-        let mut index: crate::hash::Map<&[u32], u32> = crate::hash::map();
-        let mut sub = Sub { cols: kept.iter().map(|&j| cols[j]).collect(), codes: Vec::new(), weight: Vec::new(), id: Vec::new() };
-        let mut order: Vec<u32> = Vec::with_capacity(rows.len());
-        for (n, &r) in rows.iter().enumerate() {
-            let key = &flat[n * m..(n + 1) * m];
-            let at = *index.entry(key).or_insert_with(|| {
-                sub.weight.push(0);
-                sub.id.push(id(r));
-                order.push(n as u32);
-                sub.weight.len() as u32 - 1
-            });
-            sub.weight[at as usize] += weight(r);
-        }
-        drop(index);
-        sub.codes = order.iter().flat_map(|&n| flat[n as usize * m..(n as usize + 1) * m].iter().copied()).collect();
         sub
     }
 }
@@ -383,8 +390,8 @@ impl Data {
 }
 
 /// Spec Sec 1.2: the MSUs of every class of `table` up to `max` items, as per class its
-/// column masks. The subtables of the top-level items are searched on all cores, a batch at a
-/// time from the highest rank down, each batch's candidates then tested in rank order.
+/// column masks. The subtables of the top-level items are searched on all cores, their
+/// candidates then tested in rank order from the highest rank down.
 pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Vec<Vec<u64>> {
     let data = Data::of(table, blank_in_msu);
     let q = data.q;
@@ -400,23 +407,21 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Vec<Vec<
     ones.into_iter().for_each(|(r, m)| found[r as usize].push(m));
     items.retain(|item| worth(&top, &columns[item.col], item));
     items.sort_unstable_by_key(|item| std::cmp::Reverse(item.rank));
-    let batch = 4 * crate::par::threads().max(1);
-    for chunk in items.chunks(batch) {
-        let candidates = crate::par::map(chunk.iter().collect(), |item| {
-            let col = &columns[item.col];
-            let child = subtable(&data, &top, col, item);
-            let limit = (max - 1).min(item.support as usize - 1);
-            let c = top.cols[col.j];
-            let value = data_value(&top, col, item);
-            let mut out = search(&data, &child, limit);
-            out.retain(|&(r, _)| !(data.wildcard && data.code(r, c) != value));
-            (c, out)
-        });
-        for (c, list) in candidates {
-            let kept: Vec<(u32, u64)> =
-                list.into_iter().filter(|&(r, mask)| found[r as usize].iter().all(|&m| m & !mask != 0)).collect();
-            kept.into_iter().for_each(|(r, mask)| found[r as usize].push(mask | (1 << c)));
-        }
+    // Every subtable's candidates at once (a thread takes the next item as it becomes free), then
+    // tested in rank order: the same MSUs for any number of threads.
+    let candidates = crate::par::map(items.iter().collect(), |item| {
+        let col = &columns[item.col];
+        let child = subtable(&data, &top, col, item);
+        let limit = (max - 1).min(item.support as usize - 1);
+        let c = top.cols[col.j];
+        let value = data_value(&top, col, item);
+        let mut out = search(&data, &child, limit);
+        out.retain(|&(r, _)| !(data.wildcard && data.code(r, c) != value));
+        (c, out)
+    });
+    for (c, list) in candidates {
+        let kept: Vec<(u32, u64)> = list.into_iter().filter(|&(r, mask)| found[r as usize].iter().all(|&m| m & !mask != 0)).collect();
+        kept.into_iter().for_each(|(r, mask)| found[r as usize].push(mask | (1 << c)));
     }
     found
 }
