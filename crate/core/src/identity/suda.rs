@@ -172,7 +172,8 @@ impl Sub {
             key.extend(kept.iter().map(|&j| cell(r, j)));
             let h = hash(&key);
             let codes = &sub.codes;
-            match index.find(h, |&at| codes[at as usize * m..(at as usize + 1) * m] == key[..]) {
+            // Compared cell by cell: the keys are short, a call to `memcmp` costs more.
+            match index.find(h, |&at| codes[at as usize * m..(at as usize + 1) * m].iter().zip(&key).all(|(a, b)| a == b)) {
                 Some(&at) => sub.weight[at as usize] += weight(r),
                 None => {
                     let at = sub.weight.len() as u32;
@@ -202,7 +203,9 @@ impl Column {
     fn new(data: &Data, sub: &Sub, j: usize) -> Column {
         let mut sorted: Vec<u32> = (0..sub.len() as u32).filter(|&r| sub.code(r as usize, j) != NONE).collect();
         let values = data.values[sub.cols[j]];
-        if values <= 2 * sorted.len() + 64 {
+        // A few rows are sorted in place; more by counting (two buffers the size of the
+        // column's values and rows).
+        if sorted.len() > 32 && values <= 2 * sorted.len() + 64 {
             let mut start = vec![0u32; values + 1];
             for &r in &sorted {
                 start[sub.code(r as usize, j) as usize + 1] += 1;
