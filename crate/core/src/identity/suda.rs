@@ -201,7 +201,8 @@ struct Column {
 impl Column {
     /// Sorts the rows holding an item or a blank by their code in column `j`.
     fn new(data: &Data, sub: &Sub, j: usize) -> Column {
-        let mut sorted: Vec<u32> = (0..sub.len() as u32).filter(|&r| sub.code(r as usize, j) != NONE).collect();
+        let mut sorted: Vec<u32> = Vec::with_capacity(sub.len());
+        sorted.extend((0..sub.len() as u32).filter(|&r| sub.code(r as usize, j) != NONE));
         let values = data.values[sub.cols[j]];
         // A few rows are sorted in place; more by counting (two buffers the size of the
         // column's values and rows).
@@ -368,9 +369,16 @@ fn scan(sub: &Sub, columns: &[Column], k: usize) -> (Vec<(u32, u64)>, Vec<Item>)
     (out, items)
 }
 
-/// The columns of a mask.
+/// The columns of a mask, ascending (one step per column, not per bit).
 fn bits(mask: u64) -> impl Iterator<Item = usize> {
-    (0..64).filter(move |c| mask & (1 << c) != 0)
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            c
+        })
+    })
 }
 
 impl Data {
