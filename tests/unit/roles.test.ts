@@ -121,8 +121,11 @@ describe('the peers\u2019 settings (k-map, δ-presence, HIPAA, row order)', () =
       CONFIG_DEFAULTS.hipaa,
       CONFIG_DEFAULTS.row_order_threshold,
     ]);
-    expect([config.delta_min, config.delta_max]).toEqual([null, null]);
-    const set = auditConfig(choices({ kMap: 3, kMapEstimator: 'zero_truncated_poisson', deltaMin: 0.1, deltaMax: 0.6, hipaa: true, rowOrderThreshold: 0.8 }));
+    expect([config.delta_min, config.delta_max, config.research_subset_column]).toEqual([null, null, null]);
+    const set = auditConfig(
+      choices({ kMap: 3, kMapEstimator: 'zero_truncated_poisson', deltaMin: 0.1, deltaMax: 0.6, researchSubsetColumn: 'released', hipaa: true, rowOrderThreshold: 0.8 }),
+    );
+    expect(set.research_subset_column).toBe('released');
     const back = choicesFromConfig(set, columns, null).choices;
     expect(auditConfig(back)).toEqual(set);
   });

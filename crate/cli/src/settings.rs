@@ -298,6 +298,10 @@ pub struct Settings {
     /// every key's share of the population that is released must lie in [DMIN, DMAX].
     #[arg(long, value_name = "DMIN,DMAX", value_parser = bounds)]
     delta_presence: Option<(f64, f64)>,
+    /// The column of --reference flagging the research subset of delta-presence (1/true/yes:
+    /// released, 0/false/no: not); without it the released table is the subset.
+    #[arg(long, value_name = "COLUMN")]
+    research_subset_column: Option<String>,
     /// Check the 18 identifier kinds of HIPAA Safe Harbor (45 CFR 164.514(b)(2)) against the
     /// values of every column (a checklist, not a statement of compliance).
     #[arg(long)]
@@ -604,6 +608,9 @@ impl Settings {
         }
         if let Some((lo, hi)) = self.delta_presence {
             (c.kmap.delta_min, c.kmap.delta_max) = (Some(lo), Some(hi));
+        }
+        if let Some(column) = &self.research_subset_column {
+            c.research_subset_column = Some(column.clone());
         }
         c.hipaa |= self.hipaa;
         c.per_record |= self.per_record_in_report;

@@ -145,6 +145,16 @@ fn peer_flags_equal_their_settings_keys() {
     assert!(text.contains("HIPAA Safe Harbor checklist (what the values show; not a statement of compliance):"), "{text}");
     assert!(text.contains("(A) no finding     Names"), "{text}");
     assert!(!text.to_lowercase().contains("compliant"));
+    // delta-presence's form (b): the research subset flagged in a column of the population.
+    std::fs::write(d.join("ef.csv"), "age,sex,in\n31,M,1\n31,M,0\n32,M,yes\n41,F,no\n41,F,TRUE\n").unwrap();
+    std::fs::write(d.join("sf.json"), json!({ "quasi_identifiers": ["age", "sex"], "research_subset_column": "in" }).to_string()).unwrap();
+    let from_file = json_of(&d, &["--settings", "sf.json", "--reference", "ef.csv", "--json"]);
+    let from_flags = json_of(&d, &["--qi", "age,sex", "--research-subset-column", "in", "--reference", "ef.csv", "--json"]);
+    assert_eq!(from_file, from_flags);
+    let delta = from_flags["metrics"].as_array().unwrap().iter().find(|m| m["id"] == "delta_presence").unwrap().clone();
+    // (31,M) 1/2, (32,M) 1/1, (41,F) 1/2.
+    assert_eq!(delta["value"], json!({ "min": 0.5, "max": 1.0 }), "{delta}");
+    assert_eq!(delta["details"]["form"], json!({ "research_subset_column": "in" }));
     let (code, _, err) = run(&d, &["--qi", "age", "--delta-presence", "0.6,0.1"]);
     assert_ne!(code, 0);
     assert!(err.contains("DMIN <= DMAX"), "{err}");

@@ -80,3 +80,39 @@ fn threads_name_the_same_line_in_an_error() {
     assert_eq!(lenient1, lenient2);
     std::fs::remove_file(path).unwrap();
 }
+
+/// SUDA's search shares its top-level subtables among the threads: the MSUs, scores and
+/// every list of the report are the same for any number of threads.
+#[test]
+fn suda_is_the_same_on_any_number_of_threads() {
+    let mut csv = String::from("a,b,c,d,e\n");
+    let mut s = 5u64;
+    for _ in 0..20_000 {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        csv.push_str(&format!("{},{},{},{},{}\n", s % 37, (s >> 8) % 11, (s >> 16) % 7, (s >> 24) % 5, if (s >> 32).is_multiple_of(13) { "?".into() } else { ((s >> 40) % 3).to_string() }));
+    }
+    let path = std::env::temp_dir().join(format!("pseudolens-threads-{}-suda.csv", std::process::id()));
+    std::fs::write(&path, csv).unwrap();
+    let run = |threads: &str, policy: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_pseudolens"))
+            .args(["audit", path.to_str().unwrap(), "--qi", "a,b,c,d,e", "--suda", "--missing", policy, "--json", "--threads", threads])
+            .output()
+            .unwrap();
+        (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    for policy in ["ordinary", "wildcard"] {
+        let (c1, one, err) = run("1", policy);
+        assert_eq!(c1, 0, "{err}");
+        let report: serde_json::Value = serde_json::from_str(&one).unwrap();
+        let msus = report["metrics"].as_array().unwrap().iter().find(|m| m["id"] == "suda_msu_records").unwrap()["value"].as_u64();
+        assert!(msus.is_some_and(|n| n > 1000), "records with an MSU: {msus:?}");
+        for threads in ["2", "3"] {
+            let (c, many, err) = run(threads, policy);
+            assert_eq!(c, 0, "{err}");
+            assert_eq!(one, many, "--threads {threads} --missing {policy}");
+        }
+    }
+    std::fs::remove_file(path).unwrap();
+}

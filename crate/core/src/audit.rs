@@ -419,7 +419,7 @@ impl TableSummary {
             Some(r) if !r.missing.is_empty() => PopulationTable::MissingQi(r.missing.clone()),
             Some(r) => {
                 let columns = qi.iter().map(|name| r.present.iter().position(|x| x == name).expect("no QI missing")).collect();
-                PopulationTable::Table(&r.table, columns)
+                PopulationTable::Table(&r.table, columns, r.subset.as_ref())
             }
         };
         let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi: &qi };

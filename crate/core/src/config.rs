@@ -86,6 +86,9 @@ pub struct AuditConfig {
     /// The column of the reference table `E` holding a QI, where its name differs (QI name ->
     /// column of `E`); the others match by name.
     pub reference_columns: BTreeMap<String, String>,
+    /// The column of `E` flagging the research subset of delta-presence (peer-measures.md
+    /// Sec 4, form (b)); `None`: the released table is the subset (form (a)).
+    pub research_subset_column: Option<String>,
     /// Declared kind, resolution, domain, rounding unit, weight and hierarchy per attribute.
     pub attributes: BTreeMap<String, AttributeSettings>,
     /// Utility settings (utility.md).
@@ -156,6 +159,7 @@ impl Default for AuditConfig {
             utility_columns: Vec::new(),
             ignored: Vec::new(),
             reference_columns: BTreeMap::new(),
+            research_subset_column: None,
             attributes: BTreeMap::new(),
             utility: UtilityParams::default(),
             memory_budget: DEFAULT_MEMORY_BUDGET,

@@ -77,6 +77,7 @@ impl Original {
 /// Starts reading the reference table `E` for an audit with this configuration (its QIs,
 /// `reference_columns`, missing tokens and policy); `encoding` forces one.
 pub fn reference(config: &AuditConfig, encoding: Option<Encoding>) -> Reference {
-    let sink = ReferenceSink::new(config.quasi_identifiers.clone(), config.reference_columns.clone(), config.missing_policy, config.normaliser());
+    let sink = ReferenceSink::new(config.quasi_identifiers.clone(), config.reference_columns.clone(), config.missing_policy, config.normaliser())
+        .with_subset_column(config.research_subset_column.clone());
     Feed::with_sink(side_options(config, encoding), sink)
 }

@@ -110,6 +110,110 @@ fn g2_delta_presence() {
     assert_eq!((m.details["satisfied"].clone(), m.details["violating_classes"].clone()), (Value::Null, json!(1)));
 }
 
+/// `E2` with a research-subset column `released` (form (b)): of each key's rows, the first
+/// `m` flagged as members (`member[i]` for key `i`), in the flag spellings of `yes`/`no`.
+fn e2_flagged(order: &[usize], members: &[usize; 7], yes: &[&str], no: &[&str]) -> String {
+    let mut s = String::from("sex,released,age\n");
+    let mut n = 0;
+    for &i in order {
+        let (age, sex, rows) = E2[i];
+        for r in 0..rows {
+            let flag = if r < members[i] { yes[n % yes.len()] } else { no[n % no.len()] };
+            n += 1;
+            s.push_str(&format!("{sex},{flag},{age}\n"));
+        }
+    }
+    s
+}
+
+/// The released records of G1 per key of `E2`: (30,F) 2, (30,M) 2, (40,F) 3, (40,M) 2, (50,F) 1,
+/// (50,M) 2, (60,F) 0.
+const G1_IN_E2: [usize; 7] = [2, 2, 3, 2, 1, 2, 0];
+
+fn form_b(population: &str, adjust: impl FnOnce(&mut AuditConfig)) -> Report {
+    let mut config = qi(&["age", "sex"]);
+    config.research_subset_column = Some("released".into());
+    adjust(&mut config);
+    with_population(G1.as_bytes(), population.as_bytes(), &config, 1 << 20)
+}
+
+/// Form (b): the subset flagged in `E2` holds exactly G1's released records per key, so the
+/// spec's G2 values come out (every flag spelling, any case, trimmed).
+#[test]
+fn g2_delta_presence_form_b_flag_column() {
+    let e = e2_flagged(&[0, 1, 2, 3, 4, 5, 6], &G1_IN_E2, &["1", "true", " YES ", "Yes"], &["0", "false", "No ", "NO"]);
+    let bounds = |c: &mut AuditConfig| {
+        c.kmap.delta_min = Some(0.1);
+        c.kmap.delta_max = Some(0.6);
+    };
+    let r = form_b(&e, bounds);
+    let m = metric(&r, "delta_presence");
+    let ra = g2(bounds);
+    let a = metric(&ra, "delta_presence");
+    assert_eq!(m.status, pseudolens_core::metric::Status::Ok);
+    assert_eq!(m.value, json!({ "min": 0.0, "max": 1.0 }));
+    assert_close(m.details["min_released"].as_f64().unwrap(), 0.2, "min_released");
+    assert_eq!(m.details["satisfied"], json!(false));
+    assert_eq!(m.details["violating_classes"], json!(2));
+    assert_eq!(m.details["form"], json!({ "research_subset_column": "released" }));
+    assert_eq!(m.details["per_class"], a.details["per_class"], "the same keys, f, F and delta as form (a)");
+    assert!(m.warnings.is_empty());
+}
+
+/// Form (b) does not use `P`: other flags give other deltas whatever is released. By hand:
+/// members (30,F) 5 of 10 = 0.5, (30,M) 0/8, (40,F) 1/3, (40,M) 5/5 = 1, (50,F) 0/2, (50,M) 3/6
+/// = 0.5, (60,F) 4/4 = 1; min 0, max 1, min_released 1/3; bounds [0.1, 0.6] fail (30,M),
+/// (40,M), (50,F), (60,F): 4 classes.
+#[test]
+fn delta_presence_form_b_ignores_the_release() {
+    let e = e2_flagged(&[0, 1, 2, 3, 4, 5, 6], &[5, 0, 1, 5, 0, 3, 4], &["yes"], &["no"]);
+    let r = form_b(&e, |c| {
+        c.kmap.delta_min = Some(0.1);
+        c.kmap.delta_max = Some(0.6);
+    });
+    let m = metric(&r, "delta_presence");
+    assert_eq!(m.value, json!({ "min": 0.0, "max": 1.0 }));
+    assert_close(m.details["min_released"].as_f64().unwrap(), 1.0 / 3.0, "min_released");
+    assert_eq!(m.details["violating_classes"], json!(4));
+    assert_eq!(m.details["n_classes"], json!(7));
+    let per: Vec<(String, String, u64, u64)> = m.details["per_class"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["values"]["age"].as_str().unwrap().into(), c["values"]["sex"].as_str().unwrap().into(), c["f"].as_u64().unwrap(), c["F"].as_u64().unwrap()))
+        .collect();
+    let want = [("40", "M", 5, 5), ("60", "F", 4, 4), ("30", "F", 5, 10), ("50", "M", 3, 6), ("40", "F", 1, 3), ("30", "M", 0, 8), ("50", "F", 0, 2)];
+    let want: Vec<(String, String, u64, u64)> = want.iter().map(|w| (w.0.into(), w.1.into(), w.2, w.3)).collect();
+    assert_eq!(per, want, "highest delta first, ties by values");
+    // A key of P absent from E is not counted (form (a) would add it with F := f).
+    let e_small = "age,sex,released\n30,F,1\n30,F,0\n";
+    let r = form_b(e_small, |_| {});
+    let m = metric(&r, "delta_presence");
+    assert_eq!((m.value.clone(), m.details["n_classes"].clone()), (json!({ "min": 0.5, "max": 0.5 }), json!(1)));
+    assert!(m.warnings.is_empty(), "no population_smaller_than_sample in form (b)");
+}
+
+/// Form (b)'s errors: a cell that is not a flag (its line and value), and no such column.
+#[test]
+fn delta_presence_form_b_errors() {
+    let e = "age,sex,released\n30,F,1\n30,M,maybe\n40,F,\n";
+    let r = form_b(e, |_| {});
+    let m = metric(&r, "delta_presence");
+    assert_eq!((m.status, m.reason), (pseudolens_core::metric::Status::Error, Some("invalid_subset_flag")));
+    assert_eq!(m.details["line"], json!(3));
+    assert_eq!(m.details["value"], json!("maybe"));
+    let e = "age,sex,released\n30,F,1\n30,M,\n";
+    assert_eq!(metric(&form_b(e, |_| {}), "delta_presence").reason, Some("invalid_subset_flag"), "a blank is not a flag");
+    let e = "age,sex,flag\n30,F,1\n";
+    let r = form_b(e, |_| {});
+    let m = metric(&r, "delta_presence");
+    assert_eq!((m.status, m.reason), (pseudolens_core::metric::Status::Error, Some("research_subset_column_missing")));
+    assert_eq!(m.details["research_subset_column"], json!("released"));
+    // k-map is unaffected by the flag column.
+    let e = e2_flagged(&[0, 1, 2, 3, 4, 5, 6], &G1_IN_E2, &["1"], &["0"]);
+    assert_eq!(metric(&form_b(&e, |_| {}), "k_map").details, metric(&g2(|_| {}), "k_map").details);
+}
+
 #[test]
 fn g2_k_map_estimated_table() {
     // (k, alpha, N, lambda, Poisson k', type I, zero-truncated k', type I)
@@ -278,6 +382,28 @@ proptest! {
             prop_assert_eq!(&metric(&r, id).value, &metric(&base, id).value);
             prop_assert_eq!(&metric(&r, id).details, &metric(&base, id).details);
         }
+    }
+
+    /// Form (b) does not depend on the order of the rows of `E` nor on its chunks, and is the
+    /// same through the shareable report's rule as form (a) on the same subset.
+    #[test]
+    fn delta_form_b_row_order_and_chunks(seed in 0u64..1000, chunk in 1usize..64) {
+        let e = e2_flagged(&[0, 1, 2, 3, 4, 5, 6], &G1_IN_E2, &["1", "yes"], &["0", "no"]);
+        let mut lines: Vec<&str> = e.lines().skip(1).collect();
+        let mut s = seed;
+        for i in (1..lines.len()).rev() {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            lines.swap(i, (s >> 33) as usize % (i + 1));
+        }
+        let shuffled = format!("sex,released,age\n{}\n", lines.join("\n"));
+        let mut config = qi(&["age", "sex"]);
+        config.research_subset_column = Some("released".into());
+        let r = with_population(G1.as_bytes(), shuffled.as_bytes(), &config, chunk);
+        let base = form_b(&e, |_| {});
+        prop_assert_eq!(&metric(&r, "delta_presence").value, &metric(&base, "delta_presence").value);
+        prop_assert_eq!(&metric(&r, "delta_presence").details, &metric(&base, "delta_presence").details);
+        let safe = |r: &Report| shareable(&serde_json::to_value(r).unwrap(), 3)["metrics"].as_array().unwrap().iter().find(|m| m["id"] == "delta_presence").unwrap()["details"]["per_class"].clone();
+        prop_assert_eq!(safe(&r), safe(&g2(|_| {})));
     }
 
     /// rho does not depend on the order the released rows are read in when both tables are

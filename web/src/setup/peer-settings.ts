@@ -39,6 +39,7 @@ export function peerSettings(): {
   );
   const dmin = numberInput('delta-min', d.deltaMin, 0, 1, 0.01);
   const dmax = numberInput('delta-max', d.deltaMax, 0, 1, 0.01);
+  const subset = el('input', { id: 'research-subset-column', type: 'text', placeholder: 'none: the released file', autocomplete: 'off', spellcheck: false });
   const kmap = el(
     'fieldset',
     { class: 'peer-settings' },
@@ -56,6 +57,12 @@ export function peerSettings(): {
       field('k-map-alpha', 'Significance level (population size only)', 'The accepted chance that the estimate says “met” wrongly (ARX’s default 0.01).', alpha),
       field('delta-min', 'δ-presence: lowest share', 'Every population group should have at least this share of its people in the release; empty = not checked.', dmin),
       field('delta-max', 'δ-presence: highest share', 'No population group should have more than this share of its people in the release; empty = not checked.', dmax),
+      field(
+        'research-subset-column',
+        'δ-presence: released-rows column',
+        'A column of the population table marking the people who are in the release (1, true or yes; 0, false or no). Empty = the released file itself tells who is in it.',
+        subset,
+      ),
     ),
   );
   const hipaaBox = el('input', { id: 'hipaa', type: 'checkbox', 'aria-describedby': 'hipaa-help' });
@@ -98,6 +105,7 @@ export function peerSettings(): {
       kMapEstimator: estimator.value as KMapEstimator,
       deltaMin: optional(dmin),
       deltaMax: optional(dmax),
+      researchSubsetColumn: subset.value.trim() === '' ? null : subset.value.trim(),
       hipaa: hipaaBox.checked,
       rowOrderThreshold: Number(rowOrderInput.value),
       perRecord: perRecordBox.checked,
@@ -108,6 +116,7 @@ export function peerSettings(): {
       estimator.value = s.kMapEstimator;
       dmin.value = s.deltaMin === null ? '' : String(s.deltaMin);
       dmax.value = s.deltaMax === null ? '' : String(s.deltaMax);
+      subset.value = s.researchSubsetColumn ?? '';
       hipaaBox.checked = s.hipaa;
       perRecordBox.checked = s.perRecord;
       rowOrderInput.value = String(s.rowOrderThreshold);

@@ -78,6 +78,9 @@ export interface PeerSettings {
   /** null = the box was left empty: that bound is not checked. */
   deltaMin: number | null;
   deltaMax: number | null;
+  /** The population table's column flagging the research subset (δ-presence's form (b));
+   *  null = the released file is the subset. */
+  researchSubsetColumn: string | null;
   hipaa: boolean;
   rowOrderThreshold: number;
   /** Each record's risk in the report (`per_record`, spec README Sec 10). */
@@ -91,6 +94,7 @@ export const DEFAULT_PEERS: PeerSettings = {
   kMapEstimator: CONFIG_DEFAULTS.k_map_estimator,
   deltaMin: null,
   deltaMax: null,
+  researchSubsetColumn: null,
   hipaa: CONFIG_DEFAULTS.hipaa,
   rowOrderThreshold: CONFIG_DEFAULTS.row_order_threshold,
   perRecord: CONFIG_DEFAULTS.per_record,

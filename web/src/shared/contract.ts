@@ -95,6 +95,11 @@ ignored: Array<string>,
  */
 reference_columns: { [key in string]: string }, 
 /**
+ * The column of `E` flagging the research subset of delta-presence (peer-measures.md
+ * Sec 4, form (b)); `None`: the released table is the subset (form (a)).
+ */
+research_subset_column: string | null, 
+/**
  * Declared kind, resolution, domain, rounding unit, weight and hierarchy per attribute.
  */
 attributes: { [key in string]: AttributeSettings }, 
@@ -1026,6 +1031,7 @@ export const CONFIG_DEFAULTS = {
   "recursive_c": 2.0,
   "recursive_l": 2,
   "reference_columns": {},
+  "research_subset_column": null,
   "risk_combination": "max",
   "risk_weight_internal": 0.5,
   "rounding_mode": "nearest",

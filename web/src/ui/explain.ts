@@ -244,6 +244,8 @@ const REASONS: Readonly<Record<string, string>> = {
   population_size_missing: 'no population size was given',
   population_smaller_than_sample: 'the population is smaller than the file',
   population_missing_qi: 'the population table lacks some of the quasi-identifiers',
+  research_subset_column_missing: 'the population table has no column of the name given for the released rows',
+  invalid_subset_flag: 'the column marking the released rows holds a value other than 1, true, yes, 0, false or no',
   solver_invalid: 'the model’s equations have no valid solution for this table',
   no_weight_column: 'no sampling-weight column was chosen',
   invalid_weight: 'the weight column holds a value that is not a number of at least 0',

@@ -13,6 +13,7 @@ use super::population::Population;
 use crate::json::count_or_real;
 use crate::metric::{Context, MetricResult, Status};
 use crate::table::classes::ClassTable;
+use crate::table::reference::{Subset, SubsetFlags};
 
 /// How many keys `k_map.details.lowest` lists (Sec 3.3).
 pub const LOWEST: usize = 20;
@@ -181,15 +182,78 @@ pub fn k_map_estimated(ctx: &Context, n: u64, k_anonymity: f64, population: &Pop
     }))
 }
 
-/// `delta_presence` (Sec 4, form (a): the released table is the research subset) from the
-/// classes of `p` and of `e` (QI `a` of `p` is column `columns[a]` of `e`).
-pub fn delta_presence(ctx: &Context, p: &ClassTable, e: &ClassTable, columns: &[usize], qi: &[String], params: &KMapParams) -> MetricResult {
+/// A key of delta-presence: of `E` (`true`, its class) or only of `P` (`false`, its class),
+/// with `f` and `F`.
+type Key = (bool, usize, u64, u64);
+
+/// `delta_presence` (Sec 4) from the classes of `p` and of `e` (QI `a` of `p` is column
+/// `columns[a]` of `e`): form (a) when `subset` is `None` (the released table is the research
+/// subset), else form (b) (the rows of `E` its column flags; `p` is not used).
+pub fn delta_presence(ctx: &Context, p: &ClassTable, e: &ClassTable, columns: &[usize], subset: Option<&Subset>, qi: &[String], params: &KMapParams) -> MetricResult {
     let ctx = Context { family: "membership", ..ctx.clone() };
+    let id = "delta_presence";
     if p.policy() == MissingPolicy::Wildcard {
-        return ctx.without_value("delta_presence", Status::NotApplicable, "policy_not_supported");
+        return ctx.without_value(id, Status::NotApplicable, "policy_not_supported");
     }
+    let (keys, raised, form) = match subset {
+        None => {
+            let (keys, raised) = released_keys(p, e, columns);
+            (keys, raised, json!("released_table"))
+        }
+        Some(Subset { column, flags: SubsetFlags::Members(members) }) => {
+            let keys = (0..e.len()).map(|j| (true, j, members[j], e.count(j))).collect();
+            (keys, 0, json!({ "research_subset_column": column }))
+        }
+        Some(Subset { column, flags: SubsetFlags::MissingColumn }) => {
+            return ctx.without_value(id, Status::Error, "research_subset_column_missing").with_details(json!({ "research_subset_column": column }));
+        }
+        Some(Subset { column, flags: SubsetFlags::InvalidFlag { line, value } }) => {
+            let details = json!({ "research_subset_column": column, "line": line, "value": value });
+            return ctx.without_value(id, Status::Error, "invalid_subset_flag").with_details(details);
+        }
+    };
+    if keys.is_empty() {
+        return ctx.without_value(id, Status::EmptyInput, "no_records_in_scope");
+    }
+    let delta = |k: &Key| k.2 as f64 / k.3 as f64;
+    let (mut min, mut max, mut min_released) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY);
+    for k in &keys {
+        let d = delta(k);
+        min = min.min(d);
+        max = max.max(d);
+        if k.2 > 0 {
+            min_released = min_released.min(d);
+        }
+    }
+    let outside = |d: f64| params.delta_min.is_some_and(|lo| d < lo) || params.delta_max.is_some_and(|hi| d > hi);
+    let violating = keys.iter().filter(|k| outside(delta(k))).count();
+    let satisfied = match (params.delta_min, params.delta_max) {
+        (Some(_), Some(_)) => json!(violating == 0),
+        _ => Value::Null,
+    };
+    let n_classes = keys.len();
+    let mut m = ctx.ok(id, json!({ "min": min, "max": max })).with_details(json!({
+        "min_released": min_released,
+        "dmin": params.delta_min,
+        "dmax": params.delta_max,
+        "satisfied": satisfied,
+        "violating_classes": violating,
+        "n_classes": n_classes,
+        "form": form,
+        "per_class": per_class(keys, p, e, columns, qi),
+        "per_class_truncated": n_classes > PER_CLASS,
+    }));
+    if raised > 0 {
+        m.warnings.push("population_smaller_than_sample");
+        m.details["keys_raised_to_sample"] = json!(raised);
+    }
+    m
+}
+
+/// Form (a)'s keys: every key of `E` with its released records `f` (`F` raised to `f` where
+/// `E` is smaller), then the keys only `P` has (`F := f`); and how many were raised.
+fn released_keys(p: &ClassTable, e: &ClassTable, columns: &[usize]) -> (Vec<Key>, usize) {
     let q = p.q();
-    // f_j per class of E; keys of P absent from E keep their own f (F := f).
     let mut f_e = vec![0u64; e.len()];
     let mut only_p: Vec<usize> = Vec::new();
     for i in 0..p.len() {
@@ -206,65 +270,31 @@ pub fn delta_presence(ctx: &Context, p: &ClassTable, e: &ClassTable, columns: &[
             None => only_p.push(i),
         }
     }
-    // (table, class, f, F): every key of E, then the keys only P has.
-    let mut keys: Vec<(bool, usize, u64, u64)> = (0..e.len()).map(|j| (true, j, f_e[j], e.count(j).max(f_e[j]))).collect();
+    let mut keys: Vec<Key> = (0..e.len()).map(|j| (true, j, f_e[j], e.count(j).max(f_e[j]))).collect();
     let raised = keys.iter().filter(|k| k.2 > e.count(k.1)).count() + only_p.len();
     keys.extend(only_p.iter().map(|&i| (false, i, p.count(i), p.count(i))));
-    let delta = |k: &(bool, usize, u64, u64)| k.2 as f64 / k.3 as f64;
-    let (mut min, mut max, mut min_released) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY);
-    for k in &keys {
-        let d = delta(k);
-        min = min.min(d);
-        max = max.max(d);
-        if k.2 > 0 {
-            min_released = min_released.min(d);
-        }
+    (keys, raised)
+}
+
+/// The first [`PER_CLASS`] keys, highest delta first (the keys whose membership is surest),
+/// ties by values.
+fn per_class(mut keys: Vec<Key>, p: &ClassTable, e: &ClassTable, columns: &[usize], qi: &[String]) -> Vec<Value> {
+    let delta = |k: &Key| k.2 as f64 / k.3 as f64;
+    let mut e_names = vec![String::new(); columns.len()];
+    for (a, &b) in columns.iter().enumerate() {
+        e_names[b] = qi[a].clone();
     }
-    if keys.is_empty() {
-        return ctx.without_value("delta_presence", Status::EmptyInput, "no_records_in_scope");
-    }
-    let outside = |d: f64| params.delta_min.is_some_and(|lo| d < lo) || params.delta_max.is_some_and(|hi| d > hi);
-    let violating = keys.iter().filter(|k| outside(delta(k))).count();
-    let satisfied = match (params.delta_min, params.delta_max) {
-        (Some(_), Some(_)) => json!(violating == 0),
-        _ => Value::Null,
-    };
-    // Highest delta first (the keys whose membership is surest), ties by values.
-    let e_names: Vec<String> = {
-        let mut names = vec![String::new(); q];
-        for (a, &b) in columns.iter().enumerate() {
-            names[b] = qi[a].clone();
-        }
-        names
-    };
-    let cmp = |x: &(bool, usize, u64, u64), y: &(bool, usize, u64, u64)| {
+    let cmp = |x: &Key, y: &Key| {
         delta(y).total_cmp(&delta(x)).then(x.0.cmp(&y.0).reverse()).then_with(|| if x.0 && y.0 { e.cmp_values(x.1, y.1) } else if !x.0 && !y.0 { p.cmp_values(x.1, y.1) } else { Ordering::Equal })
     };
     keys.sort_by(cmp);
-    let per_class: Vec<Value> = keys
-        .iter()
+    keys.iter()
         .take(PER_CLASS)
         .map(|k| {
             let v = if k.0 { values(e, k.1, &e_names) } else { values(p, k.1, qi) };
             json!({ "values": v, "f": k.2, "F": k.3, "delta": delta(k) })
         })
-        .collect();
-    let mut m = ctx.ok("delta_presence", json!({ "min": min, "max": max })).with_details(json!({
-        "min_released": min_released,
-        "dmin": params.delta_min,
-        "dmax": params.delta_max,
-        "satisfied": satisfied,
-        "violating_classes": violating,
-        "n_classes": keys.len(),
-        "form": "released_table",
-        "per_class": per_class,
-        "per_class_truncated": keys.len() > PER_CLASS,
-    }));
-    if raised > 0 {
-        m.warnings.push("population_smaller_than_sample");
-        m.details["keys_raised_to_sample"] = json!(raised);
-    }
-    m
+        .collect()
 }
 
 /// `delta_presence` without a usable population table.

@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 
 use crate::metric::{Context, MetricResult, Scope, Status};
 pub use crate::table::classes::{ClassTable, MissingPolicy};
+use crate::table::reference::Subset;
 use persons::Persons;
 
 /// How many of the riskiest classes `record_risk.details.top` lists.
@@ -142,8 +143,9 @@ pub enum PopulationTable<'a> {
     Absent,
     /// Given, but lacking these QIs.
     MissingQi(Vec<String>),
-    /// Given, over the same QIs; QI `a` (column order of `P`) is column `columns[a]` of `E`.
-    Table(&'a ClassTable, Vec<usize>),
+    /// Given, over the same QIs; QI `a` (column order of `P`) is column `columns[a]` of `E`;
+    /// with the research subset its column flags, when one was named (delta-presence).
+    Table(&'a ClassTable, Vec<usize>, Option<&'a Subset>),
 }
 
 /// What the identity family is computed from.
@@ -201,10 +203,10 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
             peers.push(kmap::delta_presence_without(&ctx, "population_missing_qi", missing));
             journalist::missing_qi(&ctx, missing)
         }
-        PopulationTable::Table(e, columns) => {
+        PopulationTable::Table(e, columns, subset) => {
             let (big_f, raised) = journalist::population_counts(table, e, columns, &f, p.wildcard_alpha);
             peers.push(kmap::k_map(&ctx, table, &big_f, raised, qi, &p.kmap));
-            peers.push(kmap::delta_presence(&ctx, table, e, columns, qi, &p.kmap));
+            peers.push(kmap::delta_presence(&ctx, table, e, columns, *subset, qi, &p.kmap));
             journalist::with_population(&ctx, table, &big_f, raised, p.threshold)
         }
     });

@@ -13,6 +13,8 @@
 //! weight `c`), not over records: records of one key share their MSUs, and only keys held by
 //! one record have any. The subtables of the top-level items are searched on all cores.
 
+use std::hash::BuildHasher;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -126,10 +128,10 @@ struct Data {
     codes: Vec<u32>,
     weight: Vec<u32>,
     wildcard: bool,
-    /// Per column, per code: its rank among the items (1 = fewest records), 0 = not an item.
-    rank: Vec<Vec<u32>>,
-    /// Per column, its highest rank.
-    max_rank: Vec<u32>,
+    /// Whether a blank cell is an item (`suda_blank_in_msu`, `ordinary` only).
+    blank_item: bool,
+    /// Per column, the number of its codes.
+    values: Vec<usize>,
 }
 
 impl Data {
@@ -166,35 +168,41 @@ impl Sub {
         self.codes[r * self.cols.len() + j]
     }
 
-    /// The rows `rows` of a table over its columns but `skip`, cells ranked at or below
-    /// `min_rank` made [`NONE`], rows alike merged.
-    fn project(data: &Data, cols: &[usize], code: impl Fn(u32, usize) -> u32, weight: impl Fn(u32) -> u32, id: impl Fn(u32) -> u32, rows: &[u32], min_rank: u32) -> Sub {
+    /// The rows `rows` of a table over its columns `cols`, the cells `keep` refuses made
+    /// [`NONE`] (blanks stay under `wildcard`), rows alike merged.
+    fn project(data: &Data, cols: &[usize], code: impl Fn(u32, usize) -> u32, keep: impl Fn(u32, usize, u32) -> bool, weight: impl Fn(u32) -> u32, id: impl Fn(u32) -> u32, rows: &[u32]) -> Sub {
         let cell = |r: u32, j: usize| {
             let v = code(r, j);
-            if v == NONE || (data.wildcard && is_blank(v)) || data.rank[cols[j]][v as usize] > min_rank { v } else { NONE }
+            if v == NONE || (data.wildcard && is_blank(v)) || keep(r, j, v) { v } else { NONE }
         };
         // Columns left with an item.
         let kept: Vec<usize> = (0..cols.len()).filter(|&j| rows.iter().any(|&r| { let v = cell(r, j); v != NONE && !(data.wildcard && is_blank(v)) })).collect();
         let m = kept.len();
-        let mut flat: Vec<u32> = Vec::with_capacity(rows.len() * m);
+        let mut sub = Sub { cols: kept.iter().map(|&j| cols[j]).collect(), codes: Vec::with_capacity(rows.len() * m), weight: Vec::new(), id: Vec::new() };
+        // Rows alike merged: an index of the rows kept so far, by the hash of their cells (no
+        // copy of the cells beside the subtable's own).
+        let hasher = crate::hash::Fixed::with_seed(0x5eed);
+        let hash = |key: &[u32]| hasher.hash_one(key);
+        let mut index: hashbrown::HashTable<u32> = hashbrown::HashTable::with_capacity(rows.len());
+        let mut key: Vec<u32> = Vec::with_capacity(m);
         for &r in rows {
-            flat.extend(kept.iter().map(|&j| cell(r, j)));
+            key.clear();
+            key.extend(kept.iter().map(|&j| cell(r, j)));
+            let h = hash(&key);
+            let codes = &sub.codes;
+            // Compared cell by cell: the keys are short, a call to `memcmp` costs more.
+            match index.find(h, |&at| codes[at as usize * m..(at as usize + 1) * m].iter().zip(&key).all(|(a, b)| a == b)) {
+                Some(&at) => sub.weight[at as usize] += weight(r),
+                None => {
+                    let at = sub.weight.len() as u32;
+                    sub.codes.extend_from_slice(&key);
+                    sub.weight.push(weight(r));
+                    sub.id.push(id(r));
+                    let codes = &sub.codes;
+                    index.insert_unique(h, at, |&at| hash(&codes[at as usize * m..(at as usize + 1) * m]));
+                }
+            }
         }
-        let mut index: crate::hash::Map<&[u32], u32> = crate::hash::map();
-        let mut sub = Sub { cols: kept.iter().map(|&j| cols[j]).collect(), codes: Vec::new(), weight: Vec::new(), id: Vec::new() };
-        let mut order: Vec<u32> = Vec::with_capacity(rows.len());
-        for (n, &r) in rows.iter().enumerate() {
-            let key = &flat[n * m..(n + 1) * m];
-            let at = *index.entry(key).or_insert_with(|| {
-                sub.weight.push(0);
-                sub.id.push(id(r));
-                order.push(n as u32);
-                sub.weight.len() as u32 - 1
-            });
-            sub.weight[at as usize] += weight(r);
-        }
-        drop(index);
-        sub.codes = order.iter().flat_map(|&n| flat[n as usize * m..(n as usize + 1) * m].iter().copied()).collect();
         sub
     }
 }
@@ -211,9 +219,12 @@ struct Column {
 impl Column {
     /// Sorts the rows holding an item or a blank by their code in column `j`.
     fn new(data: &Data, sub: &Sub, j: usize) -> Column {
-        let mut sorted: Vec<u32> = (0..sub.len() as u32).filter(|&r| sub.code(r as usize, j) != NONE).collect();
-        let values = data.rank[sub.cols[j]].len();
-        if values <= 2 * sorted.len() + 64 {
+        let mut sorted: Vec<u32> = Vec::with_capacity(sub.len());
+        sorted.extend((0..sub.len() as u32).filter(|&r| sub.code(r as usize, j) != NONE));
+        let values = data.values[sub.cols[j]];
+        // A few rows are sorted in place; more by counting (two buffers the size of the
+        // column's values and rows).
+        if sorted.len() > 32 && values <= 2 * sorted.len() + 64 {
             let mut start = vec![0u32; values + 1];
             for &r in &sorted {
                 start[sub.code(r as usize, j) as usize + 1] += 1;
@@ -273,14 +284,37 @@ fn worth(sub: &Sub, col: &Column, item: &Item) -> bool {
     col.sorted[..col.blanks].iter().chain(&col.sorted[item.from..item.to]).any(|&r| sub.weight[r as usize] == 1)
 }
 
+/// Ranks the items of a (sub)table by their support in it, fewest records first (ties by
+/// column and code; any fixed order gives the same MSUs): SUDA2's order, made again in every
+/// subtable. Sorts `items` from the highest rank down and returns per cell of `sub` the rank
+/// of its item, 0 for none (an item held by one record or by every record has no MSU in a
+/// subtable: the first is an MSU of `sub` itself, the second adds nothing).
+fn rank(sub: &Sub, columns: &[Column], items: &mut [Item]) -> Vec<u32> {
+    items.sort_unstable_by_key(|item| (item.support, item.col, item.from));
+    let m = sub.cols.len();
+    let mut ranks = vec![0u32; sub.len() * m];
+    for (n, item) in items.iter_mut().enumerate() {
+        item.rank = n as u32 + 1;
+        let col = &columns[item.col];
+        for &r in &col.sorted[item.from..item.to] {
+            ranks[r as usize * m + col.j] = item.rank;
+        }
+    }
+    items.reverse();
+    ranks
+}
+
 /// The subtable of `item` of `sub`: its rows (and the blanks under `wildcard`) over the
-/// other columns, the items ranked above it.
-fn subtable(data: &Data, sub: &Sub, col: &Column, item: &Item) -> Sub {
+/// other columns, the items ranked above it (`ranks`: per cell of `sub`, from [`rank`]).
+fn subtable(data: &Data, sub: &Sub, ranks: &[u32], col: &Column, item: &Item) -> Sub {
     let mut rows = col.sorted[..col.blanks].to_vec();
     rows.extend_from_slice(&col.sorted[item.from..item.to]);
     let others: Vec<usize> = (0..sub.cols.len()).filter(|&j| j != col.j).collect();
     let cols: Vec<usize> = others.iter().map(|&j| sub.cols[j]).collect();
-    Sub::project(data, &cols, |r, j| sub.code(r as usize, others[j]), |r| sub.weight[r as usize], |r| sub.id[r as usize], &rows, item.rank)
+    let m = sub.cols.len();
+    let code = |r: u32, j: usize| sub.code(r as usize, others[j]);
+    let keep = |r: u32, j: usize, _| ranks[r as usize * m + others[j]] > item.rank;
+    Sub::project(data, &cols, code, keep, |r| sub.weight[r as usize], |r| sub.id[r as usize], &rows)
 }
 
 /// Spec Sec 1.2: MSUs of `sub` (over its items) of at most `k` items, as (class, column mask).
@@ -289,18 +323,18 @@ fn search(data: &Data, sub: &Sub, k: usize) -> Vec<(u32, u64)> {
         return Vec::new();
     }
     let columns: Vec<Column> = (0..sub.cols.len()).map(|j| Column::new(data, sub, j)).collect();
-    let (ones, mut items) = scan(data, sub, &columns, k);
+    let (ones, mut items) = scan(sub, &columns, k);
     if items.is_empty() {
         return ones;
     }
     let mut found = Found::new();
     ones.iter().for_each(|&(r, m)| found.add(r, m));
-    items.sort_unstable_by_key(|item| std::cmp::Reverse(item.rank));
+    let ranks = rank(sub, &columns, &mut items);
     let mut out = ones;
     let mut kept = Vec::new();
     for item in items.iter().filter(|item| worth(sub, &columns[item.col], item)) {
         let col = &columns[item.col];
-        let child = subtable(data, sub, col, item);
+        let child = subtable(data, sub, &ranks, col, item);
         let limit = (k - 1).min(item.support as usize - 1);
         let c = sub.cols[col.j];
         let value = data_value(sub, col, item);
@@ -327,7 +361,7 @@ fn data_value(sub: &Sub, col: &Column, item: &Item) -> u32 {
 }
 
 /// The 1-MSUs of a table and the items whose subtables are searched (`k >= 2`).
-fn scan(data: &Data, sub: &Sub, columns: &[Column], k: usize) -> (Vec<(u32, u64)>, Vec<Item>) {
+fn scan(sub: &Sub, columns: &[Column], k: usize) -> (Vec<(u32, u64)>, Vec<Item>) {
     let total: u64 = sub.weight.iter().map(|&w| w as u64).sum();
     let (mut out, mut items) = (Vec::new(), Vec::new());
     for (ci, col) in columns.iter().enumerate() {
@@ -345,7 +379,7 @@ fn scan(data: &Data, sub: &Sub, columns: &[Column], k: usize) -> (Vec<(u32, u64)
             if support == 1 {
                 out.push((sub.id[col.sorted[from] as usize], 1u64 << c));
             } else if support < total && k >= 2 {
-                items.push(Item { col: ci, from, to, support, rank: data.rank[c][v as usize] });
+                items.push(Item { col: ci, from, to, support, rank: 0 });
             }
             from = to;
         }
@@ -353,9 +387,16 @@ fn scan(data: &Data, sub: &Sub, columns: &[Column], k: usize) -> (Vec<(u32, u64)
     (out, items)
 }
 
-/// The columns of a mask.
+/// The columns of a mask, ascending (one step per column, not per bit).
 fn bits(mask: u64) -> impl Iterator<Item = usize> {
-    (0..64).filter(move |c| mask & (1 << c) != 0)
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            c
+        })
+    })
 }
 
 impl Data {
@@ -365,76 +406,43 @@ impl Data {
         let blank_item = blank_in_msu && !wildcard;
         let codes: Vec<u32> = (0..table.len()).flat_map(|i| (0..q).map(move |a| (i, a))).map(|(i, a)| table.code_at(i, a)).collect();
         let weight: Vec<u32> = (0..table.len()).map(|i| table.count(i) as u32).collect();
-        let mut data = Data { q, codes, weight, wildcard, rank: Vec::new(), max_rank: vec![0; q] };
-        // Ranks: items by their support in the whole table, fewest first (ties by column and
-        // code: any fixed order gives the same MSUs).
-        let mut items: Vec<(u64, usize, u32)> = Vec::new();
-        let mut rank: Vec<Vec<u32>> = Vec::with_capacity(q);
-        for c in 0..q {
-            let size = table.dict(c).len();
-            let mut support = vec![0u64; size];
-            let mut blanks = 0u64;
-            for i in 0..table.len() {
-                let v = data.codes[i * q + c];
-                if wildcard && is_blank(v) {
-                    blanks += data.weight[i] as u64;
-                } else {
-                    support[v as usize] += data.weight[i] as u64;
-                }
-            }
-            for (v, &s) in support.iter().enumerate() {
-                let item = s > 0 && (!is_blank(v as u32) || blank_item);
-                if item {
-                    items.push((s + blanks, c, v as u32));
-                }
-            }
-            rank.push(vec![0; size]);
-        }
-        items.sort_unstable();
-        for (n, &(_, c, v)) in items.iter().enumerate() {
-            rank[c][v as usize] = n as u32 + 1;
-            data.max_rank[c] = n as u32 + 1;
-        }
-        data.rank = rank;
-        data
+        Data { q, codes, weight, wildcard, blank_item, values: (0..q).map(|c| table.dict(c).len()).collect() }
     }
 }
 
 /// Spec Sec 1.2: the MSUs of every class of `table` up to `max` items, as per class its
-/// column masks. The subtables of the top-level items are searched on all cores, a batch at a
-/// time from the highest rank down, each batch's candidates then tested in rank order.
+/// column masks. The subtables of the top-level items are searched on all cores, their
+/// candidates then tested in rank order from the highest rank down.
 pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Vec<Vec<u64>> {
     let data = Data::of(table, blank_in_msu);
     let q = data.q;
     let rows: Vec<u32> = (0..table.len() as u32).collect();
     let cols: Vec<usize> = (0..q).collect();
-    let top = Sub::project(&data, &cols, |r, c| data.code(r, c), |r| data.weight[r as usize], |r| r, &rows, 0);
+    let top = Sub::project(&data, &cols, |r, c| data.code(r, c), |_, _, v| data.blank_item || !is_blank(v), |r| data.weight[r as usize], |r| r, &rows);
     let mut found: Vec<Vec<u64>> = vec![Vec::new(); table.len()];
     if !top.weight.contains(&1) {
         return found;
     }
     let columns = crate::par::map((0..top.cols.len()).collect(), |j| Column::new(&data, &top, j));
-    let (ones, mut items) = scan(&data, &top, &columns, max);
+    let (ones, mut items) = scan(&top, &columns, max);
     ones.into_iter().for_each(|(r, m)| found[r as usize].push(m));
+    let ranks = rank(&top, &columns, &mut items);
     items.retain(|item| worth(&top, &columns[item.col], item));
-    items.sort_unstable_by_key(|item| std::cmp::Reverse(item.rank));
-    let batch = 4 * crate::par::threads().max(1);
-    for chunk in items.chunks(batch) {
-        let candidates = crate::par::map(chunk.iter().collect(), |item| {
-            let col = &columns[item.col];
-            let child = subtable(&data, &top, col, item);
-            let limit = (max - 1).min(item.support as usize - 1);
-            let c = top.cols[col.j];
-            let value = data_value(&top, col, item);
-            let mut out = search(&data, &child, limit);
-            out.retain(|&(r, _)| !(data.wildcard && data.code(r, c) != value));
-            (c, out)
-        });
-        for (c, list) in candidates {
-            let kept: Vec<(u32, u64)> =
-                list.into_iter().filter(|&(r, mask)| found[r as usize].iter().all(|&m| m & !mask != 0)).collect();
-            kept.into_iter().for_each(|(r, mask)| found[r as usize].push(mask | (1 << c)));
-        }
+    // Every subtable's candidates at once (a thread takes the next item as it becomes free), then
+    // tested in rank order: the same MSUs for any number of threads.
+    let candidates = crate::par::map(items.iter().collect(), |item| {
+        let col = &columns[item.col];
+        let child = subtable(&data, &top, &ranks, col, item);
+        let limit = (max - 1).min(item.support as usize - 1);
+        let c = top.cols[col.j];
+        let value = data_value(&top, col, item);
+        let mut out = search(&data, &child, limit);
+        out.retain(|&(r, _)| !(data.wildcard && data.code(r, c) != value));
+        (c, out)
+    });
+    for (c, list) in candidates {
+        let kept: Vec<(u32, u64)> = list.into_iter().filter(|&(r, mask)| found[r as usize].iter().all(|&m| m & !mask != 0)).collect();
+        kept.into_iter().for_each(|(r, mask)| found[r as usize].push(mask | (1 << c)));
     }
     found
 }

@@ -25,6 +25,54 @@ pub struct ReferenceTable {
     pub table: ClassTable,
     /// How `E` was read.
     pub input: InputFacts,
+    /// The research subset flagged in a column of `E` (delta-presence's form (b)), when one
+    /// was named.
+    pub subset: Option<Subset>,
+}
+
+/// The research subset of delta-presence's form (b) (spec peer-measures.md Sec 4): the rows
+/// of `E` a column flags as members.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Subset {
+    /// The flag column of `E` (`research_subset_column`).
+    pub column: String,
+    /// What it holds.
+    pub flags: SubsetFlags,
+}
+
+/// The flags of the research subset's column.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SubsetFlags {
+    /// Per class of `E`, its member rows.
+    Members(Vec<u64>),
+    /// `E` has no column of this name.
+    MissingColumn,
+    /// A cell of the column is not a flag: its line and (trimmed) text, the first one met.
+    InvalidFlag { line: u64, value: String },
+}
+
+/// A research-subset flag (Sec 4, form (b)): trimmed, case-insensitive `1`, `true`, `yes`
+/// (member) or `0`, `false`, `no` (not a member); anything else is not a flag.
+pub fn subset_flag(text: &str) -> Option<bool> {
+    let t = text.trim();
+    let is = |words: [&str; 3]| words.iter().any(|w| t.eq_ignore_ascii_case(w));
+    if is(["1", "true", "yes"]) {
+        Some(true)
+    } else if is(["0", "false", "no"]) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// The reading of the flag column: where it is, each distinct value's flag, the counts.
+#[derive(Debug)]
+struct SubsetReader {
+    name: String,
+    column: Option<usize>,
+    flags: Vec<Option<bool>>,
+    members: Vec<u64>,
+    invalid: Option<(u64, String)>,
 }
 
 /// Builds the classes of `E` from blocks of codes.
@@ -40,6 +88,7 @@ pub struct ReferenceSink {
     table: Option<ClassTable>,
     maps: Vec<Vec<u32>>,
     key: Vec<u32>,
+    subset: Option<SubsetReader>,
 }
 
 impl ReferenceSink {
@@ -58,7 +107,14 @@ impl ReferenceSink {
             table: None,
             maps: Vec::new(),
             key: Vec::new(),
+            subset: None,
         }
+    }
+
+    /// Reads the research subset from the column `name` of `E` (delta-presence's form (b)).
+    pub fn with_subset_column(mut self, name: Option<String>) -> Self {
+        self.subset = name.map(|name| SubsetReader { name, column: None, flags: Vec::new(), members: Vec::new(), invalid: None });
+        self
     }
 }
 
@@ -75,6 +131,10 @@ impl RecordSink for ReferenceSink {
             }
         }
         self.builder.need(self.columns.iter().map(|&i| names[i].clone()));
+        if let Some(s) = &mut self.subset {
+            s.column = names.iter().position(|n| *n == s.name);
+            self.builder.need(s.column.map(|i| names[i].clone()));
+        }
         self.builder.header(names);
         self.table = Some(ClassTable::new(self.columns.len(), self.policy, false, false));
         self.maps = vec![Vec::new(); self.columns.len()];
@@ -91,10 +151,36 @@ impl RecordSink for ReferenceSink {
                 map.push(table.code(a, self.norm.normalise(values.text(code as u32))));
             }
         }
+        let subset = self.subset.as_mut().and_then(|s| s.column.map(|j| (s, j)));
+        let mut subset = subset.map(|(s, j)| {
+            let values = &block.columns[j].values;
+            for code in s.flags.len()..values.len() {
+                s.flags.push(subset_flag(values.text(code as u32)));
+            }
+            (s, j)
+        });
         for i in 0..block.len() {
             self.key.clear();
             self.key.extend(self.columns.iter().enumerate().map(|(a, &j)| self.maps[a][block.codes[j][i] as usize]));
-            table.absorb(&self.key, 0.0).map_err(|e| e.at_line(block.lines[i]))?;
+            let class = table.absorb(&self.key, 0.0).map_err(|e| e.at_line(block.lines[i]))?;
+            if let Some((s, j)) = &mut subset {
+                let code = block.codes[*j][i];
+                match s.flags[code as usize] {
+                    Some(member) => {
+                        if let Some(c) = class {
+                            let c = c as usize;
+                            if s.members.len() <= c {
+                                s.members.resize(c + 1, 0);
+                            }
+                            s.members[c] += u64::from(member);
+                        }
+                    }
+                    None if s.invalid.is_none() => {
+                        s.invalid = Some((block.lines[i], block.columns[*j].values.text(code).trim().to_string()));
+                    }
+                    None => {}
+                }
+            }
         }
         Ok(())
     }
@@ -104,12 +190,20 @@ impl Collect for ReferenceSink {
     type Output = ReferenceTable;
 
     fn collect(mut self, facts: &InputFacts) -> Result<ReferenceTable> {
-        Ok(ReferenceTable {
-            missing: self.missing,
-            present: self.present,
-            table: self.table.take().expect("a finished file has a header"),
-            input: facts.clone(),
-        })
+        let table = self.table.take().expect("a finished file has a header");
+        let subset = self.subset.map(|s| {
+            let flags = match (s.column, s.invalid) {
+                (None, _) => SubsetFlags::MissingColumn,
+                (Some(_), Some((line, value))) => SubsetFlags::InvalidFlag { line, value },
+                (Some(_), None) => {
+                    let mut members = s.members;
+                    members.resize(table.len(), 0);
+                    SubsetFlags::Members(members)
+                }
+            };
+            Subset { column: s.name, flags }
+        });
+        Ok(ReferenceTable { missing: self.missing, present: self.present, table, input: facts.clone(), subset })
     }
 }
 

@@ -92,7 +92,13 @@ function deltaPart(report: Report): HTMLElement[] {
   const dmax = num(d.dmax);
   const bounds = dmin !== null || dmax !== null ? `the bounds [${dmin === null ? '—' : score(dmin)}, ${dmax === null ? '—' : score(dmax)}]` : null;
   return [
-    el('h4', { class: 'subhead' }, 'δ-presence (population table)'),
+    el(
+      'h4',
+      { class: 'subhead' },
+      isRecord(d.form) && typeof d.form.research_subset_column === 'string'
+        ? `δ-presence (population table, released rows marked in its column “${d.form.research_subset_column}”)`
+        : 'δ-presence (population table)',
+    ),
     facts(
       fact('delta_presence', 'δ, lowest to highest', `${percent(num(m.value.min))} – ${percent(num(m.value.max))}`),
       fact(
