@@ -95,15 +95,9 @@ fn g2_delta_presence() {
     assert_eq!(m.details["satisfied"], json!(false));
     assert_eq!(m.details["violating_classes"], json!(2));
     assert_eq!(m.details["n_classes"], json!(7));
-    let per: Vec<(String, String, u64, u64)> = m.details["per_class"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c["values"]["age"].as_str().unwrap().into(), c["values"]["sex"].as_str().unwrap().into(), c["f"].as_u64().unwrap(), c["F"].as_u64().unwrap()))
-        .collect();
+    let per = per_class(m);
     let want = [("40", "F", 3, 3), ("50", "F", 1, 2), ("40", "M", 2, 5), ("50", "M", 2, 6), ("30", "M", 2, 8), ("30", "F", 2, 10), ("60", "F", 0, 4)];
-    let want: Vec<(String, String, u64, u64)> = want.iter().map(|w| (w.0.into(), w.1.into(), w.2, w.3)).collect();
-    assert_eq!(per, want, "highest delta first");
+    assert_eq!(per, owned(&want), "highest delta first");
     // Without both bounds, satisfied is null; one bound still counts its violations.
     let r = g2(|c| c.kmap.delta_max = Some(0.6));
     let m = metric(&r, "delta_presence");
@@ -176,15 +170,9 @@ fn delta_presence_form_b_ignores_the_release() {
     assert_close(m.details["min_released"].as_f64().unwrap(), 1.0 / 3.0, "min_released");
     assert_eq!(m.details["violating_classes"], json!(4));
     assert_eq!(m.details["n_classes"], json!(7));
-    let per: Vec<(String, String, u64, u64)> = m.details["per_class"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c["values"]["age"].as_str().unwrap().into(), c["values"]["sex"].as_str().unwrap().into(), c["f"].as_u64().unwrap(), c["F"].as_u64().unwrap()))
-        .collect();
+    let per = per_class(m);
     let want = [("40", "M", 5, 5), ("60", "F", 4, 4), ("30", "F", 5, 10), ("50", "M", 3, 6), ("40", "F", 1, 3), ("30", "M", 0, 8), ("50", "F", 0, 2)];
-    let want: Vec<(String, String, u64, u64)> = want.iter().map(|w| (w.0.into(), w.1.into(), w.2, w.3)).collect();
-    assert_eq!(per, want, "highest delta first, ties by values");
+    assert_eq!(per, owned(&want), "highest delta first, ties by values");
     // A key of P absent from E is not counted (form (a) would add it with F := f).
     let e_small = "age,sex,released\n30,F,1\n30,F,0\n";
     let r = form_b(e_small, |_| {});
@@ -422,4 +410,18 @@ proptest! {
         let r = a.finish().unwrap();
         prop_assert!((metric(&r, "row_order_correlation").value.as_f64().unwrap() - 0.3).abs() < 1e-12);
     }
+}
+
+/// delta-presence's `per_class` as `(age, sex, f, F)`, in the report's order.
+fn per_class(m: &pseudolens_core::metric::MetricResult) -> Vec<(String, String, u64, u64)> {
+    m.details["per_class"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["values"]["age"].as_str().unwrap().into(), c["values"]["sex"].as_str().unwrap().into(), c["f"].as_u64().unwrap(), c["F"].as_u64().unwrap()))
+        .collect()
+}
+
+fn owned(want: &[(&str, &str, u64, u64)]) -> Vec<(String, String, u64, u64)> {
+    want.iter().map(|w| (w.0.into(), w.1.into(), w.2, w.3)).collect()
 }

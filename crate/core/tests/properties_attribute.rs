@@ -29,6 +29,19 @@ fn csv(rows: &[(String, String, String)]) -> Vec<u8> {
     s.into_bytes()
 }
 
+/// `rows` in an order drawn from `seed` (xorshift, Fisher-Yates).
+fn shuffled(rows: &[(String, String, String)], seed: u64) -> Vec<(String, String, String)> {
+    let mut out = rows.to_vec();
+    let mut s = seed | 1;
+    for i in (1..out.len()).rev() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        out.swap(i, (s % (i as u64 + 1)) as usize);
+    }
+    out
+}
+
 fn policy() -> impl Strategy<Value = MissingPolicy> {
     prop::sample::select(vec![MissingPolicy::Ordinary, MissingPolicy::Wildcard, MissingPolicy::Drop])
 }
@@ -65,13 +78,7 @@ proptest! {
         let c = config(p, d);
         let whole = audit(&csv(&rows), &c);
         prop_assert_eq!(&whole, &audit_chunked(&csv(&rows), &c, chunk).unwrap());
-        let mut shuffled = rows.clone();
-        let mut s = seed | 1;
-        for i in (1..shuffled.len()).rev() {
-            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
-            shuffled.swap(i, (s % (i as u64 + 1)) as usize);
-        }
-        prop_assert!(same(&metrics(&audit(&csv(&shuffled), &c)), &metrics(&whole)));
+        prop_assert!(same(&metrics(&audit(&csv(&shuffled(&rows, seed)), &c)), &metrics(&whole)));
     }
 
     #[test]
@@ -191,13 +198,7 @@ proptest! {
         let mut merged = part(&rows[..cut]);
         merged.merge(part(&rows[cut..])).unwrap();
         prop_assert!(same(&metrics(&merged.finish()), &metrics(&whole)));
-        let mut shuffled = rows.clone();
-        let mut s = seed | 1;
-        for i in (1..shuffled.len()).rev() {
-            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
-            shuffled.swap(i, (s % (i as u64 + 1)) as usize);
-        }
-        prop_assert!(same(&metrics(&audit(&csv(&shuffled), &c)), &metrics(&whole)));
+        prop_assert!(same(&metrics(&audit(&csv(&shuffled(&rows, seed)), &c)), &metrics(&whole)));
     }
 
     /// A tuple takes at least as many values in a class as each of its parts; classes refined by
