@@ -278,13 +278,15 @@ impl TableSummary {
             }
         }
         self.rows_seen += block.len() as u64;
+        // The combined pseudo-SA's tuple of a row, one buffer for the block.
+        let mut tuple = Vec::new();
         for (i, class) in rows.classes.iter().enumerate() {
             let Some(class) = *class else { continue };
             let person = rows.persons.get(i).copied();
             if let (Some(person), Some(persons)) = (person, &mut self.persons) {
                 persons.absorb(class, &rows.keys[i * q..(i + 1) * q], person);
             }
-            let mut tuple = Vec::new();
+            tuple.clear();
             for (s, &col) in self.sensitive_index.iter().enumerate() {
                 let code = block.codes[col][i];
                 let summary = &mut self.sensitive[s];
@@ -301,7 +303,7 @@ impl TableSummary {
                 && !tuple.contains(&(UNSET - 1))
             {
                 let sensitive = &self.sensitive;
-                let v = *codes.entry(tuple).or_insert_with_key(|t| {
+                let v = *codes.entry_ref(tuple.as_slice()).or_insert_with_key(|t| {
                     let shown: Vec<Option<&str>> = t.iter().zip(sensitive).map(|(&v, s)| s.values.display(v)).collect();
                     summary.values.code(Cell::text(&serde_json::to_string(&shown).expect("strings serialize")))
                 });

@@ -29,19 +29,6 @@ fn csv(rows: &[(String, String, String)]) -> Vec<u8> {
     s.into_bytes()
 }
 
-/// `rows` in an order drawn from `seed` (xorshift, Fisher-Yates).
-fn shuffled(rows: &[(String, String, String)], seed: u64) -> Vec<(String, String, String)> {
-    let mut out = rows.to_vec();
-    let mut s = seed | 1;
-    for i in (1..out.len()).rev() {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        out.swap(i, (s % (i as u64 + 1)) as usize);
-    }
-    out
-}
-
 fn policy() -> impl Strategy<Value = MissingPolicy> {
     prop::sample::select(vec![MissingPolicy::Ordinary, MissingPolicy::Wildcard, MissingPolicy::Drop])
 }

@@ -86,18 +86,6 @@ fn balance(r: &Report) -> Value {
     serde_json::to_value(r.metrics.iter().filter(|m| m.family == "balance").collect::<Vec<_>>()).unwrap()
 }
 
-fn shuffled<T: Clone>(rows: &[T], seed: u64) -> Vec<T> {
-    let mut out = rows.to_vec();
-    let mut s = seed | 1;
-    for i in (1..out.len()).rev() {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        out.swap(i, (s % (i as u64 + 1)) as usize);
-    }
-    out
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 

@@ -156,27 +156,22 @@ impl PerRecord {
 
     /// `record_risk.details.per_record`: key -> `P(i)`, for the records in scope.
     pub fn risk_json(&self) -> Value {
-        self.column_json(|c| 1.0 / self.f[c])
+        self.column_json(|c| 1.0 / self.f[c], |_| true)
     }
 
     /// The per-class column `name` as key -> value for the records in scope, where `keep`
     /// holds (SUDA lists the records with a score only).
     pub fn extra_json(&self, name: &str, keep: impl Fn(f64) -> bool) -> Value {
         let Some((_, v)) = self.extra.iter().find(|(n, _)| *n == name) else { return Value::Null };
-        let mut map = Map::new();
-        for r in 0..self.len() {
-            if let Some(c) = self.class(r).filter(|&c| keep(v[c])) {
-                map.insert(self.key(r), json!(v[c]));
-            }
-        }
-        Value::Object(map)
+        self.column_json(|c| v[c], keep)
     }
 
-    fn column_json(&self, value: impl Fn(usize) -> f64) -> Value {
+    /// key -> `value(class)` for the records in scope whose value `keep` holds.
+    fn column_json(&self, value: impl Fn(usize) -> f64, keep: impl Fn(f64) -> bool) -> Value {
         let mut map = Map::new();
         for r in 0..self.len() {
-            if let Some(c) = self.class(r) {
-                map.insert(self.key(r), json!(value(c)));
+            if let Some(x) = self.class(r).map(&value).filter(|&x| keep(x)) {
+                map.insert(self.key(r), json!(x));
             }
         }
         Value::Object(map)

@@ -115,3 +115,16 @@ pub fn against(original: &[u8], released: &[u8], config: &AuditConfig) -> Report
     }
     a.finish().unwrap()
 }
+
+/// `rows` in an order drawn from `seed` (xorshift, Fisher-Yates): the row-order property tests.
+pub fn shuffled<T: Clone>(rows: &[T], seed: u64) -> Vec<T> {
+    let mut out = rows.to_vec();
+    let mut s = seed | 1;
+    for i in (1..out.len()).rev() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        out.swap(i, (s % (i as u64 + 1)) as usize);
+    }
+    out
+}

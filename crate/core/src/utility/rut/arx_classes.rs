@@ -56,14 +56,18 @@ impl ClassCounts {
         let rows = columns.first().map_or(0, |c| c.len());
         let mut sizes: Map<Vec<u32>, u64> = map();
         let mut removed = 0;
+        // One key buffer for every row: a key is copied only for a class seen the first time.
+        let mut key = vec![0u32; columns.len()];
         for i in 0..rows {
-            let key: Vec<u32> = columns.iter().map(|c| c[i]).collect();
+            for (k, c) in key.iter_mut().zip(columns) {
+                *k = c[i];
+            }
             let suppressed = exclude_suppressed_rows && key.iter().all(|&c| c == SUPPRESSED);
             let dropped = policy == MissingPolicy::Drop && key.iter().any(|&c| is_blank(c));
             if suppressed || dropped {
                 removed += 1;
             } else {
-                *sizes.entry(key).or_insert(0) += 1;
+                *sizes.entry_ref(key.as_slice()).or_insert(0) += 1;
             }
         }
         ClassCounts {
