@@ -147,10 +147,13 @@ thread_local! {
     static BUFFERS: std::cell::RefCell<(Vec<u64>, Vec<u64>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
-/// Groups of a subset: one word each, its packed key (masked to the subset) above its count.
+/// Groups of a subset: one word each, its key above its count. `fields` gives each QI's
+/// `(shift, bits)` in the key (the class table's packing for the classes; a chain's own
+/// compact layout for the groups it keeps, so they are never expanded back).
 struct Source {
     mask: u32,
     words: Vec<u64>,
+    fields: Vec<(u32, u32)>,
 }
 
 /// Statistics of every subset from the chains of [`chains`]: each chain is one sort, and each
@@ -166,7 +169,11 @@ fn chain_lattice(table: &ClassTable, q: usize) -> Option<Vec<SubsetStats>> {
     if packing.words() != 1 || key_bits + count_bits > 64 {
         return None;
     }
-    let classes = Source { mask: (1u32 << q) - 1, words: (0..table.len()).map(|i| table.packed(i)[0] << count_bits | table.count(i)).collect() };
+    let classes = Source {
+        mask: (1u32 << q) - 1,
+        words: (0..table.len()).map(|i| table.packed(i)[0] << count_bits | table.count(i)).collect(),
+        fields: (0..q).map(|a| packing.field(a)).collect(),
+    };
     let mut stored: Vec<Source> = Vec::new();
     let mut budget = 6 * table.len() + 4096;
     let mut stats = Vec::new();
@@ -180,14 +187,14 @@ fn chain_lattice(table: &ClassTable, q: usize) -> Option<Vec<SubsetStats>> {
             let top = *chain.last().expect("chains are not empty");
             let source = stored.iter().filter(|s| s.mask & top == top).min_by_key(|s| s.words.len()).unwrap_or(&classes);
             let keep = top != classes.mask && top.count_ones() > 1;
-            let (members, groups) = BUFFERS.with(|b| chain_stats(packing, q, chain, source, count_bits, keep, &mut b.borrow_mut()));
+            let (members, groups) = BUFFERS.with(|b| chain_stats(q, chain, source, count_bits, keep, &mut b.borrow_mut()));
             (top, source.words.len(), members, groups)
         });
         for (top, source_len, members, groups) in done {
             stats.extend(members);
-            if let Some(words) = groups.filter(|w| w.len() < source_len && w.len() <= budget) {
+            if let Some((words, fields)) = groups.filter(|(w, _)| w.len() < source_len && w.len() <= budget) {
                 budget -= words.len();
-                stored.push(Source { mask: top, words });
+                stored.push(Source { mask: top, words, fields });
             }
         }
     }
@@ -197,16 +204,9 @@ fn chain_lattice(table: &ClassTable, q: usize) -> Option<Vec<SubsetStats>> {
 /// Statistics of every non-empty member of one chain from a single sort of `source`: with
 /// the chain's QIs ordered as they join it, every member's groups are runs of a common
 /// prefix of the sorted keys. With `keep`, also returns the groups of the chain's largest
-/// member. `buffers` are reused from chain to chain.
-fn chain_stats(
-    packing: &crate::table::packing::Packing,
-    q: usize,
-    chain: &[u32],
-    source: &Source,
-    count_bits: u32,
-    keep: bool,
-    buffers: &mut (Vec<u64>, Vec<u64>),
-) -> (Vec<SubsetStats>, Option<Vec<u64>>) {
+/// member, in the chain's compact layout, with that layout. `buffers` are reused from chain
+/// to chain.
+fn chain_stats(q: usize, chain: &[u32], source: &Source, count_bits: u32, keep: bool, buffers: &mut (Vec<u64>, Vec<u64>)) -> (Vec<SubsetStats>, Option<(Vec<u64>, Vec<(u32, u32)>)>) {
     let mut order: Vec<usize> = Vec::new();
     let mut seen = 0u32;
     for &m in chain {
@@ -217,7 +217,7 @@ fn chain_stats(
         }
         seen |= m;
     }
-    let fields: Vec<(u32, u32)> = order.iter().map(|&a| packing.field(a)).collect();
+    let fields: Vec<(u32, u32)> = order.iter().map(|&a| source.fields[a]).collect();
     let width: u32 = fields.iter().map(|f| f.1).sum();
     // Member j keeps the first |S_j| fields: the top bits of the compact key.
     let members: Vec<(u32, u32)> = chain
@@ -231,11 +231,11 @@ fn chain_stats(
         s.sum_sq += square(f);
         s.uniques += u64::from(f == 1);
     };
-    let (compact, expand) = (|key| compact(key, &fields), |c| expand(c, &fields));
     let count_mask = (1u64 << count_bits) - 1;
+    let gather = Gather::new(&fields);
     let (a, b) = buffers;
     a.clear();
-    a.extend(source.words.iter().map(|&w| compact(w >> count_bits) << count_bits | (w & count_mask)));
+    a.extend(source.words.iter().map(|&w| gather.compact(w >> count_bits) << count_bits | (w & count_mask)));
     radix_sort_words(a, b, count_bits, width);
     let mut groups = keep.then(Vec::new);
     let mut starts = vec![0u64; members.len()];
@@ -256,7 +256,7 @@ fn chain_stats(
                 starts[j] = cum;
             }
             if let Some(g) = &mut groups {
-                g.push(expand(prev) << count_bits | (cum - top_start));
+                g.push(prev << count_bits | (cum - top_start));
                 top_start = cum;
             }
         }
@@ -268,10 +268,40 @@ fn chain_stats(
             flush(s, cum - starts[j]);
         }
         if let Some(g) = &mut groups {
-            g.push(expand(prev) << count_bits | (cum - top_start));
+            g.push(prev << count_bits | (cum - top_start));
         }
     }
+    // The compact layout: the chain's QIs in order, the first most significant.
+    let groups = groups.map(|g| {
+        let mut layout = vec![(0, 0); q];
+        let mut below = width;
+        for (&a, &(_, bits)) in order.iter().zip(&fields) {
+            below -= bits;
+            layout[a] = (below, bits);
+        }
+        (g, layout)
+    });
     (stats, groups)
+}
+
+/// [`compact`] by table lookups: the fields `(shift, bits)` of a key gathered one byte of the
+/// key at a time (a bit selection distributes over the key's bytes), a few loads instead of a
+/// shift and mask per field.
+struct Gather {
+    tables: Vec<[u64; 256]>,
+}
+
+impl Gather {
+    fn new(fields: &[(u32, u32)]) -> Gather {
+        let key_bits = fields.iter().map(|&(shift, bits)| shift + bits).max().unwrap_or(0);
+        let tables = (0..key_bits.div_ceil(8)).map(|p| std::array::from_fn(|b| compact((b as u64) << (8 * p), fields))).collect();
+        Gather { tables }
+    }
+
+    #[inline]
+    fn compact(&self, key: u64) -> u64 {
+        self.tables.iter().enumerate().fold(0, |c, (p, t)| c | t[(key >> (8 * p)) as usize & 0xff])
+    }
 }
 
 /// A packed key's fields `(shift, bits)` side by side in a narrow integer, the first field
@@ -520,25 +550,29 @@ mod tests {
 
     #[test]
     fn chain_sorts_and_per_subset_grouping_agree() {
-        let mut t = ClassTable::new(4, MissingPolicy::Ordinary, true, false);
-        let mut s = 7u64;
-        for _ in 0..3000 {
-            let key: Vec<u32> = (0..4)
-                .map(|a| {
-                    s ^= s << 13;
-                    s ^= s >> 7;
-                    s ^= s << 17;
-                    let v = (s % [3, 40, 7, 300][a]).to_string();
-                    t.code(a, crate::ingest::cell::Cell::text(&v))
-                })
-                .collect();
-            t.absorb(&key, 0.0).unwrap();
+        // Four QIs: two waves; six: four waves, the later ones reading groups kept in a
+        // chain's compact layout, keys over several bytes.
+        for q in [4usize, 6] {
+            let mut t = ClassTable::new(q, MissingPolicy::Ordinary, true, false);
+            let mut s = 7u64;
+            for _ in 0..3000 {
+                let key: Vec<u32> = (0..q)
+                    .map(|a| {
+                        s ^= s << 13;
+                        s ^= s >> 7;
+                        s ^= s << 17;
+                        let v = (s % [3, 40, 7, 300, 2, 1000][a]).to_string();
+                        t.code(a, crate::ingest::cell::Cell::text(&v))
+                    })
+                    .collect();
+                t.absorb(&key, 0.0).unwrap();
+            }
+            let masks = subsets(q);
+            let mut by_chain: Vec<SubsetStats> = chain_lattice(&t, q).unwrap();
+            let mut by_subset = project_all(&t, &masks);
+            by_chain.sort_by_key(|s| s.mask);
+            by_subset.sort_by_key(|s| s.mask);
+            assert_eq!(by_chain, by_subset, "q = {q}");
         }
-        let masks = subsets(4);
-        let mut by_chain: Vec<SubsetStats> = chain_lattice(&t, 4).unwrap();
-        let mut by_subset = project_all(&t, &masks);
-        by_chain.sort_by_key(|s| s.mask);
-        by_subset.sort_by_key(|s| s.mask);
-        assert_eq!(by_chain, by_subset);
     }
 }

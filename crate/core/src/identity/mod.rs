@@ -183,39 +183,51 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
         out.extend(empty_scope(&ctx, p));
         return out;
     }
+    // Attribution reads the class table alone: it runs beside the other metrics, whose own
+    // steps (the bootstrap, SCORR) leave cores idle.
+    let (attribution, rest) = crate::par::join(|| attribution::metrics(&ctx, table, qi), || from_classes(&ctx, input, p));
+    out.extend(rest);
+    out.extend(attribution);
+    out.push(arx_verdict(&ctx, &out, p));
+    out
+}
+
+/// Every identity metric but attribution, from the class table (Sec 2-9).
+fn from_classes(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult> {
+    let (table, qi) = (input.table, input.qi);
+    let n = table.records();
+    let mut out = Vec::new();
     let partition = p.missing_policy != MissingPolicy::Wildcard;
     let wildcard_f = (!partition).then(|| table.match_counts(p.wildcard_alpha));
     let f_of = |i: usize| wildcard_f.as_ref().map_or(table.count(i) as f64, |f| f[i]);
     let sizes = Sizes::of(table, f_of);
-    out.extend(size_family(&ctx, &sizes, partition, riskiest(table, f_of), p));
+    out.extend(size_family(ctx, &sizes, partition, riskiest(table, f_of), p));
     let f: Vec<f64> = (0..table.len()).map(f_of).collect();
-    out.extend(weighted_risk(&ctx, table, &f, p.wildcard_alpha, &p.ci));
+    out.extend(weighted_risk(ctx, table, &f, p.wildcard_alpha, &p.ci));
     drop(wildcard_f);
     let mut peers = Vec::new();
     out.extend(match &input.population {
         PopulationTable::Absent => {
-            peers.push(kmap::k_map_without(&ctx, "no_population_table", &[]));
-            peers.push(kmap::delta_presence_without(&ctx, "no_population_table", &[]));
-            journalist::without_population(&ctx, &sizes, p.threshold)
+            peers.push(kmap::k_map_without(ctx, "no_population_table", &[]));
+            peers.push(kmap::delta_presence_without(ctx, "no_population_table", &[]));
+            journalist::without_population(ctx, &sizes, p.threshold)
         }
         PopulationTable::MissingQi(missing) => {
-            peers.push(kmap::k_map_without(&ctx, "population_missing_qi", missing));
-            peers.push(kmap::delta_presence_without(&ctx, "population_missing_qi", missing));
-            journalist::missing_qi(&ctx, missing)
+            peers.push(kmap::k_map_without(ctx, "population_missing_qi", missing));
+            peers.push(kmap::delta_presence_without(ctx, "population_missing_qi", missing));
+            journalist::missing_qi(ctx, missing)
         }
         PopulationTable::Table(e, columns, subset) => {
             let (big_f, raised) = journalist::population_counts(table, e, columns, &f, p.wildcard_alpha);
-            peers.push(kmap::k_map(&ctx, table, &big_f, raised, qi, &p.kmap));
-            peers.push(kmap::delta_presence(&ctx, table, e, columns, *subset, qi, &p.kmap));
-            journalist::with_population(&ctx, table, &big_f, raised, p.threshold)
+            peers.push(kmap::k_map(ctx, table, &big_f, raised, qi, &p.kmap));
+            peers.push(kmap::delta_presence(ctx, table, e, columns, *subset, qi, &p.kmap));
+            journalist::with_population(ctx, table, &big_f, raised, p.threshold)
         }
     });
-    peers.insert(1, kmap::k_map_estimated(&ctx, n, sizes.min_f(), &p.population, &p.kmap));
+    peers.insert(1, kmap::k_map_estimated(ctx, n, sizes.min_f(), &p.population, &p.kmap));
     out.extend(peers);
-    out.extend(scorr::metrics(&ctx, &scorr::ScorrInput { table, f: &f, persons: input.persons, alpha: p.wildcard_alpha, qi }));
+    out.extend(scorr::metrics(ctx, &scorr::ScorrInput { table, f: &f, persons: input.persons, alpha: p.wildcard_alpha, qi }));
     drop(f);
-    out.extend(attribution::metrics(&ctx, table, qi));
-    out.push(arx_verdict(&ctx, &out, p));
     out
 }
 
