@@ -201,12 +201,15 @@ fn chain_lattice(table: &ClassTable, q: usize) -> Option<Vec<SubsetStats>> {
     Some(stats)
 }
 
+/// A chain's top groups and their layout (each QI's `(shift, bits)`), kept for the chains below.
+type Kept = (Vec<u64>, Vec<(u32, u32)>);
+
 /// Statistics of every non-empty member of one chain from a single sort of `source`: with
 /// the chain's QIs ordered as they join it, every member's groups are runs of a common
 /// prefix of the sorted keys. With `keep`, also returns the groups of the chain's largest
 /// member, in the chain's compact layout, with that layout. `buffers` are reused from chain
 /// to chain.
-fn chain_stats(q: usize, chain: &[u32], source: &Source, count_bits: u32, keep: bool, buffers: &mut (Vec<u64>, Vec<u64>)) -> (Vec<SubsetStats>, Option<(Vec<u64>, Vec<(u32, u32)>)>) {
+fn chain_stats(q: usize, chain: &[u32], source: &Source, count_bits: u32, keep: bool, buffers: &mut (Vec<u64>, Vec<u64>)) -> (Vec<SubsetStats>, Option<Kept>) {
     let mut order: Vec<usize> = Vec::new();
     let mut seen = 0u32;
     for &m in chain {
