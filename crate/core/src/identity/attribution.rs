@@ -323,15 +323,24 @@ fn expand(mut c: u64, fields: &[(u32, u32)]) -> u64 {
     key
 }
 
-/// Sorts words by their bits `low .. low + width` (an LSD radix sort, 11 bits a pass, with
-/// every pass's histogram counted in one read; a pass whose digit never varies is skipped).
+/// Sorts words by their bits `low .. low + width`: an LSD radix sort in as few passes of at
+/// most 12 bits as the width allows (digits of equal width: 24 bits take two passes of 12,
+/// 33 three of 11), every pass's histogram counted in one read; a pass whose digit never
+/// varies is skipped.
 pub(crate) fn radix_sort_words(a: &mut Vec<u64>, b: &mut Vec<u64>, low: u32, width: u32) {
-    const BITS: u32 = 11;
-    let passes = width.div_ceil(BITS) as usize;
-    let mut counts = vec![[0u32; 1 << BITS]; passes];
+    const MAX_BITS: u32 = 12;
+    let passes = width.div_ceil(MAX_BITS);
+    if passes == 0 {
+        return;
+    }
+    let bits = width.div_ceil(passes);
+    // The last digit may be narrower: bits past the width are not sorted on.
+    let masks: Vec<u64> = (0..passes).map(|p| (1u64 << bits.min(width - p * bits)) - 1).collect();
+    let digit = |x: u64, p: usize| ((x >> (low + p as u32 * bits)) & masks[p]) as usize;
+    let mut counts = vec![vec![0u32; 1 << bits]; passes as usize];
     for &x in a.iter() {
         for (p, c) in counts.iter_mut().enumerate() {
-            c[((x >> (low + p as u32 * BITS)) & ((1 << BITS) - 1)) as usize] += 1;
+            c[digit(x, p)] += 1;
         }
     }
     b.clear();
@@ -344,9 +353,8 @@ pub(crate) fn radix_sort_words(a: &mut Vec<u64>, b: &mut Vec<u64>, low: u32, wid
         for n in c.iter_mut() {
             (*n, at) = (at, at + *n);
         }
-        let shift = low + p as u32 * BITS;
         for &x in a.iter() {
-            let d = ((x >> shift) & ((1 << BITS) - 1)) as usize;
+            let d = digit(x, p);
             b[c[d] as usize] = x;
             c[d] += 1;
         }
@@ -540,6 +548,27 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String]) -> Vec<MetricRe
 mod tests {
     use super::*;
     use crate::table::classes::MissingPolicy;
+
+    #[test]
+    fn radix_sort_is_a_stable_sort_by_the_bits() {
+        let mut s = 11u64;
+        let words: Vec<u64> = (0..5000)
+            .map(|_| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                s
+            })
+            .collect();
+        for (low, width) in [(0, 0), (3, 5), (20, 12), (20, 13), (20, 24), (20, 25), (7, 33), (16, 36), (4, 40)] {
+            let key = |x: &u64| (x >> low) & ((1u64 << width) - 1);
+            let mut want = words.clone();
+            want.sort_by_key(key);
+            let (mut a, mut b) = (words.clone(), Vec::new());
+            radix_sort_words(&mut a, &mut b, low, width);
+            assert_eq!(a, want, "low {low}, width {width}");
+        }
+    }
 
     #[test]
     fn chains_cover_every_subset_once() {
