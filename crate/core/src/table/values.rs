@@ -17,6 +17,10 @@ use crate::ingest::encoding::Encoding;
 #[derive(Debug, Clone)]
 pub struct Values {
     hasher: Fixed,
+    /// The last key of at most 16 bytes found in each of [`RECENT`] slots (chosen by its
+    /// hash): a cell whose key is there gets its code with one compare, without probing
+    /// `index` (most columns of categories have a few dozen values).
+    recent: Box<[Recent]>,
     /// Raw keys (fields with ASCII white space trimmed) and their codes; the first eight
     /// bytes of a key are kept in its entry, so most lookups read nothing else.
     index: HashTable<Key>,
@@ -32,6 +36,7 @@ impl Default for Values {
     fn default() -> Self {
         Values {
             hasher: Fixed::with_seed(0x5eed),
+            recent: vec![Recent::default(); RECENT].into_boxed_slice(),
             index: HashTable::new(),
             texts: Vec::new(),
             by_text: HashTable::new(),
@@ -54,6 +59,35 @@ struct Key {
     code: u32,
 }
 
+/// Slots of [`Values::recent`] (3 KiB a column).
+const RECENT: usize = 128;
+
+/// A key of at most 16 bytes with its code, in [`Values::recent`]: its head, its last eight
+/// bytes (0 for a key of at most 8), which with its length are the whole key.
+#[derive(Debug, Clone, Copy, Default)]
+struct Recent {
+    head: u64,
+    tail: u64,
+    /// Its length plus one (0: an empty slot).
+    len1: u32,
+    code: u32,
+}
+
+/// The last eight bytes of `b` when it is longer than eight bytes (with [`head`] and the
+/// length, all of a key of at most 16 bytes), else 0.
+#[inline]
+fn tail(b: &[u8]) -> u64 {
+    let n = b.len();
+    if n > 8 { u64::from_le_bytes(b[n - 8..].try_into().expect("8 bytes")) } else { 0 }
+}
+
+/// The slot of [`Values::recent`] of a key's hash (bits the index's bucket and tag use
+/// least).
+#[inline]
+fn recent_slot(hash: u64) -> usize {
+    (hash >> 32) as usize & (RECENT - 1)
+}
+
 /// The first eight bytes of `b`, zeros past its end, without a library call.
 #[inline]
 fn head(b: &[u8]) -> u64 {
@@ -72,12 +106,16 @@ fn head(b: &[u8]) -> u64 {
     u64::from(b[0]) | (u64::from(b[n / 2]) << (8 * (n / 2))) | (u64::from(b[n - 1]) << (8 * (n - 1)))
 }
 
-/// The hash of a key: its head and length mixed by one folded multiply when it is short,
-/// the full hasher otherwise.
+/// The hash of a key: one folded multiply of its head with its length (at most 8 bytes) or
+/// with its last eight bytes (9 to 16 bytes), the full hasher past 16 bytes. (Only the
+/// lookups of this index use it: codes go by first appearance, so the hash changes no output.)
 #[inline]
 fn key_hash(hasher: &Fixed, key: &[u8], head: u64) -> u64 {
-    if key.len() <= 8 {
-        crate::hash::folded_multiply(head ^ 0x243F_6A88_85A3_08D3, key.len() as u64 ^ 0x1319_8A2E_0370_7344)
+    let n = key.len();
+    if n <= 8 {
+        crate::hash::folded_multiply(head ^ 0x243F_6A88_85A3_08D3, n as u64 ^ 0x1319_8A2E_0370_7344)
+    } else if n <= 16 {
+        crate::hash::folded_multiply(head ^ 0x243F_6A88_85A3_08D3 ^ n as u64, tail(key) ^ 0xA409_3822_299F_31D0)
     } else {
         hasher.hash_one(key)
     }
@@ -147,7 +185,7 @@ impl Values {
 
     /// Bytes this index holds (its memory, roughly).
     pub fn memory(&self) -> usize {
-        self.bytes.capacity() + self.texts.capacity() * 8 + self.counts.capacity() * 8 + self.index.capacity() * 25
+        std::mem::size_of_val(&*self.recent) + self.bytes.capacity() + self.texts.capacity() * 8 + self.counts.capacity() * 8 + self.index.capacity() * 25
             + self.by_text.capacity() * 5
     }
 
@@ -157,11 +195,22 @@ impl Values {
         let key = ascii_trim(field);
         let h = head(key);
         let hash = key_hash(&self.hasher, key, h);
+        let short = key.len() <= 16;
+        let t = tail(key);
+        let slot = recent_slot(hash);
+        let r = self.recent[slot];
+        if short && r.head == h && r.tail == t && r.len1 as usize == key.len() + 1 {
+            self.counts[r.code as usize] += 1;
+            return Some(r.code);
+        }
         let bytes = &self.bytes;
         let e = self.index.find(hash, |e| {
             e.head == h && e.len as usize == key.len() && (key.len() <= 8 || same_bytes(&bytes[e.offset as usize + 8..e.offset as usize + key.len()], &key[8..]))
         })?;
         let code = e.code;
+        if short {
+            self.recent[slot] = Recent { head: h, tail: t, len1: key.len() as u32 + 1, code };
+        }
         self.counts[code as usize] += 1;
         Some(code)
     }
