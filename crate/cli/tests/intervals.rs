@@ -10,7 +10,11 @@ fn file() -> std::path::PathBuf {
         let s = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
         csv.push_str(&format!("{},{},{}\n", 18 + s % 70, ["F", "M"][(s % 2) as usize], 5 + s % 20));
     }
-    let path = std::env::temp_dir().join(format!("pseudolens-ci-{}.csv", std::process::id()));
+    // One file per call: the tests run on several threads, and a file rewritten while another
+    // run reads it can be read empty.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("pseudolens-ci-{}-{call}.csv", std::process::id()));
     std::fs::write(&path, csv).unwrap();
     path
 }
@@ -22,6 +26,7 @@ fn run(extra: &[&str]) -> String {
         .args(extra)
         .output()
         .unwrap();
+    let _ = std::fs::remove_file(&path);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }

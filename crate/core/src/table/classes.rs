@@ -65,6 +65,41 @@ fn same_key(keys: &[u64], i: usize, key: &[u64]) -> bool {
 /// with the work of the keys between.
 const AHEAD: usize = 16;
 
+/// Slots of a [`Lookahead`]: more than [`AHEAD`], a power of two.
+const RING: usize = 2 * AHEAD;
+
+/// The keys packed (and hashed, when the index needs the hash) [`AHEAD`] rows before their
+/// lookup to ask for their memory, kept for the lookup itself: a key is packed and hashed
+/// once, not twice.
+struct Lookahead {
+    /// Words of a packed key.
+    words: usize,
+    /// [`RING`] packed keys.
+    keys: Vec<u64>,
+    hashes: [Option<u64>; RING],
+    /// Per slot: the row whose key it holds and the packing it was packed with
+    /// ([`ClassTable::repacks`]); `usize::MAX`: none.
+    rows: [(usize, u32); RING],
+}
+
+impl Lookahead {
+    fn new() -> Self {
+        Lookahead { words: 0, keys: Vec::new(), hashes: [None; RING], rows: [(usize::MAX, 0); RING] }
+    }
+
+    /// Forgets every key (row numbers start again).
+    fn clear(&mut self) {
+        self.rows = [(usize::MAX, 0); RING];
+    }
+
+    /// The packed key of row `r` and its hash if computed, when it was packed with packing
+    /// number `packing`.
+    fn get(&self, r: usize, packing: u32) -> Option<(&[u64], Option<u64>)> {
+        let s = r % RING;
+        (self.rows[s] == (r, packing)).then(|| (&self.keys[s * self.words..(s + 1) * self.words], self.hashes[s]))
+    }
+}
+
 /// The streaming summary: counts per key, and the records removed from scope.
 #[derive(Debug, Clone)]
 pub struct ClassTable {
@@ -80,6 +115,9 @@ pub struct ClassTable {
     index: ClassIndex,
     hasher: Fixed,
     scratch: Vec<u64>,
+    /// How many times the keys were re-packed (a key packed before with another packing is
+    /// packed again).
+    repacks: u32,
     budget: u64,
     /// Per QI, the rank of each code in the order of [`Dictionary::sort_key`] (computed when
     /// first needed; forgotten when a value is added).
@@ -106,6 +144,7 @@ impl ClassTable {
             policy,
             dicts: vec![Dictionary::default(); q],
             scratch: vec![0; packing.words()],
+            repacks: 0,
             packing,
             keys: Vec::new(),
             counts: Vec::new(),
@@ -219,7 +258,7 @@ impl ClassTable {
     pub fn absorb_rows(&mut self, keys: &[u32], weights: &[f64], classes: &mut Vec<Option<u32>>) -> std::result::Result<(), (usize, Error)> {
         debug_assert!(self.q > 0, "a table of no QI has one class and nothing to look up");
         let first = classes.len();
-        let mut ahead = vec![0u64; self.packing.words()];
+        let mut ahead = Lookahead::new();
         let mut failed = None;
         for (r, key) in keys.chunks_exact(self.q.max(1)).enumerate() {
             self.prefetch_ahead(keys, r, &mut ahead);
@@ -227,7 +266,7 @@ impl ClassTable {
                 classes.push(None);
                 continue;
             }
-            match self.class_of(key) {
+            match self.class_of(key, ahead.get(r, self.repacks)) {
                 Ok(c) => classes.push(Some(c)),
                 Err(e) => {
                     failed = Some((r, e));
@@ -248,19 +287,30 @@ impl ClassTable {
     }
 
     /// Asks for the index's bucket of the key [`AHEAD`] keys after key `r` of `keys` (keys
-    /// of `q` codes one after the other). `scratch` is room for a packed key.
+    /// of `q` codes one after the other), keeping the packed key (and its hash) in `ahead`
+    /// for its lookup.
     #[inline]
-    fn prefetch_ahead(&self, keys: &[u32], r: usize, scratch: &mut Vec<u64>) {
+    fn prefetch_ahead(&self, keys: &[u32], r: usize, ahead: &mut Lookahead) {
         if !PREFETCHES {
             return;
         }
         let q = self.q;
-        if let Some(next) = keys.get((r + AHEAD) * q..(r + AHEAD + 1) * q) {
+        let row = r + AHEAD;
+        if let Some(next) = keys.get(row * q..(row + 1) * q) {
             // (The packing may have widened since the last key.)
-            scratch.resize(self.packing.words(), 0);
-            // (A key the packing does not hold yet packs wrongly: only a hint is lost.)
-            self.packing.pack(next, scratch);
-            self.index.prefetch(self.index.probe(scratch, || self.hasher.hash_one(&*scratch)));
+            let w = self.packing.words();
+            if ahead.words != w {
+                *ahead = Lookahead { words: w, keys: vec![0; RING * w], ..Lookahead::new() };
+            }
+            let s = row % RING;
+            let key = &mut ahead.keys[s * w..(s + 1) * w];
+            // (A key the packing does not hold yet packs wrongly: its lookup widens the
+            // packing first, which makes this copy stale.)
+            self.packing.pack(next, key);
+            let mut hash = None;
+            self.index.prefetch(self.index.probe(key, || *hash.insert(self.hasher.hash_one(&*key))));
+            ahead.hashes[s] = hash;
+            ahead.rows[s] = (row, self.repacks);
         }
     }
 
@@ -283,7 +333,7 @@ impl ClassTable {
 
     /// Adds `n` rows of weight `weight` in all to the class of `codes`.
     fn add(&mut self, codes: &[u32], n: u32, weight: f64) -> Result<u32> {
-        let i = self.class_of(codes)?;
+        let i = self.class_of(codes, None)?;
         self.add_rows(i, n, weight)?;
         Ok(i)
     }
@@ -298,8 +348,11 @@ impl ClassTable {
         Ok(())
     }
 
-    /// The class of `codes`, a new one (of no rows yet) when no row had them.
-    fn class_of(&mut self, codes: &[u32]) -> Result<u32> {
+    /// The class of `codes`, a new one (of no rows yet) when no row had them. `packed` is
+    /// their key packed with the packing of [`ClassTable::repacks`] at the time, and its hash
+    /// if known ([`ClassTable::prefetch_ahead`]).
+    fn class_of(&mut self, codes: &[u32], packed: Option<(&[u64], Option<u64>)>) -> Result<u32> {
+        let repacks = self.repacks;
         if let Some(wider) = self.packing.widened_for(codes) {
             self.repack(wider);
         } else if self.index.len() != self.counts.len() {
@@ -311,8 +364,14 @@ impl ClassTable {
             self.rebuild_index((2 * self.index.len()).max(16));
         }
         let mut key = std::mem::take(&mut self.scratch);
-        self.packing.pack(codes, &mut key);
-        let probe = self.index.probe(&key, || self.hasher.hash_one(&key));
+        let known = packed.filter(|_| repacks == self.repacks).map(|(k, h)| {
+            key.copy_from_slice(k);
+            h
+        });
+        if known.is_none() {
+            self.packing.pack(codes, &mut key);
+        }
+        let probe = self.index.probe(&key, || known.flatten().unwrap_or_else(|| self.hasher.hash_one(&key)));
         let found = self.index.find(probe, |c| same_key(&self.keys, c as usize, &key));
         let r = match found {
             Ok(i) => Ok(i),
@@ -357,6 +416,7 @@ impl ClassTable {
         self.keys = keys;
         self.packing = wider;
         self.scratch = vec![0; new_w];
+        self.repacks = self.repacks.wrapping_add(1);
         self.rebuild_index(0);
     }
 
@@ -402,15 +462,16 @@ impl ClassTable {
         // Looked up a run at a time, as the rows of a block are.
         const RUN: usize = 4096;
         let q = self.q;
-        let (mut keys, mut ahead) = (Vec::with_capacity(RUN * q), vec![0u64; self.packing.words()]);
+        let (mut keys, mut ahead) = (Vec::with_capacity(RUN * q), Lookahead::new());
         let mut classes = Vec::with_capacity(other.len());
         for first in (0..other.len()).step_by(RUN) {
             let run = first..(first + RUN).min(other.len());
             keys.clear();
+            ahead.clear();
             keys.extend(run.clone().flat_map(|i| (0..q).map(move |a| (i, a))).map(|(i, a)| codes[a][other.code_at(i, a) as usize]));
             for (r, i) in run.enumerate() {
                 self.prefetch_ahead(&keys, r, &mut ahead);
-                let c = self.class_of(&keys[r * q..(r + 1) * q])?;
+                let c = self.class_of(&keys[r * q..(r + 1) * q], ahead.get(r, self.repacks))?;
                 self.add_rows(c, other.counts[i], other.weight(i))?;
                 classes.push(c);
             }

@@ -55,6 +55,11 @@ impl Packing {
 
     /// Writes the key of `codes` into `out` (`words()` long).
     pub fn pack(&self, codes: &[u32], out: &mut [u64]) {
+        if let ([word], 1) = (&mut *out, self.words) {
+            // One word (most keys): built in a register.
+            *word = codes.iter().zip(&self.shift).fold(0, |w, (&c, &s)| w | u64::from(c) << s);
+            return;
+        }
         out.fill(0);
         for (a, &c) in codes.iter().enumerate() {
             out[self.word[a]] |= u64::from(c) << self.shift[a];

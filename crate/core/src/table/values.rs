@@ -17,6 +17,11 @@ use crate::ingest::encoding::Encoding;
 #[derive(Debug, Clone)]
 pub struct Values {
     hasher: Fixed,
+    /// The last key found in each of [`RECENT`] slots (chosen by its hash): a cell whose key
+    /// is there gets its code by comparing it with that key alone, without probing `index`
+    /// (most columns of categories have a few dozen values). Two slots a raw key, up to
+    /// [`RECENT`]: a file of many columns of few values holds little.
+    recent: Vec<Recent>,
     /// Raw keys (fields with ASCII white space trimmed) and their codes; the first eight
     /// bytes of a key are kept in its entry, so most lookups read nothing else.
     index: HashTable<Key>,
@@ -32,6 +37,7 @@ impl Default for Values {
     fn default() -> Self {
         Values {
             hasher: Fixed::with_seed(0x5eed),
+            recent: Vec::new(),
             index: HashTable::new(),
             texts: Vec::new(),
             by_text: HashTable::new(),
@@ -54,6 +60,38 @@ struct Key {
     code: u32,
 }
 
+/// The most slots of [`Values::recent`] (8 KiB a column; a column reads only the slots of its
+/// values).
+const RECENT: usize = 256;
+
+/// A key with its code, in [`Values::recent`]: its head and its last eight bytes (0 for a key
+/// of at most 8), which with its length are the whole key up to 16 bytes; the bytes between
+/// of a longer key are at `offset` in [`Values::bytes`].
+#[derive(Debug, Clone, Copy, Default)]
+struct Recent {
+    head: u64,
+    tail: u64,
+    /// Its length plus one (0: an empty slot).
+    len1: u32,
+    code: u32,
+    offset: u32,
+}
+
+/// The last eight bytes of `b` when it is longer than eight bytes (with [`head`] and the
+/// length, all of a key of at most 16 bytes), else 0.
+#[inline]
+fn tail(b: &[u8]) -> u64 {
+    let n = b.len();
+    if n > 8 { u64::from_le_bytes(b[n - 8..].try_into().expect("8 bytes")) } else { 0 }
+}
+
+/// The slot of [`Values::recent`] (of `slots`, a power of two or 0) of a key's hash (bits the
+/// index's bucket and tag use least); past the end when there is no slot.
+#[inline]
+fn recent_slot(hash: u64, slots: usize) -> usize {
+    (hash >> 32) as usize & slots.wrapping_sub(1)
+}
+
 /// The first eight bytes of `b`, zeros past its end, without a library call.
 #[inline]
 fn head(b: &[u8]) -> u64 {
@@ -72,12 +110,16 @@ fn head(b: &[u8]) -> u64 {
     u64::from(b[0]) | (u64::from(b[n / 2]) << (8 * (n / 2))) | (u64::from(b[n - 1]) << (8 * (n - 1)))
 }
 
-/// The hash of a key: its head and length mixed by one folded multiply when it is short,
-/// the full hasher otherwise.
+/// The hash of a key: one folded multiply of its head with its length (at most 8 bytes) or
+/// with its last eight bytes (9 to 16 bytes), the full hasher past 16 bytes. (Only the
+/// lookups of this index use it: codes go by first appearance, so the hash changes no output.)
 #[inline]
 fn key_hash(hasher: &Fixed, key: &[u8], head: u64) -> u64 {
-    if key.len() <= 8 {
-        crate::hash::folded_multiply(head ^ 0x243F_6A88_85A3_08D3, key.len() as u64 ^ 0x1319_8A2E_0370_7344)
+    let n = key.len();
+    if n <= 8 {
+        crate::hash::folded_multiply(head ^ 0x243F_6A88_85A3_08D3, n as u64 ^ 0x1319_8A2E_0370_7344)
+    } else if n <= 16 {
+        crate::hash::folded_multiply(head ^ 0x243F_6A88_85A3_08D3 ^ n as u64, tail(key) ^ 0xA409_3822_299F_31D0)
     } else {
         hasher.hash_one(key)
     }
@@ -147,7 +189,7 @@ impl Values {
 
     /// Bytes this index holds (its memory, roughly).
     pub fn memory(&self) -> usize {
-        self.bytes.capacity() + self.texts.capacity() * 8 + self.counts.capacity() * 8 + self.index.capacity() * 25
+        self.recent.capacity() * std::mem::size_of::<Recent>() + self.bytes.capacity() + self.texts.capacity() * 8 + self.counts.capacity() * 8 + self.index.capacity() * 25
             + self.by_text.capacity() * 5
     }
 
@@ -157,11 +199,22 @@ impl Values {
         let key = ascii_trim(field);
         let h = head(key);
         let hash = key_hash(&self.hasher, key, h);
+        let n = key.len();
+        let t = tail(key);
+        let slot = recent_slot(hash, self.recent.len());
         let bytes = &self.bytes;
+        if let Some(r) = self.recent.get(slot)
+            && r.head == h && r.tail == t && r.len1 as usize == n + 1 && (n <= 16 || same_bytes(&bytes[r.offset as usize + 8..r.offset as usize + n - 8], &key[8..n - 8])) {
+            self.counts[r.code as usize] += 1;
+            return Some(r.code);
+        }
         let e = self.index.find(hash, |e| {
             e.head == h && e.len as usize == key.len() && (key.len() <= 8 || same_bytes(&bytes[e.offset as usize + 8..e.offset as usize + key.len()], &key[8..]))
         })?;
         let code = e.code;
+        if let Some(r) = self.recent.get_mut(slot) {
+            *r = Recent { head: h, tail: t, len1: n as u32 + 1, code, offset: e.offset };
+        }
         self.counts[code as usize] += 1;
         Some(code)
     }
@@ -208,6 +261,10 @@ impl Values {
         self.index.insert_unique(key_hash(hasher, key, h), entry, |e| {
             key_hash(hasher, &bytes[e.offset as usize..(e.offset + e.len) as usize], e.head)
         });
+        if self.recent.len() < RECENT && self.recent.len() < 2 * self.index.len() {
+            // (Emptied: keys go to new slots as they are found again.)
+            self.recent = vec![Recent::default(); (2 * self.index.len()).next_power_of_two().min(RECENT)];
+        }
         self.counts[code as usize] += 1;
         Some(code)
     }
@@ -252,6 +309,28 @@ mod tests {
             expected[..n.min(8)].copy_from_slice(&b[..n.min(8)]);
             assert_eq!(head(&b), u64::from_le_bytes(expected), "{n} bytes");
         }
+    }
+
+    #[test]
+    fn the_recent_slots_give_every_key_its_own_code() {
+        // 1,200 keys (more than the slots, so slots are shared): lengths 0 to 40, and long
+        // keys with the same head, tail and length that differ only between them.
+        let mut keys: Vec<Vec<u8>> = (0..1_000u32).map(|i| format!("{i:x}").repeat(1 + i as usize % 7).into_bytes()).map(|k| k[..k.len().min(40)].to_vec()).collect();
+        keys.extend((0..200u32).map(|i| format!("headhead{i:03}middletailtail").into_bytes()));
+        keys.sort();
+        keys.dedup();
+        let mut v = Values::default();
+        let codes: Vec<u32> = keys.iter().map(|k| v.find(k).or_else(|| v.insert(k, Encoding::Utf8)).unwrap()).collect();
+        // Three more rounds, each in another order: forward, backward, even places then odd.
+        let n = keys.len();
+        let orders: [Vec<usize>; 3] = [(0..n).collect(), (0..n).rev().collect(), (0..n).step_by(2).chain((1..n).step_by(2)).collect()];
+        for order in &orders {
+            for &i in order {
+                assert_eq!(v.find(&keys[i]), Some(codes[i]), "key {:?}", String::from_utf8_lossy(&keys[i]));
+            }
+        }
+        assert!(codes.iter().all(|&c| v.count(c) == 4), "each key counted once a round");
+        assert_eq!(v.find(b"headhead999middletailtail"), None, "a key that differs only in its middle is not found");
     }
 
     #[test]
