@@ -474,8 +474,10 @@ fn histogram(dis: impl Iterator<Item = (f64, u64)>) -> Vec<u64> {
 
 /// The SUDA metrics (spec peer-measures.md Sec 1.5) of a finished class table.
 /// With `columns`, the SUDA and DIS-SUDA score of each class are added to the per-record
-/// values (`suda_score`, `dis_suda_score`).
-pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, columns: Option<&mut super::per_record::PerRecord>) -> Vec<MetricResult> {
+/// values (`suda_score`, `dis_suda_score`). With `lists`, the record-level lists of Sec 1.5
+/// (`per_record` of both scores, `msu_counts`) are in the details: as long as the file, they
+/// follow the audit's `per_record` setting, as record risk's vector does (docs/decisions.md).
+pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, columns: Option<&mut super::per_record::PerRecord>, lists: bool) -> Vec<MetricResult> {
     const IDS: [&str; 4] = ["suda_score", "suda_msu_records", "suda_msu_share", "suda_dis_score"];
     let q = qi.len();
     let max = p.suda_max_size.unwrap_or(q);
@@ -536,12 +538,6 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         let sum = crate::numeric::neumaier((0..table.len()).map(|i| v[i] * table.count(i) as f64));
         min_mean_max(lo, sum / n as f64, hi)
     };
-    // Records of a scored class: one each (only a key held by one record has MSUs).
-    let mut by_row: Vec<usize> = scored.clone();
-    by_row.sort_unstable_by_key(|&i| ids.first_row[i]);
-    let keys = ids.keys(&by_row);
-    let per_record = |v: &[f64]| Value::Object(by_row.iter().zip(&keys).map(|(&i, k)| (k.clone(), json!(v[i]))).collect());
-    let msu_counts = Value::Object(by_row.iter().zip(&keys).map(|(&i, k)| (k.clone(), json!(msus.counts[i]))).collect());
     let mut total_by_size = vec![0u64; max];
     let mut by_smallest = vec![0u64; max];
     for &i in &scored {
@@ -560,9 +556,7 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         })
         .collect();
     let top = top_records(table, qi, &scores, &dis, &found, ids);
-    let mut score_metric = ctx.ok("suda_score", summary(&scores)).with_details(json!({
-        "per_record": per_record(&scores),
-        "msu_counts": msu_counts,
+    let mut score_details = json!({
         "msu_total_by_size": total_by_size,
         "weights": w,
         "q_eff": qe,
@@ -571,7 +565,27 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         "variable_contributions": contributions,
         "top": top,
         "score_histogram": score_histogram(&scores, table),
-    }));
+    });
+    let mut dis_details = json!({
+        "dis_file": dis_file,
+        "u1": u1,
+        "p2": p2,
+        "q_exponent": q_exp,
+        "dis_fraction": pi,
+        "histogram": histogram((0..table.len()).map(|i| (dis[i], table.count(i)))),
+    });
+    // The record-level lists, built only when asked for: the records of a scored class, one
+    // each (only a key held by one record has MSUs), in file order.
+    if lists {
+        let mut by_row: Vec<usize> = scored.clone();
+        by_row.sort_unstable_by_key(|&i| ids.first_row[i]);
+        let keys = ids.keys(&by_row);
+        let list = |v: &dyn Fn(usize) -> Value| Value::Object(by_row.iter().zip(&keys).map(|(&i, k)| (k.clone(), v(i))).collect());
+        score_details["per_record"] = list(&|i| json!(scores[i]));
+        score_details["msu_counts"] = list(&|i| json!(msus.counts[i]));
+        dis_details["per_record"] = list(&|i| json!(dis[i]));
+    }
+    let mut score_metric = ctx.ok("suda_score", summary(&scores)).with_details(score_details);
     if q < 3 {
         score_metric = score_metric.with_warning("suda_padded_to_three_qis");
     }
@@ -580,15 +594,7 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         score_metric,
         ctx.ok("suda_msu_records", n_scored).with_details(json!({ "by_smallest_msu": by_smallest })),
         ctx.ok("suda_msu_share", n_scored as f64 / n as f64),
-        ctx.ok("suda_dis_score", summary(&dis)).with_details(json!({
-            "per_record": per_record(&dis),
-            "dis_file": dis_file,
-            "u1": u1,
-            "p2": p2,
-            "q_exponent": q_exp,
-            "dis_fraction": pi,
-            "histogram": histogram((0..table.len()).map(|i| (dis[i], table.count(i)))),
-        })),
+        ctx.ok("suda_dis_score", summary(&dis)).with_details(dis_details),
     ]
 }
 
