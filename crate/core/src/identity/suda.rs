@@ -175,6 +175,15 @@ impl Pool {
         self.u32s.push(v);
     }
 
+    /// An empty index for `n` rows. One much larger is not taken: clearing an index writes
+    /// all of its slots, and a sparse one spreads a few rows over many cache lines.
+    fn index(&mut self, n: usize) -> hashbrown::HashTable<u32> {
+        match self.indexes.pop() {
+            Some(index) if index.capacity() <= 4 * n + 64 => index,
+            _ => hashbrown::HashTable::with_capacity(n),
+        }
+    }
+
     fn pairs(&mut self) -> Vec<(u32, u64)> {
         self.pairs.pop().unwrap_or_default()
     }
@@ -253,7 +262,7 @@ impl Sub {
         // copy of the cells beside the subtable's own).
         let hasher = crate::hash::Fixed::with_seed(0x5eed);
         let hash = |key: &[u32]| hasher.hash_one(key);
-        let mut index = pool.indexes.pop().unwrap_or_default();
+        let mut index = pool.index(rows.size_hint().0);
         let mut key = pool.u32s();
         for r in rows {
             key.clear();
