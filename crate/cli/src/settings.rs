@@ -311,8 +311,9 @@ pub struct Settings {
     /// Record-level: not for sharing.
     #[arg(long, value_name = "FILE")]
     pub per_record: Option<PathBuf>,
-    /// Put the per-record vectors in the report too (`record_risk.details.per_record`; setting
-    /// `per_record`): as long as the file, and record-level.
+    /// Put the per-record vectors in the report too (`record_risk.details.per_record`, and with
+    /// --suda `suda_score.details.per_record` and `msu_counts`, `suda_dis_score.details.per_record`;
+    /// setting `per_record`): as long as the file, and record-level.
     #[arg(long)]
     per_record_in_report: bool,
     /// |rho| from which the row-order leak warns (with --original paired by --record-id)

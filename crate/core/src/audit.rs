@@ -434,14 +434,7 @@ impl TableSummary {
             };
             PerRecord::new(rows, size, f)
         });
-        if let (Some(p), true) = (&per_record, config.per_record)
-            && add_per_record(&mut metrics, "record_risk", p.risk_json())
-        {
-            warnings.push(Warning {
-                code: crate::shareable::RECORD_LEVEL,
-                message: "this report holds a value per record (details.per_record, asked for by the setting per_record): share its shareable variant, which leaves them out".into(),
-            });
-        }
+        let mut record_level = matches!((&per_record, config.per_record), (Some(p), true) if add_per_record(&mut metrics, "record_risk", p.risk_json()));
         if let (Some(first_row), false) = (&self.first_rows, qi.is_empty()) {
             let ctx = crate::metric::Context {
                 family: "identity",
@@ -449,7 +442,15 @@ impl TableSummary {
                 params: serde_json::Value::Null,
             };
             let ids = identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() };
-            metrics.extend(identity::suda::metrics(&ctx, &self.classes, &qi, &config.suda, &ids, per_record.as_mut()));
+            let suda = identity::suda::metrics(&ctx, &self.classes, &qi, &config.suda, &ids, per_record.as_mut(), config.per_record);
+            record_level |= suda.iter().any(|m| m.details.get("per_record").is_some());
+            metrics.extend(suda);
+        }
+        if record_level {
+            warnings.push(Warning {
+                code: crate::shareable::RECORD_LEVEL,
+                message: "this report holds a value per record (details.per_record, asked for by the setting per_record): share its shareable variant, which leaves them out".into(),
+            });
         }
         if let (Some(advice), false) = (&config.advice, qi.is_empty()) {
             let ctx = crate::metric::Context {

@@ -116,8 +116,10 @@ pub struct AuditConfig {
     #[serde(flatten)]
     pub ci: CiParams,
     /// Per-record vectors in the report (spec README Sec 10): `record_risk.details.per_record`
-    /// (`P(i)` of each record, identity-risk.md Sec 4), keyed by `record_id` when given. Off by
-    /// default: record-level, and as long as the file.
+    /// (`P(i)` of each record, identity-risk.md Sec 4), and with SUDA on the `per_record` of
+    /// `suda_score` and `suda_dis_score` and `suda_score`'s `msu_counts` (peer-measures.md
+    /// Sec 1.5), keyed by `record_id` when given. Off by default: record-level, and as long as
+    /// the file.
     pub per_record: bool,
     /// Keep each record's class for a per-record table ([`crate::Report::per_record`]: the
     /// CLI's `--per-record FILE`, the page's download) without putting it in the report's JSON.

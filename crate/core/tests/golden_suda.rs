@@ -10,9 +10,11 @@ use pseudolens_core::table::classes::MissingPolicy;
 use pseudolens_core::{AuditConfig, Report};
 use serde_json::{Value, json};
 
+/// The G1 table audited with SUDA on and its per-record lists in the report (`per_record`).
 fn suda(qis: &[&str], change: impl FnOnce(&mut AuditConfig)) -> Report {
     let mut config = qi(qis);
     config.suda.suda = true;
+    config.per_record = true;
     change(&mut config);
     audit(&fixture("suda_g1.csv"), &config)
 }
@@ -159,6 +161,32 @@ fn parameters_out_of_range_are_errors() {
         let m = r.metric("suda_score").unwrap();
         assert_eq!((m.status, m.reason), (pseudolens_core::metric::Status::Error, Some("invalid_parameter")));
     }
+}
+
+#[test]
+fn record_level_lists_follow_per_record() {
+    // Without `per_record` the report keeps the summaries, `top` and the histogram, not the
+    // lists as long as the file (docs/decisions.md); the per-record table keeps the scores.
+    let mut config = qi(&QI);
+    config.suda.suda = true;
+    config.keep_records = true;
+    let r = audit(&fixture("suda_g1.csv"), &config);
+    let (score, dis) = (&r.metric("suda_score").unwrap().details, &r.metric("suda_dis_score").unwrap().details);
+    assert_eq!((score.get("per_record"), score.get("msu_counts"), dis.get("per_record")), (None, None, None));
+    assert_eq!((score["top"].as_array().unwrap().len(), score["msu_total_by_size"].clone()), (6, json!([1, 9, 7, 0])));
+    assert!(!r.warnings.iter().any(|w| w.code == "record_level_values"));
+    let mut csv = Vec::new();
+    r.per_record.as_ref().unwrap().write_csv(&mut csv).unwrap();
+    // Row 9's score is 8 (G1.1), its DIS 0.05611307618.
+    let row9 = String::from_utf8(csv).unwrap().lines().nth(9).unwrap().to_string();
+    assert!(row9.starts_with("9,1,1,1,8,0.0561130761"), "{row9}");
+    // With it, the three lists and the warning of a record-level report.
+    config.per_record = true;
+    let r = audit(&fixture("suda_g1.csv"), &config);
+    let (score, dis) = (&r.metric("suda_score").unwrap().details, &r.metric("suda_dis_score").unwrap().details);
+    assert_eq!((score["per_record"]["9"].clone(), score["msu_counts"]["9"].clone()), (json!(8.0), json!([1, 1, 0, 0])));
+    assert_eq!(dis["per_record"].as_object().unwrap().len(), 6);
+    assert!(r.warnings.iter().any(|w| w.code == "record_level_values"));
 }
 
 #[test]

@@ -67,6 +67,7 @@ fn suda_per_record_keyed_by_record_id() {
     let csv = "rid,c0,c1,c2\nr1,1,a,x\nr2,1,b,y\nr3,2,b,x\nr4,1,b,y\n";
     let mut c = qi(&["c0", "c1", "c2"]);
     c.suda.suda = true;
+    c.per_record = true;
     let by_row = audit(csv.as_bytes(), &c);
     c.record_id = Some("rid".into());
     let by_id = audit(csv.as_bytes(), &c);

@@ -76,6 +76,7 @@ proptest! {
         let max = 1 + max_pick % q;
         let mut config = AuditConfig { missing_policy: policy, ..qi(&(0..q).map(|c| format!("c{c}")).collect::<Vec<_>>().iter().map(String::as_str).collect::<Vec<_>>()) };
         config.suda.suda = true;
+        config.per_record = true;
         config.suda.suda_max_size = Some(max);
         config.suda.suda_blank_in_msu = blank_in_msu;
         let r = audit(&csv(&rows, q), &config);
@@ -106,6 +107,7 @@ proptest! {
         let names: Vec<String> = (0..q).map(|c| format!("c{c}")).collect();
         let mut config = qi(&names.iter().map(String::as_str).collect::<Vec<_>>());
         config.suda.suda = true;
+        config.per_record = true;
         let mut order: Vec<usize> = (0..rows.len()).collect();
         let mut s = seed | 1;
         for i in (1..order.len()).rev() {

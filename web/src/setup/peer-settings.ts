@@ -86,7 +86,7 @@ export function peerSettings(): {
     el(
       'p',
       { class: 'help', id: 'per-record-help' },
-      'The JSON report then lists every record’s risk (by its record id, or its row): as long as the file, and record-level, so the shareable report leaves it out. The results always offer them as a CSV file.',
+      'The JSON report then lists every record’s risk (by its record id, or its row), and with SUDA on each scored record’s SUDA and DIS-SUDA scores and MSU counts: as long as the file, and record-level, so the shareable report leaves them out. The results always offer them as a CSV file.',
     ),
   );
   const rowOrderInput = numberInput('row-order-threshold', d.rowOrderThreshold, 0, 1, 0.01);

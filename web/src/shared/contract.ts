@@ -123,8 +123,10 @@ attacks: AttackParams | null,
 hipaa: boolean, 
 /**
  * Per-record vectors in the report (spec README Sec 10): `record_risk.details.per_record`
- * (`P(i)` of each record, identity-risk.md Sec 4), keyed by `record_id` when given. Off by
- * default: record-level, and as long as the file.
+ * (`P(i)` of each record, identity-risk.md Sec 4), and with SUDA on the `per_record` of
+ * `suda_score` and `suda_dis_score` and `suda_score`'s `msu_counts` (peer-measures.md
+ * Sec 1.5), keyed by `record_id` when given. Off by default: record-level, and as long as
+ * the file.
  */
 per_record: boolean, 
 /**

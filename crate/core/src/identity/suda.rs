@@ -132,6 +132,8 @@ struct Data {
     blank_item: bool,
     /// Per column, the number of its codes.
     values: Vec<usize>,
+    /// Per column, where its codes start in a table of every column's codes ([`Ranks`]).
+    offset: Vec<usize>,
 }
 
 impl Data {
@@ -139,10 +141,74 @@ impl Data {
     fn code(&self, r: u32, c: usize) -> u32 {
         self.codes[r as usize * self.q + c]
     }
+
+    /// The number of codes of all columns (the length of a rank table).
+    fn all_values(&self) -> usize {
+        self.values.iter().sum()
+    }
 }
 
 /// Code of a cell that holds no item of a subtable (a value ranked at or below its item).
 const NONE: u32 = u32::MAX;
+
+/// Buffers reused down the recursion of one top-level subtable (one thread at a time): once
+/// it holds a buffer for each level, the search no longer allocates.
+#[derive(Default)]
+struct Pool {
+    u32s: Vec<Vec<u32>>,
+    usizes: Vec<Vec<usize>>,
+    pairs: Vec<Vec<(u32, u64)>>,
+    items: Vec<Vec<Item>>,
+    columns: Vec<Vec<Column>>,
+    indexes: Vec<hashbrown::HashTable<u32>>,
+    /// Rank tables, every entry 0.
+    ranks: Vec<Vec<u32>>,
+}
+
+impl Pool {
+    fn u32s(&mut self) -> Vec<u32> {
+        self.u32s.pop().unwrap_or_default()
+    }
+
+    fn put(&mut self, mut v: Vec<u32>) {
+        v.clear();
+        self.u32s.push(v);
+    }
+
+    /// An empty index for `n` rows. One much larger is not taken: clearing an index writes
+    /// all of its slots, and a sparse one spreads a few rows over many cache lines.
+    fn index(&mut self, n: usize) -> hashbrown::HashTable<u32> {
+        match self.indexes.pop() {
+            Some(index) if index.capacity() <= 4 * n + 64 => index,
+            _ => hashbrown::HashTable::with_capacity(n),
+        }
+    }
+
+    fn pairs(&mut self) -> Vec<(u32, u64)> {
+        self.pairs.pop().unwrap_or_default()
+    }
+
+    fn put_pairs(&mut self, mut v: Vec<(u32, u64)>) {
+        v.clear();
+        self.pairs.push(v);
+    }
+
+    fn free(&mut self, sub: Sub) {
+        let mut cols = sub.cols;
+        cols.clear();
+        self.usizes.push(cols);
+        self.put(sub.codes);
+        self.put(sub.weight);
+        self.put(sub.id);
+    }
+
+    fn free_columns(&mut self, mut columns: Vec<Column>) {
+        for col in columns.drain(..) {
+            self.put(col.sorted);
+        }
+        self.columns.push(columns);
+    }
+}
 
 /// A (sub)table: its rows over the columns that still hold items, each cell an item ranked
 /// above the subtable's item or [`NONE`] (or a blank under `wildcard`), rows alike on these
@@ -168,24 +234,37 @@ impl Sub {
         self.codes[r * self.cols.len() + j]
     }
 
-    /// The rows `rows` of a table over its columns `cols`, the cells `keep` refuses made
-    /// [`NONE`] (blanks stay under `wildcard`), rows alike merged.
-    fn project(data: &Data, cols: &[usize], code: impl Fn(u32, usize) -> u32, keep: impl Fn(u32, usize, u32) -> bool, weight: impl Fn(u32) -> u32, id: impl Fn(u32) -> u32, rows: &[u32]) -> Sub {
-        let cell = |r: u32, j: usize| {
-            let v = code(r, j);
-            if v == NONE || (data.wildcard && is_blank(v)) || keep(r, j, v) { v } else { NONE }
-        };
-        // Columns left with an item.
-        let kept: Vec<usize> = (0..cols.len()).filter(|&j| rows.iter().any(|&r| { let v = cell(r, j); v != NONE && !(data.wildcard && is_blank(v)) })).collect();
+    /// The rows `rows` of a table over its columns `cols` (at most 64), each cell as `cell`
+    /// gives it ([`NONE`] for a cell without item), the columns left without an item (blanks
+    /// under `wildcard` aside) dropped, rows alike merged.
+    fn project(data: &Data, cols: &[usize], cell: impl Fn(u32, usize) -> u32, weight: impl Fn(u32) -> u32, id: impl Fn(u32) -> u32, rows: impl Iterator<Item = u32> + Clone, pool: &mut Pool) -> Sub {
+        let item = |v: u32| v != NONE && !(data.wildcard && is_blank(v));
+        // Columns left with an item: one pass over the rows, each row's cells read together.
+        let all = if cols.len() == 64 { u64::MAX } else { (1u64 << cols.len()) - 1 };
+        let mut held = 0u64;
+        for r in rows.clone() {
+            for j in bits(all & !held) {
+                if item(cell(r, j)) {
+                    held |= 1 << j;
+                }
+            }
+            if held == all {
+                break;
+            }
+        }
+        let mut kept = pool.usizes.pop().unwrap_or_default();
+        kept.extend(bits(held));
         let m = kept.len();
-        let mut sub = Sub { cols: kept.iter().map(|&j| cols[j]).collect(), codes: Vec::with_capacity(rows.len() * m), weight: Vec::new(), id: Vec::new() };
+        let mut sub_cols = pool.usizes.pop().unwrap_or_default();
+        sub_cols.extend(kept.iter().map(|&j| cols[j]));
+        let mut sub = Sub { cols: sub_cols, codes: pool.u32s(), weight: pool.u32s(), id: pool.u32s() };
         // Rows alike merged: an index of the rows kept so far, by the hash of their cells (no
         // copy of the cells beside the subtable's own).
         let hasher = crate::hash::Fixed::with_seed(0x5eed);
         let hash = |key: &[u32]| hasher.hash_one(key);
-        let mut index: hashbrown::HashTable<u32> = hashbrown::HashTable::with_capacity(rows.len());
-        let mut key: Vec<u32> = Vec::with_capacity(m);
-        for &r in rows {
+        let mut index = pool.index(rows.size_hint().0);
+        let mut key = pool.u32s();
+        for r in rows {
             key.clear();
             key.extend(kept.iter().map(|&j| cell(r, j)));
             let h = hash(&key);
@@ -203,6 +282,11 @@ impl Sub {
                 }
             }
         }
+        index.clear();
+        pool.indexes.push(index);
+        pool.put(key);
+        kept.clear();
+        pool.usizes.push(kept);
         sub
     }
 }
@@ -218,27 +302,30 @@ struct Column {
 
 impl Column {
     /// Sorts the rows holding an item or a blank by their code in column `j`.
-    fn new(data: &Data, sub: &Sub, j: usize) -> Column {
-        let mut sorted: Vec<u32> = Vec::with_capacity(sub.len());
+    fn new(data: &Data, sub: &Sub, j: usize, pool: &mut Pool) -> Column {
+        let mut sorted = pool.u32s();
         sorted.extend((0..sub.len() as u32).filter(|&r| sub.code(r as usize, j) != NONE));
         let values = data.values[sub.cols[j]];
         // A few rows are sorted in place; more by counting (two buffers the size of the
         // column's values and rows).
         if sorted.len() > 32 && values <= 2 * sorted.len() + 64 {
-            let mut start = vec![0u32; values + 1];
+            let mut start = pool.u32s();
+            start.resize(values + 1, 0);
             for &r in &sorted {
                 start[sub.code(r as usize, j) as usize + 1] += 1;
             }
             for v in 0..values {
                 start[v + 1] += start[v];
             }
-            let mut out = vec![0u32; sorted.len()];
+            let mut out = pool.u32s();
+            out.resize(sorted.len(), 0);
             for &r in &sorted {
                 let at = &mut start[sub.code(r as usize, j) as usize];
                 out[*at as usize] = r;
                 *at += 1;
             }
-            sorted = out;
+            pool.put(start);
+            pool.put(std::mem::replace(&mut sorted, out));
         } else {
             sorted.sort_unstable_by_key(|&r| sub.code(r as usize, j));
         }
@@ -284,75 +371,112 @@ fn worth(sub: &Sub, col: &Column, item: &Item) -> bool {
     col.sorted[..col.blanks].iter().chain(&col.sorted[item.from..item.to]).any(|&r| sub.weight[r as usize] == 1)
 }
 
+/// The ranks of a (sub)table's items: per column of the data and code, the rank of its item
+/// in the table (0 for none; a table of every column's codes, looked up by the code a cell
+/// already holds), and per column of the table the highest.
+struct Ranks {
+    of: Vec<u32>,
+    max: Vec<u32>,
+}
+
+impl Ranks {
+    #[inline]
+    fn of(&self, data: &Data, c: usize, v: u32) -> u32 {
+        self.of[data.offset[c] + v as usize]
+    }
+
+    /// Gives the buffers back, the rank table zeroed again (only the entries of `items`).
+    fn free(mut self, data: &Data, sub: &Sub, columns: &[Column], items: &[Item], pool: &mut Pool) {
+        for item in items {
+            let col = &columns[item.col];
+            self.of[data.offset[sub.cols[col.j]] + data_value(sub, col, item) as usize] = 0;
+        }
+        pool.ranks.push(self.of);
+        pool.put(self.max);
+    }
+}
+
 /// Ranks the items of a (sub)table by their support in it, fewest records first (ties by
 /// column and code; any fixed order gives the same MSUs): SUDA2's order, made again in every
-/// subtable. Sorts `items` from the highest rank down and returns per cell of `sub` the rank
-/// of its item, 0 for none (an item held by one record or by every record has no MSU in a
-/// subtable: the first is an MSU of `sub` itself, the second adds nothing).
-fn rank(sub: &Sub, columns: &[Column], items: &mut [Item]) -> Vec<u32> {
+/// subtable. Sorts `items` from the highest rank down and returns the rank of each item, 0
+/// for none (an item held by one record or by every record has no MSU in a subtable: the
+/// first is an MSU of `sub` itself, the second adds nothing).
+fn rank(data: &Data, sub: &Sub, columns: &[Column], items: &mut [Item], pool: &mut Pool) -> Ranks {
     items.sort_unstable_by_key(|item| (item.support, item.col, item.from));
-    let m = sub.cols.len();
-    let mut ranks = vec![0u32; sub.len() * m];
+    let mut of = pool.ranks.pop().unwrap_or_else(|| vec![0; data.all_values()]);
+    let mut max = pool.u32s();
+    max.resize(sub.cols.len(), 0);
     for (n, item) in items.iter_mut().enumerate() {
         item.rank = n as u32 + 1;
         let col = &columns[item.col];
-        for &r in &col.sorted[item.from..item.to] {
-            ranks[r as usize * m + col.j] = item.rank;
-        }
+        of[data.offset[sub.cols[col.j]] + data_value(sub, col, item) as usize] = item.rank;
+        max[col.j] = item.rank;
     }
     items.reverse();
-    ranks
+    Ranks { of, max }
 }
 
 /// The subtable of `item` of `sub`: its rows (and the blanks under `wildcard`) over the
-/// other columns, the items ranked above it (`ranks`: per cell of `sub`, from [`rank`]).
-fn subtable(data: &Data, sub: &Sub, ranks: &[u32], col: &Column, item: &Item) -> Sub {
-    let mut rows = col.sorted[..col.blanks].to_vec();
-    rows.extend_from_slice(&col.sorted[item.from..item.to]);
-    let others: Vec<usize> = (0..sub.cols.len()).filter(|&j| j != col.j).collect();
-    let cols: Vec<usize> = others.iter().map(|&j| sub.cols[j]).collect();
-    let m = sub.cols.len();
-    let code = |r: u32, j: usize| sub.code(r as usize, others[j]);
-    let keep = |r: u32, j: usize, _| ranks[r as usize * m + others[j]] > item.rank;
-    Sub::project(data, &cols, code, keep, |r| sub.weight[r as usize], |r| sub.id[r as usize], &rows)
+/// other columns, the items ranked above it. A column whose items all rank at or below it is
+/// not read.
+fn subtable(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, pool: &mut Pool) -> Sub {
+    let rows = col.sorted[..col.blanks].iter().chain(&col.sorted[item.from..item.to]).copied();
+    let mut others = pool.usizes.pop().unwrap_or_default();
+    others.extend((0..sub.cols.len()).filter(|&j| j != col.j && ranks.max[j] > item.rank));
+    let mut cols = pool.usizes.pop().unwrap_or_default();
+    cols.extend(others.iter().map(|&j| sub.cols[j]));
+    let cell = |r: u32, j: usize| {
+        let v = sub.code(r as usize, others[j]);
+        if v == NONE || (data.wildcard && is_blank(v)) || ranks.of(data, cols[j], v) > item.rank { v } else { NONE }
+    };
+    let child = Sub::project(data, &cols, cell, |r| sub.weight[r as usize], |r| sub.id[r as usize], rows, pool);
+    others.clear();
+    cols.clear();
+    pool.usizes.push(others);
+    pool.usizes.push(cols);
+    child
 }
 
-/// Spec Sec 1.2: MSUs of `sub` (over its items) of at most `k` items, as (class, column mask).
-fn search(data: &Data, sub: &Sub, k: usize) -> Vec<(u32, u64)> {
+/// Spec Sec 1.2: MSUs of `sub` (over its items) of at most `k` items, as (class, column
+/// mask), added to `out`.
+fn search(data: &Data, sub: &Sub, k: usize, out: &mut Vec<(u32, u64)>, pool: &mut Pool) {
     if !sub.weight.contains(&1) {
-        return Vec::new();
+        return;
     }
-    let columns: Vec<Column> = (0..sub.cols.len()).map(|j| Column::new(data, sub, j)).collect();
-    let (ones, mut items) = scan(sub, &columns, k);
-    if items.is_empty() {
-        return ones;
-    }
-    let mut found = Found::new();
-    ones.iter().for_each(|&(r, m)| found.add(r, m));
-    let ranks = rank(sub, &columns, &mut items);
-    let mut out = ones;
-    let mut kept = Vec::new();
-    for item in items.iter().filter(|item| worth(sub, &columns[item.col], item)) {
-        let col = &columns[item.col];
-        let child = subtable(data, sub, &ranks, col, item);
-        let limit = (k - 1).min(item.support as usize - 1);
-        let c = sub.cols[col.j];
-        let value = data_value(sub, col, item);
-        kept.clear();
-        for (r, mask) in search(data, &child, limit) {
+    let mut columns = pool.columns.pop().unwrap_or_default();
+    columns.extend((0..sub.cols.len()).map(|j| Column::new(data, sub, j, pool)));
+    let mut items = pool.items.pop().unwrap_or_default();
+    let from = out.len();
+    scan(sub, &columns, k, out, &mut items);
+    if !items.is_empty() {
+        let mut found = Found::new();
+        out[from..].iter().for_each(|&(r, m)| found.add(r, m));
+        let ranks = rank(data, sub, &columns, &mut items, pool);
+        let mut below = pool.pairs();
+        for item in items.iter().filter(|item| worth(sub, &columns[item.col], item)) {
+            let col = &columns[item.col];
+            let child = subtable(data, sub, &ranks, col, item, pool);
+            let limit = (k - 1).min(item.support as usize - 1);
+            let c = sub.cols[col.j];
+            let value = data_value(sub, col, item);
+            below.clear();
+            search(data, &child, limit, &mut below, pool);
+            pool.free(child);
             // Under `wildcard` a record with a blank cell is in every subtable of its column,
             // but the item is not its own.
-            if !(data.wildcard && data.code(r, c) != value) && found.minimal(r, mask) {
-                kept.push((r, mask | (1 << c)));
+            below.retain(|&(r, mask)| !(data.wildcard && data.code(r, c) != value) && found.minimal(r, mask));
+            // The MSUs of one item never lie within another's subtable MSU (they hold the item).
+            for &(r, m) in &below {
+                found.add(r, m | (1 << c));
+                out.push((r, m | (1 << c)));
             }
         }
-        // The MSUs of one item never lie within another's subtable MSU (they hold the item).
-        for &(r, m) in &kept {
-            found.add(r, m);
-            out.push((r, m));
-        }
+        pool.put_pairs(below);
+        ranks.free(data, sub, &columns, &items, pool);
     }
-    out
+    items.clear();
+    pool.items.push(items);
+    pool.free_columns(columns);
 }
 
 /// The code of an item.
@@ -360,10 +484,10 @@ fn data_value(sub: &Sub, col: &Column, item: &Item) -> u32 {
     sub.code(col.sorted[item.from] as usize, col.j)
 }
 
-/// The 1-MSUs of a table and the items whose subtables are searched (`k >= 2`).
-fn scan(sub: &Sub, columns: &[Column], k: usize) -> (Vec<(u32, u64)>, Vec<Item>) {
+/// The 1-MSUs of a table, added to `out`, and the items whose subtables are searched
+/// (`k >= 2`), to `items`.
+fn scan(sub: &Sub, columns: &[Column], k: usize, out: &mut Vec<(u32, u64)>, items: &mut Vec<Item>) {
     let total: u64 = sub.weight.iter().map(|&w| w as u64).sum();
-    let (mut out, mut items) = (Vec::new(), Vec::new());
     for (ci, col) in columns.iter().enumerate() {
         let c = sub.cols[col.j];
         let blank_support: u64 = col.sorted[..col.blanks].iter().map(|&r| sub.weight[r as usize] as u64).sum();
@@ -384,7 +508,6 @@ fn scan(sub: &Sub, columns: &[Column], k: usize) -> (Vec<(u32, u64)>, Vec<Item>)
             from = to;
         }
     }
-    (out, items)
 }
 
 /// The columns of a mask, ascending (one step per column, not per bit).
@@ -406,37 +529,46 @@ impl Data {
         let blank_item = blank_in_msu && !wildcard;
         let codes: Vec<u32> = (0..table.len()).flat_map(|i| (0..q).map(move |a| (i, a))).map(|(i, a)| table.code_at(i, a)).collect();
         let weight: Vec<u32> = (0..table.len()).map(|i| table.count(i) as u32).collect();
-        Data { q, codes, weight, wildcard, blank_item, values: (0..q).map(|c| table.dict(c).len()).collect() }
+        let values: Vec<usize> = (0..q).map(|c| table.dict(c).len()).collect();
+        let offset = values.iter().scan(0, |at, &n| Some(std::mem::replace(at, *at + n))).collect();
+        Data { q, codes, weight, wildcard, blank_item, values, offset }
     }
 }
 
 /// Spec Sec 1.2: the MSUs of every class of `table` up to `max` items, as per class its
-/// column masks. The subtables of the top-level items are searched on all cores, their
-/// candidates then tested in rank order from the highest rank down.
+/// column masks. The subtables of the top-level items are searched on all cores (each with
+/// its own [`Pool`]), their candidates then tested in rank order from the highest rank down.
 pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Vec<Vec<u64>> {
     let data = Data::of(table, blank_in_msu);
     let q = data.q;
-    let rows: Vec<u32> = (0..table.len() as u32).collect();
     let cols: Vec<usize> = (0..q).collect();
-    let top = Sub::project(&data, &cols, |r, c| data.code(r, c), |_, _, v| data.blank_item || !is_blank(v), |r| data.weight[r as usize], |r| r, &rows);
+    let mut pool = Pool::default();
+    let cell = |r: u32, c: usize| {
+        let v = data.code(r, c);
+        if data.wildcard || data.blank_item || !is_blank(v) { v } else { NONE }
+    };
+    let top = Sub::project(&data, &cols, cell, |r| data.weight[r as usize], |r| r, 0..table.len() as u32, &mut pool);
     let mut found: Vec<Vec<u64>> = vec![Vec::new(); table.len()];
     if !top.weight.contains(&1) {
         return found;
     }
-    let columns = crate::par::map((0..top.cols.len()).collect(), |j| Column::new(&data, &top, j));
-    let (ones, mut items) = scan(&top, &columns, max);
+    let columns = crate::par::map((0..top.cols.len()).collect(), |j| Column::new(&data, &top, j, &mut Pool::default()));
+    let (mut ones, mut items) = (Vec::new(), Vec::new());
+    scan(&top, &columns, max, &mut ones, &mut items);
     ones.into_iter().for_each(|(r, m)| found[r as usize].push(m));
-    let ranks = rank(&top, &columns, &mut items);
+    let ranks = rank(&data, &top, &columns, &mut items, &mut pool);
     items.retain(|item| worth(&top, &columns[item.col], item));
     // Every subtable's candidates at once (a thread takes the next item as it becomes free), then
     // tested in rank order: the same MSUs for any number of threads.
     let candidates = crate::par::map(items.iter().collect(), |item| {
+        let mut pool = Pool::default();
         let col = &columns[item.col];
-        let child = subtable(&data, &top, &ranks, col, item);
+        let child = subtable(&data, &top, &ranks, col, item, &mut pool);
         let limit = (max - 1).min(item.support as usize - 1);
         let c = top.cols[col.j];
         let value = data_value(&top, col, item);
-        let mut out = search(&data, &child, limit);
+        let mut out = Vec::new();
+        search(&data, &child, limit, &mut out, &mut pool);
         out.retain(|&(r, _)| !(data.wildcard && data.code(r, c) != value));
         (c, out)
     });
@@ -474,8 +606,10 @@ fn histogram(dis: impl Iterator<Item = (f64, u64)>) -> Vec<u64> {
 
 /// The SUDA metrics (spec peer-measures.md Sec 1.5) of a finished class table.
 /// With `columns`, the SUDA and DIS-SUDA score of each class are added to the per-record
-/// values (`suda_score`, `dis_suda_score`).
-pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, columns: Option<&mut super::per_record::PerRecord>) -> Vec<MetricResult> {
+/// values (`suda_score`, `dis_suda_score`). With `lists`, the record-level lists of Sec 1.5
+/// (`per_record` of both scores, `msu_counts`) are in the details: as long as the file, they
+/// follow the audit's `per_record` setting, as record risk's vector does (docs/decisions.md).
+pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, columns: Option<&mut super::per_record::PerRecord>, lists: bool) -> Vec<MetricResult> {
     const IDS: [&str; 4] = ["suda_score", "suda_msu_records", "suda_msu_share", "suda_dis_score"];
     let q = qi.len();
     let max = p.suda_max_size.unwrap_or(q);
@@ -536,12 +670,6 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         let sum = crate::numeric::neumaier((0..table.len()).map(|i| v[i] * table.count(i) as f64));
         min_mean_max(lo, sum / n as f64, hi)
     };
-    // Records of a scored class: one each (only a key held by one record has MSUs).
-    let mut by_row: Vec<usize> = scored.clone();
-    by_row.sort_unstable_by_key(|&i| ids.first_row[i]);
-    let keys = ids.keys(&by_row);
-    let per_record = |v: &[f64]| Value::Object(by_row.iter().zip(&keys).map(|(&i, k)| (k.clone(), json!(v[i]))).collect());
-    let msu_counts = Value::Object(by_row.iter().zip(&keys).map(|(&i, k)| (k.clone(), json!(msus.counts[i]))).collect());
     let mut total_by_size = vec![0u64; max];
     let mut by_smallest = vec![0u64; max];
     for &i in &scored {
@@ -560,9 +688,7 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         })
         .collect();
     let top = top_records(table, qi, &scores, &dis, &found, ids);
-    let mut score_metric = ctx.ok("suda_score", summary(&scores)).with_details(json!({
-        "per_record": per_record(&scores),
-        "msu_counts": msu_counts,
+    let mut score_details = json!({
         "msu_total_by_size": total_by_size,
         "weights": w,
         "q_eff": qe,
@@ -571,7 +697,27 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         "variable_contributions": contributions,
         "top": top,
         "score_histogram": score_histogram(&scores, table),
-    }));
+    });
+    let mut dis_details = json!({
+        "dis_file": dis_file,
+        "u1": u1,
+        "p2": p2,
+        "q_exponent": q_exp,
+        "dis_fraction": pi,
+        "histogram": histogram((0..table.len()).map(|i| (dis[i], table.count(i)))),
+    });
+    // The record-level lists, built only when asked for: the records of a scored class, one
+    // each (only a key held by one record has MSUs), in file order.
+    if lists {
+        let mut by_row: Vec<usize> = scored.clone();
+        by_row.sort_unstable_by_key(|&i| ids.first_row[i]);
+        let keys = ids.keys(&by_row);
+        let list = |v: &dyn Fn(usize) -> Value| Value::Object(by_row.iter().zip(&keys).map(|(&i, k)| (k.clone(), v(i))).collect());
+        score_details["per_record"] = list(&|i| json!(scores[i]));
+        score_details["msu_counts"] = list(&|i| json!(msus.counts[i]));
+        dis_details["per_record"] = list(&|i| json!(dis[i]));
+    }
+    let mut score_metric = ctx.ok("suda_score", summary(&scores)).with_details(score_details);
     if q < 3 {
         score_metric = score_metric.with_warning("suda_padded_to_three_qis");
     }
@@ -580,15 +726,7 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         score_metric,
         ctx.ok("suda_msu_records", n_scored).with_details(json!({ "by_smallest_msu": by_smallest })),
         ctx.ok("suda_msu_share", n_scored as f64 / n as f64),
-        ctx.ok("suda_dis_score", summary(&dis)).with_details(json!({
-            "per_record": per_record(&dis),
-            "dis_file": dis_file,
-            "u1": u1,
-            "p2": p2,
-            "q_exponent": q_exp,
-            "dis_fraction": pi,
-            "histogram": histogram((0..table.len()).map(|i| (dis[i], table.count(i)))),
-        })),
+        ctx.ok("suda_dis_score", summary(&dis)).with_details(dis_details),
     ]
 }
 
