@@ -425,7 +425,13 @@ impl TableSummary {
             }
         };
         let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi: &qi };
-        let mut metrics = if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) };
+        // SUDA's search reads the class table alone: it runs beside the identity suite, whose
+        // steps and its own leave cores idle in turn.
+        let suda_wanted = self.first_rows.is_some() && !qi.is_empty();
+        let (found, mut metrics) = crate::par::join(
+            || suda_wanted.then(|| identity::suda::msus_of(&self.classes, qi.len(), &config.suda)).flatten(),
+            || if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) },
+        );
         let mut per_record = self.records.take().filter(|_| !qi.is_empty()).map(|rows| {
             let size: Vec<u64> = (0..self.classes.len()).map(|i| self.classes.count(i)).collect();
             let f = match config.missing_policy {
@@ -442,7 +448,7 @@ impl TableSummary {
                 params: serde_json::Value::Null,
             };
             let ids = identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() };
-            let suda = identity::suda::metrics(&ctx, &self.classes, &qi, &config.suda, &ids, per_record.as_mut(), config.per_record);
+            let suda = identity::suda::metrics(&ctx, &self.classes, &qi, &config.suda, &ids, per_record.as_mut(), config.per_record, found);
             record_level |= suda.iter().any(|m| m.details.get("per_record").is_some());
             metrics.extend(suda);
         }

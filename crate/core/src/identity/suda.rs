@@ -94,8 +94,9 @@ impl RecordIds<'_> {
 pub struct Msus {
     /// `M`.
     pub max: usize,
-    /// Per class, `[m_1..m_M]` (empty for a class without MSU).
-    pub counts: Vec<Vec<u32>>,
+    /// `[m_1..m_M]` of each class side by side (all 0 for a class without MSU): one allocation,
+    /// not one per class.
+    sizes: Vec<u32>,
     /// Per QI, how many MSUs hold it.
     pub by_column: Vec<u64>,
 }
@@ -104,21 +105,20 @@ impl Msus {
     /// Counts the MSUs of each class by size, and of each column.
     fn of(found: &[Vec<u64>], q: usize, max: usize) -> Msus {
         let mut by_column = vec![0u64; q];
-        let counts = found
-            .iter()
-            .map(|masks| {
-                if masks.is_empty() {
-                    return Vec::new();
-                }
-                let mut m = vec![0u32; max];
-                for &mask in masks {
-                    m[mask.count_ones() as usize - 1] += 1;
-                    bits(mask).for_each(|c| by_column[c] += 1);
-                }
-                m
-            })
-            .collect();
-        Msus { max, counts, by_column }
+        let mut sizes = vec![0u32; found.len() * max];
+        for (masks, m) in found.iter().zip(sizes.chunks_exact_mut(max)) {
+            for &mask in masks {
+                m[mask.count_ones() as usize - 1] += 1;
+                bits(mask).for_each(|c| by_column[c] += 1);
+            }
+        }
+        Msus { max, sizes, by_column }
+    }
+
+    /// `[m_1..m_M]` of class `i` (empty for a class without MSU).
+    pub fn counts(&self, i: usize) -> &[u32] {
+        let m = &self.sizes[i * self.max..(i + 1) * self.max];
+        if m.iter().all(|&x| x == 0) { &[] } else { m }
     }
 }
 
@@ -604,12 +604,40 @@ fn histogram(dis: impl Iterator<Item = (f64, u64)>) -> Vec<u64> {
     bins
 }
 
+/// Why SUDA gives no scores for `q` QIs, MSUs up to `max`, these settings and `n` records in
+/// scope (spec Sec 1.5), if it does not.
+fn unavailable(q: usize, max: usize, p: &SudaParams, n: u64) -> Option<(Status, &'static str)> {
+    if q == 0 {
+        Some((Status::NotApplicable, "no_quasi_identifiers"))
+    } else if max == 0 || max > q || !(p.dis_fraction > 0.0 && p.dis_fraction <= 1.0) {
+        Some((Status::Error, "invalid_parameter"))
+    } else if q > MAX_QI {
+        Some((Status::Error, "too_many_quasi_identifiers"))
+    } else if q > MAX_SEARCHED_QI {
+        Some((Status::Error, "msu_search_too_large"))
+    } else if n == 0 {
+        Some((Status::EmptyInput, "no_records_in_scope"))
+    } else {
+        None
+    }
+}
+
+/// Spec Sec 1.2: the MSUs [`metrics`] reads for `q` QIs, searched on their own (so that the
+/// audit can run the search beside the identity suite); `None` where `metrics` reports why
+/// there are none.
+pub fn msus_of(table: &ClassTable, q: usize, p: &SudaParams) -> Option<Vec<Vec<u64>>> {
+    let max = p.suda_max_size.unwrap_or(q);
+    unavailable(q, max, p, table.records()).is_none().then(|| find_msus(table, max, p.suda_blank_in_msu))
+}
+
 /// The SUDA metrics (spec peer-measures.md Sec 1.5) of a finished class table.
 /// With `columns`, the SUDA and DIS-SUDA score of each class are added to the per-record
 /// values (`suda_score`, `dis_suda_score`). With `lists`, the record-level lists of Sec 1.5
 /// (`per_record` of both scores, `msu_counts`) are in the details: as long as the file, they
 /// follow the audit's `per_record` setting, as record risk's vector does (docs/decisions.md).
-pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, columns: Option<&mut super::per_record::PerRecord>, lists: bool) -> Vec<MetricResult> {
+/// `found`: the MSUs from [`msus_of`] when the caller searched already (the audit searches beside
+/// the identity suite), else searched here.
+pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, columns: Option<&mut super::per_record::PerRecord>, lists: bool, found: Option<Vec<Vec<u64>>>) -> Vec<MetricResult> {
     const IDS: [&str; 4] = ["suda_score", "suda_msu_records", "suda_msu_share", "suda_dis_score"];
     let q = qi.len();
     let max = p.suda_max_size.unwrap_or(q);
@@ -624,27 +652,15 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         ..ctx.clone()
     };
     let all = |status: Status, reason: &'static str| IDS.iter().map(|id| ctx.without_value(id, status, reason)).collect();
-    if q == 0 {
-        return all(Status::NotApplicable, "no_quasi_identifiers");
-    }
-    if max == 0 || max > q || !(p.dis_fraction > 0.0 && p.dis_fraction <= 1.0) {
-        return all(Status::Error, "invalid_parameter");
-    }
-    if q > MAX_QI {
-        return all(Status::Error, "too_many_quasi_identifiers");
-    }
-    if q > MAX_SEARCHED_QI {
-        return all(Status::Error, "msu_search_too_large");
-    }
     let n = table.records();
-    if n == 0 {
-        return all(Status::EmptyInput, "no_records_in_scope");
+    if let Some((status, reason)) = unavailable(q, max, p, n) {
+        return all(status, reason);
     }
-    let found = find_msus(table, max, p.suda_blank_in_msu);
+    let found = found.unwrap_or_else(|| find_msus(table, max, p.suda_blank_in_msu));
     let msus = Msus::of(&found, q, max);
     let w = weights(q, max, p.suda_weights);
     let qe = q.max(3);
-    let score = |i: usize| -> f64 { msus.counts[i].iter().zip(&w).fold(0.0, |s, (&m, &w)| s + m as f64 * w) };
+    let score = |i: usize| -> f64 { msus.counts(i).iter().zip(&w).fold(0.0, |s, (&m, &w)| s + m as f64 * w) };
     let scores: Vec<f64> = (0..table.len()).map(score).collect();
     // f_A with alpha = 1 (spec Sec 1.1): the class size, or the compatible records.
     let f: Vec<f64> = if table.policy() == MissingPolicy::Wildcard {
@@ -673,8 +689,8 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
     let mut total_by_size = vec![0u64; max];
     let mut by_smallest = vec![0u64; max];
     for &i in &scored {
-        msus.counts[i].iter().enumerate().for_each(|(k, &m)| total_by_size[k] += m as u64);
-        if let Some(k) = msus.counts[i].iter().position(|&m| m > 0) {
+        msus.counts(i).iter().enumerate().for_each(|(k, &m)| total_by_size[k] += m as u64);
+        if let Some(k) = msus.counts(i).iter().position(|&m| m > 0) {
             by_smallest[k] += 1;
         }
     }
@@ -714,7 +730,7 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         let keys = ids.keys(&by_row);
         let list = |v: &dyn Fn(usize) -> Value| Value::Object(by_row.iter().zip(&keys).map(|(&i, k)| (k.clone(), v(i))).collect());
         score_details["per_record"] = list(&|i| json!(scores[i]));
-        score_details["msu_counts"] = list(&|i| json!(msus.counts[i]));
+        score_details["msu_counts"] = list(&|i| json!(msus.counts(i)));
         dis_details["per_record"] = list(&|i| json!(dis[i]));
     }
     let mut score_metric = ctx.ok("suda_score", summary(&scores)).with_details(score_details);
@@ -748,8 +764,13 @@ fn score_histogram(scores: &[f64], table: &ClassTable) -> Value {
 /// not depend on row order), with their values and MSUs.
 fn top_records(table: &ClassTable, qi: &[String], scores: &[f64], dis: &[f64], found: &[Vec<u64>], ids: &RecordIds<'_>) -> Value {
     let mut order: Vec<usize> = (0..table.len()).filter(|&i| scores[i] > 0.0).collect();
-    order.sort_unstable_by(|&a, &b| scores[b].total_cmp(&scores[a]).then_with(|| table.cmp_values(a, b)));
-    order.truncate(TOP_RECORDS);
+    let highest_first = |&a: &usize, &b: &usize| scores[b].total_cmp(&scores[a]).then_with(|| table.cmp_values(a, b));
+    // The first TOP_RECORDS by selection, then sorted: not a sort of every scored class.
+    if order.len() > TOP_RECORDS {
+        order.select_nth_unstable_by(TOP_RECORDS, highest_first);
+        order.truncate(TOP_RECORDS);
+    }
+    order.sort_unstable_by(highest_first);
     let rows: Vec<Value> = order
         .iter()
         .map(|&i| {
