@@ -179,13 +179,16 @@ fn code_length(values: &[(u32, &str)]) -> Option<usize> {
     (alnum && len >= if digits { 4 } else { 2 }).then_some(len)
 }
 
+/// Groups a column's values by a change, given each value's new label and its loss.
+type Grouping<'a> = dyn Fn(Change, &dyn Fn(&str) -> Option<(String, f64)>) -> Option<Coarsening> + 'a;
+
 /// The hierarchy change: each value to the next level of the row where it appears (the
 /// lowest level shared by every value), `|GR|` the leaves under that node.
 fn next_level(
     column: &str,
     values: &[(u32, &str)],
     rows: &[Vec<String>],
-    group: &dyn Fn(Change, &dyn Fn(&str) -> Option<(String, f64)>) -> Option<Coarsening>,
+    group: &Grouping<'_>,
 ) -> Option<Coarsening> {
     let mut at: Map<&str, (usize, usize)> = hash::map();
     for (r, row) in rows.iter().enumerate() {

@@ -448,7 +448,7 @@ impl TableSummary {
                 params: serde_json::Value::Null,
             };
             let ids = identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() };
-            let suda = identity::suda::metrics(&ctx, &self.classes, &qi, &config.suda, &ids, per_record.as_mut(), config.per_record, found);
+            let suda = identity::suda::metrics(&ctx, &self.classes, &qi, &config.suda, &ids, identity::suda::PerRecordOut { columns: per_record.as_mut(), lists: config.per_record }, found);
             record_level |= suda.iter().any(|m| m.details.get("per_record").is_some());
             metrics.extend(suda);
         }

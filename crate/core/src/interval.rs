@@ -182,6 +182,8 @@ pub fn rescaled_percentile(estimate: f64, replicates: &[Option<f64>], f: f64, p:
 }
 
 /// The standard normal quantile (Acklam's rational approximation, relative error below 1.2e-9).
+// The coefficients as Acklam publishes them.
+#[allow(clippy::excessive_precision)]
 pub fn normal_quantile(p: f64) -> f64 {
     const A: [f64; 6] = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.383577518672690e2, -3.066479806614716e1, 2.506628277459239];
     const B: [f64; 5] = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];

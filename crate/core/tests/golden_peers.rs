@@ -204,7 +204,8 @@ fn delta_presence_form_b_errors() {
 
 #[test]
 fn g2_k_map_estimated_table() {
-    // (k, alpha, N, lambda, Poisson k', type I, zero-truncated k', type I)
+    // (k, alpha, N, lambda, Poisson k', type I, zero-truncated k', type I): the spec's table.
+    #[allow(clippy::type_complexity)]
     let rows: [(u64, f64, u64, f64, u64, f64, u64, f64); 5] = [
         (5, 0.01, 120, 0.5, 5, 0.001751622556, 4, 0.004451738362),
         (5, 0.01, 1200, 0.05, 3, 0.001209104274, 3, 0.0004114672304),

@@ -61,6 +61,8 @@ pub fn bind(r: Rate) -> Risk {
 /// The standard normal quantile `Phi^-1(p)`: Cephes' `ndtri` (S. L. Moshier, Cephes Math
 /// Library 2.8), the function scipy's `norm.ppf` calls, with its coefficients and order of
 /// operations, so that `z` and the risks equal Anonymeter's to the last bit.
+// The coefficients as Cephes prints them (more digits than an f64 holds, the same values).
+#[allow(clippy::excessive_precision)]
 pub fn probit(p: f64) -> f64 {
     const EXP_NEG2: f64 = 1.353_352_832_366_126_918_9E-1;
     const S2PI: f64 = 2.506_628_274_631_000_502_42E0;

@@ -44,7 +44,7 @@ impl Stream {
     }
 
     /// The next 64 bits.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0.next()
     }
 
@@ -55,7 +55,7 @@ impl Stream {
         let rem = (u64::MAX % m + 1) % m;
         let limit = 0u64.wrapping_sub(rem); // 2^64 - rem; 0 stands for 2^64 when rem is 0
         loop {
-            let x = self.next();
+            let x = self.next_u64();
             if limit == 0 || x < limit {
                 return x % m;
             }
@@ -90,8 +90,8 @@ mod tests {
     #[test]
     fn check_values_of_the_spec() {
         let mut s = Stream::raw(0, 0);
-        assert_eq!(s.next(), 0xe220a8397b1dcdaf);
-        assert_eq!(s.next(), 0x6e789e6aa1b965f4);
+        assert_eq!(s.next_u64(), 0xe220a8397b1dcdaf);
+        assert_eq!(s.next_u64(), 0x6e789e6aa1b965f4);
         assert_eq!(Stream::new(0, StreamId::InferenceOriginal).sample(10, 4), vec![7, 0, 4, 6]);
     }
 

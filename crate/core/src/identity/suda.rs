@@ -604,6 +604,13 @@ fn histogram(dis: impl Iterator<Item = (f64, u64)>) -> Vec<u64> {
     bins
 }
 
+/// Where SUDA's per-record values go: the per-record table (`columns`), and with `lists` the
+/// report's record-level lists too.
+pub struct PerRecordOut<'a> {
+    pub columns: Option<&'a mut super::per_record::PerRecord>,
+    pub lists: bool,
+}
+
 /// Why SUDA gives no scores for `q` QIs, MSUs up to `max`, these settings and `n` records in
 /// scope (spec Sec 1.5), if it does not.
 fn unavailable(q: usize, max: usize, p: &SudaParams, n: u64) -> Option<(Status, &'static str)> {
@@ -632,12 +639,13 @@ pub fn msus_of(table: &ClassTable, q: usize, p: &SudaParams) -> Option<Vec<Vec<u
 
 /// The SUDA metrics (spec peer-measures.md Sec 1.5) of a finished class table.
 /// With `columns`, the SUDA and DIS-SUDA score of each class are added to the per-record
-/// values (`suda_score`, `dis_suda_score`). With `lists`, the record-level lists of Sec 1.5
+/// values (`suda_score`, `dis_suda_score`). With `out.lists`, the record-level lists of Sec 1.5
 /// (`per_record` of both scores, `msu_counts`) are in the details: as long as the file, they
 /// follow the audit's `per_record` setting, as record risk's vector does (docs/decisions.md).
 /// `found`: the MSUs from [`msus_of`] when the caller searched already (the audit searches beside
 /// the identity suite), else searched here.
-pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, columns: Option<&mut super::per_record::PerRecord>, lists: bool, found: Option<Vec<Vec<u64>>>) -> Vec<MetricResult> {
+pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, out: PerRecordOut<'_>, found: Option<Vec<Vec<u64>>>) -> Vec<MetricResult> {
+    let PerRecordOut { columns, lists } = out;
     const IDS: [&str; 4] = ["suda_score", "suda_msu_records", "suda_msu_share", "suda_dis_score"];
     let q = qi.len();
     let max = p.suda_max_size.unwrap_or(q);

@@ -80,7 +80,7 @@ impl ClassIndex {
     }
 
     /// Classes indexed.
-    pub fn len(&self) -> usize {
+    pub fn indexed(&self) -> usize {
         self.len
     }
 
@@ -186,7 +186,7 @@ mod tests {
         // A key wider than 29 + log2(buckets) bits is compared in full.
         let compared = round_trip(&distinct, 7000, 60);
         assert!(!compared.exact);
-        assert_eq!((exact.len(), compared.len()), (distinct.len(), distinct.len()));
+        assert_eq!((exact.indexed(), compared.indexed()), (distinct.len(), distinct.len()));
     }
 
     #[test]
@@ -212,11 +212,11 @@ mod tests {
         let mut index = ClassIndex::with_room(100, 1, 20);
         let capacity = index.buckets.len() * SLOTS;
         while !index.is_full() {
-            let k = index.len() as u64;
+            let k = index.indexed() as u64;
             let p = index.probe(&[k], || unreachable!("exact keys are not hashed"));
             index.insert_new(p, k as u32);
         }
-        assert_eq!(index.len(), capacity * 7 / 8);
+        assert_eq!(index.indexed(), capacity * 7 / 8);
         assert!(capacity >= 100 * 8 / 7);
     }
 }

@@ -355,13 +355,13 @@ impl ClassTable {
         let repacks = self.repacks;
         if let Some(wider) = self.packing.widened_for(codes) {
             self.repack(wider);
-        } else if self.index.len() != self.counts.len() {
+        } else if self.index.indexed() != self.counts.len() {
             self.rebuild_index(0);
         }
         if self.index.is_full() {
             // Grown by freeing and refilling: a growth that held the old and the new index at
             // once would raise the peak, and parts read on several cores tend to grow together.
-            self.rebuild_index((2 * self.index.len()).max(16));
+            self.rebuild_index((2 * self.index.indexed()).max(16));
         }
         let mut key = std::mem::take(&mut self.scratch);
         let known = packed.filter(|_| repacks == self.repacks).map(|(k, h)| {
@@ -382,7 +382,7 @@ impl ClassTable {
                     Ok(i) if i != u32::MAX => Ok(i),
                     _ => Err(Error::input("too_many_classes", "the file has more than 4 billion distinct keys")),
                 };
-                room.map(|i| {
+                room.inspect(|&i| {
                     self.keys.extend_from_slice(&key);
                     self.counts.push(0);
                     if self.order.get().is_some() {
@@ -392,7 +392,6 @@ impl ClassTable {
                         ws.push(0.0);
                     }
                     self.index.insert(probe, vacancy, i);
-                    i
                 })
             }
         };
@@ -484,7 +483,7 @@ impl ClassTable {
 
     /// The class of these codes, if it exists.
     pub fn find(&self, codes: &[u32]) -> Option<usize> {
-        debug_assert_eq!(self.index.len(), self.counts.len(), "find on a table whose index was forgotten");
+        debug_assert_eq!(self.index.indexed(), self.counts.len(), "find on a table whose index was forgotten");
         if self.packing.widened_for(codes).is_some() {
             return None;
         }
@@ -628,7 +627,7 @@ mod tests {
             let values: Vec<String> = (0..q).map(|_| rng.below(spread).to_string()).collect();
             let key: Vec<u32> = values.iter().enumerate().map(|(a, v)| t.code(a, Cell::text(v))).collect();
             t.absorb(&key, 0.0).unwrap();
-            assert_eq!(t.index.len(), t.len(), "one index entry a class, also right after the index grew");
+            assert_eq!(t.index.indexed(), t.len(), "one index entry a class, also right after the index grew");
             *oracle.entry(values).or_insert(0) += 1;
         }
         (t, oracle)
@@ -644,7 +643,7 @@ mod tests {
         for (q, spread) in [(1, 3), (3, 40), (4, 70_000), (9, 300)] {
             let (t, oracle) = table(5_000, q, spread, q as u64);
             assert_eq!(counts_by_value(&t), oracle, "q {q}, spread {spread}");
-            assert_eq!(t.index.len(), t.len(), "one index entry a class");
+            assert_eq!(t.index.indexed(), t.len(), "one index entry a class");
         }
     }
 
@@ -674,7 +673,7 @@ mod tests {
         let (mut t, _) = table(2_000, 3, 70_000, 7);
         let before = t.len();
         t.forget_index();
-        assert_eq!(t.index.len(), 0);
+        assert_eq!(t.index.indexed(), 0);
         let first = t.key(0);
         t.absorb(&first, 0.0).unwrap();
         assert_eq!(t.len(), before, "an existing key is found again, not added");
@@ -710,7 +709,7 @@ mod tests {
             let [mut a, b] = parts;
             a.merge(b).unwrap();
             assert_eq!(counts_by_value(&a), oracle, "split at {split}");
-            assert_eq!(a.index.len(), a.len(), "one index entry a class");
+            assert_eq!(a.index.indexed(), a.len(), "one index entry a class");
             assert_eq!(a.len(), whole.len());
         }
     }
