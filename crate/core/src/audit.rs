@@ -429,7 +429,7 @@ impl TableSummary {
         // steps and its own leave cores idle in turn.
         let suda_wanted = self.first_rows.is_some() && !qi.is_empty();
         let (found, mut metrics) = crate::par::join(
-            || suda_wanted.then(|| identity::suda::msus_of(&self.classes, qi.len(), &config.suda)).flatten(),
+            || suda_wanted.then(|| identity::suda::msus_of(&self.classes, qi.len(), &config.suda)),
             || if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) },
         );
         let mut per_record = self.records.take().filter(|_| !qi.is_empty()).map(|rows| {
@@ -441,7 +441,7 @@ impl TableSummary {
             PerRecord::new(rows, size, f)
         });
         let mut record_level = matches!((&per_record, config.per_record), (Some(p), true) if add_per_record(&mut metrics, "record_risk", p.risk_json()));
-        if let (Some(first_row), false) = (&self.first_rows, qi.is_empty()) {
+        if let (Some(first_row), Some(found)) = (&self.first_rows, found) {
             let ctx = crate::metric::Context {
                 family: "identity",
                 scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.clone(), sensitive: None, attribute: None, subset: None },

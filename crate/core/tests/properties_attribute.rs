@@ -57,6 +57,18 @@ fn get(r: &Report, id: &str, sa: &str) -> Option<f64> {
     r.metrics.iter().find(|m| m.id == id && m.scope.sensitive.as_deref() == Some(sa)).and_then(|m| m.value.as_f64())
 }
 
+/// The report of `rows` read as two parts cut at `cut`, merged.
+fn merged_at(rows: &[(String, String, String)], cut: usize, c: &AuditConfig) -> Report {
+    let part = |rows: &[(String, String, String)]| {
+        let mut a = Audit::new(c.clone()).unwrap();
+        a.push(&csv(rows)).unwrap();
+        a.finish_part().unwrap()
+    };
+    let mut merged = part(&rows[..cut]);
+    merged.merge(part(&rows[cut..])).unwrap();
+    merged.finish()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
@@ -73,14 +85,7 @@ proptest! {
         let c = config(p, d);
         let cut = cut.min(rows.len());
         let whole = audit(&csv(&rows), &c);
-        let part = |rows: &[(String, String, String)]| {
-            let mut a = Audit::new(c.clone()).unwrap();
-            a.push(&csv(rows)).unwrap();
-            a.finish_part().unwrap()
-        };
-        let mut merged = part(&rows[..cut]);
-        merged.merge(part(&rows[cut..])).unwrap();
-        prop_assert!(same(&metrics(&merged.finish()), &metrics(&whole)));
+        prop_assert!(same(&metrics(&merged_at(&rows, cut, &c)), &metrics(&whole)));
     }
 
     #[test]
@@ -177,14 +182,7 @@ proptest! {
         let whole = audit(&csv(&rows), &c);
         prop_assert_eq!(&whole, &audit_chunked(&csv(&rows), &c, chunk).unwrap());
         let cut = cut.min(rows.len());
-        let part = |rows: &[(String, String, String)]| {
-            let mut a = Audit::new(c.clone()).unwrap();
-            a.push(&csv(rows)).unwrap();
-            a.finish_part().unwrap()
-        };
-        let mut merged = part(&rows[..cut]);
-        merged.merge(part(&rows[cut..])).unwrap();
-        prop_assert!(same(&metrics(&merged.finish()), &metrics(&whole)));
+        prop_assert!(same(&metrics(&merged_at(&rows, cut, &c)), &metrics(&whole)));
         prop_assert!(same(&metrics(&audit(&csv(&shuffled(&rows, seed)), &c)), &metrics(&whole)));
     }
 

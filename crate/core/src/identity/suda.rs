@@ -629,12 +629,17 @@ fn unavailable(q: usize, max: usize, p: &SudaParams, n: u64) -> Option<(Status, 
     }
 }
 
+/// The MSUs of every class, or the status and reason of SUDA's metrics when there are none.
+pub type Search = Result<Vec<Vec<u64>>, (Status, &'static str)>;
+
 /// Spec Sec 1.2: the MSUs [`metrics`] reads for `q` QIs, searched on their own (so that the
-/// audit can run the search beside the identity suite); `None` where `metrics` reports why
-/// there are none.
-pub fn msus_of(table: &ClassTable, q: usize, p: &SudaParams) -> Option<Vec<Vec<u64>>> {
+/// audit can run the search beside the identity suite).
+pub fn msus_of(table: &ClassTable, q: usize, p: &SudaParams) -> Search {
     let max = p.suda_max_size.unwrap_or(q);
-    unavailable(q, max, p, table.records()).is_none().then(|| find_msus(table, max, p.suda_blank_in_msu))
+    match unavailable(q, max, p, table.records()) {
+        Some(why) => Err(why),
+        None => Ok(find_msus(table, max, p.suda_blank_in_msu)),
+    }
 }
 
 /// The SUDA metrics (spec peer-measures.md Sec 1.5) of a finished class table.
@@ -642,9 +647,8 @@ pub fn msus_of(table: &ClassTable, q: usize, p: &SudaParams) -> Option<Vec<Vec<u
 /// values (`suda_score`, `dis_suda_score`). With `out.lists`, the record-level lists of Sec 1.5
 /// (`per_record` of both scores, `msu_counts`) are in the details: as long as the file, they
 /// follow the audit's `per_record` setting, as record risk's vector does (docs/decisions.md).
-/// `found`: the MSUs from [`msus_of`] when the caller searched already (the audit searches beside
-/// the identity suite), else searched here.
-pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, out: PerRecordOut<'_>, found: Option<Vec<Vec<u64>>>) -> Vec<MetricResult> {
+/// `found`: [`msus_of`] the same table, QIs and settings.
+pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, out: PerRecordOut<'_>, found: Search) -> Vec<MetricResult> {
     let PerRecordOut { columns, lists } = out;
     const IDS: [&str; 4] = ["suda_score", "suda_msu_records", "suda_msu_share", "suda_dis_score"];
     let q = qi.len();
@@ -660,11 +664,11 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         ..ctx.clone()
     };
     let all = |status: Status, reason: &'static str| IDS.iter().map(|id| ctx.without_value(id, status, reason)).collect();
+    let found = match found {
+        Ok(found) => found,
+        Err((status, reason)) => return all(status, reason),
+    };
     let n = table.records();
-    if let Some((status, reason)) = unavailable(q, max, p, n) {
-        return all(status, reason);
-    }
-    let found = found.unwrap_or_else(|| find_msus(table, max, p.suda_blank_in_msu));
     let msus = Msus::of(&found, q, max);
     let w = weights(q, max, p.suda_weights);
     let qe = q.max(3);
