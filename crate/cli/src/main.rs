@@ -25,7 +25,7 @@ use read::SideTables;
 use settings::{Settings, rut_alpha};
 
 /// Size of the chunks the file is pushed in (the worker uses the same).
-const CHUNK: usize = 1 << 20;
+const CHUNK: usize = 128 << 10;
 
 #[derive(Parser)]
 #[command(name = "pseudolens", version, about = "Privacy-risk auditor for pseudonymized tables (CSV, Parquet, Excel .xlsx)")]

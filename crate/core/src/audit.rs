@@ -1022,6 +1022,15 @@ impl Audit {
         Ok(audit)
     }
 
+    /// Ends a part earlier, at byte `end` of the file, for another thread to read from there
+    /// on (see [`Reader::end_at`]); `false` when it cannot end there any more.
+    pub fn end_at(&mut self, end: u64) -> bool {
+        match &mut self.source {
+            Source::Csv(r) => r.end_at(end),
+            Source::Cells(_) => false,
+        }
+    }
+
     /// Whether a part has read its last record: push no more.
     pub fn done(&self) -> bool {
         matches!(&self.source, Source::Csv(r) if r.done())

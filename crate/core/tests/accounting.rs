@@ -151,13 +151,16 @@ impl FilePart for Part {
 /// Reads `bytes` as the CLI does on several threads (here one after another): the file cut
 /// at `cuts`, each part read from its cut by `read` in pieces of `chunk`, a part whose guessed
 /// start was wrong (its bounds say so, or its guess made it fail) read again from where the
-/// part before it ended, the parts merged in order. `None` when the probe declines (the
-/// caller reads on one thread).
+/// part before it ended, the parts merged in order. With `late`, each part is started as if
+/// it ran to the end of the file and is cut to its own end just before its reader is given a
+/// byte past it (the CLI's split of a part for a thread that has finished its own). `None`
+/// when the probe declines (the caller reads on one thread).
 fn in_parts<P: FilePart>(
     bytes: &[u8],
     config: &AuditConfig,
     cuts: &[u64],
     chunk: usize,
+    late: bool,
     start: impl Fn(&Probe, Span) -> Result<Audit, Error>,
     part: impl Fn(AuditPart) -> P,
 ) -> Option<Result<P, Error>> {
@@ -166,15 +169,32 @@ fn in_parts<P: FilePart>(
     starts.push(0);
     starts.sort_unstable();
     starts.dedup();
-    let read = |span: Span| -> Result<P, Error> {
-        let mut a = start(&probe, span)?;
+    let read_as = |span: Span, late: bool| -> Result<P, Error> {
+        let mut a = start(&probe, if late { Span { end: u64::MAX, ..span } } else { span })?;
+        let (mut given, mut cut) = (span.start, !late);
         for piece in bytes[span.start as usize..].chunks(chunk) {
             if a.done() {
                 break;
             }
+            given += piece.len() as u64;
+            // (A part read again after the one before it ended past its whole span has its
+            // end before its start: it stops at its first record either way.)
+            let end = span.end.max(span.start);
+            if !cut && given > end {
+                assert!(a.end_at(end), "a part cuts at a byte not yet given");
+                cut = true;
+            }
             a.push(piece)?;
         }
         a.finish_part().map(&part)
+    };
+    // A part cut late ends where it would have ended had it known its end from the start.
+    let read = |span: Span| -> Result<P, Error> {
+        let p = read_as(span, late);
+        if late && let (Ok(p), Ok(q)) = (&p, read_as(span, false)) {
+            assert_eq!(p.bounds(), q.bounds(), "a part cut late at {span:?}");
+        }
+        p
     };
     let mut merged: Option<P> = None;
     for (i, &s) in starts.iter().enumerate() {
@@ -201,8 +221,8 @@ fn in_parts<P: FilePart>(
 }
 
 /// The audit of `bytes` read in parts.
-fn read_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64], chunk: usize) -> Option<Result<Report, Error>> {
-    let parts = in_parts(bytes, config, cuts, chunk, |probe, span| Audit::part(config.clone(), probe, span), |p| p);
+fn read_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64], chunk: usize, late: bool) -> Option<Result<Report, Error>> {
+    let parts = in_parts(bytes, config, cuts, chunk, late, |probe, span| Audit::part(config.clone(), probe, span), |p| p);
     parts.map(|r| r.map(AuditPart::finish))
 }
 
@@ -211,12 +231,12 @@ proptest! {
 
     #[test]
     fn parts_read_apart_give_the_one_pass_report(
-        f in file(), cuts in proptest::collection::vec(any::<u64>(), 1..5), chunk in 1usize..40, lenient in any::<bool>(),
+        f in file(), cuts in proptest::collection::vec(any::<u64>(), 1..5), chunk in 1usize..40, lenient in any::<bool>(), late in any::<bool>(),
     ) {
         let config = AuditConfig { ragged: if lenient { Ragged::PadOrTruncate } else { Ragged::Error }, hipaa: true, ..qi(&["c1", "c3"]) };
         let cuts: Vec<u64> = cuts.iter().map(|c| c % (f.bytes.len() as u64 + 1)).collect();
         let whole = audit_chunked(&f.bytes, &config, 64);
-        match (read_in_parts(&f.bytes, &config, &cuts, chunk), whole) {
+        match (read_in_parts(&f.bytes, &config, &cuts, chunk, late), whole) {
             (None, _) => {}
             (Some(Ok(mut parts)), Ok(whole)) => {
                 parts.input.sha256 = whole.input.sha256.clone();
@@ -243,7 +263,7 @@ proptest! {
         config.per_record = true;
         let cuts: Vec<u64> = cuts.iter().map(|c| c % (f.bytes.len() as u64 + 1)).collect();
         let whole = audit_chunked(&f.bytes, &config, 64);
-        if let (Some(Ok(parts)), Ok(whole)) = (read_in_parts(&f.bytes, &config, &cuts, chunk), whole) {
+        if let (Some(Ok(parts)), Ok(whole)) = (read_in_parts(&f.bytes, &config, &cuts, chunk, true), whole) {
             // Each record's class (and SUDA's scores) follow it across the cuts.
             prop_assert!(whole.per_record.is_some() || whole.metrics.iter().all(|m| m.id != "record_risk" || m.status != pseudolens_core::metric::Status::Ok));
             prop_assert_eq!(&parts.per_record, &whole.per_record);
@@ -262,7 +282,7 @@ fn tables_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64]) -> Option<R
         assert_eq!(back.to_bytes(), wire);
         back
     };
-    let parts = in_parts(bytes, config, cuts, 5, |probe, span| Audit::table_part(config, probe, span), through_bytes)?;
+    let parts = in_parts(bytes, config, cuts, 5, true, |probe, span| Audit::table_part(config, probe, span), through_bytes)?;
     Some(parts.and_then(|p| audit_table(&p.table, config, None, None)))
 }
 
@@ -359,7 +379,7 @@ proptest! {
         let streamed = audit_chunked(&bytes, &config, chunk).unwrap();
         prop_assert_eq!(&streamed.metrics, &want.metrics);
         let cuts: Vec<u64> = cuts.iter().map(|c| c % (bytes.len() as u64 + 1)).collect();
-        if let Some(parts) = read_in_parts(&bytes, &config, &cuts, chunk) {
+        if let Some(parts) = read_in_parts(&bytes, &config, &cuts, chunk, false) {
             prop_assert_eq!(&parts.unwrap().metrics, &want.metrics);
         }
         if let Some(kept) = tables_in_parts(&bytes, &config, &cuts) {

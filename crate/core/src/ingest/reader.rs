@@ -431,6 +431,20 @@ impl Reader {
         (!r.encoding.is_utf16()).then(|| Probe { encoding: r.encoding, delimiter: r.tok.delim(), header })
     }
 
+    /// Ends this part earlier: records starting at `end` or later belong to the part after it
+    /// (a part split to be shared with another thread). `end` must not lie before a byte
+    /// already pushed, nor the part have stopped; otherwise the part would have records the
+    /// next part reads again, and the end is left as it was (`false`).
+    pub fn end_at(&mut self, end: u64) -> bool {
+        match &mut self.part {
+            Some(part) if part.stop.is_none() && end >= part.span.start + part.skipped + self.facts.bytes && end <= part.span.end => {
+                part.span.end = end;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Whether a part has seen its last record: push no more.
     pub fn done(&self) -> bool {
         self.part.as_ref().is_some_and(|p| p.stop.is_some())
