@@ -102,7 +102,7 @@ pub fn run(mode: Mode) -> Result<(), Failure> {
             let config = AuditConfig { quasi_identifiers: qi, sensitive: sensitive.clone(), ..AuditConfig::default() };
             let second = AuditConfig { quasi_identifiers: then_qi, sensitive, ..AuditConfig::default() };
             let mut sides = crate::read::SideTables::read(&config, None, None)?;
-            sides.threads = crate::parallel::threads(threads);
+            sides.threads = crate::parallel::use_threads(threads);
             let start = Instant::now();
             // Both audits' columns keep every value.
             let both = AuditConfig { quasi_identifiers: [config.quasi_identifiers.clone(), second.quasi_identifiers.clone()].concat(), ..config.clone() };

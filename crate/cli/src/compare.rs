@@ -42,7 +42,7 @@ pub struct CompareArgs {
 pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
     let config = args.settings.config(&args.qi, args.wildcard_alpha, args.alpha)?;
     let mut sides = SideTables::read(&config, Some(&args.original), args.settings.reference.as_deref())?.with_control(&config, args.settings.attacks.control.as_deref())?;
-    sides.threads = crate::parallel::threads(args.settings.threads);
+    sides.threads = crate::parallel::use_threads(args.settings.threads);
     sides.sheet = args.settings.sheet.clone();
     let mut reports = Vec::new();
     for path in &args.candidates {

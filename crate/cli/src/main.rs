@@ -149,7 +149,7 @@ pub fn stream(path: &Path, mut push: impl FnMut(&[u8]) -> Result<(), Error>) -> 
 /// Audits `file` with these settings (threads, `--retain`, side tables).
 fn audit(file: &Path, config: &AuditConfig, settings: &Settings, original: Option<&Path>) -> Result<Report, Failure> {
     let mut sides = SideTables::read(config, original, settings.reference.as_deref())?.with_control(config, settings.attacks.control.as_deref())?;
-    sides.threads = parallel::threads(settings.threads);
+    sides.threads = parallel::use_threads(settings.threads);
     sides.retain = settings.retain;
     sides.sheet = settings.sheet.clone();
     sides.audit(file, config)

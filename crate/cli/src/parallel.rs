@@ -28,9 +28,12 @@ const PROBE_BYTES: usize = 16 << 20;
 /// (`pseudolens_core`'s `SAMPLE_BYTES`), so that every step sees the same first sample.
 const PROBE_FIRST: usize = 64 << 10;
 
-/// The number of threads to read with: `--threads`, else every core.
-pub fn threads(asked: Option<usize>) -> usize {
-    asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
+/// The number of threads to read with and to compute on: `--threads`, else every core. The
+/// core's own work after the read (`pseudolens_core::par`) is held to the same number.
+pub fn use_threads(asked: Option<usize>) -> usize {
+    let n = asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    pseudolens_core::par::set_threads(n);
+    n
 }
 
 /// Starts the reader of one part of a file: an audit, or a table reader.

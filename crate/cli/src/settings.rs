@@ -136,8 +136,8 @@ pub struct Settings {
     /// Lenient reading: the same as --ragged pad.
     #[arg(long)]
     lenient: bool,
-    /// Threads that read the released file (default: every core); the report is the same
-    /// whatever the number.
+    /// Threads that read the released file and compute its metrics (default: every core);
+    /// the report is the same whatever the number.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Keep the table in memory (a code per cell, within --memory-budget) and audit it from
