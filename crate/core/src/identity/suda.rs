@@ -14,6 +14,8 @@
 //! one record have any. The subtables of the top-level items are searched on all cores.
 
 use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -477,6 +479,18 @@ fn rank(data: &Data, sub: &Sub, columns: &[Column], items: &mut [Item], pool: &m
 /// not read.
 fn subtable(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, pool: &mut Pool) -> Sub {
     let rows = col.sorted[..col.blanks].iter().chain(&col.sorted[item.from..item.to]).copied();
+    subtable_of_rows(data, sub, ranks, col, item, rows, pool)
+}
+
+/// [`subtable`], its rows read from `sub`'s copy in the order of `col` ([`in_order`]): the
+/// rows of the item side by side, read in order instead of gathered from the whole table.
+fn subtable_in_order(data: &Data, ordered: &Sub, ranks: &Ranks, col: &Column, item: &Item, pool: &mut Pool) -> Sub {
+    let rows = (0..col.blanks as u32).chain(item.from as u32..item.to as u32);
+    subtable_of_rows(data, ordered, ranks, col, item, rows, pool)
+}
+
+/// The subtable of `item` of a table whose rows `rows` of `sub` hold it (or a blank).
+fn subtable_of_rows(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, pool: &mut Pool) -> Sub {
     let mut others = pool.usizes.pop().unwrap_or_default();
     others.extend((0..sub.cols.len()).filter(|&j| j != col.j && ranks.max[j] > item.rank));
     let mut cols = pool.usizes.pop().unwrap_or_default();
@@ -491,6 +505,25 @@ fn subtable(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, po
     pool.usizes.push(others);
     pool.usizes.push(cols);
     child
+}
+
+/// The rows of `sub` that `col` sorts (those holding an item or a blank in it), copied in its
+/// order: the rows of each of its items side by side. Written in one pass over `sub`'s rows
+/// in order (each row to its place), so that no item's subtable gathers rows spread over the
+/// whole table.
+fn in_order(sub: &Sub, col: &Column) -> Sub {
+    let m = sub.cols.len();
+    let mut place = vec![NONE; sub.len()];
+    col.sorted.iter().enumerate().for_each(|(k, &r)| place[r as usize] = k as u32);
+    let n = col.sorted.len();
+    let (mut codes, mut weight, mut id) = (vec![0u32; n * m], vec![0u32; n], vec![0u32; n]);
+    for (r, &k) in place.iter().enumerate().filter(|&(_, &k)| k != NONE) {
+        let k = k as usize;
+        codes[k * m..(k + 1) * m].copy_from_slice(&sub.codes[r * m..(r + 1) * m]);
+        weight[k] = sub.weight[r];
+        id[k] = sub.id[r];
+    }
+    Sub { cols: sub.cols.clone(), codes, weight, id }
 }
 
 /// Spec Sec 1.2: MSUs of `sub` (over its items) of at most `k` items, as (class, column
@@ -615,11 +648,24 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
     let ranks = rank(&data, &top, &columns, &mut items, &mut pool);
     items.retain(|item| worth(&top, &columns[item.col], item));
     // Every subtable's candidates at once (a thread takes the next item as it becomes free), then
-    // tested in rank order: the same MSUs for any number of threads.
-    let candidates = crate::par::map(items.iter().collect(), |item| {
-        let mut pool = Pool::default();
+    // tested in rank order: the same MSUs for any number of threads. The items are taken column
+    // by column, the largest first; a column's rows are copied in its order ([`in_order`]) by
+    // the first of its items to run and dropped after the last, so at most a copy per thread
+    // or two are held at once.
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| (items[i].col, std::cmp::Reverse(items[i].support)));
+    let left: Vec<AtomicUsize> = (0..columns.len()).map(|ci| AtomicUsize::new(items.iter().filter(|item| item.col == ci).count())).collect();
+    let copies: Vec<Mutex<Option<Arc<Sub>>>> = (0..columns.len()).map(|_| Mutex::new(None)).collect();
+    let searched = crate::par::map(order.clone(), |i| {
+        let item = &items[i];
         let col = &columns[item.col];
-        let child = subtable(&data, &top, &ranks, col, item, &mut pool);
+        let ordered = copies[item.col].lock().unwrap_or_else(PoisonError::into_inner).get_or_insert_with(|| Arc::new(in_order(&top, col))).clone();
+        let mut pool = Pool::default();
+        let child = subtable_in_order(&data, &ordered, &ranks, col, item, &mut pool);
+        drop(ordered);
+        if left[item.col].fetch_sub(1, Ordering::AcqRel) == 1 {
+            copies[item.col].lock().unwrap_or_else(PoisonError::into_inner).take();
+        }
         let limit = (max - 1).min(item.support as usize - 1);
         let c = top.cols[col.j];
         let value = data_value(&top, col, item);
@@ -628,6 +674,8 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
         out.retain(|&(r, _)| !(data.wildcard && data.code(r, c) != value));
         (c, out)
     });
+    let mut candidates: Vec<(usize, Vec<(u32, u64)>)> = vec![(0, Vec::new()); items.len()];
+    order.into_iter().zip(searched).for_each(|(i, found)| candidates[i] = found);
     // Room for each class's 1-MSUs and every candidate of it, side by side; the gaps the
     // candidates rejected leave are closed at the end.
     let n = table.len();
