@@ -184,6 +184,7 @@ struct Pool {
     u32s: Vec<Vec<u32>>,
     usizes: Vec<Vec<usize>>,
     pairs: Vec<Vec<(u32, u64)>>,
+    places: Vec<Vec<(usize, usize)>>,
     items: Vec<Vec<Item>>,
     columns: Vec<Vec<Column>>,
     indexes: Vec<hashbrown::HashTable<u32>>,
@@ -438,11 +439,6 @@ struct Ranks {
 }
 
 impl Ranks {
-    #[inline]
-    fn of(&self, data: &Data, c: usize, v: u32) -> u32 {
-        self.of[data.offset[c] + v as usize]
-    }
-
     /// Gives the buffers back, the rank table zeroed again (only the entries of `items`).
     fn free(mut self, data: &Data, sub: &Sub, columns: &[Column], items: &[Item], pool: &mut Pool) {
         for item in items {
@@ -495,15 +491,23 @@ fn subtable_of_rows(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &
     others.extend((0..sub.cols.len()).filter(|&j| j != col.j && ranks.max[j] > item.rank));
     let mut cols = pool.usizes.pop().unwrap_or_default();
     cols.extend(others.iter().map(|&j| sub.cols[j]));
+    // Per column kept, where its cells are in a row of `sub` and where its codes' ranks start:
+    // read once, not for every cell.
+    let mut at = pool.places.pop().unwrap_or_default();
+    at.extend(others.iter().map(|&j| (j, data.offset[sub.cols[j]])));
+    let width = sub.cols.len();
     let cell = |r: u32, j: usize| {
-        let v = sub.code(r as usize, others[j]);
-        if v == NONE || (data.wildcard && is_blank(v)) || ranks.of(data, cols[j], v) > item.rank { v } else { NONE }
+        let (j, ranked) = at[j];
+        let v = sub.codes[r as usize * width + j];
+        if v == NONE || (data.wildcard && is_blank(v)) || ranks.of[ranked + v as usize] > item.rank { v } else { NONE }
     };
     let child = Sub::project(data, &cols, cell, |r| sub.weight[r as usize], |r| sub.id[r as usize], rows, pool);
     others.clear();
     cols.clear();
+    at.clear();
     pool.usizes.push(others);
     pool.usizes.push(cols);
+    pool.places.push(at);
     child
 }
 
@@ -638,7 +642,14 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
         let v = data.code(r, c);
         if data.wildcard || data.blank_item || !is_blank(v) { v } else { NONE }
     };
-    let top = Sub::project(&data, &cols, cell, |r| data.weight[r as usize], |r| r, 0..table.len() as u32, &mut pool);
+    // The classes are distinct keys: when every cell is an item (no blank, or blanks as items
+    // under `ordinary`), they are the top table as they are, every column held, nothing to merge.
+    let whole = !data.wildcard && (data.blank_item || !data.codes.iter().any(|&v| is_blank(v)));
+    let top = if whole {
+        Sub { cols, codes: data.codes.clone(), weight: data.weight.clone(), id: (0..table.len() as u32).collect() }
+    } else {
+        Sub::project(&data, &cols, cell, |r| data.weight[r as usize], |r| r, 0..table.len() as u32, &mut pool)
+    };
     if !top.weight.contains(&1) {
         return Found::none(table.len());
     }
