@@ -15,7 +15,7 @@
 
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -511,23 +511,37 @@ fn subtable_of_rows(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &
     child
 }
 
+/// A lock of the search's shared state (a panic elsewhere poisons nothing it needs).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// The rows of `sub` that `col` sorts (those holding an item or a blank in it), copied in its
 /// order: the rows of each of its items side by side. Written in one pass over `sub`'s rows
 /// in order (each row to its place), so that no item's subtable gathers rows spread over the
-/// whole table.
-fn in_order(sub: &Sub, col: &Column) -> Sub {
+/// whole table. Into the buffers of `spare` (a copy no longer read), if any: fresh pages cost
+/// more to fault in than to overwrite.
+fn in_order(sub: &Sub, col: &Column, spare: Option<(Sub, Vec<u32>)>) -> (Sub, Vec<u32>) {
     let m = sub.cols.len();
-    let mut place = vec![NONE; sub.len()];
-    col.sorted.iter().enumerate().for_each(|(k, &r)| place[r as usize] = k as u32);
     let n = col.sorted.len();
-    let (mut codes, mut weight, mut id) = (vec![0u32; n * m], vec![0u32; n], vec![0u32; n]);
+    let (mut copy, mut place) = spare.unwrap_or_else(|| (Sub { cols: Vec::new(), codes: Vec::new(), weight: Vec::new(), id: Vec::new() }, Vec::new()));
+    place.clear();
+    place.resize(sub.len(), NONE);
+    col.sorted.iter().enumerate().for_each(|(k, &r)| place[r as usize] = k as u32);
+    copy.cols.clone_from(&sub.cols);
+    for v in [&mut copy.codes, &mut copy.weight, &mut copy.id] {
+        v.clear();
+    }
+    copy.codes.resize(n * m, 0);
+    copy.weight.resize(n, 0);
+    copy.id.resize(n, 0);
     for (r, &k) in place.iter().enumerate().filter(|&(_, &k)| k != NONE) {
         let k = k as usize;
-        codes[k * m..(k + 1) * m].copy_from_slice(&sub.codes[r * m..(r + 1) * m]);
-        weight[k] = sub.weight[r];
-        id[k] = sub.id[r];
+        copy.codes[k * m..(k + 1) * m].copy_from_slice(&sub.codes[r * m..(r + 1) * m]);
+        copy.weight[k] = sub.weight[r];
+        copy.id[k] = sub.id[r];
     }
-    Sub { cols: sub.cols.clone(), codes, weight, id }
+    (copy, place)
 }
 
 /// Spec Sec 1.2: MSUs of `sub` (over its items) of at most `k` items, as (class, column
@@ -666,22 +680,37 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by_key(|&i| (items[i].col, std::cmp::Reverse(items[i].support)));
     let left: Vec<AtomicUsize> = (0..columns.len()).map(|ci| AtomicUsize::new(items.iter().filter(|item| item.col == ci).count())).collect();
-    let copies: Vec<Mutex<Option<Arc<Sub>>>> = (0..columns.len()).map(|_| Mutex::new(None)).collect();
+    // A copy no longer read, and the pools of items done, are taken up by the next (their
+    // buffers are already faulted in).
+    let copies: Vec<Mutex<Option<Arc<(Sub, Vec<u32>)>>>> = (0..columns.len()).map(|_| Mutex::new(None)).collect();
+    let spare_copies = Mutex::new(Vec::new());
+    let spare_pools = Mutex::new(Vec::new());
     let searched = crate::par::map(order.clone(), |i| {
         let item = &items[i];
         let col = &columns[item.col];
-        let ordered = copies[item.col].lock().unwrap_or_else(PoisonError::into_inner).get_or_insert_with(|| Arc::new(in_order(&top, col))).clone();
-        let mut pool = Pool::default();
-        let child = subtable_in_order(&data, &ordered, &ranks, col, item, &mut pool);
+        let ordered = lock(&copies[item.col])
+            .get_or_insert_with(|| {
+                let spare = lock(&spare_copies).pop();
+                Arc::new(in_order(&top, col, spare))
+            })
+            .clone();
+        let spare = lock(&spare_pools).pop();
+        let mut pool: Pool = spare.unwrap_or_default();
+        let child = subtable_in_order(&data, &ordered.0, &ranks, col, item, &mut pool);
         drop(ordered);
         if left[item.col].fetch_sub(1, Ordering::AcqRel) == 1 {
-            copies[item.col].lock().unwrap_or_else(PoisonError::into_inner).take();
+            let last = lock(&copies[item.col]).take();
+            if let Some(Ok(copy)) = last.map(Arc::try_unwrap) {
+                lock(&spare_copies).push(copy);
+            }
         }
         let limit = (max - 1).min(item.support as usize - 1);
         let c = top.cols[col.j];
         let value = data_value(&top, col, item);
         let mut out = Vec::new();
         search(&data, &child, limit, &mut out, &mut pool);
+        pool.free(child);
+        lock(&spare_pools).push(pool);
         out.retain(|&(r, _)| !(data.wildcard && data.code(r, c) != value));
         (c, out)
     });
