@@ -511,6 +511,9 @@ fn subtable_of_rows(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &
     child
 }
 
+/// A table's rows copied in one column's order ([`in_order`]), and the place of each row.
+type Ordered = (Sub, Vec<u32>);
+
 /// A lock of the search's shared state (a panic elsewhere poisons nothing it needs).
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
@@ -521,7 +524,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// in order (each row to its place), so that no item's subtable gathers rows spread over the
 /// whole table. Into the buffers of `spare` (a copy no longer read), if any: fresh pages cost
 /// more to fault in than to overwrite.
-fn in_order(sub: &Sub, col: &Column, spare: Option<(Sub, Vec<u32>)>) -> (Sub, Vec<u32>) {
+fn in_order(sub: &Sub, col: &Column, spare: Option<Ordered>) -> Ordered {
     let m = sub.cols.len();
     let n = col.sorted.len();
     let (mut copy, mut place) = spare.unwrap_or_else(|| (Sub { cols: Vec::new(), codes: Vec::new(), weight: Vec::new(), id: Vec::new() }, Vec::new()));
@@ -682,7 +685,7 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
     let left: Vec<AtomicUsize> = (0..columns.len()).map(|ci| AtomicUsize::new(items.iter().filter(|item| item.col == ci).count())).collect();
     // A copy no longer read, and the pools of items done, are taken up by the next (their
     // buffers are already faulted in).
-    let copies: Vec<Mutex<Option<Arc<(Sub, Vec<u32>)>>>> = (0..columns.len()).map(|_| Mutex::new(None)).collect();
+    let copies: Vec<Mutex<Option<Arc<Ordered>>>> = (0..columns.len()).map(|_| Mutex::new(None)).collect();
     let spare_copies = Mutex::new(Vec::new());
     let spare_pools = Mutex::new(Vec::new());
     let searched = crate::par::map(order.clone(), |i| {
