@@ -425,11 +425,21 @@ impl TableSummary {
             }
         };
         let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi: &qi };
-        // SUDA's search reads the class table alone: it runs beside the identity suite, whose
-        // steps and its own leave cores idle in turn.
-        let suda_wanted = self.first_rows.is_some() && !qi.is_empty();
-        let (found, mut metrics) = crate::par::join(
-            || suda_wanted.then(|| identity::suda::msus_of(&self.classes, qi.len(), &config.suda)),
+        // SUDA (its search and its metrics) reads the class table alone: it runs beside the
+        // identity suite, whose steps and its own leave cores idle in turn.
+        let suda_ctx = crate::metric::Context {
+            family: "identity",
+            scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.clone(), sensitive: None, attribute: None, subset: None },
+            params: serde_json::Value::Null,
+        };
+        let suda_ids = self.first_rows.as_deref().filter(|_| !qi.is_empty()).map(|first_row| identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() });
+        let (suda, mut metrics) = crate::par::join(
+            || {
+                suda_ids.as_ref().map(|ids| {
+                    let found = identity::suda::msus_of(&self.classes, qi.len(), &config.suda);
+                    identity::suda::metrics(&suda_ctx, &self.classes, &qi, &config.suda, ids, config.per_record, found)
+                })
+            },
             || if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) },
         );
         let mut per_record = self.records.take().filter(|_| !qi.is_empty()).map(|rows| {
@@ -441,16 +451,13 @@ impl TableSummary {
             PerRecord::new(rows, size, f)
         });
         let mut record_level = matches!((&per_record, config.per_record), (Some(p), true) if add_per_record(&mut metrics, "record_risk", p.risk_json()));
-        if let (Some(first_row), Some(found)) = (&self.first_rows, found) {
-            let ctx = crate::metric::Context {
-                family: "identity",
-                scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.clone(), sensitive: None, attribute: None, subset: None },
-                params: serde_json::Value::Null,
-            };
-            let ids = identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() };
-            let suda = identity::suda::metrics(&ctx, &self.classes, &qi, &config.suda, &ids, identity::suda::PerRecordOut { columns: per_record.as_mut(), lists: config.per_record }, found);
-            record_level |= suda.iter().any(|m| m.details.get("per_record").is_some());
-            metrics.extend(suda);
+        if let Some(suda) = suda {
+            if let (Some(columns), Some((scores, dis))) = (per_record.as_mut(), suda.scores) {
+                columns.add_column("suda_score", scores);
+                columns.add_column("dis_suda_score", dis);
+            }
+            record_level |= suda.metrics.iter().any(|m| m.details.get("per_record").is_some());
+            metrics.extend(suda.metrics);
         }
         if record_level {
             warnings.push(Warning {

@@ -14,6 +14,8 @@
 //! one record have any. The subtables of the top-level items are searched on all cores.
 
 use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -90,7 +92,31 @@ impl RecordIds<'_> {
     }
 }
 
-/// The MSUs found: per key (class) held by one record, its MSUs as column masks.
+/// The MSUs of every class (spec Sec 1.2) as column masks, side by side: those of class `i`
+/// are `masks[start[i]..start[i + 1]]` (two allocations, not one per class).
+pub struct Found {
+    start: Vec<usize>,
+    masks: Vec<u64>,
+}
+
+impl Found {
+    /// No MSU for any of `classes` classes.
+    fn none(classes: usize) -> Found {
+        Found { start: vec![0; classes + 1], masks: Vec::new() }
+    }
+
+    /// The number of classes.
+    pub fn classes(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// The MSUs of class `i`, in the order found.
+    pub fn of(&self, i: usize) -> &[u64] {
+        &self.masks[self.start[i]..self.start[i + 1]]
+    }
+}
+
+/// The MSUs found, counted: per key (class) held by one record, its MSUs by size.
 pub struct Msus {
     /// `M`.
     pub max: usize,
@@ -103,11 +129,11 @@ pub struct Msus {
 
 impl Msus {
     /// Counts the MSUs of each class by size, and of each column.
-    fn of(found: &[Vec<u64>], q: usize, max: usize) -> Msus {
+    fn of(found: &Found, q: usize, max: usize) -> Msus {
         let mut by_column = vec![0u64; q];
-        let mut sizes = vec![0u32; found.len() * max];
-        for (masks, m) in found.iter().zip(sizes.chunks_exact_mut(max)) {
-            for &mask in masks {
+        let mut sizes = vec![0u32; found.classes() * max];
+        for (i, m) in sizes.chunks_exact_mut(max).enumerate() {
+            for &mask in found.of(i) {
                 m[mask.count_ones() as usize - 1] += 1;
                 bits(mask).for_each(|c| by_column[c] += 1);
             }
@@ -158,9 +184,11 @@ struct Pool {
     u32s: Vec<Vec<u32>>,
     usizes: Vec<Vec<usize>>,
     pairs: Vec<Vec<(u32, u64)>>,
+    places: Vec<Vec<(usize, usize)>>,
     items: Vec<Vec<Item>>,
     columns: Vec<Vec<Column>>,
     indexes: Vec<hashbrown::HashTable<u32>>,
+    known: Vec<Known>,
     /// Rank tables, every entry 0.
     ranks: Vec<Vec<u32>>,
 }
@@ -347,21 +375,52 @@ struct Item {
 /// subsets. An MSU `S` of the subtable of item `i` extends to the MSU `S + i` of the table iff
 /// `S` is held by another record of the table, i.e. iff no MSU of the table lies within `S`;
 /// such an MSU holds only items ranked above `i`, so with the items taken from the highest
-/// rank down it is already known.
-struct Found(crate::hash::Map<u32, Vec<u64>>);
+/// rank down it is already known. Each row's masks are a chain through one vector (from an
+/// index of its last one), so that adding a mask allocates nothing once the pool holds one.
+#[derive(Default)]
+struct Known {
+    /// Per row with a mask: (row, its last mask in `masks`).
+    last: hashbrown::HashTable<(u32, u32)>,
+    /// (mask, the row's previous mask or [`NONE`]).
+    masks: Vec<(u64, u32)>,
+}
 
-impl Found {
-    fn new() -> Found {
-        Found(crate::hash::map())
+impl Known {
+    fn hash(r: u32) -> u64 {
+        crate::hash::Fixed::with_seed(0x5eed).hash_one(r)
     }
 
     /// Whether no MSU of row `r` found so far lies within `mask`.
     fn minimal(&self, r: u32, mask: u64) -> bool {
-        self.0.get(&r).is_none_or(|ms| ms.iter().all(|&m| m & !mask != 0))
+        let Some(&(_, mut at)) = self.last.find(Known::hash(r), |&(x, _)| x == r) else { return true };
+        while at != NONE {
+            let (m, previous) = self.masks[at as usize];
+            if m & !mask == 0 {
+                return false;
+            }
+            at = previous;
+        }
+        true
     }
 
     fn add(&mut self, r: u32, mask: u64) {
-        self.0.entry(r).or_default().push(mask);
+        let at = self.masks.len() as u32;
+        let h = Known::hash(r);
+        match self.last.find_mut(h, |&(x, _)| x == r) {
+            Some(entry) => {
+                self.masks.push((mask, entry.1));
+                entry.1 = at;
+            }
+            None => {
+                self.masks.push((mask, NONE));
+                self.last.insert_unique(h, (r, at), |&(x, _)| Known::hash(x));
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.last.clear();
+        self.masks.clear();
     }
 }
 
@@ -380,11 +439,6 @@ struct Ranks {
 }
 
 impl Ranks {
-    #[inline]
-    fn of(&self, data: &Data, c: usize, v: u32) -> u32 {
-        self.of[data.offset[c] + v as usize]
-    }
-
     /// Gives the buffers back, the rank table zeroed again (only the entries of `items`).
     fn free(mut self, data: &Data, sub: &Sub, columns: &[Column], items: &[Item], pool: &mut Pool) {
         for item in items {
@@ -421,20 +475,76 @@ fn rank(data: &Data, sub: &Sub, columns: &[Column], items: &mut [Item], pool: &m
 /// not read.
 fn subtable(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, pool: &mut Pool) -> Sub {
     let rows = col.sorted[..col.blanks].iter().chain(&col.sorted[item.from..item.to]).copied();
+    subtable_of_rows(data, sub, ranks, col, item, rows, pool)
+}
+
+/// [`subtable`], its rows read from `sub`'s copy in the order of `col` ([`in_order`]): the
+/// rows of the item side by side, read in order instead of gathered from the whole table.
+fn subtable_in_order(data: &Data, ordered: &Sub, ranks: &Ranks, col: &Column, item: &Item, pool: &mut Pool) -> Sub {
+    let rows = (0..col.blanks as u32).chain(item.from as u32..item.to as u32);
+    subtable_of_rows(data, ordered, ranks, col, item, rows, pool)
+}
+
+/// The subtable of `item` of a table whose rows `rows` of `sub` hold it (or a blank).
+fn subtable_of_rows(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, pool: &mut Pool) -> Sub {
     let mut others = pool.usizes.pop().unwrap_or_default();
     others.extend((0..sub.cols.len()).filter(|&j| j != col.j && ranks.max[j] > item.rank));
     let mut cols = pool.usizes.pop().unwrap_or_default();
     cols.extend(others.iter().map(|&j| sub.cols[j]));
+    // Per column kept, where its cells are in a row of `sub` and where its codes' ranks start:
+    // read once, not for every cell.
+    let mut at = pool.places.pop().unwrap_or_default();
+    at.extend(others.iter().map(|&j| (j, data.offset[sub.cols[j]])));
+    let width = sub.cols.len();
     let cell = |r: u32, j: usize| {
-        let v = sub.code(r as usize, others[j]);
-        if v == NONE || (data.wildcard && is_blank(v)) || ranks.of(data, cols[j], v) > item.rank { v } else { NONE }
+        let (j, ranked) = at[j];
+        let v = sub.codes[r as usize * width + j];
+        if v == NONE || (data.wildcard && is_blank(v)) || ranks.of[ranked + v as usize] > item.rank { v } else { NONE }
     };
     let child = Sub::project(data, &cols, cell, |r| sub.weight[r as usize], |r| sub.id[r as usize], rows, pool);
     others.clear();
     cols.clear();
+    at.clear();
     pool.usizes.push(others);
     pool.usizes.push(cols);
+    pool.places.push(at);
     child
+}
+
+/// A table's rows copied in one column's order ([`in_order`]), and the place of each row.
+type Ordered = (Sub, Vec<u32>);
+
+/// A lock of the search's shared state (a panic elsewhere poisons nothing it needs).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The rows of `sub` that `col` sorts (those holding an item or a blank in it), copied in its
+/// order: the rows of each of its items side by side. Written in one pass over `sub`'s rows
+/// in order (each row to its place), so that no item's subtable gathers rows spread over the
+/// whole table. Into the buffers of `spare` (a copy no longer read), if any: fresh pages cost
+/// more to fault in than to overwrite.
+fn in_order(sub: &Sub, col: &Column, spare: Option<Ordered>) -> Ordered {
+    let m = sub.cols.len();
+    let n = col.sorted.len();
+    let (mut copy, mut place) = spare.unwrap_or_else(|| (Sub { cols: Vec::new(), codes: Vec::new(), weight: Vec::new(), id: Vec::new() }, Vec::new()));
+    place.clear();
+    place.resize(sub.len(), NONE);
+    col.sorted.iter().enumerate().for_each(|(k, &r)| place[r as usize] = k as u32);
+    copy.cols.clone_from(&sub.cols);
+    for v in [&mut copy.codes, &mut copy.weight, &mut copy.id] {
+        v.clear();
+    }
+    copy.codes.resize(n * m, 0);
+    copy.weight.resize(n, 0);
+    copy.id.resize(n, 0);
+    for (r, &k) in place.iter().enumerate().filter(|&(_, &k)| k != NONE) {
+        let k = k as usize;
+        copy.codes[k * m..(k + 1) * m].copy_from_slice(&sub.codes[r * m..(r + 1) * m]);
+        copy.weight[k] = sub.weight[r];
+        copy.id[k] = sub.id[r];
+    }
+    (copy, place)
 }
 
 /// Spec Sec 1.2: MSUs of `sub` (over its items) of at most `k` items, as (class, column
@@ -449,7 +559,7 @@ fn search(data: &Data, sub: &Sub, k: usize, out: &mut Vec<(u32, u64)>, pool: &mu
     let from = out.len();
     scan(sub, &columns, k, out, &mut items);
     if !items.is_empty() {
-        let mut found = Found::new();
+        let mut found = pool.known.pop().unwrap_or_default();
         out[from..].iter().for_each(|&(r, m)| found.add(r, m));
         let ranks = rank(data, sub, &columns, &mut items, pool);
         let mut below = pool.pairs();
@@ -472,6 +582,8 @@ fn search(data: &Data, sub: &Sub, k: usize, out: &mut Vec<(u32, u64)>, pool: &mu
             }
         }
         pool.put_pairs(below);
+        found.clear();
+        pool.known.push(found);
         ranks.free(data, sub, &columns, &items, pool);
     }
     items.clear();
@@ -535,10 +647,10 @@ impl Data {
     }
 }
 
-/// Spec Sec 1.2: the MSUs of every class of `table` up to `max` items, as per class its
-/// column masks. The subtables of the top-level items are searched on all cores (each with
-/// its own [`Pool`]), their candidates then tested in rank order from the highest rank down.
-pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Vec<Vec<u64>> {
+/// Spec Sec 1.2: the MSUs of every class of `table` up to `max` items. The subtables of the
+/// top-level items are searched on all cores (each with its own [`Pool`]), their candidates
+/// then tested in rank order from the highest rank down.
+pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
     let data = Data::of(table, blank_in_msu);
     let q = data.q;
     let cols: Vec<usize> = (0..q).collect();
@@ -547,36 +659,101 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Vec<Vec<
         let v = data.code(r, c);
         if data.wildcard || data.blank_item || !is_blank(v) { v } else { NONE }
     };
-    let top = Sub::project(&data, &cols, cell, |r| data.weight[r as usize], |r| r, 0..table.len() as u32, &mut pool);
-    let mut found: Vec<Vec<u64>> = vec![Vec::new(); table.len()];
+    // The classes are distinct keys: when every cell is an item (no blank, or blanks as items
+    // under `ordinary`), they are the top table as they are, every column held, nothing to merge.
+    let whole = !data.wildcard && (data.blank_item || !data.codes.iter().any(|&v| is_blank(v)));
+    let top = if whole {
+        Sub { cols, codes: data.codes.clone(), weight: data.weight.clone(), id: (0..table.len() as u32).collect() }
+    } else {
+        Sub::project(&data, &cols, cell, |r| data.weight[r as usize], |r| r, 0..table.len() as u32, &mut pool)
+    };
     if !top.weight.contains(&1) {
-        return found;
+        return Found::none(table.len());
     }
     let columns = crate::par::map((0..top.cols.len()).collect(), |j| Column::new(&data, &top, j, &mut Pool::default()));
     let (mut ones, mut items) = (Vec::new(), Vec::new());
     scan(&top, &columns, max, &mut ones, &mut items);
-    ones.into_iter().for_each(|(r, m)| found[r as usize].push(m));
     let ranks = rank(&data, &top, &columns, &mut items, &mut pool);
     items.retain(|item| worth(&top, &columns[item.col], item));
     // Every subtable's candidates at once (a thread takes the next item as it becomes free), then
-    // tested in rank order: the same MSUs for any number of threads.
-    let candidates = crate::par::map(items.iter().collect(), |item| {
-        let mut pool = Pool::default();
+    // tested in rank order: the same MSUs for any number of threads. The items are taken column
+    // by column, the largest first; a column's rows are copied in its order ([`in_order`]) by
+    // the first of its items to run and dropped after the last, so at most a copy per thread
+    // or two are held at once.
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| (items[i].col, std::cmp::Reverse(items[i].support)));
+    let left: Vec<AtomicUsize> = (0..columns.len()).map(|ci| AtomicUsize::new(items.iter().filter(|item| item.col == ci).count())).collect();
+    // A copy no longer read, and the pools of items done, are taken up by the next (their
+    // buffers are already faulted in).
+    let copies: Vec<Mutex<Option<Arc<Ordered>>>> = (0..columns.len()).map(|_| Mutex::new(None)).collect();
+    let spare_copies = Mutex::new(Vec::new());
+    let spare_pools = Mutex::new(Vec::new());
+    let searched = crate::par::map(order.clone(), |i| {
+        let item = &items[i];
         let col = &columns[item.col];
-        let child = subtable(&data, &top, &ranks, col, item, &mut pool);
+        let ordered = lock(&copies[item.col])
+            .get_or_insert_with(|| {
+                let spare = lock(&spare_copies).pop();
+                Arc::new(in_order(&top, col, spare))
+            })
+            .clone();
+        let spare = lock(&spare_pools).pop();
+        let mut pool: Pool = spare.unwrap_or_default();
+        let child = subtable_in_order(&data, &ordered.0, &ranks, col, item, &mut pool);
+        drop(ordered);
+        if left[item.col].fetch_sub(1, Ordering::AcqRel) == 1 {
+            let last = lock(&copies[item.col]).take();
+            if let Some(Ok(copy)) = last.map(Arc::try_unwrap) {
+                lock(&spare_copies).push(copy);
+            }
+        }
         let limit = (max - 1).min(item.support as usize - 1);
         let c = top.cols[col.j];
         let value = data_value(&top, col, item);
         let mut out = Vec::new();
         search(&data, &child, limit, &mut out, &mut pool);
+        pool.free(child);
+        lock(&spare_pools).push(pool);
         out.retain(|&(r, _)| !(data.wildcard && data.code(r, c) != value));
         (c, out)
     });
-    for (c, list) in candidates {
-        let kept: Vec<(u32, u64)> = list.into_iter().filter(|&(r, mask)| found[r as usize].iter().all(|&m| m & !mask != 0)).collect();
-        kept.into_iter().for_each(|(r, mask)| found[r as usize].push(mask | (1 << c)));
+    let mut candidates: Vec<(usize, Vec<(u32, u64)>)> = vec![(0, Vec::new()); items.len()];
+    order.into_iter().zip(searched).for_each(|(i, found)| candidates[i] = found);
+    // Room for each class's 1-MSUs and every candidate of it, side by side; the gaps the
+    // candidates rejected leave are closed at the end.
+    let n = table.len();
+    let mut start = vec![0usize; n + 1];
+    ones.iter().chain(candidates.iter().flat_map(|(_, list)| list)).for_each(|&(r, _)| start[r as usize + 1] += 1);
+    for i in 0..n {
+        start[i + 1] += start[i];
     }
-    found
+    let mut len = vec![0usize; n];
+    let mut masks = vec![0u64; start[n]];
+    for (r, m) in ones {
+        masks[start[r as usize] + len[r as usize]] = m;
+        len[r as usize] += 1;
+    }
+    // A candidate kept from one item never lies within another of the same item (it holds the
+    // item's column, they do not), so each may be tested against the MSUs kept before it.
+    for (c, list) in candidates {
+        for (r, mask) in list {
+            let (at, l) = (start[r as usize], &mut len[r as usize]);
+            if masks[at..at + *l].iter().all(|&m| m & !mask != 0) {
+                masks[at + *l] = mask | (1 << c);
+                *l += 1;
+            }
+        }
+    }
+    let mut to = 0;
+    for i in 0..n {
+        let from = start[i];
+        masks.copy_within(from..from + len[i], to);
+        start[i] = to;
+        to += len[i];
+    }
+    start[n] = to;
+    masks.truncate(to);
+    Found { start, masks }
 }
 
 /// The weights `w(1)..w(M)` (spec Sec 1.3).
@@ -604,11 +781,11 @@ fn histogram(dis: impl Iterator<Item = (f64, u64)>) -> Vec<u64> {
     bins
 }
 
-/// Where SUDA's per-record values go: the per-record table (`columns`), and with `lists` the
-/// report's record-level lists too.
-pub struct PerRecordOut<'a> {
-    pub columns: Option<&'a mut super::per_record::PerRecord>,
-    pub lists: bool,
+/// SUDA's metrics and, when they have values, the SUDA and DIS-SUDA score of each class (the
+/// per-record table's `suda_score` and `dis_suda_score`).
+pub struct Scored {
+    pub metrics: Vec<MetricResult>,
+    pub scores: Option<(Vec<f64>, Vec<f64>)>,
 }
 
 /// Why SUDA gives no scores for `q` QIs, MSUs up to `max`, these settings and `n` records in
@@ -630,7 +807,7 @@ fn unavailable(q: usize, max: usize, p: &SudaParams, n: u64) -> Option<(Status, 
 }
 
 /// The MSUs of every class, or the status and reason of SUDA's metrics when there are none.
-pub type Search = Result<Vec<Vec<u64>>, (Status, &'static str)>;
+pub type Search = Result<Found, (Status, &'static str)>;
 
 /// Spec Sec 1.2: the MSUs [`metrics`] reads for `q` QIs, searched on their own (so that the
 /// audit can run the search beside the identity suite).
@@ -642,14 +819,13 @@ pub fn msus_of(table: &ClassTable, q: usize, p: &SudaParams) -> Search {
     }
 }
 
-/// The SUDA metrics (spec peer-measures.md Sec 1.5) of a finished class table.
-/// With `columns`, the SUDA and DIS-SUDA score of each class are added to the per-record
-/// values (`suda_score`, `dis_suda_score`). With `out.lists`, the record-level lists of Sec 1.5
+/// The SUDA metrics (spec peer-measures.md Sec 1.5) of a finished class table, and the SUDA
+/// and DIS-SUDA score of each class for the per-record values. With `lists`, the record-level
+/// lists of Sec 1.5
 /// (`per_record` of both scores, `msu_counts`) are in the details: as long as the file, they
 /// follow the audit's `per_record` setting, as record risk's vector does (docs/decisions.md).
 /// `found`: [`msus_of`] the same table, QIs and settings.
-pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, out: PerRecordOut<'_>, found: Search) -> Vec<MetricResult> {
-    let PerRecordOut { columns, lists } = out;
+pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, lists: bool, found: Search) -> Scored {
     const IDS: [&str; 4] = ["suda_score", "suda_msu_records", "suda_msu_share", "suda_dis_score"];
     let q = qi.len();
     let max = p.suda_max_size.unwrap_or(q);
@@ -663,7 +839,7 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         }),
         ..ctx.clone()
     };
-    let all = |status: Status, reason: &'static str| IDS.iter().map(|id| ctx.without_value(id, status, reason)).collect();
+    let all = |status: Status, reason: &'static str| Scored { metrics: IDS.iter().map(|id| ctx.without_value(id, status, reason)).collect(), scores: None };
     let found = match found {
         Ok(found) => found,
         Err((status, reason)) => return all(status, reason),
@@ -685,13 +861,14 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
     let pi = p.dis_fraction;
     let q_exp = 1.0 + (8.0 - qe as f64) / 20.0;
     let scored: Vec<usize> = (0..table.len()).filter(|&i| scores[i] > 0.0).collect();
-    let s = crate::numeric::neumaier(scored.iter().map(|&i| table.count(i) as f64 * scores[i].powf(-q_exp)));
-    let dis_of = |score: f64| if score > 0.0 { 1.0 / (1.0 + p2 as f64 * (1.0 - pi) / (pi * score.powf(q_exp) * s)) } else { 0.0 };
-    let dis: Vec<f64> = scores.iter().map(|&x| dis_of(x)).collect();
-    if let Some(columns) = columns {
-        columns.add_column("suda_score", scores.clone());
-        columns.add_column("dis_suda_score", dis.clone());
+    // `score^-q` and `score^q` once per distinct score (a few hundred), not per class.
+    let mut pow: crate::hash::Map<u64, (f64, f64)> = crate::hash::map();
+    for &i in &scored {
+        pow.entry(scores[i].to_bits()).or_insert_with(|| (scores[i].powf(-q_exp), scores[i].powf(q_exp)));
     }
+    let s = crate::numeric::neumaier(scored.iter().map(|&i| table.count(i) as f64 * pow[&scores[i].to_bits()].0));
+    let dis_of = |score: f64| if score > 0.0 { 1.0 / (1.0 + p2 as f64 * (1.0 - pi) / (pi * pow[&score.to_bits()].1 * s)) } else { 0.0 };
+    let dis: Vec<f64> = scores.iter().map(|&x| dis_of(x)).collect();
     let dis_file = (u1 > 0).then(|| u1 as f64 * pi / (u1 as f64 * pi + p2 as f64 * (1.0 - pi)));
     let summary = |v: &[f64]| {
         let (lo, hi) = v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)));
@@ -750,31 +927,30 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
         score_metric = score_metric.with_warning("suda_padded_to_three_qis");
     }
     let n_scored = scored.len() as u64;
-    vec![
+    let metrics = vec![
         score_metric,
         ctx.ok("suda_msu_records", n_scored).with_details(json!({ "by_smallest_msu": by_smallest })),
         ctx.ok("suda_msu_share", n_scored as f64 / n as f64),
         ctx.ok("suda_dis_score", summary(&dis)).with_details(dis_details),
-    ]
+    ];
+    Scored { metrics, scores: Some((scores, dis)) }
 }
 
-/// The distribution of scores for the page's chart: records per distinct score, ascending.
+/// The distribution of scores for the page's chart: records per distinct score, ascending
+/// (summed per distinct score, then the few distinct scores sorted; scores are never -0).
 fn score_histogram(scores: &[f64], table: &ClassTable) -> Value {
-    let mut pairs: Vec<(f64, u64)> = (0..table.len()).map(|i| (scores[i], table.count(i))).collect();
-    pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-    let mut out: Vec<(f64, u64)> = Vec::new();
-    for (s, c) in pairs {
-        match out.last_mut() {
-            Some(last) if last.0 == s => last.1 += c,
-            _ => out.push((s, c)),
-        }
+    let mut records: crate::hash::Map<u64, u64> = crate::hash::map();
+    for (i, s) in scores.iter().enumerate() {
+        *records.entry(s.to_bits()).or_default() += table.count(i);
     }
+    let mut out: Vec<(f64, u64)> = records.into_iter().map(|(s, c)| (f64::from_bits(s), c)).collect();
+    out.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     json!(out.iter().map(|&(s, c)| json!({ "score": s, "records": c })).collect::<Vec<_>>())
 }
 
 /// The [`TOP_RECORDS`] records with the highest scores (ties by their values, so the list does
 /// not depend on row order), with their values and MSUs.
-fn top_records(table: &ClassTable, qi: &[String], scores: &[f64], dis: &[f64], found: &[Vec<u64>], ids: &RecordIds<'_>) -> Value {
+fn top_records(table: &ClassTable, qi: &[String], scores: &[f64], dis: &[f64], found: &Found, ids: &RecordIds<'_>) -> Value {
     let mut order: Vec<usize> = (0..table.len()).filter(|&i| scores[i] > 0.0).collect();
     let highest_first = |&a: &usize, &b: &usize| scores[b].total_cmp(&scores[a]).then_with(|| table.cmp_values(a, b));
     // The first TOP_RECORDS by selection, then sorted: not a sort of every scored class.
@@ -788,7 +964,7 @@ fn top_records(table: &ClassTable, qi: &[String], scores: &[f64], dis: &[f64], f
         .map(|&i| {
             let values: serde_json::Map<String, Value> =
                 qi.iter().enumerate().map(|(c, name)| (name.clone(), json!(table.dict(c).display(table.code_at(i, c))))).collect();
-            let mut sets = found[i].clone();
+            let mut sets = found.of(i).to_vec();
             sets.sort_unstable_by_key(|&m| (m.count_ones(), bits(m).collect::<Vec<_>>()));
             let names: Vec<Vec<&str>> = sets.iter().map(|&m| bits(m).map(|c| qi[c].as_str()).collect()).collect();
             let mut row = json!({ "row": ids.first_row[i] + 1, "values": values, "size": 1, "score": scores[i], "dis": dis[i], "msus": names });
