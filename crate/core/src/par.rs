@@ -56,6 +56,14 @@ pub fn map<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R>
     results.into_iter().map(|m| m.into_inner().ok().flatten().expect("every item was mapped")).collect()
 }
 
+/// `out[i] = f(i)` for every `i`, the indices shared out among the threads in runs (each
+/// value is computed alone, so the result does not depend on the threads).
+pub fn fill<T: Send>(out: &mut [T], f: impl Fn(usize) -> T + Sync) {
+    let run = out.len().div_ceil(threads() * 4).max(1 << 12);
+    let runs: Vec<(usize, &mut [T])> = out.chunks_mut(run).enumerate().map(|(k, c)| (k * run, c)).collect();
+    map(runs, |(at, c)| c.iter_mut().enumerate().for_each(|(j, x)| *x = f(at + j)));
+}
+
 /// `a()` and `b()` at once, `a` on a thread of its own (one after the other with one
 /// thread): for independent computations whose own `map`s leave cores idle between steps.
 pub fn join<A: Send, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> (A, B) {
@@ -76,6 +84,15 @@ pub fn join<A: Send, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fill_sets_every_index_once() {
+        for len in [0, 1, 4095, 4096, 4097, 100_003] {
+            let mut out = vec![usize::MAX; len];
+            fill(&mut out, |i| i * 3);
+            assert!(out.iter().enumerate().all(|(i, &x)| x == i * 3), "{len}");
+        }
+    }
 
     #[test]
     fn maps_in_order() {

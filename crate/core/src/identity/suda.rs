@@ -130,14 +130,22 @@ pub struct Msus {
 impl Msus {
     /// Counts the MSUs of each class by size, and of each column.
     fn of(found: &Found, q: usize, max: usize) -> Msus {
-        let mut by_column = vec![0u64; q];
-        let mut sizes = vec![0u32; found.classes() * max];
-        for (i, m) in sizes.chunks_exact_mut(max).enumerate() {
-            for &mask in found.of(i) {
-                m[mask.count_ones() as usize - 1] += 1;
-                bits(mask).for_each(|c| by_column[c] += 1);
+        // Runs of classes on all cores, each with its own column counts, summed after.
+        let n = found.classes();
+        let run = n.div_ceil(crate::par::threads() * 4).max(1 << 12);
+        let mut sizes = vec![0u32; n * max];
+        let runs: Vec<(usize, &mut [u32])> = sizes.chunks_mut(run * max).enumerate().map(|(k, s)| (k * run, s)).collect();
+        let by_run = crate::par::map(runs, |(first, sizes)| {
+            let mut by_column = vec![0u64; q];
+            for (i, m) in (first..).zip(sizes.chunks_exact_mut(max)) {
+                for &mask in found.of(i) {
+                    m[mask.count_ones() as usize - 1] += 1;
+                    bits(mask).for_each(|c| by_column[c] += 1);
+                }
             }
-        }
+            by_column
+        });
+        let by_column = (0..q).map(|c| by_run.iter().map(|b| b[c]).sum()).collect();
         Msus { max, sizes, by_column }
     }
 
@@ -734,16 +742,31 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
         len[r as usize] += 1;
     }
     // A candidate kept from one item never lies within another of the same item (it holds the
-    // item's column, they do not), so each may be tested against the MSUs kept before it.
-    for (c, list) in candidates {
-        for (r, mask) in list {
-            let (at, l) = (start[r as usize], &mut len[r as usize]);
-            if masks[at..at + *l].iter().all(|&m| m & !mask != 0) {
-                masks[at + *l] = mask | (1 << c);
-                *l += 1;
+    // item's column, they do not), so each may be tested against the MSUs kept before it. Only
+    // a class's own candidates meet, so runs of classes are tested on all cores, each thread
+    // reading every list in rank order and testing the candidates of its run.
+    let threads = crate::par::threads().clamp(1, n.max(1));
+    let mut runs = Vec::with_capacity(threads);
+    let (mut masks_left, mut len_left) = (&mut masks[..], &mut len[..]);
+    for k in 0..threads {
+        let (lo, hi) = (n * k / threads, n * (k + 1) / threads);
+        let (m, m_rest) = std::mem::take(&mut masks_left).split_at_mut(start[hi] - start[lo]);
+        let (l, l_rest) = std::mem::take(&mut len_left).split_at_mut(hi - lo);
+        (masks_left, len_left) = (m_rest, l_rest);
+        runs.push((lo..hi, m, l));
+    }
+    crate::par::map(runs, |(classes, masks, len)| {
+        let base = start[classes.start];
+        for (c, list) in &candidates {
+            for &(r, mask) in list.iter().filter(|(r, _)| classes.contains(&(*r as usize))) {
+                let (at, l) = (start[r as usize] - base, &mut len[r as usize - classes.start]);
+                if masks[at..at + *l].iter().all(|&m| m & !mask != 0) {
+                    masks[at + *l] = mask | (1 << c);
+                    *l += 1;
+                }
             }
         }
-    }
+    });
     let mut to = 0;
     for i in 0..n {
         let from = start[i];
@@ -849,7 +872,8 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
     let w = weights(q, max, p.suda_weights);
     let qe = q.max(3);
     let score = |i: usize| -> f64 { msus.counts(i).iter().zip(&w).fold(0.0, |s, (&m, &w)| s + m as f64 * w) };
-    let scores: Vec<f64> = (0..table.len()).map(score).collect();
+    let mut scores = vec![0.0; table.len()];
+    crate::par::fill(&mut scores, score);
     // f_A with alpha = 1 (spec Sec 1.1): the class size, or the compatible records.
     let f: Vec<f64> = if table.policy() == MissingPolicy::Wildcard {
         table.match_counts(1.0)
@@ -868,7 +892,8 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
     }
     let s = crate::numeric::neumaier(scored.iter().map(|&i| table.count(i) as f64 * pow[&scores[i].to_bits()].0));
     let dis_of = |score: f64| if score > 0.0 { 1.0 / (1.0 + p2 as f64 * (1.0 - pi) / (pi * pow[&score.to_bits()].1 * s)) } else { 0.0 };
-    let dis: Vec<f64> = scores.iter().map(|&x| dis_of(x)).collect();
+    let mut dis = vec![0.0; table.len()];
+    crate::par::fill(&mut dis, |i| dis_of(scores[i]));
     let dis_file = (u1 > 0).then(|| u1 as f64 * pi / (u1 as f64 * pi + p2 as f64 * (1.0 - pi)));
     let summary = |v: &[f64]| {
         let (lo, hi) = v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)));
