@@ -65,16 +65,12 @@ pub fn read_in_parts(path: &Path, config: &AuditConfig, threads: usize, make: &P
                 })
             })
             .collect();
-        let mut parts: Vec<(usize, Result<AuditPart, Failure>)> = Vec::new();
-        for h in readers {
-            parts.extend(h.join().unwrap_or_else(|_| vec![(usize::MAX, Err(panicked()))]));
-        }
+        // A reader that panicked leaves its parts unread: `None`, read on one thread.
+        let parts: Option<Vec<Vec<_>>> = readers.into_iter().map(|h| h.join().ok()).collect();
         (parts, sha.join().unwrap_or_else(|_| Err(panicked())))
     });
-    if parts.iter().any(|(k, _)| *k == usize::MAX) {
-        return Ok(None);
-    }
-    let mut parts: Vec<(Span, Result<AuditPart, Failure>)> = parts.into_iter().map(|(k, p)| (board.span(k), p)).collect();
+    let Some(parts) = parts else { return Ok(None) };
+    let mut parts: Vec<(Span, Result<AuditPart, Failure>)> = parts.into_iter().flatten().map(|(k, p)| (board.span(k), p)).collect();
     parts.sort_by_key(|(span, _)| span.start);
     let mut merged: Option<AuditPart> = None;
     for (span, part) in parts {

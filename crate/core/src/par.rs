@@ -56,10 +56,16 @@ pub fn map<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R>
     results.into_iter().map(|m| m.into_inner().ok().flatten().expect("every item was mapped")).collect()
 }
 
+/// How many of `len` items a run of work takes: a few runs a thread (so that a slow run
+/// is shared out), never so short that starting it costs more than doing it.
+pub fn run_len(len: usize) -> usize {
+    len.div_ceil(threads() * 4).max(1 << 12)
+}
+
 /// `out[i] = f(i)` for every `i`, the indices shared out among the threads in runs (each
 /// value is computed alone, so the result does not depend on the threads).
 pub fn fill<T: Send>(out: &mut [T], f: impl Fn(usize) -> T + Sync) {
-    let run = out.len().div_ceil(threads() * 4).max(1 << 12);
+    let run = run_len(out.len());
     let runs: Vec<(usize, &mut [T])> = out.chunks_mut(run).enumerate().map(|(k, c)| (k * run, c)).collect();
     map(runs, |(at, c)| c.iter_mut().enumerate().for_each(|(j, x)| *x = f(at + j)));
 }

@@ -132,7 +132,7 @@ impl Msus {
     fn of(found: &Found, q: usize, max: usize) -> Msus {
         // Runs of classes on all cores, each with its own column counts, summed after.
         let n = found.classes();
-        let run = n.div_ceil(crate::par::threads() * 4).max(1 << 12);
+        let run = crate::par::run_len(n);
         let mut sizes = vec![0u32; n * max];
         let runs: Vec<(usize, &mut [u32])> = sizes.chunks_mut(run * max).enumerate().map(|(k, s)| (k * run, s)).collect();
         let by_run = crate::par::map(runs, |(first, sizes)| {
