@@ -80,6 +80,24 @@ impl Column {
         self.absorb_new(field, encoding, norm)
     }
 
+    /// Whether the column is past its cap and keeps no codes: then every further cell goes to
+    /// the sketch alone ([`Column::sketch_cell`]).
+    #[inline]
+    pub fn is_frozen(&self) -> bool {
+        self.sketch.is_some() && self.codes.is_none()
+    }
+
+    /// Takes one cell of a frozen column ([`Column::is_frozen`]) into its sketch, without
+    /// looking it up among the kept values first: the profile adds the kept values' counts to
+    /// the sketch's (and their texts to its distinct count), so a cell counts the same in either
+    /// place, and the lookup of a value that is mostly not there (ids, free text) cost more than
+    /// the sketch itself.
+    pub fn sketch_cell(&mut self, field: &[u8], encoding: Encoding, norm: &Normaliser) -> Result<(), Overflow> {
+        let text = encoding.decode(ascii_trim(field)).ok_or(Overflow::NotDecodable)?;
+        self.sketch.get_or_insert_default().absorb(&text, norm);
+        Ok(())
+    }
+
     #[cold]
     fn absorb_new(&mut self, field: &[u8], encoding: Encoding, norm: &Normaliser) -> Result<u32, Overflow> {
         let cap = self.cap;
@@ -182,6 +200,18 @@ mod tests {
         assert_eq!(after, before);
         // 10 filled cells of 7 distinct values (7, 8, 9, 12, x-1, 13, 2020-01-05), 2 blanks ("", NA).
         assert_eq!((after.forms.missing, after.distinct, after.distinct_exact), (2, 7, false));
+        // Past its cap, a cell counts the same in the sketch alone as among the kept values.
+        let (mut kept, mut sketched) = (Column::new(Cap::soft(3), false), Column::new(Cap::soft(3), false));
+        for cell in cells {
+            kept.take(cell.as_bytes(), Encoding::Utf8, &norm).unwrap();
+            if sketched.is_frozen() {
+                sketched.sketch_cell(cell.as_bytes(), Encoding::Utf8, &norm).unwrap();
+            } else {
+                sketched.take(cell.as_bytes(), Encoding::Utf8, &norm).unwrap();
+            }
+        }
+        assert!(sketched.values.count(0) < kept.values.count(0), "a kept value seen again past the cap went to the sketch");
+        assert_eq!(profile(&sketched, "v", 0, cells.len() as u64, &norm), before);
         // A column that keeps its codes (a role may need them) keeps its values.
         let mut kept = Column::new(Cap::soft(3), true);
         kept.take(b"1", Encoding::Utf8, &norm).unwrap();

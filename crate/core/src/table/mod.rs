@@ -23,7 +23,7 @@ pub mod sketch;
 pub mod values;
 pub mod wire;
 
-use column::{Cap, Column, Overflow};
+use column::{Cap, Column, Overflow, SKETCHED};
 use lines::Lines;
 use profile::{ColumnProfile, EXACT_DISTINCT_CAP};
 
@@ -264,6 +264,13 @@ impl TableBuilder {
         for (j, column) in self.columns.iter_mut().enumerate() {
             let out = &mut self.codes[j];
             out.clear();
+            if column.is_frozen() {
+                for i in 0..n {
+                    column.sketch_cell(rows.field(i, j), encoding, &self.norm).map_err(|o| overflow_error(o, rows.line(i), &self.header[j]))?;
+                }
+                out.resize(n, SKETCHED);
+                continue;
+            }
             for i in 0..n {
                 let code = column.take(rows.field(i, j), encoding, &self.norm).map_err(|o| overflow_error(o, rows.line(i), &self.header[j]))?;
                 out.push(code);
