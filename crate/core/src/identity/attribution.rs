@@ -240,40 +240,53 @@ fn chain_stats(q: usize, chain: &[u32], source: &Source, count_bits: u32, keep: 
     a.clear();
     a.extend(source.words.iter().map(|&w| gather.compact(w >> count_bits) << count_bits | (w & count_mask)));
     radix_sort_words(a, b, count_bits, width);
-    let mut groups = keep.then(Vec::new);
-    let mut starts = vec![0u64; members.len()];
-    let (mut cum, mut top_start) = (0u64, 0u64);
+    // The largest member (bits from 0) changes group on any difference of the key: its
+    // statistics are kept apart, and its groups written over the sorted words already read
+    // (group `g` is written after word `g` is read).
+    let (top, smaller) = stats.split_last_mut().map_or((None, &mut [][..]), |(t, s)| (Some(t), s));
+    let mut starts = vec![0u64; smaller.len()];
+    let (mut cum, mut top_start, mut top_groups) = (0u64, 0u64, 0usize);
+    let (mut top_sq, mut top_uniques) = (0u128, 0u64);
     let mut prev = a.first().map_or(0, |x| x >> count_bits);
-    for (i, &x) in a.iter().enumerate() {
+    for i in 0..a.len() {
+        let x = a[i];
         let key = x >> count_bits;
         let diff = prev ^ key;
         if i > 0 && diff != 0 {
             let high = 63 - diff.leading_zeros();
-            // Members from the largest down change group while the highest differing bit is
-            // within their prefix (the largest member, bits from 0, changes on any difference).
-            for j in (0..members.len()).rev() {
+            let f = cum - top_start;
+            top_sq += square(f);
+            top_uniques += u64::from(f == 1);
+            a[top_groups] = prev << count_bits | f;
+            top_groups += 1;
+            top_start = cum;
+            // The smaller members, from the largest down, change group while the highest
+            // differing bit is within their prefix.
+            for j in (0..smaller.len()).rev() {
                 if members[j].1 > high {
                     break;
                 }
-                flush(&mut stats[j], cum - starts[j]);
+                flush(&mut smaller[j], cum - starts[j]);
                 starts[j] = cum;
-            }
-            if let Some(g) = &mut groups {
-                g.push(prev << count_bits | (cum - top_start));
-                top_start = cum;
             }
         }
         cum += x & count_mask;
         prev = key;
     }
     if !a.is_empty() {
-        for (j, s) in stats.iter_mut().enumerate() {
+        let f = cum - top_start;
+        top_sq += square(f);
+        top_uniques += u64::from(f == 1);
+        a[top_groups] = prev << count_bits | f;
+        top_groups += 1;
+        for (j, s) in smaller.iter_mut().enumerate() {
             flush(s, cum - starts[j]);
         }
-        if let Some(g) = &mut groups {
-            g.push(prev << count_bits | (cum - top_start));
-        }
     }
+    if let Some(t) = top {
+        *t = SubsetStats { mask: t.mask, classes: top_groups as u64, sum_sq: top_sq, uniques: top_uniques };
+    }
+    let groups = keep.then(|| a[..top_groups].to_vec());
     // The compact layout: the chain's QIs in order, the first most significant.
     let groups = groups.map(|g| {
         let mut layout = vec![(0, 0); q];
