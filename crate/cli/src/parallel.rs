@@ -72,30 +72,31 @@ pub fn read_in_parts(path: &Path, config: &AuditConfig, threads: usize, make: &P
     let Some(parts) = parts else { return Ok(None) };
     let mut parts: Vec<(Span, Result<AuditPart, Failure>)> = parts.into_iter().flatten().map(|(k, p)| (board.span(k), p)).collect();
     parts.sort_by_key(|(span, _)| span.start);
-    let mut merged: Option<AuditPart> = None;
+    // A part that guessed its start wrong (it began inside a quoted field: its bounds say so,
+    // or the guess made it fail) is read again from where the part before it ended.
+    let mut read: Vec<AuditPart> = Vec::with_capacity(parts.len());
     for (span, part) in parts {
-        let Some(m) = &mut merged else {
-            match part {
-                Ok(p) => merged = Some(p),
-                Err(_) => return Ok(None),
-            }
-            continue;
-        };
-        let end = m.bounds.expect("parts have bounds").end;
-        // A part that guessed its start wrong (it began inside a quoted field: its bounds say
-        // so, or the guess made it fail) is read again from where the part before it ended.
-        let part = match part {
-            Ok(p) if p.bounds.map(|b| b.first) == Some(end) => p,
-            _ => match read_part(path, &probe, span.after(end), None, make) {
+        let part = match (read.last().map(|p| p.bounds.expect("parts have bounds").end), part) {
+            (None, Ok(p)) => p,
+            (Some(end), Ok(p)) if p.bounds.map(|b| b.first) == Some(end) => p,
+            (None, Err(_)) => return Ok(None),
+            (Some(end), _) => match read_part(path, &probe, span.after(end), None, make) {
                 Ok(p) => p,
                 Err(_) => return Ok(None),
             },
         };
-        if m.merge(part).is_err() {
+        read.push(part);
+    }
+    // Merged from the last part back: each merge adds the parts after it to a part as it
+    // was read, whose class index is whole (a merge that adds many classes at once leaves
+    // its table's index to be rebuilt by the next merge into it).
+    let mut merged = read.pop().expect("at least one part");
+    while let Some(mut before) = read.pop() {
+        if before.merge(merged).is_err() {
             return Ok(None);
         }
+        merged = before;
     }
-    let mut merged = merged.expect("at least one part");
     merged.set_sha256(sha?);
     Ok(Some(merged))
 }

@@ -153,14 +153,17 @@ impl FilePart for Part {
 /// start was wrong (its bounds say so, or its guess made it fail) read again from where the
 /// part before it ended, the parts merged in order. With `late`, each part is started as if
 /// it ran to the end of the file and is cut to its own end just before its reader is given a
-/// byte past it (the CLI's split of a part for a thread that has finished its own). `None`
-/// when the probe declines (the caller reads on one thread).
+/// byte past it (the CLI's split of a part for a thread that has finished its own). With
+/// `from_last`, the parts are merged from the last back, as the CLI merges them. `None` when
+/// the probe declines (the caller reads on one thread).
+#[allow(clippy::too_many_arguments)]
 fn in_parts<P: FilePart>(
     bytes: &[u8],
     config: &AuditConfig,
     cuts: &[u64],
     chunk: usize,
     late: bool,
+    from_last: bool,
     start: impl Fn(&Probe, Span) -> Result<Audit, Error>,
     part: impl Fn(AuditPart) -> P,
 ) -> Option<Result<P, Error>> {
@@ -196,33 +199,39 @@ fn in_parts<P: FilePart>(
         }
         p
     };
-    let mut merged: Option<P> = None;
+    let mut read_parts: Vec<P> = Vec::new();
     for (i, &s) in starts.iter().enumerate() {
         let span = Span { start: s, end: starts.get(i + 1).copied().unwrap_or(u64::MAX), exact: i == 0 };
         let read_once = read(span);
-        let Some(m) = &mut merged else {
-            match read_once {
-                Ok(p) => merged = Some(p),
-                Err(e) => return Some(Err(e)),
-            }
-            continue;
-        };
-        let end = m.bounds().end;
-        let next = match read_once {
-            Ok(p) if p.bounds().first == end => p,
-            _ => match read(span.after(end)) {
+        let next = match (read_parts.last().map(|p| p.bounds().end), read_once) {
+            (None, Ok(p)) => p,
+            (Some(end), Ok(p)) if p.bounds().first == end => p,
+            (None, Err(e)) => return Some(Err(e)),
+            (Some(end), _) => match read(span.after(end)) {
                 Ok(p) => p,
                 Err(e) => return Some(Err(e)),
             },
         };
-        m.merge(next);
+        read_parts.push(next);
     }
-    merged.map(Ok)
+    // Merged in file order, from the first part on or (as the CLI does) from the last back.
+    let mut merged = if from_last { read_parts.pop()? } else { read_parts.remove(0) };
+    if from_last {
+        while let Some(mut before) = read_parts.pop() {
+            before.merge(merged);
+            merged = before;
+        }
+    } else {
+        for next in read_parts {
+            merged.merge(next);
+        }
+    }
+    Some(Ok(merged))
 }
 
 /// The audit of `bytes` read in parts.
-fn read_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64], chunk: usize, late: bool) -> Option<Result<Report, Error>> {
-    let parts = in_parts(bytes, config, cuts, chunk, late, |probe, span| Audit::part(config.clone(), probe, span), |p| p);
+fn read_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64], chunk: usize, late: bool, from_last: bool) -> Option<Result<Report, Error>> {
+    let parts = in_parts(bytes, config, cuts, chunk, late, from_last, |probe, span| Audit::part(config.clone(), probe, span), |p| p);
     parts.map(|r| r.map(AuditPart::finish))
 }
 
@@ -231,12 +240,12 @@ proptest! {
 
     #[test]
     fn parts_read_apart_give_the_one_pass_report(
-        f in file(), cuts in proptest::collection::vec(any::<u64>(), 1..5), chunk in 1usize..40, lenient in any::<bool>(), late in any::<bool>(),
+        f in file(), cuts in proptest::collection::vec(any::<u64>(), 1..5), chunk in 1usize..40, lenient in any::<bool>(), late in any::<bool>(), from_last in any::<bool>(),
     ) {
         let config = AuditConfig { ragged: if lenient { Ragged::PadOrTruncate } else { Ragged::Error }, hipaa: true, ..qi(&["c1", "c3"]) };
         let cuts: Vec<u64> = cuts.iter().map(|c| c % (f.bytes.len() as u64 + 1)).collect();
         let whole = audit_chunked(&f.bytes, &config, 64);
-        match (read_in_parts(&f.bytes, &config, &cuts, chunk, late), whole) {
+        match (read_in_parts(&f.bytes, &config, &cuts, chunk, late, from_last), whole) {
             (None, _) => {}
             (Some(Ok(mut parts)), Ok(whole)) => {
                 parts.input.sha256 = whole.input.sha256.clone();
@@ -263,7 +272,7 @@ proptest! {
         config.per_record = true;
         let cuts: Vec<u64> = cuts.iter().map(|c| c % (f.bytes.len() as u64 + 1)).collect();
         let whole = audit_chunked(&f.bytes, &config, 64);
-        if let (Some(Ok(parts)), Ok(whole)) = (read_in_parts(&f.bytes, &config, &cuts, chunk, true), whole) {
+        if let (Some(Ok(parts)), Ok(whole)) = (read_in_parts(&f.bytes, &config, &cuts, chunk, true, true), whole) {
             // Each record's class (and SUDA's scores) follow it across the cuts.
             prop_assert!(whole.per_record.is_some() || whole.metrics.iter().all(|m| m.id != "record_risk" || m.status != pseudolens_core::metric::Status::Ok));
             prop_assert_eq!(&parts.per_record, &whole.per_record);
@@ -282,7 +291,7 @@ fn tables_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64]) -> Option<R
         assert_eq!(back.to_bytes(), wire);
         back
     };
-    let parts = in_parts(bytes, config, cuts, 5, true, |probe, span| Audit::table_part(config, probe, span), through_bytes)?;
+    let parts = in_parts(bytes, config, cuts, 5, true, false, |probe, span| Audit::table_part(config, probe, span), through_bytes)?;
     Some(parts.and_then(|p| audit_table(&p.table, config, None, None)))
 }
 
@@ -379,7 +388,7 @@ proptest! {
         let streamed = audit_chunked(&bytes, &config, chunk).unwrap();
         prop_assert_eq!(&streamed.metrics, &want.metrics);
         let cuts: Vec<u64> = cuts.iter().map(|c| c % (bytes.len() as u64 + 1)).collect();
-        if let Some(parts) = read_in_parts(&bytes, &config, &cuts, chunk, false) {
+        if let Some(parts) = read_in_parts(&bytes, &config, &cuts, chunk, false, true) {
             prop_assert_eq!(&parts.unwrap().metrics, &want.metrics);
         }
         if let Some(kept) = tables_in_parts(&bytes, &config, &cuts) {

@@ -87,11 +87,6 @@ impl Lookahead {
         Lookahead { words: 0, keys: Vec::new(), hashes: [None; RING], rows: [(usize::MAX, 0); RING] }
     }
 
-    /// Forgets every key (row numbers start again).
-    fn clear(&mut self) {
-        self.rows = [(usize::MAX, 0); RING];
-    }
-
     /// The packed key of row `r` and its hash if computed, when it was packed with packing
     /// number `packing`.
     fn get(&self, r: usize, packing: u32) -> Option<(&[u64], Option<u64>)> {
@@ -348,6 +343,24 @@ impl ClassTable {
         Ok(())
     }
 
+    /// The class of `codes` if the table has it (the index must be whole); `packed` as for
+    /// [`ClassTable::class_of`], `scratch` a buffer for the packed key.
+    fn known_class(&self, codes: &[u32], packed: Option<(&[u64], Option<u64>)>, scratch: &mut Vec<u64>) -> Option<u32> {
+        if self.packing.widened_for(codes).is_some() {
+            return None;
+        }
+        let (key, hash) = match packed {
+            Some((key, hash)) => (key, hash),
+            None => {
+                scratch.resize(self.packing.words(), 0);
+                self.packing.pack(codes, scratch);
+                (&scratch[..], None)
+            }
+        };
+        let probe = self.index.probe(key, || hash.unwrap_or_else(|| self.hasher.hash_one(key)));
+        self.index.find(probe, |c| same_key(&self.keys, c as usize, key)).ok()
+    }
+
     /// The class of `codes`, a new one (of no rows yet) when no row had them. `packed` is
     /// their key packed with the packing of [`ClassTable::repacks`] at the time, and its hash
     /// if known ([`ClassTable::prefetch_ahead`]).
@@ -445,8 +458,7 @@ impl ClassTable {
     pub fn merge(&mut self, mut other: ClassTable) -> Result<Remap> {
         // `other`'s index goes first, and room for every class of `other` is made at once
         // (not by doubling): the peak of a merge of two large parts stays near the merged
-        // table. The index grows as classes come (reserving `more` in it could double it
-        // for nothing when the parts share classes).
+        // table.
         other.forget_index();
         let more = other.len();
         self.check_budget(self.len() + more)?;
@@ -458,22 +470,65 @@ impl ClassTable {
         self.ranks = std::sync::OnceLock::new();
         self.order = std::sync::OnceLock::new();
         let codes: Vec<Vec<u32>> = self.dicts.iter_mut().zip(&other.dicts).map(|(d, o)| d.absorb(o)).collect();
-        // Looked up a run at a time, as the rows of a block are.
-        const RUN: usize = 4096;
+        // Each class of `other` in this table's codes, and where it already is here, on all
+        // cores (the table is only read); then the classes not here are added in order: the
+        // same classes, numbered the same, as adding them one by one.
+        if self.index.indexed() != self.counts.len() {
+            self.rebuild_index(0);
+        }
         let q = self.q;
-        let (mut keys, mut ahead) = (Vec::with_capacity(RUN * q), Lookahead::new());
-        let mut classes = Vec::with_capacity(other.len());
-        for first in (0..other.len()).step_by(RUN) {
-            let run = first..(first + RUN).min(other.len());
-            keys.clear();
-            ahead.clear();
-            keys.extend(run.clone().flat_map(|i| (0..q).map(move |a| (i, a))).map(|(i, a)| codes[a][other.code_at(i, a) as usize]));
-            for (r, i) in run.enumerate() {
-                self.prefetch_ahead(&keys, r, &mut ahead);
-                let c = self.class_of(&keys[r * q..(r + 1) * q], ahead.get(r, self.repacks))?;
-                self.add_rows(c, other.counts[i], other.weight(i))?;
-                classes.push(c);
+        let mut classes = vec![u32::MAX; more];
+        // (A table of no QI has keys of no code: a slot each keeps the runs in step.)
+        let mut keys = vec![0u32; more * q.max(1)];
+        let run = crate::par::run_len(more);
+        let runs: Vec<(usize, &mut [u32], &mut [u32])> = classes.chunks_mut(run).zip(keys.chunks_mut(run * q.max(1))).enumerate().map(|(k, (c, r))| (k * run, c, r)).collect();
+        crate::par::map(runs, |(at, run, keys)| {
+            for r in 0..run.len() {
+                for a in 0..q {
+                    keys[r * q + a] = codes[a][other.code_at(at + r, a) as usize];
+                }
             }
+            let (mut ahead, mut scratch) = (Lookahead::new(), Vec::new());
+            for (r, c) in run.iter_mut().enumerate() {
+                self.prefetch_ahead(keys, r, &mut ahead);
+                *c = self.known_class(&keys[r * q..(r + 1) * q], ahead.get(r, self.repacks), &mut scratch).unwrap_or(u32::MAX);
+            }
+        });
+        let key = |i: usize| &keys[i * q..(i + 1) * q];
+        let missing = classes.iter().filter(|&&c| c == u32::MAX).count();
+        if missing * 4 < self.len() {
+            // A few new classes: into the index, which stays whole for a next part.
+            for (i, c) in classes.iter_mut().enumerate() {
+                if *c == u32::MAX {
+                    *c = self.class_of(key(i), None)?;
+                }
+            }
+        } else {
+            // Many: appended without the index (rebuilt if a next part needs it, for less
+            // than adding them to it one by one), with the packing that holds them all.
+            let mut widest = vec![0u32; q];
+            for (i, _) in classes.iter().enumerate().filter(|(_, c)| **c == u32::MAX) {
+                widest.iter_mut().zip(key(i)).for_each(|(w, &c)| *w = (*w).max(c));
+            }
+            if let Some(wider) = self.packing.widened_for(&widest) {
+                self.repack(wider);
+            }
+            if u32::try_from(self.len() + missing).is_err() {
+                return Err(Error::input("too_many_classes", "the file has more than 4 billion distinct keys"));
+            }
+            let mut word = vec![0; self.packing.words()];
+            for (i, c) in classes.iter_mut().enumerate().filter(|(_, c)| **c == u32::MAX) {
+                self.packing.pack(key(i), &mut word);
+                *c = self.counts.len() as u32;
+                self.keys.extend_from_slice(&word);
+                self.counts.push(0);
+                if let Some(ws) = &mut self.weights {
+                    ws.push(0.0);
+                }
+            }
+        }
+        for (i, &c) in classes.iter().enumerate() {
+            self.add_rows(c, other.counts[i], other.weight(i))?;
         }
         self.rows_total += other.rows_total;
         self.suppressed += other.suppressed;
@@ -709,8 +764,16 @@ mod tests {
             let [mut a, b] = parts;
             a.merge(b).unwrap();
             assert_eq!(counts_by_value(&a), oracle, "split at {split}");
-            assert_eq!(a.index.indexed(), a.len(), "one index entry a class");
             assert_eq!(a.len(), whole.len());
+            // A merge that added many classes at once left the index to be rebuilt: the next
+            // row rebuilds it, with one entry a class, and finds every class again.
+            let key = a.key(a.len() - 1);
+            a.absorb(&key, 0.0).unwrap();
+            assert_eq!(a.len(), whole.len());
+            assert_eq!(a.index.indexed(), a.len(), "one index entry a class");
+            for i in 0..a.len() {
+                assert_eq!(a.find(&a.key(i)), Some(i));
+            }
         }
     }
 }
