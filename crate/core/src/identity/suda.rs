@@ -168,6 +168,9 @@ struct Data {
     values: Vec<usize>,
     /// Per column, where its codes start in a table of every column's codes ([`Ranks`]).
     offset: Vec<usize>,
+    /// Subtables of at most this many rows (at most 64) are searched as bit sets ([`small`]),
+    /// except under `wildcard`.
+    small_rows: usize,
 }
 
 impl Data {
@@ -181,6 +184,11 @@ impl Data {
         self.values.iter().sum()
     }
 }
+
+/// Subtables of at most this many rows are searched as bit sets ([`small`]): most of the
+/// search's subtables hold a few rows, and building each (its rows merged, its columns
+/// sorted) cost more than searching it.
+const SMALL_ROWS: usize = 64;
 
 /// Code of a cell that holds no item of a subtable (a value ranked at or below its item).
 const NONE: u32 = u32::MAX;
@@ -199,6 +207,10 @@ struct Pool {
     known: Vec<Known>,
     /// Rank tables, every entry 0.
     ranks: Vec<Vec<u32>>,
+    bits: Vec<Vec<Bits>>,
+    /// Per rank of a table's items, the place + 1 of its item in a small subtable ([`Few::of`];
+    /// every entry 0).
+    slots: Vec<u32>,
 }
 
 impl Pool {
@@ -227,6 +239,11 @@ impl Pool {
     fn put_pairs(&mut self, mut v: Vec<(u32, u64)>) {
         v.clear();
         self.pairs.push(v);
+    }
+
+    fn put_bits(&mut self, mut v: Vec<Bits>) {
+        v.clear();
+        self.bits.push(v);
     }
 
     fn free(&mut self, sub: Sub) {
@@ -478,19 +495,150 @@ fn rank(data: &Data, sub: &Sub, columns: &[Column], items: &mut [Item], pool: &m
     Ranks { of, max }
 }
 
-/// The subtable of `item` of `sub`: its rows (and the blanks under `wildcard`) over the
-/// other columns, the items ranked above it. A column whose items all rank at or below it is
-/// not read.
-fn subtable(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, pool: &mut Pool) -> Sub {
-    let rows = col.sorted[..col.blanks].iter().chain(&col.sorted[item.from..item.to]).copied();
-    subtable_of_rows(data, sub, ranks, col, item, rows, pool)
+/// Spec Sec 1.2: the MSUs of at most `k` items of the subtable of `item` of `sub` (whose rows
+/// `rows` of `sub` hold it, or a blank), added to `out`: searched as bit sets ([`small`]) when
+/// it has at most `data.small_rows` rows, else projected and searched ([`search`]).
+#[allow(clippy::too_many_arguments)]
+fn search_item(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, k: usize, out: &mut Vec<(u32, u64)>, pool: &mut Pool) {
+    if !data.wildcard && item.to - item.from <= data.small_rows {
+        let (few, items) = Few::of(data, sub, ranks, col, item, rows, pool);
+        let mut found = pool.pairs();
+        small(&few, few.all, &items, k, &mut found, pool);
+        out.extend(found.iter().map(|&(b, mask)| (few.id[b as usize], mask)));
+        pool.put_pairs(found);
+        pool.put_bits(items);
+    } else {
+        let child = subtable_of_rows(data, sub, ranks, col, item, rows, pool);
+        search(data, &child, k, out, pool);
+        pool.free(child);
+    }
 }
 
-/// [`subtable`], its rows read from `sub`'s copy in the order of `col` ([`in_order`]): the
-/// rows of the item side by side, read in order instead of gathered from the whole table.
-fn subtable_in_order(data: &Data, ordered: &Sub, ranks: &Ranks, col: &Column, item: &Item, pool: &mut Pool) -> Sub {
-    let rows = (0..col.blanks as u32).chain(item.from as u32..item.to as u32);
-    subtable_of_rows(data, ordered, ranks, col, item, rows, pool)
+/// The rows of a subtable of at most 64 rows (bit `b` is its row `b`), for [`small`].
+struct Few {
+    /// Per row, its class (a row of weight 1) or a class of the rows it merges.
+    id: [u32; 64],
+    weight: [u32; 64],
+    /// The rows.
+    all: u64,
+    /// The rows of weight 1.
+    ones: u64,
+}
+
+/// An item of a small subtable: the rows holding it, its column (of the data), its rank in
+/// the table above (a fixed order for ties) and its support.
+#[derive(Clone, Copy)]
+struct Bits {
+    rows: u64,
+    col: u32,
+    rank: u32,
+    support: u64,
+}
+
+impl Few {
+    /// The subtable of `item` of `sub` (whose rows `rows` of `sub` hold it; at most 64, no
+    /// `wildcard`), as its rows and the rows holding each of its items (those ranked above
+    /// `item`, in the other columns). Rows alike are not merged: merging only adds weights,
+    /// so every support is the same (a row of weight 1 with a twin has no item of support 1).
+    fn of(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, pool: &mut Pool) -> (Few, Vec<Bits>) {
+        let mut few = Few { id: [0; 64], weight: [0; 64], all: 0, ones: 0 };
+        for (b, r) in rows.clone().enumerate() {
+            few.id[b] = sub.id[r as usize];
+            few.weight[b] = sub.weight[r as usize];
+            few.all |= 1 << b;
+            few.ones |= u64::from(sub.weight[r as usize] == 1) << b;
+        }
+        let mut items = pool.bits.pop().unwrap_or_default();
+        let mut slots = std::mem::take(&mut pool.slots);
+        if slots.len() <= ranks.max.iter().copied().max().unwrap_or(0) as usize {
+            slots.resize(ranks.max.iter().copied().max().unwrap_or(0) as usize + 1, 0);
+        }
+        let width = sub.cols.len();
+        for j in (0..width).filter(|&j| j != col.j && ranks.max[j] > item.rank) {
+            let ranked = &ranks.of[data.offset[sub.cols[j]]..];
+            for (b, r) in rows.clone().enumerate() {
+                let v = sub.codes[r as usize * width + j];
+                if v == NONE || ranked[v as usize] <= item.rank {
+                    continue;
+                }
+                let rank = ranked[v as usize];
+                let slot = &mut slots[rank as usize];
+                if *slot == 0 {
+                    items.push(Bits { rows: 0, col: sub.cols[j] as u32, rank, support: 0 });
+                    *slot = items.len() as u32;
+                }
+                items[*slot as usize - 1].rows |= 1 << b;
+            }
+        }
+        items.iter().for_each(|it| slots[it.rank as usize] = 0);
+        pool.slots = slots;
+        (few, items)
+    }
+
+    /// The number of records of the rows `rows`.
+    #[inline]
+    fn support(&self, rows: u64) -> u64 {
+        if rows & !self.ones == 0 { rows.count_ones() as u64 } else { bits(rows).map(|b| self.weight[b] as u64).sum() }
+    }
+}
+
+/// Spec Sec 1.2, [`search`] on a small subtable: the MSUs of at most `k` items of its rows
+/// `rows`, over `items` (an item's support is that of its rows among `rows`), as (row, column
+/// mask), added to `out`. The subtable of an item is its rows, over the items ranked above it:
+/// nothing is copied.
+fn small(few: &Few, rows: u64, items: &[Bits], k: usize, out: &mut Vec<(u32, u64)>, pool: &mut Pool) {
+    // Rows alike are not merged, so a row of weight 1 may have a twin: this only prunes less.
+    if rows & few.ones == 0 {
+        return;
+    }
+    let total = few.support(rows);
+    let from = out.len();
+    let mut ranked = pool.bits.pop().unwrap_or_default();
+    for it in items {
+        let held = it.rows & rows;
+        if held == 0 {
+            continue;
+        }
+        let support = few.support(held);
+        if support == 1 {
+            out.push((held.trailing_zeros(), 1 << it.col));
+        } else if support < total && k >= 2 {
+            ranked.push(Bits { rows: held, support, ..*it });
+        }
+    }
+    if !ranked.is_empty() {
+        // SUDA2's order in this subtable (ties by the rank above: a fixed order), then the
+        // items from the highest rank down; each row's MSUs found so far are chained (`last`,
+        // `link`) for the special-row test (see [`Known`]).
+        ranked.sort_unstable_by_key(|it| (it.support, it.col, it.rank));
+        let mut last = [NONE; 64];
+        let mut link = pool.u32s();
+        for (n, &(b, _)) in out[from..].iter().enumerate() {
+            link.push(last[b as usize]);
+            last[b as usize] = n as u32;
+        }
+        let mut below = pool.pairs();
+        for n in (0..ranked.len()).rev() {
+            let it = ranked[n];
+            let limit = (k - 1).min(it.support as usize - 1);
+            below.clear();
+            small(few, it.rows, &ranked[n + 1..], limit, &mut below, pool);
+            for &(b, mask) in &below {
+                let mut at = last[b as usize];
+                while at != NONE && out[from + at as usize].1 & !mask != 0 {
+                    at = link[at as usize];
+                }
+                if at == NONE {
+                    link.push(last[b as usize]);
+                    last[b as usize] = (out.len() - from) as u32;
+                    out.push((b, mask | (1 << it.col)));
+                }
+            }
+        }
+        pool.put_pairs(below);
+        pool.put(link);
+    }
+    pool.put_bits(ranked);
 }
 
 /// The subtable of `item` of a table whose rows `rows` of `sub` hold it (or a blank).
@@ -573,13 +721,12 @@ fn search(data: &Data, sub: &Sub, k: usize, out: &mut Vec<(u32, u64)>, pool: &mu
         let mut below = pool.pairs();
         for item in items.iter().filter(|item| worth(sub, &columns[item.col], item)) {
             let col = &columns[item.col];
-            let child = subtable(data, sub, &ranks, col, item, pool);
             let limit = (k - 1).min(item.support as usize - 1);
             let c = sub.cols[col.j];
             let value = data_value(sub, col, item);
             below.clear();
-            search(data, &child, limit, &mut below, pool);
-            pool.free(child);
+            let rows = col.sorted[..col.blanks].iter().chain(&col.sorted[item.from..item.to]).copied();
+            search_item(data, sub, &ranks, col, item, rows, limit, &mut below, pool);
             // Under `wildcard` a record with a blank cell is in every subtable of its column,
             // but the item is not its own.
             below.retain(|&(r, mask)| !(data.wildcard && data.code(r, c) != value) && found.minimal(r, mask));
@@ -643,7 +790,7 @@ fn bits(mask: u64) -> impl Iterator<Item = usize> {
 }
 
 impl Data {
-    fn of(table: &ClassTable, blank_in_msu: bool) -> Data {
+    fn of(table: &ClassTable, blank_in_msu: bool, small_rows: usize) -> Data {
         let q = table.q();
         let wildcard = table.policy() == MissingPolicy::Wildcard;
         let blank_item = blank_in_msu && !wildcard;
@@ -651,7 +798,7 @@ impl Data {
         let weight: Vec<u32> = (0..table.len()).map(|i| table.count(i) as u32).collect();
         let values: Vec<usize> = (0..q).map(|c| table.dict(c).len()).collect();
         let offset = values.iter().scan(0, |at, &n| Some(std::mem::replace(at, *at + n))).collect();
-        Data { q, codes, weight, wildcard, blank_item, values, offset }
+        Data { q, codes, weight, wildcard, blank_item, values, offset, small_rows: small_rows.min(64) }
     }
 }
 
@@ -659,7 +806,12 @@ impl Data {
 /// top-level items are searched on all cores (each with its own [`Pool`]), their candidates
 /// then tested in rank order from the highest rank down.
 pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
-    let data = Data::of(table, blank_in_msu);
+    find_msus_with(table, max, blank_in_msu, SMALL_ROWS)
+}
+
+/// [`find_msus`], the subtables of at most `small_rows` rows searched as bit sets.
+fn find_msus_with(table: &ClassTable, max: usize, blank_in_msu: bool, small_rows: usize) -> Found {
+    let data = Data::of(table, blank_in_msu, small_rows);
     let q = data.q;
     let cols: Vec<usize> = (0..q).collect();
     let mut pool = Pool::default();
@@ -707,7 +859,13 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
             .clone();
         let spare = lock(&spare_pools).pop();
         let mut pool: Pool = spare.unwrap_or_default();
-        let child = subtable_in_order(&data, &ordered.0, &ranks, col, item, &mut pool);
+        let limit = (max - 1).min(item.support as usize - 1);
+        let c = top.cols[col.j];
+        let value = data_value(&top, col, item);
+        let mut out = Vec::new();
+        // The rows of the item side by side in the copy, read in order.
+        let rows = (0..col.blanks as u32).chain(item.from as u32..item.to as u32);
+        search_item(&data, &ordered.0, &ranks, col, item, rows, limit, &mut out, &mut pool);
         drop(ordered);
         if left[item.col].fetch_sub(1, Ordering::AcqRel) == 1 {
             let last = lock(&copies[item.col]).take();
@@ -715,12 +873,6 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
                 lock(&spare_copies).push(copy);
             }
         }
-        let limit = (max - 1).min(item.support as usize - 1);
-        let c = top.cols[col.j];
-        let value = data_value(&top, col, item);
-        let mut out = Vec::new();
-        search(&data, &child, limit, &mut out, &mut pool);
-        pool.free(child);
         lock(&spare_pools).push(pool);
         out.retain(|&(r, _)| !(data.wildcard && data.code(r, c) != value));
         (c, out)
@@ -1000,4 +1152,79 @@ fn top_records(table: &ClassTable, qi: &[String], scores: &[f64], dis: &[f64], f
         })
         .collect();
     Value::Array(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::ingest::cell::Cell;
+
+    /// A class table of `rows` over `q` QIs (value 0 = a missing cell).
+    fn classes(rows: &[Vec<u8>], q: usize, policy: MissingPolicy) -> ClassTable {
+        let mut t = ClassTable::new(q, policy, false, false);
+        for row in rows {
+            let texts: Vec<String> = row.iter().map(|v| format!("v{v}")).collect();
+            let key: Vec<u32> = (0..q).map(|a| if row[a] == 0 { t.code(a, Cell::Missing) } else { t.code(a, Cell::text(&texts[a])) }).collect();
+            t.absorb(&key, 0.0).unwrap();
+        }
+        t
+    }
+
+    /// Each class's MSUs, sorted (the search finds them in an order of its own).
+    fn sorted(found: &Found) -> Vec<Vec<u64>> {
+        (0..found.classes())
+            .map(|i| {
+                let mut m = found.of(i).to_vec();
+                m.sort_unstable();
+                m
+            })
+            .collect()
+    }
+
+    #[test]
+    fn small_subtables_keep_twin_rows_apart() {
+        // Four records, one a class, over 3 QIs:
+        //   r0 = (a, x, p), r1 = (a, x, q), r2 = (b, x, p), r3 = (b, y, q).
+        // Supports: a 2, b 2, x 3, y 1, p 2, q 2, so {y} is r3's 1-MSU. Pairs held by one
+        // record, neither item unique: {a,p} r0, {a,q} r1, {b,p} r2, {b,q} r3 (c0 c2),
+        // {b,x} r2 (c0 c1), {x,q} r1 (c1 c2); {a,x} and {x,p} are held twice, {b,y} and {y,q}
+        // hold {y}. Every triple holds one of these: no 3-MSU.
+        // Ranked by support (ties by column): a, b, p, q, x. The subtable of p (r0, r2) over
+        // the items ranked above p (q, x) is two rows (x) and (x): twins, kept apart as bit
+        // sets (merged when projected); x is held by both, so neither finds an MSU there.
+        let t = classes(&[vec![1, 1, 1], vec![1, 1, 2], vec![2, 1, 1], vec![2, 2, 2]], 3, MissingPolicy::Ordinary);
+        let (c0, c1, c2) = (1u64, 2u64, 4u64);
+        let want = vec![vec![c0 | c2], vec![c0 | c2, c1 | c2], vec![c0 | c1, c0 | c2], vec![c1, c0 | c2]];
+        let mut want: Vec<Vec<u64>> = want;
+        want.iter_mut().for_each(|m| m.sort_unstable());
+        for small_rows in [0, 64] {
+            assert_eq!(sorted(&find_msus_with(&t, 3, false, small_rows)), want, "small_rows {small_rows}");
+        }
+    }
+
+    fn table() -> impl Strategy<Value = (usize, Vec<Vec<u8>>)> {
+        (1usize..=7).prop_flat_map(|q| (Just(q), proptest::collection::vec(proptest::collection::vec(0u8..5, q), 1..300)))
+    }
+
+    fn policy() -> impl Strategy<Value = MissingPolicy> {
+        prop_oneof![Just(MissingPolicy::Ordinary), Just(MissingPolicy::Wildcard)]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Subtables searched as bit sets give the MSUs of subtables projected and searched
+        /// (`small_rows` 0: every subtable projected), at any threshold.
+        #[test]
+        fn small_subtables_give_the_projected_search((q, rows) in table(), max_pick in 0usize..8, policy in policy(), blank_in_msu in any::<bool>()) {
+            let max = 1 + max_pick % q;
+            let t = classes(&rows, q, policy);
+            let projected = sorted(&find_msus_with(&t, max, blank_in_msu, 0));
+            for small_rows in [1, 3, 16, 64] {
+                prop_assert_eq!(&sorted(&find_msus_with(&t, max, blank_in_msu, small_rows)), &projected, "small_rows {}", small_rows);
+            }
+        }
+    }
 }
