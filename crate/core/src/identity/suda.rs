@@ -11,7 +11,9 @@
 //!
 //! It runs over the distinct keys of the class table (a class of `c` records is one row of
 //! weight `c`), not over records: records of one key share their MSUs, and only keys held by
-//! one record have any. The subtables of the top-level items are searched on all cores.
+//! one record have any. The subtables of the top-level items are searched on all cores. A
+//! subtable of at most [`SMALL_ROWS`] rows is searched as bit sets: each item as the set of
+//! the rows holding it, the subtable of an item as the intersection (nothing copied).
 
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -168,7 +170,7 @@ struct Data {
     values: Vec<usize>,
     /// Per column, where its codes start in a table of every column's codes ([`Ranks`]).
     offset: Vec<usize>,
-    /// Subtables of at most this many rows (at most 64) are searched as bit sets ([`small`]),
+    /// Subtables of at most this many rows (at most 256) are searched as bit sets ([`small`]),
     /// except under `wildcard`.
     small_rows: usize,
 }
@@ -187,8 +189,9 @@ impl Data {
 
 /// Subtables of at most this many rows are searched as bit sets ([`small`]): most of the
 /// search's subtables hold a few rows, and building each (its rows merged, its columns
-/// sorted) cost more than searching it.
-const SMALL_ROWS: usize = 64;
+/// sorted) cost more than searching it. 256 rows (4 words a set) measured best on the 1M-row
+/// table (64 and 128 slower, 512 and 1024 no faster; docs/decisions.md).
+const SMALL_ROWS: usize = 256;
 
 /// Code of a cell that holds no item of a subtable (a value ranked at or below its item).
 const NONE: u32 = u32::MAX;
@@ -207,7 +210,9 @@ struct Pool {
     known: Vec<Known>,
     /// Rank tables, every entry 0.
     ranks: Vec<Vec<u32>>,
-    bits: Vec<Vec<Bits>>,
+    bits1: Vec<Vec<Bits<1>>>,
+    bits2: Vec<Vec<Bits<2>>>,
+    bits4: Vec<Vec<Bits<4>>>,
     /// Per rank of a table's items, the place + 1 of its item in a small subtable ([`Few::of`];
     /// every entry 0).
     slots: Vec<u32>,
@@ -239,11 +244,6 @@ impl Pool {
     fn put_pairs(&mut self, mut v: Vec<(u32, u64)>) {
         v.clear();
         self.pairs.push(v);
-    }
-
-    fn put_bits(&mut self, mut v: Vec<Bits>) {
-        v.clear();
-        self.bits.push(v);
     }
 
     fn free(&mut self, sub: Sub) {
@@ -500,58 +500,157 @@ fn rank(data: &Data, sub: &Sub, columns: &[Column], items: &mut [Item], pool: &m
 /// it has at most `data.small_rows` rows, else projected and searched ([`search`]).
 #[allow(clippy::too_many_arguments)]
 fn search_item(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, k: usize, out: &mut Vec<(u32, u64)>, pool: &mut Pool) {
-    if !data.wildcard && item.to - item.from <= data.small_rows {
-        let (few, items) = Few::of(data, sub, ranks, col, item, rows, pool);
-        let mut found = pool.pairs();
-        small(&few, few.all, &items, k, &mut found, pool);
-        out.extend(found.iter().map(|&(b, mask)| (few.id[b as usize], mask)));
-        pool.put_pairs(found);
-        pool.put_bits(items);
-    } else {
+    let n = item.to - item.from;
+    if data.wildcard || n > data.small_rows {
         let child = subtable_of_rows(data, sub, ranks, col, item, rows, pool);
         search(data, &child, k, out, pool);
         pool.free(child);
+    } else if n <= 64 {
+        search_few::<1>(data, sub, ranks, col, item, rows, k, out, pool);
+    } else if n <= 128 {
+        search_few::<2>(data, sub, ranks, col, item, rows, k, out, pool);
+    } else {
+        search_few::<4>(data, sub, ranks, col, item, rows, k, out, pool);
     }
 }
 
-/// The rows of a subtable of at most 64 rows (bit `b` is its row `b`), for [`small`].
-struct Few {
+/// [`search_item`] as bit sets of `W` words (at most `64 W` rows, no `wildcard`).
+#[allow(clippy::too_many_arguments)]
+fn search_few<const W: usize>(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, k: usize, out: &mut Vec<(u32, u64)>, pool: &mut Pool)
+where
+    Bits<W>: Pooled,
+{
+    let (few, items) = Few::<W>::of(data, sub, ranks, col, item, rows, pool);
+    let mut found = pool.pairs();
+    small(&few, few.all, &items, k, &mut found, pool);
+    out.extend(found.iter().map(|&(b, mask)| (few.id[b as usize], mask)));
+    pool.put_pairs(found);
+    Bits::put(pool, items);
+    few.free(pool);
+}
+
+/// A set of the rows of a small subtable: bit `b` of word `b / 64` for its row `b`.
+#[derive(Clone, Copy)]
+struct Rows<const W: usize>([u64; W]);
+
+impl<const W: usize> Rows<W> {
+    const EMPTY: Rows<W> = Rows([0; W]);
+
+    #[inline]
+    fn and(self, other: Rows<W>) -> Rows<W> {
+        Rows(std::array::from_fn(|w| self.0[w] & other.0[w]))
+    }
+
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// Whether every row of `self` is in `other`.
+    #[inline]
+    fn within(self, other: Rows<W>) -> bool {
+        (0..W).all(|w| self.0[w] & !other.0[w] == 0)
+    }
+
+    #[inline]
+    fn count(self) -> u64 {
+        self.0.iter().map(|w| w.count_ones() as u64).sum()
+    }
+
+    #[inline]
+    fn insert(&mut self, b: usize) {
+        self.0[b / 64] |= 1 << (b % 64);
+    }
+
+    /// The rows, ascending.
+    fn iter(self) -> impl Iterator<Item = usize> {
+        (0..W).flat_map(move |w| bits(self.0[w]).map(move |b| w * 64 + b))
+    }
+
+    /// The first row (of a set that is not empty).
+    #[inline]
+    fn first(self) -> usize {
+        let w = self.0.iter().position(|&w| w != 0).unwrap_or(0);
+        w * 64 + self.0[w].trailing_zeros() as usize
+    }
+}
+
+/// The rows of a subtable of at most `64 W` rows, for [`small`].
+struct Few<const W: usize> {
     /// Per row, its class (a row of weight 1) or a class of the rows it merges.
-    id: [u32; 64],
-    weight: [u32; 64],
+    id: Vec<u32>,
+    weight: Vec<u32>,
     /// The rows.
-    all: u64,
+    all: Rows<W>,
     /// The rows of weight 1.
-    ones: u64,
+    ones: Rows<W>,
 }
 
 /// An item of a small subtable: the rows holding it, its column (of the data), its rank in
 /// the table above (a fixed order for ties) and its support.
 #[derive(Clone, Copy)]
-struct Bits {
-    rows: u64,
+struct Bits<const W: usize> {
+    rows: Rows<W>,
     col: u32,
     rank: u32,
     support: u64,
 }
 
-impl Few {
-    /// The subtable of `item` of `sub` (whose rows `rows` of `sub` hold it; at most 64, no
-    /// `wildcard`), as its rows and the rows holding each of its items (those ranked above
-    /// `item`, in the other columns). Rows alike are not merged: merging only adds weights,
-    /// so every support is the same (a row of weight 1 with a twin has no item of support 1).
-    fn of(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, pool: &mut Pool) -> (Few, Vec<Bits>) {
-        let mut few = Few { id: [0; 64], weight: [0; 64], all: 0, ones: 0 };
+/// The pool's vectors of items of small subtables of one width.
+trait Pooled: Sized {
+    fn vecs(pool: &mut Pool) -> &mut Vec<Vec<Self>>;
+
+    fn take(pool: &mut Pool) -> Vec<Self> {
+        Self::vecs(pool).pop().unwrap_or_default()
+    }
+
+    fn put(pool: &mut Pool, mut v: Vec<Self>) {
+        v.clear();
+        Self::vecs(pool).push(v);
+    }
+}
+
+impl Pooled for Bits<1> {
+    fn vecs(pool: &mut Pool) -> &mut Vec<Vec<Self>> {
+        &mut pool.bits1
+    }
+}
+
+impl Pooled for Bits<2> {
+    fn vecs(pool: &mut Pool) -> &mut Vec<Vec<Self>> {
+        &mut pool.bits2
+    }
+}
+
+impl Pooled for Bits<4> {
+    fn vecs(pool: &mut Pool) -> &mut Vec<Vec<Self>> {
+        &mut pool.bits4
+    }
+}
+
+impl<const W: usize> Few<W>
+where
+    Bits<W>: Pooled,
+{
+    /// The subtable of `item` of `sub` (whose rows `rows` of `sub` hold it; at most `64 W`,
+    /// no `wildcard`), as its rows and the rows holding each of its items (those ranked above
+    /// `item`, in the other columns). Rows alike are not merged: merging only adds weights, so
+    /// every support is the same (a row of weight 1 with a twin has no item of support 1).
+    fn of(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, pool: &mut Pool) -> (Few<W>, Vec<Bits<W>>) {
+        let mut few = Few { id: pool.u32s(), weight: pool.u32s(), all: Rows::EMPTY, ones: Rows::EMPTY };
         for (b, r) in rows.clone().enumerate() {
-            few.id[b] = sub.id[r as usize];
-            few.weight[b] = sub.weight[r as usize];
-            few.all |= 1 << b;
-            few.ones |= u64::from(sub.weight[r as usize] == 1) << b;
+            few.id.push(sub.id[r as usize]);
+            few.weight.push(sub.weight[r as usize]);
+            few.all.insert(b);
+            if sub.weight[r as usize] == 1 {
+                few.ones.insert(b);
+            }
         }
-        let mut items = pool.bits.pop().unwrap_or_default();
+        let mut items = Bits::take(pool);
         let mut slots = std::mem::take(&mut pool.slots);
-        if slots.len() <= ranks.max.iter().copied().max().unwrap_or(0) as usize {
-            slots.resize(ranks.max.iter().copied().max().unwrap_or(0) as usize + 1, 0);
+        let highest = ranks.max.iter().copied().max().unwrap_or(0) as usize;
+        if slots.len() <= highest {
+            slots.resize(highest + 1, 0);
         }
         let width = sub.cols.len();
         for j in (0..width).filter(|&j| j != col.j && ranks.max[j] > item.rank) {
@@ -564,10 +663,10 @@ impl Few {
                 let rank = ranked[v as usize];
                 let slot = &mut slots[rank as usize];
                 if *slot == 0 {
-                    items.push(Bits { rows: 0, col: sub.cols[j] as u32, rank, support: 0 });
+                    items.push(Bits { rows: Rows::EMPTY, col: sub.cols[j] as u32, rank, support: 0 });
                     *slot = items.len() as u32;
                 }
-                items[*slot as usize - 1].rows |= 1 << b;
+                items[*slot as usize - 1].rows.insert(b);
             }
         }
         items.iter().for_each(|it| slots[it.rank as usize] = 0);
@@ -575,10 +674,15 @@ impl Few {
         (few, items)
     }
 
+    fn free(self, pool: &mut Pool) {
+        pool.put(self.id);
+        pool.put(self.weight);
+    }
+
     /// The number of records of the rows `rows`.
     #[inline]
-    fn support(&self, rows: u64) -> u64 {
-        if rows & !self.ones == 0 { rows.count_ones() as u64 } else { bits(rows).map(|b| self.weight[b] as u64).sum() }
+    fn support(&self, rows: Rows<W>) -> u64 {
+        if rows.within(self.ones) { rows.count() } else { rows.iter().map(|b| self.weight[b] as u64).sum() }
     }
 }
 
@@ -586,22 +690,25 @@ impl Few {
 /// `rows`, over `items` (an item's support is that of its rows among `rows`), as (row, column
 /// mask), added to `out`. The subtable of an item is its rows, over the items ranked above it:
 /// nothing is copied.
-fn small(few: &Few, rows: u64, items: &[Bits], k: usize, out: &mut Vec<(u32, u64)>, pool: &mut Pool) {
+fn small<const W: usize>(few: &Few<W>, rows: Rows<W>, items: &[Bits<W>], k: usize, out: &mut Vec<(u32, u64)>, pool: &mut Pool)
+where
+    Bits<W>: Pooled,
+{
     // Rows alike are not merged, so a row of weight 1 may have a twin: this only prunes less.
-    if rows & few.ones == 0 {
+    if rows.and(few.ones).is_empty() {
         return;
     }
     let total = few.support(rows);
     let from = out.len();
-    let mut ranked = pool.bits.pop().unwrap_or_default();
+    let mut ranked = Bits::take(pool);
     for it in items {
-        let held = it.rows & rows;
-        if held == 0 {
+        let held = it.rows.and(rows);
+        if held.is_empty() {
             continue;
         }
         let support = few.support(held);
         if support == 1 {
-            out.push((held.trailing_zeros(), 1 << it.col));
+            out.push((held.first() as u32, 1 << it.col));
         } else if support < total && k >= 2 {
             ranked.push(Bits { rows: held, support, ..*it });
         }
@@ -611,7 +718,8 @@ fn small(few: &Few, rows: u64, items: &[Bits], k: usize, out: &mut Vec<(u32, u64
         // items from the highest rank down; each row's MSUs found so far are chained (`last`,
         // `link`) for the special-row test (see [`Known`]).
         ranked.sort_unstable_by_key(|it| (it.support, it.col, it.rank));
-        let mut last = [NONE; 64];
+        let mut last = pool.u32s();
+        last.resize(few.id.len(), NONE);
         let mut link = pool.u32s();
         for (n, &(b, _)) in out[from..].iter().enumerate() {
             link.push(last[b as usize]);
@@ -637,8 +745,9 @@ fn small(few: &Few, rows: u64, items: &[Bits], k: usize, out: &mut Vec<(u32, u64
         }
         pool.put_pairs(below);
         pool.put(link);
+        pool.put(last);
     }
-    pool.put_bits(ranked);
+    Bits::put(pool, ranked);
 }
 
 /// The subtable of `item` of a table whose rows `rows` of `sub` hold it (or a blank).
@@ -798,7 +907,7 @@ impl Data {
         let weight: Vec<u32> = (0..table.len()).map(|i| table.count(i) as u32).collect();
         let values: Vec<usize> = (0..q).map(|c| table.dict(c).len()).collect();
         let offset = values.iter().scan(0, |at, &n| Some(std::mem::replace(at, *at + n))).collect();
-        Data { q, codes, weight, wildcard, blank_item, values, offset, small_rows: small_rows.min(64) }
+        Data { q, codes, weight, wildcard, blank_item, values, offset, small_rows: small_rows.min(256) }
     }
 }
 
@@ -1199,7 +1308,7 @@ mod tests {
         let want = vec![vec![c0 | c2], vec![c0 | c2, c1 | c2], vec![c0 | c1, c0 | c2], vec![c1, c0 | c2]];
         let mut want: Vec<Vec<u64>> = want;
         want.iter_mut().for_each(|m| m.sort_unstable());
-        for small_rows in [0, 64] {
+        for small_rows in [0, 256] {
             assert_eq!(sorted(&find_msus_with(&t, 3, false, small_rows)), want, "small_rows {small_rows}");
         }
     }
@@ -1222,7 +1331,7 @@ mod tests {
             let max = 1 + max_pick % q;
             let t = classes(&rows, q, policy);
             let projected = sorted(&find_msus_with(&t, max, blank_in_msu, 0));
-            for small_rows in [1, 3, 16, 64] {
+            for small_rows in [1, 3, 16, 64, 100, 256] {
                 prop_assert_eq!(&sorted(&find_msus_with(&t, max, blank_in_msu, small_rows)), &projected, "small_rows {}", small_rows);
             }
         }
