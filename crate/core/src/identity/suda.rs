@@ -173,6 +173,9 @@ struct Data {
     /// Subtables of at most this many rows (at most 256) are searched as bit sets ([`small`]),
     /// except under `wildcard`.
     small_rows: usize,
+    /// Subtables whose rows have at most this many keys are merged through a slot per key
+    /// ([`subtable_of_rows`]), except under `wildcard`.
+    dense_keys: usize,
 }
 
 impl Data {
@@ -192,6 +195,11 @@ impl Data {
 /// sorted) cost more than searching it. 256 rows (4 words a set) measured best on the 1M-row
 /// table (64 and 128 slower, 512 and 1024 no faster; docs/decisions.md).
 const SMALL_ROWS: usize = 256;
+
+/// The most keys a subtable's rows are merged through directly ([`subtable_of_rows`]): a slot
+/// per key (256 KB) instead of a hash of each row. 2^16 measured best on the 1M-row table
+/// (2^12 and 2^24 slower, 2^20 no faster; docs/decisions.md).
+const DENSE_KEYS: usize = 1 << 16;
 
 /// Code of a cell that holds no item of a subtable (a value ranked at or below its item).
 const NONE: u32 = u32::MAX;
@@ -213,6 +221,11 @@ struct Pool {
     bits1: Vec<Vec<Bits<1>>>,
     bits2: Vec<Vec<Bits<2>>>,
     bits4: Vec<Vec<Bits<4>>>,
+    /// Per dense key of a subtable's rows, the row + 1 holding it ([`Sub::project`]; every
+    /// entry 0).
+    slots_by_key: Vec<u32>,
+    /// Per column and code, its digit in a dense key ([`subtable_of_rows`]; every entry 0).
+    digits: Vec<u32>,
     /// Per rank of a table's items, the place + 1 of its item in a small subtable ([`Few::of`];
     /// every entry 0).
     slots: Vec<u32>,
@@ -290,7 +303,10 @@ impl Sub {
     /// The rows `rows` of a table over its columns `cols` (at most 64), each cell as `cell`
     /// gives it ([`NONE`] for a cell without item), the columns left without an item (blanks
     /// under `wildcard` aside) dropped, rows alike merged.
-    fn project(data: &Data, cols: &[usize], cell: impl Fn(u32, usize) -> u32, weight: impl Fn(u32) -> u32, id: impl Fn(u32) -> u32, rows: impl Iterator<Item = u32> + Clone, pool: &mut Pool) -> Sub {
+    /// With `dense` (the number of keys and a row's key: rows alike on the cells kept have
+    /// the same key, others not), the rows are merged through a slot per key, not a hash.
+    #[allow(clippy::too_many_arguments)]
+    fn project(data: &Data, cols: &[usize], cell: impl Fn(u32, usize) -> u32, weight: impl Fn(u32) -> u32, id: impl Fn(u32) -> u32, rows: impl Iterator<Item = u32> + Clone, dense: Option<(usize, impl Fn(u32) -> usize)>, pool: &mut Pool) -> Sub {
         let item = |v: u32| v != NONE && !(data.wildcard && is_blank(v));
         // Columns left with an item: one pass over the rows, each row's cells read together.
         let all = if cols.len() == 64 { u64::MAX } else { (1u64 << cols.len()) - 1 };
@@ -311,6 +327,33 @@ impl Sub {
         let mut sub_cols = pool.usizes.pop().unwrap_or_default();
         sub_cols.extend(kept.iter().map(|&j| cols[j]));
         let mut sub = Sub { cols: sub_cols, codes: pool.u32s(), weight: pool.u32s(), id: pool.u32s() };
+        if let Some((space, key_of)) = dense {
+            // A slot per key: the row + 1 that holds it, 0 for none (reset after).
+            let mut slots = std::mem::take(&mut pool.slots_by_key);
+            if slots.len() < space {
+                slots.resize(space, 0);
+            }
+            let mut keys = pool.u32s();
+            for r in rows {
+                let key = key_of(r);
+                match slots[key] {
+                    0 => {
+                        sub.codes.extend(kept.iter().map(|&j| cell(r, j)));
+                        sub.weight.push(weight(r));
+                        sub.id.push(id(r));
+                        slots[key] = sub.weight.len() as u32;
+                        keys.push(key as u32);
+                    }
+                    at => sub.weight[at as usize - 1] += weight(r),
+                }
+            }
+            keys.iter().for_each(|&key| slots[key as usize] = 0);
+            pool.slots_by_key = slots;
+            pool.put(keys);
+            kept.clear();
+            pool.usizes.push(kept);
+            return sub;
+        }
         // Rows alike merged: an index of the rows kept so far, by the hash of their cells (no
         // copy of the cells beside the subtable's own).
         let hasher = crate::hash::Fixed::with_seed(0x5eed);
@@ -766,7 +809,42 @@ fn subtable_of_rows(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &
         let v = sub.codes[r as usize * width + j];
         if v == NONE || (data.wildcard && is_blank(v)) || ranks.of[ranked + v as usize] > item.rank { v } else { NONE }
     };
-    let child = Sub::project(data, &cols, cell, |r| sub.weight[r as usize], |r| sub.id[r as usize], rows, pool);
+    // Dense keys (not under `wildcard`): per column kept, its items ranked above `item`
+    // numbered 1.. (0: no item), a row's key the number its cells write with these digits,
+    // when there are at most `data.dense_keys` keys (the subtables of the most frequent
+    // items, the largest, keep few items).
+    let mut digits = std::mem::take(&mut pool.digits);
+    let mut space = Some(1usize).filter(|_| !data.wildcard);
+    if let Some(mut keys) = space {
+        digits.resize(data.all_values(), 0);
+        for &(j, ranked) in &at {
+            let mut n = 0;
+            for v in ranked..ranked + data.values[sub.cols[j]] {
+                if ranks.of[v] > item.rank {
+                    n += 1;
+                    digits[v] = (n * keys) as u32;
+                }
+            }
+            keys *= n + 1;
+            if keys > data.dense_keys {
+                break;
+            }
+        }
+        space = Some(keys).filter(|&keys| keys <= data.dense_keys);
+    }
+    let key_of = |r: u32| {
+        at.iter().fold(0usize, |key, &(j, ranked)| {
+            let v = sub.codes[r as usize * width + j];
+            if v == NONE { key } else { key + digits[ranked + v as usize] as usize }
+        })
+    };
+    let child = Sub::project(data, &cols, cell, |r| sub.weight[r as usize], |r| sub.id[r as usize], rows, space.map(|keys| (keys, key_of)), pool);
+    if !data.wildcard {
+        for &(j, ranked) in &at {
+            digits[ranked..ranked + data.values[sub.cols[j]]].fill(0);
+        }
+    }
+    pool.digits = digits;
     others.clear();
     cols.clear();
     at.clear();
@@ -899,7 +977,7 @@ fn bits(mask: u64) -> impl Iterator<Item = usize> {
 }
 
 impl Data {
-    fn of(table: &ClassTable, blank_in_msu: bool, small_rows: usize) -> Data {
+    fn of(table: &ClassTable, blank_in_msu: bool, small_rows: usize, dense_keys: usize) -> Data {
         let q = table.q();
         let wildcard = table.policy() == MissingPolicy::Wildcard;
         let blank_item = blank_in_msu && !wildcard;
@@ -907,7 +985,7 @@ impl Data {
         let weight: Vec<u32> = (0..table.len()).map(|i| table.count(i) as u32).collect();
         let values: Vec<usize> = (0..q).map(|c| table.dict(c).len()).collect();
         let offset = values.iter().scan(0, |at, &n| Some(std::mem::replace(at, *at + n))).collect();
-        Data { q, codes, weight, wildcard, blank_item, values, offset, small_rows: small_rows.min(256) }
+        Data { q, codes, weight, wildcard, blank_item, values, offset, small_rows: small_rows.min(256), dense_keys }
     }
 }
 
@@ -915,12 +993,13 @@ impl Data {
 /// top-level items are searched on all cores (each with its own [`Pool`]), their candidates
 /// then tested in rank order from the highest rank down.
 pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
-    find_msus_with(table, max, blank_in_msu, SMALL_ROWS)
+    find_msus_with(table, max, blank_in_msu, SMALL_ROWS, DENSE_KEYS)
 }
 
-/// [`find_msus`], the subtables of at most `small_rows` rows searched as bit sets.
-fn find_msus_with(table: &ClassTable, max: usize, blank_in_msu: bool, small_rows: usize) -> Found {
-    let data = Data::of(table, blank_in_msu, small_rows);
+/// [`find_msus`], the subtables of at most `small_rows` rows searched as bit sets, those of at
+/// most `dense_keys` keys merged through a slot per key.
+fn find_msus_with(table: &ClassTable, max: usize, blank_in_msu: bool, small_rows: usize, dense_keys: usize) -> Found {
+    let data = Data::of(table, blank_in_msu, small_rows, dense_keys);
     let q = data.q;
     let cols: Vec<usize> = (0..q).collect();
     let mut pool = Pool::default();
@@ -934,7 +1013,7 @@ fn find_msus_with(table: &ClassTable, max: usize, blank_in_msu: bool, small_rows
     let top = if whole {
         Sub { cols, codes: data.codes.clone(), weight: data.weight.clone(), id: (0..table.len() as u32).collect() }
     } else {
-        Sub::project(&data, &cols, cell, |r| data.weight[r as usize], |r| r, 0..table.len() as u32, &mut pool)
+        Sub::project(&data, &cols, cell, |r| data.weight[r as usize], |r| r, 0..table.len() as u32, None::<(usize, fn(u32) -> usize)>, &mut pool)
     };
     if !top.weight.contains(&1) {
         return Found::none(table.len());
@@ -1309,7 +1388,9 @@ mod tests {
         let mut want: Vec<Vec<u64>> = want;
         want.iter_mut().for_each(|m| m.sort_unstable());
         for small_rows in [0, 256] {
-            assert_eq!(sorted(&find_msus_with(&t, 3, false, small_rows)), want, "small_rows {small_rows}");
+            for dense_keys in [0, DENSE_KEYS] {
+                assert_eq!(sorted(&find_msus_with(&t, 3, false, small_rows, dense_keys)), want, "small_rows {small_rows}, dense_keys {dense_keys}");
+            }
         }
     }
 
@@ -1324,15 +1405,16 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
 
-        /// Subtables searched as bit sets give the MSUs of subtables projected and searched
-        /// (`small_rows` 0: every subtable projected), at any threshold.
+        /// Subtables searched as bit sets, and subtables merged through dense keys, give the
+        /// MSUs of subtables projected through a hash and searched (`small_rows` and
+        /// `dense_keys` 0), at any threshold.
         #[test]
         fn small_subtables_give_the_projected_search((q, rows) in table(), max_pick in 0usize..8, policy in policy(), blank_in_msu in any::<bool>()) {
             let max = 1 + max_pick % q;
             let t = classes(&rows, q, policy);
-            let projected = sorted(&find_msus_with(&t, max, blank_in_msu, 0));
-            for small_rows in [1, 3, 16, 64, 100, 256] {
-                prop_assert_eq!(&sorted(&find_msus_with(&t, max, blank_in_msu, small_rows)), &projected, "small_rows {}", small_rows);
+            let projected = sorted(&find_msus_with(&t, max, blank_in_msu, 0, 0));
+            for (small_rows, dense_keys) in [(0, 12), (0, DENSE_KEYS), (1, 0), (3, DENSE_KEYS), (16, 40), (64, DENSE_KEYS), (100, 0), (256, DENSE_KEYS)] {
+                prop_assert_eq!(&sorted(&find_msus_with(&t, max, blank_in_msu, small_rows, dense_keys)), &projected, "small_rows {}, dense_keys {}", small_rows, dense_keys);
             }
         }
     }
