@@ -819,10 +819,11 @@ fn subtable_of_rows(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &
         digits.resize(data.all_values(), 0);
         for &(j, ranked) in &at {
             let mut n = 0;
-            for v in ranked..ranked + data.values[sub.cols[j]] {
-                if ranks.of[v] > item.rank {
+            let codes = ranked..ranked + data.values[sub.cols[j]];
+            for (digit, &rank) in digits[codes.clone()].iter_mut().zip(&ranks.of[codes]) {
+                if rank > item.rank {
                     n += 1;
-                    digits[v] = (n * keys) as u32;
+                    *digit = (n * keys) as u32;
                 }
             }
             keys *= n + 1;
