@@ -11,7 +11,9 @@
 //!
 //! It runs over the distinct keys of the class table (a class of `c` records is one row of
 //! weight `c`), not over records: records of one key share their MSUs, and only keys held by
-//! one record have any. The subtables of the top-level items are searched on all cores.
+//! one record have any. The subtables of the top-level items are searched on all cores. A
+//! subtable of at most [`SMALL_ROWS`] rows is searched as bit sets: each item as the set of
+//! the rows holding it, the subtable of an item as the intersection (nothing copied).
 
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -168,6 +170,12 @@ struct Data {
     values: Vec<usize>,
     /// Per column, where its codes start in a table of every column's codes ([`Ranks`]).
     offset: Vec<usize>,
+    /// Subtables of at most this many rows (at most 256) are searched as bit sets ([`small`]),
+    /// except under `wildcard`.
+    small_rows: usize,
+    /// Subtables whose rows have at most this many keys are merged through a slot per key
+    /// ([`subtable_of_rows`]), except under `wildcard`.
+    dense_keys: usize,
 }
 
 impl Data {
@@ -181,6 +189,17 @@ impl Data {
         self.values.iter().sum()
     }
 }
+
+/// Subtables of at most this many rows are searched as bit sets ([`small`]): most of the
+/// search's subtables hold a few rows, and building each (its rows merged, its columns
+/// sorted) cost more than searching it. 256 rows (4 words a set) measured best on the 1M-row
+/// table (64 and 128 slower, 512 and 1024 no faster; docs/decisions.md).
+const SMALL_ROWS: usize = 256;
+
+/// The most keys a subtable's rows are merged through directly ([`subtable_of_rows`]): a slot
+/// per key (256 KB) instead of a hash of each row. 2^16 measured best on the 1M-row table
+/// (2^12 and 2^24 slower, 2^20 no faster; docs/decisions.md).
+const DENSE_KEYS: usize = 1 << 16;
 
 /// Code of a cell that holds no item of a subtable (a value ranked at or below its item).
 const NONE: u32 = u32::MAX;
@@ -199,6 +218,17 @@ struct Pool {
     known: Vec<Known>,
     /// Rank tables, every entry 0.
     ranks: Vec<Vec<u32>>,
+    bits1: Vec<Vec<Bits<1>>>,
+    bits2: Vec<Vec<Bits<2>>>,
+    bits4: Vec<Vec<Bits<4>>>,
+    /// Per dense key of a subtable's rows, the row + 1 holding it ([`Sub::project`]; every
+    /// entry 0).
+    slots_by_key: Vec<u32>,
+    /// Per column and code, its digit in a dense key ([`subtable_of_rows`]; every entry 0).
+    digits: Vec<u32>,
+    /// Per rank of a table's items, the place + 1 of its item in a small subtable ([`Few::of`];
+    /// every entry 0).
+    slots: Vec<u32>,
 }
 
 impl Pool {
@@ -273,7 +303,10 @@ impl Sub {
     /// The rows `rows` of a table over its columns `cols` (at most 64), each cell as `cell`
     /// gives it ([`NONE`] for a cell without item), the columns left without an item (blanks
     /// under `wildcard` aside) dropped, rows alike merged.
-    fn project(data: &Data, cols: &[usize], cell: impl Fn(u32, usize) -> u32, weight: impl Fn(u32) -> u32, id: impl Fn(u32) -> u32, rows: impl Iterator<Item = u32> + Clone, pool: &mut Pool) -> Sub {
+    /// With `dense` (the number of keys and a row's key: rows alike on the cells kept have
+    /// the same key, others not), the rows are merged through a slot per key, not a hash.
+    #[allow(clippy::too_many_arguments)]
+    fn project(data: &Data, cols: &[usize], cell: impl Fn(u32, usize) -> u32, weight: impl Fn(u32) -> u32, id: impl Fn(u32) -> u32, rows: impl Iterator<Item = u32> + Clone, dense: Option<(usize, impl Fn(u32) -> usize)>, pool: &mut Pool) -> Sub {
         let item = |v: u32| v != NONE && !(data.wildcard && is_blank(v));
         // Columns left with an item: one pass over the rows, each row's cells read together.
         let all = if cols.len() == 64 { u64::MAX } else { (1u64 << cols.len()) - 1 };
@@ -294,6 +327,33 @@ impl Sub {
         let mut sub_cols = pool.usizes.pop().unwrap_or_default();
         sub_cols.extend(kept.iter().map(|&j| cols[j]));
         let mut sub = Sub { cols: sub_cols, codes: pool.u32s(), weight: pool.u32s(), id: pool.u32s() };
+        if let Some((space, key_of)) = dense {
+            // A slot per key: the row + 1 that holds it, 0 for none (reset after).
+            let mut slots = std::mem::take(&mut pool.slots_by_key);
+            if slots.len() < space {
+                slots.resize(space, 0);
+            }
+            let mut keys = pool.u32s();
+            for r in rows {
+                let key = key_of(r);
+                match slots[key] {
+                    0 => {
+                        sub.codes.extend(kept.iter().map(|&j| cell(r, j)));
+                        sub.weight.push(weight(r));
+                        sub.id.push(id(r));
+                        slots[key] = sub.weight.len() as u32;
+                        keys.push(key as u32);
+                    }
+                    at => sub.weight[at as usize - 1] += weight(r),
+                }
+            }
+            keys.iter().for_each(|&key| slots[key as usize] = 0);
+            pool.slots_by_key = slots;
+            pool.put(keys);
+            kept.clear();
+            pool.usizes.push(kept);
+            return sub;
+        }
         // Rows alike merged: an index of the rows kept so far, by the hash of their cells (no
         // copy of the cells beside the subtable's own).
         let hasher = crate::hash::Fixed::with_seed(0x5eed);
@@ -478,19 +538,259 @@ fn rank(data: &Data, sub: &Sub, columns: &[Column], items: &mut [Item], pool: &m
     Ranks { of, max }
 }
 
-/// The subtable of `item` of `sub`: its rows (and the blanks under `wildcard`) over the
-/// other columns, the items ranked above it. A column whose items all rank at or below it is
-/// not read.
-fn subtable(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, pool: &mut Pool) -> Sub {
-    let rows = col.sorted[..col.blanks].iter().chain(&col.sorted[item.from..item.to]).copied();
-    subtable_of_rows(data, sub, ranks, col, item, rows, pool)
+/// Spec Sec 1.2: the MSUs of at most `k` items of the subtable of `item` of `sub` (whose rows
+/// `rows` of `sub` hold it, or a blank), added to `out`: searched as bit sets ([`small`]) when
+/// it has at most `data.small_rows` rows, else projected and searched ([`search`]).
+#[allow(clippy::too_many_arguments)]
+fn search_item(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, k: usize, out: &mut Vec<(u32, u64)>, pool: &mut Pool) {
+    let n = item.to - item.from;
+    if data.wildcard || n > data.small_rows {
+        let child = subtable_of_rows(data, sub, ranks, col, item, rows, pool);
+        search(data, &child, k, out, pool);
+        pool.free(child);
+    } else if n <= 64 {
+        search_few::<1>(data, sub, ranks, col, item, rows, k, out, pool);
+    } else if n <= 128 {
+        search_few::<2>(data, sub, ranks, col, item, rows, k, out, pool);
+    } else {
+        search_few::<4>(data, sub, ranks, col, item, rows, k, out, pool);
+    }
 }
 
-/// [`subtable`], its rows read from `sub`'s copy in the order of `col` ([`in_order`]): the
-/// rows of the item side by side, read in order instead of gathered from the whole table.
-fn subtable_in_order(data: &Data, ordered: &Sub, ranks: &Ranks, col: &Column, item: &Item, pool: &mut Pool) -> Sub {
-    let rows = (0..col.blanks as u32).chain(item.from as u32..item.to as u32);
-    subtable_of_rows(data, ordered, ranks, col, item, rows, pool)
+/// [`search_item`] as bit sets of `W` words (at most `64 W` rows, no `wildcard`).
+#[allow(clippy::too_many_arguments)]
+fn search_few<const W: usize>(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, k: usize, out: &mut Vec<(u32, u64)>, pool: &mut Pool)
+where
+    Bits<W>: Pooled,
+{
+    let (few, items) = Few::<W>::of(data, sub, ranks, col, item, rows, pool);
+    let mut found = pool.pairs();
+    small(&few, few.all, &items, k, &mut found, pool);
+    out.extend(found.iter().map(|&(b, mask)| (few.id[b as usize], mask)));
+    pool.put_pairs(found);
+    Bits::put(pool, items);
+    few.free(pool);
+}
+
+/// A set of the rows of a small subtable: bit `b` of word `b / 64` for its row `b`.
+#[derive(Clone, Copy)]
+struct Rows<const W: usize>([u64; W]);
+
+impl<const W: usize> Rows<W> {
+    const EMPTY: Rows<W> = Rows([0; W]);
+
+    #[inline]
+    fn and(self, other: Rows<W>) -> Rows<W> {
+        Rows(std::array::from_fn(|w| self.0[w] & other.0[w]))
+    }
+
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// Whether every row of `self` is in `other`.
+    #[inline]
+    fn within(self, other: Rows<W>) -> bool {
+        (0..W).all(|w| self.0[w] & !other.0[w] == 0)
+    }
+
+    #[inline]
+    fn count(self) -> u64 {
+        self.0.iter().map(|w| w.count_ones() as u64).sum()
+    }
+
+    #[inline]
+    fn insert(&mut self, b: usize) {
+        self.0[b / 64] |= 1 << (b % 64);
+    }
+
+    /// The rows, ascending.
+    fn iter(self) -> impl Iterator<Item = usize> {
+        (0..W).flat_map(move |w| bits(self.0[w]).map(move |b| w * 64 + b))
+    }
+
+    /// The first row (of a set that is not empty).
+    #[inline]
+    fn first(self) -> usize {
+        let w = self.0.iter().position(|&w| w != 0).unwrap_or(0);
+        w * 64 + self.0[w].trailing_zeros() as usize
+    }
+}
+
+/// The rows of a subtable of at most `64 W` rows, for [`small`].
+struct Few<const W: usize> {
+    /// Per row, its class (a row of weight 1) or a class of the rows it merges.
+    id: Vec<u32>,
+    weight: Vec<u32>,
+    /// The rows.
+    all: Rows<W>,
+    /// The rows of weight 1.
+    ones: Rows<W>,
+}
+
+/// An item of a small subtable: the rows holding it, its column (of the data), its rank in
+/// the table above (a fixed order for ties) and its support.
+#[derive(Clone, Copy)]
+struct Bits<const W: usize> {
+    rows: Rows<W>,
+    col: u32,
+    rank: u32,
+    support: u64,
+}
+
+/// The pool's vectors of items of small subtables of one width.
+trait Pooled: Sized {
+    fn vecs(pool: &mut Pool) -> &mut Vec<Vec<Self>>;
+
+    fn take(pool: &mut Pool) -> Vec<Self> {
+        Self::vecs(pool).pop().unwrap_or_default()
+    }
+
+    fn put(pool: &mut Pool, mut v: Vec<Self>) {
+        v.clear();
+        Self::vecs(pool).push(v);
+    }
+}
+
+impl Pooled for Bits<1> {
+    fn vecs(pool: &mut Pool) -> &mut Vec<Vec<Self>> {
+        &mut pool.bits1
+    }
+}
+
+impl Pooled for Bits<2> {
+    fn vecs(pool: &mut Pool) -> &mut Vec<Vec<Self>> {
+        &mut pool.bits2
+    }
+}
+
+impl Pooled for Bits<4> {
+    fn vecs(pool: &mut Pool) -> &mut Vec<Vec<Self>> {
+        &mut pool.bits4
+    }
+}
+
+impl<const W: usize> Few<W>
+where
+    Bits<W>: Pooled,
+{
+    /// The subtable of `item` of `sub` (whose rows `rows` of `sub` hold it; at most `64 W`,
+    /// no `wildcard`), as its rows and the rows holding each of its items (those ranked above
+    /// `item`, in the other columns). Rows alike are not merged: merging only adds weights, so
+    /// every support is the same (a row of weight 1 with a twin has no item of support 1).
+    fn of(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, pool: &mut Pool) -> (Few<W>, Vec<Bits<W>>) {
+        let mut few = Few { id: pool.u32s(), weight: pool.u32s(), all: Rows::EMPTY, ones: Rows::EMPTY };
+        for (b, r) in rows.clone().enumerate() {
+            few.id.push(sub.id[r as usize]);
+            few.weight.push(sub.weight[r as usize]);
+            few.all.insert(b);
+            if sub.weight[r as usize] == 1 {
+                few.ones.insert(b);
+            }
+        }
+        let mut items = Bits::take(pool);
+        let mut slots = std::mem::take(&mut pool.slots);
+        let highest = ranks.max.iter().copied().max().unwrap_or(0) as usize;
+        if slots.len() <= highest {
+            slots.resize(highest + 1, 0);
+        }
+        let width = sub.cols.len();
+        for j in (0..width).filter(|&j| j != col.j && ranks.max[j] > item.rank) {
+            let ranked = &ranks.of[data.offset[sub.cols[j]]..];
+            for (b, r) in rows.clone().enumerate() {
+                let v = sub.codes[r as usize * width + j];
+                if v == NONE || ranked[v as usize] <= item.rank {
+                    continue;
+                }
+                let rank = ranked[v as usize];
+                let slot = &mut slots[rank as usize];
+                if *slot == 0 {
+                    items.push(Bits { rows: Rows::EMPTY, col: sub.cols[j] as u32, rank, support: 0 });
+                    *slot = items.len() as u32;
+                }
+                items[*slot as usize - 1].rows.insert(b);
+            }
+        }
+        items.iter().for_each(|it| slots[it.rank as usize] = 0);
+        pool.slots = slots;
+        (few, items)
+    }
+
+    fn free(self, pool: &mut Pool) {
+        pool.put(self.id);
+        pool.put(self.weight);
+    }
+
+    /// The number of records of the rows `rows`.
+    #[inline]
+    fn support(&self, rows: Rows<W>) -> u64 {
+        if rows.within(self.ones) { rows.count() } else { rows.iter().map(|b| self.weight[b] as u64).sum() }
+    }
+}
+
+/// Spec Sec 1.2, [`search`] on a small subtable: the MSUs of at most `k` items of its rows
+/// `rows`, over `items` (an item's support is that of its rows among `rows`), as (row, column
+/// mask), added to `out`. The subtable of an item is its rows, over the items ranked above it:
+/// nothing is copied.
+fn small<const W: usize>(few: &Few<W>, rows: Rows<W>, items: &[Bits<W>], k: usize, out: &mut Vec<(u32, u64)>, pool: &mut Pool)
+where
+    Bits<W>: Pooled,
+{
+    // Rows alike are not merged, so a row of weight 1 may have a twin: this only prunes less.
+    if rows.and(few.ones).is_empty() {
+        return;
+    }
+    let total = few.support(rows);
+    let from = out.len();
+    let mut ranked = Bits::take(pool);
+    for it in items {
+        let held = it.rows.and(rows);
+        if held.is_empty() {
+            continue;
+        }
+        let support = few.support(held);
+        if support == 1 {
+            out.push((held.first() as u32, 1 << it.col));
+        } else if support < total && k >= 2 {
+            ranked.push(Bits { rows: held, support, ..*it });
+        }
+    }
+    if !ranked.is_empty() {
+        // SUDA2's order in this subtable (ties by the rank above: a fixed order), then the
+        // items from the highest rank down; each row's MSUs found so far are chained (`last`,
+        // `link`) for the special-row test (see [`Known`]).
+        ranked.sort_unstable_by_key(|it| (it.support, it.col, it.rank));
+        let mut last = pool.u32s();
+        last.resize(few.id.len(), NONE);
+        let mut link = pool.u32s();
+        for (n, &(b, _)) in out[from..].iter().enumerate() {
+            link.push(last[b as usize]);
+            last[b as usize] = n as u32;
+        }
+        let mut below = pool.pairs();
+        for n in (0..ranked.len()).rev() {
+            let it = ranked[n];
+            let limit = (k - 1).min(it.support as usize - 1);
+            below.clear();
+            small(few, it.rows, &ranked[n + 1..], limit, &mut below, pool);
+            for &(b, mask) in &below {
+                let mut at = last[b as usize];
+                while at != NONE && out[from + at as usize].1 & !mask != 0 {
+                    at = link[at as usize];
+                }
+                if at == NONE {
+                    link.push(last[b as usize]);
+                    last[b as usize] = (out.len() - from) as u32;
+                    out.push((b, mask | (1 << it.col)));
+                }
+            }
+        }
+        pool.put_pairs(below);
+        pool.put(link);
+        pool.put(last);
+    }
+    Bits::put(pool, ranked);
 }
 
 /// The subtable of `item` of a table whose rows `rows` of `sub` hold it (or a blank).
@@ -509,7 +809,43 @@ fn subtable_of_rows(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &
         let v = sub.codes[r as usize * width + j];
         if v == NONE || (data.wildcard && is_blank(v)) || ranks.of[ranked + v as usize] > item.rank { v } else { NONE }
     };
-    let child = Sub::project(data, &cols, cell, |r| sub.weight[r as usize], |r| sub.id[r as usize], rows, pool);
+    // Dense keys (not under `wildcard`): per column kept, its items ranked above `item`
+    // numbered 1.. (0: no item), a row's key the number its cells write with these digits,
+    // when there are at most `data.dense_keys` keys (the subtables of the most frequent
+    // items, the largest, keep few items).
+    let mut digits = std::mem::take(&mut pool.digits);
+    let mut space = Some(1usize).filter(|_| !data.wildcard);
+    if let Some(mut keys) = space {
+        digits.resize(data.all_values(), 0);
+        for &(j, ranked) in &at {
+            let mut n = 0;
+            let codes = ranked..ranked + data.values[sub.cols[j]];
+            for (digit, &rank) in digits[codes.clone()].iter_mut().zip(&ranks.of[codes]) {
+                if rank > item.rank {
+                    n += 1;
+                    *digit = (n * keys) as u32;
+                }
+            }
+            keys *= n + 1;
+            if keys > data.dense_keys {
+                break;
+            }
+        }
+        space = Some(keys).filter(|&keys| keys <= data.dense_keys);
+    }
+    let key_of = |r: u32| {
+        at.iter().fold(0usize, |key, &(j, ranked)| {
+            let v = sub.codes[r as usize * width + j];
+            if v == NONE { key } else { key + digits[ranked + v as usize] as usize }
+        })
+    };
+    let child = Sub::project(data, &cols, cell, |r| sub.weight[r as usize], |r| sub.id[r as usize], rows, space.map(|keys| (keys, key_of)), pool);
+    if !data.wildcard {
+        for &(j, ranked) in &at {
+            digits[ranked..ranked + data.values[sub.cols[j]]].fill(0);
+        }
+    }
+    pool.digits = digits;
     others.clear();
     cols.clear();
     at.clear();
@@ -573,13 +909,12 @@ fn search(data: &Data, sub: &Sub, k: usize, out: &mut Vec<(u32, u64)>, pool: &mu
         let mut below = pool.pairs();
         for item in items.iter().filter(|item| worth(sub, &columns[item.col], item)) {
             let col = &columns[item.col];
-            let child = subtable(data, sub, &ranks, col, item, pool);
             let limit = (k - 1).min(item.support as usize - 1);
             let c = sub.cols[col.j];
             let value = data_value(sub, col, item);
             below.clear();
-            search(data, &child, limit, &mut below, pool);
-            pool.free(child);
+            let rows = col.sorted[..col.blanks].iter().chain(&col.sorted[item.from..item.to]).copied();
+            search_item(data, sub, &ranks, col, item, rows, limit, &mut below, pool);
             // Under `wildcard` a record with a blank cell is in every subtable of its column,
             // but the item is not its own.
             below.retain(|&(r, mask)| !(data.wildcard && data.code(r, c) != value) && found.minimal(r, mask));
@@ -643,7 +978,7 @@ fn bits(mask: u64) -> impl Iterator<Item = usize> {
 }
 
 impl Data {
-    fn of(table: &ClassTable, blank_in_msu: bool) -> Data {
+    fn of(table: &ClassTable, blank_in_msu: bool, small_rows: usize, dense_keys: usize) -> Data {
         let q = table.q();
         let wildcard = table.policy() == MissingPolicy::Wildcard;
         let blank_item = blank_in_msu && !wildcard;
@@ -651,7 +986,7 @@ impl Data {
         let weight: Vec<u32> = (0..table.len()).map(|i| table.count(i) as u32).collect();
         let values: Vec<usize> = (0..q).map(|c| table.dict(c).len()).collect();
         let offset = values.iter().scan(0, |at, &n| Some(std::mem::replace(at, *at + n))).collect();
-        Data { q, codes, weight, wildcard, blank_item, values, offset }
+        Data { q, codes, weight, wildcard, blank_item, values, offset, small_rows: small_rows.min(256), dense_keys }
     }
 }
 
@@ -659,7 +994,13 @@ impl Data {
 /// top-level items are searched on all cores (each with its own [`Pool`]), their candidates
 /// then tested in rank order from the highest rank down.
 pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
-    let data = Data::of(table, blank_in_msu);
+    find_msus_with(table, max, blank_in_msu, SMALL_ROWS, DENSE_KEYS)
+}
+
+/// [`find_msus`], the subtables of at most `small_rows` rows searched as bit sets, those of at
+/// most `dense_keys` keys merged through a slot per key.
+fn find_msus_with(table: &ClassTable, max: usize, blank_in_msu: bool, small_rows: usize, dense_keys: usize) -> Found {
+    let data = Data::of(table, blank_in_msu, small_rows, dense_keys);
     let q = data.q;
     let cols: Vec<usize> = (0..q).collect();
     let mut pool = Pool::default();
@@ -673,7 +1014,7 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
     let top = if whole {
         Sub { cols, codes: data.codes.clone(), weight: data.weight.clone(), id: (0..table.len() as u32).collect() }
     } else {
-        Sub::project(&data, &cols, cell, |r| data.weight[r as usize], |r| r, 0..table.len() as u32, &mut pool)
+        Sub::project(&data, &cols, cell, |r| data.weight[r as usize], |r| r, 0..table.len() as u32, None::<(usize, fn(u32) -> usize)>, &mut pool)
     };
     if !top.weight.contains(&1) {
         return Found::none(table.len());
@@ -707,7 +1048,13 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
             .clone();
         let spare = lock(&spare_pools).pop();
         let mut pool: Pool = spare.unwrap_or_default();
-        let child = subtable_in_order(&data, &ordered.0, &ranks, col, item, &mut pool);
+        let limit = (max - 1).min(item.support as usize - 1);
+        let c = top.cols[col.j];
+        let value = data_value(&top, col, item);
+        let mut out = Vec::new();
+        // The rows of the item side by side in the copy, read in order.
+        let rows = (0..col.blanks as u32).chain(item.from as u32..item.to as u32);
+        search_item(&data, &ordered.0, &ranks, col, item, rows, limit, &mut out, &mut pool);
         drop(ordered);
         if left[item.col].fetch_sub(1, Ordering::AcqRel) == 1 {
             let last = lock(&copies[item.col]).take();
@@ -715,12 +1062,6 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
                 lock(&spare_copies).push(copy);
             }
         }
-        let limit = (max - 1).min(item.support as usize - 1);
-        let c = top.cols[col.j];
-        let value = data_value(&top, col, item);
-        let mut out = Vec::new();
-        search(&data, &child, limit, &mut out, &mut pool);
-        pool.free(child);
         lock(&spare_pools).push(pool);
         out.retain(|&(r, _)| !(data.wildcard && data.code(r, c) != value));
         (c, out)
@@ -1000,4 +1341,82 @@ fn top_records(table: &ClassTable, qi: &[String], scores: &[f64], dis: &[f64], f
         })
         .collect();
     Value::Array(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::ingest::cell::Cell;
+
+    /// A class table of `rows` over `q` QIs (value 0 = a missing cell).
+    fn classes(rows: &[Vec<u8>], q: usize, policy: MissingPolicy) -> ClassTable {
+        let mut t = ClassTable::new(q, policy, false, false);
+        for row in rows {
+            let texts: Vec<String> = row.iter().map(|v| format!("v{v}")).collect();
+            let key: Vec<u32> = (0..q).map(|a| if row[a] == 0 { t.code(a, Cell::Missing) } else { t.code(a, Cell::text(&texts[a])) }).collect();
+            t.absorb(&key, 0.0).unwrap();
+        }
+        t
+    }
+
+    /// Each class's MSUs, sorted (the search finds them in an order of its own).
+    fn sorted(found: &Found) -> Vec<Vec<u64>> {
+        (0..found.classes())
+            .map(|i| {
+                let mut m = found.of(i).to_vec();
+                m.sort_unstable();
+                m
+            })
+            .collect()
+    }
+
+    #[test]
+    fn small_subtables_keep_twin_rows_apart() {
+        // Four records, one a class, over 3 QIs:
+        //   r0 = (a, x, p), r1 = (a, x, q), r2 = (b, x, p), r3 = (b, y, q).
+        // Supports: a 2, b 2, x 3, y 1, p 2, q 2, so {y} is r3's 1-MSU. Pairs held by one
+        // record, neither item unique: {a,p} r0, {a,q} r1, {b,p} r2, {b,q} r3 (c0 c2),
+        // {b,x} r2 (c0 c1), {x,q} r1 (c1 c2); {a,x} and {x,p} are held twice, {b,y} and {y,q}
+        // hold {y}. Every triple holds one of these: no 3-MSU.
+        // Ranked by support (ties by column): a, b, p, q, x. The subtable of p (r0, r2) over
+        // the items ranked above p (q, x) is two rows (x) and (x): twins, kept apart as bit
+        // sets (merged when projected); x is held by both, so neither finds an MSU there.
+        let t = classes(&[vec![1, 1, 1], vec![1, 1, 2], vec![2, 1, 1], vec![2, 2, 2]], 3, MissingPolicy::Ordinary);
+        let (c0, c1, c2) = (1u64, 2u64, 4u64);
+        let want = vec![vec![c0 | c2], vec![c0 | c2, c1 | c2], vec![c0 | c1, c0 | c2], vec![c1, c0 | c2]];
+        let mut want: Vec<Vec<u64>> = want;
+        want.iter_mut().for_each(|m| m.sort_unstable());
+        for small_rows in [0, 256] {
+            for dense_keys in [0, DENSE_KEYS] {
+                assert_eq!(sorted(&find_msus_with(&t, 3, false, small_rows, dense_keys)), want, "small_rows {small_rows}, dense_keys {dense_keys}");
+            }
+        }
+    }
+
+    fn table() -> impl Strategy<Value = (usize, Vec<Vec<u8>>)> {
+        (1usize..=7).prop_flat_map(|q| (Just(q), proptest::collection::vec(proptest::collection::vec(0u8..5, q), 1..300)))
+    }
+
+    fn policy() -> impl Strategy<Value = MissingPolicy> {
+        prop_oneof![Just(MissingPolicy::Ordinary), Just(MissingPolicy::Wildcard)]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Subtables searched as bit sets, and subtables merged through dense keys, give the
+        /// MSUs of subtables projected through a hash and searched (`small_rows` and
+        /// `dense_keys` 0), at any threshold.
+        #[test]
+        fn small_subtables_give_the_projected_search((q, rows) in table(), max_pick in 0usize..8, policy in policy(), blank_in_msu in any::<bool>()) {
+            let max = 1 + max_pick % q;
+            let t = classes(&rows, q, policy);
+            let projected = sorted(&find_msus_with(&t, max, blank_in_msu, 0, 0));
+            for (small_rows, dense_keys) in [(0, 12), (0, DENSE_KEYS), (1, 0), (3, DENSE_KEYS), (16, 40), (64, DENSE_KEYS), (100, 0), (256, DENSE_KEYS)] {
+                prop_assert_eq!(&sorted(&find_msus_with(&t, max, blank_in_msu, small_rows, dense_keys)), &projected, "small_rows {}, dense_keys {}", small_rows, dense_keys);
+            }
+        }
+    }
 }
