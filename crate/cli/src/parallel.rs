@@ -87,16 +87,7 @@ pub fn read_in_parts(path: &Path, config: &AuditConfig, threads: usize, make: &P
         };
         read.push(part);
     }
-    // Merged from the last part back: each merge adds the parts after it to a part as it
-    // was read, whose class index is whole (a merge that adds many classes at once leaves
-    // its table's index to be rebuilt by the next merge into it).
-    let mut merged = read.pop().expect("at least one part");
-    while let Some(mut before) = read.pop() {
-        if before.merge(merged).is_err() {
-            return Ok(None);
-        }
-        merged = before;
-    }
+    let Ok(Some(mut merged)) = pseudolens_core::par::merge_from_last(read, AuditPart::merge) else { return Ok(None) };
     merged.set_sha256(sha?);
     Ok(Some(merged))
 }

@@ -820,7 +820,7 @@ fn summarise(
     // Row ranges summarised on all cores, merged in order.
     let parts = crate::par::threads().min(rows / BLOCK_ROWS + 1).max(1);
     let ranges: Vec<(usize, usize)> = (0..parts).map(|p| (rows * p / parts, rows * (p + 1) / parts)).collect();
-    let mut summaries = crate::par::map(ranges, |(from, to)| -> Result<TableSummary> {
+    let summaries = crate::par::map(ranges, |(from, to)| -> Result<TableSummary> {
         let mut part = TableSummary::new(&table.header, config)?;
         part.set_original(summary.original.clone(), &table.header, config)?;
         let mut codes = vec![Vec::new(); table.columns.len()];
@@ -835,13 +835,9 @@ fn summarise(
             part.absorb(&Block { codes: &codes, lines: &lines, columns: &table.columns })?;
         }
         Ok(part)
-    })
-    .into_iter();
+    });
     let population = summary.population.take();
-    let mut summary = summaries.next().expect("one part at least")?;
-    for part in summaries {
-        summary.merge(part?)?;
-    }
+    let mut summary = crate::par::merge_from_last(summaries.into_iter().collect::<Result<Vec<_>>>()?, TableSummary::merge)?.expect("one part at least");
     summary.population = population;
     Ok(summary)
 }

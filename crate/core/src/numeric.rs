@@ -13,6 +13,16 @@ pub fn at_least_zero(x: f64) -> f64 {
     if x > 0.0 { x } else { 0.0 }
 }
 
+/// Keeps the first `n` items of `items` in `order`, sorted (a selection, then a sort of those
+/// `n`: not a sort of every item).
+pub fn first_in_order<T>(items: &mut Vec<T>, n: usize, mut order: impl FnMut(&T, &T) -> std::cmp::Ordering) {
+    if items.len() > n {
+        items.select_nth_unstable_by(n, &mut order);
+        items.truncate(n);
+    }
+    items.sort_by(order);
+}
+
 /// The smallest of `xs`, or `start` when it is smaller ([`max_of`]'s mirror).
 pub fn min_of(xs: impl IntoIterator<Item = f64>, start: f64) -> f64 {
     xs.into_iter().fold(start, |m, x| if x < m { x } else { m })

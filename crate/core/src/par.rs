@@ -70,6 +70,19 @@ pub fn fill<T: Send>(out: &mut [T], f: impl Fn(usize) -> T + Sync) {
     map(runs, |(at, c)| c.iter_mut().enumerate().for_each(|(j, x)| *x = f(at + j)));
 }
 
+/// Merges parts in order (each merged part followed by the next) from the last back: every
+/// merge adds to a part as it was made, never to a merged one (a class table that took many
+/// new classes at once leaves its index to be rebuilt by the next merge into it). `None` when
+/// there is no part.
+pub fn merge_from_last<T, E>(mut parts: Vec<T>, merge: impl Fn(&mut T, T) -> Result<(), E>) -> Result<Option<T>, E> {
+    let Some(mut merged) = parts.pop() else { return Ok(None) };
+    while let Some(mut before) = parts.pop() {
+        merge(&mut before, merged)?;
+        merged = before;
+    }
+    Ok(Some(merged))
+}
+
 /// `a()` and `b()` at once, `a` on a thread of its own (one after the other with one
 /// thread): for independent computations whose own `map`s leave cores idle between steps.
 pub fn join<A: Send, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> (A, B) {
@@ -98,6 +111,18 @@ mod tests {
             fill(&mut out, |i| i * 3);
             assert!(out.iter().enumerate().all(|(i, &x)| x == i * 3), "{len}");
         }
+    }
+
+    #[test]
+    fn merges_from_the_last_part_in_order() {
+        let parts: Vec<Vec<u32>> = (0..5).map(|p| vec![p]).collect();
+        let merged = merge_from_last(parts, |a: &mut Vec<u32>, b| -> Result<(), ()> {
+            assert_eq!(b.len(), 5 - a[0] as usize - 1, "each merge adds what follows a part as it was made");
+            a.extend(b);
+            Ok(())
+        });
+        assert_eq!(merged, Ok(Some(vec![0, 1, 2, 3, 4])));
+        assert_eq!(merge_from_last(Vec::<Vec<u32>>::new(), |_, _| Ok::<(), ()>(())), Ok(None));
     }
 
     #[test]

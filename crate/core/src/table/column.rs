@@ -87,13 +87,14 @@ impl Column {
         self.sketch.is_some() && self.codes.is_none()
     }
 
-    /// Takes one cell of a frozen column ([`Column::is_frozen`]) into its sketch, without
-    /// looking it up among the kept values first: the profile adds the kept values' counts to
+    /// Takes one cell into the sketch (of a frozen column, [`Column::is_frozen`]: without
+    /// looking it up among the kept values first); the profile adds the kept values' counts to
     /// the sketch's (and their texts to its distinct count), so a cell counts the same in either
     /// place, and the lookup of a value that is mostly not there (ids, free text) cost more than
     /// the sketch itself.
     pub fn sketch_cell(&mut self, field: &[u8], encoding: Encoding, norm: &Normaliser) -> Result<(), Overflow> {
         let text = encoding.decode(ascii_trim(field)).ok_or(Overflow::NotDecodable)?;
+        // (The normaliser trims the rest of the white space.)
         self.sketch.get_or_insert_default().absorb(&text, norm);
         Ok(())
     }
@@ -111,10 +112,8 @@ impl Column {
         if cap.hard {
             return Err(Overflow::TooManyValues);
         }
-        let text = encoding.decode(ascii_trim(field)).ok_or(Overflow::NotDecodable)?;
+        self.sketch_cell(field, encoding, norm)?;
         self.freeze();
-        // (The normaliser trims the rest of the white space.)
-        self.sketch.get_or_insert_default().absorb(&text, norm);
         Ok(SKETCHED)
     }
 

@@ -304,11 +304,7 @@ fn evaluate(t: &Tables<'_>, q: &Query, source: &'static str, forwards: &Map<&str
             labels.iter().zip(&cols).map(|(l, (a, _, _))| l.text(a, l.o(rx)).cmp(&l.text(a, l.o(ry)))).find(|o| o.is_ne()).unwrap_or(std::cmp::Ordering::Equal)
         })
     };
-    if cells.len() > CELLS_LISTED {
-        cells.select_nth_unstable_by(CELLS_LISTED, order);
-        cells.truncate(CELLS_LISTED);
-    }
-    cells.sort_by(order);
+    crate::numeric::first_in_order(&mut cells, CELLS_LISTED, order);
     let listed: Vec<Value> = cells
         .iter()
         .map(|&(id, vo, vp, re, status)| {

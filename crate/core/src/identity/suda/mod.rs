@@ -1086,12 +1086,7 @@ fn score_histogram(scores: &[f64], table: &ClassTable) -> Value {
 fn top_records(table: &ClassTable, qi: &[String], scores: &[f64], dis: &[f64], found: &Found, ids: &RecordIds<'_>) -> Value {
     let mut order: Vec<usize> = (0..table.len()).filter(|&i| scores[i] > 0.0).collect();
     let highest_first = |&a: &usize, &b: &usize| scores[b].total_cmp(&scores[a]).then_with(|| table.cmp_values(a, b));
-    // The first TOP_RECORDS by selection, then sorted: not a sort of every scored class.
-    if order.len() > TOP_RECORDS {
-        order.select_nth_unstable_by(TOP_RECORDS, highest_first);
-        order.truncate(TOP_RECORDS);
-    }
-    order.sort_unstable_by(highest_first);
+    crate::numeric::first_in_order(&mut order, TOP_RECORDS, highest_first);
     let rows: Vec<Value> = order
         .iter()
         .map(|&i| {
