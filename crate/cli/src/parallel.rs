@@ -95,7 +95,7 @@ pub fn read_in_parts(path: &Path, config: &AuditConfig, threads: usize, make: &P
 /// A thread whose part is done takes the second half of the largest part left, if this many
 /// bytes are left in it: the threads end together whatever the file holds where, and the
 /// SHA-256 thread takes from each.
-const MIN_SPLIT: u64 = 4 << 20;
+const MIN_SPLIT: u64 = 1 << 20;
 
 /// The parts of a parallel read, as every reading thread sees them.
 struct Board {

@@ -142,11 +142,6 @@ fn chains(q: usize) -> Vec<Vec<u32>> {
     chains
 }
 
-thread_local! {
-    /// The sort buffers of this thread, reused from chain to chain.
-    static BUFFERS: std::cell::RefCell<(Vec<u64>, Vec<u64>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
-}
-
 /// Groups of a subset: one word each, its key above its count. `fields` gives each QI's
 /// `(shift, bits)` in the key (the class table's packing for the classes; a chain's own
 /// compact layout for the groups it keeps, so they are never expanded back).
@@ -177,6 +172,9 @@ fn chain_lattice(table: &ClassTable, q: usize) -> Option<Vec<SubsetStats>> {
     let mut stored: Vec<Source> = Vec::new();
     let mut budget = 6 * table.len() + 4096;
     let mut stats = Vec::new();
+    // Sort buffers, taken by a chain and given back after it: reused from chain to chain and
+    // from wave to wave, whichever thread sorts.
+    let buffers: std::sync::Mutex<Vec<(Vec<u64>, Vec<u64>)>> = std::sync::Mutex::new(Vec::new());
     // Waves of chains whose tops have one size, from the largest: a wave reads the groups the
     // waves before it kept, so its chains run on all cores and the result is the same.
     let all = chains(q);
@@ -187,7 +185,11 @@ fn chain_lattice(table: &ClassTable, q: usize) -> Option<Vec<SubsetStats>> {
             let top = *chain.last().expect("chains are not empty");
             let source = stored.iter().filter(|s| s.mask & top == top).min_by_key(|s| s.words.len()).unwrap_or(&classes);
             let keep = top != classes.mask && top.count_ones() > 1;
-            let (members, groups) = BUFFERS.with(|b| chain_stats(q, chain, source, count_bits, keep, &mut b.borrow_mut()));
+            let mut mine = buffers.lock().ok().and_then(|mut b| b.pop()).unwrap_or_default();
+            let (members, groups) = chain_stats(q, chain, source, count_bits, keep, &mut mine);
+            if let Ok(mut b) = buffers.lock() {
+                b.push(mine);
+            }
             (top, source.words.len(), members, groups)
         });
         for (top, source_len, members, groups) in done {

@@ -146,6 +146,15 @@ impl Normaliser {
     pub fn is_mask(&self, c: char) -> bool {
         self.mask_chars.contains(&c)
     }
+
+    /// Whether `t` holds a mask character: a byte search when the mask is one ASCII
+    /// character (the default `*`), as for the cells of an id column, which are all looked at.
+    pub fn has_mask(&self, t: &str) -> bool {
+        match self.mask_chars[..] {
+            [c] if c.is_ascii() => memchr::memchr(c as u8, t.as_bytes()).is_some(),
+            _ => t.chars().any(|c| self.is_mask(c)),
+        }
+    }
 }
 
 /// How one non-blank cell reads (spec README Sec 4.2), before the column kind is known.
@@ -185,7 +194,7 @@ impl Form {
         if let Some(i) = parse_numeric_range(t, norm) {
             return Form::NumericRange(i);
         }
-        if t.chars().any(|c| norm.is_mask(c)) {
+        if norm.has_mask(t) {
             return Form::Mask;
         }
         Form::Text

@@ -505,27 +505,44 @@ impl ClassTable {
             }
         } else {
             // Many: appended without the index (rebuilt if a next part needs it, for less
-            // than adding them to it one by one), with the packing that holds them all.
+            // than adding them to it one by one), with the packing that holds them all,
+            // numbered in order and packed on all cores.
+            let base = self.len();
+            if u32::try_from(base + missing).is_err() {
+                return Err(Error::input("too_many_classes", "the file has more than 4 billion distinct keys"));
+            }
             let mut widest = vec![0u32; q];
-            for (i, _) in classes.iter().enumerate().filter(|(_, c)| **c == u32::MAX) {
+            let mut next = base as u32;
+            for (i, c) in classes.iter_mut().enumerate().filter(|(_, c)| **c == u32::MAX) {
                 widest.iter_mut().zip(key(i)).for_each(|(w, &c)| *w = (*w).max(c));
+                (*c, next) = (next, next + 1);
             }
             if let Some(wider) = self.packing.widened_for(&widest) {
                 self.repack(wider);
             }
-            if u32::try_from(self.len() + missing).is_err() {
-                return Err(Error::input("too_many_classes", "the file has more than 4 billion distinct keys"));
+            let w = self.packing.words();
+            self.keys.resize((base + missing) * w, 0);
+            self.counts.resize(base + missing, 0);
+            if let Some(ws) = &mut self.weights {
+                ws.resize(base + missing, 0.0);
             }
-            let mut word = vec![0; self.packing.words()];
-            for (i, c) in classes.iter_mut().enumerate().filter(|(_, c)| **c == u32::MAX) {
-                self.packing.pack(key(i), &mut word);
-                *c = self.counts.len() as u32;
-                self.keys.extend_from_slice(&word);
-                self.counts.push(0);
-                if let Some(ws) = &mut self.weights {
-                    ws.push(0.0);
+            // Each run of `other`'s classes packs its new ones into the next stretch of keys
+            // (a table of no QI has keys of no word: nothing to pack).
+            let mut rest = &mut self.keys[base * w..];
+            let mut runs = Vec::new();
+            for (k, chunk) in classes.chunks(run).enumerate().filter(|_| w > 0) {
+                let new = chunk.iter().filter(|&&c| c as usize >= base).count();
+                let (mine, after) = std::mem::take(&mut rest).split_at_mut(new * w);
+                runs.push((k * run, chunk, mine));
+                rest = after;
+            }
+            let packing = &self.packing;
+            crate::par::map(runs, |(at, chunk, out)| {
+                let news = chunk.iter().enumerate().filter(|(_, c)| **c as usize >= base);
+                for ((j, _), slot) in news.zip(out.chunks_exact_mut(w)) {
+                    packing.pack(key(at + j), slot);
                 }
-            }
+            });
         }
         for (i, &c) in classes.iter().enumerate() {
             self.add_rows(c, other.counts[i], other.weight(i))?;

@@ -101,7 +101,7 @@ impl Stats {
     /// tell (the forms counted come out the same).
     pub fn form_of(&self, t: &str, norm: &Normaliser) -> Form {
         if self.tally.text + self.tally.mask > 0 {
-            if t.chars().any(|c| norm.is_mask(c)) { Form::Mask } else { Form::Text }
+            if norm.has_mask(t) { Form::Mask } else { Form::Text }
         } else {
             Form::of(t, norm)
         }

@@ -328,7 +328,7 @@ fn read(c: u32, values: &Dictionary, kind: Kind, norm: &Normaliser) -> Typed {
     let t = values.text(c);
     let form = Form::of(t, norm);
     match kind {
-        Kind::Categorical | Kind::Ordinal if t.chars().any(|ch| norm.is_mask(ch)) => Typed::Mask,
+        Kind::Categorical | Kind::Ordinal if norm.has_mask(t) => Typed::Mask,
         Kind::Categorical | Kind::Ordinal => Typed::Label,
         Kind::Numeric => match form {
             Form::Number(x) => Typed::Exact(x),
