@@ -220,8 +220,11 @@ impl ClassTable {
                 if bits.iter().sum::<u32>() > 64 {
                     return None;
                 }
-                let key = |i: usize| (0..self.q).fold(0u64, |k, a| (k << bits[a]) | u64::from(ranks[a][self.code_at(i, a) as usize]));
-                Some((0..self.len()).map(key).collect())
+                let rank = |k: u64, a: usize, code: u64| (k << bits[a]) | u64::from(ranks[a][code as usize]);
+                Some(match self.packing.one_word_fields() {
+                    Some(fields) => self.keys[..self.len()].iter().map(|&w| fields.iter().enumerate().fold(0, |k, (a, &(s, m))| rank(k, a, (w >> s) & m))).collect(),
+                    None => (0..self.len()).map(|i| (0..self.q).fold(0, |k, a| rank(k, a, u64::from(self.code_at(i, a))))).collect(),
+                })
             })
             .as_deref()
     }
@@ -482,10 +485,16 @@ impl ClassTable {
         let mut keys = vec![0u32; more * q.max(1)];
         let run = crate::par::run_len(more);
         let runs: Vec<(usize, &mut [u32], &mut [u32])> = classes.chunks_mut(run).zip(keys.chunks_mut(run * q.max(1))).enumerate().map(|(k, (c, r))| (k * run, c, r)).collect();
+        let fields = other.packing.one_word_fields();
         crate::par::map(runs, |(at, run, keys)| {
             for r in 0..run.len() {
-                for a in 0..q {
-                    keys[r * q + a] = codes[a][other.code_at(at + r, a) as usize];
+                let key = &mut keys[r * q..(r + 1) * q];
+                match &fields {
+                    Some(fields) => {
+                        let w = other.keys[at + r];
+                        key.iter_mut().zip(fields).zip(&codes).for_each(|((c, &(s, m)), codes)| *c = codes[((w >> s) & m) as usize]);
+                    }
+                    None => key.iter_mut().enumerate().for_each(|(a, c)| *c = codes[a][other.code_at(at + r, a) as usize]),
                 }
             }
             let (mut ahead, mut scratch) = (Lookahead::new(), Vec::new());

@@ -80,6 +80,12 @@ impl Packing {
         ones << self.shift[a]
     }
 
+    /// Each column's `(shift, mask)` in the key when keys are one word (most): a code is then
+    /// `(word >> shift) & mask`, without the general [`Packing::code`]'s lookups.
+    pub fn one_word_fields(&self) -> Option<Vec<(u32, u64)>> {
+        (self.words == 1).then(|| self.bits.iter().zip(&self.shift).map(|(&b, &s)| (s, if b >= 64 { u64::MAX } else { (1u64 << b) - 1 })).collect())
+    }
+
     /// The code of column `a` in `key`.
     pub fn code(&self, key: &[u64], a: usize) -> u32 {
         let mask = if self.bits[a] >= 64 { u64::MAX } else { (1u64 << self.bits[a]) - 1 };
