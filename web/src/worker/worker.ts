@@ -374,7 +374,7 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
     if (sides.population) table.set_population(sides.population);
     if (sides.control) table.set_control(sides.control);
     try {
-      return { report: table.audit(config) as Report, read: { kept: true, why: null, readers: kept.readers } };
+      return { report: await auditKept(table, config), read: { kept: true, why: null, readers: kept.readers } };
     } catch (e) {
       const error = toWireError(e);
       if (error.code !== 'not_retained') throw e;
@@ -391,6 +391,25 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
     }
   }
   return { report: await streamAudit(id, blob, config, sides), read: { kept: false, why, readers: 1 } };
+}
+
+/**
+ * The audit of the kept table, in steps: its attribution lattice (the largest piece of an
+ * audit of the classes) goes to an idle reader worker, which computes it while this worker
+ * computes the other metrics; here when no reader is left or it failed. The same report
+ * either way. The pending audit holds nothing of the table, which another request may free
+ * meanwhile.
+ */
+async function auditKept(table: KeptTable, config: AuditConfig): Promise<Report> {
+  const audit = table.start_audit(config);
+  try {
+    const lattice = audit.lattice();
+    const remote = lattice && pool ? pool.attributionStats(lattice) : null;
+    audit.finish_others();
+    return audit.complete((remote && (await remote)) ?? undefined) as Report;
+  } finally {
+    audit.free();
+  }
 }
 
 /** The drill-down from the kept table (no read of the file); null when there is none or a
