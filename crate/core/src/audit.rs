@@ -787,6 +787,11 @@ pub struct SplitAudit {
     n: u64,
 }
 
+/// An `invalid_piece` error: a piece of a [`SplitAudit`] that does not fit it.
+fn invalid_piece(why: &str) -> Error {
+    Error { kind: crate::error::ErrorKind::Internal, ..Error::config("invalid_piece", why) }
+}
+
 impl SplitAudit {
     /// Summarises `table` with these settings and the side tables (`not_retained` as
     /// [`audit_table`]); the table is not read afterwards.
@@ -832,14 +837,15 @@ impl SplitAudit {
                 let mut masks: Vec<u32> = stats.iter().map(|s| s.mask).collect();
                 masks.sort_unstable();
                 if masks != (1..1u32 << qi.len()).collect::<Vec<_>>() {
-                    return Err(Error { kind: crate::error::ErrorKind::Internal, ..Error::config("invalid_piece", "the attribution statistics are not those of this audit's subsets") });
+                    return Err(invalid_piece("the attribution statistics are not those of this audit's subsets"));
                 }
                 stats
             }
             None => lattice.stats(),
         };
+        // The identity family of a table with records ends with ARX's verdict.
+        let at = report.metrics.iter().position(|m| m.id == "verdict_arx_thresholds").ok_or_else(|| invalid_piece("no verdict_arx_thresholds to add the attribution results before"))?;
         let attribution = identity::attribution_from(&qi, &self.config.identity_params(), self.n, stats);
-        let at = report.metrics.iter().position(|m| m.id == "verdict_arx_thresholds").expect("the identity family ends with ARX's verdict when it has records");
         report.metrics.splice(at..at, attribution);
         Ok(report)
     }
