@@ -11,7 +11,8 @@
 import init, { Hasher, TableReader, attribution_stats, parquet_footer_len, parquet_groups, read_cells, read_parquet_groups } from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
 import type { PartRequest, PartResponse } from '../shared/part-protocol';
-import { CHUNK_BYTES, PROGRESS_INTERVAL_MS } from '../shared/protocol';
+import { PROGRESS_INTERVAL_MS } from '../shared/protocol';
+import { slicesAhead } from './file-slices';
 import { toWireError } from '../shared/report';
 
 /** The parts of DedicatedWorkerGlobalScope used here (the DOM lib types `self` as Window). */
@@ -30,33 +31,21 @@ scope.addEventListener('securitypolicyviolation', (e) => {
 });
 
 /**
- * Reads `blob` from `start` in 1 MiB slices into `push` while `more()` holds, posting the
- * bytes read and `rows()` at most every 100 ms. The next slice is asked for before the one
- * at hand is pushed: the browser reads the file in another process, so the wait for a slice
- * (a third of a reader's time on the 1M-row Adult-like table when it waited between pushes)
- * overlaps the engine's work on the last one. At most one slice past the end is read for
- * nothing.
+ * Reads `blob` from `start` in 1 MiB slices (read ahead) into `push` while `more()` holds,
+ * posting the bytes read and `rows()` at most every 100 ms.
  */
 async function readFrom(id: number, blob: Blob, start: number, push: (chunk: Uint8Array) => void, more: () => boolean, rows: () => number): Promise<void> {
-  const slice = (at: number) => blob.slice(at, Math.min(at + CHUNK_BYTES, blob.size)).arrayBuffer();
+  if (!more()) return;
   let lastPost = performance.now();
   let at = start;
-  let next = at < blob.size && more() ? slice(at) : null;
-  try {
-    while (next) {
-      const chunk = new Uint8Array(await next);
-      at += chunk.byteLength;
-      next = at < blob.size ? slice(at) : null;
-      push(chunk);
-      if (!more()) break;
-      if (performance.now() - lastPost >= PROGRESS_INTERVAL_MS) {
-        scope.postMessage({ type: 'progress', id, bytes: at - start, rows: rows() });
-        lastPost = performance.now();
-      }
+  for await (const chunk of slicesAhead(blob, start)) {
+    push(chunk);
+    at += chunk.byteLength;
+    if (!more()) break;
+    if (performance.now() - lastPost >= PROGRESS_INTERVAL_MS) {
+      scope.postMessage({ type: 'progress', id, bytes: at - start, rows: rows() });
+      lastPost = performance.now();
     }
-  } finally {
-    // The slice read ahead and not used (the part ended, or the engine refused a chunk).
-    next?.catch(() => undefined);
   }
 }
 

@@ -32,10 +32,10 @@ import init, {
   warm_up,
 } from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
+import { slicesAhead } from './file-slices';
 import { ReaderPool, probeStart, readerCount } from './parallel-read';
 import type { CellsFormat } from '../shared/part-protocol';
 import {
-  CHUNK_BYTES,
   PROGRESS_INTERVAL_MS,
   assertNever,
   type ChooseRequest,
@@ -171,16 +171,16 @@ function progressPoster(id: number, blob: Blob, target: Target): (bytes: number,
   };
 }
 
-/** Reads `blob` in 1 MiB slices into `sink`, posting progress at most every 100 ms. */
+/** Reads `blob` in 1 MiB slices (read ahead) into `sink`, posting progress at most every 100 ms. */
 async function stream(id: number, blob: Blob, target: Target, sink: Sink): Promise<void> {
   const post = progressPoster(id, blob, target);
   const rows = () => (sink.rows ? sink.rows() : null);
   if (target === 'table') fileReads += 1;
   post(0, rows(), true);
-  for (let start = 0; start < blob.size; start += CHUNK_BYTES) {
-    const end = Math.min(start + CHUNK_BYTES, blob.size);
-    const chunk = new Uint8Array(await blob.slice(start, end).arrayBuffer());
+  let end = 0;
+  for await (const chunk of slicesAhead(blob, 0)) {
     sink.push(chunk);
+    end += chunk.byteLength;
     post(end, rows());
   }
   post(blob.size, rows(), true);
