@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::identity::persons::Persons;
 use crate::identity::disjoint::DisjointClasses;
 use crate::identity::per_record::{PerRecord, RecordClasses};
+use crate::identity::attribution::{Lattice, SubsetStats};
 use crate::identity::{self, IdentityInput, PopulationTable};
 use crate::ingest::cell::{Cell, Normaliser, parse_num};
 use crate::ingest::cells::{CellBatch, CellReader, Format};
@@ -400,7 +401,13 @@ impl TableSummary {
     }
 
     /// Finishes into the report, with the profiles of the columns and the facts of the file.
-    pub fn finish(mut self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig) -> Report {
+    pub fn finish(self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig) -> Report {
+        self.finish_deferring(columns, facts, config, false)
+    }
+
+    /// [`TableSummary::finish`]; with `attribution_deferred`, without the attribution results
+    /// (the caller adds them: [`SplitAudit`]).
+    fn finish_deferring(mut self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig, attribution_deferred: bool) -> Report {
         self.facts = facts;
         self.classes.forget_index();
         for s in &mut self.sensitive {
@@ -424,7 +431,7 @@ impl TableSummary {
                 PopulationTable::Table(&r.table, columns, r.subset.as_ref())
             }
         };
-        let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi: &qi };
+        let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi: &qi, attribution_deferred };
         // SUDA (its search and its metrics) reads the class table alone: it runs beside the
         // identity suite, whose steps and its own leave cores idle in turn.
         let suda_ctx = crate::metric::Context {
@@ -732,14 +739,116 @@ pub fn audit_table_with_control(
     population: Option<Arc<ReferenceTable>>,
     control: Option<Arc<Captured>>,
 ) -> Result<Report> {
-    let mut summary = summarise(table, config, original, population)?;
-    summary.control = control;
-    let profiles = table.profiles(&config.normaliser());
-    let hipaa = hipaa_metric(table, &profiles, config);
-    let mut report = summary.finish(profiles, table.facts.clone(), config);
-    report.metrics.extend(hipaa);
-    report.read = ReadPath { mode: "retained", reason: "the table was read once and kept in memory".into() };
-    Ok(report)
+    Ok(Summarised::of(table, config, original, population, control)?.finish(config, false))
+}
+
+/// A retained table summarised with the settings of an audit: all its report needs, so the
+/// table itself is no longer read.
+struct Summarised {
+    summary: TableSummary,
+    profiles: Vec<ColumnProfile>,
+    facts: InputFacts,
+    hipaa: Option<MetricResult>,
+}
+
+impl Summarised {
+    fn of(table: &Table, config: &AuditConfig, original: Option<Arc<Captured>>, population: Option<Arc<ReferenceTable>>, control: Option<Arc<Captured>>) -> Result<Summarised> {
+        let mut summary = summarise(table, config, original, population)?;
+        summary.control = control;
+        let profiles = table.profiles(&config.normaliser());
+        let hipaa = hipaa_metric(table, &profiles, config);
+        Ok(Summarised { summary, profiles, facts: table.facts.clone(), hipaa })
+    }
+
+    fn finish(self, config: &AuditConfig, attribution_deferred: bool) -> Report {
+        let mut report = self.summary.finish_deferring(self.profiles, self.facts, config, attribution_deferred);
+        report.metrics.extend(self.hipaa);
+        report.read = ReadPath { mode: "retained", reason: "the table was read once and kept in memory".into() };
+        report
+    }
+}
+
+/// An audit of a retained table in steps, whose attribution lattice (the largest piece of
+/// the audit of the classes: about 45 % of the page's audit of the 1M-row Adult-like table
+/// with 8 QIs) another worker can compute from bytes while this one finishes the other
+/// metrics: [`SplitAudit::start`] summarises the table, [`SplitAudit::lattice`] gives the
+/// piece ([`crate::identity::lattice`]), [`SplitAudit::finish_others`] computes the rest and
+/// [`SplitAudit::complete`] adds the attribution results from the statistics computed
+/// elsewhere, or here. The same report as [`audit_table_with_control`] (the page's audit
+/// worker and its reader workers; natively the lattice already runs beside the rest).
+pub struct SplitAudit {
+    config: AuditConfig,
+    /// The table summarised, until [`SplitAudit::finish_others`] turns it into the report.
+    summarised: Option<Box<Summarised>>,
+    report: Option<Report>,
+    /// The lattice, when attribution is deferred (QIs, records, and keys that fit one word).
+    lattice: Option<Lattice>,
+    /// Records in scope.
+    n: u64,
+}
+
+/// An `invalid_piece` error: a piece of a [`SplitAudit`] that does not fit it.
+fn invalid_piece(why: &str) -> Error {
+    Error { kind: crate::error::ErrorKind::Internal, ..Error::config("invalid_piece", why) }
+}
+
+impl SplitAudit {
+    /// Summarises `table` with these settings and the side tables (`not_retained` as
+    /// [`audit_table`]); the table is not read afterwards.
+    pub fn start(
+        table: &Table,
+        config: &AuditConfig,
+        original: Option<Arc<Captured>>,
+        population: Option<Arc<ReferenceTable>>,
+        control: Option<Arc<Captured>>,
+    ) -> Result<SplitAudit> {
+        let summarised = Summarised::of(table, config, original, population, control)?;
+        let classes = &summarised.summary.classes;
+        let q = summarised.summary.qi_index.len();
+        let n = classes.records();
+        let lattice = if q > 0 && n > 0 { identity::attribution::lattice_of(classes, q) } else { None };
+        Ok(SplitAudit { config: config.clone(), summarised: Some(Box::new(summarised)), report: None, lattice, n })
+    }
+
+    /// The attribution lattice to compute elsewhere (`identity::attribution::Lattice::stats`),
+    /// or `None` when attribution is not deferred (no QIs or records, or keys too wide: then
+    /// it is computed with the other metrics).
+    pub fn lattice(&self) -> Option<&Lattice> {
+        self.lattice.as_ref()
+    }
+
+    /// Computes every metric but attribution (at most once).
+    pub fn finish_others(&mut self) {
+        if let Some(summarised) = self.summarised.take() {
+            self.report = Some(summarised.finish(&self.config, self.lattice.is_some()));
+        }
+    }
+
+    /// The report, its attribution results from `stats` (the statistics of [`Self::lattice`]
+    /// computed elsewhere) or, without them, computed here. `invalid_piece` when `stats` are
+    /// not those of every subset the lattice evaluates.
+    pub fn complete(mut self, stats: Option<Vec<SubsetStats>>) -> Result<Report> {
+        self.finish_others();
+        let mut report = self.report.take().expect("finish_others gives the report");
+        let Some(lattice) = self.lattice else { return Ok(report) };
+        let qi = report.params.quasi_identifiers.clone();
+        let stats = match stats {
+            Some(stats) => {
+                let mut masks: Vec<u32> = stats.iter().map(|s| s.mask).collect();
+                masks.sort_unstable();
+                if masks != (1..1u32 << qi.len()).collect::<Vec<_>>() {
+                    return Err(invalid_piece("the attribution statistics are not those of this audit's subsets"));
+                }
+                stats
+            }
+            None => lattice.stats(),
+        };
+        // The identity family of a table with records ends with ARX's verdict.
+        let at = report.metrics.iter().position(|m| m.id == "verdict_arx_thresholds").ok_or_else(|| invalid_piece("no verdict_arx_thresholds to add the attribution results before"))?;
+        let attribution = identity::attribution_from(&qi, &self.config.identity_params(), self.n, stats);
+        report.metrics.splice(at..at, attribution);
+        Ok(report)
+    }
 }
 
 /// The class statistics of a retained table whose classes no other part holds (a partition of

@@ -399,6 +399,16 @@ impl KeptTable {
         pseudolens_core::audit_table_with_control(&self.part.table, &config, self.original.clone(), self.population.clone(), self.control.clone()).map(|r| to_js(&r)).map_err(|e| error(&e))
     }
 
+    /// An audit with these settings in steps (`not_retained` as `audit`), whose attribution
+    /// lattice a reader worker can compute (`attribution_stats`) while this worker finishes
+    /// the other metrics: `lattice()`, `finish_others()`, `complete(stats)`. The same report.
+    pub fn start_audit(&self, config: JsValue) -> Result<PendingAudit, JsValue> {
+        let config = config_from(config)?;
+        pseudolens_core::SplitAudit::start(&self.part.table, &config, self.original.clone(), self.population.clone(), self.control.clone())
+            .map(|a| PendingAudit(Some(a)))
+            .map_err(|e| error(&e))
+    }
+
     /// The per-record CSV of an audit with these settings, from the table's row codes
     /// (`not_retained`: read the file again with `Audit.for_records`).
     pub fn per_record_csv(&self, config: JsValue) -> Result<String, JsValue> {
@@ -415,6 +425,43 @@ impl KeptTable {
             .map_err(|e| error(&Error::config("invalid_class", format!("the classes are not valid: {e}"))))?;
         pseudolens_core::extract_table(&self.part.table, &config, classes).map(|x| to_js(&x)).map_err(|e| error(&e))
     }
+}
+
+/// An audit of a kept table in steps (`KeptTable.start_audit`); it holds no reference to the
+/// table, which may be freed or read meanwhile.
+#[wasm_bindgen]
+pub struct PendingAudit(Option<pseudolens_core::SplitAudit>);
+
+#[wasm_bindgen]
+impl PendingAudit {
+    /// The attribution lattice as bytes (transferable) for `attribution_stats`, or undefined
+    /// when attribution is computed with the other metrics.
+    pub fn lattice(&self) -> Option<Vec<u8>> {
+        self.0.as_ref().and_then(pseudolens_core::SplitAudit::lattice).map(pseudolens_core::Lattice::to_bytes)
+    }
+
+    /// Computes every metric but attribution.
+    pub fn finish_others(&mut self) -> Result<(), JsValue> {
+        self.0.as_mut().ok_or_else(finished)?.finish_others();
+        Ok(())
+    }
+
+    /// The report, with the attribution statistics `attribution_stats` gave for `lattice()`
+    /// (undefined: computed here); the audit cannot be used afterwards.
+    pub fn complete(&mut self, stats: Option<Vec<u8>>) -> Result<JsValue, JsValue> {
+        let audit = self.0.take().ok_or_else(finished)?;
+        let stats = stats.map(|b| pseudolens_core::stats_from_bytes(&b)).transpose().map_err(|e| error(&e))?;
+        audit.complete(stats).map(|r| to_js(&r)).map_err(|e| error(&e))
+    }
+}
+
+/// The statistics of every subset of an attribution lattice (`PendingAudit.lattice`), as
+/// bytes for `PendingAudit.complete`: the reader workers compute them while the audit worker
+/// finishes the other metrics.
+#[wasm_bindgen]
+pub fn attribution_stats(lattice: &[u8]) -> Result<Vec<u8>, JsValue> {
+    let lattice = pseudolens_core::Lattice::from_bytes(lattice).map_err(|e| error(&e))?;
+    Ok(pseudolens_core::stats_to_bytes(&lattice.stats()))
 }
 
 /// The report's per-record values as CSV text (empty when it has none).

@@ -1,8 +1,10 @@
 // The messages between the audit worker (worker.ts, which keeps the table) and its reader
 // workers (part-worker.ts): read one byte range of a file into a partial table, read a whole
 // Parquet or Excel file into a table, read a Parquet file's directory or a run of its row
-// groups into a partial table, or hash the whole file in order. A part comes back as the bytes of the stored form, in a transferred
-// ArrayBuffer (no copy, no SharedArrayBuffer).
+// groups into a partial table, or hash the whole file in order; and, during an audit of the kept
+// table, compute its attribution lattice (issue 12: the readers are idle then). A part comes back
+// as the bytes of the stored form, in a transferred ArrayBuffer (no copy, no SharedArrayBuffer);
+// so do the lattice and its statistics.
 
 import type { Probe } from './contract';
 import type { CspViolation } from './protocol';
@@ -27,7 +29,9 @@ export type PartRequest =
   | { type: 'groups'; id: number; blob: Blob }
   /** Row groups `first .. first + count` of a Parquet file, from its footer and the bytes
    * [start, end) that hold those groups. */
-  | { type: 'parquet'; id: number; blob: Blob; config: AuditConfig; footer: Uint8Array; start: number; end: number; first: number; count: number };
+  | { type: 'parquet'; id: number; blob: Blob; config: AuditConfig; footer: Uint8Array; start: number; end: number; first: number; count: number }
+  /** The statistics of every subset of an audit's attribution lattice (`PendingAudit.lattice`). */
+  | { type: 'lattice'; id: number; lattice: Uint8Array };
 
 /** The formats read as cells rather than CSV text (issue 14). */
 export type CellsFormat = 'parquet' | 'xlsx';
@@ -42,6 +46,8 @@ export type PartResponse =
   | { type: 'hash'; id: number; hex: string }
   /** The footer and, per row group, its rows, first byte and end byte (flat). */
   | { type: 'groups'; id: number; footer: Uint8Array; groups: number[] }
+  /** The lattice's statistics, for `PendingAudit.complete`. */
+  | { type: 'stats'; id: number; stats: Uint8Array }
   | { type: 'failed'; id: number; error: WireError }
   /** The reader's engine stopped (a panic in a third-party reader aborts its WebAssembly
    * instance): this reader is closed. */

@@ -45,11 +45,18 @@ function spans(size: number, n: number): Span[] {
 /** A request before it gets its id (each member of the union). */
 type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-type Answer = { ok: true; table: ArrayBuffer } | { ok: true; hex: string } | { ok: true; footer: Uint8Array; groups: number[] } | { ok: false; error: WireError };
+type Answer =
+  | { ok: true; table: ArrayBuffer }
+  | { ok: true; hex: string }
+  | { ok: true; footer: Uint8Array; groups: number[] }
+  | { ok: true; stats: Uint8Array }
+  | { ok: false; error: WireError };
 
 /** What a reader's final message answers. */
-function answerOf(m: Extract<PartResponse, { type: 'part' | 'hash' | 'groups' | 'failed' }>): Answer {
+function answerOf(m: Extract<PartResponse, { type: 'part' | 'hash' | 'groups' | 'stats' | 'failed' }>): Answer {
   switch (m.type) {
+    case 'stats':
+      return { ok: true, stats: m.stats };
     case 'part':
       return { ok: true, table: m.table };
     case 'hash':
@@ -214,11 +221,24 @@ export class ReaderPool {
     }
   }
 
-  private ask(reader: Reader, request: Unnumbered<PartRequest>, progress: (bytes: number, rows: number) => void): Promise<Answer> {
+  /**
+   * The statistics of an audit's attribution lattice (`PendingAudit.lattice`, transferred),
+   * computed by a reader worker: they sit idle during an audit, while the audit worker
+   * computes the other metrics. `null` when no reader is left or it failed (the caller
+   * computes them itself).
+   */
+  async attributionStats(lattice: Uint8Array): Promise<Uint8Array | null> {
+    const reader = this.readers.find((r) => !r.stopped);
+    if (!reader) return null;
+    const answer = await this.ask(reader, { type: 'lattice', lattice }, () => undefined, [lattice.buffer]);
+    return answer.ok && 'stats' in answer ? answer.stats : null;
+  }
+
+  private ask(reader: Reader, request: Unnumbered<PartRequest>, progress: (bytes: number, rows: number) => void, transfer: Transferable[] = []): Promise<Answer> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       reader.pending.set(id, { resolve, progress });
-      reader.worker.postMessage({ ...request, id } as PartRequest);
+      reader.worker.postMessage({ ...request, id } as PartRequest, transfer);
     });
   }
 

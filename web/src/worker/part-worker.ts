@@ -4,13 +4,15 @@
 // directory (`parquet_groups`) or a run of its row groups (`read_parquet_groups`: only the
 // footer and those groups' bytes are read), or hashes the whole
 // file (the browser's own SHA-256 in one piece up to ONE_PIECE_HASH_BYTES, else `Hasher` in
-// order). It keeps nothing between requests. A panic of a third-party reader aborts its
+// order); during an audit of the kept table it computes the audit's attribution lattice
+// (`attribution_stats`). It keeps nothing between requests. A panic of a third-party reader aborts its
 // WebAssembly instance (a `WebAssembly.RuntimeError`): it says so and closes.
 
-import init, { Hasher, TableReader, parquet_footer_len, parquet_groups, read_cells, read_parquet_groups } from '../../pkg/pseudolens_wasm.js';
+import init, { Hasher, TableReader, attribution_stats, parquet_footer_len, parquet_groups, read_cells, read_parquet_groups } from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
 import type { PartRequest, PartResponse } from '../shared/part-protocol';
-import { CHUNK_BYTES, PROGRESS_INTERVAL_MS } from '../shared/protocol';
+import { PROGRESS_INTERVAL_MS } from '../shared/protocol';
+import { slicesAhead } from './file-slices';
 import { toWireError } from '../shared/report';
 
 /** The parts of DedicatedWorkerGlobalScope used here (the DOM lib types `self` as Window). */
@@ -29,16 +31,17 @@ scope.addEventListener('securitypolicyviolation', (e) => {
 });
 
 /**
- * Reads `blob` from `start` in 1 MiB slices into `push` while `more()` holds, posting the
- * bytes read and `rows()` at most every 100 ms.
+ * Reads `blob` from `start` in 1 MiB slices (read ahead) into `push` while `more()` holds,
+ * posting the bytes read and `rows()` at most every 100 ms.
  */
 async function readFrom(id: number, blob: Blob, start: number, push: (chunk: Uint8Array) => void, more: () => boolean, rows: () => number): Promise<void> {
+  if (!more()) return;
   let lastPost = performance.now();
   let at = start;
-  while (at < blob.size && more()) {
-    const end = Math.min(at + CHUNK_BYTES, blob.size);
-    push(new Uint8Array(await blob.slice(at, end).arrayBuffer()));
-    at = end;
+  for await (const chunk of slicesAhead(blob, start)) {
+    push(chunk);
+    at += chunk.byteLength;
+    if (!more()) break;
     if (performance.now() - lastPost >= PROGRESS_INTERVAL_MS) {
       scope.postMessage({ type: 'progress', id, bytes: at - start, rows: rows() });
       lastPost = performance.now();
@@ -102,6 +105,11 @@ function serve(request: PartRequest): Promise<void> {
           const table = read_parquet_groups(request.config, blob.size, request.footer, start, new Uint8Array(body), request.first, request.count).buffer as ArrayBuffer;
           scope.postMessage({ type: 'part', id, table }, [table]);
         });
+    }
+    case 'lattice': {
+      const stats = attribution_stats(request.lattice);
+      scope.postMessage({ type: 'stats', id, stats }, [stats.buffer]);
+      return Promise.resolve();
     }
     case 'hash': {
       const subtle = globalThis.crypto?.subtle;

@@ -32,10 +32,10 @@ import init, {
   warm_up,
 } from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
+import { slicesAhead } from './file-slices';
 import { ReaderPool, probeStart, readerCount } from './parallel-read';
 import type { CellsFormat } from '../shared/part-protocol';
 import {
-  CHUNK_BYTES,
   PROGRESS_INTERVAL_MS,
   assertNever,
   type ChooseRequest,
@@ -171,16 +171,16 @@ function progressPoster(id: number, blob: Blob, target: Target): (bytes: number,
   };
 }
 
-/** Reads `blob` in 1 MiB slices into `sink`, posting progress at most every 100 ms. */
+/** Reads `blob` in 1 MiB slices (read ahead) into `sink`, posting progress at most every 100 ms. */
 async function stream(id: number, blob: Blob, target: Target, sink: Sink): Promise<void> {
   const post = progressPoster(id, blob, target);
   const rows = () => (sink.rows ? sink.rows() : null);
   if (target === 'table') fileReads += 1;
   post(0, rows(), true);
-  for (let start = 0; start < blob.size; start += CHUNK_BYTES) {
-    const end = Math.min(start + CHUNK_BYTES, blob.size);
-    const chunk = new Uint8Array(await blob.slice(start, end).arrayBuffer());
+  let end = 0;
+  for await (const chunk of slicesAhead(blob, 0)) {
     sink.push(chunk);
+    end += chunk.byteLength;
     post(end, rows());
   }
   post(blob.size, rows(), true);
@@ -374,7 +374,7 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
     if (sides.population) table.set_population(sides.population);
     if (sides.control) table.set_control(sides.control);
     try {
-      return { report: table.audit(config) as Report, read: { kept: true, why: null, readers: kept.readers } };
+      return { report: await auditKept(table, config), read: { kept: true, why: null, readers: kept.readers } };
     } catch (e) {
       const error = toWireError(e);
       if (error.code !== 'not_retained') throw e;
@@ -391,6 +391,25 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
     }
   }
   return { report: await streamAudit(id, blob, config, sides), read: { kept: false, why, readers: 1 } };
+}
+
+/**
+ * The audit of the kept table, in steps: its attribution lattice (the largest piece of an
+ * audit of the classes) goes to an idle reader worker, which computes it while this worker
+ * computes the other metrics; here when no reader is left or it failed. The same report
+ * either way. The pending audit holds nothing of the table, which another request may free
+ * meanwhile.
+ */
+async function auditKept(table: KeptTable, config: AuditConfig): Promise<Report> {
+  const audit = table.start_audit(config);
+  try {
+    const lattice = audit.lattice();
+    const remote = lattice && pool ? pool.attributionStats(lattice) : null;
+    audit.finish_others();
+    return audit.complete((remote && (await remote)) ?? undefined) as Report;
+  } finally {
+    audit.free();
+  }
 }
 
 /** The drill-down from the kept table (no read of the file); null when there is none or a

@@ -151,56 +151,91 @@ struct Source {
     fields: Vec<(u32, u32)>,
 }
 
-/// Statistics of every subset from the chains of [`chains`]: each chain is one sort, and each
-/// sort reads the groups of the smallest subset already grouped that contains the chain's
-/// largest member (the classes themselves at first). Chains are taken from the largest tops
-/// down, and each keeps its top's groups for the chains below while they fit in a few words
-/// a class. `None` when a key and its count do not fit one word.
-fn chain_lattice(table: &ClassTable, q: usize) -> Option<Vec<SubsetStats>> {
-    let packing = table.packing();
-    let key_bits: u32 = (0..q).map(|a| packing.field(a)).map(|(shift, bits)| shift + bits).max().unwrap_or(0);
-    // A group's count can reach every record.
-    let count_bits = 64 - table.records().leading_zeros();
-    if packing.words() != 1 || key_bits + count_bits > 64 {
-        return None;
+/// What the chain sorts read: the classes of the full set of QIs as one word each, the packed
+/// key above the count. Small (8 bytes a class) and enough on its own, so the lattice can be
+/// computed by a worker that holds no table ([`super::lattice`]: the page's reader workers).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lattice {
+    /// QIs.
+    pub(crate) q: usize,
+    /// Bits of a word below the key: a group's count can reach every record.
+    pub(crate) count_bits: u32,
+    /// Each QI's `(shift, bits)` in the key.
+    pub(crate) fields: Vec<(u32, u32)>,
+    /// One word a class.
+    pub(crate) words: Vec<u64>,
+}
+
+impl Lattice {
+    /// The lattice of `table`'s classes over its `q` QIs; `None` when a key and its count do
+    /// not fit one word (then [`project_all`] groups each subset).
+    fn of(table: &ClassTable, q: usize) -> Option<Lattice> {
+        let packing = table.packing();
+        let key_bits: u32 = (0..q).map(|a| packing.field(a)).map(|(shift, bits)| shift + bits).max().unwrap_or(0);
+        let count_bits = 64 - table.records().leading_zeros();
+        if packing.words() != 1 || key_bits + count_bits > 64 {
+            return None;
+        }
+        Some(Lattice {
+            q,
+            count_bits,
+            fields: (0..q).map(|a| packing.field(a)).collect(),
+            words: (0..table.len()).map(|i| table.packed(i)[0] << count_bits | table.count(i)).collect(),
+        })
     }
-    let classes = Source {
-        mask: (1u32 << q) - 1,
-        words: (0..table.len()).map(|i| table.packed(i)[0] << count_bits | table.count(i)).collect(),
-        fields: (0..q).map(|a| packing.field(a)).collect(),
-    };
-    let mut stored: Vec<Source> = Vec::new();
-    let mut budget = 6 * table.len() + 4096;
-    let mut stats = Vec::new();
-    // Sort buffers, taken by a chain and given back after it: reused from chain to chain and
-    // from wave to wave, whichever thread sorts.
-    let buffers: std::sync::Mutex<Vec<(Vec<u64>, Vec<u64>)>> = std::sync::Mutex::new(Vec::new());
-    // Waves of chains whose tops have one size, from the largest: a wave reads the groups the
-    // waves before it kept, so its chains run on all cores and the result is the same.
-    let all = chains(q);
-    // The chains whose tops have q or q-1 QIs all read the classes: one wave.
-    for size in (1..=q as u32).rev().filter(|&size| q < 2 || size < q as u32) {
-        let wave: Vec<&Vec<u32>> = all.iter().filter(|c| c.last().map(|m| m.count_ones()).is_some_and(|t| t == size || (size + 1 == q as u32 && t == q as u32))).collect();
-        let done = crate::par::map(wave, |chain| {
-            let top = *chain.last().expect("chains are not empty");
-            let source = stored.iter().filter(|s| s.mask & top == top).min_by_key(|s| s.words.len()).unwrap_or(&classes);
-            let keep = top != classes.mask && top.count_ones() > 1;
-            let mut mine = buffers.lock().ok().and_then(|mut b| b.pop()).unwrap_or_default();
-            let (members, groups) = chain_stats(q, chain, source, count_bits, keep, &mut mine);
-            if let Ok(mut b) = buffers.lock() {
-                b.push(mine);
-            }
-            (top, source.words.len(), members, groups)
-        });
-        for (top, source_len, members, groups) in done {
-            stats.extend(members);
-            if let Some((words, fields)) = groups.filter(|(w, _)| w.len() < source_len && w.len() <= budget) {
-                budget -= words.len();
-                stored.push(Source { mask: top, words, fields });
+
+    /// Statistics of every subset from the chains of [`chains`]: each chain is one sort, and
+    /// each sort reads the groups of the smallest subset already grouped that contains the
+    /// chain's largest member (the classes themselves at first). Chains are taken from the
+    /// largest tops down, and each keeps its top's groups for the chains below while they fit
+    /// in a few words a class.
+    pub fn stats(self) -> Vec<SubsetStats> {
+        let Lattice { q, count_bits, fields, words } = self;
+        let mut budget = 6 * words.len() + 4096;
+        let classes = Source { mask: (1u32 << q) - 1, words, fields };
+        let mut stored: Vec<Source> = Vec::new();
+        let mut stats = Vec::new();
+        // Sort buffers, taken by a chain and given back after it: reused from chain to chain
+        // and from wave to wave, whichever thread sorts.
+        let buffers: std::sync::Mutex<Vec<(Vec<u64>, Vec<u64>)>> = std::sync::Mutex::new(Vec::new());
+        // Waves of chains whose tops have one size, from the largest: a wave reads the groups
+        // the waves before it kept, so its chains run on all cores and the result is the same.
+        let all = chains(q);
+        // The chains whose tops have q or q-1 QIs all read the classes: one wave.
+        for size in (1..=q as u32).rev().filter(|&size| q < 2 || size < q as u32) {
+            let wave: Vec<&Vec<u32>> = all.iter().filter(|c| c.last().map(|m| m.count_ones()).is_some_and(|t| t == size || (size + 1 == q as u32 && t == q as u32))).collect();
+            let done = crate::par::map(wave, |chain| {
+                let top = *chain.last().expect("chains are not empty");
+                let source = stored.iter().filter(|s| s.mask & top == top).min_by_key(|s| s.words.len()).unwrap_or(&classes);
+                let keep = top != classes.mask && top.count_ones() > 1;
+                let mut mine = buffers.lock().ok().and_then(|mut b| b.pop()).unwrap_or_default();
+                let (members, groups) = chain_stats(q, chain, source, count_bits, keep, &mut mine);
+                if let Ok(mut b) = buffers.lock() {
+                    b.push(mine);
+                }
+                (top, source.words.len(), members, groups)
+            });
+            for (top, source_len, members, groups) in done {
+                stats.extend(members);
+                if let Some((words, fields)) = groups.filter(|(w, _)| w.len() < source_len && w.len() <= budget) {
+                    budget -= words.len();
+                    stored.push(Source { mask: top, words, fields });
+                }
             }
         }
+        stats
     }
-    Some(stats)
+}
+
+/// The lattice [`metrics`] computes by chain sorts for these QIs, when it does: at most
+/// [`FULL_LATTICE_MAX_QIS`] QIs, at most [`RADIX_MAX`] classes, a key and its count in one word.
+pub fn lattice_of(table: &ClassTable, q: usize) -> Option<Lattice> {
+    (q <= FULL_LATTICE_MAX_QIS && table.len() <= RADIX_MAX).then(|| Lattice::of(table, q)).flatten()
+}
+
+#[cfg(test)]
+fn chain_lattice(table: &ClassTable, q: usize) -> Option<Vec<SubsetStats>> {
+    Lattice::of(table, q).map(|l| l.stats())
 }
 
 /// A chain's top groups and their layout (each QI's `(shift, bits)`), kept for the chains below.
@@ -502,13 +537,19 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String]) -> Vec<MetricRe
             .map(|id| ctx.without_value(id, crate::metric::Status::NotApplicable, why))
             .to_vec();
     }
-    let n = table.records();
+    let stats = match lattice_of(table, qi.len()) {
+        Some(lattice) => lattice.stats(),
+        None => project_all(table, &subsets(qi.len())),
+    };
+    metrics_from(ctx, table.records(), qi, stats)
+}
+
+/// [`metrics`] from the statistics of every evaluated subset (in any order) of a table of `n`
+/// records: computed here, or elsewhere from its [`Lattice`].
+pub fn metrics_from(ctx: &Context, n: u64, qi: &[String], mut stats: Vec<SubsetStats>) -> Vec<MetricResult> {
     let nf = n as f64;
     let q = qi.len();
     let masks = subsets(q);
-    let full_lattice = q <= FULL_LATTICE_MAX_QIS;
-    let lattice = if full_lattice && table.len() <= RADIX_MAX { chain_lattice(table, q) } else { None };
-    let mut stats = lattice.unwrap_or_else(|| project_all(table, &masks));
     stats.sort_by_key(|s| masks.iter().position(|&m| m == s.mask));
     let names = |m: u32| (0..q).filter(|&a| m >> a & 1 == 1).map(|a| qi[a].clone()).collect::<Vec<_>>();
     let mut out = Vec::new();

@@ -7,6 +7,7 @@ pub mod class_size;
 pub mod disjoint;
 pub mod journalist;
 pub mod kmap;
+pub mod lattice;
 pub mod per_record;
 pub mod persons;
 pub mod population;
@@ -158,6 +159,9 @@ pub struct IdentityInput<'a> {
     pub population: PopulationTable<'a>,
     /// QI names, in QI order.
     pub qi: &'a [String],
+    /// Attribution is left out: the caller computes it elsewhere from the classes' lattice
+    /// and adds it with [`attribution_from`] (the page's reader workers, `SplitAudit`).
+    pub attribution_deferred: bool,
 }
 
 /// The context of the identity family's results.
@@ -185,11 +189,19 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
     }
     // Attribution reads the class table alone: it runs beside the other metrics, whose own
     // steps (the bootstrap, SCORR) leave cores idle.
-    let (attribution, rest) = crate::par::join(|| attribution::metrics(&ctx, table, qi), || from_classes(&ctx, input, p));
+    let deferred = input.attribution_deferred;
+    let (attribution, rest) = crate::par::join(|| if deferred { Vec::new() } else { attribution::metrics(&ctx, table, qi) }, || from_classes(&ctx, input, p));
     out.extend(rest);
     out.extend(attribution);
     out.push(arx_verdict(&ctx, &out, p));
     out
+}
+
+/// The attribution results [`finish`] leaves out when `attribution_deferred`, from the
+/// statistics of the lattice of a table of `n` records (at least one). They go just before
+/// `verdict_arx_thresholds`, where [`finish`] puts them.
+pub fn attribution_from(qi: &[String], p: &IdentityParams, n: u64, stats: Vec<attribution::SubsetStats>) -> Vec<MetricResult> {
+    attribution::metrics_from(&context(qi, p), n, qi, stats)
 }
 
 /// Every identity metric but attribution, from the class table (Sec 2-9).

@@ -1,0 +1,187 @@
+//! The attribution lattice as a piece of work for another worker (issue 12): its input, the
+//! classes as one word each ([`Lattice`]), and its output, the statistics of every subset,
+//! as bytes. The page's audit worker hands the lattice of an audit to an idle reader worker,
+//! which holds no table, and finishes the other metrics meanwhile
+//! (the audit layer's `SplitAudit`); the statistics are exact counts, so the report is the same
+//! bit for bit wherever they were computed.
+
+use super::attribution::{FULL_LATTICE_MAX_QIS, Lattice, SubsetStats};
+use crate::error::{Error, ErrorKind, Result};
+
+/// The first bytes of a lattice and of its statistics, with the version of the format.
+const LATTICE_MAGIC: &[u8; 4] = b"PLL1";
+const STATS_MAGIC: &[u8; 4] = b"PLS1";
+
+impl Lattice {
+    /// The lattice as bytes: magic, `q`, `count_bits`, each QI's `(shift, bits)`, the count
+    /// of words and the words (little-endian), then a CRC-32 of all before it.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(16 + 2 * self.q + 8 * self.words.len());
+        out.extend_from_slice(LATTICE_MAGIC);
+        out.push(self.q as u8);
+        out.push(self.count_bits as u8);
+        for &(shift, bits) in &self.fields {
+            out.extend([shift as u8, bits as u8]);
+        }
+        out.extend_from_slice(&(self.words.len() as u64).to_le_bytes());
+        for w in &self.words {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        sealed(out)
+    }
+
+    /// A lattice from [`Lattice::to_bytes`] (`invalid_piece` when the bytes are not one: every
+    /// length and field is checked, so the chain sorts never read out of bounds).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Lattice> {
+        let mut r = Bytes(checked(bytes, LATTICE_MAGIC)?);
+        let q = usize::from(r.u8()?);
+        let count_bits = u32::from(r.u8()?);
+        if q == 0 || q > FULL_LATTICE_MAX_QIS || count_bits > 63 {
+            return Err(invalid("QIs or count bits out of range"));
+        }
+        let mut fields = Vec::with_capacity(q);
+        for _ in 0..q {
+            let (shift, bits) = (u32::from(r.u8()?), u32::from(r.u8()?));
+            if shift + bits + count_bits > 64 {
+                return Err(invalid("a field does not fit the word"));
+            }
+            fields.push((shift, bits));
+        }
+        let len = usize::try_from(r.u64()?).map_err(|_| invalid("too many words"))?;
+        if r.0.len() != len.checked_mul(8).ok_or_else(|| invalid("too many words"))? {
+            return Err(invalid("the words do not fill the rest"));
+        }
+        let words = r.0.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
+        Ok(Lattice { q, count_bits, fields, words })
+    }
+}
+
+/// Statistics of subsets as bytes: magic, their count, then per subset its mask, classes,
+/// sum of squares (two words, low first) and uniques, little-endian; a CRC-32 at the end.
+pub fn stats_to_bytes(stats: &[SubsetStats]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(12 + 36 * stats.len());
+    out.extend_from_slice(STATS_MAGIC);
+    out.extend_from_slice(&(stats.len() as u32).to_le_bytes());
+    for s in stats {
+        out.extend_from_slice(&s.mask.to_le_bytes());
+        out.extend_from_slice(&s.classes.to_le_bytes());
+        out.extend_from_slice(&s.sum_sq.to_le_bytes());
+        out.extend_from_slice(&s.uniques.to_le_bytes());
+    }
+    sealed(out)
+}
+
+/// Statistics from [`stats_to_bytes`] (`invalid_piece` when the bytes are not that).
+pub fn stats_from_bytes(bytes: &[u8]) -> Result<Vec<SubsetStats>> {
+    let mut r = Bytes(checked(bytes, STATS_MAGIC)?);
+    let len = r.u32()? as usize;
+    if r.0.len() != len.checked_mul(36).ok_or_else(|| invalid("too many subsets"))? {
+        return Err(invalid("the subsets do not fill the rest"));
+    }
+    (0..len)
+        .map(|_| {
+            let mask = r.u32()?;
+            let classes = r.u64()?;
+            let low = u128::from(r.u64()?);
+            let sum_sq = u128::from(r.u64()?) << 64 | low;
+            Ok(SubsetStats { mask, classes, sum_sq, uniques: r.u64()? })
+        })
+        .collect()
+}
+
+/// `out` with its CRC-32 appended.
+fn sealed(mut out: Vec<u8>) -> Vec<u8> {
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+/// The body of `bytes` after `magic`, once its CRC-32 is checked.
+fn checked<'a>(bytes: &'a [u8], magic: &[u8; 4]) -> Result<&'a [u8]> {
+    if bytes.len() < magic.len() + 4 || !bytes.starts_with(magic) {
+        return Err(invalid("not a piece of this kind"));
+    }
+    let (body, crc) = bytes.split_at(bytes.len() - 4);
+    if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
+        return Err(invalid("the checksum does not match"));
+    }
+    Ok(&body[magic.len()..])
+}
+
+/// Little-endian numbers read from the front of a slice.
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn take<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let (head, rest) = self.0.split_at_checked(N).ok_or_else(|| invalid("cut short"))?;
+        self.0 = rest;
+        Ok(head.try_into().expect("N bytes"))
+    }
+
+    fn u8(&mut self) -> Result<u8> {
+        self.take::<1>().map(|[b]| b)
+    }
+
+    fn u32(&mut self) -> Result<u32> {
+        self.take().map(u32::from_le_bytes)
+    }
+
+    fn u64(&mut self) -> Result<u64> {
+        self.take().map(u64::from_le_bytes)
+    }
+}
+
+fn invalid(why: &str) -> Error {
+    Error { kind: ErrorKind::Internal, code: "invalid_piece", message: format!("a piece of the audit could not be read ({why})"), line: None, column: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::identity::attribution::lattice_of;
+    use crate::ingest::cell::Cell;
+    use crate::table::classes::{ClassTable, MissingPolicy};
+
+    fn table(q: usize, rows: usize) -> ClassTable {
+        let mut t = ClassTable::new(q, MissingPolicy::Ordinary, true, false);
+        let mut s = 3u64;
+        for _ in 0..rows {
+            let key: Vec<u32> = (0..q)
+                .map(|a| {
+                    s ^= s << 13;
+                    s ^= s >> 7;
+                    s ^= s << 17;
+                    t.code(a, Cell::text(&(s % [5, 60, 3, 200, 9, 2, 40, 7][a]).to_string()))
+                })
+                .collect();
+            t.absorb(&key, 0.0).unwrap();
+        }
+        t
+    }
+
+    #[test]
+    fn the_lattice_through_bytes_gives_the_same_statistics() {
+        for (q, rows) in [(1, 50), (3, 400), (8, 5000)] {
+            let lattice = lattice_of(&table(q, rows), q).expect("fits one word");
+            let again = Lattice::from_bytes(&lattice.to_bytes()).unwrap();
+            assert_eq!(again, lattice);
+            let stats = lattice.stats();
+            assert_eq!(stats_from_bytes(&stats_to_bytes(&stats)).unwrap(), stats, "q = {q}");
+        }
+    }
+
+    #[test]
+    fn damaged_bytes_are_refused() {
+        let lattice = lattice_of(&table(3, 200), 3).unwrap();
+        let bytes = lattice.to_bytes();
+        for cut in [0, 3, 8, bytes.len() - 1] {
+            assert_eq!(Lattice::from_bytes(&bytes[..cut]).unwrap_err().code, "invalid_piece", "cut at {cut}");
+        }
+        let mut flipped = bytes.clone();
+        flipped[10] ^= 1;
+        assert_eq!(Lattice::from_bytes(&flipped).unwrap_err().code, "invalid_piece");
+        assert_eq!(stats_from_bytes(&bytes).unwrap_err().code, "invalid_piece", "a lattice is not statistics");
+        let stats = stats_to_bytes(&lattice.stats());
+        assert_eq!(stats_from_bytes(&stats[..stats.len() - 5]).unwrap_err().code, "invalid_piece");
+    }
+}

@@ -1,0 +1,106 @@
+//! The page's audit in steps (issue 12): the attribution lattice computed from its bytes by
+//! another worker, the other metrics here, the results added after them, gives the report of
+//! the one-pass audit of the retained table, bit for bit ([`SplitAudit`]).
+
+use pseudolens_core::{Audit, AuditConfig, Lattice, MissingPolicy, Report, SplitAudit, Table, audit_table, bench_table, stats_from_bytes, stats_to_bytes};
+use proptest::prelude::*;
+
+fn kept(chunks: impl IntoIterator<Item = Vec<u8>>, config: &AuditConfig) -> Table {
+    let mut reader = Audit::table_reader(config).unwrap();
+    for chunk in chunks {
+        reader.push(&chunk).unwrap();
+    }
+    reader.finish_part().unwrap().table
+}
+
+/// The report with the lattice sent away as bytes and its statistics back as bytes (`remote`),
+/// or computed by `complete` itself.
+fn split(table: &Table, config: &AuditConfig, remote: bool) -> (Report, bool) {
+    let mut audit = SplitAudit::start(table, config, None, None, None).unwrap();
+    let stats = audit.lattice().filter(|_| remote).map(|l| {
+        let piece = Lattice::from_bytes(&l.to_bytes()).unwrap();
+        stats_from_bytes(&stats_to_bytes(&piece.stats())).unwrap()
+    });
+    let deferred = audit.lattice().is_some();
+    audit.finish_others();
+    (audit.complete(stats).unwrap(), deferred)
+}
+
+fn json(r: &Report) -> serde_json::Value {
+    serde_json::to_value(r).unwrap()
+}
+
+fn names(xs: &[&str]) -> Vec<String> {
+    xs.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn the_audit_in_steps_is_the_one_pass_audit() {
+    let qis8 = ["age", "sex", "region", "admission_date", "ward", "diagnosis", "procedure", "length_of_stay"];
+    // `deferred`: whether attribution is computed apart (keys of one word; the 8 QIs of this
+    // table need two, and are computed with the other metrics).
+    let configs = [
+        (AuditConfig { quasi_identifiers: names(&qis8), ..AuditConfig::default() }, false),
+        (AuditConfig { quasi_identifiers: names(&["age", "sex", "ward", "diagnosis", "length_of_stay", "region"]), suda: pseudolens_core::identity::suda::SudaParams { suda: true, ..Default::default() }, ..AuditConfig::default() }, true),
+        (AuditConfig { quasi_identifiers: names(&qis8[..5]), sensitive: names(&["diagnosis", "procedure"]), ..AuditConfig::default() }, true),
+        (AuditConfig { quasi_identifiers: names(&["sex"]), per_record: true, ..AuditConfig::default() }, true),
+        (AuditConfig { quasi_identifiers: names(&qis8[..4]), missing_policy: MissingPolicy::Wildcard, ..AuditConfig::default() }, true),
+        // More QIs than the full lattice takes: attribution is computed with the other metrics.
+        (AuditConfig { quasi_identifiers: names(&[&qis8[..], &["record_id", "note", "sex"][..2]].concat()), ..AuditConfig::default() }, false),
+        (AuditConfig::default(), false),
+    ];
+    let table = kept(bench_table(5_000, 7, 0), &AuditConfig::default());
+    for (config, deferred) in configs {
+        let one = audit_table(&table, &config, None, None).unwrap();
+        for remote in [true, false] {
+            let (steps, was_deferred) = split(&table, &config, remote);
+            assert_eq!(was_deferred, deferred, "{:?}", config.quasi_identifiers);
+            assert_eq!(json(&steps), json(&one), "{:?}, remote {remote}", config.quasi_identifiers);
+        }
+    }
+}
+
+#[test]
+fn statistics_of_another_audit_are_refused() {
+    let table = kept(bench_table(2_000, 3, 0), &AuditConfig::default());
+    let three = AuditConfig { quasi_identifiers: names(&["age", "sex", "ward"]), ..AuditConfig::default() };
+    let two = AuditConfig { quasi_identifiers: names(&["age", "sex"]), ..AuditConfig::default() };
+    let other = SplitAudit::start(&table, &two, None, None, None).unwrap().lattice().unwrap().clone().stats();
+    let mut audit = SplitAudit::start(&table, &three, None, None, None).unwrap();
+    audit.finish_others();
+    assert_eq!(audit.complete(Some(other)).unwrap_err().code, "invalid_piece");
+}
+
+/// A small table of `q` QIs with few values each: many shared classes and some uniques.
+fn small_table() -> impl Strategy<Value = (Vec<u8>, usize)> {
+    (1usize..=6, 1usize..120).prop_flat_map(|(q, rows)| {
+        (proptest::collection::vec(proptest::collection::vec(0u8..4, q), rows), Just(q)).prop_map(|(cells, q)| {
+            let mut csv: Vec<u8> = (0..q).map(|a| format!("c{a}")).collect::<Vec<_>>().join(",").into_bytes();
+            csv.push(b'\n');
+            for row in cells {
+                let line: Vec<String> = row.iter().map(|&v| if v == 3 { String::new() } else { v.to_string() }).collect();
+                csv.extend(line.join(",").bytes());
+                csv.push(b'\n');
+            }
+            (csv, q)
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    #[test]
+    fn pieces_computed_apart_give_the_one_pass_report((csv, q) in small_table(), wildcard in any::<bool>()) {
+        let config = AuditConfig {
+            quasi_identifiers: (0..q).map(|a| format!("c{a}")).collect(),
+            missing_policy: if wildcard { MissingPolicy::Wildcard } else { MissingPolicy::Ordinary },
+            ..AuditConfig::default()
+        };
+        let table = kept([csv], &config);
+        let one = audit_table(&table, &config, None, None).unwrap();
+        let (steps, deferred) = split(&table, &config, true);
+        prop_assert!(deferred);
+        prop_assert_eq!(json(&steps), json(&one));
+    }
+}
