@@ -440,15 +440,18 @@ impl TableSummary {
             params: serde_json::Value::Null,
         };
         let suda_ids = self.first_rows.as_deref().filter(|_| !qi.is_empty()).map(|first_row| identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() });
-        let (suda, mut metrics) = crate::par::join(
-            || {
-                suda_ids.as_ref().map(|ids| {
+        let identity_suite = || if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) };
+        // (Without SUDA no thread is started: it would hold a core the suite's own steps use.)
+        let (suda, mut metrics) = match &suda_ids {
+            Some(ids) => crate::par::join(
+                || {
                     let found = identity::suda::msus_of(&self.classes, qi.len(), &config.suda);
-                    identity::suda::metrics(&suda_ctx, &self.classes, &qi, &config.suda, ids, config.per_record, found)
-                })
-            },
-            || if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) },
-        );
+                    Some(identity::suda::metrics(&suda_ctx, &self.classes, &qi, &config.suda, ids, config.per_record, found))
+                },
+                identity_suite,
+            ),
+            None => (None, identity_suite()),
+        };
         let mut per_record = self.records.take().filter(|_| !qi.is_empty()).map(|rows| {
             let size: Vec<u64> = (0..self.classes.len()).map(|i| self.classes.count(i)).collect();
             let f = match config.missing_policy {
