@@ -16,6 +16,7 @@ use crate::identity::persons::Persons;
 use crate::identity::disjoint::DisjointClasses;
 use crate::identity::per_record::{PerRecord, RecordClasses};
 use crate::identity::attribution::{Lattice, SubsetStats};
+use crate::identity::lattice::invalid_piece;
 use crate::identity::{self, IdentityInput, PopulationTable};
 use crate::ingest::cell::{Cell, Normaliser, parse_num};
 use crate::ingest::cells::{CellBatch, CellReader, Format};
@@ -440,18 +441,15 @@ impl TableSummary {
             params: serde_json::Value::Null,
         };
         let suda_ids = self.first_rows.as_deref().filter(|_| !qi.is_empty()).map(|first_row| identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() });
-        let identity_suite = || if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) };
-        // (Without SUDA no thread is started: it would hold a core the suite's own steps use.)
-        let (suda, mut metrics) = match &suda_ids {
-            Some(ids) => crate::par::join(
+        let (suda, mut metrics) = crate::par::join_some(
+            suda_ids.as_ref().map(|ids| {
                 || {
                     let found = identity::suda::msus_of(&self.classes, qi.len(), &config.suda);
-                    Some(identity::suda::metrics(&suda_ctx, &self.classes, &qi, &config.suda, ids, config.per_record, found))
-                },
-                identity_suite,
-            ),
-            None => (None, identity_suite()),
-        };
+                    identity::suda::metrics(&suda_ctx, &self.classes, &qi, &config.suda, ids, config.per_record, found)
+                }
+            }),
+            || if qi.is_empty() { Vec::new() } else { identity::finish(&input, &identity) },
+        );
         let mut per_record = self.records.take().filter(|_| !qi.is_empty()).map(|rows| {
             let size: Vec<u64> = (0..self.classes.len()).map(|i| self.classes.count(i)).collect();
             let f = match config.missing_policy {
@@ -788,11 +786,6 @@ pub struct SplitAudit {
     lattice: Option<Lattice>,
     /// Records in scope.
     n: u64,
-}
-
-/// An `invalid_piece` error: a piece of a [`SplitAudit`] that does not fit it.
-fn invalid_piece(why: &str) -> Error {
-    Error { kind: crate::error::ErrorKind::Internal, ..Error::config("invalid_piece", why) }
 }
 
 impl SplitAudit {

@@ -151,6 +151,18 @@ pub fn join<A: Send, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> 
     })
 }
 
+/// [`join`] of a computation that may not be asked for: without `a`, `b` alone on this thread
+/// (a thread started for nothing would hold a core that `b`'s own steps could take).
+pub fn join_some<A: Send, B>(a: Option<impl FnOnce() -> A + Send>, b: impl FnOnce() -> B) -> (Option<A>, B) {
+    match a {
+        Some(a) => {
+            let (x, y) = join(a, b);
+            (Some(x), y)
+        }
+        None => (None, b()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +193,15 @@ mod tests {
         let out = map((0..1000u64).collect(), |x| x * x);
         assert_eq!(out, (0..1000u64).map(|x| x * x).collect::<Vec<_>>());
         assert!(map(Vec::<u8>::new(), |x| x).is_empty());
+    }
+
+    #[test]
+    fn joins_some_results() {
+        let asked = std::sync::atomic::AtomicBool::new(false);
+        assert_eq!(join_some(Some(|| 2), || 3), (Some(2), 3));
+        let none: Option<fn() -> u8> = None;
+        assert_eq!(join_some(none, || asked.store(true, Ordering::Relaxed)), (None, ()));
+        assert!(asked.load(Ordering::Relaxed), "b runs without a");
     }
 
     #[test]

@@ -387,7 +387,7 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
       if (sides.original) again.set_original(sides.original);
       if (sides.population) again.set_population(sides.population);
       if (sides.control) again.set_control(sides.control);
-      return { report: again.audit(config) as Report, read: { kept: true, why: null, readers: 1 } };
+      return { report: await auditKept(again, config), read: { kept: true, why: null, readers: 1 } };
     }
   }
   return { report: await streamAudit(id, blob, config, sides), read: { kept: false, why, readers: 1 } };

@@ -7,6 +7,7 @@
 
 use super::attribution::{FULL_LATTICE_MAX_QIS, Lattice, SubsetStats};
 use crate::error::{Error, ErrorKind, Result};
+use crate::table::wire::{Reader, sealed, unsealed};
 
 /// The first bytes of a lattice and of its statistics, with the version of the format.
 const LATTICE_MAGIC: &[u8; 4] = b"PLL1";
@@ -33,25 +34,25 @@ impl Lattice {
     /// A lattice from [`Lattice::to_bytes`] (`invalid_piece` when the bytes are not one: every
     /// length and field is checked, so the chain sorts never read out of bounds).
     pub fn from_bytes(bytes: &[u8]) -> Result<Lattice> {
-        let mut r = Bytes(checked(bytes, LATTICE_MAGIC)?);
+        let mut r = Reader::new(checked(bytes, LATTICE_MAGIC)?, invalid_piece);
         let q = usize::from(r.u8()?);
         let count_bits = u32::from(r.u8()?);
         if q == 0 || q > FULL_LATTICE_MAX_QIS || count_bits > 63 {
-            return Err(invalid("QIs or count bits out of range"));
+            return Err(invalid_piece("QIs or count bits out of range"));
         }
         let mut fields = Vec::with_capacity(q);
         for _ in 0..q {
             let (shift, bits) = (u32::from(r.u8()?), u32::from(r.u8()?));
             if shift + bits + count_bits > 64 {
-                return Err(invalid("a field does not fit the word"));
+                return Err(invalid_piece("a field does not fit the word"));
             }
             fields.push((shift, bits));
         }
-        let len = usize::try_from(r.u64()?).map_err(|_| invalid("too many words"))?;
-        if r.0.len() != len.checked_mul(8).ok_or_else(|| invalid("too many words"))? {
-            return Err(invalid("the words do not fill the rest"));
+        let len = usize::try_from(r.u64()?).map_err(|_| invalid_piece("too many words"))?;
+        if r.rest().len() != len.checked_mul(8).ok_or_else(|| invalid_piece("too many words"))? {
+            return Err(invalid_piece("the words do not fill the rest"));
         }
-        let words = r.0.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
+        let words = r.rest().chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
         Ok(Lattice { q, count_bits, fields, words })
     }
 }
@@ -73,10 +74,10 @@ pub fn stats_to_bytes(stats: &[SubsetStats]) -> Vec<u8> {
 
 /// Statistics from [`stats_to_bytes`] (`invalid_piece` when the bytes are not that).
 pub fn stats_from_bytes(bytes: &[u8]) -> Result<Vec<SubsetStats>> {
-    let mut r = Bytes(checked(bytes, STATS_MAGIC)?);
+    let mut r = Reader::new(checked(bytes, STATS_MAGIC)?, invalid_piece);
     let len = r.u32()? as usize;
-    if r.0.len() != len.checked_mul(36).ok_or_else(|| invalid("too many subsets"))? {
-        return Err(invalid("the subsets do not fill the rest"));
+    if r.rest().len() != len.checked_mul(36).ok_or_else(|| invalid_piece("too many subsets"))? {
+        return Err(invalid_piece("the subsets do not fill the rest"));
     }
     (0..len)
         .map(|_| {
@@ -89,50 +90,19 @@ pub fn stats_from_bytes(bytes: &[u8]) -> Result<Vec<SubsetStats>> {
         .collect()
 }
 
-/// `out` with its CRC-32 appended.
-fn sealed(mut out: Vec<u8>) -> Vec<u8> {
-    let crc = crc32fast::hash(&out);
-    out.extend_from_slice(&crc.to_le_bytes());
-    out
-}
-
 /// The body of `bytes` after `magic`, once its CRC-32 is checked.
 fn checked<'a>(bytes: &'a [u8], magic: &[u8; 4]) -> Result<&'a [u8]> {
     if bytes.len() < magic.len() + 4 || !bytes.starts_with(magic) {
-        return Err(invalid("not a piece of this kind"));
+        return Err(invalid_piece("not a piece of this kind"));
     }
-    let (body, crc) = bytes.split_at(bytes.len() - 4);
-    if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
-        return Err(invalid("the checksum does not match"));
-    }
+    let body = unsealed(bytes).ok_or_else(|| invalid_piece("the checksum does not match"))?;
     Ok(&body[magic.len()..])
 }
 
-/// Little-endian numbers read from the front of a slice.
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let (head, rest) = self.0.split_at_checked(N).ok_or_else(|| invalid("cut short"))?;
-        self.0 = rest;
-        Ok(head.try_into().expect("N bytes"))
-    }
-
-    fn u8(&mut self) -> Result<u8> {
-        self.take::<1>().map(|[b]| b)
-    }
-
-    fn u32(&mut self) -> Result<u32> {
-        self.take().map(u32::from_le_bytes)
-    }
-
-    fn u64(&mut self) -> Result<u64> {
-        self.take().map(u64::from_le_bytes)
-    }
-}
-
-fn invalid(why: &str) -> Error {
-    Error { kind: ErrorKind::Internal, code: "invalid_piece", message: format!("a piece of the audit could not be read ({why})"), line: None, column: None }
+/// An `invalid_piece` error: bytes that are not a piece of an audit, or a piece that does not
+/// fit the audit it is given to (`SplitAudit`).
+pub(crate) fn invalid_piece(why: &str) -> Error {
+    Error { kind: ErrorKind::Internal, code: "invalid_piece", message: format!("a piece of the audit does not fit it ({why})"), line: None, column: None }
 }
 
 #[cfg(test)]

@@ -189,10 +189,10 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
     }
     // Attribution reads the class table alone: it runs beside the other metrics, whose own
     // steps (the bootstrap, SCORR) leave cores idle.
-    let deferred = input.attribution_deferred;
-    let (attribution, rest) = crate::par::join(|| if deferred { Vec::new() } else { attribution::metrics(&ctx, table, qi) }, || from_classes(&ctx, input, p));
+    let attribution = (!input.attribution_deferred).then_some(|| attribution::metrics(&ctx, table, qi));
+    let (attribution, rest) = crate::par::join_some(attribution, || from_classes(&ctx, input, p));
     out.extend(rest);
-    out.extend(attribution);
+    out.extend(attribution.into_iter().flatten());
     out.push(arx_verdict(&ctx, &out, p));
     out
 }

@@ -128,9 +128,21 @@ pub fn to_bytes(table: &Table, bounds: Option<PartBounds>) -> Vec<u8> {
             w.0.extend_from_slice(s.hll.registers());
         });
     }
-    let crc = crc32fast::hash(&w.0);
-    w.u32(crc);
-    w.0
+    sealed(w.0)
+}
+
+/// `bytes` with their CRC-32 appended (this format's, and the audit pieces' of
+/// `identity::lattice`).
+pub(crate) fn sealed(mut bytes: Vec<u8>) -> Vec<u8> {
+    let crc = crc32fast::hash(&bytes);
+    bytes.extend_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+/// The bytes [`sealed`] sealed, when their CRC-32 matches.
+pub(crate) fn unsealed(bytes: &[u8]) -> Option<&[u8]> {
+    let (body, crc) = bytes.split_at_checked(bytes.len().checked_sub(4)?)?;
+    (crc32fast::hash(body) == u32::from_le_bytes(crc.try_into().ok()?)).then_some(body)
 }
 
 /// Reads a table written by [`to_bytes`]; a wrong version or corrupt bytes is the error
@@ -146,11 +158,8 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
             format!("this stored table has format version {version}; this pseudolens reads version {VERSION}"),
         ));
     }
-    let (body, crc) = bytes.split_at(bytes.len() - 4);
-    if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().map_err(|_| invalid("no checksum"))?) {
-        return Err(invalid("its checksum does not match: the bytes were damaged"));
-    }
-    let mut r = Reader { bytes: body, at: 8 };
+    let body = unsealed(bytes).ok_or_else(|| invalid("its checksum does not match: the bytes were damaged"))?;
+    let mut r = Reader { bytes: body, at: 8, invalid };
     let ncols = r.count(4)?;
     let header = (0..ncols).map(|_| r.str()).collect::<Result<Vec<_>>>()?;
     let mut u = [0u64; 8];
@@ -332,45 +341,56 @@ impl Writer {
     }
 }
 
-struct Reader<'a> {
+/// Little-endian numbers read from the front of stored bytes; `invalid` makes the error of
+/// bytes that end too early or hold a wrong value (each format has its own).
+pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
+    invalid: fn(&str) -> Error,
 }
 
 impl<'a> Reader<'a> {
+    /// A reader of `bytes` from their start.
+    pub(crate) fn new(bytes: &'a [u8], invalid: fn(&str) -> Error) -> Self {
+        Reader { bytes, at: 0, invalid }
+    }
+    /// The bytes not read yet.
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        &self.bytes[self.at..]
+    }
     fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or_else(|| invalid("it ends too early"))?;
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or_else(|| (self.invalid)("it ends too early"))?;
         let s = &self.bytes[self.at..end];
         self.at = end;
         Ok(s)
     }
-    fn u8(&mut self) -> Result<u8> {
+    pub(crate) fn u8(&mut self) -> Result<u8> {
         Ok(self.take(1)?[0])
     }
-    fn u32(&mut self) -> Result<u32> {
+    pub(crate) fn u32(&mut self) -> Result<u32> {
         Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
     }
-    fn u64(&mut self) -> Result<u64> {
+    pub(crate) fn u64(&mut self) -> Result<u64> {
         Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
     }
     /// A `u32` count of items of at least `min` bytes each: never more than the bytes left.
     fn count(&mut self, min: usize) -> Result<usize> {
         let n = self.u32()? as usize;
         if n.saturating_mul(min) > self.bytes.len() - self.at {
-            return Err(invalid("a count is larger than the bytes that follow"));
+            return Err((self.invalid)("a count is larger than the bytes that follow"));
         }
         Ok(n)
     }
     fn str(&mut self) -> Result<String> {
         let n = self.u32()? as usize;
         let b = self.take(n)?;
-        String::from_utf8(b.to_vec()).map_err(|_| invalid("a text is not UTF-8"))
+        String::from_utf8(b.to_vec()).map_err(|_| (self.invalid)("a text is not UTF-8"))
     }
     fn opt<T>(&mut self, f: impl FnOnce(&mut Reader<'a>) -> Result<T>) -> Result<Option<T>> {
         match self.u8()? {
             0 => Ok(None),
             1 => f(self).map(Some),
-            _ => Err(invalid("a flag is neither 0 nor 1")),
+            _ => Err((self.invalid)("a flag is neither 0 nor 1")),
         }
     }
 }
