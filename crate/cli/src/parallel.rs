@@ -87,7 +87,7 @@ pub fn read_in_parts(path: &Path, config: &AuditConfig, threads: usize, make: &P
         };
         read.push(part);
     }
-    let Ok(Some(mut merged)) = pseudolens_core::par::merge_from_last(read, AuditPart::merge) else { return Ok(None) };
+    let Ok(Some(mut merged)) = pseudolens_core::par::merge_smallest_first(read, AuditPart::classes, AuditPart::merge) else { return Ok(None) };
     merged.set_sha256(sha?);
     Ok(Some(merged))
 }

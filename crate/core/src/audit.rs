@@ -320,6 +320,11 @@ impl TableSummary {
         failed.map_or(Ok(()), Err)
     }
 
+    /// Classes so far (what merging this part into another costs).
+    pub fn classes(&self) -> usize {
+        self.classes.len()
+    }
+
     /// Merges the summary of another part of the same table (same header and settings).
     pub fn merge(&mut self, other: TableSummary) -> Result<()> {
         let remap = self.classes.merge(other.classes)?;
@@ -942,7 +947,7 @@ fn summarise(
         Ok(part)
     });
     let population = summary.population.take();
-    let mut summary = crate::par::merge_from_last(summaries.into_iter().collect::<Result<Vec<_>>>()?, TableSummary::merge)?.expect("one part at least");
+    let mut summary = crate::par::merge_smallest_first(summaries.into_iter().collect::<Result<Vec<_>>>()?, TableSummary::classes, TableSummary::merge)?.expect("one part at least");
     summary.population = population;
     Ok(summary)
 }
@@ -1176,6 +1181,11 @@ pub struct AuditPart {
 }
 
 impl AuditPart {
+    /// Classes of the part (what merging it into another costs).
+    pub fn classes(&self) -> usize {
+        self.summary.classes()
+    }
+
     /// Appends the next part of the same file (same settings): parts of one file read in
     /// parallel must be adjacent (`parts_not_adjacent` otherwise); their lines continue.
     pub fn merge(&mut self, mut other: AuditPart) -> Result<()> {

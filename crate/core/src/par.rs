@@ -117,17 +117,19 @@ pub fn fill<T: Send>(out: &mut [T], f: impl Fn(usize) -> T + Sync) {
     map(runs, |(at, c)| c.iter_mut().enumerate().for_each(|(j, x)| *x = f(at + j)));
 }
 
-/// Merges parts in order (each merged part followed by the next) from the last back: every
-/// merge adds to a part as it was made, never to a merged one (a class table that took many
-/// new classes at once leaves its index to be rebuilt by the next merge into it). `None` when
-/// there is no part.
-pub fn merge_from_last<T, E>(mut parts: Vec<T>, merge: impl Fn(&mut T, T) -> Result<(), E>) -> Result<Option<T>, E> {
-    let Some(mut merged) = parts.pop() else { return Ok(None) };
-    while let Some(mut before) = parts.pop() {
-        merge(&mut before, merged)?;
-        merged = before;
+/// Merges parts in order, each into the part before it, the smallest (by `size`, what adding
+/// it costs: its classes are looked up in the part before it) first. The large parts are then
+/// added once each, last: a small part cut from the middle of a large range (by a reader done
+/// early) is added to the part before it, not the large part after it to the small one and the
+/// result again. A part that took few new classes keeps its index for the next merge into it;
+/// one that took many rebuilds it then. `None` when there is no part.
+pub fn merge_smallest_first<T, E>(mut parts: Vec<T>, size: impl Fn(&T) -> usize, merge: impl Fn(&mut T, T) -> Result<(), E>) -> Result<Option<T>, E> {
+    while parts.len() > 1 {
+        let k = (1..parts.len()).min_by_key(|&k| size(&parts[k])).expect("two parts at least");
+        let part = parts.remove(k);
+        merge(&mut parts[k - 1], part)?;
     }
-    Ok(Some(merged))
+    Ok(parts.pop())
 }
 
 /// `a()` and `b()` at once, `a` on a thread of its own when a core is free (else one after
@@ -177,15 +179,19 @@ mod tests {
     }
 
     #[test]
-    fn merges_from_the_last_part_in_order() {
-        let parts: Vec<Vec<u32>> = (0..5).map(|p| vec![p]).collect();
-        let merged = merge_from_last(parts, |a: &mut Vec<u32>, b| -> Result<(), ()> {
-            assert_eq!(b.len(), 5 - a[0] as usize - 1, "each merge adds what follows a part as it was made");
+    fn merges_the_smallest_part_into_the_one_before_it_first() {
+        // Parts of sizes 5, 1, 4, 2, 3: added as 1 (into 5), 2 (into 4), 3 (into 4+2), 4+2+3.
+        let parts: Vec<Vec<u32>> = [5, 1, 4, 2, 3].iter().map(|&n| vec![n; n as usize]).collect();
+        let added = std::cell::RefCell::new(Vec::new());
+        let merged = merge_smallest_first(parts, Vec::len, |a: &mut Vec<u32>, b| -> Result<(), ()> {
+            added.borrow_mut().push(b.len());
             a.extend(b);
             Ok(())
         });
-        assert_eq!(merged, Ok(Some(vec![0, 1, 2, 3, 4])));
-        assert_eq!(merge_from_last(Vec::<Vec<u32>>::new(), |_, _| Ok::<(), ()>(())), Ok(None));
+        assert_eq!(merged, Ok(Some([5, 1, 4, 2, 3].iter().flat_map(|&n| vec![n; n as usize]).collect())), "in order");
+        assert_eq!(added.into_inner(), vec![1, 2, 3, 9]);
+        assert_eq!(merge_smallest_first(Vec::<Vec<u32>>::new(), Vec::len, |_, _| Ok::<(), ()>(())), Ok(None));
+        assert_eq!(merge_smallest_first(vec![vec![1], vec![2]], Vec::len, |_, _| Err("stop")), Err("stop"));
     }
 
     #[test]

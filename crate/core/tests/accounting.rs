@@ -127,12 +127,17 @@ proptest! {
 /// A part of a file read on its own, as the CLI's threads and the page's workers read them.
 trait FilePart: Sized {
     fn bounds(&self) -> PartBounds;
+    /// What the CLI orders its merges by.
+    fn size(&self) -> usize;
     fn merge(&mut self, next: Self);
 }
 
 impl FilePart for AuditPart {
     fn bounds(&self) -> PartBounds {
         self.bounds.unwrap()
+    }
+    fn size(&self) -> usize {
+        self.classes()
     }
     fn merge(&mut self, next: Self) {
         AuditPart::merge(self, next).unwrap();
@@ -142,6 +147,9 @@ impl FilePart for AuditPart {
 impl FilePart for Part {
     fn bounds(&self) -> PartBounds {
         self.bounds.unwrap()
+    }
+    fn size(&self) -> usize {
+        self.table.facts.rows_total as usize
     }
     fn merge(&mut self, next: Self) {
         Part::merge(self, next).unwrap();
@@ -154,7 +162,8 @@ impl FilePart for Part {
 /// part before it ended, the parts merged in order. With `late`, each part is started as if
 /// it ran to the end of the file and is cut to its own end just before its reader is given a
 /// byte past it (the CLI's split of a part for a thread that has finished its own). With
-/// `from_last`, the parts are merged from the last back, as the CLI merges them. `None` when
+/// `smallest_first`, the smallest part is merged into the one before it first, as the CLI
+/// merges them (`par::merge_smallest_first`); else from the first part on. `None` when
 /// the probe declines (the caller reads on one thread).
 #[allow(clippy::too_many_arguments)]
 fn in_parts<P: FilePart>(
@@ -163,7 +172,7 @@ fn in_parts<P: FilePart>(
     cuts: &[u64],
     chunk: usize,
     late: bool,
-    from_last: bool,
+    smallest_first: bool,
     start: impl Fn(&Probe, Span) -> Result<Audit, Error>,
     part: impl Fn(AuditPart) -> P,
 ) -> Option<Result<P, Error>> {
@@ -214,24 +223,25 @@ fn in_parts<P: FilePart>(
         };
         read_parts.push(next);
     }
-    // Merged in file order, from the first part on or (as the CLI does) from the last back.
-    let mut merged = if from_last { read_parts.pop()? } else { read_parts.remove(0) };
-    if from_last {
-        while let Some(mut before) = read_parts.pop() {
-            before.merge(merged);
-            merged = before;
-        }
+    // Merged in file order, from the first part on or (as the CLI does) the smallest first.
+    let merged = if smallest_first {
+        pseudolens_core::par::merge_smallest_first(read_parts, P::size, |a, b| -> Result<(), ()> {
+            a.merge(b);
+            Ok(())
+        })
+        .ok()??
     } else {
-        for next in read_parts {
-            merged.merge(next);
-        }
-    }
+        let mut parts = read_parts.into_iter();
+        let mut merged = parts.next()?;
+        parts.for_each(|next| merged.merge(next));
+        merged
+    };
     Some(Ok(merged))
 }
 
 /// The audit of `bytes` read in parts.
-fn read_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64], chunk: usize, late: bool, from_last: bool) -> Option<Result<Report, Error>> {
-    let parts = in_parts(bytes, config, cuts, chunk, late, from_last, |probe, span| Audit::part(config.clone(), probe, span), |p| p);
+fn read_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64], chunk: usize, late: bool, smallest_first: bool) -> Option<Result<Report, Error>> {
+    let parts = in_parts(bytes, config, cuts, chunk, late, smallest_first, |probe, span| Audit::part(config.clone(), probe, span), |p| p);
     parts.map(|r| r.map(AuditPart::finish))
 }
 
@@ -240,12 +250,12 @@ proptest! {
 
     #[test]
     fn parts_read_apart_give_the_one_pass_report(
-        f in file(), cuts in proptest::collection::vec(any::<u64>(), 1..5), chunk in 1usize..40, lenient in any::<bool>(), late in any::<bool>(), from_last in any::<bool>(),
+        f in file(), cuts in proptest::collection::vec(any::<u64>(), 1..5), chunk in 1usize..40, lenient in any::<bool>(), late in any::<bool>(), smallest_first in any::<bool>(),
     ) {
         let config = AuditConfig { ragged: if lenient { Ragged::PadOrTruncate } else { Ragged::Error }, hipaa: true, ..qi(&["c1", "c3"]) };
         let cuts: Vec<u64> = cuts.iter().map(|c| c % (f.bytes.len() as u64 + 1)).collect();
         let whole = audit_chunked(&f.bytes, &config, 64);
-        match (read_in_parts(&f.bytes, &config, &cuts, chunk, late, from_last), whole) {
+        match (read_in_parts(&f.bytes, &config, &cuts, chunk, late, smallest_first), whole) {
             (None, _) => {}
             (Some(Ok(mut parts)), Ok(whole)) => {
                 parts.input.sha256 = whole.input.sha256.clone();
