@@ -5,5 +5,6 @@ pub mod cells;
 pub mod dialect;
 pub mod encoding;
 pub mod reader;
+pub mod stops;
 pub mod tokenizer;
 pub mod typed;

@@ -20,6 +20,7 @@
 //! Fields are copied out unquoted into [`Batch::bytes`]; no allocation per field.
 
 use crate::error::{Error, Result};
+use crate::ingest::stops::Stops;
 
 /// The longest field accepted, in bytes: 10 MiB.
 pub const MAX_FIELD_BYTES: usize = 10 << 20;
@@ -265,6 +266,7 @@ impl Tokenizer {
         let mut i = 0;
         // Where the resync copy of this chunk starts, when one is being kept.
         let mut keep_from: Option<usize> = self.resync.as_ref().map(|_| 0);
+        let mut stops = Stops::new(self.delim);
         while i < n {
             match self.state {
                 State::RecordStart => {
@@ -298,7 +300,7 @@ impl Tokenizer {
                     }
                 }
                 State::Unquoted => loop {
-                    let run = find_stop(input, i, self.delim);
+                    let run = stops.next(input, i);
                     copy_run(&mut self.batch.bytes, input, i, run);
                     i = run;
                     if self.batch.bytes.len() - self.field_start > MAX_FIELD_BYTES {
@@ -559,36 +561,6 @@ impl Tokenizer {
     }
 }
 
-/// Bytes whose every byte is `b`.
-const fn splat(b: u8) -> u64 {
-    0x0101_0101_0101_0101 * b as u64
-}
-
-/// The high bit of each byte of `x` that equals `b` (exact for the lowest one).
-#[inline]
-fn bytes_equal(x: u64, b: u8) -> u64 {
-    let y = x ^ splat(b);
-    y.wrapping_sub(splat(1)) & !y & splat(0x80)
-}
-
-/// The position of the first delimiter, CR or LF at or after `from` (the input's length when
-/// none). Fields are mostly short: eight bytes are tested at once with word arithmetic for
-/// the first 32, a vectorised search takes the rest of a long run.
-#[inline]
-fn find_stop(input: &[u8], from: usize, delim: u8) -> usize {
-    let mut i = from;
-    let near = (from + 32).min(input.len());
-    while i + 8 <= near {
-        let x = u64::from_le_bytes(input[i..i + 8].try_into().expect("8 bytes"));
-        let hits = bytes_equal(x, delim) | bytes_equal(x, b'\n') | bytes_equal(x, b'\r');
-        if hits != 0 {
-            return i + (hits.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    memchr::memchr3(delim, b'\n', b'\r', &input[i..]).map_or(input.len(), |p| i + p)
-}
-
 /// Appends `input[from..to]` to `out`. A run of at most 16 bytes (most fields) with 16
 /// bytes of input from its start is copied as those 16 bytes, then cut back to its length:
 /// a copy of a known length, inlined, where a copy of any length is a library call.
@@ -674,17 +646,6 @@ mod tests {
 
     fn fields(input: &[u8]) -> Vec<Vec<String>> {
         read(input, usize::MAX, false).unwrap().into_iter().map(|r| r.3).collect()
-    }
-
-    #[test]
-    fn the_word_search_finds_the_first_stop() {
-        let text = b"abcdefgh,ij\rklmnopqrstuvwxyz0123456789;\n";
-        for from in 0..text.len() {
-            let expected = text[from..].iter().position(|&b| b == b';' || b == b'\n' || b == b'\r').map_or(text.len(), |p| from + p);
-            assert_eq!(find_stop(text, from, b';'), expected, "from {from}");
-        }
-        assert_eq!(find_stop(b"\xff\x0a", 0, b','), 1);
-        assert_eq!(find_stop(b"", 0, b','), 0);
     }
 
     #[test]
