@@ -61,6 +61,9 @@ struct Key {
     offset: u32,
     /// Its code.
     code: u32,
+    /// Its [`key_hash`] folded to 32 bits (in what was padding): the index grows without
+    /// reading the key's bytes again ([`index_hash`]).
+    hash: u32,
 }
 
 /// The most slots of [`Values::recent`] (8 KiB a column; a column reads only the slots of its
@@ -128,7 +131,21 @@ fn key_hash(hasher: &Fixed, key: &[u8], head: u64) -> u64 {
     }
 }
 
-/// The entry of a raw key in the index (`h` its head, `hash` its [`key_hash`]).
+/// A key's [`key_hash`] folded to the 32 bits its index entry keeps.
+#[inline]
+fn fold32(hash: u64) -> u32 {
+    (hash ^ (hash >> 32)) as u32
+}
+
+/// The index's hash of an entry from its 32 bits: repeated in both halves, so that the bucket
+/// (low bits) and the tag (top 7 bits) come from different bits of them on 64-bit targets, as
+/// on wasm32, where the table uses the low 32 bits alone.
+#[inline]
+fn index_hash(h32: u32) -> u64 {
+    u64::from(h32) | (u64::from(h32) << 32)
+}
+
+/// The entry of a raw key in the index (`h` its head, `hash` its [`index_hash`]).
 #[inline]
 fn indexed<'a>(index: &'a HashTable<Key>, bytes: &[u8], key: &[u8], h: u64, hash: u64) -> Option<&'a Key> {
     index.find(hash, |e| {
@@ -219,7 +236,7 @@ impl Values {
             self.counts[r.code as usize] += 1;
             return Some(r.code);
         }
-        let e = indexed(&self.index, bytes, key, h, hash)?;
+        let e = indexed(&self.index, bytes, key, h, index_hash(fold32(hash)))?;
         let code = e.code;
         if let Some(r) = self.recent.get_mut(slot) {
             *r = Recent { head: h, tail: t, len1: n as u32 + 1, code, offset: e.offset };
@@ -278,11 +295,9 @@ impl Values {
             at
         };
         let h = head(key);
-        let (hasher, bytes) = (&self.hasher, &self.bytes);
-        let entry = Key { head: h, len: key.len() as u32, offset, code };
-        self.index.insert_unique(key_hash(hasher, key, h), entry, |e| {
-            key_hash(hasher, &bytes[e.offset as usize..(e.offset + e.len) as usize], e.head)
-        });
+        let h32 = fold32(key_hash(&self.hasher, key, h));
+        let entry = Key { head: h, len: key.len() as u32, offset, code, hash: h32 };
+        self.index.insert_unique(index_hash(h32), entry, |e| index_hash(e.hash));
         if self.recent.len() < RECENT && self.recent.len() < 2 * self.index.len() {
             // (Emptied: keys go to new slots as they are found again.)
             self.recent = vec![Recent::default(); (2 * self.index.len()).next_power_of_two().min(RECENT)];
@@ -296,7 +311,7 @@ impl Values {
         let Some(by_text) = &self.by_text else {
             // Every text is its own raw key (no key differed from its text yet).
             let (key, h) = (text.as_bytes(), head(text.as_bytes()));
-            return indexed(&self.index, &self.bytes, key, h, key_hash(&self.hasher, key, h)).map(|e| e.code);
+            return indexed(&self.index, &self.bytes, key, h, index_hash(fold32(key_hash(&self.hasher, key, h)))).map(|e| e.code);
         };
         let hash = self.hasher.hash_one(text.as_bytes());
         by_text.find(hash, |&c| self.text(c) == text).copied()
@@ -374,6 +389,7 @@ mod tests {
         }
         assert!(codes.iter().all(|&c| v.count(c) == 4), "each key counted once a round");
         assert_eq!(v.find(b"headhead999middletailtail"), None, "a key that differs only in its middle is not found");
+        assert_eq!(std::mem::size_of::<Key>(), 24, "the folded hash takes what was padding");
     }
 
     #[test]
