@@ -281,6 +281,14 @@ interface Sides {
   control: OriginalTable | null;
 }
 
+/** Gives a kept table exactly these side tables (those of an earlier audit are dropped). */
+function giveSides(table: KeptTable, sides: Sides): void {
+  table.clear_sides();
+  if (sides.original) table.set_original(sides.original);
+  if (sides.population) table.set_population(sides.population);
+  if (sides.control) table.set_control(sides.control);
+}
+
 /** A side table read once, kept while the same file is given with the same settings. */
 interface KeptSide<T> {
   file: File;
@@ -369,10 +377,7 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
   let why = notKept ?? 'the table was not kept in this worker';
   if (kept) {
     const table = kept.table;
-    table.clear_sides();
-    if (sides.original) table.set_original(sides.original);
-    if (sides.population) table.set_population(sides.population);
-    if (sides.control) table.set_control(sides.control);
+    giveSides(table, sides);
     try {
       return { report: await auditKept(table, config), read: { kept: true, why: null, readers: kept.readers } };
     } catch (e) {
@@ -384,9 +389,7 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
       // Not streamed: read again, keeping every value of the columns these roles need.
       await keep(id, blob, config);
       const again = kept!.table;
-      if (sides.original) again.set_original(sides.original);
-      if (sides.population) again.set_population(sides.population);
-      if (sides.control) again.set_control(sides.control);
+      giveSides(again, sides);
       return { report: await auditKept(again, config), read: { kept: true, why: null, readers: 1 } };
     }
   }
@@ -561,9 +564,7 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
             if (format === 'csv') return { report: await streamAudit(id, file, withEncoding(own, encoding), sides) };
             const { table } = await cellsTable(id, file, config, format);
             try {
-              if (sides.original) table.set_original(sides.original);
-              if (sides.population) table.set_population(sides.population);
-              if (sides.control) table.set_control(sides.control);
+              giveSides(table, sides);
               return { report: table.audit(config) as Report };
             } finally {
               table.free();

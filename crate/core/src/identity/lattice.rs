@@ -7,7 +7,7 @@
 
 use super::attribution::{FULL_LATTICE_MAX_QIS, Lattice, SubsetStats};
 use crate::error::{Error, ErrorKind, Result};
-use crate::table::wire::{Reader, sealed, unsealed};
+use crate::table::wire::{Reader, Writer, sealed, unsealed};
 
 /// The first bytes of a lattice and of its statistics, with the version of the format.
 const LATTICE_MAGIC: &[u8; 4] = b"PLL1";
@@ -17,18 +17,17 @@ impl Lattice {
     /// The lattice as bytes: magic, `q`, `count_bits`, each QI's `(shift, bits)`, the count
     /// of words and the words (little-endian), then a CRC-32 of all before it.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(16 + 2 * self.q + 8 * self.words.len());
-        out.extend_from_slice(LATTICE_MAGIC);
-        out.push(self.q as u8);
-        out.push(self.count_bits as u8);
+        let mut w = Writer(Vec::with_capacity(16 + 2 * self.q + 8 * self.words.len()));
+        w.0.extend_from_slice(LATTICE_MAGIC);
+        w.u8(self.q as u8);
+        w.u8(self.count_bits as u8);
         for &(shift, bits) in &self.fields {
-            out.extend([shift as u8, bits as u8]);
+            w.u8(shift as u8);
+            w.u8(bits as u8);
         }
-        out.extend_from_slice(&(self.words.len() as u64).to_le_bytes());
-        for w in &self.words {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        sealed(out)
+        w.u64(self.words.len() as u64);
+        self.words.iter().for_each(|&x| w.u64(x));
+        sealed(w.0)
     }
 
     /// A lattice from [`Lattice::to_bytes`] (`invalid_piece` when the bytes are not one: every
@@ -60,16 +59,17 @@ impl Lattice {
 /// Statistics of subsets as bytes: magic, their count, then per subset its mask, classes,
 /// sum of squares (two words, low first) and uniques, little-endian; a CRC-32 at the end.
 pub fn stats_to_bytes(stats: &[SubsetStats]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(12 + 36 * stats.len());
-    out.extend_from_slice(STATS_MAGIC);
-    out.extend_from_slice(&(stats.len() as u32).to_le_bytes());
+    let mut w = Writer(Vec::with_capacity(12 + 36 * stats.len()));
+    w.0.extend_from_slice(STATS_MAGIC);
+    w.u32(stats.len() as u32);
     for s in stats {
-        out.extend_from_slice(&s.mask.to_le_bytes());
-        out.extend_from_slice(&s.classes.to_le_bytes());
-        out.extend_from_slice(&s.sum_sq.to_le_bytes());
-        out.extend_from_slice(&s.uniques.to_le_bytes());
+        w.u32(s.mask);
+        w.u64(s.classes);
+        w.u64(s.sum_sq as u64);
+        w.u64((s.sum_sq >> 64) as u64);
+        w.u64(s.uniques);
     }
-    sealed(out)
+    sealed(w.0)
 }
 
 /// Statistics from [`stats_to_bytes`] (`invalid_piece` when the bytes are not that).

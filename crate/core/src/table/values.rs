@@ -131,6 +131,13 @@ fn key_hash(hasher: &Fixed, key: &[u8], head: u64) -> u64 {
     }
 }
 
+/// The hash of text `c` in [`Values::by_text`], from its stored bytes.
+#[inline]
+fn text_hash(hasher: &Fixed, texts: &[(u32, u32)], bytes: &[u8], c: u32) -> u64 {
+    let (o, l) = texts[c as usize];
+    hasher.hash_one(&bytes[o as usize..(o + l) as usize])
+}
+
 /// A key's [`key_hash`] folded to the 32 bits its index entry keeps.
 #[inline]
 fn fold32(hash: u64) -> u32 {
@@ -277,10 +284,7 @@ impl Values {
                 self.counts.push(0);
                 if let Some(by_text) = &mut self.by_text {
                     let (hasher, texts, bytes) = (&self.hasher, &self.texts, &self.bytes);
-                    by_text.insert_unique(hasher.hash_one(text.as_bytes()), c, |&c| {
-                        let (o, l) = texts[c as usize];
-                        hasher.hash_one(&bytes[o as usize..(o + l) as usize])
-                    });
+                    by_text.insert_unique(hasher.hash_one(text.as_bytes()), c, |&c| text_hash(hasher, texts, bytes, c));
                 }
                 c
             }
@@ -323,12 +327,8 @@ impl Values {
     fn index_texts(&mut self) {
         let mut by_text = HashTable::with_capacity(self.texts.len());
         let (hasher, texts, bytes) = (&self.hasher, &self.texts, &self.bytes);
-        let hash = |c: u32| {
-            let (o, l) = texts[c as usize];
-            hasher.hash_one(&bytes[o as usize..(o + l) as usize])
-        };
         for c in 0..texts.len() as u32 {
-            by_text.insert_unique(hash(c), c, |&c| hash(c));
+            by_text.insert_unique(text_hash(hasher, texts, bytes, c), c, |&c| text_hash(hasher, texts, bytes, c));
         }
         self.by_text = Some(by_text);
     }

@@ -311,19 +311,21 @@ fn invalid(why: &str) -> Error {
     Error::input("invalid_table", format!("this stored table cannot be read: {why}"))
 }
 
-struct Writer(Vec<u8>);
+/// Little-endian numbers appended to stored bytes (this format's, and the audit pieces' of
+/// `identity::lattice`).
+pub(crate) struct Writer(pub(crate) Vec<u8>);
 
 impl Writer {
-    fn u8(&mut self, x: u8) {
+    pub(crate) fn u8(&mut self, x: u8) {
         self.0.push(x);
     }
     fn u16(&mut self, x: u16) {
         self.0.extend_from_slice(&x.to_le_bytes());
     }
-    fn u32(&mut self, x: u32) {
+    pub(crate) fn u32(&mut self, x: u32) {
         self.0.extend_from_slice(&x.to_le_bytes());
     }
-    fn u64(&mut self, x: u64) {
+    pub(crate) fn u64(&mut self, x: u64) {
         self.0.extend_from_slice(&x.to_le_bytes());
     }
     fn str(&mut self, s: &str) {
