@@ -4,7 +4,9 @@
 // groups into a partial table, or hash the whole file in order; and, during an audit of the kept
 // table, compute its attribution lattice (issue 12: the readers are idle then). A part comes back
 // as the bytes of the stored form, in a transferred ArrayBuffer (no copy, no SharedArrayBuffer);
-// so do the lattice and its statistics.
+// so do the lattice and its statistics. Each reader also has a port to the hasher (`ChunkCopy`):
+// the chunks of a part go on to the hasher once pushed, so that a file hashed in one piece is
+// read once, not twice.
 
 import type { Probe } from './contract';
 import type { CspViolation } from './protocol';
@@ -20,8 +22,17 @@ export interface Span {
 }
 
 export type PartRequest =
-  | { type: 'part'; id: number; blob: Blob; config: AuditConfig; probe: Probe; span: Span }
-  | { type: 'hash'; id: number; blob: Blob }
+  /** `gather`: the hasher's gathering the chunks read go on to (see `ChunkCopy`), or null. */
+  | { type: 'part'; id: number; blob: Blob; config: AuditConfig; probe: Probe; span: Span; gather: number | null }
+  /** The file's SHA-256: read in order by the hasher (`gather` null), or put together from the
+   * readers' chunks of gathering `gather` and hashed once every byte has come. */
+  | { type: 'hash'; id: number; blob: Blob; gather: number | null }
+  /** Gathering `gather` will not be completed (the read goes on one thread): drop its bytes
+   * and fail its hash request. */
+  | { type: 'forget'; id: number; gather: number }
+  /** A channel from a reader to the hasher (each end sent once, when the pool starts): the
+   * reader sends its chunks on it (`side` 'reader'), the hasher listens (`side` 'hasher'). */
+  | { type: 'port'; id: number; port: MessagePort; side: 'reader' | 'hasher' }
   /** A whole Parquet or Excel file (its directory is at its end) read into a table. */
   | { type: 'cells'; id: number; blob: Blob; config: AuditConfig; format: CellsFormat; sheet: string | null }
   /** A Parquet file's footer and where its row groups lie (read here, not in the audit
@@ -32,6 +43,28 @@ export type PartRequest =
   | { type: 'parquet'; id: number; blob: Blob; config: AuditConfig; footer: Uint8Array; start: number; end: number; first: number; count: number }
   /** The statistics of every subset of an audit's attribution lattice (`PendingAudit.lattice`). */
   | { type: 'lattice'; id: number; lattice: Uint8Array };
+
+/** Files up to this size are hashed in one piece by the browser's SHA-256 (Web Crypto: machine
+ * code with the CPU's SHA instructions, about 10x the wasm hash), put together from the readers'
+ * chunks; Web Crypto has no streaming digest, so larger files are hashed by the wasm `Hasher` as
+ * the hasher reads them in order, and so is every file where Web Crypto is missing (a page not
+ * served over HTTPS or from localhost). */
+export const ONE_PIECE_HASH_BYTES = 256 * 1024 * 1024;
+
+/** Whether a file of `size` bytes is hashed in one piece here (`ONE_PIECE_HASH_BYTES`). */
+export function hashedInOnePiece(size: number): boolean {
+  return !!globalThis.crypto?.subtle && size <= ONE_PIECE_HASH_BYTES;
+}
+
+/** A chunk of the file a reader pushed, sent on to the hasher (its buffer transferred). */
+export interface ChunkCopy {
+  gather: number;
+  /** The file's size (the gathering may start with a chunk, before the hash request). */
+  size: number;
+  /** The chunk's first byte in the file. */
+  at: number;
+  bytes: ArrayBuffer;
+}
 
 /** The formats read as cells rather than CSV text (issue 14). */
 export type CellsFormat = 'parquet' | 'xlsx';

@@ -127,8 +127,6 @@ export function assertNever(x: never): never {
   throw new Error(`unexpected message: ${JSON.stringify(x)}`);
 }
 
-/** Chunk size for reading files: 1 MiB. */
-export const CHUNK_BYTES = 1 << 20;
 
 /** Minimum interval between two progress messages, in milliseconds. */
 export const PROGRESS_INTERVAL_MS = 100;

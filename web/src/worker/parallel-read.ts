@@ -7,7 +7,7 @@
 
 import { KeptTable, probe } from '../../pkg/pseudolens_wasm.js';
 import type { Probe } from '../shared/contract';
-import type { CellsFormat, PartRequest, PartResponse, Span } from '../shared/part-protocol';
+import { hashedInOnePiece, type CellsFormat, type PartRequest, type PartResponse, type Span } from '../shared/part-protocol';
 import type { CspViolation } from '../shared/protocol';
 import { toWireError, type AuditConfig, type WireError } from '../shared/report';
 
@@ -155,6 +155,11 @@ export class ReaderPool {
     };
     this.readers = Array.from({ length: size }, spawn);
     this.hasher = spawn();
+    for (const reader of this.readers) {
+      const { port1, port2 } = new MessageChannel();
+      reader.worker.postMessage({ type: 'port', id: 0, port: port1, side: 'reader' } satisfies PartRequest, [port1]);
+      this.hasher.worker.postMessage({ type: 'port', id: 0, port: port2, side: 'hasher' } satisfies PartRequest, [port2]);
+    }
   }
 
   /** Resolves when every reader has loaded the engine. */
@@ -197,7 +202,7 @@ export class ReaderPool {
     const { footer, groups } = plan;
     const runs = groupRuns(groups.length / 3, readers.length);
     if (runs.length < 2) return null;
-    const hash = this.ask(this.hasher, { type: 'hash', blob }, () => undefined);
+    const hash = this.ask(this.hasher, { type: 'hash', blob, gather: null }, () => undefined);
     const parts = runs.map(([first, count], i) => {
       const [start, end] = [groups[3 * first + 1]!, groups[3 * (first + count - 1) + 2]!];
       return this.ask(readers[i]!, { type: 'parquet', blob, config, footer, start, end, first, count }, () => undefined);
@@ -257,14 +262,17 @@ export class ReaderPool {
     const done = ranges.map(() => ({ bytes: 0, rows: 0 }));
     const tell = () => progress(Math.min(blob.size, done.reduce((s, d) => s + d.bytes, 0)), done.reduce((s, d) => s + d.rows, 0));
     tell(); // the parts start: the file is being read
+    // Hashed in one piece: from the chunks the readers send on, not read once more.
+    const gather = hashedInOnePiece(blob.size) ? this.nextId++ : null;
     const readPart = (i: number, span: Span) =>
-      this.ask(this.readers[i % this.size]!, { type: 'part', blob, config, probe: found, span }, (bytes, rows) => {
+      this.ask(this.readers[i % this.size]!, { type: 'part', blob, config, probe: found, span, gather }, (bytes, rows) => {
         done[i] = { bytes, rows };
         tell();
       });
-    const hash = this.ask(this.hasher, { type: 'hash', blob }, () => undefined);
+    const hash = this.ask(this.hasher, { type: 'hash', blob, gather }, () => undefined);
     const parts = ranges.map((span, i) => readPart(i, span));
     let kept: KeptTable | null = null;
+    let sealedWhole = false;
     try {
       for (const [i, span] of ranges.entries()) {
         let part = await parts[i]!;
@@ -282,11 +290,13 @@ export class ReaderPool {
         else if (!merged(kept, table)) return null;
       }
       if (!kept || !(await sealed(kept, hash))) return null;
+      sealedWhole = true;
       const whole = kept;
       kept = null;
       return { table: whole, parts: ranges.length };
     } finally {
       kept?.free();
+      if (gather !== null && !sealedWhole) this.hasher.worker.postMessage({ type: 'forget', id: 0, gather } satisfies PartRequest);
     }
   }
 }

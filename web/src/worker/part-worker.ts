@@ -3,16 +3,17 @@
 // back, reads a whole Parquet or Excel file into a table (`read_cells`), a Parquet file's
 // directory (`parquet_groups`) or a run of its row groups (`read_parquet_groups`: only the
 // footer and those groups' bytes are read), or hashes the whole
-// file (the browser's own SHA-256 in one piece up to ONE_PIECE_HASH_BYTES, else `Hasher` in
-// order); during an audit of the kept table it computes the audit's attribution lattice
+// file (the browser's own SHA-256 in one piece up to ONE_PIECE_HASH_BYTES, put together from
+// the chunks the readers send on through their ports to it, else `Hasher` in order); during an audit of the kept table it computes the audit's attribution lattice
 // (`attribution_stats`). It keeps nothing between requests. A panic of a third-party reader aborts its
 // WebAssembly instance (a `WebAssembly.RuntimeError`): it says so and closes.
 
 import init, { Hasher, TableReader, attribution_stats, parquet_footer_len, parquet_groups, read_cells, read_parquet_groups } from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
-import type { PartRequest, PartResponse } from '../shared/part-protocol';
+import { hashedInOnePiece, type PartRequest, type PartResponse, type ChunkCopy } from '../shared/part-protocol';
 import { PROGRESS_INTERVAL_MS } from '../shared/protocol';
-import { slicesAhead } from './file-slices';
+import { chunksFrom } from './file-chunks';
+import { Gathering } from './chunk-gather';
 import { toWireError } from '../shared/report';
 
 /** The parts of DedicatedWorkerGlobalScope used here (the DOM lib types `self` as Window). */
@@ -31,16 +32,18 @@ scope.addEventListener('securitypolicyviolation', (e) => {
 });
 
 /**
- * Reads `blob` from `start` in 1 MiB slices (read ahead) into `push` while `more()` holds,
- * posting the bytes read and `rows()` at most every 100 ms.
+ * Reads `blob` from `start` chunk by chunk into `push` (with the chunk's place in the file; it
+ * may transfer the chunk) while `more()` holds, posting the bytes read and `rows()`
+ * at most every 100 ms.
  */
-async function readFrom(id: number, blob: Blob, start: number, push: (chunk: Uint8Array) => void, more: () => boolean, rows: () => number): Promise<void> {
+async function readFrom(id: number, blob: Blob, start: number, push: (chunk: Uint8Array, at: number) => void, more: () => boolean, rows: () => number): Promise<void> {
   if (!more()) return;
   let lastPost = performance.now();
   let at = start;
-  for await (const chunk of slicesAhead(blob, start)) {
-    push(chunk);
-    at += chunk.byteLength;
+  for await (const chunk of chunksFrom(blob, start)) {
+    const length = chunk.byteLength;
+    push(chunk, at);
+    at += length;
     if (!more()) break;
     if (performance.now() - lastPost >= PROGRESS_INTERVAL_MS) {
       scope.postMessage({ type: 'progress', id, bytes: at - start, rows: rows() });
@@ -49,14 +52,42 @@ async function readFrom(id: number, blob: Blob, start: number, push: (chunk: Uin
   }
 }
 
-/**
- * Files up to this size are hashed by the browser's SHA-256 (Web Crypto: machine code with the
- * CPU's SHA instructions, about 10x the wasm hash) from one copy of the file in memory; Web
- * Crypto has no streaming digest, so larger files are hashed in 1 MiB slices by the wasm
- * `Hasher`, and so is every file where Web Crypto is missing (a page not served over HTTPS or
- * from localhost).
- */
-const ONE_PIECE_HASH_BYTES = 256 * 1024 * 1024;
+/** In a reader: its port to the hasher, where the chunks of a gathered part go on. */
+let toHasher: MessagePort | null = null;
+
+/** In the hasher: the files being put together, by gathering, and who waits for each. */
+const gatherings = new Map<number, { gathering: Gathering; whole?: (bytes: Uint8Array<ArrayBuffer>) => void; forgotten?: (e: Error) => void }>();
+/** Gatherings forgotten (their late chunks are dropped). */
+const forgotten = new Set<number>();
+
+function gatheringOf(gather: number, size: number) {
+  let entry = gatherings.get(gather);
+  if (!entry) gatherings.set(gather, (entry = { gathering: new Gathering(size) }));
+  return entry;
+}
+
+/** Hands the file of `gather` to whoever waits for it, once it is whole. */
+function settle(gather: number): void {
+  const entry = gatherings.get(gather);
+  if (entry?.whole && entry.gathering.whole()) {
+    gatherings.delete(gather);
+    entry.whole(entry.gathering.bytes);
+  }
+}
+
+function onChunk(chunk: ChunkCopy): void {
+  if (forgotten.has(chunk.gather)) return;
+  gatheringOf(chunk.gather, chunk.size).gathering.put(chunk.at, new Uint8Array(chunk.bytes));
+  settle(chunk.gather);
+}
+
+/** The whole file of `gather` (of `size` bytes), once every chunk has come. */
+function gathered(gather: number, size: number): Promise<Uint8Array<ArrayBuffer>> {
+  return new Promise((whole, fail) => {
+    Object.assign(gatheringOf(gather, size), { whole, forgotten: fail });
+    settle(gather);
+  });
+}
 
 /** The bytes at the end of a Parquet file that give its footer's length (a u32 and PAR1). */
 const PARQUET_TAIL_BYTES = 8;
@@ -66,13 +97,21 @@ function hex(digest: ArrayBuffer): string {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function serve(request: PartRequest): Promise<void> {
+function serve(request: Exclude<PartRequest, { type: 'port' | 'forget' }>): Promise<void> {
   const { id } = request;
   switch (request.type) {
     case 'part': {
       const { start, end, exact } = request.span;
       const reader = new TableReader(request.config, request.probe, start, end, exact);
-      return readFrom(id, request.blob, start, (c) => reader.push(c), () => !reader.done(), () => reader.rows())
+      const { blob, gather } = request;
+      const port = gather === null ? null : toHasher;
+      const push = (c: Uint8Array, at: number) => {
+        reader.push(c);
+        // The chunk's own buffer goes on without a copy (a view into a larger one is copied).
+        const own = c.byteOffset === 0 && c.byteLength === c.buffer.byteLength ? c : c.slice();
+        port?.postMessage({ gather, size: blob.size, at, bytes: own.buffer } as ChunkCopy, [own.buffer]);
+      };
+      return readFrom(id, blob, start, push, () => !reader.done(), () => reader.rows())
         .then(() => {
           const table = reader.finish().buffer as ArrayBuffer;
           scope.postMessage({ type: 'part', id, table }, [table]);
@@ -113,7 +152,12 @@ function serve(request: PartRequest): Promise<void> {
     }
     case 'hash': {
       const subtle = globalThis.crypto?.subtle;
-      if (subtle && request.blob.size <= ONE_PIECE_HASH_BYTES) {
+      if (subtle && request.gather !== null) {
+        return gathered(request.gather, request.blob.size)
+          .then((bytes) => subtle.digest('SHA-256', bytes))
+          .then((digest) => scope.postMessage({ type: 'hash', id, hex: hex(digest) }));
+      }
+      if (subtle && hashedInOnePiece(request.blob.size)) {
         return request.blob
           .arrayBuffer()
           .then((bytes) => subtle.digest('SHA-256', bytes))
@@ -130,6 +174,19 @@ function serve(request: PartRequest): Promise<void> {
 const ready = Promise.resolve(init({ module_or_path: wasmUrl }));
 scope.addEventListener('message', (e) => {
   const request = e.data;
+  // What needs no engine is done at once.
+  if (request.type === 'port') {
+    if (request.side === 'reader') toHasher = request.port;
+    else request.port.onmessage = (m: MessageEvent<ChunkCopy>) => onChunk(m.data);
+    return;
+  }
+  if (request.type === 'forget') {
+    forgotten.add(request.gather);
+    const entry = gatherings.get(request.gather);
+    gatherings.delete(request.gather);
+    entry?.forgotten?.(new Error('The file was read again on one thread; its parts were not hashed.'));
+    return;
+  }
   ready
     .then(() => serve(request))
     .catch((error: unknown) => {

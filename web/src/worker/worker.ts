@@ -3,7 +3,7 @@
 // profile, the audit and every later change of settings (`recompute`) are audits of that
 // table, none reads the file again. A file that cannot be read in parts (UTF-16, a problem in
 // a part) or kept (a column a role needs has too many values) is streamed as before: read in
-// 1 MiB slices into the streaming `Audit`. Side tables (the original, the population table)
+// the browser's chunks (file-chunks.ts) into the streaming `Audit`. Side tables (the original, the population table)
 // are streamed into an `Original` / `Reference`; the drill-down reads the kept table
 // (`KeptTable.extract`), or streams the file through an `Extract` when it is not kept; so do
 // the per-record values (`KeptTable.per_record_csv`, else `Audit.for_records`). Progress is posted at most every 100 ms. Cancel is handled by the page: it
@@ -32,7 +32,7 @@ import init, {
   warm_up,
 } from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
-import { slicesAhead } from './file-slices';
+import { chunksFrom } from './file-chunks';
 import { ReaderPool, probeStart, readerCount } from './parallel-read';
 import type { CellsFormat } from '../shared/part-protocol';
 import {
@@ -96,7 +96,7 @@ function forgetKept(): void {
   kept = null;
 }
 
-/** The sample is read exactly like a file: as a Blob read slice by slice. */
+/** The sample is read exactly like a file: as a Blob read chunk by chunk. */
 function asBlob(source: Source): Blob {
   switch (source.kind) {
     case 'file':
@@ -171,14 +171,14 @@ function progressPoster(id: number, blob: Blob, target: Target): (bytes: number,
   };
 }
 
-/** Reads `blob` in 1 MiB slices (read ahead) into `sink`, posting progress at most every 100 ms. */
+/** Reads `blob` chunk by chunk into `sink`, posting progress at most every 100 ms. */
 async function stream(id: number, blob: Blob, target: Target, sink: Sink): Promise<void> {
   const post = progressPoster(id, blob, target);
   const rows = () => (sink.rows ? sink.rows() : null);
   if (target === 'table') fileReads += 1;
   post(0, rows(), true);
   let end = 0;
-  for await (const chunk of slicesAhead(blob, 0)) {
+  for await (const chunk of chunksFrom(blob, 0)) {
     sink.push(chunk);
     end += chunk.byteLength;
     post(end, rows());
@@ -350,7 +350,7 @@ async function sidesFor(id: number, config: AuditConfig, original: File | null, 
   return { original: sideCache.original?.table ?? null, population: sideCache.population?.table ?? null, control: sideCache.control?.table ?? null };
 }
 
-/** The streaming audit: the file read once more, in 1 MiB slices. */
+/** The streaming audit: the file read once more, chunk by chunk. */
 async function streamAudit(id: number, blob: Blob, config: AuditConfig, sides: Sides): Promise<Report> {
   const audit = new Audit(config);
   try {
