@@ -23,6 +23,46 @@ pub fn first_in_order<T>(items: &mut Vec<T>, n: usize, mut order: impl FnMut(&T,
     items.sort_by(order);
 }
 
+/// The first `n` items in an order of those offered one at a time, and how many were offered:
+/// the first `n` of a stable sort of every item offered, without holding every item, only a
+/// sorted list of at most `n` (items equal in the order keep the order they were offered in).
+pub struct FirstInOrder<T> {
+    n: usize,
+    items: Vec<T>,
+    offered: usize,
+}
+
+impl<T> FirstInOrder<T> {
+    pub fn new(n: usize) -> Self {
+        Self { n, items: Vec::with_capacity(n), offered: 0 }
+    }
+
+    /// Offers `item`; `order` must be the same at every call.
+    pub fn offer(&mut self, item: T, order: impl Fn(&T, &T) -> std::cmp::Ordering) {
+        self.offered += 1;
+        if self.items.len() == self.n {
+            match self.items.last() {
+                Some(last) if order(&item, last).is_lt() => {
+                    self.items.pop();
+                }
+                _ => return,
+            }
+        }
+        let at = self.items.partition_point(|x| order(x, &item).is_le());
+        self.items.insert(at, item);
+    }
+
+    /// How many items were offered.
+    pub fn offered(&self) -> usize {
+        self.offered
+    }
+
+    /// The first `n` of them, in order.
+    pub fn items(&self) -> &[T] {
+        &self.items
+    }
+}
+
 /// The smallest of `xs`, or `start` when it is smaller ([`max_of`]'s mirror).
 pub fn min_of(xs: impl IntoIterator<Item = f64>, start: f64) -> f64 {
     xs.into_iter().fold(start, |m, x| if x < m { x } else { m })
@@ -62,5 +102,24 @@ mod tests {
             assert_eq!(at_least_zero(x), x.max(0.0), "{x}");
         }
         assert_eq!(at_least_zero(f64::NAN), 0.0);
+    }
+
+    proptest::proptest! {
+        /// Offered one at a time, the first `n` are those of a stable sort of all, ties
+        /// included (the order looks at the key only; the tag tells equal keys apart).
+        #[test]
+        fn first_in_order_streamed_is_a_stable_sort_cut(keys in proptest::collection::vec(0u8..6, 0..80), n in 0usize..25) {
+            let items: Vec<(u8, usize)> = keys.iter().copied().zip(0..).collect();
+            let order = |a: &(u8, usize), b: &(u8, usize)| a.0.cmp(&b.0);
+            let mut first = FirstInOrder::new(n);
+            for &item in &items {
+                first.offer(item, order);
+            }
+            let mut sorted = items.clone();
+            sorted.sort_by(order);
+            sorted.truncate(n);
+            proptest::prop_assert_eq!(first.items(), &sorted[..]);
+            proptest::prop_assert_eq!(first.offered(), items.len());
+        }
     }
 }

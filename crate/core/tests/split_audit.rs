@@ -78,7 +78,9 @@ fn small_table() -> impl Strategy<Value = (Vec<u8>, usize)> {
             let mut csv: Vec<u8> = (0..q).map(|a| format!("c{a}")).collect::<Vec<_>>().join(",").into_bytes();
             csv.push(b'\n');
             for row in cells {
-                let line: Vec<String> = row.iter().map(|&v| if v == 3 { String::new() } else { v.to_string() }).collect();
+                // A missing value as a quoted empty field: with one QI a bare empty field would
+                // be a blank line, skipped, and a table of blank lines has no lattice to defer.
+                let line: Vec<String> = row.iter().map(|&v| if v == 3 { "\"\"".to_string() } else { v.to_string() }).collect();
                 csv.extend(line.join(",").bytes());
                 csv.push(b'\n');
             }

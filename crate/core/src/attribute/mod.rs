@@ -23,7 +23,7 @@ use crate::table::dictionary::Dictionary;
 use crate::identity::persons::Persons;
 use crate::ingest::cell::Cell;
 use crate::metric::{Context, MetricResult, Scope, Status, min_mean_max};
-use crate::numeric::max_of;
+use crate::numeric::{FirstInOrder, max_of};
 use distribution::{ClassDist, Declared, Distributions};
 
 /// How many classes `details` lists (worst ones, or those over a threshold).
@@ -343,9 +343,9 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
     let distance = chosen(p, can_order, &tree);
     let hier_tree = tree.as_ref().and_then(|t| t.as_ref().ok());
     // Per class: its l-diversity, D_eq, D_ord, D_hier and likeness, computed as the classes
-    // are scanned (one scan; a second only to list the classes past a threshold), so memory
+    // are scanned (one scan, which also keeps the first classes past a threshold), so memory
     // does not grow with the classes.
-    let measures = || {
+    let measures = {
         let (mut r, mut tail, mut at, mut nodes) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let ordered = &ordered;
         let dist = &dist;
@@ -376,7 +376,19 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
         Extreme::highest(),
     );
     let (mut c_missing, mut c_star, mut l_for_c, mut violations) = (false, 0.0f64, usize::MAX, 0u64);
-    for m in measures() {
+    // The classes past a threshold, first by their values: how many, and the first LISTED.
+    let by_values = |a: &(u32, u64), b: &(u32, u64)| t.cmp_values(a.0 as usize, b.0 as usize);
+    let (mut l_failing, mut t_failing, mut b_failing) = (FirstInOrder::new(LISTED), FirstInOrder::new(LISTED), FirstInOrder::new(LISTED));
+    for m in measures {
+        if p.l_threshold.is_some_and(|l0| (m.dv.distinct as f64) < l0) {
+            l_failing.offer((m.d.class, m.d.records), by_values);
+        }
+        if p.t_threshold.is_some_and(|t0| d_of(&m) > t0) {
+            t_failing.offer((m.d.class, m.d.records), by_values);
+        }
+        if p.beta_threshold.is_some_and(|b0| m.lk.beta > b0) {
+            b_failing.offer((m.d.class, m.d.records), by_values);
+        }
         l_min.offer(m.dv.distinct as f64, m.d, t);
         e_min.offer(m.dv.entropy_l, m.d, t);
         t_max.offer(d_of(&m), m.d, t);
@@ -391,14 +403,10 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
         l_for_c = l_for_c.min(m.dv.l_for_c);
         violations += m.lk.violations;
     }
-    // The classes past a threshold, first by their values (a second scan).
-    let listed = |pred: &dyn Fn(&Measured<'_>) -> bool| {
-        let mut hits: Vec<(u32, u64)> = measures().filter(|m| pred(m)).map(|m| (m.d.class, m.d.records)).collect();
-        let count = hits.len();
-        hits.sort_by(|a, b| t.cmp_values(a.0 as usize, b.0 as usize));
-        hits.truncate(LISTED);
+    let listed = |failing: &FirstInOrder<(u32, u64)>| {
+        let hits = failing.items();
         json!({
-            "classes": count,
+            "classes": failing.offered(),
             "listed": hits.iter().map(|&(c, _)| class_values(c)).collect::<Vec<_>>(),
             // The records of each listed class, in the same order (the shareable report keeps
             // only the classes of at least its minimum count: shareable.rs).
@@ -411,7 +419,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
     let (l_distinct, worst) = l_min.get();
     let mut r = ctx.ok("l_distinct", l_distinct as usize).with_details(json!({ "worst_class": class_values(worst.class), "worst_class_size": worst.records }));
     if let Some(l0) = p.l_threshold {
-        r.details["failing"] = listed(&|m| (m.dv.distinct as f64) < l0);
+        r.details["failing"] = listed(&l_failing);
         r.details["threshold"] = json!(l0);
     }
     out.push(r);
@@ -447,7 +455,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
                 "worst_distribution": shown,
             }));
             if let Some(t0) = p.t_threshold {
-                r.details["failing"] = listed(&|m| d_of(m) > t0);
+                r.details["failing"] = listed(&t_failing);
                 r.details["threshold"] = json!(t0);
             }
             r
@@ -486,7 +494,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
         r.details["unseen_values"] = json!(unseen);
     }
     if let Some(b0) = p.beta_threshold {
-        r.details["failing"] = listed(&|m| m.lk.beta > b0);
+        r.details["failing"] = listed(&b_failing);
         r.details["threshold"] = json!(b0);
     }
     out.push(r);
