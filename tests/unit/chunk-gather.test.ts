@@ -55,4 +55,14 @@ describe('Gathering', () => {
       expect(g.bytes).toEqual(file);
     }
   });
+
+  it('its promise gives the bytes once whole, and fails when dropped', async () => {
+    const { g, file } = gather(10, [[4, 10], [0, 4]]);
+    await expect(g.complete).resolves.toEqual(file);
+    const dropped = new Gathering(10);
+    dropped.put(0, file.slice(0, 5));
+    dropped.drop(new Error('read on one thread'));
+    await expect(dropped.complete).rejects.toThrow('read on one thread');
+    await expect(new Gathering(0).complete).resolves.toEqual(new Uint8Array(0));
+  });
 });

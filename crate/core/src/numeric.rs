@@ -26,29 +26,30 @@ pub fn first_in_order<T>(items: &mut Vec<T>, n: usize, mut order: impl FnMut(&T,
 /// The first `n` items in an order of those offered one at a time, and how many were offered:
 /// the first `n` of a stable sort of every item offered, without holding every item, only a
 /// sorted list of at most `n` (items equal in the order keep the order they were offered in).
-pub struct FirstInOrder<T> {
+pub struct FirstInOrder<T, F> {
     n: usize,
+    order: F,
     items: Vec<T>,
     offered: usize,
 }
 
-impl<T> FirstInOrder<T> {
-    pub fn new(n: usize) -> Self {
-        Self { n, items: Vec::with_capacity(n), offered: 0 }
+impl<T, F: Fn(&T, &T) -> std::cmp::Ordering> FirstInOrder<T, F> {
+    pub fn new(n: usize, order: F) -> Self {
+        Self { n, order, items: Vec::with_capacity(n), offered: 0 }
     }
 
-    /// Offers `item`; `order` must be the same at every call.
-    pub fn offer(&mut self, item: T, order: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    /// Offers `item`.
+    pub fn offer(&mut self, item: T) {
         self.offered += 1;
         if self.items.len() == self.n {
             match self.items.last() {
-                Some(last) if order(&item, last).is_lt() => {
+                Some(last) if (self.order)(&item, last).is_lt() => {
                     self.items.pop();
                 }
                 _ => return,
             }
         }
-        let at = self.items.partition_point(|x| order(x, &item).is_le());
+        let at = self.items.partition_point(|x| (self.order)(x, &item).is_le());
         self.items.insert(at, item);
     }
 
@@ -111,9 +112,9 @@ mod tests {
         fn first_in_order_streamed_is_a_stable_sort_cut(keys in proptest::collection::vec(0u8..6, 0..80), n in 0usize..25) {
             let items: Vec<(u8, usize)> = keys.iter().copied().zip(0..).collect();
             let order = |a: &(u8, usize), b: &(u8, usize)| a.0.cmp(&b.0);
-            let mut first = FirstInOrder::new(n);
+            let mut first = FirstInOrder::new(n, order);
             for &item in &items {
-                first.offer(item, order);
+                first.offer(item);
             }
             let mut sorted = items.clone();
             sorted.sort_by(order);

@@ -8,11 +8,19 @@
 /** One file being put together: its bytes and the ranges of them that have come. */
 export class Gathering {
   readonly bytes: Uint8Array<ArrayBuffer>;
+  /** The bytes once every one has come; rejected when the gathering is dropped. */
+  readonly complete: Promise<Uint8Array<ArrayBuffer>>;
   /** Disjoint, sorted, non-touching ranges [start, end) of the bytes that have come. */
   private covered: [number, number][] = [];
+  private settle!: { resolve: (bytes: Uint8Array<ArrayBuffer>) => void; reject: (e: Error) => void };
 
   constructor(size: number) {
     this.bytes = new Uint8Array(size);
+    this.complete = new Promise((resolve, reject) => {
+      this.settle = { resolve, reject };
+    });
+    this.complete.catch(() => undefined); // dropped before anyone waited: not an error
+    if (this.whole()) this.settle.resolve(this.bytes);
   }
 
   /** Copies `chunk` to its place `at`. */
@@ -26,11 +34,17 @@ export class Gathering {
     }
     kept.push([start, end]);
     this.covered = kept.sort((a, b) => a[0] - b[0]);
+    if (this.whole()) this.settle.resolve(this.bytes);
   }
 
   /** Every byte has come. */
   whole(): boolean {
     const size = this.bytes.byteLength;
     return size === 0 || (this.covered.length === 1 && this.covered[0]![0] === 0 && this.covered[0]![1] === size);
+  }
+
+  /** The gathering will not be completed: whoever waits for it gets `reason`. */
+  drop(reason: Error): void {
+    this.settle.reject(reason);
   }
 }

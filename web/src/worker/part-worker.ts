@@ -4,9 +4,10 @@
 // directory (`parquet_groups`) or a run of its row groups (`read_parquet_groups`: only the
 // footer and those groups' bytes are read), or hashes the whole
 // file (the browser's own SHA-256 in one piece up to ONE_PIECE_HASH_BYTES, put together from
-// the chunks the readers send on through their ports to it, else `Hasher` in order); during an audit of the kept table it computes the audit's attribution lattice
-// (`attribution_stats`). It keeps nothing between requests. A panic of a third-party reader aborts its
-// WebAssembly instance (a `WebAssembly.RuntimeError`): it says so and closes.
+// the chunks the readers send on through their ports to it, else `Hasher` in order); during an
+// audit of the kept table it computes the audit's attribution lattice (`attribution_stats`). It
+// keeps nothing between requests. A panic of a third-party reader aborts its WebAssembly
+// instance (a `WebAssembly.RuntimeError`): it says so and closes.
 
 import init, { Hasher, TableReader, attribution_stats, parquet_footer_len, parquet_groups, read_cells, read_parquet_groups } from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
@@ -55,38 +56,15 @@ async function readFrom(id: number, blob: Blob, start: number, push: (chunk: Uin
 /** In a reader: its port to the hasher, where the chunks of a gathered part go on. */
 let toHasher: MessagePort | null = null;
 
-/** In the hasher: the files being put together, by gathering, and who waits for each. */
-const gatherings = new Map<number, { gathering: Gathering; whole?: (bytes: Uint8Array<ArrayBuffer>) => void; forgotten?: (e: Error) => void }>();
-/** Gatherings forgotten (their late chunks are dropped). */
+/** In the hasher: the files being put together, by gathering (deleted when hashed or dropped). */
+const gatherings = new Map<number, Gathering>();
+/** Gatherings dropped (their late chunks are ignored). */
 const forgotten = new Set<number>();
 
-function gatheringOf(gather: number, size: number) {
-  let entry = gatherings.get(gather);
-  if (!entry) gatherings.set(gather, (entry = { gathering: new Gathering(size) }));
-  return entry;
-}
-
-/** Hands the file of `gather` to whoever waits for it, once it is whole. */
-function settle(gather: number): void {
-  const entry = gatherings.get(gather);
-  if (entry?.whole && entry.gathering.whole()) {
-    gatherings.delete(gather);
-    entry.whole(entry.gathering.bytes);
-  }
-}
-
-function onChunk(chunk: ChunkCopy): void {
-  if (forgotten.has(chunk.gather)) return;
-  gatheringOf(chunk.gather, chunk.size).gathering.put(chunk.at, new Uint8Array(chunk.bytes));
-  settle(chunk.gather);
-}
-
-/** The whole file of `gather` (of `size` bytes), once every chunk has come. */
-function gathered(gather: number, size: number): Promise<Uint8Array<ArrayBuffer>> {
-  return new Promise((whole, fail) => {
-    Object.assign(gatheringOf(gather, size), { whole, forgotten: fail });
-    settle(gather);
-  });
+function gatheringOf(gather: number, size: number): Gathering {
+  let gathering = gatherings.get(gather);
+  if (!gathering) gatherings.set(gather, (gathering = new Gathering(size)));
+  return gathering;
 }
 
 /** The bytes at the end of a Parquet file that give its footer's length (a u32 and PAR1). */
@@ -153,8 +131,12 @@ function serve(request: Exclude<PartRequest, { type: 'port' | 'forget' }>): Prom
     case 'hash': {
       const subtle = globalThis.crypto?.subtle;
       if (subtle && request.gather !== null) {
-        return gathered(request.gather, request.blob.size)
-          .then((bytes) => subtle.digest('SHA-256', bytes))
+        const { gather } = request;
+        return gatheringOf(gather, request.blob.size)
+          .complete.then((bytes) => {
+            gatherings.delete(gather);
+            return subtle.digest('SHA-256', bytes);
+          })
           .then((digest) => scope.postMessage({ type: 'hash', id, hex: hex(digest) }));
       }
       if (subtle && hashedInOnePiece(request.blob.size)) {
@@ -177,14 +159,16 @@ scope.addEventListener('message', (e) => {
   // What needs no engine is done at once.
   if (request.type === 'port') {
     if (request.side === 'reader') toHasher = request.port;
-    else request.port.onmessage = (m: MessageEvent<ChunkCopy>) => onChunk(m.data);
+    else
+      request.port.onmessage = ({ data: chunk }: MessageEvent<ChunkCopy>) => {
+        if (!forgotten.has(chunk.gather)) gatheringOf(chunk.gather, chunk.size).put(chunk.at, new Uint8Array(chunk.bytes));
+      };
     return;
   }
   if (request.type === 'forget') {
     forgotten.add(request.gather);
-    const entry = gatherings.get(request.gather);
+    gatherings.get(request.gather)?.drop(new Error('The file was read again on one thread; its parts were not hashed.'));
     gatherings.delete(request.gather);
-    entry?.forgotten?.(new Error('The file was read again on one thread; its parts were not hashed.'));
     return;
   }
   ready

@@ -3,15 +3,17 @@
 // profile, the audit and every later change of settings (`recompute`) are audits of that
 // table, none reads the file again. A file that cannot be read in parts (UTF-16, a problem in
 // a part) or kept (a column a role needs has too many values) is streamed as before: read in
-// the browser's chunks (file-chunks.ts) into the streaming `Audit`. Side tables (the original, the population table)
-// are streamed into an `Original` / `Reference`; the drill-down reads the kept table
-// (`KeptTable.extract`), or streams the file through an `Extract` when it is not kept; so do
-// the per-record values (`KeptTable.per_record_csv`, else `Audit.for_records`). Progress is posted at most every 100 ms. Cancel is handled by the page: it
-// terminates this worker, and with it its readers (a wasm call cannot be interrupted).
-// A Parquet file of several row groups (issue 14) is read in runs of row groups by the reader
-// workers, an Excel file or a Parquet file of one row group whole by one reader worker, into the kept table
-// (`read_cells`), never streamed: every audit of it is an audit of that table. A panic of the
-// third-party reader stops that reader worker only; the page shows its message.
+// the browser's chunks (file-chunks.ts) into the streaming `Audit`. Side tables (the original,
+// the population table) are streamed into an `Original` / `Reference`; the drill-down reads
+// the kept table (`KeptTable.extract`), or streams the file through an `Extract` when it is
+// not kept; so do the per-record values (`KeptTable.per_record_csv`, else
+// `Audit.for_records`). Progress is posted at most every 100 ms. Cancel is handled by the
+// page: it terminates this worker, and with it its readers (a wasm call cannot be
+// interrupted). A Parquet file of several row groups (issue 14) is read in runs of row groups
+// by the reader workers, an Excel file or a Parquet file of one row group whole by one reader
+// worker, into the kept table (`read_cells`), never streamed: every audit of it is an audit of
+// that table. A panic of the third-party reader stops that reader worker only; the page shows
+// its message.
 
 import init, {
   Audit,

@@ -378,16 +378,16 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
     let (mut c_missing, mut c_star, mut l_for_c, mut violations) = (false, 0.0f64, usize::MAX, 0u64);
     // The classes past a threshold, first by their values: how many, and the first LISTED.
     let by_values = |a: &(u32, u64), b: &(u32, u64)| t.cmp_values(a.0 as usize, b.0 as usize);
-    let (mut l_failing, mut t_failing, mut b_failing) = (FirstInOrder::new(LISTED), FirstInOrder::new(LISTED), FirstInOrder::new(LISTED));
+    let (mut l_failing, mut t_failing, mut b_failing) = (FirstInOrder::new(LISTED, by_values), FirstInOrder::new(LISTED, by_values), FirstInOrder::new(LISTED, by_values));
     for m in measures {
         if p.l_threshold.is_some_and(|l0| (m.dv.distinct as f64) < l0) {
-            l_failing.offer((m.d.class, m.d.records), by_values);
+            l_failing.offer((m.d.class, m.d.records));
         }
         if p.t_threshold.is_some_and(|t0| d_of(&m) > t0) {
-            t_failing.offer((m.d.class, m.d.records), by_values);
+            t_failing.offer((m.d.class, m.d.records));
         }
         if p.beta_threshold.is_some_and(|b0| m.lk.beta > b0) {
-            b_failing.offer((m.d.class, m.d.records), by_values);
+            b_failing.offer((m.d.class, m.d.records));
         }
         l_min.offer(m.dv.distinct as f64, m.d, t);
         e_min.offer(m.dv.entropy_l, m.d, t);
@@ -403,7 +403,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
         l_for_c = l_for_c.min(m.dv.l_for_c);
         violations += m.lk.violations;
     }
-    let listed = |failing: &FirstInOrder<(u32, u64)>| {
+    let listed = |failing: &FirstInOrder<(u32, u64), _>| {
         let hits = failing.items();
         json!({
             "classes": failing.offered(),
