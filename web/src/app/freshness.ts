@@ -2,7 +2,9 @@
 // changes, the results shown are marked out of date (a class, aria-busy and a short text);
 // after a pause of DEBOUNCE_MS the audit is recomputed from the table the worker keeps. An
 // answer is shown only if no setting changed since its request was made. The line under the
-// results says how long the last audit took and whether the file was read again.
+// results says how long the last audit took and whether the file was read again. An edit that
+// leaves the settings as they were asked for (the "change" a field fires when it loses focus
+// after its "input" events were already answered) changes nothing.
 
 import { count, seconds } from '../ui/format';
 import type { TableRead } from '../shared/protocol';
@@ -35,22 +37,27 @@ export class Freshness {
   private version = 0;
   /** The version the results on screen (or on their way) were asked for. */
   private askedFor = -1;
+  /** The settings (as `key` gives them) the results on screen or on their way were asked for. */
+  private askedKey: string | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   /**
    * `line`: the status line above the results; `results`: the results panel; `recompute`:
-   * starts a recompute with the current settings, false when they cannot be audited.
+   * starts a recompute with the current settings, false when they cannot be audited; `key`:
+   * the current settings as a string, equal for equal settings, null when they cannot be audited.
    */
   constructor(
     private readonly line: HTMLElement,
     private readonly results: HTMLElement,
     private readonly recompute: () => boolean,
+    private readonly key: () => string | null,
   ) {}
 
   /** A run with the current settings starts: its answer will be current unless they change. */
   asked(): void {
     this.stop();
     this.askedFor = this.version;
+    this.askedKey = this.key();
   }
 
   /** Whether results asked for at the last `asked` still match the settings. */
@@ -60,6 +67,7 @@ export class Freshness {
 
   /** A role or a setting changed: the results shown are out of date; recompute soon. */
   changed(): void {
+    if (this.timer === null && this.askedKey !== null && this.key() === this.askedKey) return;
     this.version += 1;
     if (this.results.hidden) return; // nothing shown to keep in step
     this.mark('stale', 'Out of date: the settings changed; recomputing…');
@@ -73,7 +81,8 @@ export class Freshness {
   /** Recomputes with the current settings now. */
   again(): void {
     this.stop();
-    if (this.recompute()) this.askedFor = this.version;
+    this.askedKey = null;
+    if (this.recompute()) this.asked();
     else this.mark('invalid', 'Out of date: these settings cannot be audited (see step 2).');
   }
 
@@ -86,12 +95,14 @@ export class Freshness {
 
   /** A recompute failed (the error is shown elsewhere): the results stay out of date. */
   failed(): void {
+    this.askedKey = null; // any edit, even one back to these settings, tries again
     this.mark('invalid', 'Out of date: the audit with these settings failed (see the message above).');
   }
 
   /** No results: nothing to keep in step. */
   clear(): void {
     this.stop();
+    this.askedKey = null;
     this.line.hidden = true;
     this.line.textContent = '';
     this.results.classList.remove('stale');

@@ -102,7 +102,25 @@ let engineVersion: string | null = null;
 
 registerOffline();
 const client = new WorkerClient(onWorkerMessage, (state) => (document.documentElement.dataset.standby = state));
-const freshness = new Freshness(freshnessLine, resultsPanel, recompute);
+const freshness = new Freshness(freshnessLine, resultsPanel, recompute, settingsKey);
+
+/** The current choices of step 2 as a string equal for equal settings; null if none apply. */
+function settingsKey(): string | null {
+  const choices = job?.form && !job.candidates ? job.form.current() : null;
+  if (!job || !choices) return null;
+  const tables = [choices.reference, choices.original, choices.original ? choices.control : null].map(fileId);
+  return JSON.stringify([configOf(job, choices), tables]);
+}
+
+/** Files told apart by identity: the same pick of a file keeps its number. */
+const fileIds = new WeakMap<File, number>();
+let filesNumbered = 0;
+function fileId(file: File | null): number | null {
+  if (!file) return null;
+  let id = fileIds.get(file);
+  if (id === undefined) fileIds.set(file, (id = ++filesNumbered));
+  return id;
+}
 
 /** Audits the current choices of step 2 again from the kept table; false if they cannot be. */
 function recompute(): boolean {
