@@ -141,11 +141,17 @@ impl SideTables {
             let make = || Audit::table_reader(config);
             return Ok(read_cells(path, &make, format, self.sheet.as_deref(), self.threads)?.table);
         }
-        let make = |probe: &Probe, span: Span| Audit::table_part(config, probe, span);
+        let len = std::fs::metadata(path).map_err(io_err(path))?.len();
+        let make = |probe: &Probe, span: Span| {
+            let mut part = Audit::table_part(config, probe, span)?;
+            part.expect_file_bytes(len);
+            Ok(part)
+        };
         if let Some(part) = read_in_parts(path, config, self.threads, &make)? {
             return Ok(part.table);
         }
         let mut reader = Audit::table_reader(config)?;
+        reader.expect_file_bytes(len);
         stream(path, |chunk| reader.push(chunk))?;
         Ok(reader.finish_part()?.table)
     }

@@ -1076,6 +1076,12 @@ impl Audit {
         }
     }
 
+    /// The size of the whole file in bytes (of which this may read a part): a column too
+    /// varied to keep is then given up early ([`TableBuilder::expect_file_bytes`]).
+    pub fn expect_file_bytes(&mut self, bytes: u64) {
+        self.sink.builder.expect_file_bytes(bytes);
+    }
+
     /// Data rows read so far.
     pub fn rows(&self) -> u64 {
         self.source.facts().rows_total

@@ -128,6 +128,9 @@ fn file_part(path: &str, config: &AuditConfig, sheet: Option<&str>) -> PyResult<
     }
     with_fallback(path, config, |config| {
         let mut reader = Audit::table_reader(config)?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            reader.expect_file_bytes(meta.len());
+        }
         stream(path, |chunk| reader.push(chunk))?;
         part(reader)
     })

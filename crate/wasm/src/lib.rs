@@ -229,6 +229,12 @@ impl TableReader {
         reader.map(|r| TableReader(Some(r))).map_err(|e| error(&e))
     }
 
+    /// The size of the whole file in bytes: a column too varied to keep is given up early.
+    pub fn expect_file_bytes(&mut self, bytes: f64) -> Result<(), JsValue> {
+        self.0.as_mut().ok_or_else(finished)?.expect_file_bytes(bytes as u64);
+        Ok(())
+    }
+
     /// Absorbs the next chunk.
     pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsValue> {
         self.0.as_mut().ok_or_else(finished)?.push(chunk).map_err(|e| error(&e))

@@ -82,6 +82,7 @@ function serve(request: Exclude<PartRequest, { type: 'port' | 'forget' }>): Prom
       const { start, end, exact } = request.span;
       const reader = new TableReader(request.config, request.probe, start, end, exact);
       const { blob, gather } = request;
+      reader.expect_file_bytes(blob.size);
       const port = gather === null ? null : toHasher;
       const push = (c: Uint8Array, at: number) => {
         reader.push(c);

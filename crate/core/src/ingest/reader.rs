@@ -194,6 +194,11 @@ impl<'a> Rows<'a> {
         self.batch.recs[self.rows[i] as usize].line
     }
 
+    /// The input offset of row `i`'s first byte.
+    pub fn offset(&self, i: usize) -> u64 {
+        self.batch.recs[self.rows[i] as usize].offset
+    }
+
     /// Row `i` as text, field by field.
     pub fn row(&self, i: usize) -> Row<'a> {
         Row { line: self.line(i), rows: Rows { ..*self }, i }

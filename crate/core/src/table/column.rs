@@ -117,6 +117,24 @@ impl Column {
         Ok(SKETCHED)
     }
 
+    /// Whether the column will have more distinct values than its cap, in a table of `rows`
+    /// rows, by the bias-corrected Chao1 estimate of its distinct values from the counts so far
+    /// (Chao 1987: `d + f1 (f1 - 1) / (2 (f2 + 1))`, with `f1` and `f2` the values seen once and
+    /// twice), which rarely overestimates: a column of unique ids, or whose values mostly
+    /// appear once, is past a cap the rows can exceed; a column whose values repeat is not.
+    pub fn past_cap_by_estimate(&self, rows: f64) -> bool {
+        let (mut f1, mut f2) = (0.0f64, 0.0f64);
+        for &n in self.values.counts() {
+            match n {
+                1 => f1 += 1.0,
+                2 => f2 += 1.0,
+                _ => {}
+            }
+        }
+        let chao1 = self.values.len() as f64 + f1 * (f1 - 1.0).max(0.0) / (2.0 * (f2 + 1.0));
+        chao1.min(rows) > self.cap.values as f64
+    }
+
     /// Stops keeping new values: they go to the sketch, and the codes (which they would
     /// need) are dropped.
     pub fn freeze(&mut self) {

@@ -35,6 +35,10 @@ use crate::ingest::reader::{InputFacts, PartBounds, Rows};
 /// identifier or free text (not retained).
 pub const RETAIN_CAP: usize = 1 << 18;
 
+/// Rows read before the first look at whether a column is too varied to keep (then at every
+/// doubling): [`Column::past_cap_by_estimate`].
+const FIRST_LOOK_ROWS: u64 = 1 << 16;
+
 /// The codes of a run of rows, column by column, for the summaries of an audit.
 pub struct Block<'a> {
     /// Per column, the code of each row ([`column::SKETCHED`] for a value only a sketch
@@ -216,6 +220,13 @@ pub struct TableBuilder {
     block_lines: Vec<u64>,
     lines: Lines,
     not_retained: Option<String>,
+    /// The size of the whole file, when known ([`TableBuilder::expect_file_bytes`]).
+    file_bytes: Option<u64>,
+    /// The input offset of the first row absorbed, and how many rows were absorbed.
+    first_offset: Option<u64>,
+    absorbed: u64,
+    /// Rows absorbed at the next look at the columns' variety.
+    next_look: u64,
 }
 
 impl TableBuilder {
@@ -232,7 +243,19 @@ impl TableBuilder {
             block_lines: Vec::new(),
             lines: Lines::default(),
             not_retained: None,
+            file_bytes: None,
+            first_offset: None,
+            absorbed: 0,
+            next_look: FIRST_LOOK_ROWS,
         }
+    }
+
+    /// The size of the whole file in bytes: with the bytes per row read so far it tells how
+    /// many rows the table will have, so that a column whose values will not fit its cap (an
+    /// id, free text) is given up after [`FIRST_LOOK_ROWS`] rows instead of at its cap
+    /// (docs/decisions.md, "A column too varied to keep, given up early").
+    pub fn expect_file_bytes(&mut self, bytes: u64) {
+        self.file_bytes = Some(bytes);
     }
 
     /// Keeps a code per row within this memory budget in bytes (`None`: stream), before the
@@ -261,6 +284,9 @@ impl TableBuilder {
     pub fn absorb(&mut self, rows: &Rows<'_>) -> Result<()> {
         let encoding = rows.encoding();
         let n = rows.len();
+        if n > 0 && self.first_offset.is_none() {
+            self.first_offset = Some(rows.offset(0));
+        }
         for (j, column) in self.columns.iter_mut().enumerate() {
             let out = &mut self.codes[j];
             out.clear();
@@ -278,6 +304,11 @@ impl TableBuilder {
             if let Some(codes) = &mut column.codes {
                 codes.extend(out, None);
             }
+        }
+        self.absorbed += n as u64;
+        if self.absorbed >= self.next_look {
+            self.next_look = self.absorbed.saturating_mul(2);
+            self.give_up_varied(rows.offset(n - 1));
         }
         self.block_lines.clear();
         self.block_lines.extend((0..n).map(|i| rows.line(i)));
@@ -297,6 +328,20 @@ impl TableBuilder {
             }
         }
         Ok(())
+    }
+
+    /// Freezes the columns no role needs whose distinct values, estimated from the rows so far
+    /// (the last one starting at input offset `last`) and the rows the file will have, exceed
+    /// their cap.
+    fn give_up_varied(&mut self, last: u64) {
+        let (Some(file), Some(first)) = (self.file_bytes, self.first_offset) else { return };
+        let Some(per_row) = last.checked_sub(first).filter(|&b| b > 0).map(|b| b as f64 / (self.absorbed - 1) as f64) else { return };
+        let rows = file as f64 / per_row;
+        for column in self.columns.iter_mut().filter(|c| !c.cap.hard && !c.is_frozen()) {
+            if column.past_cap_by_estimate(rows) {
+                column.freeze();
+            }
+        }
     }
 
     /// The codes of the last batch.
