@@ -91,6 +91,9 @@ interface Job {
   shareable: Promise<ShareableReport> | null;
   /** The profile pass's report (its columns and the file's SHA-256). */
   profile: Report | null;
+  /** The file's SHA-256 is still to come (`file_hash`): a file read in parallel is profiled
+   * without waiting for it. */
+  hashing: boolean;
   /** Settings from a link or a settings file, applied to this file: what the form does not
    * hold of them is kept under the form's settings (`configOf`). */
   base: AuditConfig | null;
@@ -267,7 +270,7 @@ function start(source: Source, label: string, autoAudit: boolean, candidates: Fi
   job = {
     source, label, autoAudit, encoding: null, lenient: lenientBox.checked, pass: null, announcedQuarter: 0, report: null, config: null,
     choices: null, reference: null, original: null, control: null, candidates, candidateTitle: null, candidateName: null, form: null, shareable: null,
-    profile: null, base: null,
+    profile: null, hashing: false, base: null,
   };
   clearMessages(messages);
   profilePanel.hidden = true;
@@ -355,6 +358,23 @@ function onCompare(reports: Report[]): void {
   resultsPanel.scrollIntoView({ block: 'start', behavior: 'auto' });
 }
 
+/** Settings from a link or a file just applied: the audit runs when `ready`. */
+function runWaitingSettings(ready: boolean): void {
+  const choices = ready ? job?.form?.current() : null;
+  if (!choices) return;
+  runAudit(choices);
+  intake.running();
+}
+
+/** The SHA-256 of the file profiled (null: not computed), which came after its profile. */
+function onFileHash(sha256: string | null): void {
+  if (!job?.profile || !job.hashing) return;
+  job.profile.input.sha256 = sha256;
+  job.hashing = false;
+  const ready = intake.profiled();
+  if (ready !== null) runWaitingSettings(ready);
+}
+
 /** The bytes read are not the file's size: nothing that was read is shown. */
 function showSizeMismatch(why: string): void {
   showMessage(messages, 'error', 'The file was not read whole.', why);
@@ -379,16 +399,10 @@ function onProfile(report: Report, tableRead: TableRead): void {
   }
   profilePanel.hidden = false;
   job.profile = report;
+  job.hashing = report.input.sha256 === null;
   // Settings from a link or a settings file waiting for this file.
   const ready = intake.profiled();
-  if (ready !== null) {
-    const choices = ready ? job.form?.current() : null;
-    if (choices) {
-      runAudit(choices);
-      intake.running();
-    }
-    return;
-  }
+  if (ready !== null) return runWaitingSettings(ready);
   if (!job.autoAudit) {
     announce('Columns profiled. Check the roles, then run the audit.');
     return;
@@ -465,7 +479,7 @@ function downloadSettings(report: Report): void {
 // --- settings from a link or a settings file (issue 13, Deliver 3) ---------------------------
 
 const intake = new SettingsIntake(settingsNote, {
-  shown: () => (job?.form && job.profile && !job.candidates ? { form: job.form, profile: job.profile, label: job.label, encoding: job.encoding } : null),
+  shown: () => (job?.form && job.profile && !job.candidates ? { form: job.form, profile: job.profile, label: job.label, encoding: job.encoding, hashing: job.hashing } : null),
   setBase: (config) => {
     if (job) job.base = config;
   },
@@ -593,6 +607,9 @@ function onWorkerMessage(message: Response): void {
       break;
     case 'recomputed':
       onRecomputed(message.report, message.read);
+      break;
+    case 'file_hash':
+      onFileHash(message.sha256);
       break;
     case 'recompute_error': {
       if (!freshness.current) break;

@@ -2,7 +2,8 @@
 // file they are for (`#settings-note` says so), or apply at once to the file step 2 shows. They
 // set the roles and the form; the settings the form does not hold stay under it (the page's
 // `configOf`). The file a link was made for is checked by its SHA-256: another file gets an
-// error naming both hashes, and no audit.
+// error naming both hashes, and no audit. A file read in parallel is profiled before its hash is
+// known: a link's settings wait for it (`profiled` again once it is there).
 
 import type { Encoding, Report, AuditConfig } from '../shared/report';
 import { showMessage } from '../ui/messages';
@@ -12,8 +13,9 @@ import type { SharedSettings } from './settings-share';
 
 /** What the intake needs of the page. */
 export interface IntakePage {
-  /** The file step 2 shows, when settings can be applied to it now (a single release, profiled). */
-  shown(): { form: ProfileForm; profile: Report; label: string; encoding: Encoding | null } | null;
+  /** The file step 2 shows, when settings can be applied to it (a single release, profiled);
+   * `hashing`: its SHA-256 is still to come. */
+  shown(): { form: ProfileForm; profile: Report; label: string; encoding: Encoding | null; hashing: boolean } | null;
   /** Keeps `config` under the form's settings for the file shown. */
   setBase(config: AuditConfig): void;
   /** Step 2 changed without an edit event (results shown are then recomputed). */
@@ -41,6 +43,10 @@ export class SettingsIntake {
   /** Settings from a link or a file: applied to the file shown, else to the next one. */
   take(shared: SharedSettings): void {
     const shown = this.page.shown();
+    if (shown && this.waitsForHash(shared)) {
+      this.pending = shared; // applied once the hash is there, in a moment (`profiled`)
+      return;
+    }
     if (shown) {
       this.apply(shared);
       this.page.changed();
@@ -52,15 +58,22 @@ export class SettingsIntake {
   }
 
   /**
-   * A file was profiled: applies the settings waiting for it. Null when none waited; else true
-   * when the audit can run at once (the link's file, every column there, no side table needed).
+   * A file was profiled, or its SHA-256 came after its profile: applies the settings waiting
+   * for it. Null when none waited; else true when the audit can run at once (the link's file,
+   * every column there, no side table needed); false too while a link waits for the hash.
    */
   profiled(): boolean | null {
     const shared = this.pending;
     if (!shared || !this.page.shown()) return null;
+    if (this.waitsForHash(shared)) return false;
     this.pending = null;
     this.show();
     return this.apply(shared);
+  }
+
+  /** Whether `shared` names its file's hash and the file shown does not have its hash yet. */
+  private waitsForHash(shared: SharedSettings): boolean {
+    return shared.sha256 !== null && (this.page.shown()?.hashing ?? false);
   }
 
   /** The audit started with the settings just applied (its start cleared the messages). */

@@ -100,6 +100,9 @@ export type Response =
   | { type: 'engine_failed'; error: WireError }
   | { type: 'progress'; id: number; progress: Progress }
   | { type: 'result'; id: number; pass: 'profile' | 'audit'; report: Report; read: TableRead }
+  /** The SHA-256 of the released file, after its profile (computed beside the parallel read,
+   * it is not waited for to show the profile); null when it could not be computed. */
+  | { type: 'file_hash'; sha256: string | null }
   /** The answer to the latest `recompute`. */
   | { type: 'recomputed'; id: number; report: Report; read: TableRead }
   /** The latest `recompute` failed (the table stays kept). */

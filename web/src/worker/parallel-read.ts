@@ -248,13 +248,13 @@ export class ReaderPool {
   }
 
   /**
-   * Reads `blob` into a kept table in parts (how many: `parts`), with its SHA-256; `null` when
-   * it is better read on one thread (UTF-16, a header the probe does not find, or a problem in
-   * a part).
+   * Reads `blob` into a kept table in parts (how many: `parts`), and its SHA-256 (`hash`, which
+   * may come later: null if it could not be computed); `null` when it is better read on one
+   * thread (UTF-16, a header the probe does not find, or a problem in a part).
    * `progress(bytes, rows)` gets the bytes of the file read so far and the rows found, first
    * when the parts start.
    */
-  async read(blob: Blob, config: AuditConfig, progress: (bytes: number, rows: number) => void): Promise<{ table: KeptTable; parts: number } | null> {
+  async read(blob: Blob, config: AuditConfig, progress: (bytes: number, rows: number) => void): Promise<{ table: KeptTable; parts: number; hash: Promise<string | null> } | null> {
     if (this.size === 0) return null;
     const found = await probeStart(blob, config);
     if (!found) return null;
@@ -272,7 +272,7 @@ export class ReaderPool {
     const hash = this.ask(this.hasher, { type: 'hash', blob, gather }, () => undefined);
     const parts = ranges.map((span, i) => readPart(i, span));
     let kept: KeptTable | null = null;
-    let sealedWhole = false;
+    let handedOver = false;
     try {
       for (const [i, span] of ranges.entries()) {
         let part = await parts[i]!;
@@ -289,14 +289,15 @@ export class ReaderPool {
         if (!kept) kept = table;
         else if (!merged(kept, table)) return null;
       }
-      if (!kept || !(await sealed(kept, hash))) return null;
-      sealedWhole = true;
+      if (!kept) return null;
       const whole = kept;
       kept = null;
-      return { table: whole, parts: ranges.length };
+      handedOver = true;
+      return { table: whole, parts: ranges.length, hash: hash.then((h) => (h.ok && 'hex' in h ? h.hex : null)) };
     } finally {
       kept?.free();
-      if (gather !== null && !sealedWhole) this.hasher.worker.postMessage({ type: 'forget', id: 0, gather } satisfies PartRequest);
+      // A read that failed: its chunks need not be put together.
+      if (gather !== null && !handedOver) this.hasher.worker.postMessage({ type: 'forget', id: 0, gather } satisfies PartRequest);
     }
   }
 }

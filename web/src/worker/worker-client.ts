@@ -198,7 +198,7 @@ export class WorkerClient {
   }
 
   private route(message: Response): void {
-    if (message.type === 'csp_violation' || message.type === 'ready' || message.type === 'engine_failed') {
+    if (message.type === 'csp_violation' || message.type === 'ready' || message.type === 'engine_failed' || message.type === 'file_hash') {
       this.onMessage(message);
       return;
     }

@@ -88,8 +88,10 @@ let releasedFormat: 'csv' | CellsFormat = 'csv';
 let releasedSheet: string | null = null;
 let releasedSheets: string[] = [];
 
-/** The released file's table, read once and kept (null: none yet, or it could not be kept). */
-let kept: { table: KeptTable; readers: number; ragged: AuditConfig['ragged'] } | null = null;
+/** The released file's table, read once and kept (null: none yet, or it could not be kept);
+ * `hashed` settles once its SHA-256 is in the table (or could not be computed): read in
+ * parallel, the profile is shown without waiting for it, every other report waits. */
+let kept: { table: KeptTable; readers: number; ragged: AuditConfig['ragged']; hashed: Promise<void> } | null = null;
 /** How many times the released file has been read since the last profile pass began. */
 let fileReads = 0;
 
@@ -196,7 +198,7 @@ async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolea
   forgetKept();
   if (releasedFormat !== 'csv') {
     const read = await cellsTable(id, blob, config, releasedFormat);
-    kept = { table: read.table, readers: read.parts, ragged: config.ragged };
+    kept = { table: read.table, readers: read.parts, ragged: config.ragged, hashed: Promise.resolve() };
     return true;
   }
   await poolReady;
@@ -213,7 +215,14 @@ async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolea
   });
   if (!read) return false;
   post(blob.size, found, true);
-  kept = { table: read.table, readers: read.parts, ragged: config.ragged };
+  const { table } = read;
+  const hashed = read.hash.then((sha256) => {
+    // Only for the table still kept (another file's read may have freed this one).
+    if (kept?.table !== table) return;
+    if (sha256 !== null) table.set_sha256(sha256);
+    scope.postMessage({ type: 'file_hash', sha256 } satisfies Response);
+  });
+  kept = { table, readers: read.parts, ragged: config.ragged, hashed };
   return true;
 }
 
@@ -373,10 +382,11 @@ let notKept: string | null = null;
  * The report of `config` on the released file: an audit of the kept table (read now, in
  * parallel, when `mayRead` and it is not kept yet), else a streaming read of the file.
  */
-async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Sides, mayRead: boolean): Promise<{ report: Report; read: Omit<TableRead, 'seconds' | 'fileReads' | 'sheets'> }> {
+async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Sides, mayRead: boolean, hashed: boolean): Promise<{ report: Report; read: Omit<TableRead, 'seconds' | 'fileReads' | 'sheets'> }> {
   if (kept && kept.ragged !== config.ragged && releasedFormat === 'csv') forgetKept();
   if (!kept && (mayRead || releasedFormat !== 'csv') && notKept === null && !(await keep(id, blob, config))) notKept = NOT_IN_PARTS;
   let why = notKept ?? 'the table was not kept in this worker';
+  if (kept && hashed) await kept.hashed;
   if (kept) {
     const table = kept.table;
     giveSides(table, sides);
@@ -492,8 +502,9 @@ async function runShareable(request: ShareableRequest): Promise<void> {
 
 /**
  * Audits the released file `blob` against the side tables, with the encoding the engine
- * settles on; `mayRead`: the file may be read in parallel to keep its table. Returns the
- * report with how it was read and how long it took.
+ * settles on; `mayRead`: the file may be read in parallel to keep its table; `hashed`: the
+ * report needs the file's SHA-256 (every report but the profile's). Returns the report with
+ * how it was read and how long it took.
  */
 async function auditRelease(
   id: number,
@@ -503,6 +514,7 @@ async function auditRelease(
   reference: File | null,
   control: File | null,
   mayRead: boolean,
+  hashed: boolean,
   onTarget: (t: Target) => void,
 ): Promise<{ report: Report; read: TableRead }> {
   const started = performance.now();
@@ -510,7 +522,7 @@ async function auditRelease(
     // Read as windows-1252 after all: the parts may have failed for the encoding alone.
     if (encoding !== (config.encoding ?? null)) notKept = null;
     const sides = await sidesFor(id, config, original, reference, control, onTarget);
-    return auditTable(id, blob, withEncoding(config, encoding), sides, mayRead);
+    return auditTable(id, blob, withEncoding(config, encoding), sides, mayRead, hashed);
   });
   return { report, read: { ...read, fileReads, seconds: (performance.now() - started) / 1000, sheets: releasedSheets } };
 }
@@ -548,7 +560,7 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
           releasedSheets = [];
         }
         const { original, reference, control } = request.pass === 'audit' ? request : { original: null, reference: null, control: null };
-        const { report, read } = await auditRelease(id, asBlob(request.source), config, original, reference, control, true, onTarget);
+        const { report, read } = await auditRelease(id, asBlob(request.source), config, original, reference, control, true, request.pass !== 'profile', onTarget);
         scope.postMessage({ type: 'result', id, pass: request.pass, report, read });
         break;
       }
@@ -635,7 +647,7 @@ async function recompute(request: RecomputeRequest): Promise<void> {
       latestRecompute = null;
       let target: Target = 'table';
       try {
-        const answer = await auditRelease(id, asBlob(source), config, original, reference, control, false, (t) => {
+        const answer = await auditRelease(id, asBlob(source), config, original, reference, control, false, true, (t) => {
           target = t;
         });
         if (!latestRecompute) scope.postMessage({ type: 'recomputed', id, ...answer });
