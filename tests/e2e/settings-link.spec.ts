@@ -11,6 +11,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import init, { sample_csv } from '../../web/pkg/pseudolens_wasm.js';
+import { linkFragment } from '../../web/src/setup/settings-share.ts';
+import type { AuditConfig } from '../../web/src/shared/report.ts';
 import { jsonDifferences as differences, openApp, openG3 } from './helpers.ts';
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
@@ -193,4 +195,34 @@ test('a link of another format or a damaged one is refused with a sentence', asy
   // A good link pasted into the open page (only the fragment changes) is taken too.
   await page.goto('/#pseudolens=1&settings=eyJxdWFzaV9pZGVudGlmaWVycyI6WyJhZ2UiXX0');
   await expect(page.locator('#settings-note')).toHaveText('The settings of the link are ready: choose the file they are for. Its roles and settings will be set from them, and the audit run.');
+});
+
+test('a file read in parallel is checked against the link by its hash, which comes after its profile', async ({ browser, baseURL }, testInfo) => {
+  // ~30 MB: read by the reader workers, hashed beside them; the profile does not wait for the
+  // hash, the link's settings do (whichever comes first, the same outcome).
+  const path = testInfo.outputPath('parallel.csv');
+  const rows = Array.from({ length: 20_000 }, (_, i) => `P${i},${20 + (i % 70)},${i % 2 ? 'F' : 'M'},W${i % 9}\n`).join('');
+  writeFileSync(path, `patient,age,sex,ward\n${rows.repeat(90)}`);
+  const sha256 = createHash('sha256').update(readFileSync(path)).digest('hex');
+  const settings = { quasi_identifiers: ['age', 'sex'], sensitive: [], threshold: 0.3 } as unknown as AuditConfig;
+  for (const [hash, same] of [[sha256, true], ['0'.repeat(64), false]] as const) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${baseURL}/${linkFragment(settings, hash)}`);
+    await expect(page.locator('html[data-engine="ready"]')).toBeAttached();
+    await chooseFile(page, path, 'parallel.csv');
+    await expect(page.locator('#read-note')).toContainText('workers in parallel');
+    if (same) {
+      await results(page);
+      await expect(page.locator('#messages')).toContainText('Roles and settings set from the link');
+      const report = JSON.parse((await save(page, 'Download JSON report')).text) as { input: { sha256: string } };
+      expect(report.input.sha256).toBe(sha256);
+    } else {
+      await expect(page.locator('#messages .message-error')).toContainText(`The link names the file with SHA-256 ${hash}; parallel.csv has ${sha256}.`);
+      await expect(page.locator('#threshold')).toHaveValue('0.3');
+      await page.waitForTimeout(500);
+      await expect(page.locator('#results-panel')).toBeHidden();
+    }
+    await context.close();
+  }
 });

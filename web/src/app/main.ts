@@ -94,6 +94,8 @@ interface Job {
   /** The file's SHA-256 is still to come (`file_hash`): a file read in parallel is profiled
    * without waiting for it. */
   hashing: boolean;
+  /** The file's SHA-256 from `file_hash` (null: not computed), when it came before the profile. */
+  fileHash: string | null | undefined;
   /** Settings from a link or a settings file, applied to this file: what the form does not
    * hold of them is kept under the form's settings (`configOf`). */
   base: AuditConfig | null;
@@ -270,7 +272,7 @@ function start(source: Source, label: string, autoAudit: boolean, candidates: Fi
   job = {
     source, label, autoAudit, encoding: null, lenient: lenientBox.checked, pass: null, announcedQuarter: 0, report: null, config: null,
     choices: null, reference: null, original: null, control: null, candidates, candidateTitle: null, candidateName: null, form: null, shareable: null,
-    profile: null, hashing: false, base: null,
+    profile: null, hashing: false, fileHash: undefined, base: null,
   };
   clearMessages(messages);
   profilePanel.hidden = true;
@@ -366,9 +368,11 @@ function runWaitingSettings(ready: boolean): void {
   intake.running();
 }
 
-/** The SHA-256 of the file profiled (null: not computed), which came after its profile. */
+/** The SHA-256 of the file being profiled (null: not computed), before or after its profile. */
 function onFileHash(sha256: string | null): void {
-  if (!job?.profile || !job.hashing) return;
+  if (!job) return;
+  job.fileHash = sha256;
+  if (!job.profile || !job.hashing) return;
   job.profile.input.sha256 = sha256;
   job.hashing = false;
   const ready = intake.profiled();
@@ -399,7 +403,8 @@ function onProfile(report: Report, tableRead: TableRead): void {
   }
   profilePanel.hidden = false;
   job.profile = report;
-  job.hashing = report.input.sha256 === null;
+  if (report.input.sha256 === null && job.fileHash !== undefined) report.input.sha256 = job.fileHash;
+  job.hashing = report.input.sha256 === null && job.fileHash === undefined;
   // Settings from a link or a settings file waiting for this file.
   const ready = intake.profiled();
   if (ready !== null) return runWaitingSettings(ready);

@@ -100,9 +100,10 @@ export type Response =
   | { type: 'engine_failed'; error: WireError }
   | { type: 'progress'; id: number; progress: Progress }
   | { type: 'result'; id: number; pass: 'profile' | 'audit'; report: Report; read: TableRead }
-  /** The SHA-256 of the released file, after its profile (computed beside the parallel read,
-   * it is not waited for to show the profile); null when it could not be computed. */
-  | { type: 'file_hash'; sha256: string | null }
+  /** The SHA-256 of the released file read by run `id` (computed beside the parallel read, it
+   * is not waited for to show the profile, and may come before or after it); null when it
+   * could not be computed. */
+  | { type: 'file_hash'; id: number; sha256: string | null }
   /** The answer to the latest `recompute`. */
   | { type: 'recomputed'; id: number; report: Report; read: TableRead }
   /** The latest `recompute` failed (the table stays kept). */

@@ -31,6 +31,8 @@ export class WorkerClient {
   private currentId = 0;
   /** The latest recompute: the answer of any other is dropped. */
   private recomputeId = 0;
+  /** The latest profile pass: the file hash of any other run is dropped. */
+  private profileId = 0;
   /** `choose` calls waiting for their answer; they do not make the client busy. */
   private choices = new Map<number, { resolve: (m: MetricResult[]) => void; reject: (e: WireError) => void }>();
   /** `shareable` calls waiting for their answer, likewise. */
@@ -61,7 +63,9 @@ export class WorkerClient {
    * attacks' control table): audit pass only. */
   run(pass: 'profile' | 'audit', source: Source, config: AuditConfig, reference: File | null = null, original: File | null = null, control: File | null = null): void {
     this.recomputeId = 0; // its answer would be for another file or other settings
-    this.post({ type: 'run', id: this.begin(), pass, source, config, reference, original, control });
+    const id = this.begin();
+    if (pass === 'profile') this.profileId = id;
+    this.post({ type: 'run', id, pass, source, config, reference, original, control });
   }
 
   /**
@@ -198,7 +202,11 @@ export class WorkerClient {
   }
 
   private route(message: Response): void {
-    if (message.type === 'csp_violation' || message.type === 'ready' || message.type === 'engine_failed' || message.type === 'file_hash') {
+    if (message.type === 'file_hash') {
+      if (message.id === this.profileId) this.onMessage(message);
+      return;
+    }
+    if (message.type === 'csp_violation' || message.type === 'ready' || message.type === 'engine_failed') {
       this.onMessage(message);
       return;
     }

@@ -220,7 +220,7 @@ async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolea
     // Only for the table still kept (another file's read may have freed this one).
     if (kept?.table !== table) return;
     if (sha256 !== null) table.set_sha256(sha256);
-    scope.postMessage({ type: 'file_hash', sha256 } satisfies Response);
+    scope.postMessage({ type: 'file_hash', id, sha256 } satisfies Response);
   });
   kept = { table, readers: read.parts, ragged: config.ragged, hashed };
   return true;
