@@ -204,8 +204,20 @@ impl CrossMoments {
                 }
             }
         }
+        // Off the diagonal, a covariance within rounding of zero is zero, as for the pairwise
+        // ones: `eigen_diff`'s eigenvalues would otherwise follow the row order.
         let listwise_cov = (nl >= 2.0).then(|| {
-            (0..p).map(|i| (0..p).map(|j| centred(nl, sij[tri(p, i.min(j), i.max(j))], s[i], s[j])).collect()).collect()
+            (0..p)
+                .map(|i| {
+                    (0..p)
+                        .map(|j| {
+                            let c = centred(nl, sij[tri(p, i.min(j), i.max(j))], s[i], s[j]);
+                            let scale = (sij[tri(p, i, i)].abs() * sij[tri(p, j, j)].abs()).sqrt() / (nl - 1.0);
+                            if i != j && c.abs() <= ROUNDING * scale { 0.0 } else { c }
+                        })
+                        .collect()
+                })
+                .collect()
         });
         CrossMoments { p, columns, pairwise, listwise_n: nl as u64, listwise_cov }
     }
