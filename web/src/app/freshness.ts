@@ -81,9 +81,11 @@ export class Freshness {
   /** Recomputes with the current settings now. */
   again(): void {
     this.stop();
-    this.askedKey = null;
     if (this.recompute()) this.asked();
-    else this.mark('invalid', 'Out of date: these settings cannot be audited (see step 2).');
+    else {
+      this.askedKey = null;
+      this.mark('invalid', 'Out of date: these settings cannot be audited (see step 2).');
+    }
   }
 
   /** Results just shown, read as `read`: say how; `recomputed`: a change answered. */

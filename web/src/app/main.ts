@@ -91,10 +91,8 @@ interface Job {
   shareable: Promise<ShareableReport> | null;
   /** The profile pass's report (its columns and the file's SHA-256). */
   profile: Report | null;
-  /** The file's SHA-256 is still to come (`file_hash`): a file read in parallel is profiled
-   * without waiting for it. */
-  hashing: boolean;
-  /** The file's SHA-256 from `file_hash` (null: not computed), when it came before the profile. */
+  /** The file's SHA-256 from `file_hash` (null: not computed); undefined until it comes. A
+   * file read in parallel is profiled without waiting for it (`hashPending`). */
   fileHash: string | null | undefined;
   /** Settings from a link or a settings file, applied to this file: what the form does not
    * hold of them is kept under the form's settings (`configOf`). */
@@ -272,7 +270,7 @@ function start(source: Source, label: string, autoAudit: boolean, candidates: Fi
   job = {
     source, label, autoAudit, encoding: null, lenient: lenientBox.checked, pass: null, announcedQuarter: 0, report: null, config: null,
     choices: null, reference: null, original: null, control: null, candidates, candidateTitle: null, candidateName: null, form: null, shareable: null,
-    profile: null, hashing: false, fileHash: undefined, base: null,
+    profile: null, fileHash: undefined, base: null,
   };
   clearMessages(messages);
   profilePanel.hidden = true;
@@ -368,13 +366,18 @@ function runWaitingSettings(ready: boolean): void {
   intake.running();
 }
 
+/** The job's file is profiled and its SHA-256 is still to come. */
+function hashPending(j: Job): boolean {
+  return j.fileHash === undefined && j.profile?.input.sha256 === null;
+}
+
 /** The SHA-256 of the file being profiled (null: not computed), before or after its profile. */
 function onFileHash(sha256: string | null): void {
   if (!job) return;
+  const waiting = hashPending(job) ? job.profile : null;
   job.fileHash = sha256;
-  if (!job.profile || !job.hashing) return;
-  job.profile.input.sha256 = sha256;
-  job.hashing = false;
+  if (!waiting) return;
+  waiting.input.sha256 = sha256;
   const ready = intake.profiled();
   if (ready !== null) runWaitingSettings(ready);
 }
@@ -404,7 +407,6 @@ function onProfile(report: Report, tableRead: TableRead): void {
   profilePanel.hidden = false;
   job.profile = report;
   if (report.input.sha256 === null && job.fileHash !== undefined) report.input.sha256 = job.fileHash;
-  job.hashing = report.input.sha256 === null && job.fileHash === undefined;
   // Settings from a link or a settings file waiting for this file.
   const ready = intake.profiled();
   if (ready !== null) return runWaitingSettings(ready);
@@ -484,7 +486,7 @@ function downloadSettings(report: Report): void {
 // --- settings from a link or a settings file (issue 13, Deliver 3) ---------------------------
 
 const intake = new SettingsIntake(settingsNote, {
-  shown: () => (job?.form && job.profile && !job.candidates ? { form: job.form, profile: job.profile, label: job.label, encoding: job.encoding, hashing: job.hashing } : null),
+  shown: () => (job?.form && job.profile && !job.candidates ? { form: job.form, profile: job.profile, label: job.label, encoding: job.encoding, hashing: hashPending(job) } : null),
   setBase: (config) => {
     if (job) job.base = config;
   },

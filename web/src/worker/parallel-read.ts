@@ -77,11 +77,16 @@ export function groupRuns(groups: number, readers: number): [number, number][] {
   });
 }
 
+/** The SHA-256 in the hasher's answer; null when the hasher failed. */
+function hexOf(answer: Answer): string | null {
+  return answer.ok && 'hex' in answer ? answer.hex : null;
+}
+
 /** Gives the merged table the file's SHA-256 from the hasher; false when the hasher failed. */
 async function sealed(kept: KeptTable, hash: Promise<Answer>): Promise<boolean> {
-  const hashed = await hash;
-  if (!hashed.ok || !('hex' in hashed)) return false;
-  kept.set_sha256(hashed.hex);
+  const hex = hexOf(await hash);
+  if (hex === null) return false;
+  kept.set_sha256(hex);
   return true;
 }
 
@@ -293,7 +298,7 @@ export class ReaderPool {
       const whole = kept;
       kept = null;
       handedOver = true;
-      return { table: whole, parts: ranges.length, hash: hash.then((h) => (h.ok && 'hex' in h ? h.hex : null)) };
+      return { table: whole, parts: ranges.length, hash: hash.then(hexOf) };
     } finally {
       kept?.free();
       // A read that failed: its chunks need not be put together.
