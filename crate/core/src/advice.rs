@@ -218,12 +218,23 @@ fn regrouped(table: &ClassTable, a: usize, map: &[u32]) -> Vec<u64> {
     let mask = packing.field_mask(a, word);
     let replaced = |i: usize, w: u64| w & !mask | u64::from(map[table.code_at(i, a) as usize]) << shift;
     // One word a class, its key above its count: sorted by key (a radix sort, no hashing),
-    // equal keys are runs.
+    // equal keys are runs. The key is the other fields with `a`'s new code above them, in as
+    // many bits as the new codes need (none when `a` is dropped): fewer bits, fewer passes.
     let key_bits = (0..table.q()).map(|b| packing.field(b)).map(|(s, b)| s + b).max().unwrap_or(0);
     let count_bits = 64 - table.records().leading_zeros();
     if packing.words() == 1 && key_bits + count_bits <= 64 {
-        let mut words: Vec<u64> = (0..table.len()).map(|i| replaced(i, table.packed(i)[0]) << count_bits | table.count(i)).collect();
-        crate::identity::attribution::radix_sort_words(&mut words, &mut Vec::new(), count_bits, key_bits);
+        let bits = packing.field(a).1;
+        let new_bits = 32 - map.iter().max().map_or(0, |m| m.leading_zeros());
+        let below = (1u64 << shift) - 1;
+        let others = |w: u64| (w >> (shift + bits)) << shift | (w & below);
+        let rest_bits = key_bits - bits;
+        let mut words: Vec<u64> = (0..table.len())
+            .map(|i| {
+                let w = table.packed(i)[0];
+                (u64::from(map[table.code_at(i, a) as usize]) << rest_bits | others(w)) << count_bits | table.count(i)
+            })
+            .collect();
+        crate::identity::attribution::radix_sort_words(&mut words, &mut Vec::new(), count_bits, rest_bits + new_bits);
         let count_mask = (1u64 << count_bits) - 1;
         let mut sizes: Vec<u64> = Vec::new();
         let mut prev = None;
