@@ -257,3 +257,32 @@ fn near_ties_do_not_depend_on_row_order() {
     let (a, b) = (audit(&fixture("near-tie.csv"), &config), audit(&fixture("near-tie-shuffled.csv"), &config));
     assert_eq!(of(&a, "t_closeness", "s").details["worst_class"], of(&b, "t_closeness", "s").details["worst_class"]);
 }
+
+/// SCORR's `R_co(i; {a})` when a QI's (value, SA value) pairs are too many for an array (1,100
+/// values of `wide` x 1,000 SA values: counted in a hash table) beside QIs counted in arrays,
+/// in two passes (`narrow` and `mid`, then `mid2`: 603,000 and 600,000 cells). Row `i`:
+/// `wide = i mod 1100`, `narrow = i mod 3`, `mid = i mod 600`, `mid2 = (i + 1) mod 600`,
+/// `sa = i mod 1000`. A value of `wide` holds 3 records (2 from 800 on), each with an SA value
+/// of its own: 1/3 for 2,400 records and 1/2 for 600, mean 11/30. A value of `narrow` holds
+/// each SA value once in 1,000; one of `mid` or `mid2` 5 records with 5 SA values.
+#[test]
+fn correlation_risk_of_a_qi_with_more_pairs_than_an_array_holds() {
+    let mut csv = String::from("wide,narrow,mid,mid2,sa\n");
+    for i in 0..3000 {
+        csv.push_str(&format!("w{},n{},m{},m{},s{}\n", i % 1100, i % 3, i % 600, (i + 1) % 600, i % 1000));
+    }
+    let r = audit(csv.as_bytes(), &sa_config(&["wide", "narrow", "mid", "mid2"], &["sa"]));
+    let spread = |attribute: &str| {
+        let m = r.metrics.iter().find(|m| m.id == "scorr_correlation_risk_attr" && m.scope.attribute.as_deref() == Some(attribute)).unwrap();
+        ["min", "mean", "max"].map(|k| m.value[k].as_f64().unwrap())
+    };
+    let [min, mean, max] = spread("wide");
+    assert_close(min, 1.0 / 3.0, "wide min");
+    assert_close(mean, 11.0 / 30.0, "wide mean");
+    assert_close(max, 0.5, "wide max");
+    for (attribute, share) in [("narrow", 0.001), ("mid", 0.2), ("mid2", 0.2)] {
+        for x in spread(attribute) {
+            assert_close(x, share, attribute);
+        }
+    }
+}

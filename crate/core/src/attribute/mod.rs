@@ -514,9 +514,9 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
 
     let spread = |s: correlation::Spread| min_mean_max(s.min, s.mean, s.max);
     out.push(ctx.ok("scorr_correlation_risk_qi", spread(correlation::qi(&dist))));
-    for (a, name) in input.qi.iter().enumerate() {
+    for (name, counts) in input.qi.iter().zip(correlation::value_pairs(&dist, t)) {
         let c = Context { scope: Scope { attribute: Some(name.clone()), ..ctx.scope.clone() }, ..ctx.clone() };
-        out.push(c.ok("scorr_correlation_risk_attr", spread(correlation::attr(&dist, t, a, input.alpha))));
+        out.push(c.ok("scorr_correlation_risk_attr", spread(correlation::attr(t, &counts, input.alpha))));
     }
     out.push(match correlation::markov(sa.summary, &dist, t, input.persons) {
         Some(s) => ctx.ok("scorr_markov_risk", spread(s)).with_details(json!({ "informational": true })),
