@@ -273,8 +273,8 @@ fn chain_stats(q: usize, chain: &[u32], source: &Source, count_bits: u32, keep: 
     radix_sort_words(a, b, count_bits, width);
     let bounds: Vec<u32> = members.iter().map(|m| m.1).collect();
     // Every sum of squares is at most the records squared: in one word below 2^32 records.
-    let (sums, top_groups) = if count_bits <= 32 { scan_runs::<u64>(a, count_bits, &bounds) } else { scan_runs::<u128>(a, count_bits, &bounds) };
-    let stats = members.iter().zip(sums).map(|(&(mask, _), s)| SubsetStats { mask, ..s }).collect();
+    let (member_stats, top_groups) = if count_bits <= 32 { scan_runs::<u64>(a, count_bits, &bounds) } else { scan_runs::<u128>(a, count_bits, &bounds) };
+    let stats = members.iter().zip(member_stats).map(|(&(mask, _), s)| SubsetStats { mask, ..s }).collect();
     let groups = keep.then(|| a[..top_groups].to_vec());
     // The compact layout: the chain's QIs in order, the first most significant.
     let groups = groups.map(|g| {
