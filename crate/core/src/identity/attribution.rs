@@ -407,7 +407,7 @@ fn expand(mut c: u64, fields: &[(u32, u32)]) -> u64 {
 /// most 12 bits as the width allows (digits of equal width: 24 bits take two passes of 12,
 /// 33 three of 11), or of at most 16 bits when the words outnumber a 16-bit digit's values
 /// (32 bits in two passes: a pass over the words costs more than a larger histogram; the
-/// page's lattice of the 1M-row Adult-like table, 8 QIs: 247 -> 233 ms); every pass's
+/// page's lattice of the 1M-row Adult-like table, 8 QIs: 247 -> 231-240 ms); every pass's
 /// histogram counted in one read; a pass whose digit never varies is skipped.
 pub(crate) fn radix_sort_words(a: &mut Vec<u64>, b: &mut Vec<u64>, low: u32, width: u32) {
     let max_bits = if a.len() >= 1 << 16 { 16 } else { 12 };
