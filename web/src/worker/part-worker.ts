@@ -6,8 +6,9 @@
 // file (the browser's own SHA-256 in one piece up to ONE_PIECE_HASH_BYTES, put together from
 // the chunks the readers send on through their ports to it, else `Hasher` in order); during an
 // audit of the kept table it computes the audit's attribution lattice (`attribution_stats`). It
-// keeps nothing between requests but, in the hasher, the files being put together. A panic of a third-party reader aborts its WebAssembly
-// instance (a `WebAssembly.RuntimeError`): it says so and closes.
+// keeps nothing between requests but, in the hasher, the files being put together. A panic of a
+// third-party reader aborts its WebAssembly instance (a `WebAssembly.RuntimeError`): it says so
+// and closes.
 
 import init, { Hasher, TableReader, attribution_stats, parquet_footer_len, parquet_groups, read_cells, read_parquet_groups } from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';

@@ -180,6 +180,14 @@ impl CrossMoments {
         let s = &v[1..1 + p];
         let sij = &v[1 + p..1 + full];
         let centred = |n: f64, sxy: f64, sx: f64, sy: f64| (sxy - sx * sy / n) / (n - 1.0);
+        // A covariance within rounding of zero is zero: its sign and size would otherwise
+        // depend on the row order (`mv` divides by it, `eigen_diff`'s eigenvalues follow it).
+        // The scale is that of the raw second moments the sums carry (a column of one
+        // repeated value has no variance, yet its sums round).
+        let covariance = |n: f64, sxy: f64, sx: f64, sy: f64, sxx: f64, syy: f64| {
+            let scale = (sxx.abs() * syy.abs()).sqrt() / (n - 1.0);
+            Some(centred(n, sxy, sx, sy)).filter(|c| c.abs() > ROUNDING * scale).unwrap_or(0.0)
+        };
         let mut pairwise = vec![vec![Pairwise::default(); p]; p];
         let mut k = 1 + full;
         for i in 0..p {
@@ -191,12 +199,7 @@ impl CrossMoments {
                 let (sxy, sxx, syy) = (sij[tri(p, i, j)] + e[3], sij[tri(p, i, i)] + e[4], sij[tri(p, j, j)] + e[5]);
                 if n >= 2.0 {
                     let (vx, vy) = (centred(n, sxx, sx, sx), centred(n, syy, sy, sy));
-                    // A covariance within rounding of zero is zero: its sign and size would
-                    // otherwise depend on the row order, and `mv` divides by it.
-                    // The scale is that of the raw second moments the sums carry (a column of
-                    // one repeated value has no variance, yet its sums round).
-                    let scale = (sxx.abs() * syy.abs()).sqrt() / (n - 1.0);
-                    let cov = Some(centred(n, sxy, sx, sy)).filter(|c| c.abs() > ROUNDING * scale).unwrap_or(0.0);
+                    let cov = covariance(n, sxy, sx, sy, sxx, syy);
                     let cor = (vx > 0.0 && vy > 0.0).then(|| (cov / (vx * vy).sqrt()).clamp(-1.0, 1.0));
                     pairwise[i][j] = Pairwise { n: n as u64, cov: Some(cov), cor };
                 } else {
@@ -204,16 +207,17 @@ impl CrossMoments {
                 }
             }
         }
-        // Off the diagonal, a covariance within rounding of zero is zero, as for the pairwise
-        // ones: `eigen_diff`'s eigenvalues would otherwise follow the row order.
+        // The variances on the diagonal as they are, the covariances off it as the pairwise ones.
         let listwise_cov = (nl >= 2.0).then(|| {
             (0..p)
                 .map(|i| {
                     (0..p)
                         .map(|j| {
-                            let c = centred(nl, sij[tri(p, i.min(j), i.max(j))], s[i], s[j]);
-                            let scale = (sij[tri(p, i, i)].abs() * sij[tri(p, j, j)].abs()).sqrt() / (nl - 1.0);
-                            if i != j && c.abs() <= ROUNDING * scale { 0.0 } else { c }
+                            if i == j {
+                                centred(nl, sij[tri(p, i, i)], s[i], s[i])
+                            } else {
+                                covariance(nl, sij[tri(p, i.min(j), i.max(j))], s[i], s[j], sij[tri(p, i, i)], sij[tri(p, j, j)])
+                            }
                         })
                         .collect()
                 })
