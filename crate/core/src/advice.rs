@@ -7,7 +7,9 @@
 //! the next level of its declared hierarchy); suppress the records of classes smaller than a `k`.
 //! Every change is answered from the class table: a coarsening maps the codes of one QI to a
 //! representative code of their group and sums the counts of the classes that meet, so the
-//! file is not read again and the cost is per class, not per record.
+//! file is not read again and the cost is per class, not per record. A drop is the subset of
+//! the other QIs: when the attribution lattice is computed apart (the page's audit), its
+//! statistics of those subsets give the figures ([`drop_figures`]), with no regrouping.
 //!
 //! The figures use the released table alone (journalist = prosecutor, as without a
 //! population table) and partitioning classes: under the `wildcard` policy the advice is
@@ -17,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::hash::{self, Map};
+use crate::identity::attribution::SubsetStats;
 use crate::identity::{ClassTable, IdentityParams, MissingPolicy};
 use crate::metric::{Context, MetricResult, Status};
 use crate::table::dictionary::{Dictionary, is_blank};
@@ -56,27 +59,62 @@ pub struct Figures {
 /// `1/k`, success rate `K/n`; without a population table the journalist and marketer values
 /// equal these). `None` when no record is left.
 pub fn figures(sizes: impl Iterator<Item = u64>, p: &IdentityParams) -> Option<Figures> {
-    let (mut n, mut classes, mut k, mut uniques, mut at_risk) = (0u64, 0u64, u64::MAX, 0u64, 0u64);
+    let mut c = Counts { n: 0, classes: 0, k: u64::MAX, uniques: 0, at_risk: 0 };
     for f in sizes.filter(|&f| f > 0) {
-        n += f;
-        classes += 1;
-        k = k.min(f);
+        c.n += f;
+        c.classes += 1;
+        c.k = c.k.min(f);
         if f == 1 {
-            uniques += 1;
+            c.uniques += 1;
         }
         if 1.0 / f as f64 > p.threshold {
-            at_risk += f;
+            c.at_risk += f;
         }
     }
-    if n == 0 {
-        return None;
+    c.figures(p)
+}
+
+/// What the figures of a set of classes are made of: records, classes, the smallest class,
+/// records alone in theirs and records at risk.
+struct Counts {
+    n: u64,
+    classes: u64,
+    k: u64,
+    uniques: u64,
+    at_risk: u64,
+}
+
+impl Counts {
+    fn figures(&self, p: &IdentityParams) -> Option<Figures> {
+        let Counts { n, classes, k, uniques, at_risk } = *self;
+        if n == 0 {
+            return None;
+        }
+        let records_at_risk = at_risk as f64 / n as f64;
+        let success_rate = classes as f64 / n as f64;
+        let prosecutor = [records_at_risk, 1.0 / k as f64, success_rate];
+        let values = AttackerValues { prosecutor, journalist: prosecutor, marketer: success_rate };
+        let verdict = Light::of(&values, &p.arx_thresholds());
+        Some(Figures { records: n, k, uniques, records_at_risk, verdict })
     }
-    let records_at_risk = at_risk as f64 / n as f64;
-    let success_rate = classes as f64 / n as f64;
-    let prosecutor = [records_at_risk, 1.0 / k as f64, success_rate];
-    let values = AttackerValues { prosecutor, journalist: prosecutor, marketer: success_rate };
-    let verdict = Light::of(&values, &p.arx_thresholds());
-    Some(Figures { records: n, k, uniques, records_at_risk, verdict })
+}
+
+/// The figures of the table without each QI in turn, from the attribution lattice's
+/// statistics of the subsets that leave one QI out (`stats`, counted with the
+/// [`crate::identity::attribution::at_risk_below`] of `p`'s threshold): the same figures as
+/// regrouping the classes, with no sort of their own (the page computes them in the reader
+/// worker that computes the lattice). `records`: records in scope; `q` QIs.
+pub fn drop_figures(stats: &[SubsetStats], q: usize, records: u64, p: &IdentityParams) -> Vec<Option<Figures>> {
+    let all = (1u32 << q) - 1;
+    (0..q)
+        .map(|a| match all ^ 1 << a {
+            // Without its only QI a table is one class.
+            0 => figures(std::iter::once(records), p),
+            mask => stats.iter().find(|s| s.mask == mask).and_then(|s| {
+                Counts { n: records, classes: s.classes, k: s.smallest, uniques: s.uniques, at_risk: s.at_risk }.figures(p)
+            }),
+        })
+        .collect()
 }
 
 /// One change to the quasi-identifiers.
@@ -316,38 +354,86 @@ fn cost(c: &Coarsening, per_code: &[u64], records: u64) -> (f64, f64) {
 }
 
 /// `advice`: every single change with its figures, ranked by records at risk after the change,
-/// then by cost (generalization loss); `details.before` the figures today.
+/// then by cost (generalization loss); `details.before` the figures today. The "drop a QI"
+/// figures from regroupings of the classes.
 pub fn metric(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[Option<&[Vec<String>]>], p: &IdentityParams, a: &AdviceParams) -> MetricResult {
+    match start(ctx, table, qi, hierarchies, p, a) {
+        Ok(pending) => {
+            let drops = (0..qi.len()).map(|q| figures(regrouped(table, q, &vec![0; table.dict(q).len()]).into_iter(), p)).collect();
+            pending.finish(drops)
+        }
+        Err(without) => *without,
+    }
+}
+
+/// The advice but its "drop a QI" entries (given to [`Pending::finish`]), or the metric when
+/// there is no advice to give (`wildcard` policy, no record in scope).
+pub fn start(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[Option<&[Vec<String>]>], p: &IdentityParams, a: &AdviceParams) -> Result<Pending, Box<MetricResult>> {
     if p.missing_policy == MissingPolicy::Wildcard {
-        return ctx.without_value("advice", Status::NotApplicable, "wildcard_policy");
+        return Err(Box::new(ctx.without_value("advice", Status::NotApplicable, "wildcard_policy")));
     }
     let Some(before) = figures((0..table.len()).map(|i| table.count(i)), p) else {
-        return ctx.without_value("advice", Status::EmptyInput, "no_records_in_scope");
+        return Err(Box::new(ctx.without_value("advice", Status::EmptyInput, "no_records_in_scope")));
     };
-    let mut effects = Vec::new();
-    let mut push = |change: Change, after: Option<Figures>, records_suppressed: u64, values_merged: f64, generalization_loss: f64| {
-        let Some(after) = after else { return };
-        let mut e = Effect { change, after, records_suppressed, values_merged, generalization_loss, sentence: String::new() };
-        e.sentence = sentence(&e.change, &before, &e);
-        effects.push(e);
+    let effect = |change: Change, after: Option<Figures>, records_suppressed: u64, values_merged: f64, generalization_loss: f64| {
+        after.map(|after| {
+            let mut e = Effect { change, after, records_suppressed, values_merged, generalization_loss, sentence: String::new() };
+            e.sentence = sentence(&e.change, &before, &e);
+            e
+        })
     };
+    let mut coarsened = Vec::with_capacity(qi.len());
     for (q, column) in qi.iter().enumerate() {
-        let drop_all = vec![0; table.dict(q).len()];
-        push(Change::Drop { column: column.clone() }, figures(regrouped(table, q, &drop_all).into_iter(), p), 0, 1.0, 1.0);
         let mut per_code = vec![0u64; table.dict(q).len()];
         for i in 0..table.len() {
             per_code[table.code_at(i, q) as usize] += table.count(i);
         }
-        for c in coarsenings(column, table.dict(q), hierarchies.get(q).copied().flatten()) {
-            let (merged_share, loss) = cost(&c, &per_code, before.records);
-            push(c.change, figures(regrouped(table, q, &c.map).into_iter(), p), 0, merged_share, loss);
-        }
+        let effects: Vec<Effect> = coarsenings(column, table.dict(q), hierarchies.get(q).copied().flatten())
+            .into_iter()
+            .filter_map(|c| {
+                let (merged_share, loss) = cost(&c, &per_code, before.records);
+                effect(c.change, figures(regrouped(table, q, &c.map).into_iter(), p), 0, merged_share, loss)
+            })
+            .collect();
+        coarsened.push(effects);
     }
     let below = a.suppress_below;
     let suppressed: u64 = (0..table.len()).map(|i| table.count(i)).filter(|&f| f < below).sum();
     let kept = (0..table.len()).map(|i| table.count(i)).filter(|&f| f >= below);
     let share = suppressed as f64 / before.records as f64;
-    push(Change::Suppress { below }, figures(kept, p), suppressed, 0.0, share);
-    effects.sort_by(|x, y| x.after.records_at_risk.total_cmp(&y.after.records_at_risk).then(x.generalization_loss.total_cmp(&y.generalization_loss)));
-    ctx.ok("advice", &effects).with_details(json!({ "before": before, "suppress_below": below }))
+    let suppression = effect(Change::Suppress { below }, figures(kept, p), suppressed, 0.0, share);
+    Ok(Pending { ctx: ctx.clone(), before, below, columns: qi.to_vec(), coarsened, suppression })
+}
+
+/// The advice of [`start`], waiting for the figures of the table without each QI.
+#[derive(Debug)]
+pub struct Pending {
+    ctx: Context,
+    before: Figures,
+    below: u64,
+    columns: Vec<String>,
+    /// Per QI, the effects of its coarsenings.
+    coarsened: Vec<Vec<Effect>>,
+    suppression: Option<Effect>,
+}
+
+impl Pending {
+    /// The metric, with `drops[a]` the figures of the table without QI `a` (`None`: no record
+    /// left). The effects are listed per QI (its drop, then its coarsenings), then the
+    /// suppression, before they are ranked: equal ranks keep that order.
+    pub fn finish(self, drops: Vec<Option<Figures>>) -> MetricResult {
+        let Pending { ctx, before, below, columns, coarsened, suppression } = self;
+        let mut effects = Vec::new();
+        for ((column, after), mine) in columns.into_iter().zip(drops).zip(coarsened) {
+            if let Some(after) = after {
+                let mut e = Effect { change: Change::Drop { column }, after, records_suppressed: 0, values_merged: 1.0, generalization_loss: 1.0, sentence: String::new() };
+                e.sentence = sentence(&e.change, &before, &e);
+                effects.push(e);
+            }
+            effects.extend(mine);
+        }
+        effects.extend(suppression);
+        effects.sort_by(|x, y| x.after.records_at_risk.total_cmp(&y.after.records_at_risk).then(x.generalization_loss.total_cmp(&y.generalization_loss)));
+        ctx.ok("advice", &effects).with_details(json!({ "before": before, "suppress_below": below }))
+    }
 }

@@ -408,12 +408,14 @@ impl TableSummary {
 
     /// Finishes into the report, with the profiles of the columns and the facts of the file.
     pub fn finish(self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig) -> Report {
-        self.finish_deferring(columns, facts, config, false)
+        self.finish_deferring(columns, facts, config, false).0
     }
 
     /// [`TableSummary::finish`]; with `attribution_deferred`, without the attribution results
-    /// (the caller adds them: [`SplitAudit`]).
-    fn finish_deferring(mut self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig, attribution_deferred: bool) -> Report {
+    /// and with the advice pending (its "drop a QI" figures come from the attribution
+    /// lattice's statistics), with the position of its metric: the caller adds them
+    /// ([`SplitAudit`]).
+    fn finish_deferring(mut self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig, attribution_deferred: bool) -> (Report, Option<(usize, crate::advice::Pending)>) {
         self.facts = facts;
         self.classes.forget_index();
         for s in &mut self.sensitive {
@@ -478,6 +480,7 @@ impl TableSummary {
                 message: "this report holds a value per record (details.per_record, asked for by the setting per_record): share its shareable variant, which leaves them out".into(),
             });
         }
+        let mut pending_advice = None;
         if let (Some(advice), false) = (&config.advice, qi.is_empty()) {
             let ctx = crate::metric::Context {
                 family: "advice",
@@ -487,7 +490,14 @@ impl TableSummary {
             let norm = config.normaliser();
             let labels: Vec<_> = qi.iter().map(|q| config.attributes.get(q).and_then(|s| s.hierarchy.as_deref()).map(|h| norm.labels(h))).collect();
             let hierarchies: Vec<_> = labels.iter().map(|h| h.as_deref()).collect();
-            metrics.push(crate::advice::metric(&ctx, &self.classes, &qi, &hierarchies, &identity, advice));
+            if attribution_deferred {
+                match crate::advice::start(&ctx, &self.classes, &qi, &hierarchies, &identity, advice) {
+                    Ok(pending) => pending_advice = Some((metrics.len(), pending)),
+                    Err(without) => metrics.push(*without),
+                }
+            } else {
+                metrics.push(crate::advice::metric(&ctx, &self.classes, &qi, &hierarchies, &identity, advice));
+            }
         }
         // Hierarchy and order labels are compared with the (folded) values.
         let attributes = config.read_labels();
@@ -582,7 +592,7 @@ impl TableSummary {
             metrics.extend(balance);
         }
         warnings.extend(metric_warnings(&metrics));
-        Report {
+        let report = Report {
             input: self.facts,
             original_input: self.original.as_ref().map(|o| o.input.clone()),
             reference_input: self.population.as_ref().map(|r| r.input.clone()),
@@ -592,7 +602,8 @@ impl TableSummary {
             warnings,
             read: ReadPath::streaming("the file was read for this audit"),
             per_record: per_record.map(Arc::new),
-        }
+        };
+        (report, pending_advice)
     }
 }
 
@@ -745,7 +756,7 @@ pub fn audit_table_with_control(
     population: Option<Arc<ReferenceTable>>,
     control: Option<Arc<Captured>>,
 ) -> Result<Report> {
-    Ok(Summarised::of(table, config, original, population, control)?.finish(config, false))
+    Ok(Summarised::of(table, config, original, population, control)?.finish(config, false).0)
 }
 
 /// A retained table summarised with the settings of an audit: all its report needs, so the
@@ -766,11 +777,11 @@ impl Summarised {
         Ok(Summarised { summary, profiles, facts: table.facts.clone(), hipaa })
     }
 
-    fn finish(self, config: &AuditConfig, attribution_deferred: bool) -> Report {
-        let mut report = self.summary.finish_deferring(self.profiles, self.facts, config, attribution_deferred);
+    fn finish(self, config: &AuditConfig, attribution_deferred: bool) -> (Report, Option<(usize, crate::advice::Pending)>) {
+        let (mut report, advice) = self.summary.finish_deferring(self.profiles, self.facts, config, attribution_deferred);
         report.metrics.extend(self.hipaa);
         report.read = ReadPath { mode: "retained", reason: "the table was read once and kept in memory".into() };
-        report
+        (report, advice)
     }
 }
 
@@ -779,14 +790,16 @@ impl Summarised {
 /// with 8 QIs) another worker can compute from bytes while this one finishes the other
 /// metrics: [`SplitAudit::start`] summarises the table, [`SplitAudit::lattice`] gives the
 /// piece ([`crate::identity::lattice`]), [`SplitAudit::finish_others`] computes the rest and
-/// [`SplitAudit::complete`] adds the attribution results from the statistics computed
-/// elsewhere, or here. The same report as [`audit_table_with_control`] (the page's audit
+/// [`SplitAudit::complete`] adds the attribution results and the advice's "drop a QI" entries
+/// from the statistics computed elsewhere, or here. The same report as [`audit_table_with_control`] (the page's audit
 /// worker and its reader workers; natively the lattice already runs beside the rest).
 pub struct SplitAudit {
     config: AuditConfig,
     /// The table summarised, until [`SplitAudit::finish_others`] turns it into the report.
     summarised: Option<Box<Summarised>>,
     report: Option<Report>,
+    /// The advice waiting for the lattice's statistics, and where its metric goes.
+    advice: Option<(usize, crate::advice::Pending)>,
     /// The lattice, when attribution is deferred (QIs, records, and keys that fit one word).
     lattice: Option<Lattice>,
     /// Records in scope.
@@ -807,8 +820,9 @@ impl SplitAudit {
         let classes = &summarised.summary.classes;
         let q = summarised.summary.qi_index.len();
         let n = classes.records();
-        let lattice = if q > 0 && n > 0 { identity::attribution::lattice_of(classes, q) } else { None };
-        Ok(SplitAudit { config: config.clone(), summarised: Some(Box::new(summarised)), report: None, lattice, n })
+        let risk_below = identity::attribution::at_risk_below(config.identity_params().threshold, n);
+        let lattice = if q > 0 && n > 0 { identity::attribution::lattice_of(classes, q, risk_below) } else { None };
+        Ok(SplitAudit { config: config.clone(), summarised: Some(Box::new(summarised)), report: None, advice: None, lattice, n })
     }
 
     /// The attribution lattice to compute elsewhere (`identity::attribution::Lattice::stats`),
@@ -821,7 +835,8 @@ impl SplitAudit {
     /// Computes every metric but attribution (at most once).
     pub fn finish_others(&mut self) {
         if let Some(summarised) = self.summarised.take() {
-            self.report = Some(summarised.finish(&self.config, self.lattice.is_some()));
+            let (report, advice) = summarised.finish(&self.config, self.lattice.is_some());
+            (self.report, self.advice) = (Some(report), advice);
         }
     }
 
@@ -844,6 +859,11 @@ impl SplitAudit {
             }
             None => lattice.stats(),
         };
+        // The advice's metric first: its place was counted before the attribution results.
+        if let Some((at, pending)) = self.advice.take() {
+            let drops = crate::advice::drop_figures(&stats, qi.len(), self.n, &self.config.identity_params());
+            report.metrics.insert(at, pending.finish(drops));
+        }
         // The identity family of a table with records ends with ARX's verdict.
         let at = report.metrics.iter().position(|m| m.id == "verdict_arx_thresholds").ok_or_else(|| invalid_piece("no verdict_arx_thresholds to add the attribution results before"))?;
         let attribution = identity::attribution_from(&qi, &self.config.identity_params(), self.n, stats);

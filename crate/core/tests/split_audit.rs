@@ -1,8 +1,9 @@
 //! The page's audit in steps (issue 12): the attribution lattice computed from its bytes by
 //! another worker, the other metrics here, the results added after them, gives the report of
-//! the one-pass audit of the retained table, bit for bit ([`SplitAudit`]).
+//! the one-pass audit of the retained table, bit for bit ([`SplitAudit`]); so does the advice,
+//! whose "drop a QI" figures then come from the lattice's statistics.
 
-use pseudolens_core::{Audit, AuditConfig, Lattice, MissingPolicy, Report, SplitAudit, Table, audit_table, bench_table, stats_from_bytes, stats_to_bytes};
+use pseudolens_core::{AdviceParams, Audit, AuditConfig, Lattice, MissingPolicy, Report, SplitAudit, Table, audit_table, bench_table, stats_from_bytes, stats_to_bytes};
 use proptest::prelude::*;
 
 fn kept(chunks: impl IntoIterator<Item = Vec<u8>>, config: &AuditConfig) -> Table {
@@ -50,7 +51,13 @@ fn the_audit_in_steps_is_the_one_pass_audit() {
         (AuditConfig::default(), false),
     ];
     let table = kept(bench_table(5_000, 7, 0), &AuditConfig::default());
-    for (config, deferred) in configs {
+    // Each with the advice too (the page's default; and a threshold under which larger
+    // classes are at risk).
+    let advised = configs.iter().flat_map(|(c, deferred)| {
+        let advice = Some(AdviceParams::default());
+        [(AuditConfig { advice, ..c.clone() }, *deferred), (AuditConfig { advice, threshold: 0.05, ..c.clone() }, *deferred)]
+    });
+    for (config, deferred) in configs.clone().into_iter().chain(advised) {
         let one = audit_table(&table, &config, None, None).unwrap();
         for remote in [true, false] {
             let (steps, was_deferred) = split(&table, &config, remote);
@@ -93,10 +100,12 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(100))]
 
     #[test]
-    fn pieces_computed_apart_give_the_one_pass_report((csv, q) in small_table(), wildcard in any::<bool>()) {
+    fn pieces_computed_apart_give_the_one_pass_report((csv, q) in small_table(), wildcard in any::<bool>(), threshold in prop_oneof![Just(0.2), 0.01f64..1.0]) {
         let config = AuditConfig {
             quasi_identifiers: (0..q).map(|a| format!("c{a}")).collect(),
             missing_policy: if wildcard { MissingPolicy::Wildcard } else { MissingPolicy::Ordinary },
+            threshold,
+            advice: Some(AdviceParams { suppress_below: 3 }),
             ..AuditConfig::default()
         };
         let table = kept([csv], &config);

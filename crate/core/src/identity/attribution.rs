@@ -22,7 +22,7 @@ pub const FULL_LATTICE_MAX_QIS: usize = 10;
 pub const MAX_QIS: usize = 24;
 
 /// Class statistics of one subset.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct SubsetStats {
     /// Bit `a` set = QI `a` in the subset.
     pub mask: u32,
@@ -32,6 +32,26 @@ pub struct SubsetStats {
     pub sum_sq: u128,
     /// Records unique on `S`.
     pub uniques: u64,
+    /// Records of the smallest class on `S` (its `k`).
+    pub smallest: u64,
+    /// Records in classes on `S` of fewer than the `risk_below` records they were counted
+    /// with ([`at_risk_below`]): the records at risk, for advice's "drop a QI" (issue 12).
+    pub at_risk: u64,
+}
+
+/// The class size from which a class's records are no longer at risk: a record is at risk
+/// when `1/f > threshold` (its prosecutor risk above the threshold, spec identity-risk.md
+/// Sec 4), which holds for the sizes `1 .. at_risk_below` and no other, `1/f` never growing
+/// with `f`. At most `records + 1` (every class of a table of `records` is at risk).
+pub fn at_risk_below(threshold: f64, records: u64) -> u64 {
+    let at_risk = |f: u64| 1.0 / f as f64 > threshold;
+    let (mut lo, mut hi) = (1u64, records.saturating_add(1));
+    // The first size in [lo, hi] not at risk (hi when every smaller one is).
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if at_risk(mid) { lo = mid + 1 } else { hi = mid }
+    }
+    lo
 }
 
 /// Subsets evaluated for `q` QIs, in output order: by size, then by QI positions.
@@ -93,7 +113,7 @@ const PARTITION: usize = 2 << 20;
 /// superset (or from the classes themselves): small subsets cost little however many classes
 /// there are. Grouped lists are kept while their entries total at most a quarter of the
 /// classes, so memory stays within a few bytes a class.
-pub fn project_all(table: &ClassTable, masks: &[u32]) -> Vec<SubsetStats> {
+pub fn project_all(table: &ClassTable, masks: &[u32], risk_below: u64) -> Vec<SubsetStats> {
     let mut budget = table.len() / 4 + 1024;
     let mut stored: Vec<(u32, Groups)> = Vec::new();
     let mut order: Vec<u32> = masks.to_vec();
@@ -103,13 +123,15 @@ pub fn project_all(table: &ClassTable, masks: &[u32]) -> Vec<SubsetStats> {
         let source = stored.iter().filter(|(m, _)| m & mask == mask).map(|(_, g)| g).min_by_key(|g| g.len());
         // A source is a table of keys: `Sizes` is never stored.
         let groups = group(table, source, mask);
-        let (mut classes, mut sum_sq, mut uniques) = (0u64, 0u128, 0u64);
-        for f in groups.sizes() {
-            classes += 1;
-            sum_sq += square(u64::from(f));
-            uniques += u64::from(f == 1);
+        let mut s = SubsetStats { mask, smallest: u64::MAX, ..SubsetStats::default() };
+        for f in groups.sizes().map(u64::from) {
+            s.classes += 1;
+            s.sum_sq += square(f);
+            s.uniques += u64::from(f == 1);
+            s.smallest = s.smallest.min(f);
+            s.at_risk += if f < risk_below { f } else { 0 };
         }
-        stats.push(SubsetStats { mask, classes, sum_sq, uniques });
+        stats.push(s);
         let source_len = source.map_or(table.len(), Groups::len);
         if groups.len() < source_len && groups.len() <= budget && !matches!(groups, Groups::Sizes(_)) {
             budget -= groups.len();
@@ -164,12 +186,14 @@ pub struct Lattice {
     pub(crate) fields: Vec<(u32, u32)>,
     /// One word a class.
     pub(crate) words: Vec<u64>,
+    /// The class size from which records are not at risk ([`SubsetStats::at_risk`]).
+    pub(crate) risk_below: u64,
 }
 
 impl Lattice {
     /// The lattice of `table`'s classes over its `q` QIs; `None` when a key and its count do
     /// not fit one word (then [`project_all`] groups each subset).
-    fn of(table: &ClassTable, q: usize) -> Option<Lattice> {
+    fn of(table: &ClassTable, q: usize, risk_below: u64) -> Option<Lattice> {
         let packing = table.packing();
         let key_bits: u32 = (0..q).map(|a| packing.field(a)).map(|(shift, bits)| shift + bits).max().unwrap_or(0);
         let count_bits = 64 - table.records().leading_zeros();
@@ -181,6 +205,7 @@ impl Lattice {
             count_bits,
             fields: (0..q).map(|a| packing.field(a)).collect(),
             words: (0..table.len()).map(|i| table.packed(i)[0] << count_bits | table.count(i)).collect(),
+            risk_below,
         })
     }
 
@@ -190,7 +215,7 @@ impl Lattice {
     /// largest tops down, and each keeps its top's groups for the chains below while they fit
     /// in a few words a class.
     pub fn stats(self) -> Vec<SubsetStats> {
-        let Lattice { q, count_bits, fields, words } = self;
+        let Lattice { q, count_bits, fields, words, risk_below } = self;
         let mut budget = 6 * words.len() + 4096;
         let classes = Source { mask: (1u32 << q) - 1, words, fields };
         let mut stored: Vec<Source> = Vec::new();
@@ -209,7 +234,7 @@ impl Lattice {
                 let source = stored.iter().filter(|s| s.mask & top == top).min_by_key(|s| s.words.len()).unwrap_or(&classes);
                 let keep = top != classes.mask && top.count_ones() > 1;
                 let mut mine = buffers.lock().ok().and_then(|mut b| b.pop()).unwrap_or_default();
-                let (members, groups) = chain_stats(q, chain, source, count_bits, keep, &mut mine);
+                let (members, groups) = chain_stats(q, chain, source, (count_bits, risk_below), keep, &mut mine);
                 if let Ok(mut b) = buffers.lock() {
                     b.push(mine);
                 }
@@ -229,13 +254,14 @@ impl Lattice {
 
 /// The lattice [`metrics`] computes by chain sorts for these QIs, when it does: at most
 /// [`FULL_LATTICE_MAX_QIS`] QIs, at most [`RADIX_MAX`] classes, a key and its count in one word.
-pub fn lattice_of(table: &ClassTable, q: usize) -> Option<Lattice> {
-    (q <= FULL_LATTICE_MAX_QIS && table.len() <= RADIX_MAX).then(|| Lattice::of(table, q)).flatten()
+/// `risk_below`: [`at_risk_below`] of the audit's threshold.
+pub fn lattice_of(table: &ClassTable, q: usize, risk_below: u64) -> Option<Lattice> {
+    (q <= FULL_LATTICE_MAX_QIS && table.len() <= RADIX_MAX).then(|| Lattice::of(table, q, risk_below)).flatten()
 }
 
 #[cfg(test)]
-fn chain_lattice(table: &ClassTable, q: usize) -> Option<Vec<SubsetStats>> {
-    Lattice::of(table, q).map(|l| l.stats())
+fn chain_lattice(table: &ClassTable, q: usize, risk_below: u64) -> Option<Vec<SubsetStats>> {
+    Lattice::of(table, q, risk_below).map(|l| l.stats())
 }
 
 /// A chain's top groups and their layout (each QI's `(shift, bits)`), kept for the chains below.
@@ -246,7 +272,7 @@ type Kept = (Vec<u64>, Vec<(u32, u32)>);
 /// prefix of the sorted keys. With `keep`, also returns the groups of the chain's largest
 /// member, in the chain's compact layout, with that layout. `buffers` are reused from chain
 /// to chain.
-fn chain_stats(q: usize, chain: &[u32], source: &Source, count_bits: u32, keep: bool, buffers: &mut (Vec<u64>, Vec<u64>)) -> (Vec<SubsetStats>, Option<Kept>) {
+fn chain_stats(q: usize, chain: &[u32], source: &Source, (count_bits, risk_below): (u32, u64), keep: bool, buffers: &mut (Vec<u64>, Vec<u64>)) -> (Vec<SubsetStats>, Option<Kept>) {
     let mut order: Vec<usize> = Vec::new();
     let mut seen = 0u32;
     for &m in chain {
@@ -273,7 +299,7 @@ fn chain_stats(q: usize, chain: &[u32], source: &Source, count_bits: u32, keep: 
     radix_sort_words(a, b, count_bits, width);
     let bounds: Vec<u32> = members.iter().map(|m| m.1).collect();
     // Every sum of squares is at most the records squared: in one word below 2^32 records.
-    let (member_stats, top_groups) = if count_bits <= 32 { scan_runs::<u64>(a, count_bits, &bounds) } else { scan_runs::<u128>(a, count_bits, &bounds) };
+    let (member_stats, top_groups) = if count_bits <= 32 { scan_runs::<u64>(a, count_bits, &bounds, risk_below) } else { scan_runs::<u128>(a, count_bits, &bounds, risk_below) };
     let stats = members.iter().zip(member_stats).map(|(&(mask, _), s)| SubsetStats { mask, ..s }).collect();
     let groups = keep.then(|| a[..top_groups].to_vec());
     // The compact layout: the chain's QIs in order, the first most significant.
@@ -322,49 +348,73 @@ impl SquareSum for u128 {
 /// over the words already read (group `g` after word `g` is read) and returns their number.
 /// The members that change group at a word are found from a table of the highest bit in
 /// which its key differs from the word before's: every member whose bits reach that bit.
-fn scan_runs<S: SquareSum>(a: &mut [u64], count_bits: u32, bounds: &[u32]) -> (Vec<SubsetStats>, usize) {
+fn scan_runs<S: SquareSum>(a: &mut [u64], count_bits: u32, bounds: &[u32], risk_below: u64) -> (Vec<SubsetStats>, usize) {
     let m = bounds.len();
     let (Some(&first), Some(last)) = (a.first(), m.checked_sub(1)) else {
-        return (vec![SubsetStats { mask: 0, classes: 0, sum_sq: 0, uniques: 0 }; m], 0);
+        return (vec![SubsetStats::default(); m], 0);
     };
     // The first member whose group changes when bit `h` is the highest that differs (the
     // last member's always does: it is kept apart, in registers).
     let first_changed: [usize; 64] = std::array::from_fn(|h| bounds.iter().position(|&b| b <= h as u32).unwrap_or(last).min(last));
-    let mut smaller = vec![(0u64, S::default(), 0u64, 0u64); last];
+    let mut smaller = vec![Open::<S>::new(); last];
     let count_mask = (1u64 << count_bits) - 1;
-    let (mut cum, mut top_start, mut top_groups, mut top_sum, mut top_uniques) = (0u64, 0u64, 0usize, S::default(), 0u64);
+    let (mut cum, mut top) = (0u64, Open::<S>::new());
     let mut prev = first >> count_bits;
     for i in 0..a.len() {
         let x = a[i];
         let key = x >> count_bits;
         let diff = prev ^ key;
         if diff != 0 {
-            let f = cum - top_start;
-            top_sum += S::square_of(f);
-            top_uniques += u64::from(f == 1);
-            a[top_groups] = prev << count_bits | f;
-            top_groups += 1;
-            top_start = cum;
-            for (classes, sum, uniques, start) in &mut smaller[first_changed[63 - diff.leading_zeros() as usize]..] {
-                let f = cum - *start;
-                *classes += 1;
-                *sum += S::square_of(f);
-                *uniques += u64::from(f == 1);
-                *start = cum;
+            a[top.classes as usize] = prev << count_bits | (cum - top.start);
+            top.close(cum, risk_below);
+            for open in &mut smaller[first_changed[63 - diff.leading_zeros() as usize]..] {
+                open.close(cum, risk_below);
             }
         }
         cum += x & count_mask;
         prev = key;
     }
-    let f = cum - top_start;
-    a[top_groups] = prev << count_bits | f;
-    let end = |classes: usize, sum: S, uniques: u64, start: u64| {
-        let f = cum - start;
-        SubsetStats { mask: 0, classes: classes as u64 + 1, sum_sq: (sum + S::square_of(f)).wide(), uniques: uniques + u64::from(f == 1) }
-    };
-    let mut stats: Vec<SubsetStats> = smaller.iter().map(|&(c, sum, u, start)| end(c as usize, sum, u, start)).collect();
-    stats.push(end(top_groups, top_sum, top_uniques, top_start));
-    (stats, top_groups + 1)
+    a[top.classes as usize] = prev << count_bits | (cum - top.start);
+    let groups = top.classes as usize + 1;
+    let mut stats: Vec<SubsetStats> = smaller.into_iter().map(|open| open.end(cum, risk_below)).collect();
+    stats.push(top.end(cum, risk_below));
+    (stats, groups)
+}
+
+/// A chain member's statistics while its sorted words are scanned: the groups closed so far
+/// and where its open group started (a cumulative count of records).
+#[derive(Clone, Copy)]
+struct Open<S> {
+    classes: u64,
+    sum: S,
+    uniques: u64,
+    smallest: u64,
+    at_risk: u64,
+    start: u64,
+}
+
+impl<S: SquareSum> Open<S> {
+    fn new() -> Self {
+        Open { classes: 0, sum: S::default(), uniques: 0, smallest: u64::MAX, at_risk: 0, start: 0 }
+    }
+
+    /// Closes the open group at `cum` records and opens the next there.
+    #[inline(always)]
+    fn close(&mut self, cum: u64, risk_below: u64) {
+        let f = cum - self.start;
+        self.classes += 1;
+        self.sum += S::square_of(f);
+        self.uniques += u64::from(f == 1);
+        self.smallest = self.smallest.min(f);
+        self.at_risk += if f < risk_below { f } else { 0 };
+        self.start = cum;
+    }
+
+    /// The statistics once the last group, ending at `cum`, is closed.
+    fn end(mut self, cum: u64, risk_below: u64) -> SubsetStats {
+        self.close(cum, risk_below);
+        SubsetStats { mask: 0, classes: self.classes, sum_sq: self.sum.wide(), uniques: self.uniques, smallest: self.smallest, at_risk: self.at_risk }
+    }
 }
 
 /// [`compact`] by table lookups: the fields `(shift, bits)` of a key gathered one byte of the
@@ -562,16 +612,18 @@ fn rep_group(table: &ClassTable, src: &[(u32, u32)], bits: &[u64], capacity: usi
 
 /// `qi_distinction` and `qi_separation` per subset, `qi_contribution` per QI and
 /// `qi_singling_out` (project-defined: the minimal subsets on which some record is unique).
-pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String]) -> Vec<MetricResult> {
+/// `threshold`: the audit's, for [`SubsetStats::at_risk`].
+pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], threshold: f64) -> Vec<MetricResult> {
     if qi.len() > MAX_QIS {
         let why = "too_many_quasi_identifiers";
         return ["qi_distinction", "qi_separation", "qi_contribution", "qi_singling_out"]
             .map(|id| ctx.without_value(id, crate::metric::Status::NotApplicable, why))
             .to_vec();
     }
-    let stats = match lattice_of(table, qi.len()) {
+    let risk_below = at_risk_below(threshold, table.records());
+    let stats = match lattice_of(table, qi.len(), risk_below) {
         Some(lattice) => lattice.stats(),
-        None => project_all(table, &subsets(qi.len())),
+        None => project_all(table, &subsets(qi.len()), risk_below),
     };
     metrics_from(ctx, table.records(), qi, stats)
 }
@@ -684,8 +736,8 @@ mod tests {
             .collect();
         words.sort_unstable();
         let (mut a, mut b) = (words.clone(), words.clone());
-        let one = scan_runs::<u64>(&mut a, 6, &[7, 3, 0]);
-        let two = scan_runs::<u128>(&mut b, 6, &[7, 3, 0]);
+        let one = scan_runs::<u64>(&mut a, 6, &[7, 3, 0], 5);
+        let two = scan_runs::<u128>(&mut b, 6, &[7, 3, 0], 5);
         assert_eq!(one, two);
         assert_eq!(a[..one.1], b[..two.1]);
         assert_eq!(one.0.iter().map(|s| s.classes).collect::<Vec<_>>(), [8, 128, one.1 as u64]);
@@ -711,11 +763,25 @@ mod tests {
                 t.absorb(&key, 0.0).unwrap();
             }
             let masks = subsets(q);
-            let mut by_chain: Vec<SubsetStats> = chain_lattice(&t, q).unwrap();
-            let mut by_subset = project_all(&t, &masks);
+            let mut by_chain: Vec<SubsetStats> = chain_lattice(&t, q, 3).unwrap();
+            let mut by_subset = project_all(&t, &masks, 3);
             by_chain.sort_by_key(|s| s.mask);
             by_subset.sort_by_key(|s| s.mask);
             assert_eq!(by_chain, by_subset, "q = {q}");
+            assert!(by_chain.iter().any(|s| s.at_risk > 0 && s.smallest < 3), "records at risk counted");
         }
+    }
+
+    #[test]
+    fn the_sizes_at_risk_are_those_below_the_bound() {
+        for threshold in [0.0, 0.05, 0.1, 0.2, 1.0 / 3.0, 0.5, 0.999, 1.0, 2.0] {
+            let below = at_risk_below(threshold, 1000);
+            for f in 1..=1000u64 {
+                assert_eq!(f < below, 1.0 / f as f64 > threshold, "threshold {threshold}, size {f}");
+            }
+        }
+        assert_eq!(at_risk_below(0.2, 100), 5);
+        assert_eq!(at_risk_below(0.0, 100), 101, "every class of the table is at risk");
+        assert_eq!(at_risk_below(1.0, 100), 1, "none is");
     }
 }

@@ -10,17 +10,18 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::table::wire::{Reader, Writer, sealed, unsealed};
 
 /// The first bytes of a lattice and of its statistics, with the version of the format.
-const LATTICE_MAGIC: &[u8; 4] = b"PLL1";
-const STATS_MAGIC: &[u8; 4] = b"PLS1";
+const LATTICE_MAGIC: &[u8; 4] = b"PLL2";
+const STATS_MAGIC: &[u8; 4] = b"PLS2";
 
 impl Lattice {
-    /// The lattice as bytes: magic, `q`, `count_bits`, each QI's `(shift, bits)`, the count
-    /// of words and the words (little-endian), then a CRC-32 of all before it.
+    /// The lattice as bytes: magic, `q`, `count_bits`, `risk_below`, each QI's `(shift, bits)`,
+    /// the count of words and the words (little-endian), then a CRC-32 of all before it.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut w = Writer(Vec::with_capacity(16 + 2 * self.q + 8 * self.words.len()));
+        let mut w = Writer(Vec::with_capacity(24 + 2 * self.q + 8 * self.words.len()));
         w.0.extend_from_slice(LATTICE_MAGIC);
         w.u8(self.q as u8);
         w.u8(self.count_bits as u8);
+        w.u64(self.risk_below);
         for &(shift, bits) in &self.fields {
             w.u8(shift as u8);
             w.u8(bits as u8);
@@ -36,6 +37,7 @@ impl Lattice {
         let mut r = Reader::new(checked(bytes, LATTICE_MAGIC)?, invalid_piece);
         let q = usize::from(r.u8()?);
         let count_bits = u32::from(r.u8()?);
+        let risk_below = r.u64()?;
         if q == 0 || q > FULL_LATTICE_MAX_QIS || count_bits > 63 {
             return Err(invalid_piece("QIs or count bits out of range"));
         }
@@ -52,14 +54,18 @@ impl Lattice {
             return Err(invalid_piece("the words do not fill the rest"));
         }
         let words = r.rest().chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
-        Ok(Lattice { q, count_bits, fields, words })
+        Ok(Lattice { q, count_bits, fields, words, risk_below })
     }
 }
 
+/// Bytes of one subset's statistics.
+const STATS_BYTES: usize = 52;
+
 /// Statistics of subsets as bytes: magic, their count, then per subset its mask, classes,
-/// sum of squares (two words, low first) and uniques, little-endian; a CRC-32 at the end.
+/// sum of squares (two words, low first), uniques, smallest class and records at risk,
+/// little-endian; a CRC-32 at the end.
 pub fn stats_to_bytes(stats: &[SubsetStats]) -> Vec<u8> {
-    let mut w = Writer(Vec::with_capacity(12 + 36 * stats.len()));
+    let mut w = Writer(Vec::with_capacity(12 + STATS_BYTES * stats.len()));
     w.0.extend_from_slice(STATS_MAGIC);
     w.u32(stats.len() as u32);
     for s in stats {
@@ -68,6 +74,8 @@ pub fn stats_to_bytes(stats: &[SubsetStats]) -> Vec<u8> {
         w.u64(s.sum_sq as u64);
         w.u64((s.sum_sq >> 64) as u64);
         w.u64(s.uniques);
+        w.u64(s.smallest);
+        w.u64(s.at_risk);
     }
     sealed(w.0)
 }
@@ -76,7 +84,7 @@ pub fn stats_to_bytes(stats: &[SubsetStats]) -> Vec<u8> {
 pub fn stats_from_bytes(bytes: &[u8]) -> Result<Vec<SubsetStats>> {
     let mut r = Reader::new(checked(bytes, STATS_MAGIC)?, invalid_piece);
     let len = r.u32()? as usize;
-    if r.rest().len() != len.checked_mul(36).ok_or_else(|| invalid_piece("too many subsets"))? {
+    if r.rest().len() != len.checked_mul(STATS_BYTES).ok_or_else(|| invalid_piece("too many subsets"))? {
         return Err(invalid_piece("the subsets do not fill the rest"));
     }
     (0..len)
@@ -85,7 +93,7 @@ pub fn stats_from_bytes(bytes: &[u8]) -> Result<Vec<SubsetStats>> {
             let classes = r.u64()?;
             let low = u128::from(r.u64()?);
             let sum_sq = u128::from(r.u64()?) << 64 | low;
-            Ok(SubsetStats { mask, classes, sum_sq, uniques: r.u64()? })
+            Ok(SubsetStats { mask, classes, sum_sq, uniques: r.u64()?, smallest: r.u64()?, at_risk: r.u64()? })
         })
         .collect()
 }
@@ -132,7 +140,7 @@ mod tests {
     #[test]
     fn the_lattice_through_bytes_gives_the_same_statistics() {
         for (q, rows) in [(1, 50), (3, 400), (8, 5000)] {
-            let lattice = lattice_of(&table(q, rows), q).expect("fits one word");
+            let lattice = lattice_of(&table(q, rows), q, 5).expect("fits one word");
             let again = Lattice::from_bytes(&lattice.to_bytes()).unwrap();
             assert_eq!(again, lattice);
             let stats = lattice.stats();
@@ -142,7 +150,7 @@ mod tests {
 
     #[test]
     fn damaged_bytes_are_refused() {
-        let lattice = lattice_of(&table(3, 200), 3).unwrap();
+        let lattice = lattice_of(&table(3, 200), 3, 5).unwrap();
         let bytes = lattice.to_bytes();
         for cut in [0, 3, 8, bytes.len() - 1] {
             assert_eq!(Lattice::from_bytes(&bytes[..cut]).unwrap_err().code, "invalid_piece", "cut at {cut}");

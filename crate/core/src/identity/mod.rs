@@ -189,7 +189,7 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult
     }
     // Attribution reads the class table alone: it runs beside the other metrics, whose own
     // steps (the bootstrap, SCORR) leave cores idle.
-    let attribution = (!input.attribution_deferred).then_some(|| attribution::metrics(&ctx, table, qi));
+    let attribution = (!input.attribution_deferred).then_some(|| attribution::metrics(&ctx, table, qi, p.threshold));
     let (attribution, rest) = crate::par::join_some(attribution, || from_classes(&ctx, input, p));
     out.extend(rest);
     out.extend(attribution.into_iter().flatten());
