@@ -41,7 +41,7 @@ pub struct SubsetStats {
 
 /// The class size from which a class's records are no longer at risk: a record is at risk
 /// when `1/f > threshold` (its prosecutor risk above the threshold, spec identity-risk.md
-/// Sec 4), which holds for the sizes `1 .. at_risk_below` and no other, `1/f` never growing
+/// Sec 5), which holds for the sizes `1 .. at_risk_below` and no other, `1/f` never growing
 /// with `f`. At most `records + 1` (every class of a table of `records` is at risk).
 pub fn at_risk_below(threshold: f64, records: u64) -> u64 {
     let at_risk = |f: u64| 1.0 / f as f64 > threshold;
@@ -123,12 +123,12 @@ pub fn project_all(table: &ClassTable, masks: &[u32], risk_below: u64) -> Vec<Su
         let source = stored.iter().filter(|(m, _)| m & mask == mask).map(|(_, g)| g).min_by_key(|g| g.len());
         // A source is a table of keys: `Sizes` is never stored.
         let groups = group(table, source, mask);
-        let mut s = SubsetStats { mask, smallest: u64::MAX, ..SubsetStats::default() };
+        let mut s = SubsetStats { mask, ..SubsetStats::default() };
         for f in groups.sizes().map(u64::from) {
             s.classes += 1;
             s.sum_sq += square(f);
             s.uniques += u64::from(f == 1);
-            s.smallest = s.smallest.min(f);
+            s.smallest = if s.classes == 1 { f } else { s.smallest.min(f) };
             s.at_risk += if f < risk_below { f } else { 0 };
         }
         stats.push(s);
