@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::hash::{self, Map};
-use crate::identity::attribution::SubsetStats;
+use crate::identity::attribution::{SubsetStats, at_risk_below};
 use crate::identity::{ClassTable, IdentityParams, MissingPolicy};
 use crate::metric::{Context, MetricResult, Status};
 use crate::table::dictionary::{Dictionary, is_blank};
@@ -59,17 +59,15 @@ pub struct Figures {
 /// `1/k`, success rate `K/n`; without a population table the journalist and marketer values
 /// equal these). `None` when no record is left.
 pub fn figures(sizes: impl Iterator<Item = u64>, p: &IdentityParams) -> Option<Figures> {
+    // The lattice's rule for the records at risk, so the drops it counts are these figures.
+    let risk_below = at_risk_below(p.threshold, u64::MAX);
     let mut c = Counts { n: 0, classes: 0, k: u64::MAX, uniques: 0, at_risk: 0 };
     for f in sizes.filter(|&f| f > 0) {
         c.n += f;
         c.classes += 1;
         c.k = c.k.min(f);
-        if f == 1 {
-            c.uniques += 1;
-        }
-        if 1.0 / f as f64 > p.threshold {
-            c.at_risk += f;
-        }
+        c.uniques += u64::from(f == 1);
+        c.at_risk += if f < risk_below { f } else { 0 };
     }
     c.figures(p)
 }
@@ -101,7 +99,7 @@ impl Counts {
 
 /// The figures of the table without each QI in turn, from the attribution lattice's
 /// statistics of the subsets that leave one QI out (`stats`, counted with the
-/// [`crate::identity::attribution::at_risk_below`] of `p`'s threshold): the same figures as
+/// [`at_risk_below`] of `p`'s threshold): the same figures as
 /// regrouping the classes, with no sort of their own (the page computes them in the reader
 /// worker that computes the lattice). `records`: records in scope; `q` QIs.
 pub fn drop_figures(stats: &[SubsetStats], q: usize, records: u64, p: &IdentityParams) -> Vec<Option<Figures>> {
@@ -153,6 +151,16 @@ pub struct Effect {
     pub generalization_loss: f64,
     /// The change in one sentence.
     pub sentence: String,
+}
+
+impl Effect {
+    /// The effect of `change` with the figures `after` it and its cost, and its sentence
+    /// against the figures `before`.
+    fn new(change: Change, before: &Figures, after: Figures, records_suppressed: u64, values_merged: f64, generalization_loss: f64) -> Effect {
+        let mut e = Effect { change, after, records_suppressed, values_merged, generalization_loss, sentence: String::new() };
+        e.sentence = sentence(&e.change, before, &e);
+        e
+    }
 }
 
 /// A coarsening of one QI: per code, its group's representative code and `|GR|`.
@@ -375,13 +383,7 @@ pub fn start(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[Op
     let Some(before) = figures((0..table.len()).map(|i| table.count(i)), p) else {
         return Err(Box::new(ctx.without_value("advice", Status::EmptyInput, "no_records_in_scope")));
     };
-    let effect = |change: Change, after: Option<Figures>, records_suppressed: u64, values_merged: f64, generalization_loss: f64| {
-        after.map(|after| {
-            let mut e = Effect { change, after, records_suppressed, values_merged, generalization_loss, sentence: String::new() };
-            e.sentence = sentence(&e.change, &before, &e);
-            e
-        })
-    };
+    let effect = |change, after: Option<Figures>, suppressed, merged, loss| after.map(|after| Effect::new(change, &before, after, suppressed, merged, loss));
     let mut coarsened = Vec::with_capacity(qi.len());
     for (q, column) in qi.iter().enumerate() {
         let mut per_code = vec![0u64; table.dict(q).len()];
@@ -425,11 +427,7 @@ impl Pending {
         let Pending { ctx, before, below, columns, coarsened, suppression } = self;
         let mut effects = Vec::new();
         for ((column, after), mine) in columns.into_iter().zip(drops).zip(coarsened) {
-            if let Some(after) = after {
-                let mut e = Effect { change: Change::Drop { column }, after, records_suppressed: 0, values_merged: 1.0, generalization_loss: 1.0, sentence: String::new() };
-                e.sentence = sentence(&e.change, &before, &e);
-                effects.push(e);
-            }
+            effects.extend(after.map(|after| Effect::new(Change::Drop { column }, &before, after, 0, 1.0, 1.0)));
             effects.extend(mine);
         }
         effects.extend(suppression);

@@ -820,8 +820,7 @@ impl SplitAudit {
         let classes = &summarised.summary.classes;
         let q = summarised.summary.qi_index.len();
         let n = classes.records();
-        let risk_below = identity::attribution::at_risk_below(config.identity_params().threshold, n);
-        let lattice = if q > 0 && n > 0 { identity::attribution::lattice_of(classes, q, risk_below) } else { None };
+        let lattice = if q > 0 && n > 0 { identity::attribution::lattice_of(classes, q, config.identity_params().threshold) } else { None };
         Ok(SplitAudit { config: config.clone(), summarised: Some(Box::new(summarised)), report: None, advice: None, lattice, n })
     }
 

@@ -123,15 +123,11 @@ pub fn project_all(table: &ClassTable, masks: &[u32], risk_below: u64) -> Vec<Su
         let source = stored.iter().filter(|(m, _)| m & mask == mask).map(|(_, g)| g).min_by_key(|g| g.len());
         // A source is a table of keys: `Sizes` is never stored.
         let groups = group(table, source, mask);
-        let mut s = SubsetStats { mask, ..SubsetStats::default() };
-        for f in groups.sizes().map(u64::from) {
-            s.classes += 1;
-            s.sum_sq += square(f);
-            s.uniques += u64::from(f == 1);
-            s.smallest = if s.classes == 1 { f } else { s.smallest.min(f) };
-            s.at_risk += if f < risk_below { f } else { 0 };
+        let mut tally = Tally::<u128>::new();
+        for f in groups.sizes() {
+            tally.add(u64::from(f), risk_below);
         }
-        stats.push(s);
+        stats.push(tally.stats(mask));
         let source_len = source.map_or(table.len(), Groups::len);
         if groups.len() < source_len && groups.len() <= budget && !matches!(groups, Groups::Sizes(_)) {
             budget -= groups.len();
@@ -254,8 +250,9 @@ impl Lattice {
 
 /// The lattice [`metrics`] computes by chain sorts for these QIs, when it does: at most
 /// [`FULL_LATTICE_MAX_QIS`] QIs, at most [`RADIX_MAX`] classes, a key and its count in one word.
-/// `risk_below`: [`at_risk_below`] of the audit's threshold.
-pub fn lattice_of(table: &ClassTable, q: usize, risk_below: u64) -> Option<Lattice> {
+/// `threshold`: the audit's, for [`SubsetStats::at_risk`].
+pub fn lattice_of(table: &ClassTable, q: usize, threshold: f64) -> Option<Lattice> {
+    let risk_below = at_risk_below(threshold, table.records());
     (q <= FULL_LATTICE_MAX_QIS && table.len() <= RADIX_MAX).then(|| Lattice::of(table, q, risk_below)).flatten()
 }
 
@@ -365,7 +362,7 @@ fn scan_runs<S: SquareSum>(a: &mut [u64], count_bits: u32, bounds: &[u32], risk_
         let key = x >> count_bits;
         let diff = prev ^ key;
         if diff != 0 {
-            a[top.classes as usize] = prev << count_bits | (cum - top.start);
+            a[top.tally.classes as usize] = prev << count_bits | (cum - top.start);
             top.close(cum, risk_below);
             for open in &mut smaller[first_changed[63 - diff.leading_zeros() as usize]..] {
                 open.close(cum, risk_below);
@@ -374,46 +371,69 @@ fn scan_runs<S: SquareSum>(a: &mut [u64], count_bits: u32, bounds: &[u32], risk_
         cum += x & count_mask;
         prev = key;
     }
-    a[top.classes as usize] = prev << count_bits | (cum - top.start);
-    let groups = top.classes as usize + 1;
+    a[top.tally.classes as usize] = prev << count_bits | (cum - top.start);
+    let groups = top.tally.classes as usize + 1;
     let mut stats: Vec<SubsetStats> = smaller.into_iter().map(|open| open.end(cum, risk_below)).collect();
     stats.push(top.end(cum, risk_below));
     (stats, groups)
 }
 
-/// A chain member's statistics while its sorted words are scanned: the groups closed so far
-/// and where its open group started (a cumulative count of records).
+/// The statistics of a subset's groups, one group at a time.
 #[derive(Clone, Copy)]
-struct Open<S> {
+struct Tally<S> {
     classes: u64,
     sum: S,
     uniques: u64,
     smallest: u64,
     at_risk: u64,
-    start: u64,
 }
 
-impl<S: SquareSum> Open<S> {
+impl<S: SquareSum> Tally<S> {
     fn new() -> Self {
-        Open { classes: 0, sum: S::default(), uniques: 0, smallest: u64::MAX, at_risk: 0, start: 0 }
+        Tally { classes: 0, sum: S::default(), uniques: 0, smallest: u64::MAX, at_risk: 0 }
     }
 
-    /// Closes the open group at `cum` records and opens the next there.
+    /// Counts a group of `f` records (at risk below `risk_below`).
     #[inline(always)]
-    fn close(&mut self, cum: u64, risk_below: u64) {
-        let f = cum - self.start;
+    fn add(&mut self, f: u64, risk_below: u64) {
         self.classes += 1;
         self.sum += S::square_of(f);
         self.uniques += u64::from(f == 1);
         self.smallest = self.smallest.min(f);
         self.at_risk += if f < risk_below { f } else { 0 };
+    }
+
+    /// The statistics of subset `mask` (a smallest class of 0 when there is none).
+    fn stats(self, mask: u32) -> SubsetStats {
+        let smallest = if self.classes == 0 { 0 } else { self.smallest };
+        SubsetStats { mask, classes: self.classes, sum_sq: self.sum.wide(), uniques: self.uniques, smallest, at_risk: self.at_risk }
+    }
+}
+
+/// A chain member's tally while its sorted words are scanned, and where its open group
+/// started (a cumulative count of records).
+#[derive(Clone, Copy)]
+struct Open<S> {
+    tally: Tally<S>,
+    start: u64,
+}
+
+impl<S: SquareSum> Open<S> {
+    fn new() -> Self {
+        Open { tally: Tally::new(), start: 0 }
+    }
+
+    /// Closes the open group at `cum` records and opens the next there.
+    #[inline(always)]
+    fn close(&mut self, cum: u64, risk_below: u64) {
+        self.tally.add(cum - self.start, risk_below);
         self.start = cum;
     }
 
     /// The statistics once the last group, ending at `cum`, is closed.
     fn end(mut self, cum: u64, risk_below: u64) -> SubsetStats {
         self.close(cum, risk_below);
-        SubsetStats { mask: 0, classes: self.classes, sum_sq: self.sum.wide(), uniques: self.uniques, smallest: self.smallest, at_risk: self.at_risk }
+        self.tally.stats(0)
     }
 }
 
@@ -620,10 +640,9 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], threshold: f64)
             .map(|id| ctx.without_value(id, crate::metric::Status::NotApplicable, why))
             .to_vec();
     }
-    let risk_below = at_risk_below(threshold, table.records());
-    let stats = match lattice_of(table, qi.len(), risk_below) {
+    let stats = match lattice_of(table, qi.len(), threshold) {
         Some(lattice) => lattice.stats(),
-        None => project_all(table, &subsets(qi.len()), risk_below),
+        None => project_all(table, &subsets(qi.len()), at_risk_below(threshold, table.records())),
     };
     metrics_from(ctx, table.records(), qi, stats)
 }

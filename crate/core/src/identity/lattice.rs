@@ -140,7 +140,7 @@ mod tests {
     #[test]
     fn the_lattice_through_bytes_gives_the_same_statistics() {
         for (q, rows) in [(1, 50), (3, 400), (8, 5000)] {
-            let lattice = lattice_of(&table(q, rows), q, 5).expect("fits one word");
+            let lattice = lattice_of(&table(q, rows), q, 0.2).expect("fits one word");
             let again = Lattice::from_bytes(&lattice.to_bytes()).unwrap();
             assert_eq!(again, lattice);
             let stats = lattice.stats();
@@ -150,7 +150,7 @@ mod tests {
 
     #[test]
     fn damaged_bytes_are_refused() {
-        let lattice = lattice_of(&table(3, 200), 3, 5).unwrap();
+        let lattice = lattice_of(&table(3, 200), 3, 0.2).unwrap();
         let bytes = lattice.to_bytes();
         for cut in [0, 3, 8, bytes.len() - 1] {
             assert_eq!(Lattice::from_bytes(&bytes[..cut]).unwrap_err().code, "invalid_piece", "cut at {cut}");
