@@ -280,7 +280,7 @@ fn regrouped(table: &ClassTable, a: usize, map: &[u32]) -> Vec<u64> {
                 (u64::from(map[table.code_at(i, a) as usize]) << rest_bits | others(w)) << count_bits | table.count(i)
             })
             .collect();
-        crate::identity::attribution::radix_sort_words(&mut words, &mut Vec::new(), count_bits, rest_bits + new_bits);
+        crate::radix::radix_sort_words(&mut words, &mut Vec::new(), count_bits, rest_bits + new_bits);
         let count_mask = (1u64 << count_bits) - 1;
         let mut sizes: Vec<u64> = Vec::new();
         let mut prev = None;

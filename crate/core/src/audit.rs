@@ -216,6 +216,64 @@ impl TableSummary {
         if self.qi_index.is_empty() {
             return Ok(());
         }
+        let mut failed = self.keys_of(block);
+        let rows = &mut self.rows;
+        rows.classes.clear();
+        if let Err((i, e)) = self.classes.absorb_rows(&rows.keys, &rows.weights, &mut rows.classes) {
+            failed = Some(e.at_line(block.lines[i]));
+        }
+        self.absorb_classes(block, failed)
+    }
+
+    /// Rows `from..to` of a retained table, block by block as [`TableSummary::absorb`], with
+    /// the classes of the whole range found at once by sorting its keys
+    /// ([`ClassTable::absorb_batch`]) when the class table can ([`ClassTable::batch`]; no
+    /// weight or person id, whose errors name a row): the keys in a first pass, then the
+    /// rest of each block with its rows' classes.
+    fn absorb_range(&mut self, table: &Table, needed: &[usize], from: usize, to: usize) -> Result<()> {
+        let most = self.qi_index.iter().map(|&j| u32::try_from(table.columns[j].values.len() + 1).unwrap_or(u32::MAX)).collect();
+        let batch = (!self.qi_index.is_empty() && self.weight_index.is_none() && self.person_index.is_none()).then(|| self.classes.batch(most, to - from)).flatten();
+        let mut codes = vec![Vec::new(); table.columns.len()];
+        let mut lines = Vec::with_capacity(BLOCK_ROWS.min(to - from));
+        let mut blocks = |summary: &mut Self, columns: &[usize], each: &mut dyn FnMut(&mut Self, usize, &Block<'_>) -> Result<()>| -> Result<()> {
+            for start in (from..to).step_by(BLOCK_ROWS) {
+                let end = (start + BLOCK_ROWS).min(to);
+                for &j in columns {
+                    table.columns[j].codes.as_ref().expect("a needed column is retained").slice_into(start, end, &mut codes[j]);
+                }
+                lines.clear();
+                lines.extend((start..end).map(|r| table.lines.line(r as u64)));
+                each(summary, start - from, &Block { codes: &codes, lines: &lines, columns: &table.columns })?;
+            }
+            Ok(())
+        };
+        let Some(mut batch) = batch else {
+            return blocks(self, needed, &mut |summary, _, block| summary.absorb(block));
+        };
+        let qi = self.qi_index.clone();
+        blocks(self, &qi, &mut |summary, _, block| {
+            let failed = summary.keys_of(block);
+            debug_assert!(failed.is_none(), "no weight or person id: nothing fails");
+            batch.push(&mut summary.classes, &summary.rows.keys);
+            Ok(())
+        })?;
+        let classes = self.classes.absorb_batch(batch).map_err(|(row, e)| match row {
+            Some(row) => e.at_line(table.lines.line((from + row) as u64)),
+            None => e,
+        })?;
+        blocks(self, needed, &mut |summary, at, block| {
+            if let Some(c) = &mut summary.released {
+                c.absorb_block(block, &summary.norm);
+            }
+            summary.rows.classes.clear();
+            summary.rows.classes.extend(classes[at..at + block.len()].iter().map(|&c| (c != u32::MAX).then_some(c)));
+            summary.absorb_classes(block, None)
+        })
+    }
+
+    /// The keys of a block's rows (their QI codes, one row after the other), their weights
+    /// and persons, up to a row in error (returned, with its line).
+    fn keys_of(&mut self, block: &Block<'_>) -> Option<Error> {
         let norm = &self.norm;
         let values = |i: usize| &block.columns[i].values;
         if let Some(w) = self.weight_index {
@@ -224,13 +282,10 @@ impl TableSummary {
                 self.weights.push(parse_weight(norm.normalise(v.text(code as u32))).unwrap_or(f64::NAN));
             }
         }
-        // The keys, weights and persons of the rows first (up to a row in error), then their
-        // classes all at once, then what the classes hold.
         let rows = &mut self.rows;
         rows.keys.clear();
         rows.weights.clear();
         rows.persons.clear();
-        rows.classes.clear();
         let mut failed = None;
         for i in 0..block.len() {
             for (a, &col) in self.qi_index.iter().enumerate() {
@@ -259,9 +314,16 @@ impl TableSummary {
                 break;
             }
         }
-        if let Err((i, e)) = self.classes.absorb_rows(&rows.keys, &rows.weights, &mut rows.classes) {
-            failed = Some(e.at_line(block.lines[i]));
-        }
+        failed
+    }
+
+    /// What the classes of a block's rows (`self.rows.classes`) hold: first rows, records,
+    /// persons, sensitive values; then the summaries of the extended QIs. `failed`: the
+    /// block's row in error, returned after the rows before it are absorbed.
+    fn absorb_classes(&mut self, block: &Block<'_>, failed: Option<Error>) -> Result<()> {
+        let norm = &self.norm;
+        let values = |i: usize| &block.columns[i].values;
+        let rows = &self.rows;
         let q = self.qi_index.len();
         let id = |i: usize| self.record_index.and_then(|col| record_id(norm, values(col), block.codes[col][i]));
         if let Some(first) = &mut self.first_rows {
@@ -736,6 +798,10 @@ fn hipaa_metric(table: &Table, profiles: &[ColumnProfile], config: &AuditConfig)
 /// Rows a block of a retained table holds.
 const BLOCK_ROWS: usize = 1 << 16;
 
+/// Rows a range of a retained table summarised at once holds at most: its classes are found by
+/// sorting its rows' keys ([`TableSummary::absorb_range`]), 20 bytes a row while it runs.
+const RANGE_ROWS: usize = 1 << 21;
+
 /// Audits a retained table ([`Table::is_retained`]) without reading its file again: the same
 /// report as a streaming audit with the same settings. `not_retained` when a column a role
 /// of `config` needs was not kept (the caller reads the file again, streaming).
@@ -947,22 +1013,12 @@ fn summarise(
     }
     let rows = table.facts.rows_total as usize;
     // Row ranges summarised on all cores, merged in order.
-    let parts = crate::par::threads().min(rows / BLOCK_ROWS + 1).max(1);
+    let parts = crate::par::threads().min(rows / BLOCK_ROWS + 1).max(rows.div_ceil(RANGE_ROWS)).max(1);
     let ranges: Vec<(usize, usize)> = (0..parts).map(|p| (rows * p / parts, rows * (p + 1) / parts)).collect();
     let summaries = crate::par::map(ranges, |(from, to)| -> Result<TableSummary> {
         let mut part = TableSummary::new(&table.header, config)?;
         part.set_original(summary.original.clone(), &table.header, config)?;
-        let mut codes = vec![Vec::new(); table.columns.len()];
-        let mut lines = Vec::with_capacity(BLOCK_ROWS.min(to - from));
-        for start in (from..to).step_by(BLOCK_ROWS) {
-            let end = (start + BLOCK_ROWS).min(to);
-            for &j in &needed {
-                table.columns[j].codes.as_ref().expect("checked above").slice_into(start, end, &mut codes[j]);
-            }
-            lines.clear();
-            lines.extend((start..end).map(|r| table.lines.line(r as u64)));
-            part.absorb(&Block { codes: &codes, lines: &lines, columns: &table.columns })?;
-        }
+        part.absorb_range(table, &needed, from, to)?;
         Ok(part)
     });
     let population = summary.population.take();

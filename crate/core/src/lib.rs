@@ -13,7 +13,7 @@
 //! - balance.md (R_external, risk_r, safety, RUT, candidate choice): [`balance`].
 
 // Base: errors, hashing, confidence intervals, random numbers, special functions, numeric helpers, the result
-// format, parallel work.
+// format, parallel work, the radix sort.
 pub mod error;
 pub mod hash;
 pub mod interval;
@@ -21,6 +21,7 @@ mod json;
 pub mod metric;
 pub mod numeric;
 pub mod par;
+pub(crate) mod radix;
 mod rng;
 mod special;
 

@@ -305,6 +305,30 @@ fn tables_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64]) -> Option<R
     Some(parts.and_then(|p| audit_table(&p.table, config, None, None)))
 }
 
+/// The classes of a kept table, found by sorting the rows' keys, pass the memory budget at the
+/// row the streaming read does: the same message (classes so far) and line.
+#[test]
+fn a_kept_table_meets_the_memory_budget_where_the_streaming_read_does() {
+    let mut csv = String::from("id,b\n");
+    for i in 0..5000 {
+        csv.push_str(&format!("{},{}\n", i % 1700, i % 3));
+    }
+    for budget in [20_000, 30_000, 200_000] {
+        let config = AuditConfig { memory_budget: budget, ..qi(&["id", "b"]) };
+        let mut reader = Audit::table_reader(&qi(&[])).unwrap();
+        reader.push(csv.as_bytes()).unwrap();
+        let kept = audit_table(&reader.finish_part().unwrap().table, &config, None, None);
+        match (kept, audit_chunked(csv.as_bytes(), &config, 1 << 20)) {
+            (Err(k), Err(s)) => {
+                assert_eq!(k.code, "memory_budget_exceeded");
+                assert_eq!((k.message, k.line), (s.message, s.line), "budget {budget}");
+            }
+            (Ok(k), Ok(s)) => assert!(serde_json::to_value(&k.metrics).unwrap() == serde_json::to_value(&s.metrics).unwrap(), "budget {budget}: other metrics"),
+            (k, s) => panic!("budget {budget}: kept {:?}, streaming {:?}", k.err(), s.err()),
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 

@@ -7,7 +7,7 @@ use std::path::Path;
 /// The layer of each top-level module of `src/`.
 fn layer(module: &str) -> Option<u8> {
     Some(match module {
-        "error" | "hash" | "interval" | "json" | "metric" | "numeric" | "par" | "rng" | "special" => 0,
+        "error" | "hash" | "interval" | "json" | "metric" | "numeric" | "par" | "radix" | "rng" | "special" => 0,
         "ingest" => 1,
         "table" => 2,
         "advice" | "attack" | "attribute" | "balance" | "hipaa" | "identity" | "utility" | "verdict" => 3,

@@ -11,7 +11,7 @@ use std::hash::BuildHasher;
 
 use super::class_index::{ClassIndex, PREFETCHES, prefetch};
 use super::dictionary::{Dictionary, SUPPRESSED, is_blank};
-use super::packing::Packing;
+use super::packing::{Packing, width};
 use crate::error::{Error, Result};
 use crate::hash::Fixed;
 use crate::ingest::cell::Cell;
@@ -61,6 +61,13 @@ fn same_key(keys: &[u64], i: usize, key: &[u64]) -> bool {
     }
 }
 
+/// Whether adding class `i` checks the memory budget first, and for room for how many
+/// classes: at the first class, then each time the classes reach a power of two from 4 (as a
+/// vector of counts grows), for twice as many.
+fn budget_step(i: usize) -> Option<usize> {
+    (i == 0 || (i >= 4 && i.is_power_of_two())).then(|| (2 * i).max(4))
+}
+
 /// How many keys ahead a lookup asks for its memory: enough to cover a read from memory
 /// with the work of the keys between.
 const AHEAD: usize = 16;
@@ -92,6 +99,43 @@ impl Lookahead {
     fn get(&self, r: usize, packing: u32) -> Option<(&[u64], Option<u64>)> {
         let s = r % RING;
         (self.rows[s] == (r, packing)).then(|| (&self.keys[s * self.words..(s + 1) * self.words], self.hashes[s]))
+    }
+}
+
+/// The rows of a whole range gathered for [`ClassTable::absorb_batch`]: each row in scope as
+/// one word, its key packed above its row number (0-based in the range), with widths large
+/// enough for every code the columns' dictionaries can give.
+pub struct RowBatch {
+    /// Where each code sits in a key, shifted up by `row_bits` in a word.
+    fields: Vec<(u32, u64)>,
+    layout: Packing,
+    row_bits: u32,
+    /// Per QI, the largest code the layout holds, and the largest code of a row in scope.
+    most: Vec<u32>,
+    widest: Vec<u32>,
+    words: Vec<u64>,
+    /// Rows pushed (in scope or not) and rows the batch was made for.
+    rows: u32,
+    room: u32,
+}
+
+impl RowBatch {
+    /// Adds the rows of `keys` (their keys one after the other, as [`ClassTable::absorb_rows`]
+    /// takes them), counting those out of scope in `table`.
+    pub fn push(&mut self, table: &mut ClassTable, keys: &[u32]) {
+        for key in keys.chunks_exact(table.q) {
+            let row = u64::from(self.rows);
+            self.rows = self.rows.wrapping_add(1);
+            if !table.in_scope(key) {
+                continue;
+            }
+            let mut word = 0;
+            for ((&c, widest), &(shift, _)) in key.iter().zip(&mut self.widest).zip(&self.fields) {
+                *widest = (*widest).max(c);
+                word |= u64::from(c) << shift;
+            }
+            self.words.push(word << self.row_bits | row);
+        }
     }
 }
 
@@ -169,15 +213,19 @@ impl ClassTable {
 
     /// An error when room for `classes` would take more than the memory budget.
     fn check_budget(&self, classes: usize) -> Result<()> {
+        self.check_budget_at(classes, self.counts.len())
+    }
+
+    /// [`ClassTable::check_budget`] with `so_far` classes.
+    fn check_budget_at(&self, classes: usize, so_far: usize) -> Result<()> {
         if self.memory_for(classes) <= self.budget {
             return Ok(());
         }
         Err(Error::input(
             "memory_budget_exceeded",
             format!(
-                "the equivalence classes would take more than the memory budget of {} MB ({} classes so far); choose fewer quasi-identifiers, or raise the memory budget",
+                "the equivalence classes would take more than the memory budget of {} MB ({so_far} classes so far); choose fewer quasi-identifiers, or raise the memory budget",
                 self.budget / 1_000_000,
-                self.counts.len()
             ),
         ))
     }
@@ -282,6 +330,98 @@ impl ClassTable {
             }
         }
         failed.map_or(Ok(()), Err)
+    }
+
+    /// A batch for the `rows` rows of a range, absorbed at once by sorting their keys instead
+    /// of one lookup a row (a lookup waits for memory once the classes outgrow the cache; wasm
+    /// cannot prefetch). `most[a]` bounds the codes of QI `a`. `None` when the table is not
+    /// new and empty or is weighted, or when a key and a row number do not fit one word
+    /// together.
+    pub fn batch(&self, most: Vec<u32>, rows: usize) -> Option<RowBatch> {
+        if self.q == 0 || !self.counts.is_empty() || self.rows_total > 0 || self.weights.is_some() {
+            return None;
+        }
+        let room = u32::try_from(rows).ok()?;
+        let row_bits = width(room.saturating_sub(1));
+        let layout = Packing::new(most.iter().map(|&m| width(m).max(2)).collect());
+        let fields = layout.one_word_fields().filter(|_| layout.width() + row_bits <= 64)?;
+        let widest = vec![0; most.len()];
+        Some(RowBatch { fields, layout, row_bits, most, widest, words: Vec::with_capacity(rows), rows: 0, room })
+    }
+
+    /// Absorbs a batch's rows: the same classes, numbered the same (by their first row), the
+    /// same counts and the same packing as [`ClassTable::absorb_rows`] of its rows in order.
+    /// Returns each row's class, `u32::MAX` for a row out of scope; on an error, the row that
+    /// meets it one by one (the memory budget: the first row of the class that passes it), if
+    /// a row does.
+    /// The keys are radix-sorted with their row numbers below them; a run of one key is a
+    /// class whose first word holds its first row (the sort is stable), and the runs sorted by
+    /// first row number the classes. The index is left to be built when a class is next
+    /// looked up.
+    pub fn absorb_batch(&mut self, batch: RowBatch) -> std::result::Result<Vec<u32>, (Option<usize>, Error)> {
+        let RowBatch { layout, row_bits, most, widest, mut words, rows, room, .. } = batch;
+        if rows > room || widest.iter().zip(&most).any(|(w, m)| w > m) {
+            let e = Error { kind: crate::error::ErrorKind::Internal, code: "batch_overflow", message: "a batch of rows held more rows or larger codes than it was made for".into(), line: None, column: None };
+            return Err((None, e));
+        }
+        let mut scratch = Vec::new();
+        crate::radix::radix_sort_words(&mut words, &mut scratch, row_bits, layout.width());
+        let row_mask = (1u64 << row_bits) - 1;
+        // Where each run starts in `words`, and the runs by their first row.
+        let mut starts: Vec<u32> = Vec::new();
+        scratch.clear();
+        for (i, &w) in words.iter().enumerate() {
+            if i == 0 || w >> row_bits != words[i - 1] >> row_bits {
+                scratch.push((w & row_mask) << 32 | starts.len() as u64);
+                starts.push(i as u32);
+            }
+        }
+        starts.push(words.len() as u32);
+        let runs = scratch.len();
+        let mut by_first = std::mem::take(&mut scratch);
+        crate::radix::radix_sort_words(&mut by_first, &mut scratch, 32, row_bits);
+        // (The packing of the keys is one word from the first class on, as one by one.)
+        let steps = std::iter::successors(Some(0usize), |&i| Some((2 * i).max(4))).take_while(|&i| i < runs);
+        if let Some((i, e)) = steps.filter_map(|i| self.check_budget_at(budget_step(i).expect("a step"), i).err().map(|e| (i, e))).next() {
+            return Err((Some((by_first[i] >> 32) as usize), e));
+        }
+        let mut class_of_run = vec![0u32; runs];
+        for (class, &f) in by_first.iter().enumerate() {
+            class_of_run[(f & 0xffff_ffff) as usize] = class as u32;
+        }
+        drop((by_first, scratch));
+        // Each run's key in the packing the rows in scope need (as absorbing them one by one
+        // widens it), its count and its rows' class.
+        let packing = Packing::new(widest.iter().map(|&w| width(w).max(2)).collect());
+        let fields = layout.one_word_fields().expect("one word");
+        let same = packing == layout;
+        let mut codes = vec![0; self.q];
+        self.keys = vec![0; runs * packing.words()];
+        self.counts = vec![0; runs];
+        let mut classes = vec![u32::MAX; rows as usize];
+        for (r, run) in starts.windows(2).enumerate() {
+            let class = class_of_run[r] as usize;
+            let members = &words[run[0] as usize..run[1] as usize];
+            let key = members[0] >> row_bits;
+            let out = &mut self.keys[class * packing.words()..(class + 1) * packing.words()];
+            if same {
+                out[0] = key;
+            } else {
+                codes.iter_mut().zip(&fields).for_each(|(c, &(s, m))| *c = ((key >> s) & m) as u32);
+                packing.pack(&codes, out);
+            }
+            self.counts[class] = members.len() as u32;
+            for &w in members {
+                classes[(w & row_mask) as usize] = class as u32;
+            }
+        }
+        if packing != self.packing {
+            self.scratch = vec![0; packing.words()];
+            self.packing = packing;
+            self.repacks = self.repacks.wrapping_add(1);
+        }
+        self.order = std::sync::OnceLock::new();
+        Ok(classes)
     }
 
     /// Asks for the index's bucket of the key [`AHEAD`] keys after key `r` of `keys` (keys
@@ -394,8 +534,7 @@ impl ClassTable {
             Err(vacancy) => {
                 // (u32::MAX marks an empty slot of the index.)
                 let room = match u32::try_from(self.counts.len()) {
-                    Ok(i) if i != u32::MAX && self.counts.len() == self.counts.capacity() => self.check_budget((self.counts.len() * 2).max(4)).map(|()| i),
-                    Ok(i) if i != u32::MAX => Ok(i),
+                    Ok(i) if i != u32::MAX => budget_step(i as usize).map_or(Ok(()), |room| self.check_budget(room)).map(|()| i),
                     _ => Err(Error::input("too_many_classes", "the file has more than 4 billion distinct keys")),
                 };
                 room.inspect(|&i| {
@@ -694,6 +833,8 @@ impl ClassTable {
 mod tests {
     use std::collections::HashMap;
 
+    use proptest::prelude::*;
+
     use super::*;
     use crate::rng::SplitMix64;
 
@@ -800,6 +941,125 @@ mod tests {
             for i in 0..a.len() {
                 assert_eq!(a.find(&a.key(i)), Some(i));
             }
+        }
+    }
+
+    /// Cells of rows: `values[r][a]` below 2 is blank (0 missing, 1 suppressed), else text.
+    fn cell(v: u32) -> String {
+        v.to_string()
+    }
+
+    fn coded(t: &mut ClassTable, values: &[Vec<u32>]) -> Vec<u32> {
+        let mut keys = Vec::new();
+        for row in values {
+            for (a, &v) in row.iter().enumerate() {
+                let text = cell(v);
+                keys.push(t.code(
+                    a,
+                    match v {
+                        0 => Cell::Missing,
+                        1 => Cell::Suppressed,
+                        _ => Cell::text(&text),
+                    },
+                ));
+            }
+        }
+        keys
+    }
+
+    /// The rows absorbed one by one (in blocks of `block` rows) and as one batch (pushed in
+    /// blocks of `push` rows) give the same table, the same class for each row, or the same
+    /// error at the same row.
+    fn batch_equals_one_by_one(values: &[Vec<u32>], q: usize, policy: MissingPolicy, exclude: bool, budget: u64, block: usize, push: usize) {
+        let mut one = ClassTable::new(q, policy, exclude, false);
+        one.set_budget(budget);
+        let keys = coded(&mut one, values);
+        let mut classes = Vec::new();
+        let mut one_err = None;
+        for (b, chunk) in keys.chunks(block * q).enumerate() {
+            if let Err((r, e)) = one.absorb_rows(chunk, &[], &mut classes) {
+                one_err = Some((b * block + r, e.message));
+                break;
+            }
+        }
+        let mut batched = ClassTable::new(q, policy, exclude, false);
+        batched.set_budget(budget);
+        let keys = coded(&mut batched, values);
+        let most = (0..q).map(|a| batched.dict(a).len() as u32).collect();
+        let mut batch = batched.batch(most, values.len()).expect("a batch");
+        for chunk in keys.chunks(push * q) {
+            batch.push(&mut batched, chunk);
+        }
+        match (batched.absorb_batch(batch), one_err) {
+            (Ok(rows), None) => {
+                let want: Vec<u32> = classes.iter().map(|c| c.unwrap_or(u32::MAX)).collect();
+                assert_eq!(rows, want, "each row's class");
+                assert_eq!((batched.len(), batched.packing.clone()), (one.len(), one.packing.clone()));
+                for i in 0..one.len() {
+                    assert_eq!((batched.key(i), batched.count(i)), (one.key(i), one.count(i)), "class {i}");
+                }
+                assert_eq!((batched.rows_total, batched.suppressed, batched.dropped), (one.rows_total, one.suppressed, one.dropped));
+                // The index is built when next needed: every class is found again.
+                if let Some(first) = (!batched.is_empty()).then(|| batched.key(0)) {
+                    batched.absorb(&first, 0.0).unwrap();
+                }
+                assert!((0..batched.len()).all(|i| batched.find(&batched.key(i)) == Some(i)));
+            }
+            (Err((row, e)), Some((want_row, want))) => assert_eq!((row, e.message), (Some(want_row), want)),
+            (got, want) => panic!("batch {:?}, one by one {want:?}", got.map(|r| r.len()).map_err(|(r, e)| (r, e.message))),
+        }
+    }
+
+    #[test]
+    fn a_batch_gives_the_classes_of_one_by_one() {
+        let mut rng = SplitMix64(3);
+        // 70,000 rows: the sort's digits of 16 bits; blanks in a tenth of the cells.
+        for (rows, q, spread) in [(70_000, 3, 40), (5_000, 3, 70_000), (3_000, 9, 6), (1, 2, 5)] {
+            let values: Vec<Vec<u32>> = (0..rows).map(|_| (0..q).map(|_| if rng.below(10) == 0 { rng.below(2) as u32 } else { 2 + rng.below(spread) as u32 }).collect()).collect();
+            for (policy, exclude) in [(MissingPolicy::Ordinary, false), (MissingPolicy::Drop, false), (MissingPolicy::Wildcard, true)] {
+                batch_equals_one_by_one(&values, q, policy, exclude, u64::MAX, 1 << 16, 4096);
+            }
+        }
+        // Rows whose QIs are all suppressed, left out.
+        let values = vec![vec![1, 1], vec![2, 1], vec![1, 1], vec![2, 1]];
+        batch_equals_one_by_one(&values, 2, MissingPolicy::Ordinary, true, u64::MAX, 1, 3);
+    }
+
+    #[test]
+    fn a_batch_passes_the_memory_budget_at_the_row_one_by_one_does() {
+        let values: Vec<Vec<u32>> = (0..3_000u32).map(|r| vec![2 + r % 97, 2 + r % 13]).collect();
+        for budget in [10, 100, 400, 1_000, 20_000, 40_000] {
+            batch_equals_one_by_one(&values, 2, MissingPolicy::Ordinary, false, budget, 700, 1000);
+        }
+    }
+
+    #[test]
+    fn no_batch_for_a_weighted_or_filled_table_or_a_key_past_one_word() {
+        let t = ClassTable::new(2, MissingPolicy::Ordinary, false, true);
+        assert!(t.batch(vec![10, 10], 100).is_none(), "weighted");
+        let (t, _) = table(10, 2, 5, 1);
+        assert!(t.batch(vec![10, 10], 100).is_none(), "classes already");
+        let t = ClassTable::new(2, MissingPolicy::Ordinary, false, false);
+        assert!(t.batch(vec![1 << 20, 1 << 20], 1 << 20).is_some(), "21 + 21 + 20 bits");
+        assert!(t.batch(vec![1 << 21, 1 << 21], 1 << 20).is_some(), "22 + 22 + 20 bits");
+        assert!(t.batch(vec![1 << 22, 1 << 21], 1 << 20).is_none(), "23 + 22 + 20 bits");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Any rows, blanks, policy, budget and split into pushes: the batch is the one-by-one
+        /// table.
+        #[test]
+        fn any_batch_equals_one_by_one(
+            (q, values) in (1usize..6).prop_flat_map(|q| (Just(q), proptest::collection::vec(proptest::collection::vec(0u32..8, q), 0..400))),
+            policy in prop_oneof![Just(MissingPolicy::Ordinary), Just(MissingPolicy::Drop)],
+            exclude in any::<bool>(),
+            budget in prop_oneof![Just(u64::MAX), 0u64..20_000],
+            block in 1usize..500,
+            push in 1usize..500,
+        ) {
+            batch_equals_one_by_one(&values, q, policy, exclude, budget, block, push);
         }
     }
 }

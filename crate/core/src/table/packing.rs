@@ -15,7 +15,7 @@ pub struct Packing {
 }
 
 /// Bits needed to hold `code`.
-fn width(code: u32) -> u32 {
+pub(crate) fn width(code: u32) -> u32 {
     (32 - code.leading_zeros()).max(1)
 }
 
