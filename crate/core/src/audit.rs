@@ -250,11 +250,18 @@ impl TableSummary {
         let Some(mut batch) = batch else {
             return blocks(self, needed, &mut |summary, _, block| summary.absorb(block));
         };
+        // Each QI's codes in the class table's codes, column by column (each column's values
+        // are coded in the order the rows give them, as row by row).
         let qi = self.qi_index.clone();
+        let mut mapped = vec![Vec::new(); qi.len()];
         blocks(self, &qi, &mut |summary, _, block| {
-            let failed = summary.keys_of(block);
-            debug_assert!(failed.is_none(), "no weight or person id: nothing fails");
-            batch.push(&mut summary.classes, &summary.rows.keys);
+            let (classes, norm) = (&mut summary.classes, &summary.norm);
+            for (a, ((&col, map), out)) in summary.qi_index.iter().zip(&mut summary.qi_maps).zip(&mut mapped).enumerate() {
+                let values = &block.columns[col].values;
+                out.clear();
+                out.extend(block.codes[col].iter().map(|&code| map.get(code, || classes.code(a, norm.normalise(values.text(code))))));
+            }
+            batch.push(classes, &mapped);
             Ok(())
         })?;
         let classes = self.classes.absorb_batch(batch).map_err(|(row, e)| match row {

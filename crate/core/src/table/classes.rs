@@ -110,9 +110,9 @@ pub struct RowBatch {
     fields: Vec<(u32, u64)>,
     layout: Packing,
     row_bits: u32,
-    /// Per QI, the largest code the layout holds, and the largest code of a row in scope.
+    /// Per QI, the largest code the layout holds, and the largest code pushed.
     most: Vec<u32>,
-    widest: Vec<u32>,
+    largest: Vec<u32>,
     words: Vec<u64>,
     /// Rows pushed (in scope or not) and rows the batch was made for.
     rows: u32,
@@ -120,21 +120,26 @@ pub struct RowBatch {
 }
 
 impl RowBatch {
-    /// Adds the rows of `keys` (their keys one after the other, as [`ClassTable::absorb_rows`]
-    /// takes them), counting those out of scope in `table`.
-    pub fn push(&mut self, table: &mut ClassTable, keys: &[u32]) {
-        for key in keys.chunks_exact(table.q) {
+    /// Adds the rows whose codes are `columns[a][i]` (QI `a`, row `i`; columns of equal
+    /// length), counting those out of scope in `table`.
+    pub fn push(&mut self, table: &mut ClassTable, columns: &[Vec<u32>]) {
+        debug_assert_eq!(columns.len(), table.q);
+        let rows = columns.first().map_or(0, Vec::len);
+        let columns: Vec<&[u32]> = columns.iter().map(|c| &c[..rows]).collect();
+        for i in 0..rows {
+            let (mut word, mut all_suppressed, mut any_blank) = (0, true, false);
+            for ((column, largest), &(shift, _)) in columns.iter().zip(&mut self.largest).zip(&self.fields) {
+                let c = column[i];
+                *largest = (*largest).max(c);
+                word |= u64::from(c) << shift;
+                all_suppressed &= c == SUPPRESSED;
+                any_blank |= is_blank(c);
+            }
             let row = u64::from(self.rows);
             self.rows = self.rows.wrapping_add(1);
-            if !table.in_scope(key) {
-                continue;
+            if table.scope_of(all_suppressed, any_blank) {
+                self.words.push(word << self.row_bits | row);
             }
-            let mut word = 0;
-            for ((&c, widest), &(shift, _)) in key.iter().zip(&mut self.widest).zip(&self.fields) {
-                *widest = (*widest).max(c);
-                word |= u64::from(c) << shift;
-            }
-            self.words.push(word << self.row_bits | row);
         }
     }
 }
@@ -345,8 +350,8 @@ impl ClassTable {
         let row_bits = width(room.saturating_sub(1));
         let layout = Packing::new(most.iter().map(|&m| width(m).max(2)).collect());
         let fields = layout.one_word_fields().filter(|_| layout.width() + row_bits <= 64)?;
-        let widest = vec![0; most.len()];
-        Some(RowBatch { fields, layout, row_bits, most, widest, words: Vec::with_capacity(rows), rows: 0, room })
+        let largest = vec![0; most.len()];
+        Some(RowBatch { fields, layout, row_bits, most, largest, words: Vec::with_capacity(rows), rows: 0, room })
     }
 
     /// Absorbs a batch's rows: the same classes, numbered the same (by their first row), the
@@ -359,21 +364,24 @@ impl ClassTable {
     /// first row number the classes. The index is left to be built when a class is next
     /// looked up.
     pub fn absorb_batch(&mut self, batch: RowBatch) -> std::result::Result<Vec<u32>, (Option<usize>, Error)> {
-        let RowBatch { layout, row_bits, most, widest, mut words, rows, room, .. } = batch;
-        if rows > room || widest.iter().zip(&most).any(|(w, m)| w > m) {
+        let RowBatch { layout, fields, row_bits, most, largest, mut words, rows, room } = batch;
+        if rows > room || largest.iter().zip(&most).any(|(l, m)| l > m) {
             let e = Error { kind: crate::error::ErrorKind::Internal, code: "batch_overflow", message: "a batch of rows held more rows or larger codes than it was made for".into(), line: None, column: None };
             return Err((None, e));
         }
         let mut scratch = Vec::new();
         crate::radix::radix_sort_words(&mut words, &mut scratch, row_bits, layout.width());
         let row_mask = (1u64 << row_bits) - 1;
-        // Where each run starts in `words`, and the runs by their first row.
+        // Where each run starts in `words`, the runs by their first row, and each QI's largest
+        // code in scope (the keys' fields shifted up by `row_bits`).
         let mut starts: Vec<u32> = Vec::new();
+        let mut widest = vec![0u64; self.q];
         scratch.clear();
         for (i, &w) in words.iter().enumerate() {
             if i == 0 || w >> row_bits != words[i - 1] >> row_bits {
                 scratch.push((w & row_mask) << 32 | starts.len() as u64);
                 starts.push(i as u32);
+                widest.iter_mut().zip(&fields).for_each(|(m, &(s, mask))| *m = (*m).max((w >> (s + row_bits)) & mask));
             }
         }
         starts.push(words.len() as u32);
@@ -392,8 +400,7 @@ impl ClassTable {
         drop((by_first, scratch));
         // Each run's key in the packing the rows in scope need (as absorbing them one by one
         // widens it), its count and its rows' class.
-        let packing = Packing::new(widest.iter().map(|&w| width(w).max(2)).collect());
-        let fields = layout.one_word_fields().expect("one word");
+        let packing = Packing::new(widest.iter().map(|&w| width(w as u32).max(2)).collect());
         let same = packing == layout;
         let mut codes = vec![0; self.q];
         self.keys = vec![0; runs * packing.words()];
@@ -454,15 +461,21 @@ impl ClassTable {
 
     /// Counts a row out of scope (all-suppressed, or dropped) or not; false when it is out.
     fn in_scope(&mut self, key: &[u32]) -> bool {
+        self.scope_of(key.iter().all(|&c| c == SUPPRESSED), key.iter().any(|&c| is_blank(c)))
+    }
+
+    /// [`ClassTable::in_scope`] of a row whose QIs are all suppressed or not, and of which one
+    /// is blank or none.
+    #[inline]
+    fn scope_of(&mut self, all_suppressed: bool, any_blank: bool) -> bool {
         self.rows_total += 1;
-        let all_suppressed = key.iter().all(|&c| c == SUPPRESSED);
         if all_suppressed {
             self.suppressed += 1;
             if self.exclude_suppressed {
                 return false;
             }
         }
-        if self.policy == MissingPolicy::Drop && key.iter().any(|&c| is_blank(c)) {
+        if self.policy == MissingPolicy::Drop && any_blank {
             self.dropped += 1;
             return false;
         }
@@ -988,7 +1001,8 @@ mod tests {
         let most = (0..q).map(|a| batched.dict(a).len() as u32).collect();
         let mut batch = batched.batch(most, values.len()).expect("a batch");
         for chunk in keys.chunks(push * q) {
-            batch.push(&mut batched, chunk);
+            let columns: Vec<Vec<u32>> = (0..q).map(|a| chunk.iter().skip(a).step_by(q).copied().collect()).collect();
+            batch.push(&mut batched, &columns);
         }
         match (batched.absorb_batch(batch), one_err) {
             (Ok(rows), None) => {
