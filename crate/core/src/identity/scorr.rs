@@ -36,7 +36,10 @@ impl<'o, K: Copy> Stats<'o, K> {
             self.max = value;
             self.argmax.clear();
         }
-        if value == self.max {
+        // (A full list whose last key comes before this one keeps it out: one comparison, the
+        // usual case among the many classes of the largest value.)
+        let full_before = |argmax: &[K]| argmax.len() == ARGMAX && argmax.last().is_some_and(|last| (self.order)(last, &key).is_lt());
+        if value == self.max && !full_before(&self.argmax) {
             let at = self.argmax.partition_point(|k| (self.order)(k, &key).is_lt());
             if at < ARGMAX {
                 self.argmax.insert(at, key);
@@ -162,13 +165,14 @@ pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> Vec<MetricResult> {
         Some(p) => uniformity(&p.by_class, |k| k as usize, |k| t.key(k as usize), |k| s.f[k as usize], (policy, s.alpha), &by_class),
     };
     out.push(ctx.ok("scorr_uniformity_risk_qi", uf.value()).with_details(json!({ "argmax": argmax(&uf) })));
+    let records = value_records(t);
     for (a, name) in s.qi.iter().enumerate() {
         let counts = s.value_counts(a);
         let by_value = |x: &u32, y: &u32| t.value_rank(a, *x).cmp(&t.value_rank(a, *y));
         let st = match s.persons {
             None => {
                 let mut st = Stats::new(&by_value);
-                let records = value_records(t, a);
+                let records = &records[a];
                 for (v, f) in counts.iter().enumerate() {
                     if let Some(f) = f {
                         st.add(v as u32, 1.0 / f, records[v]);
@@ -189,11 +193,21 @@ pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> Vec<MetricResult> {
     out
 }
 
-/// Records per value code of QI `a`.
-fn value_records(t: &ClassTable, a: usize) -> Vec<u64> {
-    let mut records = vec![0u64; t.dict(a).len()];
-    for i in 0..t.len() {
-        records[t.code_at(i, a) as usize] += t.count(i);
+/// Per QI, the records of each value code, in one pass over the classes.
+fn value_records(t: &ClassTable) -> Vec<Vec<u64>> {
+    let mut records: Vec<Vec<u64>> = (0..t.q()).map(|a| vec![0u64; t.dict(a).len()]).collect();
+    match t.packing().one_word_fields() {
+        Some(fields) => {
+            for i in 0..t.len() {
+                let (w, n) = (t.packed(i)[0], t.count(i));
+                records.iter_mut().zip(&fields).for_each(|(r, &(s, m))| r[((w >> s) & m) as usize] += n);
+            }
+        }
+        None => {
+            for i in 0..t.len() {
+                records.iter_mut().enumerate().for_each(|(a, r)| r[t.code_at(i, a) as usize] += t.count(i));
+            }
+        }
     }
     records
 }
@@ -222,4 +236,29 @@ fn k_person(ctx: &Context, s: &ScorrInput<'_>, p: &Persons) -> MetricResult {
     let several = p.in_several_classes();
     let r = ctx.ok("k_anonymity_person", k).with_details(json!({ "persons": p.count(), "persons_in_several_classes": several }));
     if several > 0 { r.with_warning("person_in_several_classes") } else { r }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn argmax_keeps_the_first_keys_in_order_of_the_largest_value_in_any_order_of_adding() {
+        let order = |a: &u32, b: &u32| a.cmp(b);
+        for round in 0..4u32 {
+            // A shuffle of the keys (a step coprime to 60), each once at the largest value and
+            // once below it.
+            let keys: Vec<u32> = (0..60).map(|i| (i * 7 + round * 11) % 60).collect();
+            let mut st = Stats::new(&order);
+            for &k in &keys {
+                st.add(k, if k % 3 == 0 { 0.5 } else { 1.0 }, 1);
+                st.add(k + 100, 0.25, 1);
+            }
+            assert_eq!(st.argmax, vec![1, 2, 4, 5, 7], "round {round}");
+            assert_eq!((st.min, st.max, st.records), (0.25, 1.0, 120));
+            // A larger value starts the list again.
+            st.add(200, 2.0, 1);
+            assert_eq!(st.argmax, vec![200]);
+        }
+    }
 }
