@@ -106,7 +106,7 @@ impl Lookahead {
 /// one word, its key packed above its row number (0-based in the range), with widths large
 /// enough for every code the columns' dictionaries can give.
 pub struct RowBatch {
-    /// Where each code sits in a key, shifted up by `row_bits` in a word.
+    /// Each QI's `(shift, mask)` in a key (a word holds the key above `row_bits` bits of row).
     fields: Vec<(u32, u64)>,
     layout: Packing,
     row_bits: u32,
