@@ -310,7 +310,7 @@ test('pseudolens and DuckDB-wasm in the same browser', async ({ browser }) => {
       table.push(
         [`${head}: drop to first report (read + audit)`, fmt(p.firstReportMs), fmt(d.firstReportMs), ratio(p.firstReportMs, d.firstReportMs)],
         [`  of which read + profile (${p.readers} workers) / audit`, `${fmt(p.readMs)} / ${fmt(p.auditMs)}`, '', ''],
-        [`${head}: re-audit, ${s.drop} dropped (wall, 250 ms debounce incl.)`, fmt(p.reauditMs), `${fmt(d.reauditFileMs)} (file)`, ratio(p.reauditMs, d.reauditFileMs)],
+        [`${head}: re-audit, ${s.drop} dropped (wall, 50 ms pause incl.)`, fmt(p.reauditMs), `${fmt(d.reauditFileMs)} (file)`, ratio(p.reauditMs, d.reauditFileMs)],
         [`${head}: re-audit, compute only (page's "Recomputed in")`, fmt(p.pageReauditMs), `${fmt(d.reauditTableMs)} (table)`, ratio(p.pageReauditMs, d.reauditTableMs)],
         [`  DuckDB-wasm: load into a table in memory`, '', fmt(d.loadMs), ''],
       );

@@ -48,6 +48,26 @@ async function expectFigures(page: Page, expected: ReturnType<typeof cli>): Prom
   expect(await cardValue(page, 'prosecutor_records_at_risk')).toBe(`${(expected.atRisk * 100).toFixed(2)}%`);
 }
 
+/** Records, from now on, each state the line under the results takes and how the results are
+ * marked then ([`recordedStates`]). */
+async function recordStates(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const line = document.querySelector<HTMLElement>('#results-freshness')!;
+    const results = document.querySelector<HTMLElement>('#results-panel')!;
+    const states: string[] = [];
+    (window as unknown as { __states: string[] }).__states = states;
+    const note = () => {
+      const marked = results.classList.contains('stale') ? `results stale${results.getAttribute('aria-busy') === 'true' ? ' and busy' : ''}` : 'results current';
+      states.push(`${line.dataset.state}, ${marked}`);
+    };
+    new MutationObserver(note).observe(line, { attributes: true, attributeFilter: ['data-state'] });
+  });
+}
+
+async function recordedStates(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __states: string[] }).__states);
+}
+
 test('a change of roles or settings is recomputed from the kept table, never by reading the file again', async ({ page }, testInfo) => {
   expect(existsSync(CLI), `the CLI ${CLI} must be built first (cargo build --release)`).toBe(true);
   const path = testInfo.outputPath('generated.csv');
@@ -71,12 +91,14 @@ test('a change of roles or settings is recomputed from the kept table, never by 
   await expect(freshness).toHaveAttribute('data-file-reads', '1');
   await expectFigures(page, cli(path, ['age', 'sex']));
 
-  // Another quasi-identifier: out of date at once, then recomputed without a read.
+  // Another quasi-identifier: out of date at once (a role is recomputed after a pause of 50 ms,
+  // so the states are recorded as they come), then recomputed without a read.
+  await recordStates(page);
   await profile.locator('select[data-column="zip"]').selectOption('quasi_identifier');
-  await expect(freshness).toHaveAttribute('data-state', 'stale');
-  await expect(results).toHaveClass(/stale/);
-  await expect(results).toHaveAttribute('aria-busy', 'true');
   await expect(freshness).toHaveAttribute('data-state', 'fresh');
+  const states = await recordedStates(page);
+  expect(states[0]).toBe('stale, results stale and busy');
+  expect(states.at(-1)).toBe('fresh, results current');
   await expect(results).toContainText('Quasi-identifiers: age, sex, zip');
   await expect(results).not.toHaveClass(/stale/);
   await expect(freshness).toContainText(/Recomputed in \d+\.\d\d s from the table kept in memory; the file was not read again/);

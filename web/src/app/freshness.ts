@@ -1,6 +1,7 @@
 // Keeps the results in step with the settings of step 2: the moment a role or a setting
 // changes, the results shown are marked out of date (a class, aria-busy and a short text);
-// after a pause of DEBOUNCE_MS the audit is recomputed from the table the worker keeps. An
+// after a pause (TYPING_PAUSE_MS for a setting typed, CHOICE_PAUSE_MS for a choice: a role, an
+// option, a box ticked) the audit is recomputed from the table the worker keeps. An
 // answer is shown only if no setting changed since its request was made. The line under the
 // results says how long the last audit took and whether the file was read again. An edit that
 // leaves the settings as they were asked for (the "change" a field fires when it loses focus
@@ -9,8 +10,13 @@
 import { count, seconds } from '../ui/format';
 import type { TableRead } from '../shared/protocol';
 
-/** How long the settings must stay still before a recompute starts. */
-const DEBOUNCE_MS = 250;
+/** How long the settings must stay still before a recompute starts: a setting typed waits for
+ * the next keystroke. */
+export const TYPING_PAUSE_MS = 250;
+/** The pause after a choice (a role, an option, a box ticked): it is whole at once (a role
+ * taken from another column changes both in the same event), so the recompute starts almost at
+ * once. */
+export const CHOICE_PAUSE_MS = 50;
 
 /** What the results shown were computed for: fresh, out of date, or not computable. */
 type State = 'fresh' | 'stale' | 'invalid';
@@ -65,8 +71,9 @@ export class Freshness {
     return this.askedFor === this.version;
   }
 
-  /** A role or a setting changed: the results shown are out of date; recompute soon. */
-  changed(): void {
+  /** A role or a setting changed: the results shown are out of date; recompute after `pause` ms
+   * without another change. */
+  changed(pause: number = TYPING_PAUSE_MS): void {
     if (this.timer === null && this.askedKey !== null && this.key() === this.askedKey) return;
     this.version += 1;
     if (this.results.hidden) return; // nothing shown to keep in step
@@ -75,7 +82,7 @@ export class Freshness {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.again();
-    }, DEBOUNCE_MS);
+    }, pause);
   }
 
   /** Recomputes with the current settings now. */

@@ -16,7 +16,7 @@ import { sizeMismatch } from '../ui/account';
 import { LENIENT_HELPS, SIDE_NAMES, addMessage, clearMessages, describeError, removeErrors, showMessage } from '../ui/messages';
 import { renderProfile, type ProfileForm, type ProfileMode } from '../setup/profile-view';
 import { sheetChoice } from '../setup/sheet-choice';
-import { Freshness, profileReadText } from './freshness';
+import { CHOICE_PAUSE_MS, Freshness, profileReadText } from './freshness';
 import { clearCandidates, renderCandidates } from '../results/balance/candidates-view';
 import { comparisonHtmlReport, htmlReport, pageCss, snapshotResults, type Disclosure } from '../export/report-html';
 import type { ReportVariant } from '../export/report-variant';
@@ -396,7 +396,7 @@ function onProfile(report: Report, tableRead: TableRead): void {
   const read = { encoding: job.encoding, size, lenient: job.lenient };
   const readHeader = (file: File) => client.header(file);
   if (job.candidates) renderProfile(profilePanel, report, job.label, read, runCompare, readHeader, compareMode(job.candidates));
-  else job.form = renderProfile(profilePanel, report, job.label, read, runAudit, readHeader, null, () => freshness.changed());
+  else job.form = renderProfile(profilePanel, report, job.label, read, runAudit, readHeader, null, (chosen) => freshness.changed(chosen ? CHOICE_PAUSE_MS : undefined));
   profilePanel.querySelector('.lead')?.after(el('p', { class: 'note', id: 'read-note', 'data-kept': String(tableRead.kept) }, profileReadText(tableRead)));
   const source = job.source;
   if (source.kind === 'file' && tableRead.sheets.length > 1 && !job.candidates) {

@@ -61,6 +61,11 @@ function roleSelect(
   );
 }
 
+/** Whether an edit is a choice made whole at once (a list's option, a box ticked), not typing. */
+function isChoice(target: EventTarget | null): boolean {
+  return target instanceof HTMLSelectElement || (target instanceof HTMLInputElement && (target.type === 'checkbox' || target.type === 'radio'));
+}
+
 /** One sentence per role a column can get, under the table. */
 function roleKey(): HTMLElement {
   return el(
@@ -120,7 +125,7 @@ export function renderProfile(
   onRun: (choices: AuditChoices) => void,
   readHeader: HeaderReader,
   mode: ProfileMode | null = null,
-  onEdit: () => void = () => undefined,
+  onEdit: (chosen: boolean) => void = () => undefined,
 ): ProfileForm {
   const encoding = read.encoding;
   const roles = proposedRoles(report.columns);
@@ -193,7 +198,7 @@ export function renderProfile(
   );
   refresh();
   // Role selects and settings alike (after their own listeners have updated the roles).
-  for (const part of [table, form]) for (const type of ['input', 'change'] as const) part.addEventListener(type, () => onEdit());
+  for (const part of [table, form]) for (const type of ['input', 'change'] as const) part.addEventListener(type, (e) => onEdit(isChoice(e.target)));
   const apply = (choices: AuditChoices) => {
     for (const [name, role] of choices.roles) {
       if (!roles.has(name)) continue;
