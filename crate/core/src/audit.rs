@@ -210,72 +210,85 @@ impl TableSummary {
 
     /// Absorbs a block of rows.
     pub fn absorb(&mut self, block: &Block<'_>) -> Result<()> {
+        self.absorb_found(block, None)
+    }
+
+    /// [`TableSummary::absorb`]; with `found`, the block's rows' classes found already
+    /// ([`TableSummary::classes_by_sorting`]; `u32::MAX` for a row out of scope), else each
+    /// row's class is looked up.
+    fn absorb_found(&mut self, block: &Block<'_>, found: Option<&[u32]>) -> Result<()> {
         if let Some(c) = &mut self.released {
             c.absorb_block(block, &self.norm);
         }
         if self.qi_index.is_empty() {
             return Ok(());
         }
-        let mut failed = self.keys_of(block);
-        let rows = &mut self.rows;
-        rows.classes.clear();
-        if let Err((i, e)) = self.classes.absorb_rows(&rows.keys, &rows.weights, &mut rows.classes) {
-            failed = Some(e.at_line(block.lines[i]));
-        }
+        let failed = match found {
+            Some(found) => {
+                self.rows.classes.clear();
+                self.rows.classes.extend(found.iter().map(|&c| (c != u32::MAX).then_some(c)));
+                None
+            }
+            None => {
+                let mut failed = self.keys_of(block);
+                let rows = &mut self.rows;
+                rows.classes.clear();
+                if let Err((i, e)) = self.classes.absorb_rows(&rows.keys, &rows.weights, &mut rows.classes) {
+                    failed = Some(e.at_line(block.lines[i]));
+                }
+                failed
+            }
+        };
         self.absorb_classes(block, failed)
     }
 
-    /// Rows `from..to` of a retained table, block by block as [`TableSummary::absorb`], with
-    /// the classes of the whole range found at once by sorting its keys
-    /// ([`ClassTable::absorb_batch`]) when the class table can ([`ClassTable::batch`]; no
-    /// weight or person id, whose errors name a row): the keys in a first pass, then the
-    /// rest of each block with its rows' classes.
+    /// Rows `from..to` of a retained table, block by block as [`TableSummary::absorb`], their
+    /// classes found first by sorting when the class table can.
     fn absorb_range(&mut self, table: &Table, needed: &[usize], from: usize, to: usize) -> Result<()> {
-        let most = self.qi_index.iter().map(|&j| u32::try_from(table.columns[j].values.len() + 1).unwrap_or(u32::MAX)).collect();
-        let batch = (!self.qi_index.is_empty() && self.weight_index.is_none() && self.person_index.is_none()).then(|| self.classes.batch(most, to - from)).flatten();
+        let found = self.classes_by_sorting(table, from, to)?;
         let mut codes = vec![Vec::new(); table.columns.len()];
         let mut lines = Vec::with_capacity(BLOCK_ROWS.min(to - from));
-        let mut blocks = |summary: &mut Self, columns: &[usize], each: &mut dyn FnMut(&mut Self, usize, &Block<'_>) -> Result<()>| -> Result<()> {
-            for start in (from..to).step_by(BLOCK_ROWS) {
-                let end = (start + BLOCK_ROWS).min(to);
-                for &j in columns {
-                    table.columns[j].codes.as_ref().expect("a needed column is retained").slice_into(start, end, &mut codes[j]);
-                }
-                lines.clear();
-                lines.extend((start..end).map(|r| table.lines.line(r as u64)));
-                each(summary, start - from, &Block { codes: &codes, lines: &lines, columns: &table.columns })?;
+        for start in (from..to).step_by(BLOCK_ROWS) {
+            let end = (start + BLOCK_ROWS).min(to);
+            for &j in needed {
+                table.columns[j].codes.as_ref().expect("a needed column is retained").slice_into(start, end, &mut codes[j]);
             }
-            Ok(())
-        };
-        let Some(mut batch) = batch else {
-            return blocks(self, needed, &mut |summary, _, block| summary.absorb(block));
-        };
-        // Each QI's codes in the class table's codes, column by column (each column's values
-        // are coded in the order the rows give them, as row by row).
-        let qi = self.qi_index.clone();
-        let mut mapped = vec![Vec::new(); qi.len()];
-        blocks(self, &qi, &mut |summary, _, block| {
-            let (classes, norm) = (&mut summary.classes, &summary.norm);
-            for (a, ((&col, map), out)) in summary.qi_index.iter().zip(&mut summary.qi_maps).zip(&mut mapped).enumerate() {
-                let values = &block.columns[col].values;
+            lines.clear();
+            lines.extend((start..end).map(|r| table.lines.line(r as u64)));
+            let found = found.as_deref().map(|f| &f[start - from..end - from]);
+            self.absorb_found(&Block { codes: &codes, lines: &lines, columns: &table.columns }, found)?;
+        }
+        Ok(())
+    }
+
+    /// The classes of rows `from..to` of a retained table found at once by sorting their keys
+    /// ([`ClassTable::absorb_batch`]), each QI's codes mapped column by column (a column's
+    /// values are coded in the order its rows give them, as row by row). `None` when the class
+    /// table cannot ([`ClassTable::batch`]), or with a weight or person id (whose errors name
+    /// the row they meet): then each row is looked up.
+    fn classes_by_sorting(&mut self, table: &Table, from: usize, to: usize) -> Result<Option<Vec<u32>>> {
+        if self.qi_index.is_empty() || self.weight_index.is_some() || self.person_index.is_some() {
+            return Ok(None);
+        }
+        let most = self.qi_index.iter().map(|&j| u32::try_from(table.columns[j].values.len() + 1).unwrap_or(u32::MAX)).collect();
+        let Some(mut batch) = self.classes.batch(most, to - from) else { return Ok(None) };
+        let (mut codes, mut mapped) = (Vec::new(), vec![Vec::new(); self.qi_index.len()]);
+        for start in (from..to).step_by(BLOCK_ROWS) {
+            let end = (start + BLOCK_ROWS).min(to);
+            let (classes, norm) = (&mut self.classes, &self.norm);
+            for (a, ((&col, map), out)) in self.qi_index.iter().zip(&mut self.qi_maps).zip(&mut mapped).enumerate() {
+                let column = &table.columns[col];
+                column.codes.as_ref().expect("a needed column is retained").slice_into(start, end, &mut codes);
                 out.clear();
-                out.extend(block.codes[col].iter().map(|&code| map.get(code, || classes.code(a, norm.normalise(values.text(code))))));
+                out.extend(codes.iter().map(|&code| map.get(code, || classes.code(a, norm.normalise(column.values.text(code))))));
             }
             batch.push(classes, &mapped);
-            Ok(())
-        })?;
-        let classes = self.classes.absorb_batch(batch).map_err(|(row, e)| match row {
+        }
+        let found = self.classes.absorb_batch(batch).map_err(|(row, e)| match row {
             Some(row) => e.at_line(table.lines.line((from + row) as u64)),
             None => e,
         })?;
-        blocks(self, needed, &mut |summary, at, block| {
-            if let Some(c) = &mut summary.released {
-                c.absorb_block(block, &summary.norm);
-            }
-            summary.rows.classes.clear();
-            summary.rows.classes.extend(classes[at..at + block.len()].iter().map(|&c| (c != u32::MAX).then_some(c)));
-            summary.absorb_classes(block, None)
-        })
+        Ok(Some(found))
     }
 
     /// The keys of a block's rows (their QI codes, one row after the other), their weights
@@ -806,7 +819,7 @@ fn hipaa_metric(table: &Table, profiles: &[ColumnProfile], config: &AuditConfig)
 const BLOCK_ROWS: usize = 1 << 16;
 
 /// Rows a range of a retained table summarised at once holds at most: its classes are found by
-/// sorting its rows' keys ([`TableSummary::absorb_range`]), 20 bytes a row while it runs.
+/// sorting its rows' keys ([`TableSummary::classes_by_sorting`]), 20 bytes a row while it runs.
 const RANGE_ROWS: usize = 1 << 21;
 
 /// Audits a retained table ([`Table::is_retained`]) without reading its file again: the same
