@@ -546,22 +546,36 @@ pub fn fallback_encoding(code: &str) -> Option<String> {
 /// Rows of the table [`warm_up`] audits.
 const WARM_UP_ROWS: usize = 5_000;
 
-/// Reads and audits a generated table of 5,000 rows (5 QIs, a sensitive column) once and drops
-/// the report, so that the first audit of a file runs optimized code. V8 runs a wasm function
-/// in its baseline tier until it has run for a while, and switches only at its next call: a
-/// function called once per audit with a long loop (attribution's sorts, the finishing
-/// metrics) ran its whole first call there. The audit worker calls it before it says it is
-/// ready; measured in docs/decisions.md ("Warm-up of the engine").
+/// Reads and audits a generated table of 5,000 rows (5 QIs, a sensitive column) the way the
+/// page audits a file, and drops the reports, so that the first audit of a file runs optimized
+/// code. V8 runs a wasm function in its baseline tier until it has run for a while, and
+/// switches only at its next call: a function called once per audit with a long loop (the
+/// class table's sort, attribution's sorts, the finishing metrics) ran its whole first call
+/// there. The page's steps: a part read as a reader worker reads it, kept from its bytes, its
+/// profile, then the audit in steps with the page's default settings (the advice included).
+/// The audit worker calls it before it says it is ready; measured in docs/decisions.md
+/// ("Warm-up of the engine").
 #[wasm_bindgen]
 pub fn warm_up() -> Result<(), JsValue> {
     let names = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let config = AuditConfig { quasi_identifiers: names(&pseudolens_core::BENCH_QIS), sensitive: names(&["diagnosis"]), ..AuditConfig::default() };
-    let mut reader = pseudolens_core::Audit::table_reader(&config).map_err(|e| error(&e))?;
+    let mut reader = TableReader::new(to_js(&AuditConfig::default()), JsValue::NULL, 0.0, f64::INFINITY, true)?;
     for chunk in pseudolens_core::bench_table(WARM_UP_ROWS, 1, 0) {
-        reader.push(&chunk).map_err(|e| error(&e))?;
+        reader.push(&chunk)?;
     }
-    let part = reader.finish_part().map_err(|e| error(&e))?;
-    pseudolens_core::audit_table(&part.table, &config, None, None).map(drop).map_err(|e| error(&e))
+    let table = KeptTable::from_bytes(&reader.finish()?)?;
+    let audit = AuditConfig {
+        quasi_identifiers: names(&pseudolens_core::BENCH_QIS),
+        sensitive: names(&["diagnosis"]),
+        advice: Some(pseudolens_core::AdviceParams::default()),
+        ..AuditConfig::default()
+    };
+    for config in [&AuditConfig::default(), &audit] {
+        let mut pending = table.start_audit(to_js(config))?;
+        let stats = pending.lattice().map(|lattice| attribution_stats(&lattice)).transpose()?;
+        pending.finish_others()?;
+        pending.complete(stats)?;
+    }
+    Ok(())
 }
 
 /// The bundled synthetic hospital sample, as CSV bytes.
