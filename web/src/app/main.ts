@@ -405,6 +405,8 @@ function onProfile(report: Report, tableRead: TableRead): void {
     profilePanel.querySelector('#read-note')?.after(sheetChoice(tableRead.sheets, report.input.sheet, choose));
   }
   profilePanel.hidden = false;
+  // Once the profile is drawn, the worker may start what it put off (the file's hash).
+  requestAnimationFrame(() => setTimeout(() => client.shown()));
   job.profile = report;
   if (report.input.sha256 === null && job.fileHash !== undefined) report.input.sha256 = job.fileHash;
   // Settings from a link or a settings file waiting for this file.

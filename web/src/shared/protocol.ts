@@ -49,12 +49,16 @@ export type Request =
    * records (null: the report's k). No file is read. */
   | { type: 'shareable'; id: number; report: Report; min_count: number | null }
   /** The column names of a side table as the core reads its header (nothing else is read). */
-  | { type: 'header'; id: number; file: File };
+  | { type: 'header'; id: number; file: File }
+  /** The page has drawn the profile of run `id`: the work put off so as not to slow that
+   * drawing starts (the hash of a file read in parts). No answer. */
+  | { type: 'shown'; id: number };
 
 export type ChooseRequest = Extract<Request, { type: 'choose' }>;
 export type ShareableRequest = Extract<Request, { type: 'shareable' }>;
 export type HeaderRequest = Extract<Request, { type: 'header' }>;
 export type RecomputeRequest = Extract<Request, { type: 'recompute' }>;
+export type ShownRequest = Extract<Request, { type: 'shown' }>;
 
 /** How a report's table was read: kept in the worker, or streamed from the file. */
 export interface TableRead {

@@ -128,6 +128,11 @@ export class WorkerClient {
     });
   }
 
+  /** The page has drawn the last profile: the worker starts what it put off (see `shown`). */
+  shown(): void {
+    this.post({ type: 'shown', id: this.profileId });
+  }
+
   private begin(): number {
     if (this.busy) this.restart();
     // A worker that could not start (offline, say) gets one more try; if it fails again, its

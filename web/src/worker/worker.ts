@@ -47,6 +47,7 @@ import {
   type CspViolation,
   type Extracted,
   type RecomputeRequest,
+  type ShownRequest,
   type Request,
   type Response,
   type Source,
@@ -89,13 +90,16 @@ let releasedSheet: string | null = null;
 let releasedSheets: string[] = [];
 
 /** The released file's table, read once and kept (null: none yet, or it could not be kept);
- * `hashed` settles once its SHA-256 is in the table (or could not be computed): read in
- * parallel, the profile is shown without waiting for it, every other report waits. */
-let kept: { table: KeptTable; readers: number; ragged: AuditConfig['ragged']; hashed: Promise<void> } | null = null;
+ * `hashed()` settles once its SHA-256 is in the table (or could not be computed): read in
+ * parallel, the profile is shown without waiting for it, every other report waits. Its first
+ * call starts the hash of a file hashed in one piece (`FileHash`): once the page has drawn the
+ * profile (`shown`), or when a report needs it first; `forget` drops a hash never asked for. */
+let kept: { table: KeptTable; readers: number; ragged: AuditConfig['ragged']; hashed: () => Promise<void>; forget: () => void } | null = null;
 /** How many times the released file has been read since the last profile pass began. */
 let fileReads = 0;
 
 function forgetKept(): void {
+  kept?.forget();
   kept?.table.free();
   kept = null;
 }
@@ -198,7 +202,7 @@ async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolea
   forgetKept();
   if (releasedFormat !== 'csv') {
     const read = await cellsTable(id, blob, config, releasedFormat);
-    kept = { table: read.table, readers: read.parts, ragged: config.ragged, hashed: Promise.resolve() };
+    kept = { table: read.table, readers: read.parts, ragged: config.ragged, hashed: () => Promise.resolve(), forget: () => undefined };
     return true;
   }
   await poolReady;
@@ -216,13 +220,15 @@ async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolea
   if (!read) return false;
   post(blob.size, found, true);
   const { table } = read;
-  const hashed = read.hash.then((sha256) => {
-    // Only for the table still kept (another file's read may have freed this one).
-    if (kept?.table !== table) return;
-    if (sha256 !== null) table.set_sha256(sha256);
-    scope.postMessage({ type: 'file_hash', id, sha256 } satisfies Response);
-  });
-  kept = { table, readers: read.parts, ragged: config.ragged, hashed };
+  let hash: Promise<void> | null = null;
+  const hashed = () =>
+    (hash ??= read.hash.get().then((sha256) => {
+      // Only for the table still kept (another file's read may have freed this one).
+      if (kept?.table !== table) return;
+      if (sha256 !== null) table.set_sha256(sha256);
+      scope.postMessage({ type: 'file_hash', id, sha256 } satisfies Response);
+    }));
+  kept = { table, readers: read.parts, ragged: config.ragged, hashed, forget: () => read.hash.forget() };
   return true;
 }
 
@@ -386,7 +392,7 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
   if (kept && kept.ragged !== config.ragged && releasedFormat === 'csv') forgetKept();
   if (!kept && (mayRead || releasedFormat !== 'csv') && notKept === null && !(await keep(id, blob, config))) notKept = NOT_IN_PARTS;
   let why = notKept ?? 'the table was not kept in this worker';
-  if (kept && hashed) await kept.hashed;
+  if (kept && hashed) await kept.hashed();
   if (kept) {
     const table = kept.table;
     giveSides(table, sides);
@@ -539,7 +545,7 @@ async function runHeader(request: HeaderRequest): Promise<void> {
   scope.postMessage({ type: 'header', id: request.id, header });
 }
 
-async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | HeaderRequest | RecomputeRequest>): Promise<void> {
+async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | HeaderRequest | RecomputeRequest | ShownRequest>): Promise<void> {
   const { id, config } = request;
   let target: Target = 'table';
   const onTarget = (t: Target) => {
@@ -666,6 +672,7 @@ scope.addEventListener('message', (e) => {
   else if (request.type === 'shareable') void runShareable(request);
   else if (request.type === 'header') void runHeader(request);
   else if (request.type === 'recompute') void recompute(request);
+  else if (request.type === 'shown') void kept?.hashed();
   else void run(request);
 });
 
