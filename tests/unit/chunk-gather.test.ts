@@ -21,7 +21,7 @@ describe('Gathering', () => {
     // Two parts read side by side, the second past its end to EOF; chunks interleaved.
     const { g, file, wholeAfter } = gather(100, [[50, 60], [0, 30], [60, 100], [30, 50]]);
     expect(wholeAfter).toBe(4);
-    expect(g.bytes).toEqual(file);
+    expect(g.bytes()).toEqual(file);
   });
 
   it('counts overlaps once: a part read past its end, a part read again', () => {
@@ -29,7 +29,7 @@ describe('Gathering', () => {
     expect(wholeAfter).toBeNull();
     g.put(99, file.slice(99, 100));
     expect(g.whole()).toBe(true);
-    expect(g.bytes).toEqual(file);
+    expect(g.bytes()).toEqual(file);
   });
 
   it('is not whole with a gap, even when the ends are covered', () => {
@@ -52,17 +52,19 @@ describe('Gathering', () => {
       const shuffled = chunks.map((c) => [next(), c] as const).sort((a, b) => a[0] - b[0]).map(([, c]) => c);
       const { g, file, wholeAfter } = gather(size, shuffled);
       expect(wholeAfter).toBe(shuffled.length);
-      expect(g.bytes).toEqual(file);
+      expect(g.bytes()).toEqual(file);
     }
   });
 
-  it('its promise gives the bytes once whole, and fails when dropped', async () => {
+  it('its promise settles once whole, and fails when dropped', async () => {
     const { g, file } = gather(10, [[4, 10], [0, 4]]);
-    await expect(g.complete).resolves.toEqual(file);
+    await expect(g.complete).resolves.toBeUndefined();
+    expect(g.bytes()).toEqual(file);
     const dropped = new Gathering(10);
     dropped.put(0, file.slice(0, 5));
     dropped.drop(new Error('read on one thread'));
     await expect(dropped.complete).rejects.toThrow('read on one thread');
-    await expect(new Gathering(0).complete).resolves.toEqual(new Uint8Array(0));
+    await expect(new Gathering(0).complete).resolves.toBeUndefined();
+    expect(new Gathering(0).bytes()).toEqual(new Uint8Array(0));
   });
 });

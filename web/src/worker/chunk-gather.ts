@@ -5,27 +5,30 @@
 // overlap (a part reads past its end to finish its last record, a part read again after a wrong
 // guess of its start); the file is whole when the bytes covered are [0, size).
 
-/** One file being put together: its bytes and the ranges of them that have come. */
+/** One file being put together: the chunks that have come and the ranges of it they cover. */
 export class Gathering {
-  readonly bytes: Uint8Array<ArrayBuffer>;
-  /** The bytes once every one has come; rejected when the gathering is dropped. */
-  readonly complete: Promise<Uint8Array<ArrayBuffer>>;
+  readonly size: number;
+  /** Settles once every byte has come; rejected when the gathering is dropped. */
+  readonly complete: Promise<void>;
+  /** The chunks as they came (copied into one buffer only by `bytes()`: the readers' chunks
+   * come during the parallel read, when a copy would take a core from them). */
+  private chunks: { at: number; chunk: Uint8Array }[] = [];
   /** Disjoint, sorted, non-touching ranges [start, end) of the bytes that have come. */
   private covered: [number, number][] = [];
-  private settle!: { resolve: (bytes: Uint8Array<ArrayBuffer>) => void; reject: (e: Error) => void };
+  private settle!: { resolve: () => void; reject: (e: Error) => void };
 
   constructor(size: number) {
-    this.bytes = new Uint8Array(size);
+    this.size = size;
     this.complete = new Promise((resolve, reject) => {
       this.settle = { resolve, reject };
     });
     this.complete.catch(() => undefined); // dropped before anyone waited: not an error
-    if (this.whole()) this.settle.resolve(this.bytes);
+    if (this.whole()) this.settle.resolve();
   }
 
-  /** Copies `chunk` to its place `at`. */
+  /** Keeps `chunk`, which starts at byte `at` (not copied: the caller gives it up). */
   put(at: number, chunk: Uint8Array): void {
-    this.bytes.set(chunk, at);
+    this.chunks.push({ at, chunk });
     let [start, end] = [at, at + chunk.byteLength];
     const kept: [number, number][] = [];
     for (const range of this.covered) {
@@ -34,17 +37,25 @@ export class Gathering {
     }
     kept.push([start, end]);
     this.covered = kept.sort((a, b) => a[0] - b[0]);
-    if (this.whole()) this.settle.resolve(this.bytes);
+    if (this.whole()) this.settle.resolve();
   }
 
   /** Every byte has come. */
   whole(): boolean {
-    const size = this.bytes.byteLength;
-    return size === 0 || (this.covered.length === 1 && this.covered[0]![0] === 0 && this.covered[0]![1] === size);
+    return this.size === 0 || (this.covered.length === 1 && this.covered[0]![0] === 0 && this.covered[0]![1] === this.size);
+  }
+
+  /** The file's bytes in one buffer (once whole); the chunks are let go. */
+  bytes(): Uint8Array<ArrayBuffer> {
+    const bytes = new Uint8Array(this.size);
+    for (const { at, chunk } of this.chunks) bytes.set(chunk, at);
+    this.chunks = [];
+    return bytes;
   }
 
   /** The gathering will not be completed: whoever waits for it gets `reason`. */
   drop(reason: Error): void {
+    this.chunks = [];
     this.settle.reject(reason);
   }
 }

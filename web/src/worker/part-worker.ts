@@ -134,10 +134,11 @@ function serve(request: Exclude<PartRequest, { type: 'port' | 'forget' }>): Prom
       const subtle = globalThis.crypto?.subtle;
       if (subtle && request.gather !== null) {
         const { gather } = request;
-        return gatheringOf(gather, request.blob.size)
-          .complete.then((bytes) => {
+        const gathering = gatheringOf(gather, request.blob.size);
+        return gathering.complete
+          .then(() => {
             gatherings.delete(gather);
-            return subtle.digest('SHA-256', bytes);
+            return subtle.digest('SHA-256', gathering.bytes());
           })
           .then((digest) => scope.postMessage({ type: 'hash', id, hex: hex(digest) }));
       }
