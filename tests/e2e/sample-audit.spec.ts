@@ -72,6 +72,11 @@ test('the sample audit matches the CLI and reads well', async ({ page }, testInf
   await expect(cards).toHaveCount(6);
   for (const text of await cards.locator('.card-explain').allInnerTexts()) expect(text.length).toBeGreaterThan(30);
 
+  // The closed table of every metric is built once the results are drawn, without being
+  // opened: the browser's find-in-page searches closed details too.
+  await expect(page.locator('#all-metrics tbody tr')).toHaveCount(report.metrics.length);
+  await expect(page.locator('#all-metrics')).not.toHaveAttribute('open');
+
   await expectNoHorizontalOverflow(page);
   await page.screenshot({ path: 'test-results/sample-audit.png', fullPage: true });
 });

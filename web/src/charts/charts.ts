@@ -3,7 +3,7 @@
 // ordinal x axis (one bar per category) and come with the same numbers as a table.
 
 import uPlot from 'uplot';
-import { el, scrollTable } from '../ui/dom';
+import { deferredDetails, el, scrollTable } from '../ui/dom';
 import { count, edge, percent, plural } from '../ui/format';
 
 export interface Chart {
@@ -260,7 +260,7 @@ export function riskChart(host: HTMLElement, distribution: [number, number, numb
 }
 
 export function dataTable(summary: string, head: string[], rows: string[][], numeric: number[]): HTMLElement {
-  return el('details', { class: 'chart-data' }, el('summary', {}, summary), scrollTable(summary, head, rows, numeric));
+  return deferredDetails({ class: 'chart-data' }, summary, () => [scrollTable(summary, head, rows, numeric)]);
 }
 
 /**

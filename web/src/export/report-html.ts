@@ -11,6 +11,7 @@
 import { bytesText, delimiterName, readAsText, recordsText } from '../ui/account';
 import { explain, reasonText } from '../ui/explain';
 import { count, fileSize } from '../ui/format';
+import { fillDeferred } from '../ui/dom';
 import { isRecord, type InputFacts, type MetricResult, type Report } from '../shared/report';
 import { scorrBadge } from '../results/identity/scorr-verdict-view';
 import { metricInterval, scopeAttribute, scopeSubset } from '../shared/suite';
@@ -65,6 +66,7 @@ const KEEP_TOGETHER_ROWS = 16;
  * "all metrics" table is left out (the report lists every metric in full).
  */
 export function snapshotResults(panel: HTMLElement): string {
+  fillDeferred(panel);
   const clone = panel.cloneNode(true) as HTMLElement;
   const live = [...panel.querySelectorAll('canvas')];
   const copies = [...clone.querySelectorAll('canvas')];

@@ -19,7 +19,7 @@ import { attributionView } from './identity/attribution-view';
 import type { ChooseFn } from '../shared/balance-data';
 import { balanceView } from './balance/balance-view';
 import type { Chart } from '../charts/charts';
-import { append, el, scrollTable } from '../ui/dom';
+import { append, deferredDetails, el, scrollTable } from '../ui/dom';
 import { drilldownView } from './drilldown/drilldown-view';
 import { explain } from '../ui/explain';
 import { plural } from '../ui/format';
@@ -68,13 +68,13 @@ function noRecords(report: Report, fileLabel: string): HTMLElement | null {
 }
 
 function allMetrics(report: Report): HTMLElement {
-  const rows = report.metrics.map((m) => [metricName(m), metricText(m, report), explain(m.id)]);
-  return el(
-    'details',
-    { class: 'all-metrics', id: 'all-metrics' },
-    el('summary', {}, `All ${report.metrics.length} metrics`),
-    scrollTable('All metrics', ['Metric', 'Value', 'Meaning'], rows),
-  );
+  return deferredDetails({ class: 'all-metrics', id: 'all-metrics' }, `All ${report.metrics.length} metrics`, () => [
+    scrollTable(
+      'All metrics',
+      ['Metric', 'Value', 'Meaning'],
+      report.metrics.map((m) => [metricName(m), metricText(m, report), explain(m.id)]),
+    ),
+  ]);
 }
 
 export interface ResultHandlers {

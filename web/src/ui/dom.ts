@@ -26,6 +26,37 @@ export function append(parent: Node, ...children: Child[]): void {
   }
 }
 
+/** The bodies of `deferredDetails` not built yet, and how to build each. */
+const deferred = new Map<HTMLDetailsElement, () => void>();
+
+/**
+ * A closed <details> whose body is built after the next frame is drawn, or as soon as it is
+ * needed: the user opens it, or `fillDeferred` (a snapshot of the results). Its summary is
+ * built at once. A large report's closed tables (every metric, every combination of
+ * quasi-identifiers, the charts' numbers) were most of the elements built before its first
+ * frame (docs/decisions.md, "The results' closed tables built after the first frame").
+ */
+export function deferredDetails(attrs: Attrs, summary: Child, body: () => Child[]): HTMLDetailsElement {
+  const details = el('details', attrs, el('summary', {}, summary));
+  const fill = () => {
+    if (!deferred.delete(details)) return;
+    append(details, ...body());
+  };
+  if (!deferred.size) requestAnimationFrame(() => setTimeout(() => fillDeferred()));
+  deferred.set(details, fill);
+  details.addEventListener('toggle', fill, { once: true });
+  return details;
+}
+
+/** Builds the bodies of the deferred <details> under `root` (all of them by default), and of
+ * those their bodies hold. */
+export function fillDeferred(root?: ParentNode): void {
+  const under = (d: HTMLDetailsElement) => !root || root.contains(d);
+  for (let found = [...deferred.keys()].filter(under); found.length; found = [...deferred.keys()].filter(under)) {
+    for (const details of found) deferred.get(details)?.();
+  }
+}
+
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const node = document.getElementById(id);
   if (!node) throw new Error(`missing #${id}`);

@@ -3,7 +3,7 @@
 // (`qi_singling_out`) and, collapsed, distinction and separation of every combination.
 // Bars are plain DOM; their widths are set through the CSSOM, which the CSP allows.
 
-import { el, scrollTable } from '../../ui/dom';
+import { deferredDetails, el, scrollTable } from '../../ui/dom';
 import { explain } from '../../ui/explain';
 import { count, percent, score } from '../../ui/format';
 import type { Report } from '../../shared/report';
@@ -68,10 +68,7 @@ function singlingOutList(report: Report): HTMLElement {
 function subsetTable(report: Report): HTMLElement | null {
   const rows = subsetRows(report);
   if (!rows.length) return null;
-  return el(
-    'details',
-    { class: 'more', id: 'subset-table' },
-    el('summary', {}, `Distinction and separation of every combination (${rows.length})`),
+  return deferredDetails({ class: 'more', id: 'subset-table' }, `Distinction and separation of every combination (${rows.length})`, () => [
     help(explain('qi_distinction'), ' ', explain('qi_separation')),
     scrollTable(
       'Distinction and separation per combination of quasi-identifiers',
@@ -79,7 +76,7 @@ function subsetTable(report: Report): HTMLElement | null {
       rows.map((r) => [r.subset.join(' + '), count(r.subset.length), score(r.distinction), score(r.separation)]),
       [1, 2, 3],
     ),
-  );
+  ]);
 }
 
 export function attributionView(report: Report): HTMLElement {
