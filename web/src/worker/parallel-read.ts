@@ -7,6 +7,7 @@
 
 import { KeptTable, probe } from '../../pkg/pseudolens_wasm.js';
 import type { Probe } from '../shared/contract';
+import { HEAD_BYTES, headOf } from './file-chunks';
 import { hashedInOnePiece, type CellsFormat, type PartRequest, type PartResponse, type Span } from '../shared/part-protocol';
 import type { CspViolation } from '../shared/protocol';
 import { toWireError, type AuditConfig, type WireError } from '../shared/report';
@@ -15,16 +16,13 @@ import { toWireError, type AuditConfig, type WireError } from '../shared/report'
 const MAX_READERS = 4;
 /** A part is at least this long: a smaller file is read by fewer workers. */
 const MIN_PART_BYTES = 256 << 10;
-/** The probe looks for the dialect and header in at most this much of the file's start. */
-const PROBE_BYTES = 1 << 20;
-
 /**
  * The core's reading of the start of `blob` with `config`: its encoding, delimiter and header;
  * null when it must be read whole (UTF-16, a header not found in the first MiB).
  */
 export async function probeStart(blob: Blob, config: AuditConfig): Promise<Probe | null> {
-  const prefix = new Uint8Array(await blob.slice(0, PROBE_BYTES).arrayBuffer());
-  return probe(config, prefix, blob.size <= PROBE_BYTES) as Probe | null;
+  const prefix = await headOf(blob);
+  return probe(config, prefix, blob.size <= HEAD_BYTES) as Probe | null;
 }
 
 /**

@@ -34,7 +34,7 @@ import init, {
   warm_up,
 } from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
-import { chunksFrom } from './file-chunks';
+import { chunksFrom, headOf } from './file-chunks';
 import { ReaderPool, probeStart, readerCount } from './parallel-read';
 import type { CellsFormat } from '../shared/part-protocol';
 import {
@@ -118,7 +118,7 @@ function asBlob(source: Source): Blob {
 
 /** The format of a file: from its first bytes and its name (the engine's rule). */
 async function formatOf(blob: Blob, name: string): Promise<'csv' | CellsFormat> {
-  const start = new Uint8Array(await blob.slice(0, 8).arrayBuffer());
+  const start = (await headOf(blob)).subarray(0, 8);
   return file_format(start, name) as 'csv' | CellsFormat;
 }
 
