@@ -29,12 +29,31 @@ export function append(parent: Node, ...children: Child[]): void {
 /** The bodies of `deferredDetails` not built yet, and how to build each. */
 const deferred = new Map<HTMLDetailsElement, () => void>();
 
+/** Runs `work` when the page is idle (after the frames it owes), or after a timer where the
+ * browser has no idle callbacks (Safari). */
+const whenIdle = (work: (deadline: { timeRemaining(): number }) => void): void => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 1000 });
+  else setTimeout(() => work({ timeRemaining: () => 8 }), 50);
+};
+
+/** Builds deferred bodies while the page is idle, a few at a time, until none is left. */
+function fillWhenIdle(): void {
+  whenIdle((deadline) => {
+    for (const fill of deferred.values()) {
+      fill();
+      if (deadline.timeRemaining() <= 0) break;
+    }
+    if (deferred.size) fillWhenIdle();
+  });
+}
+
 /**
- * A closed <details> whose body is built after the next frame is drawn, or as soon as it is
- * needed: the user opens it, or `fillDeferred` (a snapshot of the results). Its summary is
- * built at once. A large report's closed tables (every metric, every combination of
- * quasi-identifiers, the charts' numbers) were most of the elements built before its first
- * frame (docs/decisions.md, "The results' closed tables built after the first frame").
+ * A closed <details> whose body is built when the page is next idle (after the frame that
+ * shows the rest), or as soon as it is needed: the user opens it, or `fillDeferred` (a
+ * snapshot of the results). Its summary is built at once. A large report's closed tables
+ * (every metric, every combination of quasi-identifiers, the charts' numbers) were most of the
+ * elements built before its first frame (docs/decisions.md, "The results' closed tables built
+ * after the first frame").
  */
 export function deferredDetails(attrs: Attrs, summary: Child, body: () => Child[]): HTMLDetailsElement {
   const details = el('details', attrs, el('summary', {}, summary));
@@ -42,17 +61,15 @@ export function deferredDetails(attrs: Attrs, summary: Child, body: () => Child[
     if (!deferred.delete(details)) return;
     append(details, ...body());
   };
-  if (!deferred.size) requestAnimationFrame(() => setTimeout(() => fillDeferred()));
+  if (!deferred.size) fillWhenIdle();
   deferred.set(details, fill);
   details.addEventListener('toggle', fill, { once: true });
   return details;
 }
 
-/** Builds the bodies of the deferred <details> under `root` (all of them by default), and of
- * those their bodies hold. */
-export function fillDeferred(root?: ParentNode): void {
-  const under = (d: HTMLDetailsElement) => !root || root.contains(d);
-  for (let found = [...deferred.keys()].filter(under); found.length; found = [...deferred.keys()].filter(under)) {
+/** Builds the bodies of the deferred <details> under `root`, and of those their bodies hold. */
+export function fillDeferred(root: ParentNode): void {
+  for (let found = [...deferred.keys()].filter((d) => root.contains(d)); found.length; found = [...deferred.keys()].filter((d) => root.contains(d))) {
     for (const details of found) deferred.get(details)?.();
   }
 }
