@@ -197,7 +197,7 @@ test('a link of another format or a damaged one is refused with a sentence', asy
   await expect(page.locator('#settings-note')).toHaveText('The settings of the link are ready: choose the file they are for. Its roles and settings will be set from them, and the audit run.');
 });
 
-test('a file read in parallel is checked against the link by its hash, which comes after its profile', async ({ browser, baseURL }, testInfo) => {
+test('a file read in parallel is checked against the link by its hash, which comes after its profile, and an audit run at once names it', async ({ browser, baseURL }, testInfo) => {
   // ~30 MB: read by the reader workers, hashed beside them; the profile does not wait for the
   // hash, the link's settings do (whichever comes first, the same outcome).
   const path = testInfo.outputPath('parallel.csv');
@@ -225,4 +225,16 @@ test('a file read in parallel is checked against the link by its hash, which com
     }
     await context.close();
   }
+  // Without a link, Run audit clicked as soon as the profile is shown: the audit may start
+  // before the hash is done (it runs beside it) and its report still names the file's hash.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${baseURL}/`);
+  await expect(page.locator('html[data-engine="ready"]')).toBeAttached();
+  await chooseFile(page, path, 'parallel.csv');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await results(page);
+  const report = JSON.parse((await save(page, 'Download JSON report')).text) as { input: { sha256: string } };
+  expect(report.input.sha256).toBe(sha256);
+  await context.close();
 });

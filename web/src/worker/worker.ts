@@ -90,11 +90,12 @@ let releasedSheet: string | null = null;
 let releasedSheets: string[] = [];
 
 /** The released file's table, read once and kept (null: none yet, or it could not be kept);
- * `hashed()` settles once its SHA-256 is in the table (or could not be computed): read in
- * parallel, the profile is shown without waiting for it, every other report waits. Its first
- * call starts the hash of a file hashed in one piece (`FileHash`): once the page has drawn the
- * profile (`shown`), or when a report needs it first; `forget` drops a hash never asked for. */
-let kept: { table: KeptTable; readers: number; ragged: AuditConfig['ragged']; hashed: () => Promise<void>; forget: () => void } | null = null;
+ * `hashed()` gives its SHA-256 (null: it could not be computed) once it is in the table: read
+ * in parallel, the profile is shown without it, and every other report takes it (`withHash`).
+ * Its first call starts the hash of a file hashed in one piece (`FileHash`): once the page has
+ * drawn the profile (`shown`), or when a report needs it first; `forget` drops a hash never
+ * asked for. */
+let kept: { table: KeptTable; readers: number; ragged: AuditConfig['ragged']; hashed: () => Promise<string | null>; forget: () => void } | null = null;
 /** How many times the released file has been read since the last profile pass began. */
 let fileReads = 0;
 
@@ -202,7 +203,7 @@ async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolea
   forgetKept();
   if (releasedFormat !== 'csv') {
     const read = await cellsTable(id, blob, config, releasedFormat);
-    kept = { table: read.table, readers: read.parts, ragged: config.ragged, hashed: () => Promise.resolve(), forget: () => undefined };
+    kept = { table: read.table, readers: read.parts, ragged: config.ragged, hashed: () => Promise.resolve(null), forget: () => undefined };
     return true;
   }
   await poolReady;
@@ -220,13 +221,14 @@ async function keep(id: number, blob: Blob, config: AuditConfig): Promise<boolea
   if (!read) return false;
   post(blob.size, found, true);
   const { table } = read;
-  let hash: Promise<void> | null = null;
+  let hash: Promise<string | null> | null = null;
   const hashed = () =>
     (hash ??= read.hash.get().then((sha256) => {
       // Only for the table still kept (another file's read may have freed this one).
-      if (kept?.table !== table) return;
+      if (kept?.table !== table) return sha256;
       if (sha256 !== null) table.set_sha256(sha256);
       scope.postMessage({ type: 'file_hash', id, sha256 } satisfies Response);
+      return sha256;
     }));
   kept = { table, readers: read.parts, ragged: config.ragged, hashed, forget: () => read.hash.forget() };
   return true;
@@ -392,12 +394,15 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
   if (kept && kept.ragged !== config.ragged && releasedFormat === 'csv') forgetKept();
   if (!kept && (mayRead || releasedFormat !== 'csv') && notKept === null && !(await keep(id, blob, config))) notKept = NOT_IN_PARTS;
   let why = notKept ?? 'the table was not kept in this worker';
-  if (kept && hashed) await kept.hashed();
+  // The hash may still be under way (it starts once the profile is drawn): the audit runs
+  // beside it, and the report takes it once both are done.
+  const hash = kept && hashed ? kept.hashed() : null;
   if (kept) {
     const table = kept.table;
+    const readers = kept.readers;
     giveSides(table, sides);
     try {
-      return { report: await auditKept(table, config), read: { kept: true, why: null, readers: kept.readers } };
+      return { report: await withHash(await auditKept(table, config), hash), read: { kept: true, why: null, readers } };
     } catch (e) {
       const error = toWireError(e);
       if (error.code !== 'not_retained') throw e;
@@ -412,6 +417,13 @@ async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Si
     }
   }
   return { report: await streamAudit(id, blob, config, sides), read: { kept: false, why, readers: 1 } };
+}
+
+/** `report` with the file's SHA-256 from `hash` when the table had none yet at its start. */
+async function withHash(report: Report, hash: Promise<string | null> | null): Promise<Report> {
+  const sha256 = hash && (await hash);
+  if (sha256 && report.input.sha256 === null) report.input.sha256 = sha256;
+  return report;
 }
 
 /**
