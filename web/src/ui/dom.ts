@@ -69,9 +69,8 @@ export function deferredDetails(attrs: Attrs, summary: Child, body: () => Child[
 
 /** Builds the bodies of the deferred <details> under `root`, and of those their bodies hold. */
 export function fillDeferred(root: ParentNode): void {
-  for (let found = [...deferred.keys()].filter((d) => root.contains(d)); found.length; found = [...deferred.keys()].filter((d) => root.contains(d))) {
-    for (const details of found) deferred.get(details)?.();
-  }
+  const under = () => [...deferred.entries()].filter(([details]) => root.contains(details));
+  for (let found = under(); found.length; found = under()) for (const [, fill] of found) fill();
 }
 
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
