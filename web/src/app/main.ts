@@ -337,14 +337,14 @@ function onCompare(reports: Report[]): void {
     config,
     choose: (candidates, params) => client.choose(config.quasi_identifiers, candidates, params),
     onDownload: (doc) => saveText(JSON.stringify(doc, null, 2), 'application/json', 'pseudolens-comparison.json'),
-    onDownloadHtml: () => {
+    onDownloadHtml: async () => {
       const html = comparisonHtmlReport({
         reports,
         names: candidates.map((f) => f.name),
         sizes: candidates.map((f) => f.size),
         original: job?.original?.name ?? null,
         reference: job?.reference?.name ?? null,
-        resultsHtml: snapshotResults(resultsPanel),
+        resultsHtml: await snapshotResults(resultsPanel),
         css: pageCss(),
         version: engineVersion,
         generatedAt: new Date(),
@@ -560,9 +560,7 @@ async function snapshotOf(report: Report): Promise<string> {
   resultsPanel.after(box);
   try {
     renderResults(box, report, job?.label ?? '', { ...resultHandlers(report, null), choose: undefined });
-    // Charts draw on the next frames.
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    return snapshotResults(box);
+    return await snapshotResults(box);
   } finally {
     clearResults(box);
     box.remove();
@@ -591,7 +589,7 @@ async function downloadHtmlReport(variant: ReportVariant): Promise<void> {
       reference: current.reference?.name ?? null,
       sizes: { released: sourceSize(current.source), original: current.original?.size ?? null, reference: current.reference?.size ?? null },
     },
-    resultsHtml: variant.shareable ? await snapshotOf(chosen.report) : snapshotResults(resultsPanel),
+    resultsHtml: variant.shareable ? await snapshotOf(chosen.report) : await snapshotResults(resultsPanel),
     css: pageCss(),
     version: engineVersion,
     generatedAt: new Date(),

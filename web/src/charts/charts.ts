@@ -165,7 +165,9 @@ function barChart(host: HTMLElement, spec: BarSpec): Chart {
     },
     axes: [
       categoryAxis(xs.length, label, width, 52, spec.xLabel),
-      { ...AXIS, font: FONT, labelFont: FONT, label: spec.yLabel, size: 56, values: (_u, splits) => splits.map(spec.yFormat) },
+      // Room for the widest tick label (a count of a million records is 9 characters), so the
+      // axis title beside the labels never overlaps them.
+      { ...AXIS, font: FONT, labelFont: FONT, label: spec.yLabel, size: (_u, values) => Math.max(56, 14 + 7 * Math.max(0, ...(values ?? []).map((v) => v.length))), values: (_u, splits) => splits.map(spec.yFormat) },
     ],
     cursor: hover.cursor,
     legend: hover.legend,

@@ -63,10 +63,13 @@ const KEEP_TOGETHER_ROWS = 16;
 /**
  * The results panel as static HTML: every canvas becomes an <img> of its pixels (a data URL),
  * buttons, inputs and hover read-outs are removed, collapsed details are opened, and the
- * "all metrics" table is left out (the report lists every metric in full).
+ * "all metrics" table is left out (the report lists every metric in full). What the panel
+ * deferred is built first, and its charts are painted (uPlot paints in a microtask) before
+ * they are read.
  */
-export function snapshotResults(panel: HTMLElement): string {
+export async function snapshotResults(panel: HTMLElement): Promise<string> {
   fillDeferred(panel);
+  await new Promise((painted) => setTimeout(painted));
   const clone = panel.cloneNode(true) as HTMLElement;
   const live = [...panel.querySelectorAll('canvas')];
   const copies = [...clone.querySelectorAll('canvas')];

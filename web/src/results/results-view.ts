@@ -19,7 +19,7 @@ import { attributionView } from './identity/attribution-view';
 import type { ChooseFn } from '../shared/balance-data';
 import { balanceView } from './balance/balance-view';
 import type { Chart } from '../charts/charts';
-import { append, deferredDetails, el, scrollTable } from '../ui/dom';
+import { afterFrame, append, deferredDetails, dropDeferred, el, scrollTable } from '../ui/dom';
 import { drilldownView } from './drilldown/drilldown-view';
 import { explain } from '../ui/explain';
 import { plural } from '../ui/format';
@@ -103,6 +103,7 @@ const chartsOf = new WeakMap<HTMLElement, Chart[]>();
 export function clearResults(panel: HTMLElement): void {
   for (const c of chartsOf.get(panel) ?? []) c.destroy();
   chartsOf.delete(panel);
+  dropDeferred(panel);
   panel.replaceChildren();
   panel.hidden = true;
 }
@@ -161,7 +162,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     append(panel, ...nodes);
     addNavigation(panel, report, nodes);
     panel.hidden = false;
-    charts.push(...(utility?.draw?.() ?? []));
+    afterFrame(panel, () => charts.push(...(utility?.draw?.() ?? [])));
     return;
   }
   const nodes = [
@@ -194,6 +195,10 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   addNavigation(panel, report, nodes);
   panel.hidden = false;
 
-  // Charts measure their container, so draw them once the panel is visible.
-  for (const view of [utility, balance, groups, population]) charts.push(...(view?.draw?.() ?? []));
+  // Charts measure their container, so they are drawn once the panel is visible: after the
+  // frame that first shows the results (docs/decisions.md, "The charts drawn after the
+  // results' first frame").
+  afterFrame(panel, () => {
+    for (const view of [utility, balance, groups, population]) charts.push(...(view?.draw?.() ?? []));
+  });
 }

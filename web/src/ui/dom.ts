@@ -26,8 +26,9 @@ export function append(parent: Node, ...children: Child[]): void {
   }
 }
 
-/** The bodies of `deferredDetails` not built yet, and how to build each. */
-const deferred = new Map<HTMLDetailsElement, () => void>();
+/** What the first frame of the results leaves out, not built yet (the bodies of
+ * `deferredDetails`, the charts of `afterFrame`), by the node it fills, and how to build it. */
+const deferred = new Map<Element, () => void>();
 
 /** Runs `work` when the page is idle (after the frames it owes), or after a timer where the
  * browser has no idle callbacks (Safari). */
@@ -47,6 +48,18 @@ function fillWhenIdle(): void {
   });
 }
 
+/** Files `build` as what fills `node`; the function that runs it once (not if `node`'s entry
+ * was dropped or filed again since). */
+function defer(node: Element, build: () => void): () => void {
+  const fill = () => {
+    if (deferred.get(node) !== fill) return;
+    deferred.delete(node);
+    build();
+  };
+  deferred.set(node, fill);
+  return fill;
+}
+
 /**
  * A closed <details> whose body is built when the page is next idle (after the frame that
  * shows the rest), or as soon as it is needed: the user opens it, or `fillDeferred` (a
@@ -57,20 +70,34 @@ function fillWhenIdle(): void {
  */
 export function deferredDetails(attrs: Attrs, summary: Child, body: () => Child[]): HTMLDetailsElement {
   const details = el('details', attrs, el('summary', {}, summary));
-  const fill = () => {
-    if (!deferred.delete(details)) return;
-    append(details, ...body());
-  };
   if (!deferred.size) fillWhenIdle();
-  deferred.set(details, fill);
+  const fill = defer(details, () => append(details, ...body()));
   details.addEventListener('toggle', fill, { once: true });
   return details;
 }
 
-/** Builds the bodies of the deferred <details> under `root`, and of those their bodies hold. */
-export function fillDeferred(root: ParentNode): void {
-  const under = () => [...deferred.entries()].filter(([details]) => root.contains(details));
-  for (let found = under(); found.length; found = under()) for (const [, fill] of found) fill();
+/**
+ * Runs `draw` (the charts under `node`: they measure the page and paint canvases) right after
+ * the next frame, so the frame that first shows the results does not wait for them; at once
+ * under `fillDeferred`. Not at all once `dropDeferred` has dropped it (the results were
+ * cleared) or `node` was given other work since.
+ */
+export function afterFrame(node: Element, draw: () => void): void {
+  const fill = defer(node, draw);
+  requestAnimationFrame(() => setTimeout(fill));
+}
+
+/** The deferred entries under `root` (itself included). */
+const under = (root: Node) => [...deferred.entries()].filter(([node]) => root.contains(node));
+
+/** Builds what is deferred under `root`, and what that deferred in turn. */
+export function fillDeferred(root: Node): void {
+  for (let found = under(root); found.length; found = under(root)) for (const [, fill] of found) fill();
+}
+
+/** Forgets what is deferred under `root` (about to be emptied): it will not be built. */
+export function dropDeferred(root: Node): void {
+  for (const [node] of under(root)) deferred.delete(node);
 }
 
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
