@@ -822,6 +822,17 @@ const BLOCK_ROWS: usize = 1 << 16;
 /// sorting its rows' keys ([`TableSummary::classes_by_sorting`]), 20 bytes a row while it runs.
 const RANGE_ROWS: usize = 1 << 21;
 
+/// Bytes a row of a range takes while its classes are sorted: its word, the radix sort's
+/// scratch word and its class ([`ClassTable::absorb_batch`](crate::table::classes::ClassTable::absorb_batch)).
+const SORT_BYTES_PER_ROW: usize = 20;
+
+/// The memory the class sort of an audit of a retained table of `rows` rows holds at most on
+/// one thread (one range at a time). The page's audit worker takes and touches it before its
+/// first audit (the wasm binding's `KeptTable::prepare_audit`).
+pub fn sorting_bytes(rows: u64) -> usize {
+    usize::try_from(rows).unwrap_or(usize::MAX).min(RANGE_ROWS) * SORT_BYTES_PER_ROW
+}
+
 /// Audits a retained table ([`Table::is_retained`]) without reading its file again: the same
 /// report as a streaming audit with the same settings. `not_retained` when a column a role
 /// of `config` needs was not kept (the caller reads the file again, streaming).

@@ -63,7 +63,7 @@ mod contract;
 pub use advice::AdviceParams;
 pub use attack::AttackParams;
 pub use attribute::AttributeParams;
-pub use audit::{Audit, AuditPart, SplitAudit, TableSummary, audit_disjoint, audit_table, audit_table_with_control, class_statistics};
+pub use audit::{Audit, AuditPart, SplitAudit, TableSummary, audit_disjoint, audit_table, audit_table_with_control, class_statistics, sorting_bytes};
 pub use balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination, WeightPreset, candidate_of, choose};
 pub use config::{AuditConfig, DEFAULT_MEMORY_BUDGET};
 pub use error::{Error, ErrorKind, Result};

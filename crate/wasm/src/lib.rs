@@ -378,6 +378,16 @@ impl KeptTable {
         self.part.set_sha256(hex);
     }
 
+    /// Takes the memory the first audit's class sort will hold (`sorting_bytes`) and touches
+    /// it, while the user picks the roles: the pages of memory a wasm instance grows into are
+    /// mapped at their first touch, which took about 15 ms of the first audit of the 1M-row
+    /// Adult-like table in the page (22 MB). Freed, the memory stays with the instance, where
+    /// the audit takes it again (docs/decisions.md, "The first audit's memory taken before it").
+    pub fn prepare_audit(&self) {
+        let mut scratch = vec![1u8; pseudolens_core::sorting_bytes(self.part.table.facts.rows_total)];
+        std::hint::black_box(&mut scratch);
+    }
+
     /// Why the rows are not kept, or null when every column is.
     pub fn not_retained(&self) -> Option<String> {
         (!self.part.table.is_retained()).then(|| self.part.table.not_retained.clone().unwrap_or_else(|| "a column has too many distinct values".into()))
@@ -545,6 +555,13 @@ pub fn fallback_encoding(code: &str) -> Option<String> {
 
 /// Rows of the table [`warm_up`] audits.
 const WARM_UP_ROWS: usize = 5_000;
+/// Audits of the generated table with its QIs in the warm-up. The functions an audit runs per
+/// bootstrap replicate or once over its classes (the population estimators, the sorts, the
+/// finishing of the metrics) ran too little in one audit of the small table for V8 to optimize
+/// them, and were optimized during the first audit of a file instead, on the cores that audit
+/// needed: V8 compiled 24 functions during the page's first audit of the 1M-row Adult-like
+/// table after one warm-up audit, 14 after five (docs/decisions.md, "Warm-up of the engine").
+const WARM_UP_AUDITS: usize = 5;
 
 /// Reads and audits a generated table of 5,000 rows (5 QIs, a sensitive column) the way the
 /// page audits a file, and drops the reports, so that the first audit of a file runs optimized
@@ -552,9 +569,10 @@ const WARM_UP_ROWS: usize = 5_000;
 /// switches only at its next call: a function called once per audit with a long loop (the
 /// class table's sort, attribution's sorts, the finishing metrics) ran its whole first call
 /// there. The page's steps: a part read as a reader worker reads it, kept from its bytes, its
-/// profile, then the audit in steps with the page's default settings (the advice included).
-/// The audit worker calls it before it says it is ready; measured in docs/decisions.md
-/// ("Warm-up of the engine").
+/// profile, then the audit in steps with the page's default settings (the advice included),
+/// [`WARM_UP_AUDITS`] times. The audit worker calls it before it says it is ready; the reader
+/// workers instantiate the same compiled module, so the code optimized here is theirs too.
+/// Measured in docs/decisions.md ("Warm-up of the engine").
 #[wasm_bindgen]
 pub fn warm_up() -> Result<(), JsValue> {
     let names = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
@@ -569,7 +587,7 @@ pub fn warm_up() -> Result<(), JsValue> {
         advice: Some(pseudolens_core::AdviceParams::default()),
         ..AuditConfig::default()
     };
-    for config in [&AuditConfig::default(), &audit] {
+    for config in std::iter::once(&AuditConfig::default()).chain(std::iter::repeat_n(&audit, WARM_UP_AUDITS)) {
         let mut pending = table.start_audit(to_js(config))?;
         let stats = pending.lattice().map(|lattice| attribution_stats(&lattice)).transpose()?;
         pending.finish_others()?;

@@ -22,6 +22,9 @@ export interface Span {
 }
 
 export type PartRequest =
+  /** The engine compiled once by the audit worker (sent first): every worker instantiates
+   * the same module, so V8 optimizes a function once for all of them. */
+  | { type: 'engine'; id: number; module: WebAssembly.Module }
   /** `gather`: the hasher's gathering the chunks read go on to (see `ChunkCopy`), or null. */
   | { type: 'part'; id: number; blob: Blob; config: AuditConfig; probe: Probe; span: Span; gather: number | null }
   /** The file's SHA-256: read in order by the hasher (`gather` null), or put together from the

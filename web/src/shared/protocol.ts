@@ -51,7 +51,7 @@ export type Request =
   /** The column names of a side table as the core reads its header (nothing else is read). */
   | { type: 'header'; id: number; file: File }
   /** The page has drawn the profile of run `id`: the work put off so as not to slow that
-   * drawing starts (the hash of a file read in parts). No answer. */
+   * drawing starts (the hash of a file read in parts, the first audit's memory). No answer. */
   | { type: 'shown'; id: number };
 
 export type ChooseRequest = Extract<Request, { type: 'choose' }>;

@@ -126,12 +126,14 @@ export class ReaderPool {
   private readonly hasher: Reader;
   private nextId = 1;
 
-  constructor(size: number, onViolation: (v: CspViolation) => void) {
+  /** `engine`: the compiled engine, which every reader instantiates (see `engine` requests). */
+  constructor(size: number, engine: Promise<WebAssembly.Module>, onViolation: (v: CspViolation) => void) {
     const spawn = (): Reader => {
       const worker = new Worker(new URL('./part-worker.ts', import.meta.url), { type: 'module', name: 'pseudolens-reader' });
       const pending: Reader['pending'] = new Map();
       const reader = { worker, pending, stopped: false } as Reader;
       const ready = new Promise<void>((resolve, reject) => {
+        engine.then((module) => worker.postMessage({ type: 'engine', id: 0, module } satisfies PartRequest), reject);
         worker.addEventListener('message', (e: MessageEvent<PartResponse>) => {
           const m = e.data;
           switch (m.type) {

@@ -8,10 +8,9 @@
 // audit of the kept table it computes the audit's attribution lattice (`attribution_stats`). It
 // keeps nothing between requests but, in the hasher, the files being put together. A panic of a
 // third-party reader aborts its WebAssembly instance (a `WebAssembly.RuntimeError`): it says so
-// and closes.
+// and closes. Its engine is the module the audit worker compiled (an `engine` request first).
 
 import init, { Hasher, TableReader, attribution_stats, parquet_footer_len, parquet_groups, read_cells, read_parquet_groups } from '../../pkg/pseudolens_wasm.js';
-import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
 import { hashedInOnePiece, type PartRequest, type PartResponse, type ChunkCopy } from '../shared/part-protocol';
 import { PROGRESS_INTERVAL_MS } from '../shared/protocol';
 import { chunksFrom } from './file-chunks';
@@ -76,7 +75,7 @@ function hex(digest: ArrayBuffer): string {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function serve(request: Exclude<PartRequest, { type: 'port' | 'forget' }>): Promise<void> {
+function serve(request: Exclude<PartRequest, { type: 'engine' | 'port' | 'forget' }>): Promise<void> {
   const { id } = request;
   switch (request.type) {
     case 'part': {
@@ -156,10 +155,16 @@ function serve(request: Exclude<PartRequest, { type: 'port' | 'forget' }>): Prom
   }
 }
 
-const ready = Promise.resolve(init({ module_or_path: wasmUrl }));
+/** The engine, instantiated from the module the audit worker compiled and sends first. */
+let engine!: (module: WebAssembly.Module) => void;
+const ready = new Promise<WebAssembly.Module>((resolve) => (engine = resolve)).then((module) => init({ module_or_path: module }));
 scope.addEventListener('message', (e) => {
   const request = e.data;
   // What needs no engine is done at once.
+  if (request.type === 'engine') {
+    engine(request.module);
+    return;
+  }
   if (request.type === 'port') {
     if (request.side === 'reader') toHasher = request.port;
     else

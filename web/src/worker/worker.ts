@@ -71,14 +71,28 @@ scope.addEventListener('securitypolicyviolation', (e) =>
   forwardViolation({ blockedURI: e.blockedURI, violatedDirective: e.violatedDirective, sourceFile: e.sourceFile }),
 );
 
+/**
+ * The engine compiled once, here, and instantiated by this worker and every reader worker
+ * (`ReaderPool`). Compiled in each worker, it was optimized by V8 in each: the functions the
+ * warm-up made hot here were optimized again in the readers, during the first read and
+ * audit, on the cores those needed (docs/decisions.md, "One compiled engine for every worker").
+ */
+const engine: Promise<WebAssembly.Module> = fetch(wasmUrl).then((response) => {
+  if (!response.ok) throw new Error(`The engine could not be loaded (${response.status} ${response.statusText}).`);
+  // Compiled as it downloads where the server names the type, as wasm-bindgen's loader does.
+  return response.headers.get('Content-Type')?.startsWith('application/wasm')
+    ? WebAssembly.compileStreaming(response)
+    : response.arrayBuffer().then((bytes) => WebAssembly.compile(bytes));
+});
+
 let ready: Promise<unknown> | null = null;
 function loadWasm(): Promise<unknown> {
-  if (!ready) ready = Promise.resolve(init({ module_or_path: wasmUrl }));
+  if (!ready) ready = engine.then((module) => init({ module_or_path: module }));
   return ready;
 }
 
 /** The reader workers, started with this worker; null when they could not start. */
-let pool: ReaderPool | null = new ReaderPool(readerCount(navigator.hardwareConcurrency), forwardViolation);
+let pool: ReaderPool | null = new ReaderPool(readerCount(navigator.hardwareConcurrency), engine, forwardViolation);
 const poolReady = pool.ready().catch(() => {
   pool = null;
 });
@@ -684,7 +698,12 @@ scope.addEventListener('message', (e) => {
   else if (request.type === 'shareable') void runShareable(request);
   else if (request.type === 'header') void runHeader(request);
   else if (request.type === 'recompute') void recompute(request);
-  else if (request.type === 'shown') void kept?.hashed();
+  else if (request.type === 'shown') {
+    // The profile is on screen: the file's hash starts, and the memory of the first audit is
+    // taken while the user picks the roles.
+    void kept?.hashed();
+    kept?.table.prepare_audit();
+  }
   else void run(request);
 });
 
