@@ -209,10 +209,16 @@ pub fn profile(column: &Column, name: &str, index: usize, rows: u64, norm: &Norm
     let (distinct, distinct_exact, top) = match &column.sketch {
         Some(sketch) => (approximate(sketch, texts.iter().map(|&c| values.text(c)), texts.len() as u64, t.non_blank()), false, Vec::new()),
         None => {
-            let mut top: Vec<(String, u64)> = texts.iter().map(|&c| (values.text(c).to_string(), values.count(c))).collect();
-            top.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            top.truncate(TOP);
-            (texts.len() as u64, true, top)
+            // The TOP most frequent values, ties by text (a dictionary's texts differ, so the
+            // order is total): selected among the codes, and only they are sorted and copied.
+            let distinct = texts.len() as u64;
+            let order = |a: &u32, b: &u32| values.count(*b).cmp(&values.count(*a)).then_with(|| values.text(*a).cmp(values.text(*b)));
+            if texts.len() > TOP {
+                texts.select_nth_unstable_by(TOP, order);
+                texts.truncate(TOP);
+            }
+            texts.sort_unstable_by(order);
+            (distinct, true, texts.iter().map(|&c| (values.text(c).to_string(), values.count(c))).collect())
         }
     };
     let forms = match kind {
@@ -357,6 +363,20 @@ mod tests {
         assert_eq!((p.kind, p.shape.as_str()), (Kind::Date, "generalized dates (months or ranges)"));
         let p = profile_of(&["", "NA"]);
         assert_eq!((p.kind, p.shape.as_str()), (Kind::Categorical, "no values"));
+    }
+
+    #[test]
+    fn the_top_values_are_the_most_frequent_ties_by_text_whatever_the_row_order() {
+        // Value v{39-i} appears 1 + i % 4 times: the ten values of count 4 are v36, v32, ..,
+        // v00, and the ties keep the five first by text.
+        let mut cells: Vec<String> = (0..40).flat_map(|i| std::iter::repeat_n(format!("v{:02}", 39 - i), 1 + i % 4)).collect();
+        let want: Vec<(String, u64)> = ["v00", "v04", "v08", "v12", "v16"].iter().map(|t| (t.to_string(), 4)).collect();
+        for _ in 0..2 {
+            let p = profile_of(&cells.iter().map(String::as_str).collect::<Vec<_>>());
+            assert_eq!((p.distinct, &p.top), (40, &want));
+            cells.reverse();
+        }
+        assert_eq!(profile_of(&["b", "a", "b"]).top, [("b".to_string(), 2), ("a".to_string(), 1)], "fewer values than the top");
     }
 
     #[test]
