@@ -569,8 +569,8 @@ const WARM_UP_AUDITS: usize = 5;
 /// switches only at its next call: a function called once per audit with a long loop (the
 /// class table's sort, attribution's sorts, the finishing metrics) ran its whole first call
 /// there. The page's steps: a part read as a reader worker reads it, kept from its bytes, its
-/// profile, then the audit in steps with the page's default settings (the advice included),
-/// [`WARM_UP_AUDITS`] times. The audit worker calls it before it says it is ready; the reader
+/// profile, then the audit in steps with the page's default settings (the advice included)
+/// and its shareable variant, [`WARM_UP_AUDITS`] times. The audit worker calls it before it says it is ready; the reader
 /// workers instantiate the same compiled module, so the code optimized here is theirs too.
 /// Measured in docs/decisions.md ("Warm-up of the engine").
 #[wasm_bindgen]
@@ -591,7 +591,8 @@ pub fn warm_up() -> Result<(), JsValue> {
         let mut pending = table.start_audit(to_js(config))?;
         let stats = pending.lattice().map(|lattice| attribution_stats(&lattice)).transpose()?;
         pending.finish_others()?;
-        pending.complete(stats)?;
+        // The page asks for the shareable variant of every report it shows.
+        shareable(pending.complete(stats)?, None)?;
     }
     Ok(())
 }
