@@ -570,9 +570,9 @@ const WARM_UP_AUDITS: usize = 5;
 /// class table's sort, attribution's sorts, the finishing metrics) ran its whole first call
 /// there. The page's steps: a part read as a reader worker reads it, kept from its bytes, its
 /// profile, then the audit in steps with the page's default settings (the advice included)
-/// and its shareable variant, [`WARM_UP_AUDITS`] times. The audit worker calls it before it says it is ready; the reader
-/// workers instantiate the same compiled module, so the code optimized here is theirs too.
-/// Measured in docs/decisions.md ("Warm-up of the engine").
+/// and its shareable variant, [`WARM_UP_AUDITS`] times. The audit worker calls it before it
+/// says it is ready; the reader workers instantiate the same compiled module, so the code
+/// optimized here is theirs too. Measured in docs/decisions.md ("Warm-up of the engine").
 #[wasm_bindgen]
 pub fn warm_up() -> Result<(), JsValue> {
     let names = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();

@@ -37,9 +37,15 @@ const whenIdle = (work: (deadline: { timeRemaining(): number }) => void): void =
   else setTimeout(() => work({ timeRemaining: () => 8 }), 50);
 };
 
+/** Whether `fillWhenIdle` has an idle callback waiting. */
+let filling = false;
+
 /** Builds deferred bodies while the page is idle, a few at a time, until none is left. */
 function fillWhenIdle(): void {
+  if (filling) return;
+  filling = true;
   whenIdle((deadline) => {
+    filling = false;
     for (const fill of deferred.values()) {
       fill();
       if (deadline.timeRemaining() <= 0) break;
@@ -70,8 +76,8 @@ function defer(node: Element, build: () => void): () => void {
  */
 export function deferredDetails(attrs: Attrs, summary: Child, body: () => Child[]): HTMLDetailsElement {
   const details = el('details', attrs, el('summary', {}, summary));
-  if (!deferred.size) fillWhenIdle();
   const fill = defer(details, () => append(details, ...body()));
+  fillWhenIdle();
   details.addEventListener('toggle', fill, { once: true });
   return details;
 }
