@@ -819,7 +819,8 @@ fn hipaa_metric(table: &Table, profiles: &[ColumnProfile], config: &AuditConfig)
 const BLOCK_ROWS: usize = 1 << 16;
 
 /// Rows a range of a retained table summarised at once holds at most: its classes are found by
-/// sorting its rows' keys ([`TableSummary::classes_by_sorting`]), 20 bytes a row while it runs.
+/// sorting its rows' keys ([`TableSummary::classes_by_sorting`]), [`SORT_BYTES_PER_ROW`] a row
+/// while it runs.
 const RANGE_ROWS: usize = 1 << 21;
 
 /// Bytes a row of a range takes while its classes are sorted: its word, the radix sort's

@@ -289,6 +289,10 @@ export class ReaderPool {
     const askHash = () => this.ask(this.hasher, { type: 'hash', blob, gather }, () => undefined).then(hexOf);
     // Read in order beside the parts (no gathering), the hash starts now.
     let asked = gather === null ? askHash() : null;
+    // The chunks gathered for a hash that will not be asked for are dropped.
+    const dropGathering = () => {
+      if (gather !== null) this.hasher.worker.postMessage({ type: 'forget', id: 0, gather } satisfies PartRequest);
+    };
     const parts = ranges.map((span, i) => readPart(i, span));
     let kept: KeptTable | null = null;
     let handedOver = false;
@@ -313,13 +317,13 @@ export class ReaderPool {
       kept = null;
       handedOver = true;
       const forget = () => {
-        if (!asked && gather !== null) this.hasher.worker.postMessage({ type: 'forget', id: 0, gather } satisfies PartRequest);
+        if (!asked) dropGathering();
       };
       return { table: whole, parts: ranges.length, hash: { get: () => (asked ??= askHash()), forget } };
     } finally {
       kept?.free();
       // A read that failed: its chunks need not be put together.
-      if (gather !== null && !handedOver) this.hasher.worker.postMessage({ type: 'forget', id: 0, gather } satisfies PartRequest);
+      if (!handedOver) dropGathering();
     }
   }
 }
