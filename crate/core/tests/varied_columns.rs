@@ -55,7 +55,7 @@ fn retained(table: &Table) -> Vec<bool> {
 
 #[test]
 fn an_id_column_is_given_up_early_with_the_profile_it_has_at_its_cap() {
-    // Past the cap: the id is given up either way; told the size, after 65,536 rows.
+    // Past the cap: the id is given up either way; told the size, after 4,096 rows.
     let bytes = file(RETAIN_CAP + 20_000);
     let norm = AuditConfig::default().normaliser();
     let (told, untold, parts) = (kept(&bytes, Some(bytes.len() as u64)), kept(&bytes, None), kept_in_two(&bytes));

@@ -63,13 +63,24 @@ impl Codes {
         *self = wider;
     }
 
-    /// Appends codes, mapped through `remap` when given.
-    pub fn extend(&mut self, codes: &[u32], remap: Option<&[u32]>) {
-        let map = |c: u32| remap.map_or(c, |r| r[c as usize]);
-        let max = codes.iter().map(|&c| map(c)).max().unwrap_or(0);
-        self.fit(max);
+    /// Appends codes, none above `most` (a column's codes are below its number of values: the
+    /// read widens by that, without a pass over the codes to find their largest).
+    pub fn extend(&mut self, codes: &[u32], most: u32) {
+        debug_assert!(codes.iter().all(|&c| c <= most), "a code above {most}");
+        self.fit(most);
+        self.push_mapped(codes, |c| c);
+    }
+
+    /// Appends codes mapped through `remap` (a merge of parts).
+    pub fn extend_remapped(&mut self, codes: &[u32], remap: &[u32]) {
+        self.fit(codes.iter().fold(0, |m, &c| m.max(remap[c as usize])));
+        self.push_mapped(codes, |c| remap[c as usize]);
+    }
+
+    /// Appends the codes, mapped, at the width [`Codes::fit`] made them fit.
+    #[inline]
+    fn push_mapped(&mut self, codes: &[u32], map: impl Fn(u32) -> u32) {
         match self {
-            // `fit` made every code fit the width.
             Codes::U8(v) => v.extend(codes.iter().map(|&c| map(c) as u8)),
             Codes::U16(v) => v.extend(codes.iter().map(|&c| map(c) as u16)),
             Codes::U32(v) => v.extend(codes.iter().map(|&c| map(c))),
@@ -103,11 +114,11 @@ mod tests {
     #[test]
     fn widens_as_codes_grow() {
         let mut c = Codes::default();
-        c.extend(&[0, 1, 255], None);
+        c.extend(&[0, 1, 255], 255);
         assert_eq!(c.width(), 1);
-        c.extend(&[256], None);
+        c.extend(&[256], 256);
         assert_eq!((c.width(), c.get(2), c.get(3)), (2, 255, 256));
-        c.extend(&[0, 1], Some(&[70_000, 3]));
+        c.extend_remapped(&[0, 1], &[70_000, 3]);
         assert_eq!((c.width(), c.len(), c.get(4), c.get(5)), (4, 6, 70_000, 3));
         let mut out = Vec::new();
         c.slice_into(2, 5, &mut out);

@@ -118,21 +118,21 @@ impl Column {
     }
 
     /// Whether the column will have more distinct values than its cap, in a table of `rows`
-    /// rows, by the bias-corrected Chao1 estimate of its distinct values from the counts so far
-    /// (Chao 1987: `d + f1 (f1 - 1) / (2 (f2 + 1))`, with `f1` and `f2` the values seen once and
-    /// twice), which rarely overestimates: a column of unique ids, or whose values mostly
-    /// appear once, is past a cap the rows can exceed; a column whose values repeat is not.
+    /// rows: when the lower end of the 95 % confidence interval of the bias-corrected Chao1
+    /// estimate of its distinct values, from the counts so far, exceeds the cap
+    /// ([`chao1_lower_bound`]). A column of unique ids, or whose values mostly appear once, is
+    /// past a cap the rows can exceed at the first look; a column whose values repeat is not;
+    /// a column near its cap is given up only once enough rows make the bound pass it.
     pub fn past_cap_by_estimate(&self, rows: f64) -> bool {
-        let (mut f1, mut f2) = (0.0f64, 0.0f64);
+        let (mut f1, mut f2) = (0u64, 0u64);
         for &n in self.values.counts() {
             match n {
-                1 => f1 += 1.0,
-                2 => f2 += 1.0,
+                1 => f1 += 1,
+                2 => f2 += 1,
                 _ => {}
             }
         }
-        let chao1 = self.values.len() as f64 + f1 * (f1 - 1.0).max(0.0) / (2.0 * (f2 + 1.0));
-        chao1.min(rows) > self.cap.values as f64
+        chao1_lower_bound(self.values.len() as u64, f1, f2).min(rows) > self.cap.values as f64
     }
 
     /// Stops keeping new values: they go to the sketch, and the codes (which they would
@@ -176,7 +176,7 @@ impl Column {
             (Some(mine), Some(theirs)) => {
                 let mut buf = Vec::new();
                 theirs.slice_into(0, theirs.len(), &mut buf);
-                mine.extend(&buf, Some(&remap));
+                mine.extend_remapped(&buf, &remap);
             }
             _ => self.codes = None,
         }
@@ -196,10 +196,82 @@ impl Column {
     }
 }
 
+/// The lower end of the 95 % confidence interval of the bias-corrected Chao1 estimate of the
+/// distinct values of a column (Chao 1987; the variance and the log-normal interval of Chao
+/// 2005, "Species estimation and applications", Sec 5), from `d` values seen so far, `f1` of
+/// them once and `f2` twice: `S = d + f1 (f1 - 1) / (2 (f2 + 1))`, and with `T = S - d` the
+/// bound `d + T / C`, `C = exp(1.96 sqrt(ln(1 + var / T²)))`. Never below `d`.
+pub fn chao1_lower_bound(d: u64, f1: u64, f2: u64) -> f64 {
+    let (d, f1, f2) = (d as f64, f1 as f64, f2 as f64);
+    let t = f1 * (f1 - 1.0).max(0.0) / (2.0 * (f2 + 1.0));
+    if t <= 0.0 {
+        return d;
+    }
+    let g = f2 + 1.0;
+    let var = t + f1 * (2.0 * f1 - 1.0).powi(2) / (4.0 * g * g) + f1 * f1 * f2 * (f1 - 1.0).powi(2) / (4.0 * g.powi(4));
+    let c = (1.96 * (1.0 + var / (t * t)).ln().sqrt()).exp();
+    d + t / c
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::table::profile::profile;
+
+    #[test]
+    fn the_lower_bound_of_chao1_by_hand() {
+        // 1,024 values each seen once: T = 1024 * 1023 / 2 = 523,776; var = T + 1024 * 2047² / 4
+        // = 1,073,217,280; C = exp(1.96 sqrt(ln(1 + var / T²))) = 1.130285; d + T / C = 464,425.55.
+        assert!((chao1_lower_bound(1024, 1024, 0) - 464_425.55).abs() < 0.01);
+        // No value seen once: nothing unseen is estimated, the bound is the values seen.
+        assert_eq!(chao1_lower_bound(5, 0, 5), 5.0);
+        assert_eq!(chao1_lower_bound(0, 0, 0), 0.0);
+        // Between the values seen and the point estimate.
+        for (d, f1, f2) in [(100u64, 10u64, 10u64), (8097, 8004, 91), (60_168, 55_176, 4638), (3, 1, 0), (2, 2, 0)] {
+            let point = d as f64 + (f1 * f1.saturating_sub(1)) as f64 / (2.0 * (f2 + 1) as f64);
+            let lower = chao1_lower_bound(d, f1, f2);
+            assert!(d as f64 <= lower && lower <= point, "{d} {f1} {f2}: {lower} against {point}");
+        }
+    }
+
+    /// Whether a column of cells drawn at random among `values` values is given up at one of
+    /// the looks at 4,096 rows and every doubling up to 65,536, in a file of 1,000,000 rows
+    /// (a cap of 262,144); the rows it was given up at.
+    fn given_up_at(values: usize, seed: u64) -> Option<u64> {
+        let norm = Normaliser::default();
+        let mut rng = crate::rng::SplitMix64(seed);
+        let mut c = Column::new(Cap::soft(crate::table::RETAIN_CAP), true);
+        let mut look = 4096u64;
+        for row in 1..=65_536u64 {
+            c.take(format!("v{}", rng.below(values)).as_bytes(), Encoding::Utf8, &norm).unwrap();
+            if row == look {
+                if c.past_cap_by_estimate(1e6) {
+                    return Some(row);
+                }
+                look *= 2;
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn a_column_is_given_up_early_only_when_it_is_far_past_its_cap() {
+        for seed in 1..=4 {
+            // Ids: at the first look.
+            assert_eq!(given_up_at(usize::MAX, seed), Some(4096));
+            // Twice the cap (the Adult-like table's fnlwgt has 413,536 values): a look later.
+            assert!(given_up_at(2 * crate::table::RETAIN_CAP, seed).is_some_and(|r| r <= 8192));
+            // Under the cap: kept up to 65,536 rows (the point estimate is unbiased: at the cap
+            // it would give up half such columns; the bound, about one in twenty).
+            assert_eq!(given_up_at(200_000, seed), None);
+        }
+        // The rows the file will have bound the estimate: an id of a 200,000-row file is kept.
+        let mut c = Column::new(Cap::soft(crate::table::RETAIN_CAP), true);
+        for i in 0..4096 {
+            c.take(format!("r{i}").as_bytes(), Encoding::Utf8, &Normaliser::default()).unwrap();
+        }
+        assert!(c.past_cap_by_estimate(1e6) && !c.past_cap_by_estimate(200_000.0));
+    }
 
     #[test]
     fn a_column_past_its_cap_folds_its_values_into_the_sketch_with_the_same_profile() {

@@ -36,8 +36,8 @@ use crate::ingest::reader::{InputFacts, PartBounds, Rows};
 pub const RETAIN_CAP: usize = 1 << 18;
 
 /// Rows read before the first look at whether a column is too varied to keep (then at every
-/// doubling): [`Column::past_cap_by_estimate`].
-const FIRST_LOOK_ROWS: u64 = 1 << 16;
+/// doubling): [`Column::past_cap_by_estimate`], whose bound the rows so far make cautious.
+const FIRST_LOOK_ROWS: u64 = 1 << 12;
 
 /// The codes of a run of rows, column by column, for the summaries of an audit.
 pub struct Block<'a> {
@@ -302,7 +302,7 @@ impl TableBuilder {
                 out.push(code);
             }
             if let Some(codes) = &mut column.codes {
-                codes.extend(out, None);
+                codes.extend(out, column.values.len().saturating_sub(1) as u32);
             }
         }
         self.absorbed += n as u64;
