@@ -11,8 +11,11 @@
 # of the same QIs on the same file (Adult-like 8 QIs; hospital 5 QIs + 2 SAs), in one headless
 # Chromium, medians of BENCH_RUNS (default 5); prints the ratios and writes
 # bench-out/browser-bench.json. DuckDB-wasm (npm @duckdb/duckdb-wasm, pinned) is installed into
-# bench-out/duckdb-wasm and bundled there, never a dependency of the project. --browser-only
-# runs that part alone (generating the two tables if missing).
+# bench-out/duckdb-wasm and bundled there, never a dependency of the project. Then the engine
+# bench (tests/bench/engine.bench.ts): the page's wasm read and audit of the same files in
+# headless Chromium against `pseudolens bench part`, the same calls natively, one core each;
+# prints the ratios and writes bench-out/engine-bench.json. --browser-only runs the browser
+# part alone (generating the two tables if missing).
 # --browser-throughput adds the older benchmark: the native CLI and the worker in headless
 # Chromium on the CLI's own generated table (5 QIs; 8 QIs; 5 QIs + 2 SAs; the utility pass).
 # Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput]
@@ -93,6 +96,11 @@ if [ -n "$BROWSER" ]; then
   BENCH_ROWS=$ROWS npx playwright test -c tests/bench/peer.config.ts --reporter=line 2>&1 \
     | grep --line-buffered -vE "^(npm warn|\[WebServer\] npm warn)" | tee bench-out/browser-bench.log
   grep -q "1 passed" bench-out/browser-bench.log
+  build_cli
+  step "the engine in wasm (headless Chromium) against native, one core, ${BENCH_RUNS:-5} runs"
+  BENCH_ROWS=$ROWS npx playwright test -c tests/bench/engine.config.ts --reporter=line 2>&1 \
+    | grep --line-buffered -vE "^(npm warn|\[WebServer\] npm warn)" | tee bench-out/engine-bench.log
+  grep -q "1 passed" bench-out/engine-bench.log
 fi
 
 [ -n "$THROUGHPUT" ] || exit 0

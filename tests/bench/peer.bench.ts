@@ -16,75 +16,14 @@
 // against the page's r_internal card (classes / records). Prints one table and writes
 // bench-out/browser-bench.json. BENCH_TABLES=adult (or hospital) runs one table. Run by
 // `scripts/bench.sh --browser` (not a test).
-import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { cardValue, openApp } from '../e2e/helpers';
+import { OUT, ROWS, RUNS, SETTINGS, fmt, median, ratio, serveDir, tableText, type Setting } from './common';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const OUT = join(ROOT, 'bench-out');
 const DUCKDB_DIST = join(OUT, 'duckdb-wasm', 'dist');
-const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-
-interface Setting {
-  name: string;
-  file: string;
-  qis: string[];
-  sas: string[];
-  /** The QI dropped for the re-audit. */
-  drop: string;
-}
-
-const ALL_SETTINGS: Setting[] = [
-  {
-    name: 'adult',
-    file: `adult-${ROWS}.csv`,
-    qis: ['age', 'workclass', 'education', 'marital_status', 'occupation', 'race', 'sex', 'native_country'],
-    sas: [],
-    drop: 'native_country',
-  },
-  {
-    name: 'hospital',
-    file: `hospital-${ROWS}.csv`,
-    qis: ['age', 'sex', 'zip3', 'admit_date', 'ward'],
-    sas: ['diagnosis', 'discharge'],
-    drop: 'ward',
-  },
-];
-const SETTINGS = process.env.BENCH_TABLES
-  ? ALL_SETTINGS.filter((s) => process.env.BENCH_TABLES!.split(',').includes(s.name))
-  : ALL_SETTINGS;
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.wasm': 'application/wasm',
-  '.map': 'application/json',
-};
-
-/** Serves the bundled DuckDB-wasm harness from bench-out/duckdb-wasm/dist (no CDN). */
-function serveDuckdb(): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const path = normalize(join(DUCKDB_DIST, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
-    const file = path.endsWith('/') ? join(path, 'index.html') : path;
-    if (!file.startsWith(DUCKDB_DIST) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream', 'content-length': statSync(file).size });
-    createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/` });
-    }),
-  );
-}
 
 /** Records in the page when a file is chosen and when a role changes (capture phase). */
 const MARKS = () => {
@@ -135,13 +74,6 @@ const resultsFresh = (recomputed: boolean) => {
 const seconds = (text: string, word: string): number | null => {
   const m = new RegExp(`${word} in (\\d+(?:\\.\\d+)?) s`).exec(text);
   return m ? Number(m[1]) : null;
-};
-
-const median = (xs: number[]): number | null => {
-  const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (!v.length) return null;
-  const mid = v.length >> 1;
-  return v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
 };
 
 interface PseudolensRun {
@@ -248,11 +180,9 @@ test('pseudolens and DuckDB-wasm in the same browser', async ({ browser }) => {
   test.setTimeout(RUNS * SETTINGS.length * 600_000);
   expect(existsSync(join(DUCKDB_DIST, 'index.html')), 'bundle the DuckDB-wasm harness first (scripts/bench.sh --browser)').toBe(true);
   const loadAtStart = loadavg();
-  const { server, url } = await serveDuckdb();
+  const { server, url } = await serveDir(DUCKDB_DIST);
   const results: Record<string, unknown>[] = [];
   const table: string[][] = [];
-  const fmt = (ms: number | null) => (ms === null ? '-' : `${(ms / 1000).toFixed(3)} s`);
-  const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? '-' : `${(a / b).toFixed(2)}x`);
   try {
     const context = await browser.newContext();
     const duck = await context.newPage();
@@ -320,16 +250,12 @@ test('pseudolens and DuckDB-wasm in the same browser', async ({ browser }) => {
     server.close();
   }
   const loadAtEnd = loadavg();
-  const widths = [0, 1, 2, 3].map((c) => Math.max(...[['setting', 'pseudolens', 'DuckDB-wasm', 'ratio'], ...table].map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join(' | ');
   console.log(
     [
       `browser bench: headless Chromium, ${ROWS.toLocaleString('en-US')} rows, medians of ${RUNS} runs, ${cpus().length} cores, ` +
         `load average ${loadAtStart.map((x) => x.toFixed(2)).join(' ')} at start, ${loadAtEnd.map((x) => x.toFixed(2)).join(' ')} at end`,
       'DuckDB-wasm: eh bundle, one thread (no COOP/COEP, so no SharedArrayBuffer), warm; ratio = pseudolens / DuckDB-wasm (below 1: pseudolens faster)',
-      line(['setting', 'pseudolens', 'DuckDB-wasm', 'ratio']),
-      line(widths.map((w) => '-'.repeat(w))),
-      ...table.map(line),
+      tableText(['setting', 'pseudolens', 'DuckDB-wasm', 'ratio'], table),
     ].join('\n'),
   );
   writeFileSync(

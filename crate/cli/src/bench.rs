@@ -93,6 +93,72 @@ pub enum Mode {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// The page's work on one core, natively: FILE (read into memory first) read as one part
+    /// from memory in 1 MiB chunks, as a page's reader does (told the file's size, the part
+    /// turned into its stored bytes and read back), then audited from the kept table with
+    /// --qi; RUNS times each. Prints one JSON line of the medians. Its counterpart in wasm,
+    /// the same calls in headless Chromium: tests/bench/engine.bench.ts.
+    Part {
+        /// The CSV file.
+        #[arg(long)]
+        file: PathBuf,
+        /// The quasi-identifiers.
+        #[arg(long, value_delimiter = ',', required = true)]
+        qi: Vec<String>,
+        /// Sensitive columns.
+        #[arg(long, value_delimiter = ',')]
+        sensitive: Vec<String>,
+        /// Runs of each.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+    },
+}
+
+/// The median of some times.
+fn median(mut times: Vec<f64>) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// `bench part`: see [`Mode::Part`].
+fn part(file: &Path, config: &AuditConfig, runs: usize) -> Result<serde_json::Value, Failure> {
+    pseudolens_core::par::set_threads(1);
+    let bytes = std::fs::read(file).map_err(io_err(file))?;
+    let probe = pseudolens_core::Reader::probe(config.csv_options()?, &bytes[..bytes.len().min(1 << 20)], bytes.len() <= 1 << 20)
+        .ok_or_else(|| Failure::Io(format!("{}: the header did not probe", file.display())))?;
+    let span = pseudolens_core::Span { start: 0, end: bytes.len() as u64, exact: true };
+    let read = || -> Result<pseudolens_core::Part, Failure> {
+        let mut reader = Audit::table_part(config, &probe, span)?;
+        reader.expect_file_bytes(bytes.len() as u64);
+        for chunk in bytes.chunks(1 << 20) {
+            if reader.done() {
+                break;
+            }
+            reader.push(chunk)?;
+        }
+        let part = reader.finish_part()?;
+        Ok(pseudolens_core::Part::from_bytes(&pseudolens_core::Part { table: part.table, bounds: part.bounds }.to_bytes())?)
+    };
+    let mut reads = Vec::new();
+    let mut kept = None;
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        kept = Some(read()?);
+        reads.push(start.elapsed().as_secs_f64());
+    }
+    let table = kept.expect("one run at least").table;
+    let mut audits = Vec::new();
+    let mut checked = None;
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        let report = pseudolens_core::audit_table(&table, config, None, None)?;
+        let json = serde_json::to_string(&report).map_err(|e| Failure::Io(e.to_string()))?;
+        audits.push(start.elapsed().as_secs_f64());
+        // (k and the sample uniques, to compare with the wasm run's.)
+        checked = Some(["k_anonymity", "sample_uniques"].map(|id| report.metric(id).map(|m| m.value.clone())));
+        drop(json);
+    }
+    Ok(serde_json::json!({ "read_s": median(reads), "audit_s": median(audits), "rows": table.facts.rows_total, "checked": checked }))
 }
 
 /// Runs a `bench` measurement.
@@ -121,6 +187,11 @@ pub fn run(mode: Mode) -> Result<(), Failure> {
                 "peak_memory_bytes": peak_memory(),
             });
             println!("{line}");
+            Ok(())
+        }
+        Mode::Part { file, qi, sensitive, runs } => {
+            let config = AuditConfig { quasi_identifiers: qi, sensitive, ..AuditConfig::default() };
+            println!("{}", part(&file, &config, runs)?);
             Ok(())
         }
     }
