@@ -52,6 +52,15 @@ impl Codes {
         }
     }
 
+    /// The largest code, if any row (one pass the compiler vectorizes, per width).
+    pub fn most(&self) -> Option<u32> {
+        match self {
+            Codes::U8(v) => v.iter().copied().max().map(u32::from),
+            Codes::U16(v) => v.iter().copied().max().map(u32::from),
+            Codes::U32(v) => v.iter().copied().max(),
+        }
+    }
+
     /// Widens the storage so that `max` fits.
     fn fit(&mut self, max: u32) {
         let wider = match self {
@@ -120,6 +129,7 @@ mod tests {
         assert_eq!((c.width(), c.get(2), c.get(3)), (2, 255, 256));
         c.extend_remapped(&[0, 1], &[70_000, 3]);
         assert_eq!((c.width(), c.len(), c.get(4), c.get(5)), (4, 6, 70_000, 3));
+        assert_eq!((c.most(), Codes::default().most()), (Some(70_000), None));
         let mut out = Vec::new();
         c.slice_into(2, 5, &mut out);
         assert_eq!(out, vec![255, 256, 70_000]);

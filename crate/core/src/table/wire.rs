@@ -226,9 +226,9 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
         let n = r.count(12)?;
         let mut values = Values::default();
         for code in 0..n {
-            let text = r.str()?;
+            let text = r.text()?;
             let count = r.u64()?;
-            if values.add_text(&text, count) != Some(code as u32) {
+            if values.add_text(text, count) != Some(code as u32) {
                 return Err(invalid("a column repeats a value"));
             }
         }
@@ -242,7 +242,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
                     2 => Codes::U16(data.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()),
                     _ => Codes::U32(data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()),
                 };
-                if codes.len() as u64 != rows_total || (0..codes.len()).any(|i| codes.get(i) as usize >= n) {
+                if codes.len() as u64 != rows_total || codes.most().is_some_and(|m| m as usize >= n) {
                     return Err(invalid("a column's codes do not fit its values or rows"));
                 }
                 Some(codes)
@@ -384,9 +384,13 @@ impl<'a> Reader<'a> {
         Ok(n)
     }
     fn str(&mut self) -> Result<String> {
+        self.text().map(str::to_string)
+    }
+    /// A `str`, borrowed from the bytes (a column's values: no allocation each).
+    fn text(&mut self) -> Result<&'a str> {
         let n = self.u32()? as usize;
         let b = self.take(n)?;
-        String::from_utf8(b.to_vec()).map_err(|_| (self.invalid)("a text is not UTF-8"))
+        std::str::from_utf8(b).map_err(|_| (self.invalid)("a text is not UTF-8"))
     }
     fn opt<T>(&mut self, f: impl FnOnce(&mut Reader<'a>) -> Result<T>) -> Result<Option<T>> {
         match self.u8()? {
