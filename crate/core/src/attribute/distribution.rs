@@ -79,6 +79,9 @@ pub struct Distributions {
     pub from_original: bool,
     /// `-ln Q(v)` (index = code), computed once rather than per class.
     pub neg_ln_q: Vec<f64>,
+    /// `|ln(1 / Q(v))|` (index = code): the delta of a class whose records all hold `v`
+    /// (`P = 1`: every class of one record), computed once rather than per class.
+    pub delta_whole: Vec<f64>,
     spans: Vec<Span>,
     own: Vec<(u32, u64)>,
     counts: Vec<(u32, f64)>,
@@ -167,6 +170,7 @@ impl Distributions {
         };
         let q_total: u64 = q_ref.iter().sum();
         let neg_ln_q = q_ref.iter().map(|&c| -libm::log(c as f64 / q_total as f64)).collect();
+        let delta_whole = q_ref.iter().map(|&c| libm::log(1.0 / (c as f64 / q_total as f64)).abs()).collect();
         let present: Vec<u32> = (0..q_counts.len() as u32).filter(|&v| q_counts[v as usize] > 0 || q_ref[v as usize] > 0).collect();
         let (order, numeric, generalized) = match declared.order {
             Some(labels) => (declared_order(&values, present, labels)?, false, false),
@@ -174,7 +178,7 @@ impl Distributions {
         };
         let ordinal = declared.order.is_some();
         let from_original = declared.reference.is_some();
-        Ok(Distributions { values, q_counts, n_s, q_ref, q_total, from_original, neg_ln_q, spans, own, counts, order, numeric, ordinal, generalized })
+        Ok(Distributions { values, q_counts, n_s, q_ref, q_total, from_original, neg_ln_q, delta_whole, spans, own, counts, order, numeric, ordinal, generalized })
     }
 }
 

@@ -40,7 +40,8 @@ pub fn of(d: &ClassDist<'_>, dist: &Distributions) -> Likeness {
             }
         }
         if p > 0.0 {
-            let delta = libm::log(p / q).abs();
+            // (The same figure as `log(p / q)` with p = 1, taken from the table.)
+            let delta = if p == 1.0 { dist.delta_whole[v as usize] } else { libm::log(p / q).abs() };
             if delta > l.delta {
                 l.delta = delta;
             }
