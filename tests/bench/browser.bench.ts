@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { openApp } from '../e2e/helpers';
+import { CLI, ROWS } from './common';
 
-const CLI = process.env.PSEUDOLENS_CLI ?? 'target/release/pseudolens';
-const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const QIS = (process.env.BENCH_QIS ?? 'age,sex,region,admission_date,ward').split(',');
 const SAS = (process.env.BENCH_SAS ?? '').split(',').filter(Boolean);
 const UTILITY_LEVEL = process.env.BENCH_UTILITY_LEVEL;

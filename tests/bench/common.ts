@@ -9,6 +9,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const OUT = join(ROOT, 'bench-out');
 export const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 export const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** The native CLI (`scripts/bench.sh` builds it). */
+export const CLI = process.env.PSEUDOLENS_CLI ?? join(ROOT, 'target', 'release', 'pseudolens');
 
 export interface Setting {
   name: string;

@@ -12,9 +12,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { OUT, ROOT, RUNS, SETTINGS, fmt, median, ratio, serveDir, tableText } from './common';
-
-const CLI = join(ROOT, 'target', 'release', 'pseudolens');
+import { CLI, OUT, ROOT, RUNS, SETTINGS, fmt, median, ratio, serveDir, tableText } from './common';
 
 interface Times {
   readMs: number | null;

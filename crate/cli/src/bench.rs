@@ -136,8 +136,7 @@ fn part(file: &Path, config: &AuditConfig, runs: usize) -> Result<serde_json::Va
             }
             reader.push(chunk)?;
         }
-        let part = reader.finish_part()?;
-        Ok(pseudolens_core::Part::from_bytes(&pseudolens_core::Part { table: part.table, bounds: part.bounds }.to_bytes())?)
+        Ok(pseudolens_core::Part::from_bytes(&pseudolens_core::Part::from(reader.finish_part()?).to_bytes())?)
     };
     let mut reads = Vec::new();
     let mut kept = None;

@@ -1293,6 +1293,14 @@ pub struct AuditPart {
     pub bounds: Option<PartBounds>,
 }
 
+/// The table a part read and where it lay in its file (its stored form, `Part::to_bytes`),
+/// without the summaries of the audit that read it.
+impl From<AuditPart> for crate::table::Part {
+    fn from(part: AuditPart) -> Self {
+        crate::table::Part { table: part.table, bounds: part.bounds }
+    }
+}
+
 impl AuditPart {
     /// Classes of the part (what merging it into another costs).
     pub fn classes(&self) -> usize {

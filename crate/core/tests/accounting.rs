@@ -296,7 +296,7 @@ proptest! {
 /// then audits the merged table.
 fn tables_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64]) -> Option<Result<Report, Error>> {
     let through_bytes = |p: AuditPart| {
-        let wire = Part { table: p.table, bounds: p.bounds }.to_bytes();
+        let wire = Part::from(p).to_bytes();
         let back = Part::from_bytes(&wire).expect("a written table reads back");
         assert_eq!(back.to_bytes(), wire);
         back
@@ -360,7 +360,7 @@ proptest! {
         a.push(&f.bytes).unwrap();
         let part = a.finish_part();
         if let Ok(part) = part {
-            let mut wire = Part { table: part.table, bounds: part.bounds }.to_bytes();
+            let mut wire = Part::from(part).to_bytes();
             let body = wire.len() - 4;
             for (at, x) in flips {
                 wire[at % body] ^= x | 1;

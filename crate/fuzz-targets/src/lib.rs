@@ -849,7 +849,7 @@ pub fn table_bytes(data: &[u8]) {
         let mut reader = Audit::table_reader(&AuditConfig { ragged: Ragged::PadOrTruncate, ..AuditConfig::default() }).expect("the default settings");
         let part = reader.push(&csv).and_then(|()| reader.finish_part());
         let Ok(part) = part else { return };
-        let mut wire = Part { table: part.table, bounds: part.bounds }.to_bytes();
+        let mut wire = Part::from(part).to_bytes();
         let back = Part::from_bytes(&wire).expect("a written table reads back");
         assert_eq!(back.to_bytes(), wire, "a table read back writes the same bytes");
         let body = wire.len() - 4;

@@ -117,8 +117,7 @@ fn read_cells(path: &str, audit: Audit, format: Format, sheet: Option<&str>) -> 
 /// The rows of the file at `path` (CSV, Parquet or Excel) read into a table.
 fn file_part(path: &str, config: &AuditConfig, sheet: Option<&str>) -> PyResult<(Part, Option<Warning>)> {
     let part = |audit: Audit| -> Result<Part, Failure> {
-        let p = audit.finish_part()?;
-        Ok(Part { table: p.table, bounds: p.bounds })
+        Ok(Part::from(audit.finish_part()?))
     };
     let format = format_of(path).map_err(|f| f.into_py(path))?;
     if format != Format::Csv {
@@ -160,8 +159,7 @@ fn arrow_part(stream: FFI_ArrowArrayStream, config: &AuditConfig) -> Result<Part
     let schema = reader.schema();
     let mut audit = Audit::table_reader(config)?.reading_cells(Format::Arrow);
     pseudolens_formats::arrow::feed(&schema, 2, reader.map(|b| b.map_err(arrow_error)), &mut audit)?;
-    let p = audit.finish_part()?;
-    Ok(Part { table: p.table, bounds: p.bounds })
+    Ok(Part::from(audit.finish_part()?))
 }
 
 /// The tables read beside a release, as the CLI's `--original` and `--reference` read them

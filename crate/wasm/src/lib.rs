@@ -264,7 +264,7 @@ impl TableReader {
     pub fn finish(&mut self) -> Result<Vec<u8>, JsValue> {
         let reader = self.0.take().ok_or_else(finished)?;
         let part = reader.finish_part().map_err(|e| error(&e))?;
-        Ok(pseudolens_core::Part { table: part.table, bounds: part.bounds }.to_bytes())
+        Ok(pseudolens_core::Part::from(part).to_bytes())
     }
 }
 
@@ -304,7 +304,7 @@ pub fn read_cells(config: JsValue, bytes: Vec<u8>, format: &str, sheet: Option<S
     read.map_err(|e| error(&e))?;
     reader.set_file(len, Some(hash.hex()));
     let part = reader.finish_part().map_err(|e| error(&e))?;
-    Ok(pseudolens_core::Part { table: part.table, bounds: part.bounds }.to_bytes())
+    Ok(pseudolens_core::Part::from(part).to_bytes())
 }
 
 /// The length of a Parquet file's footer from its last 8 bytes (`unreadable_parquet` when they
@@ -341,7 +341,7 @@ pub fn read_parquet_groups(config: JsValue, file_len: f64, footer: Vec<u8>, star
     pseudolens_formats::parquet::read_row_groups(pieces, Some(groups), &mut reader).map_err(|e| error(&e))?;
     reader.set_file(if first == 0 { len } else { 0 }, None);
     let part = reader.finish_part().map_err(|e| error(&e))?;
-    Ok(pseudolens_core::Part { table: part.table, bounds: part.bounds }.to_bytes())
+    Ok(pseudolens_core::Part::from(part).to_bytes())
 }
 
 /// A table kept in memory, merged from the parts of its file: audits of any settings read

@@ -75,6 +75,17 @@ export function categoryAxis(count: number, label: (i: number) => string, width:
   };
 }
 
+/**
+ * The width a chart is drawn at, at least `least`: its host's, or where the host has no width
+ * (it lies in a folded section, whose content the browser may leave unlaid once a frame has
+ * shown it closed) the fold's, so that a chart drawn after the results' first frame, or
+ * snapshotted for a report, is as wide as when its section is opened. `followWidth` keeps it
+ * so afterwards.
+ */
+export function hostWidth(host: HTMLElement, least = 240): number {
+  return Math.max(least, Math.floor(host.clientWidth || host.closest('details')?.clientWidth || 0));
+}
+
 /** Keeps a chart as wide as its host (`height`: the chart's height for the window). */
 export function followWidth(host: HTMLElement, plot: uPlot, width: () => number, height: () => number = plotHeight): Chart {
   const observer = new ResizeObserver(() => {
@@ -153,7 +164,7 @@ function barChart(host: HTMLElement, spec: BarSpec): Chart {
     data.push(spec.line.values);
   }
 
-  const width = () => Math.max(240, Math.floor(host.clientWidth));
+  const width = () => hostWidth(host);
   const hover = hoverReadout(readout, spec.readout);
   const opts: uPlot.Options = {
     width: width(),

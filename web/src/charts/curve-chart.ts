@@ -4,7 +4,7 @@
 // bar (issue 15; docs/ci.md). uPlot on canvas; the numbers and intervals also as a table.
 
 import uPlot from 'uplot';
-import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, hoverReadout, plotHeight, type Chart } from './charts';
+import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, hostWidth, hoverReadout, plotHeight, type Chart } from './charts';
 import { el } from '../ui/dom';
 import { count, fractionPercent, smallPercent } from '../ui/format';
 import type { CurvePoint, Estimator } from '../shared/suite';
@@ -107,7 +107,7 @@ export function uniquenessCurveChart(host: HTMLElement, points: CurvePoint[], cu
   const hi = Math.max(...xs);
   const decades = [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1];
 
-  const width = () => Math.max(240, Math.floor(host.clientWidth));
+  const width = () => hostWidth(host);
   const hover = hoverReadout(readout, (i) => (points[i] ? readoutText(points[i]!) : null), READOUT_IDLE);
   const opts: uPlot.Options = {
     width: width(),

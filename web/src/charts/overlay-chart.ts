@@ -4,7 +4,7 @@
 // canvas (CSP-clean), with a key, a hover read-out and the numbers as a table.
 
 import uPlot from 'uplot';
-import { AXIS, FONT, READOUT_IDLE, categoryAxis, dataTable, followWidth, hoverReadout, type Chart } from './charts';
+import { AXIS, FONT, READOUT_IDLE, categoryAxis, dataTable, followWidth, hostWidth, hoverReadout, type Chart } from './charts';
 import { el } from '../ui/dom';
 import { percent, signed } from '../ui/format';
 
@@ -50,7 +50,7 @@ export function overlayChart(host: HTMLElement, spec: OverlaySpec): Chart {
   // Wide enough per label that axis labels never overlap ("13000–13099" needs more than "F").
   const longest = Math.max(1, ...spec.labels.map((l) => l.length));
   const perLabel = Math.max(36, longest * 7 + 14);
-  const width = () => Math.max(220, Math.floor(host.clientWidth));
+  const width = () => hostWidth(host, 220);
   const hover = hoverReadout(readout, (i) =>
     i < xs.length
       ? `${label(i)}: ${percent(spec.original[i]!)} of the original rows, ${percent(spec.released[i]!)} of the released rows (${points(spec.released[i]! - spec.original[i]!)}).`

@@ -4,7 +4,7 @@
 
 import uPlot from 'uplot';
 import type { SweepRow } from '../shared/balance-data';
-import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, hoverReadout, plotHeight, type Chart } from './charts';
+import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, hostWidth, hoverReadout, plotHeight, type Chart } from './charts';
 import { el } from '../ui/dom';
 import { decimal, score } from '../ui/format';
 
@@ -63,7 +63,7 @@ export function rutSweepChart(host: HTMLElement, names: readonly string[], rows:
   const pad = Math.max(0.02, (0.1 - (hi - lo)) / 2);
   const yRange: [number, number] = [Math.max(0, lo - pad), Math.min(1, hi + pad)];
 
-  const width = () => Math.max(240, Math.floor(host.clientWidth));
+  const width = () => hostWidth(host);
   const hover = hoverReadout(
     readout,
     (i) => {
