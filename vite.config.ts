@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import { DEV_SECURITY_HEADERS, SECURITY_HEADERS, renderHeadersFile } from './web/security-headers.ts';
+import { DEV_SECURITY_HEADERS, META_CONTENT_SECURITY_POLICY, SECURITY_HEADERS, renderHeadersFile } from './web/security-headers.ts';
 import { SERVICE_WORKER_ENTRY, SERVICE_WORKER_FILE, offlinePlugin } from './web/offline-build.ts';
 
 const headersFile = fileURLToPath(new URL('./web/public/_headers', import.meta.url));
@@ -20,6 +20,21 @@ function checkHeadersFile(): Plugin {
         );
       }
     },
+  };
+}
+
+/**
+ * Writes the policy into the built page as the first element of its head, before any script,
+ * for hosts that send no headers. Build only: in dev mode Vite injects styles inline, which
+ * the dev headers alone allow.
+ */
+function metaPolicy(): Plugin {
+  return {
+    name: 'pseudolens-meta-policy',
+    apply: 'build',
+    transformIndexHtml: () => [
+      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
+    ],
   };
 }
 
@@ -44,5 +59,5 @@ export default defineConfig({
   worker: { format: 'es' },
   server: { headers: { ...DEV_SECURITY_HEADERS } },
   preview: { headers: { ...SECURITY_HEADERS } },
-  plugins: [checkHeadersFile(), offlinePlugin(web('public'))],
+  plugins: [checkHeadersFile(), metaPolicy(), offlinePlugin(web('public'))],
 });

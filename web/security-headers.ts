@@ -1,19 +1,25 @@
 /**
  * The HTTP security headers of pseudolens, in one place.
  *
- * They are sent as real HTTP headers (not a <meta> tag) because a dedicated worker takes its
- * Content-Security-Policy from its own response, not from the page: only a header keeps the
- * worker, which reads the user's data, from talking to the network.
+ * They are sent as real HTTP headers where the host can send them, and the policy is also
+ * written into the built page as a <meta> element, for hosts that send no headers (GitHub
+ * Pages, most intranet servers). A worker loaded from its own URL would take its policy from
+ * its own response, so every worker is started from a blob: URL, which inherits the policy of
+ * its creator (web/src/worker/spawn.ts): the <meta> policy binds the page and every worker.
  *
- * Used by vite.config.ts (dev and preview servers), checked against web/public/_headers (the
- * file static hosts such as Netlify or Cloudflare Pages read) and by the e2e privacy test.
+ * Used by vite.config.ts (dev and preview servers, the <meta> of the build), checked against
+ * web/public/_headers (the file static hosts such as Netlify or Cloudflare Pages read) and by
+ * the e2e privacy tests.
  */
 
-/** The strict policy: same-origin code, wasm compilation allowed, no network beyond 'self'. */
+/**
+ * The strict policy: same-origin code, wasm compilation allowed, no network beyond 'self';
+ * workers from this origin's own scripts, started through a blob: URL (see above).
+ */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self' 'wasm-unsafe-eval'",
-  "worker-src 'self'",
+  "worker-src 'self' blob:",
   "connect-src 'self'",
   "style-src 'self'",
   "img-src 'self' blob: data:",
@@ -24,6 +30,14 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
   "object-src 'none'",
 ].join('; ');
+
+/**
+ * The policy as a <meta> element carries it: without `frame-ancestors`, which browsers ignore
+ * there (with a console warning). Only a header can forbid framing.
+ */
+export const META_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.split('; ')
+  .filter((directive) => !directive.startsWith('frame-ancestors '))
+  .join('; ');
 
 /** Headers for the production build (vite preview, static hosts). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {

@@ -3,7 +3,7 @@
 // over was started with the page, so a cancel needs no fetch: it works offline too.
 
 import { expect, test, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
-import { cancelWhileReading, largeCsv, openApp, runSample } from './helpers.ts';
+import { cancelWhileReading, largeCsv, openApp, runSample, workerNamed } from './helpers.ts';
 
 /**
  * Opens the page, goes offline once its standby worker is ready, and cancels a large read: the
@@ -24,8 +24,8 @@ test('cancel stops a large audit and the sample still runs afterwards', async ({
   test.setTimeout(90_000);
   const path = largeCsv(testInfo);
   await openApp(page);
-  // The audit worker (worker-*.js, started first), not a reader (part-worker-*.js).
-  const busy = page.workers().find((w) => /\/worker-[\w-]+\.js$/.test(w.url()));
+  // The audit worker started first, not its standby or a reader.
+  const busy = await workerNamed(page, 'pseudolens-audit');
   expect(busy, 'the audit worker').toBeDefined();
   const terminated = new Promise<void>((resolve) => busy!.once('close', () => resolve()));
 

@@ -1,11 +1,23 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Page, type TestInfo, type Worker } from '@playwright/test';
 
 /** Opens the page and waits until the worker has loaded the wasm engine. */
 export async function openApp(page: Page): Promise<void> {
   await page.goto('/');
   await expect(page.locator('html[data-engine="ready"]')).toBeAttached();
+}
+
+/**
+ * The page's first worker named `name` ('pseudolens-audit' or 'pseudolens-reader'; the audit
+ * worker started first is the current one). Workers start from blob: URLs, so only their
+ * names tell them apart.
+ */
+export async function workerNamed(page: Page, name: string): Promise<Worker | undefined> {
+  for (const worker of page.workers()) {
+    if ((await worker.evaluate(() => (globalThis as unknown as { name: string }).name)) === name) return worker;
+  }
+  return undefined;
 }
 
 /** Clicks "Try the sample" and waits for the audit results (the sample audits itself). */

@@ -4,7 +4,7 @@
 
 import { expect, test } from '@playwright/test';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../web/security-headers.ts';
-import { openApp, openSection, runSample } from './helpers.ts';
+import { openApp, openSection, runSample, workerNamed } from './helpers.ts';
 
 interface Seen {
   url: string;
@@ -102,9 +102,10 @@ test('a CSP violation inside the worker reaches the page', async ({ page }) => {
     });
   });
   await openApp(page);
-  const worker = page.workers().find((w) => /worker-[\w-]+\.js$/.test(w.url()));
+  const worker = await workerNamed(page, 'pseudolens-audit');
   expect(worker, 'the audit worker').toBeDefined();
-  // Inside the real audit worker, try to reach another origin: its own CSP header must block it.
+  // Inside the real audit worker, try to reach another origin: the policy it inherits from the
+  // page must block it.
   const outcome = await worker!.evaluate(() =>
     fetch('http://127.0.0.1:9/exfiltrate').then(
       () => 'sent',

@@ -11,6 +11,8 @@ import { HEAD_BYTES, headOf } from './file-chunks';
 import { hashedInOnePiece, type CellsFormat, type PartRequest, type PartResponse, type Span } from '../shared/part-protocol';
 import type { CspViolation } from '../shared/protocol';
 import { toWireError, type AuditConfig, type WireError } from '../shared/report';
+import { spawnWorker } from './spawn';
+import readerWorkerUrl from './part-worker.ts?worker&url';
 
 /** At most this many reader workers, whatever the cores (each holds a part in memory). */
 const MAX_READERS = 4;
@@ -129,7 +131,7 @@ export class ReaderPool {
   /** `engine`: the compiled engine, which every reader instantiates (see `engine` requests). */
   constructor(size: number, engine: Promise<WebAssembly.Module>, onViolation: (v: CspViolation) => void) {
     const spawn = (): Reader => {
-      const worker = new Worker(new URL('./part-worker.ts', import.meta.url), { type: 'module', name: 'pseudolens-reader' });
+      const worker = spawnWorker(readerWorkerUrl, 'pseudolens-reader');
       const pending: Reader['pending'] = new Map();
       const reader = { worker, pending, stopped: false } as Reader;
       const ready = new Promise<void>((resolve, reject) => {

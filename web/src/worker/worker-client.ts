@@ -12,6 +12,8 @@
 import type { Candidate, ChoiceParams } from '../shared/balance-data';
 import type { ClassValues, Request, Response, Source } from '../shared/protocol';
 import type { AuditConfig, MetricResult, Report, ShareableReport, WireError } from '../shared/report';
+import { spawnWorker } from './spawn';
+import auditWorkerUrl from './worker.ts?worker&url';
 
 /** The state of a standby worker's engine, for the page (`data-standby`). */
 export type StandbyState = 'ready' | 'failed';
@@ -176,7 +178,7 @@ export class WorkerClient {
   }
 
   private spawn(): Engine {
-    const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'pseudolens-audit' });
+    const worker = spawnWorker(auditWorkerUrl, 'pseudolens-audit');
     const engine: Engine = { worker, state: 'starting' };
     worker.addEventListener('message', (e: MessageEvent<Response>) => this.receive(engine, e.data));
     worker.addEventListener('error', (e) => {
