@@ -24,17 +24,20 @@ function checkHeadersFile(): Plugin {
 }
 
 /**
- * Writes the policy into the built page as the first element of its head, before any script,
- * for hosts that send no headers. Build only: in dev mode Vite injects styles inline, which
- * the dev headers alone allow.
+ * Writes the policy into the built page right after its charset, before any script, for hosts
+ * that send no headers. Build only: in dev mode Vite injects styles inline, which the dev
+ * headers alone allow.
  */
 function metaPolicy(): Plugin {
+  const charset = '<meta charset="utf-8" />';
   return {
     name: 'pseudolens-meta-policy',
     apply: 'build',
-    transformIndexHtml: () => [
-      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
-    ],
+    transformIndexHtml(html) {
+      if (!html.includes(charset)) throw new Error(`web/index.html has no ${charset} to put the policy after`);
+      const meta = `<meta http-equiv="Content-Security-Policy" content="${META_CONTENT_SECURITY_POLICY}" />`;
+      return html.replace(charset, () => `${charset}\n    ${meta}`);
+    },
   };
 }
 
