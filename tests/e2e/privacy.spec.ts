@@ -113,9 +113,9 @@ test('a CSP violation inside the worker reaches the page', async ({ page }) => {
     ),
   );
   expect(outcome).toBe('blocked');
-  await expect
-    .poll(() => page.evaluate(() => window.__cspViolations))
-    .toEqual([{ source: 'worker', directive: 'connect-src', blocked: 'http://127.0.0.1:9/exfiltrate' }]);
+  // Refused twice, by each policy the worker holds: the header's and the page's <meta>.
+  const refused = { source: 'worker', directive: 'connect-src', blocked: 'http://127.0.0.1:9/exfiltrate' };
+  await expect.poll(() => page.evaluate(() => window.__cspViolations)).toEqual([refused, refused]);
 });
 
 test('the _headers file for static hosts matches the served headers', async ({ request }) => {
