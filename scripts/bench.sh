@@ -18,19 +18,26 @@
 # part alone (generating the two tables if missing).
 # --browser-throughput adds the older benchmark: the native CLI and the worker in headless
 # Chromium on the CLI's own generated table (5 QIs; 8 QIs; 5 QIs + 2 SAs; the utility pass).
-# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput]
+# --browser-big runs the page on a 2 GB export alone (tests/bench/big.bench.ts): a hospital
+# table of 27 million rows (2.15 GB, BENCH_BIG_ROWS) generated into bench-out/ and deleted
+# after, the page's read, profile and audit of 5 QIs + 2 SAs; prints the times, how the page
+# read it (kept or streamed, and why) and the browser's peak memory, and writes
+# bench-out/big-bench.json.
+# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big]
 #        (ROWS default 1,000,000)
 source "$(dirname "$0")/lib.sh"
 ROWS=1000000
 BROWSER=
 NATIVE=1
 THROUGHPUT=
+BIG=
 for arg in "$@"; do
   case $arg in
     --browser) BROWSER=1 ;;
     --browser-only) BROWSER=1 NATIVE= ;;
     --browser-throughput) THROUGHPUT=1 ;;
-    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput]" >&2; exit 2 ;;
+    --browser-big) BIG=1 NATIVE= ;;
+    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big]" >&2; exit 2 ;;
     *) ROWS=$arg ;;
   esac
 done
@@ -81,11 +88,24 @@ if [ -n "$NATIVE" ]; then
     --out bench-out --cli target/release/pseudolens --gen "$GEN"
 fi
 
-[ -n "$BROWSER$THROUGHPUT" ] || exit 0
+[ -n "$BROWSER$THROUGHPUT$BIG" ] || exit 0
 ensure_rust_wasm
 ensure_npm
 ensure_chromium
 build_web
+
+if [ -n "$BIG" ]; then
+  mkdir -p bench-out
+  big=bench-out/hospital-big.csv
+  trap 'rm -f "$ROOT/$big" "$ROOT/$big.gen.json"' EXIT
+  rm -f "$big" "$big.gen.json"
+  ensure_table hospital-big.csv --schema hospital --rows "${BENCH_BIG_ROWS:-27000000}" --seed 1 --qis 9
+  step "the page on $(du -h "$big" | cut -f1) in headless Chromium: time and peak memory"
+  BENCH_BIG_FILE=$ROOT/$big npx playwright test -c tests/bench/big.config.ts --reporter=line 2>&1 \
+    | grep --line-buffered -vE "^(npm warn|\[WebServer\] npm warn)" | tee bench-out/big-bench.log
+  grep -q "1 passed" bench-out/big-bench.log
+  exit 0
+fi
 
 if [ -n "$BROWSER" ]; then
   ensure_duckdb_wasm
