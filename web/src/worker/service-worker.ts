@@ -4,7 +4,8 @@
 // activate it deletes the caches of earlier deployments. Files of the deployment are answered
 // from the cache; a page load tries the network first (a new deployment shows at once) and
 // falls back to the cached page. It sends nothing anywhere: it fetches only this origin's own
-// files, under the same Content-Security-Policy header as every response.
+// files. On a host that sends no headers it runs without a policy (a service worker cannot
+// start from a blob: URL, web/src/worker/spawn.ts), but it is given none of the user's data.
 
 /** What the build fills in (web/offline-build.ts): the cache's name and the files to keep. */
 interface OfflineBuild {
