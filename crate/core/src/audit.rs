@@ -1244,6 +1244,7 @@ impl Audit {
             delimiter: config.delimiter.clone(),
             encoding: config.encoding,
             ragged: config.ragged,
+            header_row: config.header_row,
             missing_tokens: config.missing_tokens.clone(),
             memory_budget: config.memory_budget,
             ..AuditConfig::default()
