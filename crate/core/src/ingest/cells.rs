@@ -161,7 +161,7 @@ impl CellReader {
         self.facts.columns = names.len();
         if !self.later_part {
             self.facts.header_records += 1;
-            self.facts.header_line = line;
+            self.facts.header_line = line.max(1);
             self.facts.lines = self.facts.lines.max(line.max(1));
         }
         self.header = Some(names);

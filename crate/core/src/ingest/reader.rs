@@ -91,8 +91,8 @@ pub struct InputFacts {
     /// Header cells that were empty and got a `column_<n>` name.
     #[serde(skip)]
     pub renamed_columns: Vec<String>,
-    /// The line of the header record (0 when the column names are not a record, as in
-    /// Parquet).
+    /// The line of the header record (1 when the column names are not a record, as in
+    /// Parquet: the line they would have in CSV).
     #[serde(skip)]
     pub header_line: u64,
     /// The first ragged rows kept under `PadOrTruncate` (at most [`RAGGED_LISTED`]): line,

@@ -189,7 +189,7 @@ pub(crate) fn words(name: &str) -> Vec<String> {
 }
 
 /// The first entry of `list` that a word matches.
-fn has(words: &[String], list: &[(&str, Part)]) -> Option<&'static str> {
+fn has(words: &[String], list: &[(&'static str, Part)]) -> Option<&'static str> {
     words.iter().find_map(|w| {
         list.iter().find_map(|&(entry, part)| {
             let hit = match part {
