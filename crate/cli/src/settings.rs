@@ -136,6 +136,11 @@ pub struct Settings {
     /// Lenient reading: the same as --ragged pad.
     #[arg(long)]
     lenient: bool,
+    /// The header's row, 1-based as a spreadsheet numbers its rows (a CSV file's line): the
+    /// rows above it are skipped as titles (CSV and xlsx). [default: the first row that is
+    /// not blank, unless the rows above it are titles]
+    #[arg(long, value_name = "N")]
+    header_row: Option<u64>,
     /// Threads that read the released file and compute its metrics (default: every core);
     /// the report is the same whatever the number.
     #[arg(long)]
@@ -515,6 +520,9 @@ impl Settings {
                 EncodingArg::Utf8 => Encoding::Utf8,
                 EncodingArg::Windows1252 => Encoding::Windows1252,
             });
+        }
+        if self.header_row.is_some() {
+            c.header_row = self.header_row;
         }
         match (self.lenient, self.ragged) {
             (true, _) | (_, Some(RaggedArg::Pad)) => c.ragged = Ragged::PadOrTruncate,

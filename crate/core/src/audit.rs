@@ -1163,6 +1163,19 @@ impl Audit {
         self.source.cells()?.header(names, line, &mut self.sink)
     }
 
+    /// The rows of a table of cells above its header: `titles` skipped as titles, `blanks`
+    /// blank (call before [`Audit::push_header`]; [`crate::ingest::header`] says which row is
+    /// the header).
+    pub fn push_above_header(&mut self, titles: u64, blanks: u64) -> Result<()> {
+        self.source.cells()?.above_header(titles, blanks);
+        Ok(())
+    }
+
+    /// The header's row the settings name (`header_row`), if any.
+    pub fn header_row(&self) -> Option<u64> {
+        self.sink.config.header_row
+    }
+
     /// A batch of rows of cells, each of the header's width.
     pub fn push_cells(&mut self, batch: &CellBatch) -> Result<()> {
         let Source::Cells(r) = &mut self.source else { return self.source.cells().map(|_| ()) };
@@ -1231,6 +1244,7 @@ impl Audit {
             delimiter: config.delimiter.clone(),
             encoding: config.encoding,
             ragged: config.ragged,
+            header_row: config.header_row,
             missing_tokens: config.missing_tokens.clone(),
             memory_budget: config.memory_budget,
             ..AuditConfig::default()

@@ -51,6 +51,10 @@ pub struct AuditConfig {
     pub encoding: Option<Encoding>,
     /// Ragged-row handling.
     pub ragged: Ragged,
+    /// The header's row, 1-based as a spreadsheet numbers its rows (a CSV file's line); the
+    /// rows above it are skipped as titles. `None`: the first row that is not blank, unless
+    /// the rows above it are titles (CSV and xlsx; see `ingest::header`).
+    pub header_row: Option<u64>,
     /// The person-id column of event-level data (spec README Sec 3 `person_id`).
     pub person_id: Option<String>,
     /// The sampling-weight column (spec README Sec 3 `weight`).
@@ -147,6 +151,7 @@ impl Default for AuditConfig {
             delimiter: None,
             encoding: None,
             ragged: Ragged::Error,
+            header_row: None,
             person_id: None,
             weight: None,
             population_size: None,
@@ -286,6 +291,9 @@ impl AuditConfig {
             Some("\\t") => Some(b'\t'),
             Some(d) => return Err(Error::config("invalid_delimiter", format!("the delimiter must be one ASCII character, not \"{d}\""))),
         };
-        Ok(CsvOptions { delimiter, encoding: self.encoding, ragged: self.ragged })
+        if self.header_row == Some(0) {
+            return Err(Error::config("invalid_header_row", "the header's row is numbered from 1, as a spreadsheet numbers its rows"));
+        }
+        Ok(CsvOptions { delimiter, encoding: self.encoding, ragged: self.ragged, header_row: self.header_row })
     }
 }

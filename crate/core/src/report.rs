@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::config::AuditConfig;
+use crate::ingest::cells::Format;
 use crate::ingest::reader::InputFacts;
 use crate::ingest::tokenizer::{Broken, MAX_FIELD_BYTES};
 use crate::metric::MetricResult;
@@ -146,15 +147,28 @@ pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
     for name in &facts.renamed_columns {
         warnings.push(Warning { code: "empty_column_name", message: format!("a column without a name was called \"{name}\"") });
     }
-    if let Some((line, fields)) = facts.first_ragged {
+    if facts.header_records > 1 {
+        let (titles, line) = (facts.header_records - 1, facts.header_line);
+        let what = if facts.format == Format::Xlsx { "row" } else { "line" };
+        let above = if titles == 1 { format!("the {what} above it was") } else { format!("the {titles} {what}s above it were") };
+        warnings.push(Warning {
+            code: "header_row",
+            message: format!("the header was read from {what} {line}; {above} skipped as titles (name the header's row to read another)"),
+        });
+    }
+    if let Some(&(line, fields)) = facts.ragged_lines.first() {
+        let listed = facts.ragged_lines.iter().map(|(l, f)| format!("line {l} with {f} fields")).collect::<Vec<_>>();
+        let more = facts.ragged_rows.saturating_sub(listed.len() as u64);
         warnings.push(Warning {
             code: "ragged_rows",
             message: if facts.ragged_rows == 1 {
                 format!("1 row had a different number of fields than the header and was padded or cut (at line {line}, with {fields} fields)")
             } else {
+                let and_more = if more == 0 { String::new() } else { format!(", and {more} more") };
                 format!(
-                    "{} rows had a different number of fields than the header and were padded or cut (the first at line {line}, with {fields} fields)",
-                    facts.ragged_rows
+                    "{} rows had a different number of fields than the header and were padded or cut: {}{and_more}",
+                    facts.ragged_rows,
+                    listed.join(", ")
                 )
             },
         });

@@ -21,9 +21,9 @@ pub fn is_utility_attribute(config: &AuditConfig, name: &str) -> bool {
         && (config.utility_columns.is_empty() || config.utility_columns.iter().any(|c| c == name))
 }
 
-/// Reading options of a side table: the audit's, with its own dialect detected.
+/// Reading options of a side table: the audit's, with its own dialect and header detected.
 fn side_options(config: &AuditConfig, encoding: Option<Encoding>) -> CsvOptions {
-    CsvOptions { delimiter: None, encoding, ragged: config.ragged }
+    CsvOptions { delimiter: None, encoding, ragged: config.ragged, header_row: None }
 }
 
 /// Captures the columns of `O` from blocks of codes.

@@ -248,3 +248,56 @@ fn limits_give_clear_errors() {
     assert_eq!(e.code, "memory_budget_exceeded");
     assert!(e.message.contains("memory budget"), "{}", e.message);
 }
+
+#[test]
+fn lenient_reading_names_several_ragged_rows() {
+    let config = AuditConfig { ragged: Ragged::PadOrTruncate, ..qi(&["a"]) };
+    let mut csv = b"a,b,c\n".to_vec();
+    for i in 0..10 {
+        csv.extend_from_slice(if i % 2 == 0 { b"1,2\n" } else { b"1,2,3,4\n" });
+    }
+    let r = audit(&csv, &config);
+    let w = r.warnings.iter().find(|w| w.code == "ragged_rows").unwrap();
+    for listed in ["line 2 with 2 fields", "line 3 with 4 fields", "line 4 with 2 fields", "line 5 with 4 fields", "line 6 with 2 fields"] {
+        assert!(w.message.contains(listed), "{}", w.message);
+    }
+    assert!(w.message.starts_with("10 rows") && w.message.ends_with("and 5 more"), "{}", w.message);
+    assert!(!w.message.contains("line 7"), "{}", w.message);
+}
+
+#[test]
+fn titles_above_the_header_are_skipped_and_counted() {
+    // A title row (one filled cell, as a spreadsheet saves it), then the header.
+    let csv = b"\"Patients, ward 3\",,\n\nage,sex,zip\n30,F,8000\n40,M,8001\n30,F,8000\n";
+    for chunk in [1, 7, 1000] {
+        let r = audit_chunked(csv, &qi(&["age", "sex"]), chunk).unwrap();
+        let i = &r.input;
+        assert_eq!(r.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["age", "sex", "zip"], "chunks of {chunk}");
+        assert_eq!((i.records, i.header_records, i.blank_records, i.rows_total), (6, 2, 1, 3));
+        let w = r.warnings.iter().find(|w| w.code == "header_row").expect("the header's row is named");
+        assert_eq!(w.message, "the header was read from line 3; the line above it was skipped as titles (name the header's row to read another)");
+    }
+    // Titles of one field above a `;` table: the delimiter is still found.
+    let r = audit(b"Export\nMarch 2026\nage;sex;zip\n30;F;8000\n", &qi(&["age"]));
+    assert_eq!((r.input.delimiter.as_str(), r.input.header_records, r.input.rows_total), (";", 3, 1));
+    assert!(r.warnings.iter().any(|w| w.code == "header_row" && w.message.contains("the 2 lines above it were")));
+    // A header with an empty name, and a two-column table, are read as before.
+    assert_eq!(audit(b"a,,c\n1,2,3\n", &qi(&["a"])).input.header_records, 1);
+    assert_eq!(audit(b"id,\n1,2\n", &qi(&["id"])).input.header_records, 1);
+    assert!(audit(b"a,b,c\n1,2,3\n", &qi(&["a"])).warnings.iter().all(|w| w.code != "header_row"));
+}
+
+#[test]
+fn the_header_row_can_be_named() {
+    let csv = b"a,b,c\nage,sex,zip\n30,F,8000\n40,M,8001\n";
+    let r = audit(csv, &AuditConfig { header_row: Some(2), ..qi(&["age"]) });
+    assert_eq!((r.input.header_records, r.input.rows_total, r.input.records), (2, 2, 4));
+    assert!(r.warnings.iter().any(|w| w.code == "header_row" && w.message.contains("line 2")));
+    // Row 1 named: a title-like first row is the header after all.
+    let r = audit(b"x,,\na,b,c\n1,2,3\n", &AuditConfig { header_row: Some(1), ..qi(&["x"]) });
+    assert_eq!((r.input.header_records, r.input.rows_total), (1, 2));
+    let e = err(csv, &AuditConfig { header_row: Some(9), ..qi(&["age"]) });
+    assert_eq!(e.code, "header_row_out_of_range");
+    assert!(e.message.contains("line 9"), "{}", e.message);
+    assert_eq!(pseudolens_core::Audit::new(AuditConfig { header_row: Some(0), ..qi(&["age"]) }).err().unwrap().code, "invalid_header_row");
+}

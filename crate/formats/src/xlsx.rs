@@ -1,7 +1,9 @@
 //! An Excel workbook (`.xlsx`): its first sheet, or one chosen by name, through `calamine`,
 //! from any `Read + Seek` source (a zip archive keeps its directory at its end).
 //!
-//! The sheet's used range is the table: its first row the header, each further row a record
+//! The sheet's used range is the table: its first row the header (unless the rows above it
+//! are titles, or the settings name the header's row: [`pseudolens_core::ingest::header`];
+//! the rows above are skipped and counted with the header), each further row a record
 //! whose line is the sheet's row number (as Excel shows it). A row without any value is blank
 //! (skipped and counted, as an empty line of a CSV file). Cells become text by the typed-cell
 //! rule ([`pseudolens_core::ingest::typed`]): a number is its shortest round-trip decimal, so a
@@ -13,6 +15,7 @@
 use std::io::{Read, Seek};
 
 use calamine::{Data, Reader, Xlsx};
+use pseudolens_core::ingest::header::{LOOKED_AT, Shape, header_index};
 use pseudolens_core::ingest::typed;
 use pseudolens_core::{Audit, CellBatch, Error, Result};
 
@@ -25,6 +28,15 @@ fn unreadable(e: impl std::fmt::Display) -> Error {
 /// The sheets of a workbook, in order.
 pub fn sheet_names<RS: Read + Seek>(input: RS) -> Result<Vec<String>> {
     contain("Excel", "unreadable_xlsx", || Ok(Xlsx::new(input).map_err(unreadable)?.sheet_names()))
+}
+
+/// Whether a cell holds a value (text that is not only white space, or any other value).
+fn filled(cell: &Data) -> bool {
+    match cell {
+        Data::Empty => false,
+        Data::String(s) => !s.trim().is_empty(),
+        _ => true,
+    }
 }
 
 /// The text of a cell.
@@ -79,19 +91,38 @@ pub fn read<RS: Read + Seek>(input: RS, sheet: Option<&str>, audit: &mut Audit) 
         let Some((top, _)) = range.start() else {
             return Err(Error::input("empty_file", format!("the sheet \"{name}\" is empty: it has no header row")));
         };
-        let mut rows = range.rows();
+        let first = u64::from(top) + 1;
+        let blank = |row: &[Data]| row.iter().all(|c| matches!(c, Data::Empty));
+        // The header: the first row, unless the rows above it are titles or the settings name it.
+        let shapes: Vec<Shape> = (first..)
+            .zip(range.rows())
+            .filter(|(_, row)| !blank(row))
+            .take(LOOKED_AT)
+            .map(|(line, row)| Shape { line, filled: row.iter().filter(|c| filled(c)).count() })
+            .collect();
+        let at = match (header_index(&shapes, audit.header_row()), audit.header_row()) {
+            (Some(i), _) => shapes[i].line,
+            (None, Some(row)) => {
+                let message = format!("the sheet \"{name}\" has no row at {row} or below to read as the header: its last row is {}", first + range.height() as u64 - 1);
+                return Err(Error::config("header_row_out_of_range", message));
+            }
+            (None, None) => first,
+        };
+        let mut rows = (first..).zip(range.rows());
+        let above: Vec<bool> = rows.by_ref().take((at - first) as usize).map(|(_, row)| blank(row)).collect();
+        let blanks = above.iter().filter(|&&b| b).count() as u64;
+        audit.push_above_header(above.len() as u64 - blanks, blanks)?;
         let mut text = String::new();
-        let header = rows.next().unwrap_or_default().iter().map(|c| {
+        let header = rows.next().map(|(_, row)| row).unwrap_or_default().iter().map(|c| {
             text.clear();
             cell_text(c, &mut text);
             text.clone()
         });
-        audit.push_header(header.collect(), u64::from(top) + 1)?;
+        audit.push_header(header.collect(), at)?;
         let mut cells = CellBatch::new();
         let mut row_texts: Vec<String> = Vec::new();
-        for (i, row) in rows.enumerate() {
-            let line = u64::from(top) + 2 + i as u64;
-            if row.iter().all(|c| matches!(c, Data::Empty)) {
+        for (line, row) in rows {
+            if blank(row) {
                 cells.push_blank(line);
                 continue;
             }

@@ -136,3 +136,79 @@ fn the_committed_fixtures_read_as_one_table() {
     let codes = a.finish().unwrap();
     assert_eq!((codes.input.rows_total, codes.input.sheet.as_deref()), (3, Some("Codes")));
 }
+
+/// An export with a title above its header (issue 36): German column names, `;` in the CSV,
+/// the sheet `Patients` in the workbook; the title on row 1, row 2 blank, the header on row 3.
+const TITLE: &str = "Klinikum Export: Patienten, März 2026";
+const TITLED_HEADER: [&str; 5] = ["Nachname", "Geburtsdatum", "Geschlecht", "PLZ", "Diagnose"];
+
+fn titled_rows() -> Vec<[String; 5]> {
+    let names = ["Müller", "Schmidt", "Schneider", "Fischer", "Weber", "Meyer", "Wagner"];
+    let diagnoses = ["J45", "E11", "I10", "J45", "K21"];
+    (0..30usize)
+        .map(|i| {
+            [
+                names[i % names.len()].to_string(),
+                format!("19{}-0{}-1{}", 50 + i % 4 * 10, 1 + i % 3, i % 10),
+                ["w", "m"][i % 2].to_string(),
+                (80331 + i % 3).to_string(),
+                diagnoses[i % diagnoses.len()].to_string(),
+            ]
+        })
+        .collect()
+}
+
+fn titled_csv() -> String {
+    let mut text = format!("{TITLE}\n\n{}\n", TITLED_HEADER.join(";"));
+    for r in titled_rows() {
+        text += &(r.join(";") + "\n");
+    }
+    text
+}
+
+fn titled_xlsx() -> Vec<u8> {
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    let ws = wb.add_worksheet().set_name("Patients").unwrap();
+    ws.write_string(0, 0, TITLE).unwrap();
+    for (j, h) in TITLED_HEADER.iter().enumerate() {
+        ws.write_string(2, j as u16, *h).unwrap();
+    }
+    for (i, row) in titled_rows().iter().enumerate() {
+        for (j, c) in row.iter().enumerate() {
+            let (r, col) = (i as u32 + 3, j as u16);
+            match c.parse::<f64>() {
+                Ok(x) => ws.write_number(r, col, x).unwrap(),
+                Err(_) => ws.write_string(r, col, c).unwrap(),
+            };
+        }
+    }
+    wb.save_to_buffer().unwrap()
+}
+
+#[test]
+fn the_titled_fixtures_read_from_the_header_below_the_title() {
+    let files = [("titled.csv", titled_csv().into_bytes()), ("titled.xlsx", titled_xlsx())];
+    if std::env::var_os("PSEUDOLENS_WRITE_FIXTURES").is_some() {
+        for (name, bytes) in &files {
+            std::fs::write(dir().join(name), bytes).unwrap();
+        }
+    }
+    let read = |name: &str| std::fs::read(dir().join(name)).unwrap();
+    assert_eq!(read("titled.csv"), files[0].1, "titled.csv is stale: write the fixtures again");
+    let config = AuditConfig { quasi_identifiers: vec!["Geburtsdatum".into(), "Geschlecht".into(), "PLZ".into()], ..AuditConfig::default() };
+    let mut a = Audit::new(config.clone()).unwrap();
+    a.push(&read("titled.csv")).unwrap();
+    let csv = a.finish().unwrap();
+    let i = &csv.input;
+    assert_eq!((i.delimiter.as_str(), i.records, i.header_records, i.blank_records, i.rows_total), (";", 33, 2, 1, 30));
+    let warning = csv.warnings.iter().find(|w| w.code == "header_row").expect("a warning names the header's row");
+    assert!(warning.message.contains("line 3") && warning.message.contains("the line above it"), "{}", warning.message);
+    let mut a = Audit::new(config).unwrap().reading_cells(Format::Xlsx);
+    pseudolens_formats::xlsx::read(std::io::Cursor::new(read("titled.xlsx")), None, &mut a).unwrap();
+    let xlsx = a.finish().unwrap();
+    let i = &xlsx.input;
+    assert_eq!((i.records, i.header_records, i.blank_records, i.rows_total, i.lines), (33, 2, 1, 30, 33));
+    assert!(xlsx.warnings.iter().any(|w| w.code == "header_row" && w.message.contains("row 3")), "{:?}", xlsx.warnings);
+    assert_eq!(xlsx.columns, csv.columns);
+    assert_eq!(table_part(xlsx).metrics, table_part(csv).metrics);
+}

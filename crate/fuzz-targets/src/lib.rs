@@ -177,6 +177,7 @@ const CONFIG_KEYS: [(&str, &[&str]); 50] = [
     ("delimiter", &["null", "\",\"", "\";\"", "\"\\t\"", "\"\\\\t\"", "\"|\"", "\"\"", "\"\\\"\"", "\"\\n\"", "\"é\""]),
     ("encoding", &["null", "\"utf-8\"", "\"windows-1252\""]),
     ("ragged", &["\"error\"", "\"pad_or_truncate\""]),
+    ("header_row", OPT_UINTS),
     ("person_id", NAMES),
     ("weight", NAMES),
     ("population_size", OPT_UINTS),
@@ -838,7 +839,7 @@ pub fn table_bytes(data: &[u8]) {
     let mut b = Bytes::new(data);
     let mode = b.byte();
     let wire = if mode & 1 == 0 {
-        let mut wire = if mode & 2 == 0 { b"PLTB\x02\x00\x00\x00".to_vec() } else { Vec::new() };
+        let mut wire = if mode & 2 == 0 { b"PLTB\x03\x00\x00\x00".to_vec() } else { Vec::new() };
         wire.extend_from_slice(b.rest());
         let crc = crc32fast::hash(&wire);
         wire.extend_from_slice(&crc.to_le_bytes());

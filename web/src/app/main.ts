@@ -54,6 +54,7 @@ const profilePanel = byId('profile-panel');
 const resultsPanel = byId('results-panel');
 const engineLine = byId('engine');
 const lenientBox = byId<HTMLInputElement>('lenient-reading');
+const headerRowBox = byId<HTMLInputElement>('header-row');
 const freshnessLine = byId('results-freshness');
 const settingsInput = byId<HTMLInputElement>('settings-input');
 const settingsNote = byId('settings-note');
@@ -68,6 +69,8 @@ interface Job {
   /** Lenient reading (the checkbox when the file was chosen): every read of this file and of
    * its side tables pads or cuts ragged rows and skips records that cannot be read. */
   lenient: boolean;
+  /** The header row typed in when the file was chosen (null: detected). */
+  headerRow: number | null;
   pass: Pass | null;
   announcedQuarter: number;
   report: Report | null;
@@ -194,9 +197,16 @@ function configOf(j: Job, choices: AuditChoices): AuditConfig {
   return { ...(j.base ?? {}), ...form, ...(attributes ? { attributes } : {}), ...readingOf(j) };
 }
 
-/** How the job's file (and its side tables) are read: strictly, or leniently. */
-function readingOf(j: Job): Pick<AuditConfig, 'ragged'> {
-  return { ragged: j.lenient ? 'pad_or_truncate' : 'error' };
+/** How the job's file (and its side tables) are read: strictly, or leniently; from which
+ * header row. */
+function readingOf(j: Job): Pick<AuditConfig, 'ragged' | 'header_row'> {
+  return { ragged: j.lenient ? 'pad_or_truncate' : 'error', header_row: j.headerRow };
+}
+
+/** The header row typed in (null: blank or not a whole number from 1, detect it). */
+function headerRowOf(): number | null {
+  const n = headerRowBox.valueAsNumber;
+  return Number.isInteger(n) && n >= 1 ? n : null;
 }
 
 /** The size of the job's file, when it is a user's file (the sample's is not known here). */
@@ -268,7 +278,7 @@ function clearPanel(): void {
 function start(source: Source, label: string, autoAudit: boolean, candidates: File[] | null = null): void {
   if (client.busy) client.cancel();
   job = {
-    source, label, autoAudit, encoding: null, lenient: lenientBox.checked, pass: null, announcedQuarter: 0, report: null, config: null,
+    source, label, autoAudit, encoding: null, lenient: lenientBox.checked, headerRow: headerRowOf(), pass: null, announcedQuarter: 0, report: null, config: null,
     choices: null, reference: null, original: null, control: null, candidates, candidateTitle: null, candidateName: null, form: null, shareable: null,
     profile: null, fileHash: undefined, base: null,
   };
@@ -496,6 +506,9 @@ const intake = new SettingsIntake(settingsNote, {
   lenient: () => {
     if (!job) lenientBox.checked = true;
   },
+  headerRow: (row) => {
+    if (!job) headerRowBox.value = String(row);
+  },
   messages,
   announce,
 });
@@ -722,6 +735,12 @@ lenientBox.addEventListener('change', () => {
   announce(`Reading ${job.label} again, ${lenientBox.checked ? 'leniently' : 'strictly'}.`);
 });
 
+headerRowBox.addEventListener('change', () => {
+  if (!job || headerRowOf() === job.headerRow) return;
+  start(job.source, job.label, job.autoAudit, job.candidates);
+  announce(`Reading ${job.label} again, ${job.headerRow === null ? 'its header row detected' : `its header from row ${job.headerRow}`}.`);
+});
+
 // --- inputs ---------------------------------------------------------------------------------
 
 fileInput.addEventListener('change', () => {
@@ -735,7 +754,7 @@ candidatesInput.addEventListener('change', () => {
   candidatesInput.value = '';
   if (files.length === 0) return;
   if (files.length < 2) {
-    showMessage(messages, 'error', 'Choose at least two candidate releases.', 'Select two or more released versions of the same table at once (hold Ctrl or Shift in the file dialog), or use “Choose a CSV file” to audit a single release.');
+    showMessage(messages, 'error', 'Choose at least two candidate releases.', 'Select two or more released versions of the same table at once (hold Ctrl or Shift in the file dialog), or use “Choose a file” to audit a single release.');
     return;
   }
   start({ kind: 'file', file: files[0]! }, `${files[0]!.name} (first of ${files.length} candidates)`, false, files);

@@ -294,6 +294,7 @@ const PARAM_LABELS: Readonly<Record<string, string>> = {
   delimiter: 'Delimiter',
   encoding: 'Encoding',
   ragged: 'Rows with too few or too many cells',
+  header_row: 'Header row',
   utility_columns: 'Utility columns of the original',
   permutation_columns: 'Permutation-model columns',
   ctbil_variables: 'CTBIL variables',
@@ -307,6 +308,7 @@ const PARAM_LABELS: Readonly<Record<string, string>> = {
 const DEFAULT_MEANING: Readonly<Record<string, string>> = {
   delimiter: 'detected',
   encoding: 'detected',
+  header_row: 'detected',
   utility_columns: 'every column of the original',
   permutation_columns: 'every numeric and date column',
   ctbil_variables: 'the quasi-identifiers',

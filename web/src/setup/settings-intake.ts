@@ -22,6 +22,8 @@ export interface IntakePage {
   changed(): void;
   /** Settings made for lenient reading, before any file: the page reads the next one so. */
   lenient(): void;
+  /** Settings naming the header's row, before any file: the page reads the next one so. */
+  headerRow(row: number): void;
   messages: HTMLElement;
   announce(text: string): void;
 }
@@ -53,6 +55,7 @@ export class SettingsIntake {
       return;
     }
     if (shared.config.ragged === 'pad_or_truncate') this.page.lenient();
+    if (shared.config.header_row != null) this.page.headerRow(shared.config.header_row);
     this.pending = shared;
     this.show();
   }

@@ -48,6 +48,12 @@ encoding: Encoding | null,
  */
 ragged: Ragged, 
 /**
+ * The header's row, 1-based as a spreadsheet numbers its rows (a CSV file's line); the
+ * rows above it are skipped as titles. `None`: the first row that is not blank, unless
+ * the rows above it are titles (CSV and xlsx; see `ingest::header`).
+ */
+header_row: number | null, 
+/**
  * The person-id column of event-level data (spec README Sec 3 `person_id`).
  */
 person_id: string | null, 
@@ -705,7 +711,7 @@ lines: number,
  */
 records: number, 
 /**
- * The header record (1).
+ * The header record (1), and the title records above it, skipped.
  */
 header_records: number, 
 /**
@@ -1008,6 +1014,7 @@ export const CONFIG_DEFAULTS = {
   "dis_fraction": 0.01,
   "encoding": null,
   "exclude_suppressed_rows": true,
+  "header_row": null,
   "hipaa": false,
   "ignored": [],
   "k_map": 5,

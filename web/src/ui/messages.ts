@@ -91,7 +91,7 @@ export function describeError(e: WireError, source: string, side = false, lenien
   if (e.code === 'empty_file') {
     return {
       title: 'The file is empty.',
-      detail: `${source} has no header row and no data. Choose a CSV file with a header row and at least one data row.`,
+      detail: `${source} has no header row and no data. Choose a file (CSV, Parquet or Excel .xlsx) with a header row and at least one data row.`,
       advice: null,
     };
   }

@@ -160,11 +160,19 @@ impl CellReader {
         sink.header(&names)?;
         self.facts.columns = names.len();
         if !self.later_part {
-            self.facts.header_records = 1;
+            self.facts.header_records += 1;
+            self.facts.header_line = line.max(1);
             self.facts.lines = self.facts.lines.max(line.max(1));
         }
         self.header = Some(names);
         Ok(())
+    }
+
+    /// The rows above the header (see [`super::header`]): `titles` rows skipped as titles
+    /// (counted with the header) and `blanks` blank ones.
+    pub fn above_header(&mut self, titles: u64, blanks: u64) {
+        self.facts.header_records += titles;
+        self.facts.blank_records += blanks;
     }
 
     /// A batch of rows, each of the header's width (`ragged_row` otherwise, naming its line).

@@ -12,6 +12,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use super::dialect::{SAMPLE_BYTES, detect_delimiter};
+use super::header::{LOOKED_AT, Shape, filled, header_index};
 use super::cells::Format;
 use super::encoding::{Encoding, UTF8_BOM, not_text};
 use super::tokenizer::{Batch, Broken, Problem, RecKind, Tokenizer, checked, problem_error};
@@ -42,6 +43,10 @@ pub struct CsvOptions {
     pub encoding: Option<Encoding>,
     /// Ragged-row handling (and lenient reading).
     pub ragged: Ragged,
+    /// The header's line (1-based); the records above it are skipped as titles. `None`:
+    /// the first record that is not blank, unless records above it are titles
+    /// ([`super::header`]).
+    pub header_row: Option<u64>,
 }
 
 /// The account of a file as read: every byte and every record.
@@ -64,7 +69,7 @@ pub struct InputFacts {
     pub lines: u64,
     /// Records of the file.
     pub records: u64,
-    /// The header record (1).
+    /// The header record (1), and the title records above it, skipped.
     pub header_records: u64,
     /// Data rows read and audited.
     pub rows_total: u64,
@@ -86,13 +91,21 @@ pub struct InputFacts {
     /// Header cells that were empty and got a `column_<n>` name.
     #[serde(skip)]
     pub renamed_columns: Vec<String>,
-    /// The first ragged row kept under `PadOrTruncate`: line, fields.
+    /// The line of the header record (1 when the column names are not a record, as in
+    /// Parquet: the line they would have in CSV).
     #[serde(skip)]
-    pub first_ragged: Option<(u64, usize)>,
+    pub header_line: u64,
+    /// The first ragged rows kept under `PadOrTruncate` (at most [`RAGGED_LISTED`]): line,
+    /// fields.
+    #[serde(skip)]
+    pub ragged_lines: Vec<(u64, usize)>,
     /// Per kind of broken record: how many, and the first one's line and column.
     #[serde(skip)]
     pub broken: Vec<BrokenRecords>,
 }
+
+/// How many ragged rows the facts list by line.
+pub const RAGGED_LISTED: usize = 5;
 
 /// Records of one kind skipped by lenient reading.
 #[derive(Debug, Clone, PartialEq)]
@@ -119,9 +132,11 @@ impl InputFacts {
         self.error_records += other.error_records;
         self.lines = self.lines.max(other.lines);
         self.sha256 = None;
-        if self.first_ragged.is_none() {
-            self.first_ragged = other.first_ragged;
+        if self.header_line == 0 {
+            self.header_line = other.header_line;
         }
+        let room = RAGGED_LISTED.saturating_sub(self.ragged_lines.len());
+        self.ragged_lines.extend(other.ragged_lines.iter().take(room));
         for b in &other.broken {
             match self.broken.iter_mut().find(|m| m.why == b.why) {
                 Some(m) => m.count += b.count,
@@ -133,7 +148,7 @@ impl InputFacts {
     /// Moves every line number by `by` (a part read on its own, once its place is known).
     pub fn shift_lines(&mut self, by: u64) {
         self.lines += by;
-        if let Some(r) = &mut self.first_ragged {
+        for r in &mut self.ragged_lines {
             r.0 += by;
         }
         for b in &mut self.broken {
@@ -367,6 +382,8 @@ pub struct Reader {
     /// The end of the last chunk when it cut a UTF-8 character: validated with the next one.
     utf8_tail: Vec<u8>,
     tok: Tokenizer,
+    /// The header's line, when records above it are titles (named or detected).
+    header_line: Option<u64>,
     header: Option<Vec<String>>,
     data: Vec<u32>,
     facts: InputFacts,
@@ -386,6 +403,7 @@ impl Reader {
             decoded: Vec::new(),
             utf8_tail: Vec::new(),
             tok: Tokenizer::new(b',', false),
+            header_line: None,
             header: None,
             data: Vec::new(),
             facts: InputFacts::default(),
@@ -581,6 +599,10 @@ impl Reader {
         checked(r, self.header.as_deref())?;
         self.drain(sink)?;
         if self.header.is_none() {
+            if let Some(row) = self.opts.header_row {
+                let message = format!("the file has no row at line {row} or below to read as the header: it has {} lines", self.tok.lines());
+                return Err(Error::config("header_row_out_of_range", message));
+            }
             return Err(Error::input("empty_file", "the file is empty: it has no header row"));
         }
         if let Some(part) = &mut self.part {
@@ -631,7 +653,8 @@ impl Reader {
         if let Some(e) = not_text(start, nul.map(|n| if self.encoding.is_utf16() { 2 + 2 * n } else { body + n })) {
             return Err(e);
         }
-        let delim = self.opts.delimiter.unwrap_or_else(|| detect_delimiter(&text, complete));
+        let delim = self.opts.delimiter.unwrap_or_else(|| detect_delimiter(&text, complete, self.opts.header_row));
+        self.header_line = self.opts.header_row.or_else(|| titled_header(&text, delim, complete));
         self.tok = Tokenizer::new(delim, self.lenient());
         // Offsets count the file's bytes, a BOM included.
         self.tok.set_offset(body as u64);
@@ -764,11 +787,14 @@ impl Reader {
                         return Err(Error { message: format!("{message} (in the header, which cannot be skipped)"), ..e });
                     }
                     RecKind::Fields if blank(&self.tok.batch, r, rec.fields, 0) => self.facts.blank_records += 1,
+                    // A title above the header: counted with it.
+                    RecKind::Fields if self.header_line.is_some_and(|h| rec.line < h) => self.facts.header_records += 1,
                     RecKind::Fields => {
                         let names = self.read_header(r, rec.line)?;
                         sink.header(&names)?;
                         self.facts.columns = names.len();
-                        self.facts.header_records = 1;
+                        self.facts.header_records += 1;
+                        self.facts.header_line = rec.line;
                         self.header = Some(names);
                     }
                 }
@@ -803,7 +829,9 @@ impl Reader {
                             return Err(Error::input("ragged_row", message).at_line(rec.line));
                         }
                         self.facts.ragged_rows += 1;
-                        self.facts.first_ragged.get_or_insert((rec.line, fields));
+                        if self.facts.ragged_lines.len() < RAGGED_LISTED {
+                            self.facts.ragged_lines.push((rec.line, fields));
+                        }
                     }
                     self.facts.rows_total += 1;
                     self.data.push(r as u32);
@@ -864,6 +892,23 @@ pub(crate) fn column_names(texts: Vec<String>, line: u64, renamed: &mut Vec<Stri
         names.push(name);
     }
     Ok(names)
+}
+
+/// The header's line when the records above it in `sample` are titles ([`super::header`]).
+fn titled_header(sample: &[u8], delim: u8, complete: bool) -> Option<u64> {
+    let mut t = Tokenizer::new(delim, true);
+    // A broken sample (a field past the limit) simply ends the look.
+    let _ = t.push(sample);
+    if complete {
+        let _ = t.finish();
+    }
+    let b = &t.batch;
+    let shapes: Vec<Shape> = (0..b.recs.len())
+        .filter(|&r| b.recs[r].kind == RecKind::Fields && !blank(b, r, b.recs[r].fields, 0))
+        .take(LOOKED_AT)
+        .map(|r| Shape { line: b.recs[r].line, filled: (0..b.recs[r].fields as usize).filter(|&j| filled(b.field(r, j))).count() })
+        .collect();
+    header_index(&shapes, None).filter(|&i| i > 0).map(|i| shapes[i].line)
 }
 
 /// Whether record `r` is blank: one field of white space, when the header has several columns

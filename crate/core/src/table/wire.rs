@@ -1,16 +1,17 @@
-//! The binary form of a (partial) table, version 2 (issue 11; 2 adds the format, issue 14): what a worker that read a byte
+//! The binary form of a (partial) table, version 3 (issue 11; 2 adds the format, issue 14; 3 the header line and several ragged rows, issue 36): what a worker that read a byte
 //! range hands to the page, or a process to another, to be merged.
 //!
 //! Little-endian throughout. `u64` counts, `str` = `u32` length + UTF-8 bytes, `opt<T>` = a
 //! `u8` 0 or 1 then `T`.
 //!
 //! ```text
-//! magic "PLTB" | u16 version = 2 | u16 flags = 0
+//! magic "PLTB" | u16 version = 3 | u16 flags = 0
 //! header:  u32 columns, str name per column
 //! facts:   u64 bytes, lines, records, header_records, rows_total, blank_records,
 //!          error_records, ragged_rows | str encoding | str delimiter | str format
 //!          | opt<str> sheet | opt<str> sha256
-//!          | u32 n, str renamed column * n | opt<u64 line, u64 fields> first ragged
+//!          | u32 n, str renamed column * n | u64 header line
+//!          | u32 n, (u64 line, u64 fields) * n first ragged rows (at most 5)
 //!          | u32 n, (u8 why, u64 count, u64 line, opt<str> column) * n broken records
 //! bounds:  opt<u64 first, u64 end, u64 end line>     (a part of a file read in parallel)
 //! retained: opt<str why not>
@@ -36,14 +37,14 @@ use super::sketch::{Hll, REGISTERS, Sketch};
 use super::values::Values;
 use crate::error::{Error, Result};
 use crate::ingest::cells::Format;
-use crate::ingest::reader::{BrokenRecords, InputFacts, PartBounds};
+use crate::ingest::reader::{BrokenRecords, InputFacts, PartBounds, RAGGED_LISTED};
 use crate::ingest::tokenizer::Broken;
 
 /// The first bytes of the format.
 pub const MAGIC: &[u8; 4] = b"PLTB";
 
 /// The version written; reading accepts only it.
-pub const VERSION: u16 = 2;
+pub const VERSION: u16 = 3;
 
 /// Writes a table (and where it lies in its file, for a part) in the binary form.
 pub fn to_bytes(table: &Table, bounds: Option<PartBounds>) -> Vec<u8> {
@@ -68,10 +69,12 @@ pub fn to_bytes(table: &Table, bounds: Option<PartBounds>) -> Vec<u8> {
     for r in &f.renamed_columns {
         w.str(r);
     }
-    w.opt(f.first_ragged, |w, (line, fields)| {
+    w.u64(f.header_line);
+    w.u32(f.ragged_lines.len() as u32);
+    for &(line, fields) in &f.ragged_lines {
         w.u64(line);
         w.u64(fields as u64);
-    });
+    }
     w.u32(f.broken.len() as u32);
     for b in &f.broken {
         w.u8(match b.why {
@@ -174,7 +177,13 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
     let sha256 = r.opt(|r| r.str())?;
     let renamed = r.count(4)?;
     let renamed_columns = (0..renamed).map(|_| r.str()).collect::<Result<Vec<_>>>()?;
-    let first_ragged = r.opt(|r| Ok((r.u64()?, usize::try_from(r.u64()?).map_err(|_| invalid("a field count"))?)))?;
+    let header_line = r.u64()?;
+    let nragged = r.count(16)?;
+    if nragged > RAGGED_LISTED {
+        return Err(invalid("too many ragged rows listed"));
+    }
+    let ragged_lines =
+        (0..nragged).map(|_| Ok((r.u64()?, usize::try_from(r.u64()?).map_err(|_| invalid("a field count"))?))).collect::<Result<Vec<_>>>()?;
     let nbroken = r.count(17)?;
     let mut broken = Vec::with_capacity(nbroken);
     for _ in 0..nbroken {
@@ -202,7 +211,8 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
         columns: header.len(),
         sha256,
         renamed_columns,
-        first_ragged,
+        header_line,
+        ragged_lines,
         broken,
     };
     if !facts.balanced() || facts.ragged_rows > facts.rows_total {
