@@ -18,26 +18,41 @@
 # part alone (generating the two tables if missing).
 # --browser-throughput adds the older benchmark: the native CLI and the worker in headless
 # Chromium on the CLI's own generated table (5 QIs; 8 QIs; 5 QIs + 2 SAs; the utility pass).
-# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput]
+# --wildcard runs bench/wildcard.py alone: `audit --missing wildcard` against `--missing ordinary`
+# on an Adult-like table of ROWS rows (default here 200,000) with its sensitive column, and on
+# a copy with 1 % of the QI cells blank, medians of BENCH_RUNS (default 5), and the ratios.
+# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--wildcard]
 #        (ROWS default 1,000,000)
 source "$(dirname "$0")/lib.sh"
 ROWS=1000000
 BROWSER=
 NATIVE=1
 THROUGHPUT=
+WILDCARD=
+ROWS_GIVEN=
 for arg in "$@"; do
   case $arg in
     --browser) BROWSER=1 ;;
     --browser-only) BROWSER=1 NATIVE= ;;
     --browser-throughput) THROUGHPUT=1 ;;
-    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput]" >&2; exit 2 ;;
-    *) ROWS=$arg ;;
+    --wildcard) WILDCARD=1 ;;
+    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--wildcard]" >&2; exit 2 ;;
+    *) ROWS=$arg ROWS_GIVEN=1 ;;
   esac
 done
 DUCKDB_VERSION=2.0.0
 DUCKDB_WASM_VERSION=1.32.0
 GEN=$ROOT/../shared/bench/gen.py
 [ -f "$GEN" ] || { echo "missing $GEN (the shared/ folder beside the repository)" >&2; exit 1; }
+
+if [ -n "$WILDCARD" ]; then
+  [ -n "$ROWS_GIVEN" ] || ROWS=200000
+  build_cli
+  step "audit --missing wildcard vs ordinary, $ROWS rows, ${BENCH_RUNS:-5} runs"
+  python3 bench/wildcard.py --rows "$ROWS" --runs "${BENCH_RUNS:-5}" \
+    --out bench-out --cli target/release/pseudolens --gen "$GEN"
+  exit 0
+fi
 
 ensure_duckdb() {
   local py=bench-out/venv/bin/python
