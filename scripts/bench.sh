@@ -23,7 +23,10 @@
 # after, the page's read, profile and audit of 5 QIs + 2 SAs; prints the times, how the page
 # read it (kept or streamed, and why) and the browser's peak memory, and writes
 # bench-out/big-bench.json.
-# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big]
+# --wildcard runs bench/wildcard.py alone: `audit --missing wildcard` against `--missing ordinary`
+# on an Adult-like table of ROWS rows (default here 200,000) with its sensitive column, and on
+# a copy with 1 % of the QI cells blank, medians of BENCH_RUNS (default 5), and the ratios.
+# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard]
 #        (ROWS default 1,000,000)
 source "$(dirname "$0")/lib.sh"
 ROWS=1000000
@@ -31,20 +34,32 @@ BROWSER=
 NATIVE=1
 THROUGHPUT=
 BIG=
+WILDCARD=
+ROWS_GIVEN=
 for arg in "$@"; do
   case $arg in
     --browser) BROWSER=1 ;;
     --browser-only) BROWSER=1 NATIVE= ;;
     --browser-throughput) THROUGHPUT=1 ;;
     --browser-big) BIG=1 NATIVE= ;;
-    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big]" >&2; exit 2 ;;
-    *) ROWS=$arg ;;
+    --wildcard) WILDCARD=1 ;;
+    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard]" >&2; exit 2 ;;
+    *) ROWS=$arg ROWS_GIVEN=1 ;;
   esac
 done
 DUCKDB_VERSION=2.0.0
 DUCKDB_WASM_VERSION=1.32.0
 GEN=$ROOT/../shared/bench/gen.py
 [ -f "$GEN" ] || { echo "missing $GEN (the shared/ folder beside the repository)" >&2; exit 1; }
+
+if [ -n "$WILDCARD" ]; then
+  [ -n "$ROWS_GIVEN" ] || ROWS=200000
+  build_cli
+  step "audit --missing wildcard vs ordinary, $ROWS rows, ${BENCH_RUNS:-5} runs"
+  python3 bench/wildcard.py --rows "$ROWS" --runs "${BENCH_RUNS:-5}" \
+    --out bench-out --cli target/release/pseudolens --gen "$GEN"
+  exit 0
+fi
 
 ensure_duckdb() {
   local py=bench-out/venv/bin/python

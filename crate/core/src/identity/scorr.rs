@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::MissingPolicy;
 use crate::table::classes::{ClassTable, omega};
+use crate::table::compatible::{Counts, Mass, others};
 use crate::table::dictionary::is_blank;
 use super::persons::{PairCounts, Persons};
 use crate::hash::{Map, map};
@@ -223,15 +224,18 @@ fn k_person(ctx: &Context, s: &ScorrInput<'_>, p: &Persons) -> MetricResult {
     if t.policy() != MissingPolicy::Wildcard {
         k = persons_of.iter().map(Vec::len).min().unwrap_or(0);
     }
-    let keys: Vec<Vec<u32>> = if k == usize::MAX { (0..t.len()).map(|i| t.key(i)).collect() } else { Vec::new() };
-    for i in 0..keys.len() {
-        let mut seen: Vec<u32> = (0..t.len())
-            .filter(|&j| omega(&keys[i], &keys[j], t.policy(), 1.0).is_some())
-            .flat_map(|j| persons_of[j].iter().copied())
-            .collect();
-        seen.sort_unstable();
-        seen.dedup();
-        k = k.min(seen.len());
+    if k == usize::MAX {
+        // The persons of `C(i)`: the class's own, and those of the compatible classes, summed
+        // by blank pattern (a person counted once per class it is in).
+        let keys: Vec<Vec<u32>> = (0..t.len()).map(|i| t.key(i)).collect();
+        let own: Vec<Counts> = persons_of.iter().map(|ps| Counts(ps.iter().map(|&p| (p, 1)).collect())).collect();
+        let sums = others(&keys, &own);
+        for (mut seen, o) in own.into_iter().zip(sums) {
+            seen.add(&o.complete);
+            seen.add(&o.blank);
+            seen.finish();
+            k = k.min(seen.0.len());
+        }
     }
     let several = p.in_several_classes();
     let r = ctx.ok("k_anonymity_person", k).with_details(json!({ "persons": p.count(), "persons_in_several_classes": several }));

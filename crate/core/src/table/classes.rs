@@ -822,21 +822,10 @@ impl ClassTable {
         }
         let total: f64 = f.iter().sum();
         let keys: Vec<Vec<u32>> = (0..self.len()).map(|i| self.key(i)).collect();
-        let blank: Vec<usize> = (0..self.len()).filter(|&j| keys[j].iter().any(|&c| is_blank(c))).collect();
-        for (i, fi) in f.iter_mut().enumerate() {
-            let key = &keys[i];
+        let others = super::compatible::others(&keys, &f);
+        for ((fi, key), o) in f.iter_mut().zip(&keys).zip(others) {
             // sdcMicro: an all-blank key matches the whole table.
-            if key.iter().all(|&c| is_blank(c)) {
-                *fi = total;
-                continue;
-            }
-            // A complete key matches another complete key only when equal: only blank keys can add.
-            let others: Box<dyn Iterator<Item = usize>> =
-                if blank.binary_search(&i).is_ok() { Box::new(0..self.len()) } else { Box::new(blank.iter().copied()) };
-            *fi += others
-                .filter(|&j| j != i)
-                .filter_map(|j| omega(key, &keys[j], MissingPolicy::Wildcard, alpha).map(|w| w * mass(j)))
-                .sum::<f64>();
+            *fi = if key.iter().all(|&c| is_blank(c)) { total } else { *fi + o.complete + alpha * o.blank };
         }
         f
     }

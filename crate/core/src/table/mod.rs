@@ -10,6 +10,7 @@
 
 pub mod class_index;
 pub mod classes;
+pub mod compatible;
 pub mod codes;
 pub mod column;
 pub mod dictionary;
