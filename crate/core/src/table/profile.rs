@@ -514,7 +514,7 @@ mod tests {
         assert_eq!((p.min.as_deref(), p.max.as_deref()), (Some("65.25"), Some("80")));
         let comma_file = Normaliser::default().delimiter(",");
         assert_eq!(profile_with(&["72,5", "80"], &comma_file).kind, Kind::Categorical);
-        assert_eq!(profile_with(&["72.5", "80"], &Normaliser::default().delimiter(";")).decimal_comma, false);
+        assert!(!profile_with(&["72.5", "80"], &Normaliser::default().delimiter(";")).decimal_comma);
         let mixed = profile_of(&["72,5", "80.5"]);
         assert_eq!((mixed.kind, mixed.mixed_decimals), (Kind::Categorical, true));
         assert!(!profile_of(&["72,5", "x"]).mixed_decimals);
