@@ -39,6 +39,6 @@ def test_a_named_pandas_index_is_read_as_the_first_column():
     report = pseudolens.audit(frame, qi=["sex"])
     assert [c["name"] for c in report["columns"]] == ["mrn", "sex"]
     assert column(report, "mrn")["distinct"] == 4
-    # An unnamed index (the row numbers) is not data: no column of it.
+    # The default index (0, 1, 2, ...) is not data: no column of it.
     plain = pseudolens.audit(frame.reset_index(), qi=["sex"])
     assert [c["name"] for c in plain["columns"]] == ["mrn", "sex"]
