@@ -173,8 +173,20 @@ def _is_path(source: Any) -> bool:
     return isinstance(source, (str, os.PathLike))
 
 
+def _named_index_as_columns(source: Any) -> Any:
+    """A pandas DataFrame with its named index levels (``set_index("mrn")``) as its first
+    columns: the index is data then, and is read as a column whatever the pandas version does
+    with an index in its Arrow stream. Any other source is returned as it is."""
+    names = getattr(getattr(source, "index", None), "names", None)
+    if names is None or not callable(getattr(source, "reset_index", None)):
+        return source
+    named = [n for n in names if n is not None]
+    return source.reset_index(level=named) if named else source
+
+
 def _arrow_stream(source: Any):
     """The Arrow C stream capsule of a source (pandas, polars, pyarrow, DuckDB results...)."""
+    source = _named_index_as_columns(source)
     if hasattr(source, "__arrow_c_stream__"):
         return source.__arrow_c_stream__()
     # A DuckDB relation before the PyCapsule interface, a pyarrow dataset, ...

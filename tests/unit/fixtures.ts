@@ -38,5 +38,6 @@ export function column(name: string, proposed: ColumnProfile['proposed_role'], k
   return {
     name, index: 0, kind, forms: { exact: 1, range: 0, mask: 0, missing: 0, suppressed: 0, invalid: 0 }, shape: 'text',
     distinct: 1, distinct_exact: true, min: null, max: null, top: [], proposed_role: proposed, role_reason: '',
+    date_form: null, decimal_comma: false, ambiguous_date_forms: [], mixed_decimals: false,
   };
 }

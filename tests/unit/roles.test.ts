@@ -166,10 +166,23 @@ describe('the attribute-disclosure options (t distance, t reference, SA mode, or
   });
 
   it('replace a settings file\u2019s order and hierarchy of a sensitive column, keeping its other settings', () => {
-    const none = { kind: null, resolution: null, domain: null, rounding_unit: null, weight: null, hierarchy: null, order: null };
+    const none = { kind: null, resolution: null, domain: null, rounding_unit: null, weight: null, hierarchy: null, order: null, date_form: null };
     const base = { diagnosis: { ...none, kind: 'ordinal' as const, order: ['a'], weight: 2 }, age: { ...none, kind: 'numeric' as const } };
     expect(mergeAttributes(base, undefined, ['diagnosis'])).toEqual({ diagnosis: { ...none, weight: 2 }, age: base.age });
     const form = { diagnosis: { ...none, hierarchy } };
     expect(mergeAttributes(base, form, ['diagnosis'])?.diagnosis).toEqual({ ...none, hierarchy });
+  });
+});
+
+describe('the date forms set in the profile (date_form)', () => {
+  it('go into attributes for any column, come back from a config, and replace a file\u2019s', () => {
+    const config = auditConfig(choices({ dateForms: { visit: 'DD/MM/YYYY' }, orders: { diagnosis: ['mild', 'severe'] } }));
+    expect(config.attributes).toEqual({ diagnosis: { kind: 'ordinal', order: ['mild', 'severe'] }, visit: { date_form: 'DD/MM/YYYY' } });
+    expect(choicesFromConfig(config, columns, null).choices.dateForms).toEqual({ visit: 'DD/MM/YYYY' });
+    expect(auditConfig(choices()).attributes).toBeUndefined();
+    const none = { kind: null, resolution: null, domain: null, rounding_unit: null, weight: null, hierarchy: null, order: null, date_form: null };
+    const base = { visit: { ...none, date_form: 'MM/DD/YYYY' as const, weight: 2 } };
+    expect(mergeAttributes(base, undefined, [])).toEqual({ visit: { ...none, weight: 2 } });
+    expect(mergeAttributes(base, { visit: { ...none, date_form: 'DD/MM/YYYY' } }, [])?.visit.date_form).toBe('DD/MM/YYYY');
   });
 });

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use pseudolens_core::AuditConfig;
+use pseudolens_core::ingest::cell::{DATE_FORMS, DateForm};
 use pseudolens_core::attack::SoMode;
 use pseudolens_core::attribute::{SaMode, TDistance, TReference};
 use pseudolens_core::KMapEstimator;
@@ -272,6 +273,11 @@ pub struct Settings {
     /// Rounding unit the release applied to a numeric column, COL=UNIT (repeatable).
     #[arg(long, value_parser = pair)]
     rounding_unit: Vec<(String, String)>,
+    /// The written form of a date column, COL=FORM with FORM one of YYYY-MM-DD, YYYY/MM/DD,
+    /// DD.MM.YYYY, DD/MM/YYYY, MM/DD/YYYY, DD-MM-YYYY, DD-Mon-YYYY (repeatable; needed for a
+    /// column both day-first and month-first read, such as 03/04/2020).
+    #[arg(long, value_parser = pair)]
+    date_form: Vec<(String, String)>,
     /// A query of the accuracy workload: "GROUP,BY:count", "GROUP:mean(COL)" or
     /// "GROUP:share(COL=VALUE)" (repeatable; one-way and two-way counts are always run).
     #[arg(long)]
@@ -642,7 +648,7 @@ impl Settings {
         Ok(())
     }
 
-    /// `--kind`, `--order`, `--hierarchy` and `--rounding-unit`, per column.
+    /// `--kind`, `--order`, `--hierarchy`, `--rounding-unit` and `--date-form`, per column.
     fn attribute_settings(&self, settings: &mut BTreeMap<String, AttributeSettings>) -> Result<(), Failure> {
         for (col, kind) in &self.kind {
             let kind = match kind.as_str() {
@@ -669,6 +675,11 @@ impl Settings {
             let u = unit.parse::<f64>().ok().filter(|u| *u > 0.0);
             let u = u.ok_or_else(|| Failure::Io(format!("--rounding-unit {col}={unit}: the unit is a positive number")))?;
             settings.entry(col.clone()).or_default().rounding_unit = Some(u);
+        }
+        for (col, form) in &self.date_form {
+            let names = || DATE_FORMS.map(DateForm::name).join(", ");
+            let f = DateForm::named(form).ok_or_else(|| Failure::Io(format!("--date-form {col}={form}: the form is one of {}", names())))?;
+            settings.entry(col.clone()).or_default().date_form = Some(f);
         }
         Ok(())
     }

@@ -10,7 +10,13 @@ pub fn print_profile(report: &Report, out: &mut impl Write) -> io::Result<()> {
     writeln!(out)?;
     for c in &report.columns {
         let distinct = if c.distinct_exact { c.distinct.to_string() } else { format!("about {}", c.distinct) };
-        writeln!(out, "{:<24} {:<12} {:<32} {:>12} distinct  {:?}", c.name, format!("{:?}", c.kind).to_lowercase(), c.shape, distinct, c.proposed_role)?;
+        // How the column's values read, when not as plain ISO dates and decimal points.
+        let reading = match (c.date_form, c.decimal_comma) {
+            (Some(f), _) => format!("  {}", f.name()),
+            (None, true) => "  decimal comma".to_string(),
+            (None, false) => String::new(),
+        };
+        writeln!(out, "{:<24} {:<12} {:<32} {:>12} distinct  {:?}{reading}", c.name, format!("{:?}", c.kind).to_lowercase(), c.shape, distinct, c.proposed_role)?;
     }
     for w in &report.warnings {
         writeln!(out, "warning ({}): {}", w.code, w.message)?;

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::hash::{self, Map};
+use crate::ingest::cell::DateForm;
 use crate::identity::attribution::{SubsetStats, at_risk_below};
 use crate::identity::{ClassTable, IdentityParams, MissingPolicy};
 use crate::metric::{Context, MetricResult, Status};
@@ -123,9 +124,9 @@ pub enum Change {
     Drop { column: String },
     /// Whole numbers to bands `[w*i, w*i + w - 1]`.
     Bands { column: String, width: u32 },
-    /// `YYYY-MM-DD` to `YYYY-MM`.
+    /// A date (of any written form, README Sec 4.4) to its month.
     Month { column: String },
-    /// `YYYY-MM-DD` to `YYYY`.
+    /// A date to its year.
     Year { column: String },
     /// Codes of one length to their first `keep` characters.
     Truncate { column: String, keep: usize },
@@ -171,8 +172,9 @@ struct Coarsening {
 }
 
 /// The coarsenings that apply to the values of `dict`: bands for whole numbers, month and year
-/// for dates, one character less for codes of one length, the next hierarchy level.
-fn coarsenings(column: &str, dict: &Dictionary, hierarchy: Option<&[Vec<String>]>) -> Vec<Coarsening> {
+/// for dates (of the column's written form `date`), one character less for codes of one
+/// length, the next hierarchy level.
+fn coarsenings(column: &str, dict: &Dictionary, hierarchy: Option<&[Vec<String>]>, date: Option<DateForm>) -> Vec<Coarsening> {
     let values: Vec<(u32, &str)> = (0..dict.len() as u32).filter(|&c| !is_blank(c)).map(|c| (c, dict.text(c))).collect();
     if values.is_empty() {
         return Vec::new();
@@ -190,12 +192,13 @@ fn coarsenings(column: &str, dict: &Dictionary, hierarchy: Option<&[Vec<String>]
         Some(Coarsening { change, map, units })
     };
     let whole = |t: &str| t.parse::<i64>().ok().filter(|x| x.unsigned_abs() < 1 << 52);
-    if values.iter().all(|(_, t)| crate::ingest::cell::parse_date(t).is_some()) {
-        let month = |t: &str| Some((t[..7].to_string(), crate::ingest::cell::days_in_month(t[..4].parse().ok()?, t[5..7].parse().ok()?) as f64));
+    let civil = |t: &str| date.and_then(|f| f.read(t)).map(crate::ingest::cell::civil);
+    if values.iter().all(|(_, t)| civil(t).is_some()) {
+        let month = |t: &str| civil(t).map(|(y, m, _)| (format!("{y:04}-{m:02}"), crate::ingest::cell::days_in_month(y, m) as f64));
         let year = |t: &str| {
-            let y: i64 = t[..4].parse().ok()?;
+            let (y, _, _) = civil(t)?;
             let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-            Some((t[..4].to_string(), if leap { 366.0 } else { 365.0 }))
+            Some((format!("{y:04}"), if leap { 366.0 } else { 365.0 }))
         };
         out.extend(group(Change::Month { column: column.into() }, &month));
         out.extend(group(Change::Year { column: column.into() }, &year));
@@ -364,8 +367,8 @@ fn cost(c: &Coarsening, per_code: &[u64], records: u64) -> (f64, f64) {
 /// `advice`: every single change with its figures, ranked by records at risk after the change,
 /// then by cost (generalization loss); `details.before` the figures today. The "drop a QI"
 /// figures from regroupings of the classes.
-pub fn metric(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[Option<&[Vec<String>]>], p: &IdentityParams, a: &AdviceParams) -> MetricResult {
-    match start(ctx, table, qi, hierarchies, p, a) {
+pub fn metric(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[Option<&[Vec<String>]>], dates: &[Option<DateForm>], p: &IdentityParams, a: &AdviceParams) -> MetricResult {
+    match start(ctx, table, qi, hierarchies, dates, p, a) {
         Ok(pending) => {
             let drops = (0..qi.len()).map(|q| figures(regrouped(table, q, &vec![0; table.dict(q).len()]).into_iter(), p)).collect();
             pending.finish(drops)
@@ -375,8 +378,9 @@ pub fn metric(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[O
 }
 
 /// The advice but its "drop a QI" entries (given to [`Pending::finish`]), or the metric when
-/// there is no advice to give (`wildcard` policy, no record in scope).
-pub fn start(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[Option<&[Vec<String>]>], p: &IdentityParams, a: &AdviceParams) -> Result<Pending, Box<MetricResult>> {
+/// there is no advice to give (`wildcard` policy, no record in scope). `dates`: per QI, the
+/// written form of a date column's dates (its profile's).
+pub fn start(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[Option<&[Vec<String>]>], dates: &[Option<DateForm>], p: &IdentityParams, a: &AdviceParams) -> Result<Pending, Box<MetricResult>> {
     if p.missing_policy == MissingPolicy::Wildcard {
         return Err(Box::new(ctx.without_value("advice", Status::NotApplicable, "wildcard_policy")));
     }
@@ -390,7 +394,7 @@ pub fn start(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[Op
         for i in 0..table.len() {
             per_code[table.code_at(i, q) as usize] += table.count(i);
         }
-        let effects: Vec<Effect> = coarsenings(column, table.dict(q), hierarchies.get(q).copied().flatten())
+        let effects: Vec<Effect> = coarsenings(column, table.dict(q), hierarchies.get(q).copied().flatten(), dates.get(q).copied().flatten())
             .into_iter()
             .filter_map(|c| {
                 let (merged_share, loss) = cost(&c, &per_code, before.records);

@@ -572,13 +572,14 @@ impl TableSummary {
             let norm = config.normaliser();
             let labels: Vec<_> = qi.iter().map(|q| config.attributes.get(q).and_then(|s| s.hierarchy.as_deref()).map(|h| norm.labels(h))).collect();
             let hierarchies: Vec<_> = labels.iter().map(|h| h.as_deref()).collect();
+            let dates: Vec<_> = qi.iter().map(|q| columns.iter().find(|c| &c.name == q).and_then(|c| c.date_form)).collect();
             if attribution_deferred {
-                match crate::advice::start(&ctx, &self.classes, &qi, &hierarchies, &identity, advice) {
+                match crate::advice::start(&ctx, &self.classes, &qi, &hierarchies, &dates, &identity, advice) {
                     Ok(pending) => pending_advice = Some((metrics.len(), pending)),
                     Err(without) => metrics.push(*without),
                 }
             } else {
-                metrics.push(crate::advice::metric(&ctx, &self.classes, &qi, &hierarchies, &identity, advice));
+                metrics.push(crate::advice::metric(&ctx, &self.classes, &qi, &hierarchies, &dates, &identity, advice));
             }
         }
         // Hierarchy and order labels are compared with the (folded) values.
@@ -642,7 +643,8 @@ impl TableSummary {
             }
         }
         if let (Some(o), Some(p)) = (&self.original, &self.released) {
-            let norm = config.normaliser();
+            // `O`'s delimiter decides whether a comma may be a decimal separator (Sec 4.2).
+            let norm = config.normaliser().delimiter(&o.input.delimiter);
             metrics.extend(crate::utility::finish(&UtilityInput {
                 original: o,
                 released: p,
@@ -657,6 +659,10 @@ impl TableSummary {
         }
         if let Some(attacks) = &config.attacks {
             let norm = config.normaliser();
+            let norm = match self.original.as_deref() {
+                Some(o) => norm.delimiter(&o.input.delimiter),
+                None => norm,
+            };
             let input = crate::attack::AttackInput {
                 original: self.original.as_deref(),
                 released: self.released.as_ref(),
@@ -705,6 +711,23 @@ fn table_warnings(columns: &[ColumnProfile], facts: &InputFacts) -> Vec<Warning>
         warnings.push(Warning {
             code: "direct_identifiers_present",
             message: format!("these columns look like direct identifiers and should not be released: {}", name_list(&direct)),
+        });
+    }
+    for c in columns.iter().filter(|c| !c.ambiguous_date_forms.is_empty()) {
+        let forms: Vec<&str> = c.ambiguous_date_forms.iter().map(|f| f.name()).collect();
+        warnings.push(Warning {
+            code: "date_form_ambiguous",
+            message: format!(
+                "column \"{}\" holds dates that read in more than one form ({}): it is treated as categorical until its date_form is set",
+                c.name,
+                forms.join(" or ")
+            ),
+        });
+    }
+    for c in columns.iter().filter(|c| c.mixed_decimals) {
+        warnings.push(Warning {
+            code: "decimal_separator_mixed",
+            message: format!("column \"{}\" writes some numbers with a decimal comma and others with a point: it is treated as categorical", c.name),
         });
     }
     warnings.extend(reading_warnings(facts));

@@ -225,7 +225,8 @@ impl AuditConfig {
 
     /// The normaliser of spec README Sec 5 with these settings.
     pub fn normaliser(&self) -> Normaliser {
-        Normaliser::new(self.missing_tokens.clone(), vec!['*']).case_insensitive(self.case_insensitive)
+        let forms = self.attributes.iter().filter_map(|(c, a)| a.date_form.map(|f| (c.clone(), f))).collect();
+        Normaliser::new(self.missing_tokens.clone(), vec!['*']).case_insensitive(self.case_insensitive).date_forms(forms)
     }
 
     /// Checks the settings; returns the CSV reading options.

@@ -40,6 +40,7 @@ fn contract() -> String {
     use crate::identity::kmap::{KMapEstimator, KMapParams};
     use crate::identity::suda::{SudaParams, SudaWeights};
     use crate::extract::Extracted;
+    use crate::ingest::cell::DateForm;
     use crate::ingest::cells::Format;
     use crate::ingest::encoding::Encoding;
     use crate::ingest::reader::{InputFacts, Probe, Ragged};
@@ -56,7 +57,7 @@ fn contract() -> String {
         AuditConfig, MissingPolicy, Encoding, Ragged, AttributeParams, TDistance, TReference, SaMode, ScorrThresholds, KBasis, BalanceParams,
         RiskCombination, AttributeSettings, Kind, UtilityParams, LmaxMode, RoundingMode, ProximityNorm, Aggregation,
         CtbilBlank, Query, Aggregate, AdviceParams, AttackParams, SoMode, KMapParams, KMapEstimator, SudaParams, SudaWeights,
-        Report, InputFacts, Format, ColumnProfile, Forms, Role, MetricResult, Scope, Status, Warning, ReadPath,
+        Report, InputFacts, Format, ColumnProfile, Forms, DateForm, Role, MetricResult, Scope, Status, Warning, ReadPath,
         Error, ErrorKind, Value, Candidate, ChoiceParams, Probe, Extracted,
     );
     let constants = [

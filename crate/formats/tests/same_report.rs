@@ -11,7 +11,9 @@ use bytes::Bytes;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
+use pseudolens_core::ingest::cell::DateForm;
 use pseudolens_core::ingest::reader::{CsvOptions, Reader, RecordSink, Rows};
+use pseudolens_core::table::kind::Kind;
 use pseudolens_core::{Audit, AuditConfig, Format, Report};
 use pseudolens_formats::{parquet as pq, xlsx};
 
@@ -311,4 +313,31 @@ fn row_groups_read_from_their_pieces_give_the_whole_files_report() {
     let mut audit = Audit::table_reader(&config()).unwrap().reading_cells_part(Format::Parquet);
     assert_eq!(pq::read_row_groups(pieces, Some(vec![2]), &mut audit).unwrap_err().code, "unreadable_parquet");
     assert_eq!(pq::footer_len(b"12345678").unwrap_err().code, "unreadable_parquet");
+}
+
+#[test]
+fn typed_date_columns_read_as_dates() {
+    // Parquet date32, a timestamp at midnight (pandas' datetime64 written to Parquet) and an
+    // Excel date cell are dates (spec README Sec 4.4); a timestamp with a time of day is not.
+    use arrow_array::{Date32Array, TimestampNanosecondArray};
+    const DAY: i64 = 86_400_000_000_000;
+    let dates: ArrayRef = Arc::new(Date32Array::from(vec![Some(19_083), None, Some(3_723)]));
+    let midnight: ArrayRef = Arc::new(TimestampNanosecondArray::from(vec![19_083 * DAY, 3_723 * DAY, 3_723 * DAY]));
+    let timed: ArrayRef = Arc::new(TimestampNanosecondArray::from(vec![19_083 * DAY + 3_600_000_000_000, 3_723 * DAY, 3_723 * DAY]));
+    let r = audit_parquet(parquet_of(vec![("born", dates), ("admitted", midnight), ("seen", timed)], 10), &AuditConfig::default()).unwrap();
+    let column = |r: &Report, name: &str| r.columns.iter().find(|c| c.name == name).unwrap().clone();
+    for name in ["born", "admitted"] {
+        let c = column(&r, name);
+        assert_eq!((c.kind, c.date_form, c.min.as_deref(), c.max.as_deref()), (Kind::Date, Some(DateForm::Iso), Some("1980-03-12"), Some("2022-04-01")), "{name}");
+    }
+    assert_eq!(column(&r, "seen").kind, Kind::Categorical);
+
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    let ws = wb.add_worksheet();
+    let shown = rust_xlsxwriter::Format::new().set_num_format("dd.mm.yyyy");
+    ws.write_string(0, 0, "born").unwrap();
+    ws.write_datetime_with_format(1, 0, rust_xlsxwriter::ExcelDateTime::from_ymd(2022, 4, 1).unwrap(), &shown).unwrap();
+    ws.write_datetime_with_format(2, 0, rust_xlsxwriter::ExcelDateTime::from_ymd(1980, 3, 12).unwrap(), &shown).unwrap();
+    let c = column(&audit_xlsx(wb.save_to_buffer().unwrap(), None, &AuditConfig::default()).unwrap(), "born");
+    assert_eq!((c.kind, c.min.as_deref(), c.max.as_deref()), (Kind::Date, Some("1980-03-12"), Some("2022-04-01")));
 }

@@ -4,9 +4,10 @@
 
 import { accountNodes, readAsText } from '../ui/account';
 import { columnTable } from './column-table';
-import { el } from '../ui/dom';
+import { el, type Child } from '../ui/dom';
 import { count, fileValue, percent, plural } from '../ui/format';
 import type { ColumnProfile, Encoding, Report } from '../shared/report';
+import type { DateForm } from '../shared/contract';
 import {
   ROLES,
   ROLE_HELP,
@@ -24,7 +25,35 @@ import type { HeaderReader } from './reference-matching';
 import { settingsForm } from './settings-form';
 function shapeText(c: ColumnProfile): string {
   const range = c.min !== null && c.max !== null ? ` (${fileValue(c.min)} to ${fileValue(c.max)})` : '';
-  return `${c.kind}, ${c.shape}${range}`;
+  // How the values are written: a date column's form, a decimal comma (spec README Sec 4.4).
+  const written = c.date_form !== null ? ` written ${c.date_form}` : c.decimal_comma ? ' with decimal commas' : '';
+  return `${c.kind}${written}, ${c.shape}${range}`;
+}
+
+/**
+ * The kind and shape of a column; for a column whose values both day-first and month-first
+ * read (`03/04/2020`), a select of those forms: the core reads it as text until one is chosen
+ * (`date_form`), and `onChange` is told the choice ('' for none).
+ */
+function kindCell(c: ColumnProfile, selects: Map<string, HTMLSelectElement>, onChange: (form: DateForm | '') => void): Child {
+  if (c.ambiguous_date_forms.length === 0) return shapeText(c);
+  const id = `date-form-${c.index}`;
+  const select = el(
+    'select',
+    { id, name: id, 'data-date-form': c.name, 'aria-describedby': `${id}-why` },
+    el('option', { value: '' }, 'Not as dates'),
+    ...c.ambiguous_date_forms.map((f) => el('option', { value: f }, `Dates ${f}`)),
+  );
+  selects.set(c.name, select);
+  select.addEventListener('change', () => onChange(select.value as DateForm | ''));
+  return el(
+    'div',
+    { class: 'date-form-cell' },
+    shapeText(c),
+    el('label', { for: id }, 'Read as'),
+    select,
+    el('p', { class: 'role-reason', id: `${id}-why` }, `Both ${c.ambiguous_date_forms.join(' and ')} read every value: choose how its dates are written.`),
+  );
 }
 
 function topText(c: ColumnProfile): string {
@@ -144,6 +173,25 @@ export function renderProfile(
     settings.setQuasiIdentifiers(columnsWithRole(roles, 'quasi_identifier'));
   };
   const selects = new Map<string, HTMLSelectElement>();
+  const dateForms: Record<string, DateForm> = {};
+  const dateSelects = new Map<string, HTMLSelectElement>();
+  // A date form chosen for a column still in the role proposed for its text becomes a
+  // quasi-identifier, as the core proposes for dates (table/roles.rs).
+  const onDateForm = (c: ColumnProfile, form: DateForm | '') => {
+    if (form === '') {
+      delete dateForms[c.name];
+      return;
+    }
+    dateForms[c.name] = form;
+    const role = roles.get(c.name);
+    if (role !== c.proposed_role || role === 'quasi_identifier' || role === 'sensitive') return;
+    roles.set(c.name, 'quasi_identifier');
+    const select = selects.get(c.name);
+    if (select) select.value = 'quasi_identifier';
+    roleNote.hidden = false;
+    roleNote.textContent = `Dates (of birth, admission...) are facts an attacker may know: ${c.name} is now a quasi-identifier.`;
+    refresh();
+  };
   const onRoleChange = (displaced: string | null, role: ColumnRole) => {
     roleNote.hidden = displaced === null;
     if (displaced !== null && SINGLE_ROLES.includes(role)) {
@@ -157,7 +205,7 @@ export function renderProfile(
   const cells = (c: ColumnProfile) => [
     el('span', { class: 'col-name' }, fileValue(c.name)),
     roleSelect(c, roles, selects, onRoleChange),
-    shapeText(c),
+    kindCell(c, dateSelects, (form) => onDateForm(c, form)),
     `${c.distinct_exact ? '' : '≈ '}${count(c.distinct)}`,
     `${count(c.forms.missing)}${rowsTotal > 0 ? ` (${percent(c.forms.missing / rowsTotal)})` : ''}`,
     el('span', { class: 'top-values' }, topText(c)),
@@ -167,7 +215,7 @@ export function renderProfile(
   const runButton = el('button', { id: 'run-audit', class: 'button primary', type: 'submit' }, mode?.runLabel ?? 'Run audit');
   const form = el('form', { class: 'audit-form', novalidate: true }, ...settings.nodes, directNote, problem, runButton);
   const current = (): AuditChoices | null => {
-    const choices: AuditChoices = { ...settings.read(), roles: new Map(roles), encoding };
+    const choices: AuditChoices = { ...settings.read(), roles: new Map(roles), encoding, dateForms: { ...dateForms } };
     const why = validate(choices) ?? mode?.check(choices) ?? null;
     problem.textContent = why ?? '';
     return why ? null : choices;
@@ -205,6 +253,12 @@ export function renderProfile(
       roles.set(name, role);
       const select = selects.get(name);
       if (select) select.value = role;
+    }
+    for (const [name, select] of dateSelects) {
+      const form = choices.dateForms[name];
+      select.value = form ?? '';
+      if (form) dateForms[name] = form;
+      else delete dateForms[name];
     }
     settings.write(choices);
     roleNote.hidden = true;

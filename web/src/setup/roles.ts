@@ -2,7 +2,7 @@
 // decisions become an AuditConfig. Pure logic, no DOM.
 
 import type { AuditConfig, ColumnProfile, Encoding, MissingPolicy, Role } from '../shared/report';
-import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS as CORE_REGIONS, type AttributeSettings } from '../shared/contract';
+import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS as CORE_REGIONS, type AttributeSettings, type DateForm } from '../shared/contract';
 import { defaultAttacks } from '../shared/attack-data';
 import { DEFAULT_BALANCE, DEFAULT_PEERS, validateBalance, validatePeers, type PopulationSize, type Settings } from './settings';
 
@@ -100,6 +100,8 @@ export function assignRole(roles: RoleTable, column: string, role: ColumnRole): 
 export interface AuditChoices extends Settings {
   roles: RoleTable;
   encoding: Encoding | null;
+  /** The written form of a date column the user set (`date_form`): column -> form. */
+  dateForms: Record<string, DateForm>;
 }
 
 /** The settings of the sample run and the defaults of the form. */
@@ -136,6 +138,7 @@ export function defaultChoices(roles: RoleTable, encoding: Encoding | null): Aud
     attacks: null,
     control: null,
     encoding,
+    dateForms: {},
   };
 }
 
@@ -241,8 +244,9 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
   };
 }
 
-/** The sensitive columns' ordinal orders and hierarchies that `config.attributes` declares. */
-function declaredOf(config: AuditConfig): Pick<AuditChoices, 'orders' | 'hierarchies'> {
+/** The sensitive columns' ordinal orders and hierarchies, and every column's date form, that
+ * `config.attributes` declares. */
+function declaredOf(config: AuditConfig): Pick<AuditChoices, 'orders' | 'hierarchies' | 'dateForms'> {
   const orders: Record<string, string[]> = {};
   const hierarchies: Record<string, string[][]> = {};
   for (const column of config.sensitive ?? []) {
@@ -250,10 +254,13 @@ function declaredOf(config: AuditConfig): Pick<AuditChoices, 'orders' | 'hierarc
     if (a?.kind === 'ordinal' && a.order) orders[column] = [...a.order];
     if (a?.hierarchy) hierarchies[column] = a.hierarchy.map((r) => [...r]);
   }
-  return { orders, hierarchies };
+  const dateForms: Record<string, DateForm> = {};
+  for (const [column, a] of Object.entries(config.attributes ?? {})) if (a?.date_form) dateForms[column] = a.date_form;
+  return { orders, hierarchies, dateForms };
 }
 
-/** The ordinal orders and hierarchies of the sensitive columns as `attributes` (none: no key). */
+/** The ordinal orders and hierarchies of the sensitive columns and the date forms set, as
+ * `attributes` (none: no key). */
 function declaredAttributes(choices: AuditChoices): Pick<AuditConfig, 'attributes'> {
   const sensitive = new Set(columnsWithRole(choices.roles, 'sensitive'));
   const attributes: Record<string, Partial<AttributeSettings>> = {};
@@ -263,14 +270,16 @@ function declaredAttributes(choices: AuditChoices): Pick<AuditConfig, 'attribute
   for (const [column, rows] of Object.entries(choices.hierarchies)) {
     if (sensitive.has(column)) attributes[column] = { ...attributes[column], hierarchy: rows.map((r) => [...r]) };
   }
+  for (const [column, form] of Object.entries(choices.dateForms)) attributes[column] = { ...attributes[column], date_form: form };
   return Object.keys(attributes).length ? { attributes: attributes as Record<string, AttributeSettings> } : {};
 }
 
 /**
  * A link's or settings file's `attributes` under the form's. The form holds every sensitive
- * column's order and hierarchy (it read them from the file: `choicesFromConfig`), so for those
- * columns the file's order, ordinal kind and hierarchy give way to the form's; every other
- * setting of the file stays (a utility column's kind or hierarchy, a weight).
+ * column's order and hierarchy and every column's date form (it read them from the file:
+ * `choicesFromConfig`), so for those the file's order, ordinal kind, hierarchy and date form
+ * give way to the form's; every other setting of the file stays (a utility column's kind or
+ * hierarchy, a weight).
  */
 export function mergeAttributes(
   base: AuditConfig['attributes'],
@@ -281,8 +290,8 @@ export function mergeAttributes(
   const out: Record<string, AttributeSettings> = {};
   for (const [column, settings] of Object.entries(base)) {
     out[column] = sensitive.includes(column)
-      ? { ...settings, kind: settings.kind === 'ordinal' ? null : settings.kind, order: null, hierarchy: null }
-      : settings;
+      ? { ...settings, kind: settings.kind === 'ordinal' ? null : settings.kind, order: null, hierarchy: null, date_form: null }
+      : { ...settings, date_form: null };
   }
   for (const [column, settings] of Object.entries(form ?? {})) out[column] = { ...(out[column] ?? {}), ...settings };
   return out;

@@ -431,7 +431,12 @@ hierarchy: Array<Array<string>> | null,
  * The labels of an `ordinal` attribute, lowest first (README Sec 4.1); required by, and
  * only allowed with, `kind = ordinal`.
  */
-order: Array<string> | null, };
+order: Array<string> | null, 
+/**
+ * The written form of the column's dates (README Sec 4.4), instead of the one decided
+ * from its values; needed to read an ambiguous column (`03/04/2020`) as dates.
+ */
+date_form: DateForm | null, };
 
 export type Kind = "numeric" | "date" | "categorical" | "ordinal";
 
@@ -798,7 +803,25 @@ proposed_role: Role,
 /**
  * Why, in one sentence.
  */
-role_reason: string, };
+role_reason: string, 
+/**
+ * The written form of a date column's dates (spec README Sec 4.4).
+ */
+date_form: DateForm | null, 
+/**
+ * Whether the column's numbers write their fraction after a comma (`72,5`).
+ */
+decimal_comma: boolean, 
+/**
+ * The date forms that all fit a column both day-first and month-first read: it stays
+ * categorical until the user sets its `date_form` (warning `date_form_ambiguous`).
+ */
+ambiguous_date_forms: Array<DateForm>, 
+/**
+ * Whether the column's numbers mix decimal commas and points (categorical, warning
+ * `decimal_separator_mixed`).
+ */
+mixed_decimals: boolean, };
 
 export type Forms = { 
 /**
@@ -825,6 +848,8 @@ suppressed: number,
  * `INVALID` cells (none under inferred kinds).
  */
 invalid: number, };
+
+export type DateForm = "YYYY-MM-DD" | "YYYY/MM/DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY" | "DD-MM-YYYY" | "DD-Mon-YYYY";
 
 export type Role = "direct_identifier" | "quasi_identifier" | "sensitive" | "insensitive";
 

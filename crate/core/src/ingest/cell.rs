@@ -86,6 +86,10 @@ pub struct Normaliser {
     longest_token: usize,
     mask_chars: Vec<char>,
     case_insensitive: bool,
+    /// Whether the file's delimiter is a comma: then no column reads a decimal comma (Sec 4.2).
+    comma_delimited: bool,
+    /// The date forms the user set, by column (`date_form`, Sec 4.4).
+    date_forms: Vec<(String, DateForm)>,
 }
 
 /// The default missing tokens of spec README Sec 5 step 3.
@@ -105,7 +109,28 @@ impl Normaliser {
             missing_tokens.push(String::new());
         }
         let longest_token = missing_tokens.iter().map(String::len).max().unwrap_or(0);
-        Normaliser { missing_tokens, longest_token, mask_chars, case_insensitive: false }
+        Normaliser { missing_tokens, longest_token, mask_chars, case_insensitive: false, comma_delimited: false, date_forms: Vec::new() }
+    }
+
+    /// The same normaliser for a file whose delimiter is `delimiter` (a comma rules out the
+    /// decimal comma, spec README Sec 4.2).
+    pub fn delimiter(self, delimiter: &str) -> Self {
+        Normaliser { comma_delimited: delimiter == ",", ..self }
+    }
+
+    /// Whether a column may read a decimal comma (the delimiter is not a comma).
+    pub fn decimal_comma_allowed(&self) -> bool {
+        !self.comma_delimited
+    }
+
+    /// The same normaliser with the date forms the user set, by column (`date_form`).
+    pub fn date_forms(self, forms: Vec<(String, DateForm)>) -> Self {
+        Normaliser { date_forms: forms, ..self }
+    }
+
+    /// The date form the user set for `column`.
+    pub fn date_form(&self, column: &str) -> Option<DateForm> {
+        self.date_forms.iter().find(|(c, _)| c == column).map(|&(_, f)| f)
     }
 
     /// The same normaliser, lower-casing every non-blank value when `on` (spec README Sec 5
@@ -262,6 +287,12 @@ pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
 
 /// The ISO date `YYYY-MM-DD` of a day number.
 pub fn civil_from_days(z: i64) -> String {
+    let (y, m, d) = civil(z);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Year, month and day of a day number (Howard Hinnant's `civil_from_days`).
+pub fn civil(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -271,7 +302,7 @@ pub fn civil_from_days(z: i64) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
+    (y, m as u32, d as u32)
 }
 
 pub(crate) fn days_in_month(y: i64, m: u32) -> u32 {
@@ -295,6 +326,150 @@ pub fn parse_date(t: &str) -> Option<i64> {
         return None;
     }
     Some(days_from_civil(y.into(), m, d))
+}
+
+/// The written forms of a date column (spec README Sec 4.4), each with one- or two-digit day
+/// and month (ISO: two). A date-time at midnight (`2022-04-01 00:00:00`, as pandas writes a
+/// date) reads as its date in every form (Sec 4.2).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum DateForm {
+    /// `YYYY-MM-DD`.
+    #[serde(rename = "YYYY-MM-DD")]
+    Iso,
+    /// `YYYY/MM/DD`.
+    #[serde(rename = "YYYY/MM/DD")]
+    YearSlash,
+    /// `DD.MM.YYYY`.
+    #[serde(rename = "DD.MM.YYYY")]
+    DayDot,
+    /// `DD/MM/YYYY`.
+    #[serde(rename = "DD/MM/YYYY")]
+    DaySlash,
+    /// `MM/DD/YYYY`.
+    #[serde(rename = "MM/DD/YYYY")]
+    MonthSlash,
+    /// `DD-MM-YYYY`.
+    #[serde(rename = "DD-MM-YYYY")]
+    DayDash,
+    /// `DD-Mon-YYYY` (English month abbreviations, any case).
+    #[serde(rename = "DD-Mon-YYYY")]
+    DayMon,
+}
+
+/// Every form, in the order of the spec (a form's place is its bit in a set of forms).
+pub const DATE_FORMS: [DateForm; 7] =
+    [DateForm::Iso, DateForm::YearSlash, DateForm::DayDot, DateForm::DaySlash, DateForm::MonthSlash, DateForm::DayDash, DateForm::DayMon];
+
+/// The set of every form, as bits.
+pub const ALL_DATE_FORMS: u8 = (1 << DATE_FORMS.len()) - 1;
+
+const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+impl DateForm {
+    /// The form as the spec writes it (`DD.MM.YYYY`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DateForm::Iso => "YYYY-MM-DD",
+            DateForm::YearSlash => "YYYY/MM/DD",
+            DateForm::DayDot => "DD.MM.YYYY",
+            DateForm::DaySlash => "DD/MM/YYYY",
+            DateForm::MonthSlash => "MM/DD/YYYY",
+            DateForm::DayDash => "DD-MM-YYYY",
+            DateForm::DayMon => "DD-Mon-YYYY",
+        }
+    }
+
+    /// The form named `name` (as [`Self::name`] writes it).
+    pub fn named(name: &str) -> Option<DateForm> {
+        DATE_FORMS.into_iter().find(|f| f.name() == name)
+    }
+
+    /// This form's bit in a set of forms.
+    pub fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+
+    /// The forms of a set, in the spec's order.
+    pub fn of_set(set: u8) -> impl Iterator<Item = DateForm> {
+        DATE_FORMS.into_iter().filter(move |f| set & f.bit() != 0)
+    }
+
+    /// A trimmed cell written in this form, as a day number (days since 1970-01-01); `None`
+    /// when it is not a valid date of this form.
+    pub fn read(self, t: &str) -> Option<i64> {
+        let t = t.strip_suffix(" 00:00:00").or_else(|| t.strip_suffix("T00:00:00")).unwrap_or(t);
+        let (sep, order) = match self {
+            DateForm::Iso => return parse_date(t),
+            DateForm::YearSlash => ('/', [2, 1, 0]),
+            DateForm::DayDot => ('.', [0, 1, 2]),
+            DateForm::DaySlash | DateForm::DayDash | DateForm::DayMon => (if self == DateForm::DaySlash { '/' } else { '-' }, [0, 1, 2]),
+            DateForm::MonthSlash => ('/', [1, 0, 2]),
+        };
+        let mut it = t.split(sep);
+        let parts = [it.next()?, it.next()?, it.next()?];
+        if it.next().is_some() {
+            return None;
+        }
+        let [d, m, y] = order.map(|i| parts[i]);
+        let y = digits(y, 4)?;
+        let m = if self == DateForm::DayMon {
+            let m = m.as_bytes();
+            (m.len() == 3).then(|| MONTHS.iter().position(|n| n.as_bytes().eq_ignore_ascii_case(m)))?? as u32 + 1
+        } else {
+            digits(m, 1).or_else(|| digits(m, 2))?
+        };
+        let d = digits(d, 1).or_else(|| digits(d, 2))?;
+        ((1..=12).contains(&m) && d >= 1 && d <= days_in_month(y.into(), m)).then(|| days_from_civil(y.into(), m, d))
+    }
+
+    /// The set of forms that read `t` (as bits): empty for anything but a date.
+    pub fn fitting(t: &str) -> u8 {
+        // Every form has a separator among the first three bytes and a digit first.
+        if !t.as_bytes().first().is_some_and(u8::is_ascii_digit) || t.len() < 8 {
+            return 0;
+        }
+        DATE_FORMS.into_iter().filter(|f| f.read(t).is_some()).fold(0, |set, f| set | f.bit())
+    }
+}
+
+/// How the cells of one column read (spec README Sec 4.4 and Sec 4.2), decided per column from
+/// its values (see `profile`): the written form of its dates and whether its numbers write
+/// their fraction after a comma.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// The written form of the column's dates.
+    pub date: Option<DateForm>,
+    /// Whether a comma is the column's decimal separator (`72,5`).
+    pub decimal_comma: bool,
+}
+
+impl Reading {
+    /// Reads a trimmed, non-blank cell of the column: a date of its form, a number with its
+    /// decimal separator, else as [`Form::of`].
+    pub fn form(&self, t: &str, norm: &Normaliser) -> Form {
+        if let Some(d) = self.date.and_then(|f| f.read(t)) {
+            return Form::Date(d);
+        }
+        if self.decimal_comma && let Some(v) = parse_comma_num(t) {
+            return Form::Number(v);
+        }
+        Form::of(t, norm)
+    }
+}
+
+/// A number written with a decimal comma (`72,5`, `-0,25`): one comma, no point, and a `NUM`
+/// once the comma is a point (spec README Sec 4.2).
+pub fn parse_comma_num(t: &str) -> Option<f64> {
+    let (whole, fraction) = t.split_once(',')?;
+    if fraction.contains(',') || t.contains('.') || fraction.is_empty() || !fraction.as_bytes()[0].is_ascii_digit() {
+        return None;
+    }
+    let mut point = String::with_capacity(t.len());
+    point.push_str(whole);
+    point.push('.');
+    point.push_str(fraction);
+    parse_num(&point)
 }
 
 /// Date ranges of spec README Sec 4.2: `YYYY-MM` (that month), `[d1,d2]`-style brackets and
@@ -553,5 +728,70 @@ mod tests {
         assert_eq!(Form::of("2024", &Normaliser::default()), Form::Number(2024.0));
         assert_eq!(Form::of("123**", &Normaliser::default()), Form::DigitMask(12300.0, 12399.0));
         assert_eq!(Form::of("A1**", &Normaliser::default()), Form::Mask);
+    }
+
+    #[test]
+    fn every_written_form_reads_its_day_number() {
+        // Hand-checked: 2024-02-29 is day 19,782 (as above); 2022-04-01 is 2022-01-01 (day
+        // 18,993 = 2020-01-01's 18,262 + 366 + 365) + 31 + 28 + 31 = 19,083.
+        use DateForm::*;
+        for (form, t) in [
+            (Iso, "2024-02-29"),
+            (YearSlash, "2024/02/29"),
+            (YearSlash, "2024/2/29"),
+            (DayDot, "29.02.2024"),
+            (DaySlash, "29/02/2024"),
+            (MonthSlash, "02/29/2024"),
+            (MonthSlash, "2/29/2024"),
+            (DayDash, "29-02-2024"),
+            (DayMon, "29-Feb-2024"),
+            (DayMon, "29-FEB-2024"),
+            (DayMon, "29-feb-2024 00:00:00"),
+        ] {
+            assert_eq!(form.read(t), Some(19_782), "{t} as {}", form.name());
+        }
+        assert_eq!(Iso.read("2022-04-01 00:00:00"), Some(19_083), "a date-time at midnight (pandas)");
+        assert_eq!(Iso.read("2022-04-01T00:00:00"), Some(19_083));
+        assert_eq!(DayDot.read("1.4.2022"), Some(19_083), "one-digit day and month");
+        assert_eq!(DayDot.read("1.1.1970"), Some(0));
+        for (form, bad) in [
+            (Iso, "2022-04-01 10:30:00"),
+            (DayDot, "30.02.2024"),
+            (DayDot, "29.02.2023"),
+            (DayDot, "1.4.22"),
+            (DayDot, "001.4.2022"),
+            (DaySlash, "13/13/2020"),
+            (MonthSlash, "13/12/2020"),
+            (DayMon, "29-Fbr-2024"),
+            (DayDash, "2024-02-29"),
+            (YearSlash, "29/02/2024"),
+        ] {
+            assert_eq!(form.read(bad), None, "{bad} as {}", form.name());
+        }
+        let fit = |t| DateForm::of_set(DateForm::fitting(t)).collect::<Vec<_>>();
+        assert_eq!(fit("03/04/2020"), [DaySlash, MonthSlash]);
+        assert_eq!(fit("13/04/2020"), [DaySlash]);
+        assert_eq!(fit("04/13/2020"), [MonthSlash]);
+        assert_eq!(fit("12.03.1980"), [DayDot]);
+        assert_eq!(fit("12"), []);
+        assert_eq!(fit("72,5"), []);
+        assert_eq!(DATE_FORMS.map(|f| DateForm::named(f.name())), DATE_FORMS.map(Some));
+        assert_eq!(serde_json::to_string(&DayMon).unwrap(), "\"DD-Mon-YYYY\"");
+    }
+
+    #[test]
+    fn decimal_commas_read_per_column() {
+        assert_eq!(parse_comma_num("72,5"), Some(72.5));
+        assert_eq!(parse_comma_num("-0,25"), Some(-0.25));
+        for bad in ["72", "72.5", "1,2,3", "1.000,5", "5,", "a,5", "1,e5"] {
+            assert_eq!(parse_comma_num(bad), None, "{bad}");
+        }
+        let n = Normaliser::default();
+        let comma = Reading { date: None, decimal_comma: true };
+        assert_eq!(comma.form("72,5", &n), Form::Number(72.5));
+        assert_eq!(Reading::default().form("72,5", &n), Form::Text);
+        let dot = Reading { date: Some(DateForm::DayDot), decimal_comma: false };
+        assert_eq!(dot.form("1.4.2022", &n), Form::Date(19_083));
+        assert_eq!(Reading::default().form("1.4.2022", &n), Form::Text);
     }
 }

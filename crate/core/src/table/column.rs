@@ -216,6 +216,7 @@ pub fn chao1_lower_bound(d: u64, f1: u64, f2: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::kind::Kind;
     use crate::table::profile::profile;
 
     #[test]
@@ -306,5 +307,27 @@ mod tests {
         kept.take(b"1", Encoding::Utf8, &norm).unwrap();
         kept.fold_into_sketch(&norm);
         assert_eq!(kept.values.len(), 1);
+    }
+
+    #[test]
+    fn past_its_cap_a_column_of_dates_and_one_of_decimal_commas_keep_their_reading() {
+        // The streaming path: every value past the cap goes to the sketch, whose stats decide
+        // the form as the kept values do; a stored part carries them (wire).
+        let norm = Normaliser::default();
+        for (cells, kind) in [
+            (["12.03.1980", "1.4.2022", "31.12.1999", "NA", "02.02.2002", "12.03.1980"], Kind::Date),
+            (["72,5", "80", "65,25", "", "1,5", "80"], Kind::Numeric),
+        ] {
+            let mut c = Column::new(Cap::soft(2), false);
+            for cell in cells {
+                c.take(cell.as_bytes(), Encoding::Utf8, &norm).unwrap();
+            }
+            let before = profile(&c, "v", 0, cells.len() as u64, &norm);
+            c.fold_into_sketch(&norm);
+            let after = profile(&c, "v", 0, cells.len() as u64, &norm);
+            assert_eq!((after.kind, &after.min, &after.max, after.forms), (kind, &before.min, &before.max, before.forms));
+            assert_eq!((after.date_form, after.decimal_comma), (before.date_form, before.decimal_comma));
+            assert_eq!(after.kind, before.kind);
+        }
     }
 }

@@ -133,7 +133,9 @@ impl Table {
 
     /// Profiles of every column, with the normalisation `norm`.
     pub fn profiles(&self, norm: &Normaliser) -> Vec<ColumnProfile> {
-        let compute = || self.columns.iter().enumerate().map(|(i, c)| profile::profile(c, &self.header[i], i, self.facts.rows_total, norm)).collect();
+        // The delimiter decides whether a comma may be a decimal separator (spec README Sec 4.2).
+        let read = norm.clone().delimiter(&self.facts.delimiter);
+        let compute = || self.columns.iter().enumerate().map(|(i, c)| profile::profile(c, &self.header[i], i, self.facts.rows_total, &read)).collect();
         let (used, profiles) = self.profiles.get_or_init(|| (norm.clone(), compute()));
         if used == norm { profiles.clone() } else { compute() }
     }

@@ -12,7 +12,7 @@ use super::column::Column;
 use super::kind::Kind;
 use super::roles::{Role, RoleFacts, propose};
 use super::sketch::Sketch;
-use crate::ingest::cell::{Cell, Form, Normaliser, civil_from_days};
+use crate::ingest::cell::{ALL_DATE_FORMS, Cell, DATE_FORMS, DateForm, Form, Normaliser, Reading, civil_from_days, parse_comma_num};
 
 /// How many distinct values a column counts exactly when nothing else needs them (a column
 /// whose role uses its values, or a retained table, keeps more).
@@ -64,20 +64,30 @@ impl FormTally {
     }
 }
 
-/// Forms, ranges and e-mail-like cells of a set of cells.
+/// Forms, ranges and e-mail-like cells of a set of cells, with what decides the column's
+/// reading (spec README Sec 4.4 and 4.2): the date forms that fit every cell and the numbers
+/// written with a decimal comma or point.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
 pub struct Stats {
     /// Cells per form.
     pub tally: FormTally,
-    /// Smallest finite number or range end.
+    /// Smallest finite number or range end (decimal-comma numbers included).
     pub num_lo: f64,
     /// Largest.
     pub num_hi: f64,
-    /// First day of a date or date range.
-    pub date_lo: i64,
-    /// Last day.
-    pub date_hi: i64,
+    /// Per date form (by its place in `DATE_FORMS`), the first day of a date or ISO date range
+    /// read in it.
+    pub date_lo: [i64; 7],
+    /// Per date form, the last day.
+    pub date_hi: [i64; 7],
+    /// The date forms (as bits) in which every non-blank cell counted is a date (an ISO range
+    /// fits the ISO form).
+    pub date_fit: u8,
+    /// Text cells that are numbers written with a decimal comma (`72,5`).
+    pub comma_numbers: u64,
+    /// `NUM` cells written with a decimal point.
+    pub point_numbers: u64,
     /// Cells shaped like e-mail addresses.
     pub email_like: u64,
 }
@@ -88,57 +98,101 @@ impl Default for Stats {
             tally: FormTally::default(),
             num_lo: f64::INFINITY,
             num_hi: f64::NEG_INFINITY,
-            date_lo: i64::MAX,
-            date_hi: i64::MIN,
+            date_lo: [i64::MAX; 7],
+            date_hi: [i64::MIN; 7],
+            date_fit: ALL_DATE_FORMS,
+            comma_numbers: 0,
+            point_numbers: 0,
             email_like: 0,
         }
     }
 }
 
+/// The kind of a column and how its cells read (spec README Sec 4.1, 4.2, 4.4).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inferred {
+    /// The kind.
+    pub kind: Kind,
+    /// The date form and decimal separator.
+    pub reading: Reading,
+    /// The date forms that fit every value of a column that both day-first and month-first
+    /// read (empty unless ambiguous); the column is categorical until the user sets one.
+    pub ambiguous: Vec<DateForm>,
+    /// Whether its numbers mix decimal commas and points (the column is categorical).
+    pub mixed_decimals: bool,
+}
+
 impl Stats {
-    /// The form of a non-blank text. Once a text (or mask) was counted the column is
-    /// categorical for good and only `MASK` versus text still matters, which is cheaper to
-    /// tell (the forms counted come out the same).
+    /// The form of a non-blank text. Once a text (or mask) that no date form and no decimal
+    /// comma reads was counted the column is categorical for good and only `MASK` versus text
+    /// still matters, which is cheaper to tell (the forms counted come out the same).
     pub fn form_of(&self, t: &str, norm: &Normaliser) -> Form {
-        if self.tally.text + self.tally.mask > 0 {
+        if self.tally.mask > 0 || (self.tally.text > self.comma_numbers && self.date_fit == 0) {
             if norm.has_mask(t) { Form::Mask } else { Form::Text }
         } else {
             Form::of(t, norm)
         }
     }
 
-    /// Counts `n` cells of text `t` read as `form`.
+    /// Counts `n` cells of text `t` read as `form` (by [`Form::of`]).
     pub fn add(&mut self, form: Form, t: &str, n: u64) {
         let tally = &mut self.tally;
+        let iso = DateForm::Iso as usize;
         match form {
             Form::Number(v) => {
                 tally.number += n;
+                if t.contains('.') {
+                    self.point_numbers += n;
+                }
+                self.date_fit = 0;
                 self.widen(v, v);
             }
             Form::NumericRange(i) => {
                 tally.numeric_range += n;
+                self.date_fit = 0;
                 self.widen(i.lo, i.hi);
             }
             Form::DigitMask(lo, hi) => {
                 tally.digit_mask += n;
                 tally.numeric_range += n;
+                self.date_fit = 0;
                 self.widen(lo, hi);
             }
             Form::Date(d) => {
                 tally.date += n;
-                self.date_lo = self.date_lo.min(d);
-                self.date_hi = self.date_hi.max(d);
+                self.date_fit &= DateForm::Iso.bit();
+                self.date_lo[iso] = self.date_lo[iso].min(d);
+                self.date_hi[iso] = self.date_hi[iso].max(d);
             }
             Form::DateRange(a, b) => {
                 tally.date_range += n;
-                self.date_lo = self.date_lo.min(a);
-                self.date_hi = self.date_hi.max(b);
+                self.date_fit &= DateForm::Iso.bit();
+                self.date_lo[iso] = self.date_lo[iso].min(a);
+                self.date_hi[iso] = self.date_hi[iso].max(b);
             }
-            Form::Mask => tally.mask += n,
+            Form::Mask => {
+                tally.mask += n;
+                self.date_fit = 0;
+            }
             Form::Text => {
                 tally.text += n;
                 if t.contains('@') && t.contains('.') && !t.contains(' ') {
                     self.email_like += n;
+                }
+                if self.date_fit != 0 {
+                    self.date_fit &= DateForm::fitting(t);
+                    for f in DateForm::of_set(self.date_fit) {
+                        let d = f.read(t).expect("a fitting form reads the text");
+                        self.date_lo[f as usize] = self.date_lo[f as usize].min(d);
+                        self.date_hi[f as usize] = self.date_hi[f as usize].max(d);
+                    }
+                }
+                // Once a text is neither, the column's numbers do not matter.
+                if self.tally.text - n == self.comma_numbers
+                    && let Some(v) = parse_comma_num(t)
+                {
+                    self.comma_numbers += n;
+                    self.widen(v, v);
                 }
             }
         }
@@ -157,26 +211,54 @@ impl Stats {
     pub fn merge(&mut self, o: &Stats) {
         self.tally.add(&o.tally);
         self.email_like += o.email_like;
+        self.comma_numbers += o.comma_numbers;
+        self.point_numbers += o.point_numbers;
+        self.date_fit &= o.date_fit;
         self.num_lo = self.num_lo.min(o.num_lo);
         self.num_hi = self.num_hi.max(o.num_hi);
-        self.date_lo = self.date_lo.min(o.date_lo);
-        self.date_hi = self.date_hi.max(o.date_hi);
+        for f in 0..DATE_FORMS.len() {
+            self.date_lo[f] = self.date_lo[f].min(o.date_lo[f]);
+            self.date_hi[f] = self.date_hi[f].max(o.date_hi[f]);
+        }
     }
 
-    /// The kind of spec README Sec 4.1 (no original table: inferred on the released cells).
-    /// A column of months (`2025-07`) is a date column generalized to months.
-    pub fn kind(&self) -> Kind {
+    /// The kind of spec README Sec 4.1 and the column's reading (no original table: inferred
+    /// on the released cells). A column of months (`2025-07`) is a date column generalized to
+    /// months. `declared`: the date form the user set; `comma_allowed`: whether the delimiter
+    /// lets a comma be the decimal separator.
+    pub fn infer(&self, declared: Option<DateForm>, comma_allowed: bool) -> Inferred {
         let t = &self.tally;
-        let dated = t.date + t.date_range;
+        let mut inferred = Inferred { kind: Kind::Categorical, reading: Reading::default(), ambiguous: Vec::new(), mixed_decimals: false };
         if t.non_blank() == 0 {
-            Kind::Categorical
-        } else if dated == t.non_blank() {
-            Kind::Date
-        } else if t.number + t.numeric_range == t.non_blank() {
-            Kind::Numeric
-        } else {
-            Kind::Categorical
+            return inferred;
         }
+        let fits: Vec<DateForm> = DateForm::of_set(self.date_fit).collect();
+        let date = match (declared, &fits[..]) {
+            (Some(f), _) if fits.contains(&f) => Some(f),
+            (_, [f]) => Some(*f),
+            _ => None,
+        };
+        if let Some(f) = date {
+            inferred.kind = Kind::Date;
+            inferred.reading.date = Some(f);
+        } else if fits.len() > 1 {
+            inferred.ambiguous = fits;
+        } else if t.number + t.numeric_range == t.non_blank() {
+            inferred.kind = Kind::Numeric;
+        } else if comma_allowed && self.comma_numbers > 0 && t.number + t.numeric_range + self.comma_numbers == t.non_blank() {
+            if self.point_numbers == 0 {
+                inferred.kind = Kind::Numeric;
+                inferred.reading.decimal_comma = true;
+            } else {
+                inferred.mixed_decimals = true;
+            }
+        }
+        inferred
+    }
+
+    /// The kind alone ([`Self::infer`]).
+    pub fn kind(&self, declared: Option<DateForm>, comma_allowed: bool) -> Kind {
+        self.infer(declared, comma_allowed).kind
     }
 }
 
@@ -204,7 +286,8 @@ pub fn profile(column: &Column, name: &str, index: usize, rows: u64, norm: &Norm
             texts.push(code);
         }
     }
-    let kind = stats.kind();
+    let inferred = stats.infer(norm.date_form(name), norm.decimal_comma_allowed());
+    let kind = inferred.kind;
     let t = stats.tally;
     let (distinct, distinct_exact, top) = match &column.sketch {
         Some(sketch) => (approximate(sketch, texts.iter().map(|&c| values.text(c)), texts.len() as u64, t.non_blank()), false, Vec::new()),
@@ -222,14 +305,17 @@ pub fn profile(column: &Column, name: &str, index: usize, rows: u64, norm: &Norm
         }
     };
     let forms = match kind {
-        Kind::Numeric => Forms { exact: t.number, range: t.numeric_range, mask: 0, ..Forms::blank(&t) },
-        Kind::Date => Forms { exact: t.date, range: t.date_range, mask: 0, ..Forms::blank(&t) },
+        Kind::Numeric => Forms { exact: t.number + stats.comma_numbers * u64::from(inferred.reading.decimal_comma), range: t.numeric_range, mask: 0, ..Forms::blank(&t) },
+        Kind::Date => Forms { exact: t.non_blank() - t.date_range, range: t.date_range, mask: 0, ..Forms::blank(&t) },
         // Spec README Sec 4.2: in a categorical column any text with a mask character is MASK.
         Kind::Categorical | Kind::Ordinal => Forms { exact: t.non_blank() - t.mask - t.digit_mask, range: 0, mask: t.mask + t.digit_mask, ..Forms::blank(&t) },
     };
     let (min, max) = match kind {
         Kind::Numeric if stats.num_lo.is_finite() => (Some(format!("{}", stats.num_lo)), Some(format!("{}", stats.num_hi))),
-        Kind::Date if stats.date_lo <= stats.date_hi => (Some(civil_from_days(stats.date_lo)), Some(civil_from_days(stats.date_hi))),
+        Kind::Date => {
+            let f = inferred.reading.date.unwrap_or(DateForm::Iso) as usize;
+            (Some(civil_from_days(stats.date_lo[f])), Some(civil_from_days(stats.date_hi[f])))
+        }
         _ => (None, None),
     };
     let facts = RoleFacts { kind, rows, non_blank: t.non_blank(), distinct, email_like: stats.email_like };
@@ -247,6 +333,10 @@ pub fn profile(column: &Column, name: &str, index: usize, rows: u64, norm: &Norm
         top,
         proposed_role,
         role_reason,
+        date_form: inferred.reading.date,
+        decimal_comma: inferred.reading.decimal_comma,
+        ambiguous_date_forms: inferred.ambiguous,
+        mixed_decimals: inferred.mixed_decimals,
     }
 }
 
@@ -323,6 +413,23 @@ pub struct ColumnProfile {
     pub proposed_role: Role,
     /// Why, in one sentence.
     pub role_reason: String,
+    /// The written form of a date column's dates (spec README Sec 4.4).
+    pub date_form: Option<DateForm>,
+    /// Whether the column's numbers write their fraction after a comma (`72,5`).
+    pub decimal_comma: bool,
+    /// The date forms that all fit a column both day-first and month-first read: it stays
+    /// categorical until the user sets its `date_form` (warning `date_form_ambiguous`).
+    pub ambiguous_date_forms: Vec<DateForm>,
+    /// Whether the column's numbers mix decimal commas and points (categorical, warning
+    /// `decimal_separator_mixed`).
+    pub mixed_decimals: bool,
+}
+
+impl ColumnProfile {
+    /// How the column's cells read: its date form and decimal separator.
+    pub fn reading(&self) -> Reading {
+        Reading { date: self.date_form, decimal_comma: self.decimal_comma }
+    }
 }
 
 #[cfg(test)]
@@ -363,6 +470,54 @@ mod tests {
         assert_eq!((p.kind, p.shape.as_str()), (Kind::Date, "generalized dates (months or ranges)"));
         let p = profile_of(&["", "NA"]);
         assert_eq!((p.kind, p.shape.as_str()), (Kind::Categorical, "no values"));
+    }
+
+    fn profile_with(cells: &[&str], norm: &Normaliser) -> ColumnProfile {
+        profile(&column(cells, usize::MAX), "x", 0, cells.len() as u64, norm)
+    }
+
+    #[test]
+    fn a_date_column_reads_in_the_one_form_its_values_fit() {
+        let p = profile_of(&["12.03.1980", "1.4.2022", "NA", "*"]);
+        assert_eq!((p.kind, p.date_form, p.shape.as_str()), (Kind::Date, Some(DateForm::DayDot), "dates"));
+        assert_eq!((p.min.as_deref(), p.max.as_deref(), p.forms.exact, p.forms.missing), (Some("1980-03-12"), Some("2022-04-01"), 2, 1));
+        // Day first, decided by a day above 12; month first, by one in the second place.
+        assert_eq!(profile_of(&["03/04/2020", "13/04/2020"]).date_form, Some(DateForm::DaySlash));
+        let p = profile_of(&["03/04/2020", "04/13/2020"]);
+        assert_eq!((p.date_form, p.max.as_deref()), (Some(DateForm::MonthSlash), Some("2020-04-13")));
+        assert_eq!(profile_of(&["01-Mar-1980", "1-apr-1981"]).date_form, Some(DateForm::DayMon));
+        assert_eq!(profile_of(&["2022-04-01 00:00:00", "2022-04-02 00:00:00"]).date_form, Some(DateForm::Iso), "midnight date-times (pandas)");
+        assert_eq!(profile_of(&["2022-04-01 00:00:00", "2022-04-02 10:00:00"]).kind, Kind::Categorical, "a time of day");
+        assert_eq!(profile_of(&["12.03.1980", "1980-03-12"]).kind, Kind::Categorical, "two forms in one column");
+        assert_eq!(profile_of(&["12.03.1980", "x"]).kind, Kind::Categorical);
+        assert_eq!(profile_of(&["2024-01-05", "2023-12"]).date_form, Some(DateForm::Iso));
+    }
+
+    #[test]
+    fn an_ambiguous_column_is_categorical_until_its_form_is_set() {
+        let cells = ["03/04/2020", "05/06/2021"];
+        let p = profile_of(&cells);
+        assert_eq!((p.kind, p.date_form, &p.ambiguous_date_forms[..]), (Kind::Categorical, None, &[DateForm::DaySlash, DateForm::MonthSlash][..]));
+        let set = Normaliser::default().date_forms(vec![("x".into(), DateForm::MonthSlash)]);
+        let p = profile_with(&cells, &set);
+        assert_eq!((p.kind, p.date_form, p.ambiguous_date_forms.len()), (Kind::Date, Some(DateForm::MonthSlash), 0));
+        assert_eq!((p.min.as_deref(), p.max.as_deref()), (Some("2020-03-04"), Some("2021-05-06")));
+        // A form the values do not fit is not used.
+        let wrong = Normaliser::default().date_forms(vec![("x".into(), DateForm::DayDot)]);
+        assert_eq!(profile_with(&cells, &wrong).kind, Kind::Categorical);
+    }
+
+    #[test]
+    fn decimal_commas_are_numbers_unless_the_delimiter_is_a_comma_or_points_mix_in() {
+        let p = profile_of(&["72,5", "80", "65,25", ""]);
+        assert_eq!((p.kind, p.decimal_comma, p.forms.exact), (Kind::Numeric, true, 3));
+        assert_eq!((p.min.as_deref(), p.max.as_deref()), (Some("65.25"), Some("80")));
+        let comma_file = Normaliser::default().delimiter(",");
+        assert_eq!(profile_with(&["72,5", "80"], &comma_file).kind, Kind::Categorical);
+        assert!(!profile_with(&["72.5", "80"], &Normaliser::default().delimiter(";")).decimal_comma);
+        let mixed = profile_of(&["72,5", "80.5"]);
+        assert_eq!((mixed.kind, mixed.mixed_decimals), (Kind::Categorical, true));
+        assert!(!profile_of(&["72,5", "x"]).mixed_decimals);
     }
 
     #[test]

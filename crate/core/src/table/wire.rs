@@ -1,4 +1,6 @@
-//! The binary form of a (partial) table, version 3 (issue 11; 2 adds the format, issue 14; 3 the header line and several ragged rows, issue 36): what a worker that read a byte
+//! The binary form of a (partial) table, version 3 (issue 11; 2 adds the format, issue 14; 3
+//! the header line, several ragged rows, the sketch's date forms and decimal separators, issue
+//! 36): what a worker that read a byte
 //! range hands to the page, or a process to another, to be merged.
 //!
 //! Little-endian throughout. `u64` counts, `str` = `u32` length + UTF-8 bytes, `opt<T>` = a
@@ -19,8 +21,9 @@
 //! column * columns:
 //!          u64 cap, u8 hard | u32 n, (str text, u64 count) * n distinct values
 //!          | u8 code width (0 = not retained, 1, 2 or 4), u64 rows, codes
-//!          | opt<sketch: u64 * 9 form tally, f64 num lo, f64 num hi, i64 date lo,
-//!            i64 date hi, u64 e-mail-like, 16,384 register bytes>
+//!          | opt<sketch: u64 * 9 form tally, f64 num lo, f64 num hi, i64 * 7 date lo,
+//!            i64 * 7 date hi (per date form), u8 date forms fitting, u64 decimal-comma
+//!            numbers, u64 decimal-point numbers, u64 e-mail-like, 16,384 register bytes>
 //! u32 CRC-32 (IEEE) of every byte before it
 //! ```
 //!
@@ -125,8 +128,10 @@ pub fn to_bytes(table: &Table, bounds: Option<PartBounds>) -> Vec<u8> {
             }
             w.u64(s.stats.num_lo.to_bits());
             w.u64(s.stats.num_hi.to_bits());
-            w.u64(s.stats.date_lo as u64);
-            w.u64(s.stats.date_hi as u64);
+            s.stats.date_lo.iter().chain(&s.stats.date_hi).for_each(|&d| w.u64(d as u64));
+            w.u8(s.stats.date_fit);
+            w.u64(s.stats.comma_numbers);
+            w.u64(s.stats.point_numbers);
             w.u64(s.stats.email_like);
             w.0.extend_from_slice(s.hll.registers());
         });
@@ -275,12 +280,20 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
                 missing: t[7],
                 suppressed: t[8],
             };
+            let (num_lo, num_hi) = (f64::from_bits(r.u64()?), f64::from_bits(r.u64()?));
+            let (mut date_lo, mut date_hi) = ([0i64; 7], [0i64; 7]);
+            for d in date_lo.iter_mut().chain(date_hi.iter_mut()) {
+                *d = r.u64()? as i64;
+            }
             let stats = Stats {
                 tally,
-                num_lo: f64::from_bits(r.u64()?),
-                num_hi: f64::from_bits(r.u64()?),
-                date_lo: r.u64()? as i64,
-                date_hi: r.u64()? as i64,
+                num_lo,
+                num_hi,
+                date_lo,
+                date_hi,
+                date_fit: r.u8()?,
+                comma_numbers: r.u64()?,
+                point_numbers: r.u64()?,
                 email_like: r.u64()?,
             };
             let hll = Hll::from_registers(r.take(REGISTERS)?).ok_or_else(|| invalid("a distinct-count sketch is damaged"))?;
@@ -312,9 +325,10 @@ fn tally_cells(t: &FormTally) -> [&u64; 8] {
 /// Whether a sketch's ranges are ones a read could produce (none, or ordered and finite dates
 /// within a million years).
 fn sane(s: &Stats) -> bool {
-    let dates = (s.date_lo == i64::MAX && s.date_hi == i64::MIN) || (s.date_lo <= s.date_hi && s.date_lo.abs() < 400_000_000 && s.date_hi.abs() < 400_000_000);
+    let dates = s.date_lo.iter().zip(&s.date_hi).all(|(&lo, &hi)| (lo == i64::MAX && hi == i64::MIN) || (lo <= hi && lo.abs() < 400_000_000 && hi.abs() < 400_000_000));
     let numbers = (s.num_lo == f64::INFINITY && s.num_hi == f64::NEG_INFINITY) || (s.num_lo.is_finite() && s.num_hi.is_finite() && s.num_lo <= s.num_hi);
-    dates && numbers && s.tally.digit_mask <= s.tally.numeric_range && s.email_like <= s.tally.text
+    let forms = s.date_fit <= crate::ingest::cell::ALL_DATE_FORMS && s.comma_numbers <= s.tally.text && s.point_numbers <= s.tally.number;
+    dates && numbers && forms && s.tally.digit_mask <= s.tally.numeric_range && s.email_like <= s.tally.text
 }
 
 fn invalid(why: &str) -> Error {

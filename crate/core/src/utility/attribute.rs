@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::hash::{Map, map};
 use crate::table::dictionary::{Dictionary, MISSING, SUPPRESSED};
-use crate::ingest::cell::{Form, Interval, Normaliser, parse_num};
+use crate::ingest::cell::{DateForm, Form, Interval, Normaliser, Reading};
 use crate::table::kind::Kind;
+use crate::table::profile::Stats;
 use crate::utility::capture::Column;
 
 /// What the user declares about one attribute (spec README Sec 4; utility.md Sec 2, 3, 7).
@@ -32,6 +33,9 @@ pub struct AttributeSettings {
     /// The labels of an `ordinal` attribute, lowest first (README Sec 4.1); required by, and
     /// only allowed with, `kind = ordinal`.
     pub order: Option<Vec<String>>,
+    /// The written form of the column's dates (README Sec 4.4), instead of the one decided
+    /// from its values; needed to read an ambiguous column (`03/04/2020`) as dates.
+    pub date_form: Option<DateForm>,
 }
 
 /// A distinct value of the attribute read in the attribute's kind (README Sec 4.2).
@@ -97,6 +101,8 @@ pub struct Attribute {
     pub name: String,
     /// Kind, declared or inferred on `O` (README Sec 4.1).
     pub kind: Kind,
+    /// The date form and decimal separator of the column, declared or decided on `O` (Sec 4.4).
+    pub reading: Reading,
     /// Values of both tables; `O`'s values come first.
     pub values: Dictionary,
     /// Each value read in the kind, by code.
@@ -169,9 +175,9 @@ impl Attribute {
         let p_count = p_codes.as_deref().map_or_else(|| vec![0; values.len()], counts);
         let in_o = |c: usize| o_count[c] > 0;
         let texts: Vec<&str> = (2..values.len()).filter(|&c| in_o(c)).map(|c| values.text(c as u32)).collect();
-        let kind = settings.kind.unwrap_or_else(|| infer_kind(&texts));
+        let (kind, reading) = infer(&texts, &settings, norm);
         let digit_len = digit_length(&texts);
-        let typed: Vec<Typed> = (0..values.len() as u32).map(|c| read(c, &values, kind, norm)).collect();
+        let typed: Vec<Typed> = (0..values.len() as u32).map(|c| read(c, &values, kind, reading, norm)).collect();
         let (mut res, mut domain) = (1.0, None);
         if !kind.is_label() {
             let exact = (2..values.len()).filter(|&c| in_o(c)).filter_map(|c| match typed[c] {
@@ -192,7 +198,7 @@ impl Attribute {
         res = settings.resolution.unwrap_or(res);
         domain = settings.domain.or(domain);
         let hierarchy = settings.hierarchy.as_deref().map(Hierarchy::new);
-        Attribute { name: name.to_string(), kind, values, typed, o: o.codes.clone(), p: p_codes, o_count, p_count, res, domain, digit_len, hierarchy, settings, masses: None }
+        Attribute { name: name.to_string(), kind, reading, values, typed, o: o.codes.clone(), p: p_codes, o_count, p_count, res, domain, digit_len, hierarchy, settings, masses: None }
     }
 
     /// Weighs the rows: `o` and `p` are the per-row sampling weights of `O` and `P` (`None`: a
@@ -222,7 +228,7 @@ impl Attribute {
     pub fn join(&mut self, other: &Column, norm: &Normaliser) -> Vec<u32> {
         let to_joint = self.values.absorb(&other.values);
         for c in self.typed.len()..self.values.len() {
-            self.typed.push(read(c as u32, &self.values, self.kind, norm));
+            self.typed.push(read(c as u32, &self.values, self.kind, self.reading, norm));
         }
         self.o_count.resize(self.values.len(), 0);
         self.p_count.resize(self.values.len(), 0);
@@ -289,18 +295,19 @@ pub fn grid_count(i: Interval, res: f64) -> (i64, i64, i64) {
     ((kmax - kmin + 1).max(0), kmin, kmax)
 }
 
-/// README Sec 4.1 on `O`'s non-blank values: date if all are valid `YYYY-MM-DD`, numeric if
-/// all are numbers, else categorical.
-fn infer_kind(texts: &[&str]) -> Kind {
-    if texts.is_empty() {
-        Kind::Categorical
-    } else if texts.iter().all(|t| t.len() == 10 && crate::ingest::cell::parse_date(t).is_some()) {
-        Kind::Date
-    } else if texts.iter().all(|t| parse_num(t).is_some()) {
-        Kind::Numeric
-    } else {
-        Kind::Categorical
+/// README Sec 4.1 on `O`'s non-blank values, by the inference of the profile (Sec 4.4: the
+/// date form and decimal separator decided from the values): date if all are valid dates of
+/// one form, numeric if all are numbers, else categorical (`O`'s ranges make it categorical).
+/// A declared kind or date form wins.
+fn infer(texts: &[&str], settings: &AttributeSettings, norm: &Normaliser) -> (Kind, Reading) {
+    let mut stats = Stats::default();
+    for t in texts {
+        stats.add(Form::of(t, norm), t, 1);
     }
+    let inferred = stats.infer(settings.date_form, norm.decimal_comma_allowed());
+    let exact = stats.tally.numeric_range + stats.tally.date_range == 0;
+    let kind = settings.kind.unwrap_or(if exact { inferred.kind } else { Kind::Categorical });
+    (kind, Reading { date: settings.date_form.or(inferred.reading.date), ..inferred.reading })
 }
 
 /// `L` when every value is a digit string of one length `L` (README Sec 4.1).
@@ -309,24 +316,25 @@ fn digit_length(texts: &[&str]) -> Option<usize> {
     texts.iter().all(|t| t.len() == first && t.bytes().all(|b| b.is_ascii_digit())).then_some(first)
 }
 
-/// Fractional digits of a number written without exponent (README Sec 4.3).
+/// Fractional digits of a number written without exponent (README Sec 4.3), after a decimal
+/// point or comma.
 fn fraction_digits(t: &str) -> usize {
     if t.contains(['e', 'E']) {
         0
     } else {
-        t.split_once('.').map_or(0, |(_, f)| f.len())
+        t.split_once(['.', ',']).map_or(0, |(_, f)| f.len())
     }
 }
 
-/// Reads one value in the attribute's kind (README Sec 4.2).
-fn read(c: u32, values: &Dictionary, kind: Kind, norm: &Normaliser) -> Typed {
+/// Reads one value in the attribute's kind and reading (README Sec 4.2, 4.4).
+fn read(c: u32, values: &Dictionary, kind: Kind, reading: Reading, norm: &Normaliser) -> Typed {
     match c {
         MISSING => return Typed::Missing,
         SUPPRESSED => return Typed::Suppressed,
         _ => {}
     }
     let t = values.text(c);
-    let form = Form::of(t, norm);
+    let form = reading.form(t, norm);
     match kind {
         Kind::Categorical | Kind::Ordinal if norm.has_mask(t) => Typed::Mask,
         Kind::Categorical | Kind::Ordinal => Typed::Label,
@@ -387,5 +395,25 @@ mod tests {
         assert_eq!(d.kind, Kind::Date);
         let y = d.interval(d.p.as_ref().unwrap()[1]).unwrap();
         assert_eq!(grid_count(y, d.res).0, 366);
+    }
+
+    #[test]
+    fn dates_of_any_written_form_and_decimal_commas_read_in_the_original_s_reading() {
+        let norm = Normaliser::default();
+        // 12.03.1980 is day 3,723 (1980-01-01 is 3,652; + 31 + 29 + 11), 1.4.2022 is 19,083.
+        let d = Attribute::new("d", &column(&["12.03.1980", "1.4.2022"]), Some(&column(&["12.03.1980", "1980-03"])), AttributeSettings::default(), &norm);
+        assert_eq!((d.kind, d.reading.date, d.domain), (Kind::Date, Some(DateForm::DayDot), Some((3_723.0, 19_083.0))));
+        let p = d.p.as_ref().unwrap();
+        assert_eq!((d.typed[p[0] as usize], d.interval(p[1]).map(|i| (i.lo, i.hi))), (Typed::Exact(3_723.0), Some((3_712.0, 3_742.0))));
+        // Ambiguous: categorical unless the form is set.
+        let cells = ["03/04/2020", "05/06/2021"];
+        assert_eq!(Attribute::new("v", &column(&cells), None, AttributeSettings::default(), &norm).kind, Kind::Categorical);
+        let set = AttributeSettings { date_form: Some(DateForm::MonthSlash), ..Default::default() };
+        let v = Attribute::new("v", &column(&cells), None, set, &norm);
+        assert_eq!((v.kind, v.domain), (Kind::Date, Some((18_325.0, 18_753.0))));
+        let w = Attribute::new("w", &column(&["72,5", "80", "65,25"]), None, AttributeSettings::default(), &norm);
+        assert_eq!((w.kind, w.res, w.domain), (Kind::Numeric, 0.01, Some((65.25, 80.0))));
+        let comma_file = Attribute::new("w", &column(&["72,5", "80"]), None, AttributeSettings::default(), &norm.clone().delimiter(","));
+        assert_eq!(comma_file.kind, Kind::Categorical);
     }
 }
