@@ -202,7 +202,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 print(&report, args.settings.json, table::print, &mut out)?;
             }
         }
-        Command::Compare(args) => progress::shown(args.settings.progress, || compare::compare(&args, &mut out))?,
+        Command::Compare(args) => compare::compare(&args, &mut out)?,
         Command::Profile(args) => {
             // A profile only, whatever QIs a settings file names.
             let config = AuditConfig { quasi_identifiers: Vec::new(), ..args.settings.config(&[], None, None)? };

@@ -37,6 +37,8 @@ struct Meter {
     work: Mutex<Work>,
     /// When the current work began, and its units done then (for the estimate).
     began: Mutex<(Instant, u64)>,
+    /// The line last written (a line is not written twice in a row).
+    last: Mutex<Option<String>>,
 }
 
 static METER: OnceLock<Meter> = OnceLock::new();
@@ -61,7 +63,7 @@ impl Meter {
         if self.asked {
             let before = self.line();
             if before.as_ref().is_some_and(|_| self.work.lock().unwrap_or_else(|e| e.into_inner()).what != work.what) {
-                write_line(before.as_deref(), false);
+                self.show(before, false);
             }
         }
         let mut now = self.work.lock().unwrap_or_else(|e| e.into_inner());
@@ -92,12 +94,19 @@ impl Meter {
     }
 }
 
-/// Writes `line` to stderr: on a line of its own, or over the last one (`rewrite`).
-fn write_line(line: Option<&str>, rewrite: bool) {
-    let Some(line) = line else { return };
-    let mut err = std::io::stderr().lock();
-    let _ = if rewrite { write!(err, "\r\x1b[Kpseudolens: {line}") } else { writeln!(err, "pseudolens: {line}") };
-    let _ = err.flush();
+impl Meter {
+    /// Writes `line` to stderr unless it is the last one written: on a line of its own, or
+    /// over the last one (`rewrite`); whether anything was written so far.
+    fn show(&self, line: Option<String>, rewrite: bool) -> bool {
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(text) = line.as_deref().filter(|&l| Some(l) != last.as_deref()) {
+            let mut err = std::io::stderr().lock();
+            let _ = if rewrite { write!(err, "\r\x1b[Kpseudolens: {text}") } else { writeln!(err, "pseudolens: {text}") };
+            let _ = err.flush();
+            *last = line;
+        }
+        last.is_some()
+    }
 }
 
 /// "about 12 s left" at the rate since the work began (from `from` units).
@@ -141,23 +150,19 @@ pub fn shown<R>(asked: bool, f: impl FnOnce() -> R) -> R {
         bytes: AtomicU64::new(0),
         work: Mutex::new(Work { what: String::new(), unit: "steps", done: 0, total: 1 }),
         began: Mutex::new((Instant::now(), 0)),
+        last: Mutex::new(None),
     });
     let stop = AtomicBool::new(false);
     let started = Instant::now();
     let rewrite = terminal && !asked;
     std::thread::scope(|s| {
         let writer = s.spawn(|| {
-            let mut last = None;
             let mut shown = false;
             loop {
                 let done = stop.load(Ordering::Acquire);
                 // On a terminal: nothing for a run under a second; the last state once shown.
                 if asked || (started.elapsed() >= QUIET_START && (!done || shown)) {
-                    let line = meter.line();
-                    if line.is_some() && line != last {
-                        write_line(line.as_deref(), rewrite);
-                        (last, shown) = (line, true);
-                    }
+                    shown = meter.show(meter.line(), rewrite);
                 }
                 if done {
                     if rewrite && shown {
