@@ -43,5 +43,5 @@ test('a mostly blank QI under the ordinary policy is warned of', async ({ page }
   const results = page.locator('#results-panel');
   await expect(results.locator('.scope-account')).toHaveText('Audited: 1,000 of 1,000 rows in scope.');
   await expect(results.locator('.scope-warning[data-code="rows_left_out"]')).toHaveCount(0);
-  await expect(results.locator('.scope-warning[data-code="qi_mostly_blank"]')).toContainText('the quasi-identifier "zip" is blank in 900 of the 1000 rows (90.0 %)');
+  await expect(results.locator('.scope-warning[data-code="qi_mostly_blank"]')).toContainText('The quasi-identifier "zip" is blank in 900 of the 1000 rows (90.0 %)');
 });
