@@ -16,11 +16,12 @@ describe('timeLeft', () => {
 });
 
 describe('Estimate', () => {
-  it('times each phase from its first message', () => {
+  it('times each phase from the end of the one before, its units from 0', () => {
     const e = new Estimate();
-    expect(e.update('rows', 0, 100, 1000)).toBe('estimating the time left');
-    expect(e.update('rows', 50, 100, 3000)).toBe('about 2 s left');
-    expect(e.update('measures', 1, 6, 9000)).toBe('estimating the time left');
-    expect(e.update('measures', 3, 6, 10_000)).toBe('about 2 s left');
+    e.reset(0);
+    expect(e.update('rows', 25, 100, 1000)).toBe('about 3 s left');
+    expect(e.update('rows', 50, 100, 2000)).toBe('about 2 s left');
+    expect(e.update('measures', 0, 6, 2000)).toBe('estimating the time left');
+    expect(e.update('measures', 3, 6, 5000)).toBe('about 3 s left');
   });
 });

@@ -161,7 +161,7 @@ function setProgressTitle(text: string): void {
 const estimate = new Estimate();
 
 function showProgress(pass: Pass): void {
-  estimate.reset();
+  estimate.reset(performance.now());
   setProgressTitle(PASS_TITLES[pass]);
   progressBar.value = 0;
   progressBar.max = 1;

@@ -12,24 +12,29 @@ export function timeLeft(done: number, total: number, from: number, elapsed: num
   return `about ${Math.round(left / 60)} min left`;
 }
 
-/** The estimate of a phase that counts its units from when it was first seen. */
+/**
+ * The estimate of a phase, timed from when the phase before it was last heard of (or from
+ * `reset`): a phase's first message comes after its first work (the rows of a kept table
+ * come after their sort), so its units count from 0 at that time.
+ */
 export class Estimate {
   private phase: string | null = null;
   private started = 0;
-  private from = 0;
+  private lastSeen: number | null = null;
 
   /** The time left of `phase` at `done` of `total` units, `now` in milliseconds. */
   update(phase: string, done: number, total: number, now: number): string {
     if (phase !== this.phase) {
       this.phase = phase;
-      this.started = now;
-      this.from = done;
+      this.started = this.lastSeen ?? now;
     }
-    return timeLeft(done, total, this.from, (now - this.started) / 1000);
+    this.lastSeen = now;
+    return timeLeft(done, total, 0, (now - this.started) / 1000);
   }
 
-  /** Forgets the phase (a new pass starts). */
-  reset(): void {
+  /** A new pass starts at `now`. */
+  reset(now: number): void {
     this.phase = null;
+    this.lastSeen = now;
   }
 }
