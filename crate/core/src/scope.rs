@@ -89,7 +89,7 @@ pub fn blank_qis<'a>(columns: &'a [ColumnProfile], config: &AuditConfig) -> Vec<
     let qi = &config.quasi_identifiers;
     let mut blank: Vec<(&str, u64)> =
         columns.iter().filter(|c| qi.contains(&c.name) && c.forms.missing > 0).map(|c| (c.name.as_str(), c.forms.missing)).collect();
-    blank.sort_by(|a, b| b.1.cmp(&a.1));
+    blank.sort_by_key(|b| std::cmp::Reverse(b.1));
     blank
 }
 
