@@ -80,7 +80,7 @@ const DELIMITERS: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t
 function account(f: Figures): string {
   return (
     `${n(f.bytes)} ${f.bytes === 1 ? 'byte' : 'bytes'} read (= the file's size) · ` +
-    `${n(f.records)} ${f.records === 1 ? 'record' : 'records'} = ${n(f.header_records)} header + ${n(f.rows_total)} audited + ` +
+    `${n(f.records)} ${f.records === 1 ? 'record' : 'records'} = ${n(f.header_records)} header + ${n(f.rows_total)} rows + ` +
     `${n(f.blank_records)} blank + ${n(f.error_records)} in error`
   );
 }
@@ -253,7 +253,7 @@ test('"Read leniently" is reached and pressed with the keyboard; the audit, its 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download HTML report' }).click()]);
   const html = readFileSync((await download.path())!, 'utf8');
   expect(html).toContain(`${n(c.lenient.figures!.bytes)} bytes read (= the file&#39;s size)`);
-  expect(html).toContain('201 records = 1 header + 199 audited + 0 blank + 1 in error');
+  expect(html).toContain('201 records = 1 header + 199 rows + 0 blank + 1 in error');
 
   // The drill-down reads the file a third time, leniently too (strictly it would fail).
   await openSection(page, 'top-title');

@@ -18,8 +18,9 @@ pub struct CompareArgs {
     /// Two or more candidate releases of it.
     #[arg(required = true, num_args = 2..)]
     candidates: Vec<PathBuf>,
-    /// Quasi-identifier columns, comma-separated.
-    #[arg(long, value_delimiter = ',', required_unless_present = "settings")]
+    /// Quasi-identifier columns, comma-separated; without them no risk is measured and the
+    /// candidates are compared on utility alone (no choice is made), as on the page.
+    #[arg(long, value_delimiter = ',')]
     qi: Vec<String>,
     /// Weight of utility in the RUT score: a number in [0, 1] or a preset (analytics 0.7,
     /// balanced 0.5, compliance 0.4, public 0.3) [default: the settings file's, else balanced].
@@ -41,13 +42,12 @@ pub struct CompareArgs {
 /// Audits every candidate against the original (and the reference), then chooses.
 pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
     let config = args.settings.config(&args.qi, args.wildcard_alpha, args.alpha)?;
-    let mut sides = SideTables::read(&config, Some(&args.original), args.settings.reference.as_deref())?.with_control(&config, args.settings.attacks.control.as_deref())?;
-    sides.threads = crate::parallel::use_threads(args.settings.threads);
-    sides.sheet = args.settings.sheet.clone();
-    let mut reports = Vec::new();
-    for path in &args.candidates {
-        reports.push((path.display().to_string(), sides.audit(path, &config)?));
-    }
+    let reports = crate::progress::shown(args.settings.progress, || -> Result<Vec<(String, pseudolens_core::Report)>, Failure> {
+        let mut sides = SideTables::read(&config, Some(&args.original), args.settings.reference.as_deref())?.with_control(&config, args.settings.attacks.control.as_deref())?;
+        sides.threads = crate::parallel::use_threads(args.settings.threads);
+        sides.sheet = args.settings.sheet.clone();
+        args.candidates.iter().map(|path| Ok((path.display().to_string(), sides.audit(path, &config)?))).collect()
+    })?;
     let (mut candidates, mut excluded) = (Vec::new(), Vec::new());
     for (name, report) in &reports {
         match candidate_of(name, report) {
@@ -65,10 +65,13 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
         serde_json::to_writer_pretty(&mut *out, &doc).map_err(|e| Failure::Io(e.to_string()))?;
         return writeln!(out).map_err(write);
     }
-    writeln!(out, "{:<40} {:>10} {:>10} {:>10} {:>10}", "candidate", "risk R", "utility U", "safety", "rut").map_err(write)?;
+    writeln!(out, "{:<40} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}", "candidate", "risk R", "utility U", "safety", "rut", "UM", "CM3").map_err(write)?;
     for (name, report) in &reports {
         let v = |id: &str| report.metric(id).and_then(|m| m.value.as_f64()).map_or("-".to_string(), |x| format!("{x:.4}"));
-        writeln!(out, "{name:<40} {:>10} {:>10} {:>10} {:>10}", v("risk_r"), v("utility_u"), v("safety"), v("rut")).map_err(write)?;
+        writeln!(out, "{name:<40} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}", v("risk_r"), v("utility_u"), v("safety"), v("rut"), v("perm_um"), v("perm_cm3")).map_err(write)?;
+    }
+    if qi.is_empty() {
+        return writeln!(out, "no quasi-identifiers: no risk was measured, so the candidates are compared on utility alone and none is chosen").map_err(write);
     }
     for e in &excluded {
         writeln!(out, "left out of the choice (no {}): {}", e["missing"], e["file"]).map_err(write)?;

@@ -8,6 +8,7 @@
 mod bench;
 mod compare;
 mod parallel;
+mod progress;
 mod read;
 mod settings;
 mod table;
@@ -136,12 +137,14 @@ pub fn io_err(path: &Path) -> impl Fn(io::Error) -> Failure + '_ {
 /// Streams a file in [`CHUNK`]-sized pieces into `push`.
 pub fn stream(path: &Path, mut push: impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Failure> {
     let mut file = File::open(path).map_err(io_err(path))?;
+    progress::reading(&path.display().to_string(), file.metadata().map_err(io_err(path))?.len());
     let mut buf = vec![0u8; CHUNK];
     loop {
         let n = file.read(&mut buf).map_err(io_err(path))?;
         if n == 0 {
             return Ok(());
         }
+        progress::read(n);
         push(&buf[..n])?;
     }
 }
@@ -186,7 +189,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Audit(args) => {
             let config = args.settings.config(&args.qi, args.alpha, args.rut_alpha)?;
-            let report = audit(&args.file, &config, &args.settings, args.original.as_deref())?;
+            let report = progress::shown(args.settings.progress, || audit(&args.file, &config, &args.settings, args.original.as_deref()))?;
             if let Some(path) = &args.settings.per_record {
                 write_per_record(&report, path)?;
             }
@@ -203,7 +206,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Profile(args) => {
             // A profile only, whatever QIs a settings file names.
             let config = AuditConfig { quasi_identifiers: Vec::new(), ..args.settings.config(&[], None, None)? };
-            let report = audit(&args.file, &config, &args.settings, None)?;
+            let report = progress::shown(args.settings.progress, || audit(&args.file, &config, &args.settings, None))?;
             print(&report, args.settings.json, table::print_profile, &mut out)?;
         }
         Command::Sample => out.write_all(&hospital_sample()).map_err(write)?,

@@ -48,6 +48,7 @@ pub fn read_in_parts(path: &Path, config: &AuditConfig, threads: usize, make: &P
         return Ok(None);
     }
     let Some(probe) = probe(path, config, len)? else { return Ok(None) };
+    crate::progress::reading(&path.display().to_string(), len);
     let board = Board::new(Span::split(len, threads), len);
     let (parts, sha) = std::thread::scope(|s| {
         let sha = s.spawn(|| sha256(path));
@@ -198,6 +199,7 @@ fn read_part(path: &Path, probe: &Probe, span: Span, board: Option<(&Board, usiz
                 break;
             }
             pos += n as u64;
+            crate::progress::read(n);
             if let Some((board, k)) = board {
                 let now = board.advance(k, pos);
                 if now != end {

@@ -146,6 +146,11 @@ pub struct Settings {
     /// the report is the same whatever the number.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Show the progress of each read and of the audit on stderr (percentage and time left),
+    /// a line per change; without it, shown on one line when stderr is a terminal and the run
+    /// lasts over a second.
+    #[arg(long)]
+    pub progress: bool,
     /// Keep the table in memory (a code per cell, within --memory-budget) and audit it from
     /// there; without it the file is streamed, in less memory.
     #[arg(long)]

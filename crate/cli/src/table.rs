@@ -121,8 +121,11 @@ fn read_lines(report: &Report, out: &mut impl Write) -> io::Result<()> {
     }
     writeln!(
         out,
-        "read {} bytes, {} records = {} header + {} audited + {} blank + {} in error",
+        "read {} bytes, {} records = {} header + {} rows + {} blank + {} in error",
         i.bytes, i.records, i.header_records, i.rows_total, i.blank_records, i.error_records
     )?;
+    if let Some(scope) = pseudolens_core::scope::RowScope::of_report(report) {
+        writeln!(out, "audited: {}", scope.account())?;
+    }
     writeln!(out, "read path: {} ({})", report.read.mode, report.read.reason)
 }

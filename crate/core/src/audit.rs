@@ -243,8 +243,9 @@ impl TableSummary {
     }
 
     /// Rows `from..to` of a retained table, block by block as [`TableSummary::absorb`], their
-    /// classes found first by sorting when the class table can.
-    fn absorb_range(&mut self, table: &Table, needed: &[usize], from: usize, to: usize) -> Result<()> {
+    /// classes found first by sorting when the class table can; `on_rows` is told the rows of
+    /// each block absorbed (the progress of [`summarise`]).
+    fn absorb_range(&mut self, table: &Table, needed: &[usize], from: usize, to: usize, on_rows: &dyn Fn(u64)) -> Result<()> {
         let found = self.classes_by_sorting(table, from, to)?;
         let mut codes = vec![Vec::new(); table.columns.len()];
         let mut lines = Vec::with_capacity(BLOCK_ROWS.min(to - from));
@@ -257,6 +258,7 @@ impl TableSummary {
             lines.extend((start..end).map(|r| table.lines.line(r as u64)));
             let found = found.as_deref().map(|f| &f[start - from..end - from]);
             self.absorb_found(&Block { codes: &codes, lines: &lines, columns: &table.columns }, found)?;
+            on_rows((end - start) as u64);
         }
         Ok(())
     }
@@ -511,6 +513,7 @@ impl TableSummary {
             sub.sensitive.iter_mut().for_each(SensitiveSummary::seal);
         }
         let mut warnings = table_warnings(&columns, &self.facts);
+        let mut steps = crate::progress::Measures::start();
         let qi: Vec<String> = self.qi_index.iter().map(|&i| self.columns[i].clone()).collect();
         let identity = config.identity_params();
         let population = match &self.population {
@@ -562,6 +565,7 @@ impl TableSummary {
                 message: "this report holds a value per record (details.per_record, asked for by the setting per_record): share its shareable variant, which leaves them out".into(),
             });
         }
+        steps.next();
         let mut pending_advice = None;
         if let (Some(advice), false) = (&config.advice, qi.is_empty()) {
             let ctx = crate::metric::Context {
@@ -582,6 +586,7 @@ impl TableSummary {
                 metrics.push(crate::advice::metric(&ctx, &self.classes, &qi, &hierarchies, &dates, &identity, advice));
             }
         }
+        steps.next();
         // Hierarchy and order labels are compared with the (folded) values.
         let attributes = config.read_labels();
         if !qi.is_empty() {
@@ -642,6 +647,7 @@ impl TableSummary {
                 warnings.push(not_assessable(&mut metrics, &qi));
             }
         }
+        steps.next();
         if let (Some(o), Some(p)) = (&self.original, &self.released) {
             // `O`'s delimiter decides whether a comma may be a decimal separator (Sec 4.2).
             let norm = config.normaliser().delimiter(&o.input.delimiter);
@@ -657,6 +663,7 @@ impl TableSummary {
                 norm: &norm,
             }));
         }
+        steps.next();
         if let Some(attacks) = &config.attacks {
             let norm = config.normaliser();
             let norm = match self.original.as_deref() {
@@ -674,11 +681,14 @@ impl TableSummary {
             };
             metrics.extend(crate::attack::metrics(&input, attacks));
         }
+        steps.next();
         if !qi.is_empty() {
             let input = BalanceInput { table: &self.classes, qi: &qi, external: self.population.as_deref(), identity: &identity, metrics: &metrics };
             let balance = crate::balance::finish(&input, &config.balance);
             metrics.extend(balance);
         }
+        steps.next();
+        warnings.extend(crate::scope::warnings(&metrics, &crate::scope::blank_qis(&columns, config), config));
         warnings.extend(metric_warnings(&metrics));
         let report = Report {
             input: self.facts,
@@ -1022,6 +1032,7 @@ pub fn audit_disjoint(profile: &Table, classes: &DisjointClasses, config: &Audit
     if !qi.is_empty() && classes.all_blank && classes.records() > 0 {
         warnings.push(not_assessable(&mut metrics, &qi));
     }
+    warnings.extend(crate::scope::warnings(&metrics, &crate::scope::blank_qis(&columns, config), config));
     warnings.push(Warning {
         code: "class_partitioned",
         message: "audited from per-partition class statistics (the class-partitioned mode): the class sizes, uniqueness, record risk, the prosecutor, journalist and marketer models without a population table, the population-uniqueness estimators, the estimated k-map and ARX's verdict are exact; the sensitive-attribute family, QI attribution (distinction, separation, contribution, singling out), SCORR's risks and verdicts, the weighted risks, the journalist model, k-map and delta-presence against a population table, the HIPAA checklist, SUDA, the attacks, utility and balance need the whole table and are not computed (docs/spark.md)".into(),
@@ -1070,10 +1081,18 @@ fn summarise(
     // Row ranges summarised on all cores, merged in order.
     let parts = crate::par::threads().min(rows / BLOCK_ROWS + 1).max(rows.div_ceil(RANGE_ROWS)).max(1);
     let ranges: Vec<(usize, usize)> = (0..parts).map(|p| (rows * p / parts, rows * (p + 1) / parts)).collect();
+    // The rows summarised, told to the progress hook of the caller's thread from every thread.
+    let (hook, summarised) = (crate::progress::current(), std::sync::atomic::AtomicU64::new(0));
+    let on_rows = |n: u64| {
+        if let Some(hook) = &hook {
+            let done = summarised.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
+            hook(crate::progress::Step { phase: crate::progress::Phase::Rows, done, total: rows as u64 });
+        }
+    };
     let summaries = crate::par::map(ranges, |(from, to)| -> Result<TableSummary> {
         let mut part = TableSummary::new(&table.header, config)?;
         part.set_original(summary.original.clone(), &table.header, config)?;
-        part.absorb_range(table, &needed, from, to)?;
+        part.absorb_range(table, &needed, from, to, &on_rows)?;
         Ok(part)
     });
     let population = summary.population.take();

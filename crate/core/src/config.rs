@@ -40,6 +40,9 @@ pub struct AuditConfig {
     pub exclude_suppressed_rows: bool,
     /// Per-record risk threshold `tau`.
     pub threshold: f64,
+    /// The share of the rows the policies (`drop`, `exclude_suppressed_rows`) may leave out
+    /// before the report warns (`rows_left_out`, issue 36).
+    pub left_out_share: f64,
     /// Missing tokens (the empty string is always one).
     pub missing_tokens: Vec<String>,
     /// Lower-case every non-blank value (and hierarchy label) with Unicode simple case
@@ -146,6 +149,7 @@ impl Default for AuditConfig {
             wildcard_alpha: p.wildcard_alpha,
             exclude_suppressed_rows: p.exclude_suppressed_rows,
             threshold: p.threshold,
+            left_out_share: crate::scope::LEFT_OUT_SHARE,
             missing_tokens: DEFAULT_MISSING_TOKENS.iter().map(|s| s.to_string()).collect(),
             case_insensitive: false,
             delimiter: None,
@@ -235,6 +239,7 @@ impl AuditConfig {
             ("risk threshold", self.threshold),
             ("records-at-risk threshold", self.records_at_risk_threshold),
             ("success-rate threshold", self.success_rate_threshold),
+            ("left-out share", self.left_out_share),
         ] {
             if !(0.0..=1.0).contains(&t) {
                 return Err(Error::config("invalid_threshold", format!("the {name} must lie in [0, 1], not {t}")));

@@ -48,7 +48,9 @@ pub mod config;
 pub mod audit;
 pub mod class_part;
 pub mod extract;
+pub mod progress;
 pub mod report;
+pub mod scope;
 pub mod shareable;
 pub mod sides;
 

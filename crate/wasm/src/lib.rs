@@ -35,6 +35,35 @@ fn config_from(config: JsValue) -> Result<AuditConfig, JsValue> {
         .map_err(|e| error(&Error::config("invalid_config", format!("the audit settings are not valid: {e}"))))
 }
 
+thread_local! {
+    /// The page's progress hook (`on_progress`).
+    static PROGRESS: std::cell::RefCell<Option<js_sys::Function>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Calls `hook(phase, done, total)` with the progress of every audit from now on (the core's
+/// `progress` module: `rows` of a kept table summarised, then the `measures` steps), or none
+/// when `hook` is undefined. The worker posts it to the page.
+#[wasm_bindgen]
+pub fn on_progress(hook: Option<js_sys::Function>) {
+    PROGRESS.with(|p| *p.borrow_mut() = hook);
+}
+
+/// Runs `f` reporting its progress to the hook of `on_progress`, if any.
+fn reporting<R>(f: impl FnOnce() -> R) -> R {
+    if PROGRESS.with(|p| p.borrow().is_none()) {
+        return f();
+    }
+    let hook = |step: pseudolens_core::progress::Step| {
+        PROGRESS.with(|p| {
+            if let Some(hook) = &*p.borrow() {
+                // A hook that throws loses its progress, not the audit.
+                let _ = hook.call3(&JsValue::NULL, &step.phase.as_str().into(), &(step.done as f64).into(), &(step.total as f64).into());
+            }
+        });
+    };
+    pseudolens_core::progress::reporting(Arc::new(hook), f)
+}
+
 /// The encoding a side table is forced to read in: "windows-1252" after an `encoding_mismatch`.
 fn forced(encoding: Option<String>) -> Option<pseudolens_core::Encoding> {
     (encoding.as_deref() == Some("windows-1252")).then_some(pseudolens_core::Encoding::Windows1252)
@@ -65,7 +94,7 @@ impl Audit {
     /// Ends the input and returns the report; the audit cannot be used afterwards.
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
         let audit = self.0.take().ok_or_else(finished)?;
-        audit.finish().map(|r| to_js(&r)).map_err(|e| error(&e))
+        reporting(|| audit.finish()).map(|r| to_js(&r)).map_err(|e| error(&e))
     }
 
     /// An audit that keeps each record's class, for [`Audit::finish_per_record`] (the
@@ -422,7 +451,9 @@ impl KeptTable {
     /// file again).
     pub fn audit(&self, config: JsValue) -> Result<JsValue, JsValue> {
         let config = config_from(config)?;
-        pseudolens_core::audit_table_with_control(&self.part.table, &config, self.original.clone(), self.population.clone(), self.control.clone()).map(|r| to_js(&r)).map_err(|e| error(&e))
+        reporting(|| pseudolens_core::audit_table_with_control(&self.part.table, &config, self.original.clone(), self.population.clone(), self.control.clone()))
+            .map(|r| to_js(&r))
+            .map_err(|e| error(&e))
     }
 
     /// An audit with these settings in steps (`not_retained` as `audit`), whose attribution
@@ -430,7 +461,7 @@ impl KeptTable {
     /// the other metrics: `lattice()`, `finish_others()`, `complete(stats)`. The same report.
     pub fn start_audit(&self, config: JsValue) -> Result<PendingAudit, JsValue> {
         let config = config_from(config)?;
-        pseudolens_core::SplitAudit::start(&self.part.table, &config, self.original.clone(), self.population.clone(), self.control.clone())
+        reporting(|| pseudolens_core::SplitAudit::start(&self.part.table, &config, self.original.clone(), self.population.clone(), self.control.clone()))
             .map(|a| PendingAudit(Some(a)))
             .map_err(|e| error(&e))
     }
@@ -468,7 +499,8 @@ impl PendingAudit {
 
     /// Computes every metric but attribution.
     pub fn finish_others(&mut self) -> Result<(), JsValue> {
-        self.0.as_mut().ok_or_else(finished)?.finish_others();
+        let audit = self.0.as_mut().ok_or_else(finished)?;
+        reporting(|| audit.finish_others());
         Ok(())
     }
 

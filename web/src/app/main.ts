@@ -9,7 +9,8 @@ import '../results/attribute/attribute.css';
 import '../results/utility/utility.css';
 import '../results/balance/balance.css';
 import { byId, el } from '../ui/dom';
-import { count, megabytes, plural, rate } from '../ui/format';
+import { count, megabytes, percent, plural, rate } from '../ui/format';
+import { Estimate } from '../ui/estimate';
 import { fileStem, saveText } from '../ui/download';
 import { showExtractStatus, showPerRecordStatus } from '../results/drilldown/drilldown-view';
 import { sizeMismatch } from '../ui/account';
@@ -22,6 +23,7 @@ import { comparisonHtmlReport, htmlReport, pageCss, snapshotResults, type Disclo
 import type { ReportVariant } from '../export/report-variant';
 import {
   assertNever,
+  type AuditProgress,
   type ClassValues,
   type CspViolation,
   type Extracted,
@@ -158,7 +160,11 @@ function setProgressTitle(text: string): void {
   progressTitle.textContent = `${text}…`;
 }
 
+/** The time left of the read or audit phase shown. */
+const estimate = new Estimate();
+
 function showProgress(pass: Pass): void {
+  estimate.reset(performance.now());
   setProgressTitle(PASS_TITLES[pass]);
   progressBar.value = 0;
   progressBar.max = 1;
@@ -180,13 +186,25 @@ function updateProgress(p: Progress): void {
   progressBar.max = Math.max(1, p.totalBytes);
   progressBar.value = p.bytes;
   const rows = p.rows === null ? '' : `${plural(p.rows, 'row')} · `;
-  progressText.textContent = `${rows}${megabytes(p.bytes)} of ${megabytes(p.totalBytes)} · ${rate(p.mbPerSec)}`;
+  const left = estimate.update(`read ${p.target}`, p.bytes, p.totalBytes, performance.now());
+  progressText.textContent = `${rows}${megabytes(p.bytes)} of ${megabytes(p.totalBytes)} · ${rate(p.mbPerSec)} · ${left}`;
   // Screen readers hear a quarter-by-quarter summary, not ten updates a second.
   const quarter = p.totalBytes > 0 ? Math.floor((4 * p.bytes) / p.totalBytes) : 0;
   if (quarter > job.announcedQuarter && quarter < 4) {
     job.announcedQuarter = quarter;
     announce(`${quarter * 25}% read${p.rows === null ? '' : `, ${plural(p.rows, 'row')}`}.`);
   }
+}
+
+/** The audit after its read: the rows summarised into classes, then the measures' steps. */
+function updateAuditProgress(p: AuditProgress): void {
+  if (!job?.pass) return;
+  setProgressTitle(`${PASS_TITLES[job.pass]}: ${p.phase === 'rows' ? 'grouping the rows into classes' : 'computing the measures'}`);
+  progressBar.max = Math.max(1, p.total);
+  progressBar.value = p.done;
+  const units = p.phase === 'rows' ? plural(p.total, 'row') : plural(p.total, 'step');
+  const left = estimate.update(p.phase, p.done, p.total, performance.now());
+  progressText.textContent = `${count(p.done)} of ${units} · ${percent(p.done / Math.max(1, p.total))} · ${left}`;
 }
 
 /** The settings of an audit of `j`: the form's choices, over the settings of a link or a
@@ -619,6 +637,9 @@ function onWorkerMessage(message: Response): void {
   switch (message.type) {
     case 'progress':
       updateProgress(message.progress);
+      break;
+    case 'audit_progress':
+      updateAuditProgress(message.progress);
       break;
     case 'result':
       hideProgress();

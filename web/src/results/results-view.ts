@@ -7,7 +7,7 @@
 // contents (results-nav.ts). It reads the Report only and computes nothing but display
 // formatting.
 
-import { accountNodes } from '../ui/account';
+import { accountNodes, scopeNodes } from '../ui/account';
 import { adviceView } from './advice/advice-view';
 import { attacksView } from './attacks/attacks-view';
 import { attackersView } from './identity/attackers-view';
@@ -150,6 +150,8 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
         ),
     // Every byte and record of the file, and "partial" when records were left out.
     ...accountNodes(report.input, handlers.size),
+    // The rows the audit covered, with a warning when a policy left many out.
+    ...scopeNodes(report),
   );
   const empty = noRecords(report, fileLabel);
   if (empty) {

@@ -27,6 +27,11 @@ exclude_suppressed_rows: boolean,
  */
 threshold: number, 
 /**
+ * The share of the rows the policies (`drop`, `exclude_suppressed_rows`) may leave out
+ * before the report warns (`rows_left_out`, issue 36).
+ */
+left_out_share: number, 
+/**
  * Missing tokens (the empty string is always one).
  */
 missing_tokens: Array<string>, 
@@ -1046,6 +1051,7 @@ export const CONFIG_DEFAULTS = {
   "k_map_alpha": 0.01,
   "k_map_estimator": "poisson",
   "l_threshold": null,
+  "left_out_share": 0.1,
   "lmax_mode": "baseline",
   "lmax_value": null,
   "memory_budget": 1073741824,

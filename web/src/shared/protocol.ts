@@ -89,6 +89,14 @@ export interface Progress {
   mbPerSec: number;
 }
 
+/** The progress of an audit after its read (the core's `progress` module): the rows of the kept
+ * table summarised into classes, then the steps of the metric families. */
+export interface AuditProgress {
+  phase: 'rows' | 'measures';
+  done: number;
+  total: number;
+}
+
 /** The drill-down result: CSV text with a leading `line` column. */
 export type { Extracted } from './contract';
 
@@ -103,6 +111,7 @@ export type Response =
   | { type: 'ready'; version: string }
   | { type: 'engine_failed'; error: WireError }
   | { type: 'progress'; id: number; progress: Progress }
+  | { type: 'audit_progress'; id: number; progress: AuditProgress }
   | { type: 'result'; id: number; pass: 'profile' | 'audit'; report: Report; read: TableRead }
   /** The SHA-256 of the released file read by run `id` (computed beside the parallel read, it
    * is not waited for to show the profile, and may come before or after it); null when it

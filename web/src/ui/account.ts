@@ -1,11 +1,13 @@
 // The account of a file as the core read it (issue 10): every byte and every record, from the
-// report's `input`. "N bytes read (= the file's size) · R records = 1 header + A audited + B
+// report's `input`. "N bytes read (= the file's size) · R records = 1 header + A rows + B
 // blank + E in error". The page shows it wherever it describes a file it read (profile,
-// results, candidates, the HTML report) and checks the bytes against the File's size.
+// results, candidates, the HTML report) and checks the bytes against the File's size. Beside
+// it, the results say how many rows the audit covered and warn when a policy left many out
+// (issue 36: "Drop the row" once audited 11 of 10,000 rows under "10,000 audited").
 
 import { el } from './dom';
 import { count, plural } from './format';
-import type { InputFacts } from '../shared/report';
+import { numberValue, type InputFacts, type Report } from '../shared/report';
 
 
 /** A delimiter by name: comma, semicolon, tab, pipe, space, else the character quoted. */
@@ -32,12 +34,39 @@ export function readAsText(input: InputFacts): string {
   }
 }
 
-/** "R records = 1 header + A audited + B blank + E in error". */
+/** "R records = 1 header + A rows + B blank + E in error". */
 export function recordsText(input: InputFacts): string {
   return (
     `${plural(input.records, 'record', 'records')} = ${count(input.header_records)} header + ` +
-    `${count(input.rows_total)} audited + ${count(input.blank_records)} blank + ${count(input.error_records)} in error`
+    `${count(input.rows_total)} rows + ${count(input.blank_records)} blank + ${count(input.error_records)} in error`
   );
+}
+
+/** The warnings on the rows an audit covers (the core's `scope` module). */
+const SCOPE_WARNINGS = new Set(['rows_left_out', 'qi_mostly_blank']);
+
+/**
+ * The rows the audit covered, "S of A rows in scope (L left out: D with a blank
+ * quasi-identifier, U fully suppressed)" (`.scope-account`), and the core's warnings when a
+ * policy left many out or a quasi-identifier is mostly blank, as alerts beside it; nothing
+ * without quasi-identifiers.
+ */
+export function scopeNodes(report: Report): HTMLElement[] {
+  const rows = numberValue(report, 'n_records_total');
+  const inScope = numberValue(report, 'n_records');
+  if (rows === null || inScope === null) return [];
+  const dropped = numberValue(report, 'n_dropped_records') ?? 0;
+  const suppressed = numberValue(report, 'n_suppressed_records') ?? 0;
+  const why = [
+    dropped > 0 ? `${count(dropped)} with a blank quasi-identifier (“Drop the row”)` : null,
+    suppressed > 0 ? `${count(suppressed)} with every quasi-identifier suppressed` : null,
+  ].filter((w): w is string => w !== null);
+  const left = rows - inScope;
+  const text = `Audited: ${count(inScope)} of ${plural(rows, 'row', 'rows')} in scope${left > 0 ? ` (${count(left)} left out: ${why.join(', ')})` : ''}.`;
+  const alerts = report.warnings
+    .filter((w) => SCOPE_WARNINGS.has(w.code))
+    .map((w) => el('p', { class: 'alert scope-warning', role: 'note', 'data-code': w.code }, `${w.message.charAt(0).toUpperCase()}${w.message.slice(1)}.`));
+  return [el('p', { class: 'scope-account', 'data-in-scope': inScope, 'data-rows': rows }, text), ...alerts];
 }
 
 /** "N bytes read (= the file's size)"; `size` is the File's size when the page knows it. */

@@ -26,6 +26,7 @@ import init, {
   choose,
   fallback_encoding,
   file_format,
+  on_progress,
   read_cells,
   sample_csv,
   sheet_names,
@@ -40,6 +41,7 @@ import type { CellsFormat } from '../shared/part-protocol';
 import {
   PROGRESS_INTERVAL_MS,
   assertNever,
+  type AuditProgress,
   type ChooseRequest,
   type ShareableRequest,
   type HeaderRequest,
@@ -191,6 +193,23 @@ function progressPoster(id: number, blob: Blob, target: Target): (bytes: number,
     const mbPerSec = seconds > 0 ? bytes / 1e6 / seconds : 0;
     scope.postMessage({ type: 'progress', id, progress: { target, rows, bytes, totalBytes: blob.size, mbPerSec } });
     lastPost = performance.now();
+  };
+}
+
+/**
+ * The engine's progress hook for the audit of run `id` (`on_progress`): posts the rows
+ * summarised and the steps of the measures, called from inside the wasm call (a worker's
+ * message leaves at once), at most every 100 ms but at each phase's start and end.
+ */
+function auditProgressPoster(id: number): (phase: string, done: number, total: number) => void {
+  let lastPost = -Infinity;
+  let lastPhase = '';
+  return (phase, done, total) => {
+    const edge = phase !== lastPhase || done === total;
+    if (!edge && performance.now() - lastPost < PROGRESS_INTERVAL_MS) return;
+    scope.postMessage({ type: 'audit_progress', id, progress: { phase: phase as AuditProgress['phase'], done, total } });
+    lastPost = performance.now();
+    lastPhase = phase;
   };
 }
 
@@ -550,13 +569,18 @@ async function auditRelease(
   onTarget: (t: Target) => void,
 ): Promise<{ report: Report; read: TableRead }> {
   const started = performance.now();
-  const { report, read } = await withEncodingRetry(id, 'table', config.encoding === 'windows-1252', async (encoding) => {
-    // Read as windows-1252 after all: the parts may have failed for the encoding alone.
-    if (encoding !== (config.encoding ?? null)) notKept = null;
-    const sides = await sidesFor(id, config, original, reference, control, onTarget);
-    return auditTable(id, blob, withEncoding(config, encoding), sides, mayRead, hashed);
-  });
-  return { report, read: { ...read, fileReads, seconds: (performance.now() - started) / 1000, sheets: releasedSheets } };
+  on_progress(auditProgressPoster(id));
+  try {
+    const { report, read } = await withEncodingRetry(id, 'table', config.encoding === 'windows-1252', async (encoding) => {
+      // Read as windows-1252 after all: the parts may have failed for the encoding alone.
+      if (encoding !== (config.encoding ?? null)) notKept = null;
+      const sides = await sidesFor(id, config, original, reference, control, onTarget);
+      return auditTable(id, blob, withEncoding(config, encoding), sides, mayRead, hashed);
+    });
+    return { report, read: { ...read, fileReads, seconds: (performance.now() - started) / 1000, sheets: releasedSheets } };
+  } finally {
+    on_progress(undefined);
+  }
 }
 
 /** The column names of a side table, read by the core as it will read them in the audit. */

@@ -33,6 +33,9 @@ export const MEASURES: readonly Measure[] = [
   { id: 'r_unique', label: 'Linkage risk of unique records', better: 'lower', group: 'Risk' },
   { id: 'l_distinct', label: 'Distinct l-diversity (all sensitive columns)', better: 'higher', group: 'Risk' },
   { id: 't_closeness', label: 't-closeness (all sensitive columns)', better: 'lower', group: 'Risk' },
+  { id: 'perm_cm1', label: 'Protection of the record order, strongest link (CM1)', better: 'higher', group: 'Risk' },
+  { id: 'perm_cm2', label: 'Protection of the record order, every link (CM2)', better: 'higher', group: 'Risk' },
+  { id: 'perm_cm3', label: 'Protection against matching by sorting (CM3)', better: 'higher', group: 'Risk' },
   { id: 'risk_r', label: 'Overall risk R', better: 'lower', group: 'Risk' },
   { id: 'safety', label: 'Safety 1 − R', better: 'higher', group: 'Risk' },
   { id: 'utility_u', label: 'Utility U', better: 'higher', group: 'Utility' },
@@ -41,6 +44,7 @@ export const MEASURES: readonly Measure[] = [
   { id: 'il1s', label: 'IL1s: distance of the numbers', better: 'lower', group: 'Utility' },
   { id: 'ctbil_normalized', label: 'Cross-count difference per cell (CTBIL)', better: 'lower', group: 'Utility' },
   { id: 'eigen_diff', label: 'Change of the correlation structure', better: 'lower', group: 'Utility' },
+  { id: 'perm_um', label: 'Co-variation kept (UM, permutation model)', better: 'higher', group: 'Utility' },
   {
     id: 'query_accuracy_summary',
     label: 'Query error (mean relative error)',

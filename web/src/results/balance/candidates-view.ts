@@ -329,18 +329,24 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
       verdictHost,
     ),
     section('Every measure per candidate', 'candidates-measures-title', help('Rows are measures, columns the candidates in the order they were given; the chosen one is highlighted. Point at a dash to see why it has no value.'), table.node),
-    el(
-      'div',
-      { class: 'candidates-charts' },
-      section(
-        'Risk against utility',
-        'ru-map-title',
-        help('Each point is a candidate. Up and to the left is better. Candidates on the frontier line are not beaten on both risk and utility by any other; the ringed one is chosen.'),
-        mapHost,
-      ),
-      section('The RUT score as the weight of utility changes', 'candidates-sweep-title', help(`${explain('rut_alpha_sweep')} The dashed line marks the chosen weight.`), sweepHost),
-    ),
   );
+  // The charts place candidates by risk R and utility U: without a candidate that has both
+  // (no quasi-identifiers, say) they would be empty frames, so they are left out.
+  if (scored.length > 0) {
+    panel.append(
+      el(
+        'div',
+        { class: 'candidates-charts' },
+        section(
+          'Risk against utility',
+          'ru-map-title',
+          help('Each point is a candidate. Up and to the left is better. Candidates on the frontier line are not beaten on both risk and utility by any other; the ringed one is chosen.'),
+          mapHost,
+        ),
+        section('The RUT score as the weight of utility changes', 'candidates-sweep-title', help(`${explain('rut_alpha_sweep')} The dashed line marks the chosen weight.`), sweepHost),
+      ),
+    );
+  }
   // Every candidate's account of bytes and records, and which reports are partial.
   panel.append(
     section(
