@@ -5,7 +5,7 @@
 //! output; the full report holds them, so the search can find them.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::Command;
 
 /// A small deterministic generator (a 64-bit LCG): the same table on every run.
@@ -71,7 +71,7 @@ fn identifying() -> Identifying {
     Identifying { csv, secret }
 }
 
-fn audit(d: &PathBuf, args: &[&str]) -> String {
+fn audit(d: &Path, args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_pseudolens")).arg("audit").arg(d.join("identifying.csv")).args(args).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
