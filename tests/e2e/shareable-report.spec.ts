@@ -147,3 +147,79 @@ test('a shareable report of a release against its original draws its utility res
   expect(results).toContain('Utility');
   expect(results.length).toBeGreaterThan(20_000);
 });
+
+/** A table with identifying columns (issue 36): a name (`Hans Schwarz` held by 57 records),
+ * an e-mail address, a phone number and an exact date of birth (each its own) per record, the
+ * quasi-identifiers age, sex, postcode and occupation (one occupation of one record), a
+ * diagnosis (one of one record) and free-text remarks no metric reads (two of many records);
+ * and the values no shareable output may hold: every value of the identifying columns and of
+ * the remarks, and the rare values. */
+function identifying(): { csv: string; secret: string[] } {
+  let state = 36n;
+  const below = (n: number): number => {
+    state = (state * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
+    return Number((state >> 33n) % BigInt(n));
+  };
+  const first = ['Anna', 'Jonas', 'Lea', 'Felix', 'Mia', 'Paul', 'Emma', 'Lukas', 'Sofia', 'Elias', 'Clara', 'Noah'];
+  const last = ['Keller', 'Brandt', 'Vogel', 'Hartmann', 'Krause', 'Lorenz', 'Seidel', 'Fuchs', 'Peters', 'Winter'];
+  const secret = new Set(['Lighthouse keeper', 'Kuru disease']);
+  const lines = ['patient_name,email,phone,birth_date,age,sex,postcode,occupation,diagnosis,remarks'];
+  for (let i = 0; i < 400; i++) {
+    const [f, l] = i % 7 === 3 ? ['Hans', 'Schwarz'] : [first[below(12)]!, last[below(10)]!];
+    const name = `${f} ${l}`;
+    const email = `${f.toLowerCase()}.${l.toLowerCase()}${i}@example.org`;
+    const phone = `+49 30 ${1_000_000 + below(8_999_999)}`;
+    const birth = `${1930 + Math.floor(i / 6)}-${String(1 + 2 * (i % 6)).padStart(2, '0')}-${String(1 + below(28)).padStart(2, '0')}`;
+    const occupation = i === 17 ? 'Lighthouse keeper' : ['nurse', 'teacher', 'clerk', 'driver'][below(4)]!;
+    const diagnosis = i === 99 ? 'Kuru disease' : ['flu', 'asthma', 'gout', 'angina'][below(4)]!;
+    const remark = i === 123 ? 'lives next door to the mayor' : ['called back twice', 'prefers morning visits'][below(2)]!;
+    lines.push([name, email, phone, birth, 20 + below(60), ['F', 'M'][below(2)], 10_000 + 1_000 * below(9), occupation, diagnosis, remark].join(','));
+    for (const v of [name, email, phone, birth, remark]) secret.add(v);
+  }
+  return { csv: `${lines.join('\n')}\n`, secret: [...secret] };
+}
+
+const IDENTIFYING_ROLES: Record<string, string> = {
+  patient_name: 'direct_identifier',
+  email: 'direct_identifier',
+  phone: 'direct_identifier',
+  birth_date: 'quasi_identifier',
+  age: 'quasi_identifier',
+  sex: 'quasi_identifier',
+  postcode: 'quasi_identifier',
+  occupation: 'quasi_identifier',
+  diagnosis: 'sensitive',
+  remarks: 'insensitive',
+};
+
+test('no shareable output holds a name, an e-mail address, a phone number, a date of birth, an unaudited value or a rare one', async ({ page }) => {
+  const { csv, secret } = identifying();
+  const found = (text: string): string[] => secret.filter((v) => text.includes(v));
+  await openApp(page);
+  await page.locator('#file-input').setInputFiles({ name: 'identifying.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await expect(page.locator('#profile-panel')).toContainText('identifying.csv');
+  for (const [column, role] of Object.entries(IDENTIFYING_ROLES)) await page.locator(`select[data-column="${column}"]`).selectOption(role);
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(page.locator('#results-panel [data-metric="k_anonymity"] .card-value')).toBeVisible({ timeout: 30_000 });
+
+  const full = (await save(page, 'Download JSON report')).text;
+  expect(full).toContain('"Hans Schwarz"');
+  expect(found(full).length, 'the full report holds such values: the search can find them').toBeGreaterThan(1);
+  await page.getByRole('radio', { name: /Shareable/ }).check();
+  const outputs: Record<string, string> = {
+    'shareable JSON': (await save(page, 'Download JSON report')).text,
+    'shareable HTML': (await save(page, 'Download HTML report')).text,
+  };
+  // The CLI with the page's settings, at its default minimum and at 2.
+  expect(existsSync(CLI), `the CLI ${CLI} must be built first`).toBe(true);
+  const file = resolve('test-results/shareable-identifying.csv');
+  writeFileSync(file, csv);
+  const params = resolve('test-results/shareable-identifying-params.json');
+  writeFileSync(params, JSON.stringify((JSON.parse(full) as Json).params));
+  for (const k of [[], ['2']]) {
+    outputs[`CLI --shareable ${k.join('')}`] = execFileSync(CLI, ['audit', file, '--settings', params, '--shareable', ...k], { maxBuffer: 256 << 20 }).toString();
+  }
+  for (const [what, text] of Object.entries(outputs)) expect(found(text), what).toEqual([]);
+  // What was audited and held by enough records stays.
+  expect(outputs['shareable JSON']).toContain('"nurse"');
+});

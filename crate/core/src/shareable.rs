@@ -19,7 +19,7 @@
 //! A function of the report's JSON form, so that the CLI (`--shareable`), the binding and the
 //! page's HTML report all filter one way.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
@@ -70,14 +70,24 @@ pub fn shareable(report: &Value, min_count: u64) -> Value {
     let mut removed = Removed::default();
     let rows = |key: &str| report[key]["rows_total"].as_u64();
     let (n_released, n_original) = (rows("input"), rows("original_input"));
+    let shown = value_columns(report);
     if let Some(columns) = out["columns"].as_array_mut() {
         for c in columns {
-            columns_entry(c, k, &mut removed);
+            let valued = c["name"].as_str().is_some_and(|n| shown.contains(n));
+            columns_entry(c, if valued { k } else { u64::MAX }, &mut removed);
         }
     }
     if let Some(metrics) = out["metrics"].as_array_mut() {
         for m in metrics {
-            metric(m, k, (n_original, n_released), &mut removed);
+            // A metric of a column whose values are not shown shows none of them either.
+            let scope = &m["scope"];
+            let named = scope["quasi_identifiers"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .chain([&scope["attribute"], &scope["sensitive"]]);
+            let hidden = named.filter_map(Value::as_str).any(|c| !shown.contains(c));
+            metric(m, if hidden { u64::MAX } else { k }, (n_original, n_released), &mut removed);
         }
     }
     if let Some(attributes) = out["params"]["attributes"].as_object_mut() {
@@ -100,7 +110,47 @@ pub fn shareable(report: &Value, min_count: u64) -> Value {
     out
 }
 
-/// A column's profile: its frequent values of at least `k` records, no extremes.
+/// The columns whose values the shareable report may show (those of at least `k` records):
+/// the ones the audit measured (quasi-identifiers, sensitive attributes and, with an original
+/// table, the utility attributes and the columns its queries group by), unless ignored or
+/// proposed as a direct identifier. A direct identifier, an ignored column or one no metric
+/// read shows no value at all, however many records hold it.
+fn value_columns(report: &Value) -> BTreeSet<String> {
+    let p = &report["params"];
+    let names = |v: &Value| -> Vec<String> {
+        v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+    };
+    let ignored = names(&p["ignored"]);
+    let special: Vec<&str> = ["record_id", "person_id", "weight"].iter().filter_map(|key| p[*key].as_str()).collect();
+    let mut audited: BTreeSet<String> = names(&p["quasi_identifiers"]).into_iter().chain(names(&p["sensitive"])).collect();
+    if !report["original_input"].is_null() {
+        let utility = names(&p["utility_columns"]);
+        audited.extend(
+            report["columns"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c["name"].as_str())
+                .filter(|n| !special.contains(n) && (utility.is_empty() || utility.iter().any(|u| u == n)))
+                .map(str::to_string),
+        );
+        for q in p["utility"]["queries"].as_array().into_iter().flatten() {
+            audited.extend(names(&q["group_by"]));
+        }
+    }
+    let direct: BTreeSet<&str> = report["columns"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["proposed_role"] == "direct_identifier")
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    audited.retain(|c| !ignored.contains(c) && !direct.contains(c.as_str()));
+    audited
+}
+
+/// A column's profile: its frequent values of at least `k` records (none with `u64::MAX`),
+/// no extremes.
 fn columns_entry(c: &mut Value, k: u64, removed: &mut Removed) {
     if let Some(top) = c["top"].as_array_mut() {
         let before = top.len();
@@ -374,13 +424,48 @@ mod tests {
         assert_eq!(safe["shareable"]["removed"], json!({ "orders": 1, "sensitive_values": 3 }));
     }
 
+    /// Issue 36: only the audited columns show values (of at least k records); a direct
+    /// identifier, an ignored column or one no metric reads shows none, and neither does a
+    /// metric of such a column.
+    #[test]
+    fn only_audited_columns_show_values() {
+        let column = |name: &str, role: &str| json!({ "name": name, "proposed_role": role, "top": [["frequent", 50]] });
+        let mut report = json!({
+            "original_input": null,
+            "params": { "quasi_identifiers": ["age", "name"], "sensitive": ["diag"], "ignored": ["note"], "record_id": "rid",
+                        "utility_columns": [], "utility": { "queries": [{ "group_by": ["ward"] }] } },
+            "columns": [column("age", "quasi_identifier"), column("name", "direct_identifier"), column("diag", "sensitive"),
+                        column("note", "insensitive"), column("remarks", "insensitive"), column("rid", "direct_identifier"),
+                        column("ward", "insensitive")],
+            "metrics": [
+                { "id": "record_risk", "scope": { "quasi_identifiers": ["age", "name"] }, "details": { "top": [{ "size": 50 }] } },
+                { "id": "jsd", "scope": { "attribute": "remarks" }, "details": { "cells": [{ "rows": [50, 50] }] } },
+                { "id": "jsd", "scope": { "attribute": "ward" }, "details": { "cells": [{ "rows": [50, 50] }] } }
+            ]
+        });
+        let tops = |safe: &Value| -> Vec<usize> {
+            safe["columns"].as_array().unwrap().iter().map(|c| c["top"].as_array().unwrap().len()).collect()
+        };
+        let safe = shareable(&report, 5);
+        assert_eq!(tops(&safe), [1, 0, 1, 0, 0, 0, 0]);
+        assert_eq!(safe["metrics"][0]["details"]["top"], json!([]), "a class holding a direct identifier's value");
+        assert_eq!(safe["shareable"]["removed"], json!({ "classes": 1, "column_values": 5, "query_cells": 2 }));
+        // With an original table: the utility attributes and the queries' columns are audited.
+        report["original_input"] = json!({ "rows_total": 100 });
+        let safe = shareable(&report, 5);
+        assert_eq!(tops(&safe), [1, 0, 1, 0, 1, 0, 1]);
+        assert_eq!((&safe["metrics"][1], &safe["metrics"][2]), (&report["metrics"][1], &report["metrics"][2]));
+        report["params"]["utility_columns"] = json!(["age"]);
+        assert_eq!(tops(&shareable(&report, 5)), [1, 0, 1, 0, 0, 0, 1]);
+    }
+
     #[test]
     fn per_record_lists_examples_and_hierarchies_go() {
         let report = json!({
             "input": { "rows_total": 40 },
             "warnings": [{ "code": "record_level_values", "message": "" }, { "code": "other", "message": "" }],
             "columns": [{ "name": "age", "min": "17", "max": "90", "top": [["30", 12], ["90", 1]] }],
-            "params": { "advice": null, "attributes": { "diag": { "hierarchy": [["Flu", "Respiratory"]], "kind": null } } },
+            "params": { "advice": null, "quasi_identifiers": ["age"], "attributes": { "diag": { "hierarchy": [["Flu", "Respiratory"]], "kind": null } } },
             "metrics": [
                 { "id": "perm_reverse_mapping", "details": { "n": 40, "z": [1.0], "pi": [1], "e": [0.0], "d": [0] } },
                 { "id": "cell_transitions", "details": { "alignment": "none", "examples": ["P7", "P9"], "nested": { "examples": ["P1"] } } },

@@ -36,23 +36,29 @@ fn decodes(c: Compression) -> bool {
     }
 }
 
+/// The error of a file compressed with a codec this build cannot decode. It names the codec,
+/// not the column whose chunk was found first: the codec is the writer's choice for the file,
+/// and a column named in the message reads as if that column were at fault (issue 36).
+fn codec_unsupported(c: Compression) -> Error {
+    let (codec, native) = match c {
+        Compression::ZSTD(_) => ("Zstandard (ZSTD)".to_string(), true),
+        Compression::BROTLI(_) => ("Brotli".to_string(), true),
+        other => (format!("{other:?}"), false),
+    };
+    let hint = if native { " (the command-line tool reads it)" } else { "" };
+    Error::input(
+        "parquet_codec_unsupported",
+        format!("this Parquet file is compressed with {codec}, which this build cannot decode{hint}; write it again with Snappy, gzip or LZ4, or as CSV"),
+    )
+}
+
 fn metadata<R: ChunkReader>(input: &R) -> Result<ArrowReaderMetadata> {
     let meta = ArrowReaderMetadata::load(input, ArrowReaderOptions::new()).map_err(unreadable)?;
-    for rg in meta.metadata().row_groups() {
-        for c in rg.columns() {
-            if !decodes(c.compression()) {
-                let codec = format!("{:?}", c.compression());
-                let codec = codec.split('(').next().unwrap_or_default().to_string();
-                let hint = if cfg!(feature = "zstd") { "" } else { " (the command-line tool reads Zstandard and Brotli)" };
-                return Err(Error::input(
-                    "parquet_codec_unsupported",
-                    format!("this Parquet file is compressed with {codec}, which this build cannot decode{hint}; write it again with Snappy, gzip or LZ4, or as CSV"),
-                )
-                .in_column(&c.column_path().string()));
-            }
-        }
+    let mut chunks = meta.metadata().row_groups().iter().flat_map(|rg| rg.columns());
+    match chunks.find(|c| !decodes(c.compression())) {
+        Some(c) => Err(codec_unsupported(c.compression())),
+        None => Ok(meta),
     }
-    Ok(meta)
 }
 
 /// The rows of each row group, in order (from the footer).

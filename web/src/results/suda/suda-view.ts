@@ -25,6 +25,28 @@ interface TopRecord {
   msus: string[][];
 }
 
+/** A SUDA score: 4 decimals, or from a million on as `1.12 × 10^17` (the weights are
+ * factorials of the quasi-identifiers left out of a set: 19! with 20 of them). */
+function sudaScore(x: number): string {
+  if (!Number.isFinite(x) || Math.abs(x) < 1e6) return score(x);
+  const [mantissa, exponent] = x.toExponential(2).split('e');
+  return `${mantissa} × 10^${Number(exponent)}`;
+}
+
+/** Why the scores are as large as they are: the weight of a set of one value and of two with
+ * these quasi-identifiers, and the scores scaled by the first (1 = one value no other record
+ * has). */
+function scaleText(weights: number[], q: number, factorial: boolean, value: { mean: number; max: number }): string {
+  const [one, two] = weights;
+  if (!one || !(one > 0)) return '';
+  const rule = factorial ? ' (with q quasi-identifiers a set of k values weighs (q − k)!)' : '';
+  return (
+    `With ${count(q)} quasi-identifiers a set of one value weighs ${sudaScore(one)}${two !== undefined ? `, a set of two ${sudaScore(two)}` : ''}${rule}: ` +
+    'the weights, and so the scores, grow combinatorially with the number of quasi-identifiers, so compare scores only between audits of the same quasi-identifiers. ' +
+    `Scaled by the weight of one value (1 = as much as one value no other record has): mean ${score(value.mean / one)}, highest ${score(value.max / one)}.`
+  );
+}
+
 const DIS_LABELS = ['0', '0 – 0.1', '0.1 – 0.2', '0.2 – 0.3', '0.3 – 0.4', '0.4 – 0.5', '0.5 – 0.6', '0.6 – 0.7', 'above 0.7'];
 
 /** Records per band of scores: no MSU, then up to 8 bands (lo, hi] of equal width up to the
@@ -39,7 +61,7 @@ function scoreBins(histogram: { score: number; records: number }[]): Bin[] {
   const width = max / n;
   const counts = new Array<number>(n).fill(0);
   for (const h of scored) counts[Math.min(n - 1, Math.max(0, Math.ceil(h.score / width) - 1))] += h.records;
-  counts.forEach((records, i) => bins.push({ label: `${score(i * width)} – ${score((i + 1) * width)}`, records }));
+  counts.forEach((records, i) => bins.push({ label: `${sudaScore(i * width)} – ${sudaScore((i + 1) * width)}`, records }));
   return bins;
 }
 
@@ -68,7 +90,7 @@ function contributionList(all: Contribution[]): HTMLElement {
 function topTable(top: TopRecord[], qis: string[]): HTMLElement {
   const rows = top.map((t) => [
     count(t.row),
-    score(t.score),
+    sudaScore(t.score),
     score(t.dis),
     qis.map((q) => `${q} = ${t.values[q] ?? '(blank)'}`).join(', '),
     t.msus.map((s) => `{${s.join(', ')}}`).join(' '),
@@ -97,6 +119,8 @@ export function sudaView(report: Report): HTMLElement | null {
   const top = Array.isArray(d.top) ? (d.top as TopRecord[]) : [];
   const qis = report.params.quasi_identifiers;
   const maxSize = typeof d.max_msu_size === 'number' ? d.max_msu_size : qis.length;
+  const weights = Array.isArray(d.weights) ? (d.weights as number[]) : [];
+  const qEff = typeof d.q_eff === 'number' ? d.q_eff : qis.length;
   return section(
     title,
     'suda-title',
@@ -111,9 +135,10 @@ export function sudaView(report: Report): HTMLElement | null {
       'p',
       { id: 'suda-summary' },
       `${count(records ?? 0)} records (${percent(share ?? 0)}) have at least one minimal sample unique. `,
-      `SUDA score: mean ${score(value.mean)}, highest ${score(value.max)}. `,
+      `SUDA score: mean ${sudaScore(value.mean)}, highest ${sudaScore(value.max)}. `,
       disValue ? `DIS-SUDA: mean ${score(disValue.mean)}, highest ${score(disValue.max)}.` : '',
     ),
+    el('p', { id: 'suda-scale', class: 'help' }, scaleText(weights, qEff, d.weights_scheme !== 'ihsn' && maxSize >= qis.length, value)),
     help(explain('suda_score'), ' ', explain('suda_dis_score')),
     el('h4', {}, 'How the scores are spread'),
     barHistogram(scoreBins(scores), 'suda-score-chart', 'Records per band of SUDA score'),
