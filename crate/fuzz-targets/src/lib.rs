@@ -166,13 +166,14 @@ fn audit_pieces<'a>(config: &AuditConfig, pieces: impl IntoIterator<Item = &'a [
 // config_json
 
 /// Keys of `AuditConfig` (flattened ones included) and JSON values that fit each.
-const CONFIG_KEYS: [(&str, &[&str]); 50] = [
+const CONFIG_KEYS: [(&str, &[&str]); 52] = [
     ("quasi_identifiers", NAME_LISTS),
     ("sensitive", NAME_LISTS),
     ("missing_policy", &["\"ordinary\"", "\"wildcard\"", "\"drop\""]),
     ("wildcard_alpha", NUMBERS),
     ("exclude_suppressed_rows", &["true", "false"]),
     ("threshold", NUMBERS),
+    ("left_out_share", NUMBERS),
     ("missing_tokens", &["[]", "[\"?\"]", "[\"\"]", "[\"*\",\"x\"]", "[\"NA\",\"1\"]"]),
     ("delimiter", &["null", "\",\"", "\";\"", "\"\\t\"", "\"\\\\t\"", "\"|\"", "\"\"", "\"\\\"\"", "\"\\n\"", "\"é\""]),
     ("encoding", &["null", "\"utf-8\"", "\"windows-1252\""]),
@@ -212,6 +213,8 @@ const CONFIG_KEYS: [(&str, &[&str]); 50] = [
             "{\"a\":{\"rounding_unit\":0,\"weight\":0}}",
             "{\"a\":{\"domain\":[5,-5],\"rounding_unit\":-1,\"weight\":-1}}",
             "{\"zz\":{\"kind\":\"numeric\"},\"a\":{\"resolution\":1e-300}}",
+            "{\"b\":{\"date_form\":\"DD.MM.YYYY\"}}",
+            "{\"b\":{\"date_form\":\"no such form\"}}",
         ],
     ),
     ("lmax_mode", &["\"baseline\"", "\"rule\"", "\"fixed\""]),
