@@ -23,6 +23,10 @@ use crate::utility::attribute::AttributeSettings;
 use crate::utility::params::UtilityParams;
 use crate::verdict::scorr::ScorrThresholds;
 
+/// The default share of the rows a policy may leave out before the report warns
+/// (`left_out_share`, read by `scope`).
+pub const LEFT_OUT_SHARE: f64 = 0.1;
+
 /// What to audit and how (spec README Sec 3, 5, 6, 7). Every field has a default.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -149,7 +153,7 @@ impl Default for AuditConfig {
             wildcard_alpha: p.wildcard_alpha,
             exclude_suppressed_rows: p.exclude_suppressed_rows,
             threshold: p.threshold,
-            left_out_share: crate::scope::LEFT_OUT_SHARE,
+            left_out_share: LEFT_OUT_SHARE,
             missing_tokens: DEFAULT_MISSING_TOKENS.iter().map(|s| s.to_string()).collect(),
             case_insensitive: false,
             delimiter: None,

@@ -80,7 +80,7 @@ pub(crate) struct Measures {
 }
 
 impl Measures {
-    /// The families computed in [`crate::audit`]'s finish: identity (with SUDA), advice,
+    /// The families computed in the audit's finish: identity (with SUDA), advice,
     /// the sensitive attributes and verdicts, utility, the attacks, balance.
     pub(crate) const STEPS: u64 = 6;
 

@@ -8,10 +8,6 @@ use crate::report::{Report, Warning};
 use crate::table::classes::MissingPolicy;
 use crate::table::profile::ColumnProfile;
 
-/// The default share of the rows a policy may leave out before the report warns
-/// (`left_out_share`).
-pub const LEFT_OUT_SHARE: f64 = 0.1;
-
 /// The share of blank cells above which a quasi-identifier is "mostly blank".
 pub const MOSTLY_BLANK_SHARE: f64 = 0.5;
 
