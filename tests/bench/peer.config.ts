@@ -1,21 +1,5 @@
 // Playwright configuration of the browser bench against DuckDB-wasm (not a test suite:
-// `scripts/bench.sh --browser`). Serves this checkout's built page (dist/) on a port of its own
-// (BENCH_PORT, default 4273), so that a preview server of another checkout is never reused.
-import { defineConfig } from '@playwright/test';
-import base from './bench.config';
+// `scripts/bench.sh --browser`). Serves this checkout's built page (servedBench).
+import { servedBench } from './bench.config';
 
-const PORT = Number(process.env.BENCH_PORT ?? 4273);
-
-export default defineConfig({
-  ...base,
-  testMatch: 'peer.bench.ts',
-  outputDir: '../../test-results/bench-peer',
-  timeout: 0,
-  use: { ...base.use, baseURL: `http://localhost:${PORT}` },
-  webServer: {
-    ...(base.webServer as object),
-    command: `npx vite preview --port ${PORT} --strictPort`,
-    url: `http://localhost:${PORT}/`,
-    reuseExistingServer: false,
-  },
-});
+export default servedBench('peer.bench.ts', 'bench-peer', 4273);
