@@ -147,7 +147,9 @@ pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
     for name in &facts.renamed_columns {
         warnings.push(Warning { code: "empty_column_name", message: format!("a column without a name was called \"{name}\"") });
     }
-    if facts.header_records > 1 {
+    // A header past the first line with records above it counted as header records: titles.
+    // (Tables merged from several files count one header each, all on line 1: no titles.)
+    if facts.header_records > 1 && facts.header_line > 1 {
         let (titles, line) = (facts.header_records - 1, facts.header_line);
         let what = if facts.format == Format::Xlsx { "row" } else { "line" };
         let above = if titles == 1 { format!("the {what} above it was") } else { format!("the {titles} {what}s above it were") };
@@ -217,6 +219,19 @@ pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
 mod tests {
     use super::*;
     use crate::metric::{Context, Scope};
+
+    #[test]
+    fn titles_are_said_only_for_a_header_past_the_first_line() {
+        let header_row = |header_records, header_line| {
+            let facts = InputFacts { header_records, header_line, ..InputFacts::default() };
+            reading_warnings(&facts).into_iter().find(|w| w.code == "header_row").map(|w| w.message)
+        };
+        assert_eq!(header_row(1, 1), None);
+        // Three files merged, one header each on line 1 (the Python package's parts, Spark).
+        assert_eq!(header_row(3, 1), None);
+        let two = header_row(3, 3).expect("two titles above line 3");
+        assert!(two.contains("line 3") && two.contains("the 2 lines above it were"), "{two}");
+    }
 
     #[test]
     fn metric_warnings_one_per_code_naming_their_metrics() {
