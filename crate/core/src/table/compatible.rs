@@ -4,8 +4,8 @@
 //!
 //! Two keys are compatible when they agree on every QI where neither is blank. Keys are grouped
 //! by their blank pattern (the QIs where they are blank); for a pair of patterns, blanking the
-//! QIs blank in either turns compatibility into equality, so one hash of the second group's
-//! projected keys, with their masses summed, answers every key of the first group.
+//! QIs blank in either turns compatibility into equality, so one hash of projected keys (those
+//! of the smaller group), with the other group's masses summed, answers every key of the second.
 
 use crate::hash::{Map, map};
 use crate::table::dictionary::{MISSING, is_blank};
@@ -95,16 +95,27 @@ pub fn others<M: Mass>(keys: &[Vec<u32>], mass: &[M]) -> Vec<Others<M>> {
                 continue;
             }
             let hidden: Vec<bool> = patterns[pi].iter().zip(&patterns[pj]).map(|(&a, &b)| a || b).collect();
+            // The smaller group's projections are hashed. When it is `to`, only the keys of
+            // `from` that some key of `to` asks for are summed (the complete keys, by far the
+            // most, are each looked up once per pattern; their masses are not copied).
             let mut sums: Map<Box<[u32]>, M> = map();
+            let asked = to.len() < from.len();
+            for &i in to.iter().filter(|_| asked) {
+                project(&mut buf, &keys[i], &hidden);
+                if !sums.contains_key(buf.as_slice()) {
+                    sums.insert(buf.as_slice().into(), M::default());
+                }
+            }
             for &j in from {
                 project(&mut buf, &keys[j], &hidden);
                 match sums.get_mut(buf.as_slice()) {
                     Some(s) => s.add(&mass[j]),
-                    None => {
+                    None if !asked => {
                         let mut s = M::default();
                         s.add(&mass[j]);
                         sums.insert(buf.as_slice().into(), s);
                     }
+                    None => {}
                 }
             }
             sums.values_mut().for_each(M::finish);
