@@ -147,10 +147,8 @@ pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
     for name in &facts.renamed_columns {
         warnings.push(Warning { code: "empty_column_name", message: format!("a column without a name was called \"{name}\"") });
     }
-    // A header past the first line with records above it counted as header records: titles.
-    // (Tables merged from several files count one header each, all on line 1: no titles.)
-    if facts.header_records > 1 && facts.header_line > 1 {
-        let (titles, line) = (facts.header_records - 1, facts.header_line);
+    if facts.title_records > 0 {
+        let (titles, line) = (facts.title_records, facts.header_line);
         let what = if facts.format == Format::Xlsx { "row" } else { "line" };
         let above = if titles == 1 { format!("the {what} above it was") } else { format!("the {titles} {what}s above it were") };
         warnings.push(Warning {
@@ -221,15 +219,15 @@ mod tests {
     use crate::metric::{Context, Scope};
 
     #[test]
-    fn titles_are_said_only_for_a_header_past_the_first_line() {
-        let header_row = |header_records, header_line| {
-            let facts = InputFacts { header_records, header_line, ..InputFacts::default() };
+    fn titles_are_said_only_when_title_rows_were_skipped() {
+        let header_row = |header_records, title_records, header_line| {
+            let facts = InputFacts { header_records, title_records, header_line, ..InputFacts::default() };
             reading_warnings(&facts).into_iter().find(|w| w.code == "header_row").map(|w| w.message)
         };
-        assert_eq!(header_row(1, 1), None);
+        assert_eq!(header_row(1, 0, 1), None);
         // Three files merged, one header each on line 1 (the Python package's parts, Spark).
-        assert_eq!(header_row(3, 1), None);
-        let two = header_row(3, 3).expect("two titles above line 3");
+        assert_eq!(header_row(3, 0, 1), None);
+        let two = header_row(3, 2, 3).expect("two titles above line 3");
         assert!(two.contains("line 3") && two.contains("the 2 lines above it were"), "{two}");
     }
 

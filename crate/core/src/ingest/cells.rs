@@ -172,6 +172,7 @@ impl CellReader {
     /// (counted with the header) and `blanks` blank ones.
     pub fn above_header(&mut self, titles: u64, blanks: u64) {
         self.facts.header_records += titles;
+        self.facts.title_records += titles;
         self.facts.blank_records += blanks;
     }
 

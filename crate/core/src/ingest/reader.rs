@@ -95,6 +95,9 @@ pub struct InputFacts {
     /// Parquet: the line they would have in CSV).
     #[serde(skip)]
     pub header_line: u64,
+    /// The title records above the header, skipped (among `header_records`).
+    #[serde(skip)]
+    pub title_records: u64,
     /// The first ragged rows kept under `PadOrTruncate` (at most [`RAGGED_LISTED`]): line,
     /// fields.
     #[serde(skip)]
@@ -126,6 +129,7 @@ impl InputFacts {
         self.bytes += other.bytes;
         self.records += other.records;
         self.header_records += other.header_records;
+        self.title_records += other.title_records;
         self.rows_total += other.rows_total;
         self.ragged_rows += other.ragged_rows;
         self.blank_records += other.blank_records;
@@ -788,7 +792,10 @@ impl Reader {
                     }
                     RecKind::Fields if blank(&self.tok.batch, r, rec.fields, 0) => self.facts.blank_records += 1,
                     // A title above the header: counted with it.
-                    RecKind::Fields if self.header_line.is_some_and(|h| rec.line < h) => self.facts.header_records += 1,
+                    RecKind::Fields if self.header_line.is_some_and(|h| rec.line < h) => {
+                        self.facts.header_records += 1;
+                        self.facts.title_records += 1;
+                    }
                     RecKind::Fields => {
                         let names = self.read_header(r, rec.line)?;
                         sink.header(&names)?;

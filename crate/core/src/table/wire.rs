@@ -12,7 +12,7 @@
 //! facts:   u64 bytes, lines, records, header_records, rows_total, blank_records,
 //!          error_records, ragged_rows | str encoding | str delimiter | str format
 //!          | opt<str> sheet | opt<str> sha256
-//!          | u32 n, str renamed column * n | u64 header line
+//!          | u32 n, str renamed column * n | u64 header line | u64 title records
 //!          | u32 n, (u64 line, u64 fields) * n first ragged rows (at most 5)
 //!          | u32 n, (u8 why, u64 count, u64 line, opt<str> column) * n broken records
 //! bounds:  opt<u64 first, u64 end, u64 end line>     (a part of a file read in parallel)
@@ -73,6 +73,7 @@ pub fn to_bytes(table: &Table, bounds: Option<PartBounds>) -> Vec<u8> {
         w.str(r);
     }
     w.u64(f.header_line);
+    w.u64(f.title_records);
     w.u32(f.ragged_lines.len() as u32);
     for &(line, fields) in &f.ragged_lines {
         w.u64(line);
@@ -183,6 +184,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
     let renamed = r.count(4)?;
     let renamed_columns = (0..renamed).map(|_| r.str()).collect::<Result<Vec<_>>>()?;
     let header_line = r.u64()?;
+    let title_records = r.u64()?;
     let nragged = r.count(16)?;
     if nragged > RAGGED_LISTED {
         return Err(invalid("too many ragged rows listed"));
@@ -217,10 +219,11 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
         sha256,
         renamed_columns,
         header_line,
+        title_records,
         ragged_lines,
         broken,
     };
-    if !facts.balanced() || facts.ragged_rows > facts.rows_total {
+    if !facts.balanced() || facts.ragged_rows > facts.rows_total || facts.title_records > facts.header_records {
         return Err(invalid("its account of records does not add up"));
     }
     let bounds = r.opt(|r| Ok(PartBounds { first: r.u64()?, end: r.u64()?, end_line: r.u64()? }))?;
