@@ -4,7 +4,7 @@
 
 use crate::config::AuditConfig;
 use crate::metric::MetricResult;
-use crate::report::{Report, Warning};
+use crate::report::Warning;
 use crate::table::classes::MissingPolicy;
 use crate::table::profile::ColumnProfile;
 
@@ -35,11 +35,6 @@ impl RowScope {
             dropped: count("n_dropped_records").unwrap_or(0),
             suppressed: count("n_suppressed_records").unwrap_or(0),
         })
-    }
-
-    /// The scope of a report's identity metrics.
-    pub fn of_report(report: &Report) -> Option<RowScope> {
-        RowScope::of(&report.metrics)
     }
 
     /// The rows left out.

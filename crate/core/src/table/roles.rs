@@ -146,7 +146,7 @@ const SENSITIVE: &[(&str, Part)] = &[
 
 /// A letter without its accent, lower case (the letters of the six languages of the word
 /// table; `ß` becomes `ss`, `œ` `oe`, `æ` `ae`).
-fn fold_char(c: char, out: &mut String) {
+fn unaccent(c: char, out: &mut String) {
     let plain = match c {
         'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => 'a',
         'ç' => 'c',
@@ -181,7 +181,7 @@ pub(crate) fn words(name: &str) -> Vec<String> {
         }
         prev_lower = c.is_lowercase();
         for l in c.to_lowercase() {
-            fold_char(l, &mut cur);
+            unaccent(l, &mut cur);
         }
     }
     out.push(cur);
