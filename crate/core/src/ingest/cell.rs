@@ -423,13 +423,17 @@ impl DateForm {
         ((1..=12).contains(&m) && d >= 1 && d <= days_in_month(y.into(), m)).then(|| days_from_civil(y.into(), m, d))
     }
 
+    /// The forms of the set `forms` (as bits) that read `t`, each with its day number: none
+    /// for anything but a date.
+    pub fn readings(forms: u8, t: &str) -> impl Iterator<Item = (DateForm, i64)> + '_ {
+        // Every form starts with a digit and writes at least 8 bytes (`1.1.1970`).
+        let maybe = t.as_bytes().first().is_some_and(u8::is_ascii_digit) && t.len() >= 8;
+        DateForm::of_set(if maybe { forms } else { 0 }).filter_map(move |f| Some((f, f.read(t)?)))
+    }
+
     /// The set of forms that read `t` (as bits): empty for anything but a date.
     pub fn fitting(t: &str) -> u8 {
-        // Every form has a separator among the first three bytes and a digit first.
-        if !t.as_bytes().first().is_some_and(u8::is_ascii_digit) || t.len() < 8 {
-            return 0;
-        }
-        DATE_FORMS.into_iter().filter(|f| f.read(t).is_some()).fold(0, |set, f| set | f.bit())
+        DateForm::readings(ALL_DATE_FORMS, t).fold(0, |set, (f, _)| set | f.bit())
     }
 }
 

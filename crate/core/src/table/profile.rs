@@ -180,12 +180,14 @@ impl Stats {
                     self.email_like += n;
                 }
                 if self.date_fit != 0 {
-                    self.date_fit &= DateForm::fitting(t);
-                    for f in DateForm::of_set(self.date_fit) {
-                        let d = f.read(t).expect("a fitting form reads the text");
+                    // Each form still in the running read once: kept when it reads the text.
+                    let mut fit = 0;
+                    for (f, d) in DateForm::readings(self.date_fit, t) {
+                        fit |= f.bit();
                         self.date_lo[f as usize] = self.date_lo[f as usize].min(d);
                         self.date_hi[f as usize] = self.date_hi[f as usize].max(d);
                     }
+                    self.date_fit = fit;
                 }
                 // Once a text is neither, the column's numbers do not matter.
                 if self.tally.text - n == self.comma_numbers
@@ -254,11 +256,6 @@ impl Stats {
             }
         }
         inferred
-    }
-
-    /// The kind alone ([`Self::infer`]).
-    pub fn kind(&self, declared: Option<DateForm>, comma_allowed: bool) -> Kind {
-        self.infer(declared, comma_allowed).kind
     }
 }
 
