@@ -59,23 +59,9 @@ pub fn boolean(v: bool, out: &mut String) {
     out.push_str(if v { "true" } else { "false" });
 }
 
-/// The civil date of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
 /// A date given as days since 1970-01-01: `YYYY-MM-DD`.
 pub fn date(days: i64, out: &mut String) {
-    let (y, m, d) = civil(days);
+    let (y, m, d) = super::cell::civil(days);
     if (0..=9999).contains(&y) {
         let _ = write!(out, "{y:04}-{m:02}-{d:02}");
     } else {
