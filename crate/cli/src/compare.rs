@@ -70,13 +70,13 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
         let v = |id: &str| report.metric(id).and_then(|m| m.value.as_f64()).map_or("-".to_string(), |x| format!("{x:.4}"));
         writeln!(out, "{name:<40} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}", v("risk_r"), v("utility_u"), v("safety"), v("rut"), v("perm_um"), v("perm_cm3")).map_err(write)?;
     }
-    if qi.is_empty() {
+    let choice = &metrics[1];
+    if choice.reason == Some("no_quasi_identifiers") {
         return writeln!(out, "no quasi-identifiers: no risk was measured, so the candidates are compared on utility alone and none is chosen").map_err(write);
     }
     for e in &excluded {
         writeln!(out, "left out of the choice (no {}): {}", e["missing"], e["file"]).map_err(write)?;
     }
-    let choice = &metrics[1];
     match choice.value.as_str() {
         Some(best) => writeln!(out, "chosen at alpha {}: {best}", p.rut_alpha),
         None => writeln!(out, "no candidate chosen ({})", choice.reason.unwrap_or("")),

@@ -175,7 +175,7 @@ export function sweepOf(results: MetricResult[]): Sweep | null {
 export type DerivedWeight = { alpha: number; beta: number } | null;
 
 export interface Choice {
-  /** The chosen candidate, or null (`reason`: no_feasible_release, no_candidates). */
+  /** The chosen candidate, or null (`reason`: no_feasible_release, no_candidates, no_quasi_identifiers). */
   chosen: string | null;
   reason: string | null;
   alpha: number;

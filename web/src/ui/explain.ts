@@ -267,6 +267,7 @@ const REASONS: Readonly<Record<string, string>> = {
   no_utility: 'no original table was given, so the utility U is not known',
   no_feasible_release: 'no candidate is within the risk and utility limits',
   no_candidates: 'no candidate could be compared',
+  no_quasi_identifiers: 'no column is a quasi-identifier, so no risk was measured: the candidates are compared on utility alone',
   risk_without_external: 'without a reference table the overall risk R is the risk inside the file (R_internal) alone',
   l_exceeds_distinct: 'some class holds fewer different sensitive values than l, so no c satisfies it',
   sa_not_ordered: 'the sensitive column is neither numeric nor declared ordinal, so its values have no order',

@@ -142,12 +142,18 @@ pub fn candidate_of(name: &str, report: &crate::Report) -> std::result::Result<C
 }
 
 /// The cross-candidate results of a comparison (Sec 5-6), in this order:
-/// `rut_alpha_sweep`, `rut_constrained_choice`.
+/// `rut_alpha_sweep`, `rut_constrained_choice`; without quasi-identifiers neither has a value
+/// (`no_quasi_identifiers`).
 pub fn choose(quasi_identifiers: &[String], candidates: &[Candidate], p: &ChoiceParams) -> Vec<MetricResult> {
     let ctx = Context {
         family: "balance",
         scope: crate::metric::Scope { table: "P", quasi_identifiers: quasi_identifiers.to_vec(), sensitive: None, attribute: None, subset: None },
         params: json!({ "rut_alpha": p.rut_alpha, "tau_r": p.tau_r, "tau_u": p.tau_u }),
     };
+    if quasi_identifiers.is_empty() {
+        // No release has a risk: the candidates are compared on utility alone, none chosen.
+        let none = |id| ctx.without_value(id, Status::NotApplicable, "no_quasi_identifiers");
+        return vec![none("rut_alpha_sweep"), none("rut_constrained_choice")];
+    }
     vec![rut_alpha_sweep(&ctx, candidates), rut_constrained_choice(&ctx, candidates, p)]
 }
