@@ -7,7 +7,7 @@
 // contents (results-nav.ts). It reads the Report only and computes nothing but display
 // formatting.
 
-import { accountNodes, scopeNodes } from '../ui/account';
+import { SCOPE_WARNINGS, accountNodes, scopeNodes } from '../ui/account';
 import { adviceView } from './advice/advice-view';
 import { attacksView } from './attacks/attacks-view';
 import { attackersView } from './identity/attackers-view';
@@ -46,10 +46,12 @@ function metricName(m: MetricResult): HTMLElement {
 }
 
 /** The report's warnings, as the JSON lists them (the core adds the metrics' warnings, one per
- * code naming its metrics): the page shows no warning the JSON lacks. */
+ * code naming its metrics): the page shows no warning the JSON lacks. Those on the rows in
+ * scope stand beside their account ([`scopeNodes`]), not here a second time. */
 function warningsList(report: Report): HTMLElement | null {
-  if (report.warnings.length === 0) return null;
-  const items = report.warnings.map((w) => el('li', { 'data-code': w.code }, `${w.message.charAt(0).toUpperCase()}${w.message.slice(1)} (${w.code})`));
+  const warnings = report.warnings.filter((w) => !SCOPE_WARNINGS.has(w.code));
+  if (warnings.length === 0) return null;
+  const items = warnings.map((w) => el('li', { 'data-code': w.code }, `${w.message.charAt(0).toUpperCase()}${w.message.slice(1)} (${w.code})`));
   const node = section('Warnings', 'warnings-title', el('ul', { class: 'warnings' }, ...items));
   node.id = 'warnings-section';
   return node;

@@ -42,8 +42,9 @@ export function recordsText(input: InputFacts): string {
   );
 }
 
-/** The warnings on the rows an audit covers (the core's `scope` module). */
-const SCOPE_WARNINGS = new Set(['rows_left_out', 'qi_mostly_blank']);
+/** The warnings on the rows an audit covers (the core's `scope` module), shown beside the
+ * account of the rows in scope rather than in the list of the other warnings. */
+export const SCOPE_WARNINGS = new Set(['rows_left_out', 'qi_mostly_blank']);
 
 /**
  * The rows the audit covered, "S of A rows in scope (L left out: D with a blank
