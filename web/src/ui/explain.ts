@@ -78,7 +78,7 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   k_anonymity_person:
     'k counted in persons rather than rows: every person shares their combination with at least k\u00a0−\u00a01 other persons.',
   suda_score:
-    'SUDA score: for each record, its minimal sample uniques (the smallest sets of its values no other record shares) weighted so that smaller sets count far more; 0 = the record has none. With q quasi-identifiers a set of k values weighs (q\u00a0−\u00a0k)!, so the scores grow combinatorially with the number of quasi-identifiers (one value among 20 weighs 19! ≈ 1.2\u00a0×\u00a010^17): compare them only between audits of the same quasi-identifiers.',
+    'SUDA score: for each record, its minimal sample uniques (the smallest sets of its values no other record shares) weighted so that smaller sets count far more; 0 = the record has none. The weights grow combinatorially with the number of quasi-identifiers (the SUDA section gives them): compare scores only between audits of the same quasi-identifiers.',
   suda_msu_records: 'Records that have at least one minimal sample unique: a set of their values that singles them out.',
   suda_msu_share: 'The share of records that have at least one minimal sample unique.',
   suda_dis_score:

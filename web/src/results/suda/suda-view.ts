@@ -34,14 +34,16 @@ function sudaScore(x: number): string {
 }
 
 /** Why the scores are as large as they are: the weight of a set of one value and of two with
- * these quasi-identifiers, and the scores scaled by the first (1 = one value no other record
- * has). */
-function scaleText(weights: number[], q: number, factorial: boolean, value: { mean: number; max: number }): string {
+ * these `q` quasi-identifiers (the core's `weights`; `qEff`: the q they were computed with,
+ * at least 3), and the scores scaled by the first (1 = one value no other record has).
+ * `factorial`: the weights are Elliot's full ones, (qEff − k)! for a set of k values. */
+function scaleText(weights: number[], q: number, qEff: number, factorial: boolean, value: { mean: number; max: number }): string {
   const [one, two] = weights;
   if (!one || !(one > 0)) return '';
   const rule = factorial ? ' (with q quasi-identifiers a set of k values weighs (q − k)!)' : '';
+  const counted = qEff !== q ? ` (counted as ${count(qEff)}, as SUDA counts fewer than three)` : '';
   return (
-    `With ${count(q)} quasi-identifiers a set of one value weighs ${sudaScore(one)}${two !== undefined ? `, a set of two ${sudaScore(two)}` : ''}${rule}: ` +
+    `With ${count(q)} quasi-identifiers${counted} a set of one value weighs ${sudaScore(one)}${two !== undefined ? `, a set of two ${sudaScore(two)}` : ''}${rule}: ` +
     'the weights, and so the scores, grow combinatorially with the number of quasi-identifiers, so compare scores only between audits of the same quasi-identifiers. ' +
     `Scaled by the weight of one value (1 = as much as one value no other record has): mean ${score(value.mean / one)}, highest ${score(value.max / one)}.`
   );
@@ -138,7 +140,7 @@ export function sudaView(report: Report): HTMLElement | null {
       `SUDA score: mean ${sudaScore(value.mean)}, highest ${sudaScore(value.max)}. `,
       disValue ? `DIS-SUDA: mean ${score(disValue.mean)}, highest ${score(disValue.max)}.` : '',
     ),
-    el('p', { id: 'suda-scale', class: 'help' }, scaleText(weights, qEff, d.weights_scheme !== 'ihsn' && maxSize >= qis.length, value)),
+    el('p', { id: 'suda-scale', class: 'help' }, scaleText(weights, qis.length, qEff, d.weights_scheme !== 'ihsn' && maxSize >= qis.length, value)),
     help(explain('suda_score'), ' ', explain('suda_dis_score')),
     el('h4', {}, 'How the scores are spread'),
     barHistogram(scoreBins(scores), 'suda-score-chart', 'Records per band of SUDA score'),
