@@ -4,6 +4,7 @@
 // day-first and month-first read offers the forms in its profile row, and the chosen one is
 // the audit's (`date_form`).
 
+import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { cardValue, openApp } from './helpers.ts';
 
@@ -58,4 +59,22 @@ test('an ambiguous date column is read in the form chosen in its profile row', a
   await page.getByRole('button', { name: 'Run audit' }).click();
   await expect(page.locator('#results-panel .card[data-metric="k_anonymity"] .card-value')).toHaveText('1', { timeout: 30_000 });
   expect(await cardValue(page, 'k_anonymity')).toBe('1');
+});
+
+test('a settings file keeps the date form it sets on a column that offers no choice', async ({ page }, testInfo) => {
+  await openApp(page);
+  await page.locator('#file-input').setInputFiles({ name: 'export.csv', mimeType: 'text/csv', buffer: Buffer.from(german()) });
+  await expect(page.locator('#profile-panel')).toContainText('export.csv');
+  // Geburtsdatum reads in one form only: its row has no select of forms.
+  await expect(page.locator('select[data-date-form="Geburtsdatum"]')).toHaveCount(0);
+  const settings = { quasi_identifiers: ['PLZ', 'Geburtsdatum'], attributes: { Geburtsdatum: { date_form: 'DD.MM.YYYY' } } };
+  const path = testInfo.outputPath('date-form-settings.json');
+  writeFileSync(path, JSON.stringify(settings));
+  await page.locator('#settings-input').setInputFiles(path);
+  await expect(page.locator('#messages')).toContainText('Roles and settings set from date-form-settings.json');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(page.locator('#results-panel .card[data-metric="k_anonymity"] .card-value')).toBeVisible({ timeout: 30_000 });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download-json').click()]);
+  const report = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { params: { attributes: Record<string, { date_form: string | null }> } };
+  expect(report.params.attributes.Geburtsdatum?.date_form).toBe('DD.MM.YYYY');
 });

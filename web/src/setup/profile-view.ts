@@ -254,12 +254,11 @@ export function renderProfile(
       const select = selects.get(name);
       if (select) select.value = role;
     }
-    for (const [name, select] of dateSelects) {
-      const form = choices.dateForms[name];
-      select.value = form ?? '';
-      if (form) dateForms[name] = form;
-      else delete dateForms[name];
-    }
+    // Every date form of the settings is kept (a column without a select too: its form was
+    // set in a settings file); the selects show theirs.
+    for (const name of Object.keys(dateForms)) delete dateForms[name];
+    Object.assign(dateForms, choices.dateForms);
+    for (const [name, select] of dateSelects) select.value = choices.dateForms[name] ?? '';
     settings.write(choices);
     roleNote.hidden = true;
     refresh();
