@@ -21,9 +21,18 @@ const QUIET_START: Duration = Duration::from_secs(1);
 #[derive(Debug, Clone, PartialEq)]
 struct Work {
     what: String,
-    unit: &'static str,
+    unit: Unit,
     done: u64,
     total: u64,
+}
+
+/// What a [`Work`] counts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Unit {
+    /// The bytes of a file, counted by [`read`] (shown in MB).
+    Bytes,
+    /// Rows grouped, or the measures' steps: counted by the core's hook.
+    Named(&'static str),
 }
 
 /// The state the reading threads and the audit's hook update, and the writer thread reads.
@@ -53,7 +62,7 @@ pub fn read(n: usize) {
 /// A file of `len` bytes starts being read.
 pub fn reading(name: &str, len: u64) {
     if let Some(m) = METER.get() {
-        m.set(Work { what: format!("reading {name}"), unit: "MB", done: 0, total: len });
+        m.set(Work { what: format!("reading {name}"), unit: Unit::Bytes, done: 0, total: len });
         m.bytes.store(0, Ordering::Relaxed);
     }
 }
@@ -80,15 +89,14 @@ impl Meter {
         if work.what.is_empty() {
             return None;
         }
-        if work.unit == "MB" {
+        if work.unit == Unit::Bytes {
             work.done = self.bytes.load(Ordering::Relaxed).min(work.total);
         }
         let (began, from) = *self.began.lock().unwrap_or_else(|e| e.into_inner());
         let share = work.done as f64 / work.total.max(1) as f64;
-        let amount = if work.unit == "MB" {
-            format!("{:.1} of {:.1} MB", work.done as f64 / 1e6, work.total as f64 / 1e6)
-        } else {
-            format!("{} of {} {}", work.done, work.total, work.unit)
+        let amount = match work.unit {
+            Unit::Bytes => format!("{:.1} of {:.1} MB", work.done as f64 / 1e6, work.total as f64 / 1e6),
+            Unit::Named(unit) => format!("{} of {} {unit}", work.done, work.total),
         };
         Some(format!("{}: {amount} ({:.0} %), {}", work.what, 100.0 * share, time_left(work.done, work.total, from, began.elapsed())))
     }
@@ -133,7 +141,7 @@ fn hook() -> Hook {
                 Phase::Rows => ("auditing: grouping the rows into classes", "rows"),
                 Phase::Measures => ("auditing: computing the measures", "steps"),
             };
-            m.set(Work { what: what.into(), unit, done: step.done, total: step.total });
+            m.set(Work { what: what.into(), unit: Unit::Named(unit), done: step.done, total: step.total });
         }
     })
 }
@@ -148,7 +156,7 @@ pub fn shown<R>(asked: bool, f: impl FnOnce() -> R) -> R {
     let meter = METER.get_or_init(|| Meter {
         asked,
         bytes: AtomicU64::new(0),
-        work: Mutex::new(Work { what: String::new(), unit: "steps", done: 0, total: 1 }),
+        work: Mutex::new(Work { what: String::new(), unit: Unit::Named("steps"), done: 0, total: 1 }),
         began: Mutex::new((Instant::now(), 0)),
         last: Mutex::new(None),
     });
