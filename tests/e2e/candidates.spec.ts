@@ -110,12 +110,21 @@ test('compare candidates: every measure per candidate, the map, the sweep and th
   await expect(page.locator('#audit-problem')).toContainText('needs the original table');
   await page.locator('#original-input').setInputFiles(join(dir, 'lvl0.csv'));
   await expect(page.locator('#record-id')).toHaveValue('record_id');
+  // Each title the progress panel takes: the audit of each candidate shows its own steps.
+  await page.evaluate(() => {
+    const titles: string[] = [];
+    (window as unknown as { titles: string[] }).titles = titles;
+    const title = document.getElementById('progress-title')!;
+    new MutationObserver(() => titles.push(title.textContent ?? '')).observe(title, { childList: true, characterData: true, subtree: true });
+  });
   await page.getByRole('button', { name: 'Compare candidates' }).click();
 
   const best = page.locator('#best-candidate');
   await expect(best).toHaveAttribute('data-candidate', /.+/, { timeout: 60_000 });
   await expect(page.locator('#results-title')).toHaveText('3. Compare candidates');
   await expect(page.locator('#messages .message-error')).toHaveCount(0);
+  const titles = await page.evaluate(() => (window as unknown as { titles: string[] }).titles);
+  expect(titles.filter((t) => t.endsWith(': computing the measures…')).length, titles.join(' | ')).toBeGreaterThanOrEqual(files.length);
 
   // Every measure per candidate, as the CLI computes it; R and U fall from level 1 to 3.
   for (const [i, file] of files.entries()) {

@@ -49,7 +49,7 @@ async function expectFigures(page: Page, expected: ReturnType<typeof cli>): Prom
 }
 
 /** Records, from now on, each state the line under the results takes and how the results are
- * marked then ([`recordedStates`]). */
+ * marked then ([`recordedStates`]), and each text it shows. */
 async function recordStates(page: Page): Promise<void> {
   await page.evaluate(() => {
     const line = document.querySelector<HTMLElement>('#results-freshness')!;
@@ -61,6 +61,9 @@ async function recordStates(page: Page): Promise<void> {
       states.push(`${line.dataset.state}, ${marked}`);
     };
     new MutationObserver(note).observe(line, { attributes: true, attributeFilter: ['data-state'] });
+    const texts: string[] = [];
+    (window as unknown as { __texts: string[] }).__texts = texts;
+    new MutationObserver(() => texts.push(line.textContent ?? '')).observe(line, { childList: true, characterData: true, subtree: true });
   });
 }
 
@@ -99,6 +102,9 @@ test('a change of roles or settings is recomputed from the kept table, never by 
   const states = await recordedStates(page);
   expect(states[0]).toBe('stale, results stale and busy');
   expect(states.at(-1)).toBe('fresh, results current');
+  // Meanwhile the line said how far the recompute was.
+  const texts = await page.evaluate(() => (window as unknown as { __texts: string[] }).__texts);
+  expect(texts.some((t) => /^Out of date: the settings changed; recomputing… computing the measures: [\d,]+ of [\d,]+ steps · [\d.]+%/.test(t)), texts.join(' | ')).toBe(true);
   await expect(results).toContainText('Quasi-identifiers: age, sex, zip');
   await expect(results).not.toHaveClass(/stale/);
   await expect(freshness).toContainText(/Recomputed in \d+\.\d\d s from the table kept in memory; the file was not read again/);

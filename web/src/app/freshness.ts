@@ -18,6 +18,9 @@ export const TYPING_PAUSE_MS = 250;
  * once. */
 export const CHOICE_PAUSE_MS = 50;
 
+/** The line while a recompute is asked for or under way. */
+const STALE = 'Out of date: the settings changed; recomputing…';
+
 /** What the results shown were computed for: fresh, out of date, or not computable. */
 type State = 'fresh' | 'stale' | 'invalid';
 
@@ -77,7 +80,7 @@ export class Freshness {
     if (this.timer === null && this.askedKey !== null && this.key() === this.askedKey) return;
     this.version += 1;
     if (this.results.hidden) return; // nothing shown to keep in step
-    this.mark('stale', 'Out of date: the settings changed; recomputing…');
+    this.mark('stale', STALE);
     this.stop();
     this.timer = setTimeout(() => {
       this.timer = null;
@@ -100,6 +103,11 @@ export class Freshness {
     this.line.dataset.fileReads = String(read.fileReads);
     this.line.dataset.kept = String(read.kept);
     this.mark('fresh', readText(read, recomputed));
+  }
+
+  /** How far the recompute under way is (`text`), while the results are out of date. */
+  progress(text: string): void {
+    if (this.line.dataset.state === 'stale') this.line.textContent = `${STALE} ${text}`;
   }
 
   /** A recompute failed (the error is shown elsewhere): the results stay out of date. */

@@ -141,6 +141,7 @@ function recompute(): boolean {
   job.original = choices.original;
   job.control = choices.original ? choices.control : null;
   client.recompute(job.source, job.config, choices.reference, choices.original, job.control);
+  estimate.reset(performance.now());
   return true;
 }
 
@@ -198,13 +199,18 @@ function updateProgress(p: Progress): void {
 
 /** The audit after its read: the rows summarised into classes, then the measures' steps. */
 function updateAuditProgress(p: AuditProgress): void {
-  if (!job?.pass) return;
-  setProgressTitle(`${PASS_TITLES[job.pass]}: ${p.phase === 'rows' ? 'grouping the rows into classes' : 'computing the measures'}`);
-  progressBar.max = Math.max(1, p.total);
-  progressBar.value = p.done;
+  if (!job) return;
+  const step = p.phase === 'rows' ? 'grouping the rows into classes' : 'computing the measures';
   const units = p.phase === 'rows' ? plural(p.total, 'row') : plural(p.total, 'step');
   const left = estimate.update(p.phase, p.done, p.total, performance.now());
-  progressText.textContent = `${count(p.done)} of ${units} · ${percent(p.done / Math.max(1, p.total))} · ${left}`;
+  const text = `${count(p.done)} of ${units} · ${percent(p.done / Math.max(1, p.total))} · ${left}`;
+  // A recompute (no pass's progress shown) says it on the line above the results.
+  if (!job.pass || progressPanel.hidden) return freshness.progress(`${step}: ${text}`);
+  const title = job.pass === 'compare' ? (job.candidateTitle ?? PASS_TITLES.compare) : PASS_TITLES[job.pass];
+  setProgressTitle(`${title}: ${step}`);
+  progressBar.max = Math.max(1, p.total);
+  progressBar.value = p.done;
+  progressText.textContent = text;
 }
 
 /** The settings of an audit of `j`: the form's choices, over the settings of a link or a

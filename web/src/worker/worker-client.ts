@@ -242,6 +242,11 @@ export class WorkerClient {
       this.onMessage(message);
       return;
     }
+    // The latest recompute's progress goes to the page too (the line above the results).
+    if (message.type === 'audit_progress' && message.id === this.recomputeId && message.id !== 0) {
+      this.onMessage(message);
+      return;
+    }
     if (message.id !== this.currentId) return; // a late message from a cancelled run or recompute
     if (message.type === 'result' || message.type === 'extract_result' || message.type === 'per_record_result' || message.type === 'compare_result' || message.type === 'error') {
       this.currentId = 0;

@@ -183,16 +183,26 @@ interface Sink {
   rows?(): number;
 }
 
+/** A gate that opens at most every 100 ms, and whenever `now` says so. */
+function throttle(): (now: boolean) => boolean {
+  let last = -Infinity;
+  return (now) => {
+    const t = performance.now();
+    if (!now && t - last < PROGRESS_INTERVAL_MS) return false;
+    last = t;
+    return true;
+  };
+}
+
 /** Posts the progress of reading `blob`, at most every 100 ms (`force`: now). */
 function progressPoster(id: number, blob: Blob, target: Target): (bytes: number, rows: number | null, force?: boolean) => void {
   const started = performance.now();
-  let lastPost = -Infinity;
+  const due = throttle();
   return (bytes, rows, force = false) => {
-    if (!force && performance.now() - lastPost < PROGRESS_INTERVAL_MS) return;
+    if (!due(force)) return;
     const seconds = (performance.now() - started) / 1000;
     const mbPerSec = seconds > 0 ? bytes / 1e6 / seconds : 0;
     scope.postMessage({ type: 'progress', id, progress: { target, rows, bytes, totalBytes: blob.size, mbPerSec } });
-    lastPost = performance.now();
   };
 }
 
@@ -202,13 +212,11 @@ function progressPoster(id: number, blob: Blob, target: Target): (bytes: number,
  * message leaves at once), at most every 100 ms but at each phase's start and end.
  */
 function auditProgressPoster(id: number): (phase: string, done: number, total: number) => void {
-  let lastPost = -Infinity;
+  const due = throttle();
   let lastPhase = '';
   return (phase, done, total) => {
-    const edge = phase !== lastPhase || done === total;
-    if (!edge && performance.now() - lastPost < PROGRESS_INTERVAL_MS) return;
+    if (!due(phase !== lastPhase || done === total)) return;
     scope.postMessage({ type: 'audit_progress', id, progress: { phase: phase as AuditProgress['phase'], done, total } });
-    lastPost = performance.now();
     lastPhase = phase;
   };
 }
@@ -569,15 +577,22 @@ async function auditRelease(
   onTarget: (t: Target) => void,
 ): Promise<{ report: Report; read: TableRead }> {
   const started = performance.now();
-  on_progress(auditProgressPoster(id));
-  try {
-    const { report, read } = await withEncodingRetry(id, 'table', config.encoding === 'windows-1252', async (encoding) => {
+  const { report, read } = await withAuditProgress(id, () =>
+    withEncodingRetry(id, 'table', config.encoding === 'windows-1252', async (encoding) => {
       // Read as windows-1252 after all: the parts may have failed for the encoding alone.
       if (encoding !== (config.encoding ?? null)) notKept = null;
       const sides = await sidesFor(id, config, original, reference, control, onTarget);
       return auditTable(id, blob, withEncoding(config, encoding), sides, mayRead, hashed);
-    });
-    return { report, read: { ...read, fileReads, seconds: (performance.now() - started) / 1000, sheets: releasedSheets } };
+    }),
+  );
+  return { report, read: { ...read, fileReads, seconds: (performance.now() - started) / 1000, sheets: releasedSheets } };
+}
+
+/** Runs `work` with the engine's audit progress posted for run `id`. */
+async function withAuditProgress<T>(id: number, work: () => Promise<T>): Promise<T> {
+  on_progress(auditProgressPoster(id));
+  try {
+    return await work();
   } finally {
     on_progress(undefined);
   }
@@ -629,17 +644,19 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
           scope.postMessage({ type: 'candidate', id, index, total, name: file.name });
           const own = index === 0 ? config : { ...config, encoding: null };
           const format = await formatOf(file, file.name);
-          const { report } = await withEncodingRetry(id, 'table', own.encoding === 'windows-1252', async (encoding) => {
-            const sides = await sidesFor(id, config, request.original, request.reference, request.control, onTarget);
-            if (format === 'csv') return { report: await streamAudit(id, file, withEncoding(own, encoding), sides) };
-            const { table } = await cellsTable(id, file, config, format);
-            try {
-              giveSides(table, sides);
-              return { report: table.audit(config) as Report };
-            } finally {
-              table.free();
-            }
-          });
+          const { report } = await withAuditProgress(id, () =>
+            withEncodingRetry(id, 'table', own.encoding === 'windows-1252', async (encoding) => {
+              const sides = await sidesFor(id, config, request.original, request.reference, request.control, onTarget);
+              if (format === 'csv') return { report: await streamAudit(id, file, withEncoding(own, encoding), sides) };
+              const { table } = await cellsTable(id, file, config, format);
+              try {
+                giveSides(table, sides);
+                return { report: table.audit(config) as Report };
+              } finally {
+                table.free();
+              }
+            }),
+          );
           reports.push(report);
         }
         scope.postMessage({ type: 'compare_result', id, reports });

@@ -285,6 +285,10 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
     // The chosen one is highlighted only when it is worth sharing (not when every R = 1).
     const crowned = allAtFullRisk(scored) ? null : (choice?.chosen ?? null);
     table.update(choice, scored, crowned);
+    panel.setAttribute('data-choice', choice?.chosen ?? '');
+    panel.setAttribute('data-alpha', String(p.rut_alpha));
+    // Without a scored candidate the charts are left out of the panel (below): not drawn.
+    if (scored.length === 0) return;
     mapInput = {
       candidates: scored.map((e) => e.candidate!),
       colorIndex: scored.map(colorOf),
@@ -298,8 +302,6 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
     else if (sweep && sweep.rows.length) {
       sweepChart = rutSweepChart(sweepHost, scored.map((e) => e.name), sweep.rows, p.rut_alpha, scored.map(colorOf));
     }
-    panel.setAttribute('data-choice', choice?.chosen ?? '');
-    panel.setAttribute('data-alpha', String(p.rut_alpha));
   };
 
   const controls = choiceControls('choice', inputs.config.rut_alpha ?? DEFAULT_ALPHA, true, (p) => void apply(p));
