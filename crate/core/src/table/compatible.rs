@@ -4,11 +4,15 @@
 //!
 //! Two keys are compatible when they agree on every QI where neither is blank. Keys are grouped
 //! by their blank pattern (the QIs where they are blank); for a pair of patterns, blanking the
-//! QIs blank in either turns compatibility into equality, so one hash of projected keys (those
-//! of the smaller group), with the other group's masses summed, answers every key of the second.
+//! QIs blank in either turns compatibility into equality, so one hash of one group's projected
+//! keys, with their masses summed, answers every key of the other. The complete keys, by far the
+//! most, are each looked up once per blank pattern (both ways at once); a projection's hash is
+//! the key's hash less the hidden QIs' parts, so no projected key is built.
 
-use crate::hash::{Map, map};
-use crate::table::dictionary::{MISSING, is_blank};
+use hashbrown::HashTable;
+
+use crate::hash::{Map, folded_multiply, map};
+use crate::table::dictionary::is_blank;
 
 /// What is summed over compatible keys: a record count, a weight, a distribution.
 pub trait Mass: Default {
@@ -65,6 +69,102 @@ pub struct Others<M> {
     pub blank: M,
 }
 
+/// Projected keys, hashed without copying them: a key's hash is the sum of one word per QI
+/// (`part`), so a projection's hash is the key's whole sum less the parts of the QIs hidden.
+struct Keys {
+    /// The keys' codes, one key after the other (read in order as the complete keys are).
+    codes: Vec<u32>,
+    q: usize,
+    whole: Vec<u64>,
+}
+
+impl Keys {
+    fn new(keys: &[Vec<u32>], q: usize) -> Self {
+        let codes: Vec<u32> = keys.iter().flatten().copied().collect();
+        let whole = codes.chunks_exact(q).map(|k| k.iter().enumerate().fold(0u64, |h, (a, &c)| h.wrapping_add(part(a, c)))).collect();
+        Keys { codes, q, whole }
+    }
+
+    fn key(&self, i: usize) -> &[u32] {
+        &self.codes[i * self.q..(i + 1) * self.q]
+    }
+
+    /// The hash of key `i` with the QIs `hidden` (their positions) left out.
+    fn hash(&self, i: usize, hidden: &[usize]) -> u64 {
+        let key = self.key(i);
+        hidden.iter().fold(self.whole[i], |h, &a| h.wrapping_sub(part(a, key[a])))
+    }
+
+    /// Whether keys `i` and `j` agree outside `hidden`.
+    fn same(&self, i: usize, j: usize, hidden: &[bool]) -> bool {
+        self.key(i).iter().zip(self.key(j)).zip(hidden).all(|((a, b), &h)| h || a == b)
+    }
+}
+
+/// Keys indexed by their projection (the QIs `hidden` left out): a slot per distinct one.
+#[derive(Default)]
+struct Projections {
+    /// Slots by the projection's hash.
+    slots: HashTable<u32>,
+    /// A key of each slot and the slot's hash.
+    reps: Vec<(usize, u64)>,
+}
+
+impl Projections {
+    /// The slot of key `i`'s projection, if some key indexed has it.
+    fn find(&self, keys: &Keys, i: usize, hidden: &Hidden) -> Option<u32> {
+        let h = keys.hash(i, &hidden.at);
+        self.slots.find(h, |&s| keys.same(self.reps[s as usize].0, i, &hidden.mask)).copied()
+    }
+
+    /// The slot of key `i`'s projection, made when it is the first.
+    fn slot(&mut self, keys: &Keys, i: usize, hidden: &Hidden) -> u32 {
+        if let Some(slot) = self.find(keys, i, hidden) {
+            return slot;
+        }
+        let h = keys.hash(i, &hidden.at);
+        let slot = self.reps.len() as u32;
+        self.reps.push((i, h));
+        let reps = &self.reps;
+        self.slots.insert_unique(h, slot, |&s| reps[s as usize].1);
+        slot
+    }
+
+    /// The masses of `from` summed by slot and finished: every key's when `make`, else only
+    /// the keys whose projection is indexed already.
+    fn sums<M: Mass>(&mut self, keys: &Keys, from: &[usize], mass: &[M], hidden: &Hidden, make: bool) -> Vec<M> {
+        let mut sums: Vec<M> = self.reps.iter().map(|_| M::default()).collect();
+        for &j in from {
+            let slot = if make { Some(self.slot(keys, j, hidden)) } else { self.find(keys, j, hidden) };
+            let Some(slot) = slot else { continue };
+            if slot as usize == sums.len() {
+                sums.push(M::default());
+            }
+            sums[slot as usize].add(&mass[j]);
+        }
+        sums.iter_mut().for_each(M::finish);
+        sums
+    }
+}
+
+/// The QIs left out of a projection: as a mask, and their positions.
+struct Hidden {
+    mask: Vec<bool>,
+    at: Vec<usize>,
+}
+
+impl Hidden {
+    fn new(mask: Vec<bool>) -> Self {
+        let at = mask.iter().enumerate().filter(|&(_, &h)| h).map(|(a, _)| a).collect();
+        Hidden { mask, at }
+    }
+}
+
+/// The word code `c` of QI `a` adds to a key's hash.
+fn part(a: usize, c: u32) -> u64 {
+    folded_multiply(u64::from(c) | (a as u64) << 32, 0x9e37_79b9_7f4a_7c15)
+}
+
 /// For each of `keys` (distinct), the masses of the other keys compatible with it.
 pub fn others<M: Mass>(keys: &[Vec<u32>], mass: &[M]) -> Vec<Others<M>> {
     let mut out: Vec<Others<M>> = keys.iter().map(|_| Others::default()).collect();
@@ -72,65 +172,60 @@ pub fn others<M: Mass>(keys: &[Vec<u32>], mass: &[M]) -> Vec<Others<M>> {
     let mut patterns: Vec<Vec<bool>> = Vec::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut ids: Map<Vec<bool>, usize> = map();
+    let mut pattern = vec![false; q];
     for (i, key) in keys.iter().enumerate() {
-        let pattern: Vec<bool> = key.iter().map(|&c| is_blank(c)).collect();
-        let id = *ids.entry(pattern.clone()).or_insert_with(|| {
-            patterns.push(pattern);
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
+        pattern.iter_mut().zip(key).for_each(|(p, &c)| *p = is_blank(c));
+        let id = match ids.get(pattern.as_slice()) {
+            Some(&id) => id,
+            None => {
+                ids.insert(pattern.clone(), groups.len());
+                patterns.push(pattern.clone());
+                groups.push(Vec::new());
+                groups.len() - 1
+            }
+        };
         groups[id].push(i);
     }
-    let mut buf = vec![0u32; q];
-    let project = |buf: &mut Vec<u32>, key: &[u32], hidden: &[bool]| {
-        for ((b, &c), &h) in buf.iter_mut().zip(key).zip(hidden) {
-            *b = if h { MISSING } else { c };
+    let keys = Keys::new(keys, q);
+    // Two distinct complete keys never match: every pair of groups but that one is summed.
+    let complete = patterns.iter().position(|p| !p.contains(&true));
+    for (pb, group) in groups.iter().enumerate().filter(|&(p, _)| Some(p) != complete) {
+        // The complete keys (by far the most) and this pattern's, both ways in one pass over
+        // the complete keys, each looked up among this pattern's projections.
+        if let Some(c) = complete {
+            let hidden = Hidden::new(patterns[pb].clone());
+            let mut index = Projections::default();
+            let sums = index.sums(&keys, group, mass, &hidden, true);
+            let mut matched: Vec<M> = sums.iter().map(|_| M::default()).collect();
+            for &j in &groups[c] {
+                if let Some(s) = index.find(&keys, j, &hidden) {
+                    out[j].blank.add(&sums[s as usize]);
+                    matched[s as usize].add(&mass[j]);
+                }
+            }
+            matched.iter_mut().for_each(M::finish);
+            for &i in group {
+                let s = index.find(&keys, i, &hidden).expect("indexed above");
+                out[i].complete.add(&matched[s as usize]);
+            }
         }
-    };
-    for (pj, from) in groups.iter().enumerate() {
-        let blank = patterns[pj].contains(&true);
-        for (pi, to) in groups.iter().enumerate() {
-            // Two distinct complete keys never match.
-            if !blank && !patterns[pi].contains(&true) {
-                continue;
+        // Every blank pattern's keys summed for this one's, the QIs blank in either hidden.
+        // The smaller group is indexed: when it is this one, only the projections it asks for
+        // are summed.
+        for (pa, from) in groups.iter().enumerate().filter(|&(p, _)| Some(p) != complete) {
+            let hidden = Hidden::new(patterns[pa].iter().zip(&patterns[pb]).map(|(&a, &b)| a || b).collect());
+            let mut index = Projections::default();
+            let asked = group.len() < from.len();
+            if asked {
+                group.iter().for_each(|&i| _ = index.slot(&keys, i, &hidden));
             }
-            let hidden: Vec<bool> = patterns[pi].iter().zip(&patterns[pj]).map(|(&a, &b)| a || b).collect();
-            // The smaller group's projections are hashed. When it is `to`, only the keys of
-            // `from` that some key of `to` asks for are summed (the complete keys, by far the
-            // most, are each looked up once per pattern; their masses are not copied).
-            let mut sums: Map<Box<[u32]>, M> = map();
-            let asked = to.len() < from.len();
-            for &i in to.iter().filter(|_| asked) {
-                project(&mut buf, &keys[i], &hidden);
-                if !sums.contains_key(buf.as_slice()) {
-                    sums.insert(buf.as_slice().into(), M::default());
-                }
-            }
-            for &j in from {
-                project(&mut buf, &keys[j], &hidden);
-                match sums.get_mut(buf.as_slice()) {
-                    Some(s) => s.add(&mass[j]),
-                    None if !asked => {
-                        let mut s = M::default();
-                        s.add(&mass[j]);
-                        sums.insert(buf.as_slice().into(), s);
-                    }
-                    None => {}
-                }
-            }
-            sums.values_mut().for_each(M::finish);
-            for &i in to {
-                project(&mut buf, &keys[i], &hidden);
-                let Some(s) = sums.get(buf.as_slice()) else { continue };
-                let o = &mut out[i];
-                if blank {
-                    o.blank.add(s);
-                    // A key is in its own pattern's sum: only the others count.
-                    if pi == pj {
-                        o.blank.sub(&mass[i]);
-                    }
-                } else {
-                    o.complete.add(s);
+            let sums = index.sums(&keys, from, mass, &hidden, !asked);
+            for &i in group {
+                let Some(s) = index.find(&keys, i, &hidden) else { continue };
+                out[i].blank.add(&sums[s as usize]);
+                // A key is in its own pattern's sum: only the others count.
+                if pa == pb {
+                    out[i].blank.sub(&mass[i]);
                 }
             }
         }
@@ -157,7 +252,7 @@ mod tests {
                 for j in (0..keys.len()).filter(|&j| j != i) {
                     // alpha 0 tells the blank keys apart (their weight) from complete ones.
                     match omega(&keys[i], &keys[j], MissingPolicy::Wildcard, 0.0) {
-                        Some(w) if w == 1.0 => o.complete += mass[j],
+                        Some(1.0) => o.complete += mass[j],
                         Some(_) => o.blank += mass[j],
                         None => {}
                     }
