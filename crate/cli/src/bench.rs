@@ -70,7 +70,6 @@ pub fn bench(rows: usize, qi: Vec<String>, sensitive: Vec<String>, file: Option<
     Ok(())
 }
 
-
 /// The `bench` measurements on a given file.
 #[derive(clap::Subcommand)]
 pub enum Mode {

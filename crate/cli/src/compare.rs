@@ -43,7 +43,8 @@ pub struct CompareArgs {
 pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
     let config = args.settings.config(&args.qi, args.wildcard_alpha, args.alpha)?;
     let reports = crate::progress::shown(args.settings.progress, || -> Result<Vec<(String, pseudolens_core::Report)>, Failure> {
-        let mut sides = SideTables::read(&config, Some(&args.original), args.settings.reference.as_deref())?.with_control(&config, args.settings.attacks.control.as_deref())?;
+        let mut sides = SideTables::read(&config, Some(&args.original), args.settings.reference.as_deref())?
+            .with_control(&config, args.settings.attacks.control.as_deref())?;
         sides.threads = crate::parallel::use_threads(args.settings.threads);
         sides.sheet = args.settings.sheet.clone();
         args.candidates.iter().map(|path| Ok((path.display().to_string(), sides.audit(path, &config)?))).collect()
@@ -68,7 +69,8 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     writeln!(out, "{:<40} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}", "candidate", "risk R", "utility U", "safety", "rut", "UM", "CM3").map_err(write)?;
     for (name, report) in &reports {
         let v = |id: &str| report.metric(id).and_then(|m| m.value.as_f64()).map_or("-".to_string(), |x| format!("{x:.4}"));
-        writeln!(out, "{name:<40} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}", v("risk_r"), v("utility_u"), v("safety"), v("rut"), v("perm_um"), v("perm_cm3")).map_err(write)?;
+        writeln!(out, "{name:<40} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}", v("risk_r"), v("utility_u"), v("safety"), v("rut"), v("perm_um"), v("perm_cm3"))
+            .map_err(write)?;
     }
     let choice = &metrics[1];
     if choice.reason == Some("no_quasi_identifiers") {

@@ -12,9 +12,8 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Mutex;
 
-use pseudolens_core::{ContentHash, Probe, Reader, Span};
 use pseudolens_core::{Audit, AuditConfig, AuditPart};
-
+use pseudolens_core::{ContentHash, Probe, Reader, Span};
 
 use crate::{CHUNK, Failure, io_err};
 

@@ -6,8 +6,8 @@ use std::io::{BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
 
-use pseudolens_core::{Captured, Encoding, Format, Original, Probe, ReadPath, ReferenceTable, Span, Table, Warning, audit_table_with_control};
 use pseudolens_core::{Audit, AuditConfig, AuditPart, Report};
+use pseudolens_core::{Captured, Encoding, Format, Original, Probe, ReadPath, ReferenceTable, Span, Table, Warning, audit_table_with_control};
 
 use crate::parallel::read_in_parts;
 use crate::{Failure, io_err, stream};
@@ -23,7 +23,13 @@ pub fn format_of(path: &Path) -> Result<Format, Failure> {
 /// reader): a Parquet file of several row groups in parts on up to `threads` threads, merged
 /// in order (the report is the same whatever the number); then gives it the file's size and
 /// SHA-256.
-fn read_cells(path: &Path, make: &(dyn Fn() -> Result<Audit, pseudolens_core::Error> + Sync), format: Format, sheet: Option<&str>, threads: usize) -> Result<AuditPart, Failure> {
+fn read_cells(
+    path: &Path,
+    make: &(dyn Fn() -> Result<Audit, pseudolens_core::Error> + Sync),
+    format: Format,
+    sheet: Option<&str>,
+    threads: usize,
+) -> Result<AuditPart, Failure> {
     let open = || File::open(path).map_err(io_err(path));
     let len = open()?.metadata().map_err(io_err(path))?.len();
     let mut part = match format {
@@ -74,13 +80,12 @@ fn side_csv(path: Option<&Path>, role: &str) -> Result<(), Failure> {
 
 /// Runs `read` with the encoding detected; a file detected as UTF-8 that turns out not to be
 /// is read again as Windows-1252 (spec README Sec 6), and the warning says so.
-pub fn with_fallback<T>(
-    path: &Path,
-    forced: Option<Encoding>,
-    read: impl Fn(Option<Encoding>) -> Result<T, Failure>,
-) -> Result<(T, Option<Warning>), Failure> {
+pub fn with_fallback<T>(path: &Path, forced: Option<Encoding>, read: impl Fn(Option<Encoding>) -> Result<T, Failure>) -> Result<(T, Option<Warning>), Failure> {
     match read(forced) {
-        Err(Failure::Audit(e)) if forced.is_none() && let Some(fallback) = Encoding::fallback(e.code) => {
+        Err(Failure::Audit(e))
+            if forced.is_none()
+                && let Some(fallback) = Encoding::fallback(e.code) =>
+        {
             let again = read(Some(fallback))?;
             Ok((again, Some(Warning::encoding_fallback(path.display(), &e))))
         }
@@ -250,11 +255,7 @@ impl SideTables {
 
 /// Reads a side table at `path`, if given, with the encoding fallback; its warning joins
 /// `warnings`.
-fn read_whole<T>(
-    path: Option<&Path>,
-    warnings: &mut Vec<Warning>,
-    read: impl Fn(&Path, Option<Encoding>) -> Result<T, Failure>,
-) -> Result<Option<T>, Failure> {
+fn read_whole<T>(path: Option<&Path>, warnings: &mut Vec<Warning>, read: impl Fn(&Path, Option<Encoding>) -> Result<T, Failure>) -> Result<Option<T>, Failure> {
     let Some(path) = path else { return Ok(None) };
     let (table, w) = with_fallback(path, None, |encoding| read(path, encoding))?;
     warnings.extend(w);

@@ -9,13 +9,14 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use pseudolens_core::AuditConfig;
-use pseudolens_core::ingest::cell::{DATE_FORMS, DateForm};
+use pseudolens_core::KMapEstimator;
 use pseudolens_core::attack::SoMode;
 use pseudolens_core::attribute::{SaMode, TDistance, TReference};
-use pseudolens_core::KMapEstimator;
 use pseudolens_core::identity::suda::SudaWeights;
+use pseudolens_core::ingest::cell::{DATE_FORMS, DateForm};
 use pseudolens_core::{
-    AdviceParams, AttackParams, Aggregate, AttributeSettings, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination, UtilityParams, WeightPreset,
+    AdviceParams, Aggregate, AttackParams, AttributeSettings, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination, UtilityParams,
+    WeightPreset,
 };
 
 use crate::{Failure, io_err};
@@ -56,7 +57,13 @@ pub fn size(s: &str) -> Result<u64, String> {
         t if t.ends_with('K') => (t[..t.len() - 1].to_string(), 1 << 10),
         t => (t, 1),
     };
-    digits.trim().parse::<u64>().ok().and_then(|n| n.checked_mul(unit)).filter(|&n| n > 0).ok_or_else(|| format!("expected a size such as 512M or 2G, not \"{s}\""))
+    digits
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(unit))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("expected a size such as 512M or 2G, not \"{s}\""))
 }
 
 /// `--rut-alpha`: a number, or a weight preset (spec balance.md Sec 4).
@@ -488,7 +495,6 @@ fn bounds(s: &str) -> Result<(f64, f64), String> {
     if (0.0..=1.0).contains(&a) && (0.0..=1.0).contains(&b) && a <= b { Ok((a, b)) } else { Err("DMIN and DMAX lie in [0, 1], DMIN <= DMAX".into()) }
 }
 
-
 impl Settings {
     /// The audit configuration: the settings file (or the core's defaults), then the flags
     /// given, the QIs (when given), the wildcard alpha and the weight of utility in the RUT
@@ -725,4 +731,3 @@ fn parse_query(q: &str) -> Result<Query, String> {
     };
     Ok(Query { group_by, aggregate })
 }
-

@@ -16,7 +16,15 @@ pub fn print_profile(report: &Report, out: &mut impl Write) -> io::Result<()> {
             (None, true) => "  decimal comma".to_string(),
             (None, false) => String::new(),
         };
-        writeln!(out, "{:<24} {:<12} {:<32} {:>12} distinct  {:?}{reading}", c.name, format!("{:?}", c.kind).to_lowercase(), c.shape, distinct, c.proposed_role)?;
+        writeln!(
+            out,
+            "{:<24} {:<12} {:<32} {:>12} distinct  {:?}{reading}",
+            c.name,
+            format!("{:?}", c.kind).to_lowercase(),
+            c.shape,
+            distinct,
+            c.proposed_role
+        )?;
     }
     for w in &report.warnings {
         writeln!(out, "warning ({}): {}", w.code, w.message)?;
@@ -91,10 +99,15 @@ fn suda_lines(details: &serde_json::Value, out: &mut impl Write) -> io::Result<(
         writeln!(out, "SUDA: highest-scoring records (row, score, minimal sample uniques):")?;
     }
     for t in top.iter().take(10) {
-        let sets: Vec<String> = t["msus"].as_array().into_iter().flatten().map(|s| {
-            let names: Vec<&str> = s.as_array().into_iter().flatten().filter_map(|n| n.as_str()).collect();
-            format!("{{{}}}", names.join(","))
-        }).collect();
+        let sets: Vec<String> = t["msus"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| {
+                let names: Vec<&str> = s.as_array().into_iter().flatten().filter_map(|n| n.as_str()).collect();
+                format!("{{{}}}", names.join(","))
+            })
+            .collect();
         writeln!(out, "  row {:<10} {:>8}  {}", t["row"], t["score"], sets.join(" "))?;
     }
     Ok(())

@@ -22,7 +22,10 @@ fn the_readable_output_lists_the_changes_best_first() {
     let first = list.lines().nth(1).unwrap();
     // Suppressing the 3 records of classes under 2 and dropping age both leave no record at
     // risk; the suppression costs less (3 of 5 records against the whole column).
-    assert_eq!(first, "  1. Suppress the records of classes smaller than 2: k 1 → 2, records at risk 60.0 % → 0.0 %, verdict RED → AMBER; 3 records suppressed (60.0 %).");
+    assert_eq!(
+        first,
+        "  1. Suppress the records of classes smaller than 2: k 1 → 2, records at risk 60.0 % → 0.0 %, verdict RED → AMBER; 3 records suppressed (60.0 %)."
+    );
     assert!(list.lines().nth(2).unwrap().starts_with("  2. Drop age: k 1 → 2"));
 }
 

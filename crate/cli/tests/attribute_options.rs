@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 
 /// golden.md G2 (13 rows, QIs zip and age, SAs disease and salary).
 const G2: &str = include_str!("../../core/tests/fixtures/g2.csv");
-const HIERARCHY: &str = "flu;Respiratory;*\npneumonia;Respiratory;*\nbronchitis;Respiratory;*\ngastric ulcer;Digestive;*\ngastritis;Digestive;*\nstomach cancer;Digestive;*\n";
+const HIERARCHY: &str =
+    "flu;Respiratory;*\npneumonia;Respiratory;*\nbronchitis;Respiratory;*\ngastric ulcer;Digestive;*\ngastritis;Digestive;*\nstomach cancer;Digestive;*\n";
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("pseudolens-attr-{}-{name}", std::process::id()));
@@ -36,8 +37,23 @@ fn flags_give_the_settings_file_report() {
     let flags = json_of(
         &d,
         &[
-            "--qi", "zip,age", "--sensitive", "disease,salary", "--t-distance", "hierarchical", "--hierarchy", "disease=disease.csv",
-            "--kind", "salary=ordinal", "--order", &format!("salary={order}"), "--t-reference", "released", "--sa-mode", "per-attribute", "--json",
+            "--qi",
+            "zip,age",
+            "--sensitive",
+            "disease,salary",
+            "--t-distance",
+            "hierarchical",
+            "--hierarchy",
+            "disease=disease.csv",
+            "--kind",
+            "salary=ordinal",
+            "--order",
+            &format!("salary={order}"),
+            "--t-reference",
+            "released",
+            "--sa-mode",
+            "per-attribute",
+            "--json",
         ],
     );
     // golden.md G2: hierarchical t of disease 21/39; salary has no hierarchy.

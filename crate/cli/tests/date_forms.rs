@@ -54,7 +54,8 @@ fn a_german_export_reads_its_dates_of_birth_and_decimal_commas() {
     // The date of birth is generalized by month and year in the advice.
     let report = run(&d, &["audit", file.to_str().unwrap(), "--qi", "PLZ,Geburtsdatum", "--advice", "--json"]);
     let advice = report["metrics"].as_array().unwrap().iter().find(|m| m["id"] == "advice").unwrap();
-    let kinds: Vec<&str> = advice["value"].as_array().unwrap().iter().filter(|e| e["change"]["column"] == "Geburtsdatum").map(|e| e["change"]["kind"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> =
+        advice["value"].as_array().unwrap().iter().filter(|e| e["change"]["column"] == "Geburtsdatum").map(|e| e["change"]["kind"].as_str().unwrap()).collect();
     assert!(kinds.contains(&"month") && kinds.contains(&"year"), "{kinds:?}");
 
     // The readable profile shows the form.

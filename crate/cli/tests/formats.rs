@@ -10,7 +10,13 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn run(file: &std::path::Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pseudolens")).arg("audit").arg(file).args(["--qi", "age,sex,zip", "--sensitive", "note", "--json"]).args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pseudolens"))
+        .arg("audit")
+        .arg(file)
+        .args(["--qi", "age,sex,zip", "--sensitive", "note", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
     (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
@@ -24,7 +30,9 @@ fn report(file: &std::path::Path, args: &[&str]) -> serde_json::Value {
 fn parquet_and_xlsx_give_the_figures_of_the_csv() {
     let csv = report(&fixture("formats.csv"), &[]);
     assert_eq!(csv["input"]["format"], "csv");
-    for (name, format, args) in [("formats.parquet", "parquet", &[][..]), ("formats.xlsx", "xlsx", &[][..]), ("formats.xlsx", "xlsx", &["--sheet", "Release", "--retain"][..])] {
+    for (name, format, args) in
+        [("formats.parquet", "parquet", &[][..]), ("formats.xlsx", "xlsx", &[][..]), ("formats.xlsx", "xlsx", &["--sheet", "Release", "--retain"][..])]
+    {
         let r = report(&fixture(name), args);
         assert_eq!(r["input"]["format"], format, "{name}");
         assert_eq!(r["metrics"], csv["metrics"], "{name} {args:?}");

@@ -34,17 +34,28 @@ fn a_title_row_above_the_header_is_skipped_in_csv_and_xlsx() {
         for threads in ["1", "2"] {
             let r = report(&["audit", path, "--qi", "Geburtsdatum,Geschlecht,PLZ", "--threads", threads, "--json"]);
             let i = &r["input"];
-            assert_eq!((i["records"].as_u64(), i["header_records"].as_u64(), i["blank_records"].as_u64(), i["rows_total"].as_u64()), (Some(33), Some(2), Some(1), Some(30)), "{name}");
+            assert_eq!(
+                (i["records"].as_u64(), i["header_records"].as_u64(), i["blank_records"].as_u64(), i["rows_total"].as_u64()),
+                (Some(33), Some(2), Some(1), Some(30)),
+                "{name}"
+            );
             let w = warning(&r, "header_row").unwrap_or_else(|| panic!("{name}: no header_row warning"));
             assert!(w.contains(at), "{name}: {w}");
             assert!(warning(&r, "empty_column_name").is_none(), "{name}");
         }
         // The roles proposed from the German names.
         let p = report(&["profile", path, "--json"]);
-        let roles: Vec<(&str, &str)> = p["columns"].as_array().unwrap().iter().map(|c| (c["name"].as_str().unwrap(), c["proposed_role"].as_str().unwrap())).collect();
+        let roles: Vec<(&str, &str)> =
+            p["columns"].as_array().unwrap().iter().map(|c| (c["name"].as_str().unwrap(), c["proposed_role"].as_str().unwrap())).collect();
         assert_eq!(
             roles,
-            [("Nachname", "direct_identifier"), ("Geburtsdatum", "quasi_identifier"), ("Geschlecht", "quasi_identifier"), ("PLZ", "quasi_identifier"), ("Diagnose", "sensitive")],
+            [
+                ("Nachname", "direct_identifier"),
+                ("Geburtsdatum", "quasi_identifier"),
+                ("Geschlecht", "quasi_identifier"),
+                ("PLZ", "quasi_identifier"),
+                ("Diagnose", "sensitive")
+            ],
             "{name}"
         );
     }

@@ -65,9 +65,8 @@ fn intervals_do_not_depend_on_threads() {
 #[test]
 fn random_seed_is_named_and_reproduces_the_run() {
     let report = |extra: &[&str]| -> serde_json::Value { serde_json::from_str(&run(&[&["--json"], extra].concat())).unwrap() };
-    let intervals = |r: &serde_json::Value| -> Vec<serde_json::Value> {
-        r["metrics"].as_array().unwrap().iter().filter_map(|m| m["details"].get("ci").cloned()).collect()
-    };
+    let intervals =
+        |r: &serde_json::Value| -> Vec<serde_json::Value> { r["metrics"].as_array().unwrap().iter().filter_map(|m| m["details"].get("ci").cloned()).collect() };
     let fresh = report(&["--ci-seed", "random"]);
     let seed = fresh["params"]["ci_seed"].as_u64().unwrap();
     // The seed drawn is the one every bootstrap interval names, and giving it back reproduces

@@ -22,11 +22,7 @@ fn big_file() -> PathBuf {
 }
 
 fn run(file: &Path, extra: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_pseudolens"))
-        .args(["audit", file.to_str().unwrap(), "--qi", "age,sex,zip"])
-        .args(extra)
-        .output()
-        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pseudolens")).args(["audit", file.to_str().unwrap(), "--qi", "age,sex,zip"]).args(extra).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }

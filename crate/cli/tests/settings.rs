@@ -31,10 +31,12 @@ fn json_of(d: &PathBuf, args: &[&str]) -> Value {
 #[test]
 fn a_settings_file_gives_the_same_report_as_its_flags() {
     let d = dir("same");
-    let settings = json!({ "quasi_identifiers": ["age", "sex"], "sensitive": ["diagnosis"], "threshold": 0.5, "l_threshold": 2, "advice": { "suppress_below": 2 } });
+    let settings =
+        json!({ "quasi_identifiers": ["age", "sex"], "sensitive": ["diagnosis"], "threshold": 0.5, "l_threshold": 2, "advice": { "suppress_below": 2 } });
     std::fs::write(d.join("s.json"), settings.to_string()).unwrap();
     let from_file = json_of(&d, &["--settings", "s.json", "--json"]);
-    let from_flags = json_of(&d, &["--qi", "age,sex", "--sensitive", "diagnosis", "--threshold", "0.5", "--l-threshold", "2", "--advice", "--advice-k", "2", "--json"]);
+    let from_flags =
+        json_of(&d, &["--qi", "age,sex", "--sensitive", "diagnosis", "--threshold", "0.5", "--l-threshold", "2", "--advice", "--advice-k", "2", "--json"]);
     assert_eq!(from_file, from_flags);
     // A report's params are a settings file: read back, they give the same report.
     std::fs::write(d.join("params.json"), from_file["params"].to_string()).unwrap();
@@ -81,7 +83,13 @@ fn shareable_prints_only_counts_of_at_least_k() {
 fn profile_with_a_settings_file_stays_a_profile() {
     let d = dir("profile");
     std::fs::write(d.join("s.json"), json!({ "quasi_identifiers": ["age"], "missing_tokens": ["", "41"] }).to_string()).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_pseudolens")).arg("profile").arg(d.join("table.csv")).args(["--settings", "s.json", "--json"]).current_dir(&d).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pseudolens"))
+        .arg("profile")
+        .arg(d.join("table.csv"))
+        .args(["--settings", "s.json", "--json"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["metrics"], json!([]));
     assert_eq!(r["columns"][0]["forms"]["missing"], 5, "the file's missing tokens apply");
@@ -131,10 +139,27 @@ fn peer_flags_equal_their_settings_keys() {
     let settings = json!({ "quasi_identifiers": ["age", "sex"], "k_map": 2, "k_map_alpha": 0.05, "k_map_estimator": "zero_truncated_poisson", "delta_min": 0.1, "delta_max": 0.9, "hipaa": true, "row_order_threshold": 0.8 });
     std::fs::write(d.join("s.json"), settings.to_string()).unwrap();
     let from_file = json_of(&d, &["--settings", "s.json", "--reference", "e.csv", "--json"]);
-    let from_flags = json_of(&d, &[
-        "--qi", "age,sex", "--k-map", "2", "--k-map-alpha", "0.05", "--k-map-estimator", "zero-truncated-poisson", "--delta-presence", "0.1,0.9",
-        "--hipaa", "--row-order-threshold", "0.8", "--reference", "e.csv", "--json",
-    ]);
+    let from_flags = json_of(
+        &d,
+        &[
+            "--qi",
+            "age,sex",
+            "--k-map",
+            "2",
+            "--k-map-alpha",
+            "0.05",
+            "--k-map-estimator",
+            "zero-truncated-poisson",
+            "--delta-presence",
+            "0.1,0.9",
+            "--hipaa",
+            "--row-order-threshold",
+            "0.8",
+            "--reference",
+            "e.csv",
+            "--json",
+        ],
+    );
     assert_eq!(from_file, from_flags);
     let metric = |id: &str| from_file["metrics"].as_array().unwrap().iter().find(|m| m["id"] == id).unwrap().clone();
     assert_eq!(metric("k_map")["value"], 1, "(32,M) and (33,F) match one population row each");

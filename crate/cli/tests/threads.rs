@@ -91,7 +91,14 @@ fn suda_is_the_same_on_any_number_of_threads() {
         s ^= s << 13;
         s ^= s >> 7;
         s ^= s << 17;
-        csv.push_str(&format!("{},{},{},{},{}\n", s % 37, (s >> 8) % 11, (s >> 16) % 7, (s >> 24) % 5, if (s >> 32).is_multiple_of(13) { "?".into() } else { ((s >> 40) % 3).to_string() }));
+        csv.push_str(&format!(
+            "{},{},{},{},{}\n",
+            s % 37,
+            (s >> 8) % 11,
+            (s >> 16) % 7,
+            (s >> 24) % 5,
+            if (s >> 32).is_multiple_of(13) { "?".into() } else { ((s >> 40) % 3).to_string() }
+        ));
     }
     let path = std::env::temp_dir().join(format!("pseudolens-threads-{}-suda.csv", std::process::id()));
     std::fs::write(&path, csv).unwrap();

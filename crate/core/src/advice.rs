@@ -19,9 +19,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::hash::{self, Map};
-use crate::ingest::cell::DateForm;
 use crate::identity::attribution::{SubsetStats, at_risk_below};
 use crate::identity::{ClassTable, IdentityParams, MissingPolicy};
+use crate::ingest::cell::DateForm;
 use crate::metric::{Context, MetricResult, Status};
 use crate::table::dictionary::{Dictionary, is_blank};
 use crate::verdict::arx::{AttackerValues, Light};
@@ -109,9 +109,10 @@ pub fn drop_figures(stats: &[SubsetStats], q: usize, records: u64, p: &IdentityP
         .map(|a| match all ^ 1 << a {
             // Without its only QI a table is one class.
             0 => figures(std::iter::once(records), p),
-            mask => stats.iter().find(|s| s.mask == mask).and_then(|s| {
-                Counts { n: records, classes: s.classes, k: s.smallest, uniques: s.uniques, at_risk: s.at_risk }.figures(p)
-            }),
+            mask => stats
+                .iter()
+                .find(|s| s.mask == mask)
+                .and_then(|s| Counts { n: records, classes: s.classes, k: s.smallest, uniques: s.uniques, at_risk: s.at_risk }.figures(p)),
         })
         .collect()
 }
@@ -233,12 +234,7 @@ type Grouping<'a> = dyn Fn(Change, &dyn Fn(&str) -> Option<(String, f64)>) -> Op
 
 /// The hierarchy change: each value to the next level of the row where it appears (the
 /// lowest level shared by every value), `|GR|` the leaves under that node.
-fn next_level(
-    column: &str,
-    values: &[(u32, &str)],
-    rows: &[Vec<String>],
-    group: &Grouping<'_>,
-) -> Option<Coarsening> {
+fn next_level(column: &str, values: &[(u32, &str)], rows: &[Vec<String>], group: &Grouping<'_>) -> Option<Coarsening> {
     let mut at: Map<&str, (usize, usize)> = hash::map();
     for (r, row) in rows.iter().enumerate() {
         for (l, v) in row.iter().enumerate() {
@@ -330,7 +326,9 @@ fn sentence(change: &Change, before: &Figures, e: &Effect) -> String {
         | Change::Month { column }
         | Change::Year { column }
         | Change::Truncate { column, .. }
-        | Change::Hierarchy { column, .. } => format!("{} of {column} values merged, generalization loss {:.2}", percent(e.values_merged), e.generalization_loss),
+        | Change::Hierarchy { column, .. } => {
+            format!("{} of {column} values merged, generalization loss {:.2}", percent(e.values_merged), e.generalization_loss)
+        }
     };
     format!(
         "{what}: k {} → {}, records at risk {} → {}, verdict {} → {}; {cost}.",
@@ -367,7 +365,15 @@ fn cost(c: &Coarsening, per_code: &[u64], records: u64) -> (f64, f64) {
 /// `advice`: every single change with its figures, ranked by records at risk after the change,
 /// then by cost (generalization loss); `details.before` the figures today. The "drop a QI"
 /// figures from regroupings of the classes.
-pub fn metric(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[Option<&[Vec<String>]>], dates: &[Option<DateForm>], p: &IdentityParams, a: &AdviceParams) -> MetricResult {
+pub fn metric(
+    ctx: &Context,
+    table: &ClassTable,
+    qi: &[String],
+    hierarchies: &[Option<&[Vec<String>]>],
+    dates: &[Option<DateForm>],
+    p: &IdentityParams,
+    a: &AdviceParams,
+) -> MetricResult {
     match start(ctx, table, qi, hierarchies, dates, p, a) {
         Ok(pending) => {
             let drops = (0..qi.len()).map(|q| figures(regrouped(table, q, &vec![0; table.dict(q).len()]).into_iter(), p)).collect();
@@ -380,7 +386,15 @@ pub fn metric(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[O
 /// The advice but its "drop a QI" entries (given to [`Pending::finish`]), or the metric when
 /// there is no advice to give (`wildcard` policy, no record in scope). `dates`: per QI, the
 /// written form of a date column's dates (its profile's).
-pub fn start(ctx: &Context, table: &ClassTable, qi: &[String], hierarchies: &[Option<&[Vec<String>]>], dates: &[Option<DateForm>], p: &IdentityParams, a: &AdviceParams) -> Result<Pending, Box<MetricResult>> {
+pub fn start(
+    ctx: &Context,
+    table: &ClassTable,
+    qi: &[String],
+    hierarchies: &[Option<&[Vec<String>]>],
+    dates: &[Option<DateForm>],
+    p: &IdentityParams,
+    a: &AdviceParams,
+) -> Result<Pending, Box<MetricResult>> {
     if p.missing_policy == MissingPolicy::Wildcard {
         return Err(Box::new(ctx.without_value("advice", Status::NotApplicable, "wildcard_policy")));
     }

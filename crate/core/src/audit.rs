@@ -12,17 +12,17 @@ use crate::attribute::{self, AttributeInput, SensitiveSummary};
 use crate::balance::BalanceInput;
 use crate::config::AuditConfig;
 use crate::error::{Error, Result};
-use crate::identity::persons::Persons;
-use crate::identity::disjoint::DisjointClasses;
-use crate::identity::per_record::{PerRecord, RecordClasses};
 use crate::identity::attribution::{Lattice, SubsetStats};
+use crate::identity::disjoint::DisjointClasses;
 use crate::identity::lattice::invalid_piece;
+use crate::identity::per_record::{PerRecord, RecordClasses};
+use crate::identity::persons::Persons;
 use crate::identity::{self, IdentityInput, PopulationTable};
 use crate::ingest::cell::{Cell, Normaliser, parse_num};
 use crate::ingest::cells::{CellBatch, CellReader, Format};
 use crate::ingest::reader::{InputFacts, PartBounds, Probe, Reader, RecordSink, Rows, Span};
-use crate::report::{ReadPath, Report, Warning, metric_warnings, reading_warnings};
 use crate::metric::{MetricResult, Status};
+use crate::report::{ReadPath, Report, Warning, metric_warnings, reading_warnings};
 use crate::table::classes::{ClassTable, MissingPolicy};
 use crate::table::dictionary::MISSING;
 use crate::table::profile::ColumnProfile;
@@ -124,8 +124,7 @@ impl TableSummary {
     fn new(columns: &[String], config: &AuditConfig) -> Result<Self> {
         let find = |name: &String| {
             columns.iter().position(|c| c == name).ok_or_else(|| {
-                Error::config("unknown_column", format!("there is no column \"{name}\"; the columns are: {}", columns.join(", ")))
-                    .in_column(name)
+                Error::config("unknown_column", format!("there is no column \"{name}\"; the columns are: {}", columns.join(", "))).in_column(name)
             })
         };
         let qi_index = config.quasi_identifiers.iter().map(find).collect::<Result<Vec<_>>>()?;
@@ -319,7 +318,11 @@ impl TableSummary {
                 let x = self.weights[block.codes[w][i] as usize];
                 if x.is_nan() {
                     let text = values(w).text(block.codes[w][i]);
-                    failed = Some(Error::input("invalid_weight", format!("a sampling weight must be a finite number >= 0, not \"{text}\"")).at_line(block.lines[i]).in_column(&self.columns[w]));
+                    failed = Some(
+                        Error::input("invalid_weight", format!("a sampling weight must be a finite number >= 0, not \"{text}\""))
+                            .at_line(block.lines[i])
+                            .in_column(&self.columns[w]),
+                    );
                 }
                 rows.weights.push(x);
             }
@@ -352,7 +355,9 @@ impl TableSummary {
             for (i, class) in rows.classes.iter().enumerate() {
                 if let Some(class) = *class {
                     let row = self.rows_seen + i as u64;
-                    if first_row(first, class, row) && let Some(ids) = &mut self.first_ids {
+                    if first_row(first, class, row)
+                        && let Some(ids) = &mut self.first_ids
+                    {
                         first_id(ids, class, id(i).as_deref());
                     }
                 }
@@ -438,7 +443,9 @@ impl TableSummary {
             let mut their_ids = other.first_ids.map(Vec::into_iter);
             for (j, &row) in theirs.iter().enumerate() {
                 let id = their_ids.as_mut().and_then(|ids| ids.next().flatten());
-                if first_row(mine, remap.classes[j], self.rows_seen + row) && let Some(ids) = &mut self.first_ids {
+                if first_row(mine, remap.classes[j], self.rows_seen + row)
+                    && let Some(ids) = &mut self.first_ids
+                {
                     first_id(ids, remap.classes[j], id.as_deref());
                 }
             }
@@ -469,7 +476,12 @@ impl TableSummary {
     }
 
     /// Each SA with what the settings declare about it (order, hierarchy) and its reference.
-    fn sa_inputs<'a>(&'a self, attributes: &'a BTreeMap<String, AttributeSettings>, references: &'a [Option<Reference<'_>>], wants_original: bool) -> Vec<attribute::SaInput<'a>> {
+    fn sa_inputs<'a>(
+        &'a self,
+        attributes: &'a BTreeMap<String, AttributeSettings>,
+        references: &'a [Option<Reference<'_>>],
+        wants_original: bool,
+    ) -> Vec<attribute::SaInput<'a>> {
         self.sensitive_index
             .iter()
             .zip(&self.sensitive)
@@ -499,7 +511,13 @@ impl TableSummary {
     /// and with the advice pending (its "drop a QI" figures come from the attribution
     /// lattice's statistics), with the position of its metric: the caller adds them
     /// ([`SplitAudit`]).
-    fn finish_deferring(mut self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig, attribution_deferred: bool) -> (Report, Option<(usize, crate::advice::Pending)>) {
+    fn finish_deferring(
+        mut self,
+        columns: Vec<ColumnProfile>,
+        facts: InputFacts,
+        config: &AuditConfig,
+        attribution_deferred: bool,
+    ) -> (Report, Option<(usize, crate::advice::Pending)>) {
         self.facts = facts;
         self.classes.forget_index();
         for s in &mut self.sensitive {
@@ -532,7 +550,8 @@ impl TableSummary {
             scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.clone(), sensitive: None, attribute: None, subset: None },
             params: serde_json::Value::Null,
         };
-        let suda_ids = self.first_rows.as_deref().filter(|_| !qi.is_empty()).map(|first_row| identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() });
+        let suda_ids =
+            self.first_rows.as_deref().filter(|_| !qi.is_empty()).map(|first_row| identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() });
         let (suda, mut metrics) = crate::par::join_some(
             suda_ids.as_ref().map(|ids| {
                 || {
@@ -598,7 +617,8 @@ impl TableSummary {
             if let Some((summary, _)) = &self.combined {
                 // One pseudo-SA: no declared order or hierarchy; `O` has no column of tuples.
                 let sa = attribute::SaInput { name: &combined_name, summary, declared: Default::default(), hierarchy: None, reference_missing: wants_original };
-                let input = AttributeInput { table: &self.classes, qi: &qi, sensitive: vec![sa], persons: self.persons.as_ref(), k, alpha: config.wildcard_alpha };
+                let input =
+                    AttributeInput { table: &self.classes, qi: &qi, sensitive: vec![sa], persons: self.persons.as_ref(), k, alpha: config.wildcard_alpha };
                 metrics.extend(attribute::finish(&input, &config.attribute));
             } else if !self.extended.is_empty() {
                 let subs: Vec<(Vec<String>, _, Option<f64>)> = self
@@ -870,12 +890,7 @@ pub fn sorting_bytes(rows: u64) -> usize {
 /// Audits a retained table ([`Table::is_retained`]) without reading its file again: the same
 /// report as a streaming audit with the same settings. `not_retained` when a column a role
 /// of `config` needs was not kept (the caller reads the file again, streaming).
-pub fn audit_table(
-    table: &Table,
-    config: &AuditConfig,
-    original: Option<Arc<Captured>>,
-    population: Option<Arc<ReferenceTable>>,
-) -> Result<Report> {
+pub fn audit_table(table: &Table, config: &AuditConfig, original: Option<Arc<Captured>>, population: Option<Arc<ReferenceTable>>) -> Result<Report> {
     audit_table_with_control(table, config, original, population, None)
 }
 
@@ -900,7 +915,13 @@ struct Summarised {
 }
 
 impl Summarised {
-    fn of(table: &Table, config: &AuditConfig, original: Option<Arc<Captured>>, population: Option<Arc<ReferenceTable>>, control: Option<Arc<Captured>>) -> Result<Summarised> {
+    fn of(
+        table: &Table,
+        config: &AuditConfig,
+        original: Option<Arc<Captured>>,
+        population: Option<Arc<ReferenceTable>>,
+        control: Option<Arc<Captured>>,
+    ) -> Result<Summarised> {
         let mut summary = summarise(table, config, original, population)?;
         summary.control = control;
         let profiles = table.profiles(&config.normaliser());
@@ -995,7 +1016,11 @@ impl SplitAudit {
             report.metrics.insert(at, pending.finish(drops));
         }
         // The identity family of a table with records ends with ARX's verdict.
-        let at = report.metrics.iter().position(|m| m.id == "verdict_arx_thresholds").ok_or_else(|| invalid_piece("no verdict_arx_thresholds to add the attribution results before"))?;
+        let at = report
+            .metrics
+            .iter()
+            .position(|m| m.id == "verdict_arx_thresholds")
+            .ok_or_else(|| invalid_piece("no verdict_arx_thresholds to add the attribution results before"))?;
         let attribution = identity::attribution_from(&qi, &self.config.identity_params(), self.n, stats);
         report.metrics.splice(at..at, attribution);
         Ok(report)
@@ -1020,7 +1045,11 @@ pub fn audit_disjoint(profile: &Table, classes: &DisjointClasses, config: &Audit
     for name in &config.quasi_identifiers {
         match profile.header.iter().position(|c| c == name) {
             Some(i) => qi.push(i),
-            None => return Err(Error::config("unknown_column", format!("there is no column \"{name}\"; the columns are: {}", profile.header.join(", "))).in_column(name)),
+            None => {
+                return Err(
+                    Error::config("unknown_column", format!("there is no column \"{name}\"; the columns are: {}", profile.header.join(", "))).in_column(name)
+                );
+            }
         }
     }
     // Spec README Sec 3: A is ordered by column position.
@@ -1053,12 +1082,7 @@ pub fn audit_disjoint(profile: &Table, classes: &DisjointClasses, config: &Audit
 
 /// The summaries of a retained table with the settings `config`, from row ranges read on all
 /// cores; `not_retained` when a column a role needs was not kept.
-fn summarise(
-    table: &Table,
-    config: &AuditConfig,
-    original: Option<Arc<Captured>>,
-    population: Option<Arc<ReferenceTable>>,
-) -> Result<TableSummary> {
+fn summarise(table: &Table, config: &AuditConfig, original: Option<Arc<Captured>>, population: Option<Arc<ReferenceTable>>) -> Result<TableSummary> {
     config.csv_options()?;
     let mut summary = TableSummary::new(&table.header, config)?;
     summary.set_original(original, &table.header, config)?;
@@ -1096,7 +1120,8 @@ fn summarise(
         Ok(part)
     });
     let population = summary.population.take();
-    let mut summary = crate::par::merge_smallest_first(summaries.into_iter().collect::<Result<Vec<_>>>()?, TableSummary::classes, TableSummary::merge)?.expect("one part at least");
+    let mut summary = crate::par::merge_smallest_first(summaries.into_iter().collect::<Result<Vec<_>>>()?, TableSummary::classes, TableSummary::merge)?
+        .expect("one part at least");
     summary.population = population;
     Ok(summary)
 }
@@ -1154,7 +1179,13 @@ impl Source {
     fn cells(&mut self) -> Result<&mut CellReader> {
         match self {
             Source::Cells(r) => Ok(r),
-            Source::Csv(_) => Err(Error { kind: crate::error::ErrorKind::Internal, code: "not_cells", message: "this audit reads CSV bytes, not cells".into(), line: None, column: None }),
+            Source::Csv(_) => Err(Error {
+                kind: crate::error::ErrorKind::Internal,
+                code: "not_cells",
+                message: "this audit reads CSV bytes, not cells".into(),
+                line: None,
+                column: None,
+            }),
         }
     }
 }
@@ -1172,14 +1203,24 @@ impl Audit {
     pub fn new(config: AuditConfig) -> Result<Self> {
         let opts = config.csv_options()?;
         let builder = TableBuilder::new(config.normaliser(), needed_columns(&config), None);
-        Ok(Audit { source: Source::Csv(Reader::new(opts)), sink: AuditSink { config, builder, original: None, control: None, summary: None }, population: None })
+        Ok(Audit {
+            source: Source::Csv(Reader::new(opts)),
+            sink: AuditSink { config, builder, original: None, control: None, summary: None },
+            population: None,
+        })
     }
 
     /// Absorbs the next chunk of the file.
     pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
         match &mut self.source {
             Source::Csv(r) => r.push(chunk, &mut self.sink),
-            Source::Cells(_) => Err(Error { kind: crate::error::ErrorKind::Internal, code: "not_csv", message: "this audit reads cells, not CSV bytes".into(), line: None, column: None }),
+            Source::Cells(_) => Err(Error {
+                kind: crate::error::ErrorKind::Internal,
+                code: "not_csv",
+                message: "this audit reads cells, not CSV bytes".into(),
+                line: None,
+                column: None,
+            }),
         }
     }
 
@@ -1275,7 +1316,11 @@ impl Audit {
     pub fn part(config: AuditConfig, probe: &Probe, span: Span) -> Result<Self> {
         let opts = config.csv_options()?;
         let builder = TableBuilder::new(config.normaliser(), needed_columns(&config), None);
-        Ok(Audit { source: Source::Csv(Reader::part(opts, probe, span)), sink: AuditSink { config, builder, original: None, control: None, summary: None }, population: None })
+        Ok(Audit {
+            source: Source::Csv(Reader::part(opts, probe, span)),
+            sink: AuditSink { config, builder, original: None, control: None, summary: None },
+            population: None,
+        })
     }
 
     /// A reader that keeps the table (a code per row, within `config.memory_budget`) instead
@@ -1337,7 +1382,6 @@ impl Audit {
         Ok(self.finish_part()?.finish())
     }
 }
-
 
 /// The table and summaries of one part of a file, as an audit read them.
 pub struct AuditPart {

@@ -14,10 +14,10 @@ use crate::identity::IdentityParams;
 use crate::identity::kmap::KMapParams;
 use crate::identity::population::Population;
 use crate::identity::suda::SudaParams;
-use crate::interval::CiParams;
 use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
 use crate::ingest::encoding::Encoding;
 use crate::ingest::reader::{CsvOptions, Ragged};
+use crate::interval::CiParams;
 use crate::table::classes::MissingPolicy;
 use crate::utility::attribute::AttributeSettings;
 use crate::utility::params::UtilityParams;
@@ -282,7 +282,9 @@ impl AuditConfig {
         for (name, a) in &self.attributes {
             match (a.kind == Some(crate::table::kind::Kind::Ordinal), &a.order) {
                 (true, None) => return Err(Error::config("ordinal_order_missing", format!("the ordinal column \"{name}\" needs its order of labels"))),
-                (false, Some(_)) => return Err(Error::config("order_without_ordinal", format!("an order is declared for \"{name}\", whose kind is not ordinal"))),
+                (false, Some(_)) => {
+                    return Err(Error::config("order_without_ordinal", format!("an order is declared for \"{name}\", whose kind is not ordinal")));
+                }
                 (true, Some(o)) if (1..o.len()).any(|i| o[..i].contains(&o[i])) => {
                     return Err(Error::config("ordinal_label_repeated", format!("the order of \"{name}\" names a label twice")));
                 }

@@ -12,9 +12,9 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 use ts_rs::{Config, TS};
 
+use crate::AuditConfig;
 use crate::balance::WeightPreset;
 use crate::identity::population::REGIONS;
-use crate::AuditConfig;
 
 /// The generated file, from the workspace root.
 const FILE: &str = "web/src/shared/contract.ts";
@@ -37,9 +37,9 @@ fn contract() -> String {
     use crate::attribute::{AttributeParams, SaMode, TDistance, TReference};
     use crate::balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination};
     use crate::error::{Error, ErrorKind};
+    use crate::extract::Extracted;
     use crate::identity::kmap::{KMapEstimator, KMapParams};
     use crate::identity::suda::{SudaParams, SudaWeights};
-    use crate::extract::Extracted;
     use crate::ingest::cell::DateForm;
     use crate::ingest::cells::Format;
     use crate::ingest::encoding::Encoding;
@@ -54,11 +54,54 @@ fn contract() -> String {
     use crate::utility::params::{Aggregate, Aggregation, CtbilBlank, LmaxMode, ProximityNorm, Query, RoundingMode, UtilityParams};
     use crate::verdict::scorr::{KBasis, ScorrThresholds};
     declare!(
-        AuditConfig, MissingPolicy, Encoding, Ragged, AttributeParams, TDistance, TReference, SaMode, ScorrThresholds, KBasis, BalanceParams,
-        RiskCombination, AttributeSettings, Kind, UtilityParams, LmaxMode, RoundingMode, ProximityNorm, Aggregation,
-        CtbilBlank, Query, Aggregate, AdviceParams, AttackParams, SoMode, KMapParams, KMapEstimator, SudaParams, SudaWeights,
-        Report, InputFacts, Format, ColumnProfile, Forms, DateForm, Role, MetricResult, Scope, Status, Warning, ReadPath,
-        Error, ErrorKind, Value, Candidate, ChoiceParams, Probe, Extracted,
+        AuditConfig,
+        MissingPolicy,
+        Encoding,
+        Ragged,
+        AttributeParams,
+        TDistance,
+        TReference,
+        SaMode,
+        ScorrThresholds,
+        KBasis,
+        BalanceParams,
+        RiskCombination,
+        AttributeSettings,
+        Kind,
+        UtilityParams,
+        LmaxMode,
+        RoundingMode,
+        ProximityNorm,
+        Aggregation,
+        CtbilBlank,
+        Query,
+        Aggregate,
+        AdviceParams,
+        AttackParams,
+        SoMode,
+        KMapParams,
+        KMapEstimator,
+        SudaParams,
+        SudaWeights,
+        Report,
+        InputFacts,
+        Format,
+        ColumnProfile,
+        Forms,
+        DateForm,
+        Role,
+        MetricResult,
+        Scope,
+        Status,
+        Warning,
+        ReadPath,
+        Error,
+        ErrorKind,
+        Value,
+        Candidate,
+        ChoiceParams,
+        Probe,
+        Extracted,
     );
     let constants = [
         ("CONFIG_DEFAULTS", "Every setting's default (`AuditConfig::default()`).", serde_json::to_value(AuditConfig::default()).unwrap()),

@@ -20,8 +20,7 @@ use crate::table::roles::words;
 
 /// The three-digit ZIP prefixes whose areas hold 20,000 people or fewer (HHS guidance on
 /// 164.514(b)(2)(i)(B), 2000 Census): these must become `000`.
-pub const RESTRICTED_ZIP3: [&str; 17] =
-    ["036", "059", "063", "102", "203", "556", "692", "790", "821", "823", "830", "831", "878", "879", "884", "890", "893"];
+pub const RESTRICTED_ZIP3: [&str; 17] = ["036", "059", "063", "102", "203", "556", "692", "790", "821", "823", "830", "831", "878", "879", "884", "890", "893"];
 
 /// A column with at least this share of distinct values among its filled cells is "nearly
 /// unique per row" (kind R; the role proposal's 0.9 is for a first guess, this is stricter).
@@ -141,8 +140,26 @@ const NAME_WORDS: &[&str] =
     &["name", "names", "firstname", "lastname", "surname", "fullname", "forename", "givenname", "middlename", "maidenname", "patientname", "familyname"];
 const ZIP_WORDS: &[&str] = &["zip", "zipcode", "postcode", "postal", "postalcode", "plz"];
 const PLACE_WORDS: &[&str] = &[
-    "address", "street", "city", "town", "village", "county", "municipality", "borough", "district", "neighborhood", "neighbourhood",
-    "precinct", "tract", "geocode", "latitude", "longitude", "lat", "lon", "lng", "coordinates",
+    "address",
+    "street",
+    "city",
+    "town",
+    "village",
+    "county",
+    "municipality",
+    "borough",
+    "district",
+    "neighborhood",
+    "neighbourhood",
+    "precinct",
+    "tract",
+    "geocode",
+    "latitude",
+    "longitude",
+    "lat",
+    "lon",
+    "lng",
+    "coordinates",
 ];
 const AGE_WORDS: &[&str] = &["age", "ageyears", "ageatadmission", "ageatdeath"];
 const PHONE_WORDS: &[&str] = &["phone", "telephone", "tel", "mobile", "cell", "cellphone"];
@@ -160,13 +177,103 @@ const PHOTO_WORDS: &[&str] = &["photo", "photograph", "image", "picture", "portr
 /// Common given names (a short list: a value holding one of them as a word looks like a
 /// person's name).
 const GIVEN_NAMES: &[&str] = &[
-    "james", "john", "robert", "michael", "william", "david", "richard", "joseph", "thomas", "charles", "christopher", "daniel", "matthew",
-    "anthony", "mark", "donald", "steven", "paul", "andrew", "joshua", "kevin", "brian", "george", "edward", "ronald", "timothy", "jason",
-    "jeffrey", "ryan", "jacob", "gary", "eric", "peter", "frank", "scott", "mary", "patricia", "jennifer", "linda", "elizabeth", "barbara",
-    "susan", "jessica", "sarah", "karen", "nancy", "lisa", "betty", "margaret", "sandra", "ashley", "kimberly", "emily", "donna", "michelle",
-    "dorothy", "carol", "amanda", "melissa", "deborah", "stephanie", "rebecca", "sharon", "laura", "cynthia", "anna", "emma", "olivia",
-    "sophie", "marie", "hans", "peter", "klaus", "jean", "pierre", "maria", "jose", "juan", "luis", "carlos", "ana", "mohammed", "ali",
-    "fatima", "wei", "li", "yuki", "hiroshi", "ivan", "olga", "anne", "julia", "lucas", "noah", "liam", "mia", "lena",
+    "james",
+    "john",
+    "robert",
+    "michael",
+    "william",
+    "david",
+    "richard",
+    "joseph",
+    "thomas",
+    "charles",
+    "christopher",
+    "daniel",
+    "matthew",
+    "anthony",
+    "mark",
+    "donald",
+    "steven",
+    "paul",
+    "andrew",
+    "joshua",
+    "kevin",
+    "brian",
+    "george",
+    "edward",
+    "ronald",
+    "timothy",
+    "jason",
+    "jeffrey",
+    "ryan",
+    "jacob",
+    "gary",
+    "eric",
+    "peter",
+    "frank",
+    "scott",
+    "mary",
+    "patricia",
+    "jennifer",
+    "linda",
+    "elizabeth",
+    "barbara",
+    "susan",
+    "jessica",
+    "sarah",
+    "karen",
+    "nancy",
+    "lisa",
+    "betty",
+    "margaret",
+    "sandra",
+    "ashley",
+    "kimberly",
+    "emily",
+    "donna",
+    "michelle",
+    "dorothy",
+    "carol",
+    "amanda",
+    "melissa",
+    "deborah",
+    "stephanie",
+    "rebecca",
+    "sharon",
+    "laura",
+    "cynthia",
+    "anna",
+    "emma",
+    "olivia",
+    "sophie",
+    "marie",
+    "hans",
+    "peter",
+    "klaus",
+    "jean",
+    "pierre",
+    "maria",
+    "jose",
+    "juan",
+    "luis",
+    "carlos",
+    "ana",
+    "mohammed",
+    "ali",
+    "fatima",
+    "wei",
+    "li",
+    "yuki",
+    "hiroshi",
+    "ivan",
+    "olga",
+    "anne",
+    "julia",
+    "lucas",
+    "noah",
+    "liam",
+    "mia",
+    "lena",
 ];
 
 fn digits(t: &str) -> usize {
@@ -225,10 +332,34 @@ fn zip3(t: &str) -> Option<&str> {
 /// A street address: a house number, then words ending with (or holding) a street type.
 fn is_street(t: &str) -> bool {
     const TYPES: &[&str] = &[
-        "st", "street", "ave", "avenue", "rd", "road", "blvd", "boulevard", "lane", "ln", "dr", "drive", "way", "court", "ct", "place", "pl",
-        "terrace", "strasse", "straße", "str", "rue", "square", "highway", "hwy",
+        "st",
+        "street",
+        "ave",
+        "avenue",
+        "rd",
+        "road",
+        "blvd",
+        "boulevard",
+        "lane",
+        "ln",
+        "dr",
+        "drive",
+        "way",
+        "court",
+        "ct",
+        "place",
+        "pl",
+        "terrace",
+        "strasse",
+        "straße",
+        "str",
+        "rue",
+        "square",
+        "highway",
+        "hwy",
     ];
-    let parts: Vec<String> = t.split(|c: char| c.is_whitespace() || c == ',').filter(|p| !p.is_empty()).map(|p| p.trim_end_matches('.').to_lowercase()).collect();
+    let parts: Vec<String> =
+        t.split(|c: char| c.is_whitespace() || c == ',').filter(|p| !p.is_empty()).map(|p| p.trim_end_matches('.').to_lowercase()).collect();
     parts.len() >= 3 && parts[0].bytes().next().is_some_and(|c| c.is_ascii_digit()) && parts[1..].iter().any(|p| TYPES.contains(&p.as_str()))
 }
 
@@ -311,10 +442,15 @@ fn holds_given_name(t: &str) -> bool {
 
 /// Luhn's check (cards, IMEI, NPI).
 fn luhn(d: &[u8]) -> bool {
-    let sum: u32 = d.iter().rev().enumerate().map(|(i, &c)| {
-        let x = u32::from(c - b'0');
-        if i % 2 == 1 { if x * 2 > 9 { x * 2 - 9 } else { x * 2 } } else { x }
-    }).sum();
+    let sum: u32 = d
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(i, &c)| {
+            let x = u32::from(c - b'0');
+            if i % 2 == 1 { if x * 2 > 9 { x * 2 - 9 } else { x * 2 } } else { x }
+        })
+        .sum();
     sum.is_multiple_of(10)
 }
 
@@ -329,7 +465,11 @@ fn is_card(t: &str) -> bool {
 fn is_iban(t: &str) -> bool {
     let s: String = t.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_uppercase();
     let b = s.as_bytes();
-    if !(15..=34).contains(&b.len()) || !b[..2].iter().all(u8::is_ascii_uppercase) || !b[2..4].iter().all(u8::is_ascii_digit) || !b.iter().all(u8::is_ascii_alphanumeric) {
+    if !(15..=34).contains(&b.len())
+        || !b[..2].iter().all(u8::is_ascii_uppercase)
+        || !b[2..4].iter().all(u8::is_ascii_digit)
+        || !b.iter().all(u8::is_ascii_alphanumeric)
+    {
         return false;
     }
     let rotated = b[4..].iter().chain(&b[..4]);
@@ -478,11 +618,21 @@ fn check_column(c: &ColumnValues<'_>, norm: &Normaliser, out: &mut Checklist) {
     if let Some(hint) = &zip_hint {
         let full = scan(&|t: &str| is_zip5(t));
         if found(&full) {
-            out.add("geographic", c.name, format!("the column name says \"{hint}\" and {}", values_of(&full, "full 5-digit ZIP codes (only the first 3 digits may stay)")), full);
+            out.add(
+                "geographic",
+                c.name,
+                format!("the column name says \"{hint}\" and {}", values_of(&full, "full 5-digit ZIP codes (only the first 3 digits may stay)")),
+                full,
+            );
         }
         let restricted = scan(&|t: &str| zip3(t).is_some_and(|p| RESTRICTED_ZIP3.contains(&p)));
         if found(&restricted) {
-            out.add("geographic", c.name, values_of(&restricted, "3-digit ZIP prefixes of an area of 20,000 people or fewer (these must become 000)"), restricted);
+            out.add(
+                "geographic",
+                c.name,
+                values_of(&restricted, "3-digit ZIP prefixes of an area of 20,000 people or fewer (these must become 000)"),
+                restricted,
+            );
         }
     } else if found(&zip_plus4) {
         out.add("geographic", c.name, values_of(&zip_plus4, "ZIP+4 codes"), zip_plus4);
@@ -506,7 +656,12 @@ fn check_column(c: &ColumnValues<'_>, norm: &Normaliser, out: &mut Checklist) {
     if let Some(hint) = name.hint(AGE_WORDS) {
         let old = scan(&|t: &str| is_age_over_89(t));
         if found(&old) {
-            out.add("dates", c.name, format!("the column name says \"{hint}\" and {}", values_of(&old, "ages over 89 (allowed only as one category \"90 or older\")")), old);
+            out.add(
+                "dates",
+                c.name,
+                format!("the column name says \"{hint}\" and {}", values_of(&old, "ages over 89 (allowed only as one category \"90 or older\")")),
+                old,
+            );
         }
     }
 
@@ -593,7 +748,12 @@ fn check_unique(columns: &[ColumnValues<'_>], norm: &Normaliser, out: &mut Check
                 _ => None,
             });
             let about = if c.complete { "" } else { "about " };
-            let reason = format!("{about}{} distinct values over {} filled cells ({:.0} %): the value nearly singles out each row", c.distinct, c.non_blank, 100.0 * share.min(1.0));
+            let reason = format!(
+                "{about}{} distinct values over {} filled cells ({:.0} %): the value nearly singles out each row",
+                c.distinct,
+                c.non_blank,
+                100.0 * share.min(1.0)
+            );
             out.add("other_unique", c.name, reason, Hits { distinct: c.distinct, cells: c.non_blank, example });
         }
     }

@@ -65,10 +65,7 @@ impl CiParams {
             return Err(Error::config("invalid_ci_level", format!("the confidence level must lie in (0, 1), not {}", self.ci_level)));
         }
         if self.ci_replicates > MAX_REPLICATES {
-            return Err(Error::config(
-                "invalid_ci_replicates",
-                format!("at most {MAX_REPLICATES} bootstrap replicates, not {}", self.ci_replicates),
-            ));
+            return Err(Error::config("invalid_ci_replicates", format!("at most {MAX_REPLICATES} bootstrap replicates, not {}", self.ci_replicates)));
         }
         Ok(())
     }
@@ -189,9 +186,7 @@ pub fn normal_quantile(p: f64) -> f64 {
     const B: [f64; 5] = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];
     const C: [f64; 6] = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
     const D: [f64; 4] = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
-    let tail = |q: f64| {
-        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5]) / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
-    };
+    let tail = |q: f64| (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5]) / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0);
     if p < 0.02425 {
         tail(libm::sqrt(-2.0 * libm::log(p)))
     } else if p > 1.0 - 0.02425 {
@@ -199,8 +194,7 @@ pub fn normal_quantile(p: f64) -> f64 {
     } else {
         let q = p - 0.5;
         let r = q * q;
-        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
-            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
     }
 }
 

@@ -165,11 +165,7 @@ pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
                 format!("1 row had a different number of fields than the header and was padded or cut (at line {line}, with {fields} fields)")
             } else {
                 let and_more = if more == 0 { String::new() } else { format!(", and {more} more") };
-                format!(
-                    "{} rows had a different number of fields than the header and were padded or cut: {}{and_more}",
-                    facts.ragged_rows,
-                    listed.join(", ")
-                )
+                format!("{} rows had a different number of fields than the header and were padded or cut: {}{and_more}", facts.ragged_rows, listed.join(", "))
             },
         });
     }
@@ -187,15 +183,11 @@ pub fn reading_warnings(facts: &InputFacts) -> Vec<Warning> {
         let (code, message) = match b.why {
             Broken::UnclosedQuote => (
                 "unclosed_quote",
-                format!(
-                    "{records} with a quote that is never closed skipped: the first opened at {at}; reading went on at line {}",
-                    b.line + 1
-                ),
+                format!("{records} with a quote that is never closed skipped: the first opened at {at}; reading went on at line {}", b.line + 1),
             ),
-            Broken::FieldTooLarge | Broken::TooManyColumns => (
-                "field_too_large",
-                format!("{records} with a field longer than {} MiB skipped: the first at {at}", MAX_FIELD_BYTES >> 20),
-            ),
+            Broken::FieldTooLarge | Broken::TooManyColumns => {
+                ("field_too_large", format!("{records} with a field longer than {} MiB skipped: the first at {at}", MAX_FIELD_BYTES >> 20))
+            }
         };
         warnings.push(Warning { code, message });
     }

@@ -17,7 +17,13 @@ impl Skewed {
 
     fn weighted(w: impl IntoIterator<Item = f64>) -> Self {
         let mut acc = 0.0;
-        let mut cum: Vec<f64> = w.into_iter().map(|x| { acc += x; acc }).collect();
+        let mut cum: Vec<f64> = w
+            .into_iter()
+            .map(|x| {
+                acc += x;
+                acc
+            })
+            .collect();
         cum.iter_mut().for_each(|c| *c /= acc);
         Skewed(cum)
     }
@@ -29,11 +35,30 @@ impl Skewed {
 }
 
 const DIAGNOSES: [&str; 24] = [
-    "I10 hypertension", "E11 type 2 diabetes", "J18 pneumonia", "I50 heart failure", "N39 urinary infection",
-    "K35 appendicitis", "S72 femur fracture", "I21 myocardial infarction", "J44 COPD", "A41 sepsis",
-    "I63 stroke", "K80 gallstones", "O80 delivery", "F32 depression", "C50 breast cancer", "C34 lung cancer",
-    "K57 diverticulitis", "E86 dehydration", "R55 syncope", "M17 knee arthrosis", "G40 epilepsy",
-    "B20 HIV disease", "F20 schizophrenia", "Q90 Down syndrome",
+    "I10 hypertension",
+    "E11 type 2 diabetes",
+    "J18 pneumonia",
+    "I50 heart failure",
+    "N39 urinary infection",
+    "K35 appendicitis",
+    "S72 femur fracture",
+    "I21 myocardial infarction",
+    "J44 COPD",
+    "A41 sepsis",
+    "I63 stroke",
+    "K80 gallstones",
+    "O80 delivery",
+    "F32 depression",
+    "C50 breast cancer",
+    "C34 lung cancer",
+    "K57 diverticulitis",
+    "E86 dehydration",
+    "R55 syncope",
+    "M17 knee arthrosis",
+    "G40 epilepsy",
+    "B20 HIV disease",
+    "F20 schizophrenia",
+    "Q90 Down syndrome",
 ];
 const WARDS: [&str; 8] = ["Internal medicine", "Surgery", "Cardiology", "Geriatrics", "Orthopaedics", "Obstetrics", "Neurology", "Psychiatry"];
 
@@ -112,10 +137,8 @@ pub fn bench_table(rows: usize, seed: u64, level: u8) -> impl Iterator<Item = Ve
                 2 => (band(10), masked(2), date[..7].to_string(), rounded(5)),
                 _ => (band(20), masked(3), date[..4].to_string(), rounded(10)),
             };
-            let _ = writeln!(
-                chunk,
-                "R{i:09},{age},{sex},{region},{date},{ward},{diagnosis},OPS-{procedure},{stay},\"seen by team {team}; follow-up {follow_up}\""
-            );
+            let _ =
+                writeln!(chunk, "R{i:09},{age},{sex},{region},{date},{ward},{diagnosis},OPS-{procedure},{stay},\"seen by team {team}; follow-up {follow_up}\"");
             i += 1;
         }
         Some(chunk.into_bytes())

@@ -45,19 +45,13 @@ impl Removed {
 
 /// The report's k: the advice's suppression k (`params.advice.suppress_below`), else 5.
 pub fn min_count_of(report: &Value) -> u64 {
-    report["params"]["advice"]["suppress_below"]
-        .as_u64()
-        .filter(|&k| k >= 1)
-        .unwrap_or(DEFAULT_MIN_COUNT)
+    report["params"]["advice"]["suppress_below"].as_u64().filter(|&k| k >= 1).unwrap_or(DEFAULT_MIN_COUNT)
 }
 
 impl Report {
     /// [`shareable`] of this report's JSON form.
     pub fn shareable(&self, min_count: u64) -> Value {
-        shareable(
-            &serde_json::to_value(self).unwrap_or(Value::Null),
-            min_count,
-        )
+        shareable(&serde_json::to_value(self).unwrap_or(Value::Null), min_count)
     }
 }
 
@@ -81,11 +75,7 @@ pub fn shareable(report: &Value, min_count: u64) -> Value {
         for m in metrics {
             // A metric of a column whose values are not shown shows none of them either.
             let scope = &m["scope"];
-            let named = scope["quasi_identifiers"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .chain([&scope["attribute"], &scope["sensitive"]]);
+            let named = scope["quasi_identifiers"].as_array().into_iter().flatten().chain([&scope["attribute"], &scope["sensitive"]]);
             let hidden = named.filter_map(Value::as_str).any(|c| !shown.contains(c));
             metric(m, if hidden { u64::MAX } else { k }, (n_original, n_released), &mut removed);
         }
@@ -117,9 +107,7 @@ pub fn shareable(report: &Value, min_count: u64) -> Value {
 /// read shows no value at all, however many records hold it.
 fn value_columns(report: &Value) -> BTreeSet<String> {
     let p = &report["params"];
-    let names = |v: &Value| -> Vec<String> {
-        v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
-    };
+    let names = |v: &Value| -> Vec<String> { v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect() };
     let ignored = names(&p["ignored"]);
     let special: Vec<&str> = ["record_id", "person_id", "weight"].iter().filter_map(|key| p[*key].as_str()).collect();
     let mut audited: BTreeSet<String> = names(&p["quasi_identifiers"]).into_iter().chain(names(&p["sensitive"])).collect();
@@ -138,13 +126,8 @@ fn value_columns(report: &Value) -> BTreeSet<String> {
             audited.extend(names(&q["group_by"]));
         }
     }
-    let direct: BTreeSet<&str> = report["columns"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|c| c["proposed_role"] == "direct_identifier")
-        .filter_map(|c| c["name"].as_str())
-        .collect();
+    let direct: BTreeSet<&str> =
+        report["columns"].as_array().into_iter().flatten().filter(|c| c["proposed_role"] == "direct_identifier").filter_map(|c| c["name"].as_str()).collect();
     audited.retain(|c| !ignored.contains(c) && !direct.contains(c.as_str()));
     audited
 }
@@ -166,12 +149,7 @@ fn columns_entry(c: &mut Value, k: u64, removed: &mut Removed) {
 }
 
 /// Keeps the entries of `list` for which `keep` holds; counts the others under `what`.
-fn retain(
-    list: &mut Value,
-    what: &'static str,
-    removed: &mut Removed,
-    keep: impl Fn(&Value) -> bool,
-) {
+fn retain(list: &mut Value, what: &'static str, removed: &mut Removed, keep: impl Fn(&Value) -> bool) {
     if let Some(items) = list.as_array_mut() {
         let before = items.len();
         items.retain(|e| keep(e));
@@ -197,31 +175,21 @@ fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed
     }
     // Identity: the riskiest classes (record_risk.details.top).
     if let Some(top) = details.get_mut("top") {
-        retain(top, "classes", removed, |e| {
-            e["size"].as_u64().is_some_and(|n| n >= k)
-        });
+        retain(top, "classes", removed, |e| e["size"].as_u64().is_some_and(|n| n >= k));
     }
     // Attribute disclosure: the worst class, and the sensitive values tied to it.
     if details.get("worst_class").is_some() {
         let size = details["worst_class_size"].as_u64().unwrap_or(0);
         if size < k {
             drop_key(details, "worst_class", "classes", removed);
-            drop_key(
-                details,
-                "worst_class_size",
-                "class_sizes",
-                &mut Removed::default(),
-            );
+            drop_key(details, "worst_class_size", "class_sizes", &mut Removed::default());
             if let Some(rows) = details.get("worst_distribution").and_then(Value::as_array) {
                 removed.add("sensitive_values", rows.len());
                 details["worst_distribution"] = json!([]);
             }
         } else if let Some(rows) = details.get_mut("worst_distribution") {
             // [value, share in the class, share in the file]: the value's records in the class.
-            retain(rows, "sensitive_values", removed, |r| {
-                r[1].as_f64()
-                    .is_some_and(|p| (p * size as f64).round() >= k as f64)
-            });
+            retain(rows, "sensitive_values", removed, |r| r[1].as_f64().is_some_and(|p| (p * size as f64).round() >= k as f64));
         }
     }
     // t_reference = original: the released values the original lacks, with their records.
@@ -239,14 +207,9 @@ fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed
     if let Some(failing) = details.get_mut("failing")
         && failing.get("listed").is_some()
     {
-        let sizes: Vec<u64> = failing["listed_records"]
-            .as_array()
-            .map(|a| a.iter().map(|n| n.as_u64().unwrap_or(0)).collect())
-            .unwrap_or_default();
+        let sizes: Vec<u64> = failing["listed_records"].as_array().map(|a| a.iter().map(|n| n.as_u64().unwrap_or(0)).collect()).unwrap_or_default();
         let listed = failing["listed"].as_array().cloned().unwrap_or_default();
-        let kept: Vec<usize> = (0..listed.len())
-            .filter(|&i| sizes.get(i).is_some_and(|&n| n >= k))
-            .collect();
+        let kept: Vec<usize> = (0..listed.len()).filter(|&i| sizes.get(i).is_some_and(|&n| n >= k)).collect();
         removed.add("classes", listed.len() - kept.len());
         failing["listed"] = Value::Array(kept.iter().map(|&i| listed[i].clone()).collect());
         failing["listed_records"] = Value::Array(kept.iter().map(|&i| json!(sizes[i])).collect());
@@ -277,10 +240,7 @@ fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed
     // Similarity of distributions: categories (and bins of numbers or dates, which may hold
     // one value each) of at least k records in each table; the shares per bin go.
     if details.get("n_original").is_some() {
-        let (n_o, n_p) = (
-            details["n_original"].as_u64().or(n_o),
-            details["n_released"].as_u64().or(n_p),
-        );
+        let (n_o, n_p) = (details["n_original"].as_u64().or(n_o), details["n_released"].as_u64().or(n_p));
         let rare = |share: Option<f64>, n: Option<u64>| -> bool {
             let count = share.unwrap_or(0.0) * n.unwrap_or(0) as f64;
             count > 0.0 && (n.is_none() || count.round() < k as f64)
@@ -288,27 +248,16 @@ fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed
         let (mut gone, mut empty_bins): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
         for (key, n) in [("p", n_o), ("q", n_p)] {
             if let Some(map) = details.get(key).and_then(Value::as_object) {
-                gone.extend(
-                    map.iter()
-                        .filter(|(_, s)| rare(s.as_f64(), n))
-                        .map(|(v, _)| v.clone()),
-                );
+                gone.extend(map.iter().filter(|(_, s)| rare(s.as_f64(), n)).map(|(v, _)| v.clone()));
             }
         }
         let d = &details["distribution"];
-        if let (Some(labels), Some(po), Some(pr)) = (
-            d["labels"].as_array(),
-            d["original"].as_array(),
-            d["released"].as_array(),
-        ) {
+        if let (Some(labels), Some(po), Some(pr)) = (d["labels"].as_array(), d["original"].as_array(), d["released"].as_array()) {
             for (i, label) in labels.iter().enumerate() {
                 let name = label.as_str().unwrap_or("");
                 // The slots the chart adds after the values: no value of the data.
                 let special = matches!(name, "other" | "blank" | "unmatched");
-                let (x, y) = (
-                    po.get(i).and_then(Value::as_f64),
-                    pr.get(i).and_then(Value::as_f64),
-                );
+                let (x, y) = (po.get(i).and_then(Value::as_f64), pr.get(i).and_then(Value::as_f64));
                 // An empty bin is left out too: its label is a value of the grid, and may be one
                 // of the data held elsewhere by fewer records.
                 let empty = x.unwrap_or(0.0) == 0.0 && y.unwrap_or(0.0) == 0.0;
@@ -332,10 +281,7 @@ fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed
         }
         let d = &mut details["distribution"];
         if let Some(labels) = d["labels"].as_array().cloned() {
-            let keep: Vec<bool> = labels
-                .iter()
-                .map(|l| !gone.iter().any(|g| Some(g.as_str()) == l.as_str()))
-                .collect();
+            let keep: Vec<bool> = labels.iter().map(|l| !gone.iter().any(|g| Some(g.as_str()) == l.as_str())).collect();
             for key in ["labels", "original", "released"] {
                 if let Some(a) = d[key].as_array_mut() {
                     let mut i = 0;
@@ -443,9 +389,7 @@ mod tests {
                 { "id": "jsd", "scope": { "attribute": "ward" }, "details": { "cells": [{ "rows": [50, 50] }] } }
             ]
         });
-        let tops = |safe: &Value| -> Vec<usize> {
-            safe["columns"].as_array().unwrap().iter().map(|c| c["top"].as_array().unwrap().len()).collect()
-        };
+        let tops = |safe: &Value| -> Vec<usize> { safe["columns"].as_array().unwrap().iter().map(|c| c["top"].as_array().unwrap().len()).collect() };
         let safe = shareable(&report, 5);
         assert_eq!(tops(&safe), [1, 0, 1, 0, 0, 0, 0]);
         assert_eq!(safe["metrics"][0]["details"]["top"], json!([]), "a class holding a direct identifier's value");

@@ -16,9 +16,7 @@ use crate::utility::capture::Captured;
 /// special columns, not ignored, and among `utility_columns` when those are given.
 pub fn is_utility_attribute(config: &AuditConfig, name: &str) -> bool {
     let special = [&config.record_id, &config.person_id, &config.weight].iter().any(|c| c.as_deref() == Some(name));
-    !special
-        && !config.ignored.iter().any(|c| c == name)
-        && (config.utility_columns.is_empty() || config.utility_columns.iter().any(|c| c == name))
+    !special && !config.ignored.iter().any(|c| c == name) && (config.utility_columns.is_empty() || config.utility_columns.iter().any(|c| c == name))
 }
 
 /// Reading options of a side table: the audit's, with its own dialect and header detected.

@@ -6,8 +6,7 @@
 use std::f64::consts::PI;
 
 /// Bernoulli numbers `B_2 .. B_16` of the asymptotic series.
-const BERNOULLI: [f64; 8] =
-    [1.0 / 6.0, -1.0 / 30.0, 1.0 / 42.0, -1.0 / 30.0, 5.0 / 66.0, -691.0 / 2730.0, 7.0 / 6.0, -3617.0 / 510.0];
+const BERNOULLI: [f64; 8] = [1.0 / 6.0, -1.0 / 30.0, 1.0 / 42.0, -1.0 / 30.0, 5.0 / 66.0, -691.0 / 2730.0, 7.0 / 6.0, -3617.0 / 510.0];
 /// Arguments are shifted up by recurrence to at least this before the series is used
 /// (the truncation error there is below `1e-17` relative).
 const SERIES_FROM: f64 = 12.0;
@@ -89,7 +88,6 @@ pub(crate) fn trigamma(mut x: f64) -> f64 {
     acc + 1.0 / x + 0.5 / (x * x) + series(x, 3, |_| 1.0)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,5 +137,4 @@ mod tests {
         }
         assert_eq!(ln_gamma_diff(7.0, 0.0), 0.0);
     }
-
 }

@@ -5,9 +5,9 @@
 mod common;
 
 use common::*;
-use pseudolens_core::{Audit, AuditConfig, AuditPart, Error, Part, PartBounds, Probe, Reader, Report, Span, audit_table};
-use pseudolens_core::ingest::reader::Ragged;
 use proptest::prelude::*;
+use pseudolens_core::ingest::reader::Ragged;
+use pseudolens_core::{Audit, AuditConfig, AuditPart, Error, Part, PartBounds, Probe, Reader, Report, Span, audit_table};
 
 /// A generated file and what it holds.
 #[derive(Debug, Clone)]

@@ -60,7 +60,13 @@ fn table() -> (String, Vec<Vec<String>>) {
         state ^= state << 17;
         state % n
     };
-    let education = [("Bachelors", "Undergraduate", "Higher"), ("Masters", "Graduate", "Higher"), ("Doctorate", "Graduate", "Higher"), ("9th", "School", "Secondary"), ("12th", "School", "Secondary")];
+    let education = [
+        ("Bachelors", "Undergraduate", "Higher"),
+        ("Masters", "Graduate", "Higher"),
+        ("Doctorate", "Graduate", "Higher"),
+        ("9th", "School", "Secondary"),
+        ("12th", "School", "Secondary"),
+    ];
     let hierarchy = education.iter().map(|(a, b, c)| vec![a.to_string(), b.to_string(), c.to_string(), "*".to_string()]).collect();
     let mut csv = String::from("age,admitted,zip,education,sex\n");
     for _ in 0..20_000 {

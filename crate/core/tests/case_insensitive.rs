@@ -5,9 +5,9 @@
 mod common;
 
 use common::*;
-use pseudolens_core::{Audit, AuditConfig, reference};
 use pseudolens_core::metric::Status;
 use pseudolens_core::utility::attribute::AttributeSettings;
+use pseudolens_core::{Audit, AuditConfig, reference};
 use serde_json::json;
 
 const RELEASE: &[u8] = b"sex,zip\nMale,130\nmale,130\nMALE,130\nFemale,130\nfemale,130\nF,131\n";
@@ -115,12 +115,21 @@ fn the_reference_table_is_folded() {
 #[test]
 fn sensitive_hierarchy_and_order_labels_are_folded() {
     use pseudolens_core::attribute::{AttributeParams, TDistance};
-    let leaves = [("flu", "Respiratory"), ("pneumonia", "Respiratory"), ("bronchitis", "Respiratory"), ("gastric ulcer", "Digestive"), ("gastritis", "Digestive"), ("stomach cancer", "Digestive")];
+    let leaves = [
+        ("flu", "Respiratory"),
+        ("pneumonia", "Respiratory"),
+        ("bronchitis", "Respiratory"),
+        ("gastric ulcer", "Digestive"),
+        ("gastritis", "Digestive"),
+        ("stomach cancer", "Digestive"),
+    ];
     let rows = leaves.iter().map(|(leaf, node)| vec![leaf.to_uppercase(), node.to_string(), "*".to_string()]).collect();
     let mut config = AuditConfig { sensitive: vec!["disease".into()], ..qi(&["zip", "age"]) };
     config.attribute = AttributeParams { t_distance: TDistance::Hierarchical, ..Default::default() };
     config.attributes.insert("disease".into(), AttributeSettings { hierarchy: Some(rows), ..Default::default() });
-    let t = |r: &pseudolens_core::Report| r.metrics.iter().find(|m| m.id == "t_closeness_hierarchical" && m.scope.sensitive.as_deref() == Some("disease")).unwrap().clone();
+    let t = |r: &pseudolens_core::Report| {
+        r.metrics.iter().find(|m| m.id == "t_closeness_hierarchical" && m.scope.sensitive.as_deref() == Some("disease")).unwrap().clone()
+    };
     let apart = t(&audit(&fixture("g2.csv"), &config));
     assert_eq!(apart.reason, Some("hierarchy_incomplete"));
     config.case_insensitive = true;
@@ -139,7 +148,8 @@ fn sensitive_order_labels_are_folded() {
     let mut config = AuditConfig { sensitive: vec!["s".into()], ..qi(&["q"]) };
     let order = Some(vec!["LOW".to_string(), "Mid".to_string(), "HIGH".to_string()]);
     config.attributes.insert("s".into(), AttributeSettings { kind: Some(Kind::Ordinal), order, ..Default::default() });
-    let t = |r: &pseudolens_core::Report| r.metrics.iter().find(|m| m.id == "t_closeness_ordered" && m.scope.sensitive.as_deref() == Some("s")).unwrap().clone();
+    let t =
+        |r: &pseudolens_core::Report| r.metrics.iter().find(|m| m.id == "t_closeness_ordered" && m.scope.sensitive.as_deref() == Some("s")).unwrap().clone();
     assert_eq!(t(&audit(bytes, &config)).reason, Some("ordinal_label_unknown"));
     config.case_insensitive = true;
     assert_close(t(&audit(bytes, &config)).value.as_f64().unwrap(), 0.125, "ordered t, folded");

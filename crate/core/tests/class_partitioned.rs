@@ -2,10 +2,10 @@
 //! values, each part's class statistics merged, gives the identity metrics of the whole table
 //! audited in one piece; a hand-checked merge; the binary form; what it refuses.
 
+use proptest::prelude::*;
 use pseudolens_core::identity::MissingPolicy;
 use pseudolens_core::interval::CiParams;
 use pseudolens_core::{Audit, AuditConfig, ClassPart, DisjointClasses, Table, audit_table, class_statistics};
-use proptest::prelude::*;
 use serde_json::Value;
 
 const HEADER: [&str; 4] = ["a", "b", "c", "s"];

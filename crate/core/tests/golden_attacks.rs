@@ -15,7 +15,8 @@ const C: &str = "age,sex,zip,income,diag\n33,M,100,3000,cold\n58,F,200,5500,flu\
 
 fn config(attacks: AttackParams) -> AuditConfig {
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-    let mut c = AuditConfig { quasi_identifiers: s(&["age", "sex", "zip", "income"]), sensitive: s(&["diag"]), attacks: Some(attacks), ..AuditConfig::default() };
+    let mut c =
+        AuditConfig { quasi_identifiers: s(&["age", "sex", "zip", "income"]), sensitive: s(&["diag"]), attacks: Some(attacks), ..AuditConfig::default() };
     c.attributes.insert("zip".into(), AttributeSettings { kind: Some(Kind::Categorical), ..AttributeSettings::default() });
     c
 }
@@ -102,7 +103,13 @@ fn g3_singling_out_univariate() {
     let (lo, hi) = ci(m);
     assert!(lo == 0.0 && close(hi, 0.1627856107));
     assert!(m.warnings.contains(&"fewer_queries_than_attacks"));
-    let mut hits: Vec<String> = m.details["queries"].as_array().unwrap().iter().filter(|q| q["singles_out_original"] == Value::Bool(true)).map(|q| q["query"].as_str().unwrap().to_string()).collect();
+    let mut hits: Vec<String> = m.details["queries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|q| q["singles_out_original"] == Value::Bool(true))
+        .map(|q| q["query"].as_str().unwrap().to_string())
+        .collect();
     hits.sort();
     assert_eq!(hits, ["age <= 30", "age >= 60", "diag = diabetes", "income <= 2500", "income == 2500", "income >= 6000"]);
 }
@@ -123,10 +130,11 @@ fn g3_singling_out_multivariate_seed_0() {
         })
         .collect();
     got.sort();
-    let mut want: Vec<Vec<String>> = [["age>=60", "sex=M"], ["income<=2500", "zip=300"], ["age<=30", "sex=F"], ["diag=asthma", "zip=200"], ["diag=cold", "zip=300"]]
-        .iter()
-        .map(|q| q.iter().map(|s| s.to_string()).collect())
-        .collect();
+    let mut want: Vec<Vec<String>> =
+        [["age>=60", "sex=M"], ["income<=2500", "zip=300"], ["age<=30", "sex=F"], ["diag=asthma", "zip=200"], ["diag=cold", "zip=300"]]
+            .iter()
+            .map(|q| q.iter().map(|s| s.to_string()).collect())
+            .collect();
     want.sort();
     assert_eq!(got, want);
     assert_eq!((f(m, "k_att"), f(m, "k_ctl")), (4.0, 2.0));
@@ -243,7 +251,8 @@ fn generalized_cells_are_compatible_with_the_values_they_cover() {
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     let mut config = AuditConfig { quasi_identifiers: s(&["age", "zip"]), sensitive: s(&["diag"]), ..AuditConfig::default() };
     config.attributes.insert("zip".into(), AttributeSettings { kind: Some(Kind::Categorical), ..AttributeSettings::default() });
-    config.attacks = Some(AttackParams { n_attacks: 10, so_mode: SoMode::Univariate, inf_secrets: s(&["zip"]), inf_aux: s(&["age"]), ..AttackParams::default() });
+    config.attacks =
+        Some(AttackParams { n_attacks: 10, so_mode: SoMode::Univariate, inf_secrets: s(&["zip"]), inf_aux: s(&["age"]), ..AttackParams::default() });
     let mut a = Audit::new(config.clone()).unwrap();
     a.set_original(side(&config, o));
     a.push(p.as_bytes()).unwrap();

@@ -13,10 +13,7 @@ fn sa_config(qis: &[&str], sa: &[&str]) -> AuditConfig {
 
 /// The result of `id` for SA `sa` (`"*"` = aggregate), and for a QI attribute if given.
 fn of<'r>(r: &'r Report, id: &str, sa: &str) -> &'r pseudolens_core::metric::MetricResult {
-    r.metrics
-        .iter()
-        .find(|m| m.id == id && m.scope.sensitive.as_deref() == Some(sa))
-        .unwrap_or_else(|| panic!("{id} for {sa}"))
+    r.metrics.iter().find(|m| m.id == id && m.scope.sensitive.as_deref() == Some(sa)).unwrap_or_else(|| panic!("{id} for {sa}"))
 }
 
 fn v(r: &Report, id: &str, sa: &str) -> f64 {
@@ -32,10 +29,9 @@ fn attr_max(r: &Report, id: &str, sa: &str, attribute: &str) -> f64 {
 fn g2_disease_and_salary() {
     let r = audit(&fixture("g2.csv"), &sa_config(&["zip", "age"], &["disease", "salary"]));
     assert_eq!(value(&r, "k_anonymity"), &json!(3));
-    for (sa, l, l_max, l_ent, l_floor, c_star, c_int, l_c) in [
-        ("disease", 2.0, 3.0, 1.754765351, 1.0, 3.0, 4.0, 1.0),
-        ("salary", 3.0, 3.0, 2.828427125, 2.0, 1.0, 2.0, 2.0),
-    ] {
+    for (sa, l, l_max, l_ent, l_floor, c_star, c_int, l_c) in
+        [("disease", 2.0, 3.0, 1.754765351, 1.0, 3.0, 4.0, 1.0), ("salary", 3.0, 3.0, 2.828427125, 2.0, 1.0, 2.0, 2.0)]
+    {
         assert_eq!(v(&r, "l_distinct", sa), l, "{sa}");
         assert_eq!(v(&r, "l_distinct_max", sa), l_max, "{sa}");
         assert!((v(&r, "l_entropy", sa) - l_ent).abs() < 1e-9, "{sa}");
@@ -197,10 +193,7 @@ fn g5_scorr_verdict() {
 fn g6_scorr_bands() {
     let r = audit(&fixture("g6.csv"), &sa_config(&["age_band", "sex"], &["diagnosis"]));
     let ext = &verdict(&r, "verdict_scorr_extended").value;
-    assert_eq!(
-        ext["bands"],
-        json!({ "uq_qi": "medium", "uf_qi": "low", "uf_age_band": "low", "uf_sex": "low", "co_age_band": "medium", "co_sex": "medium" })
-    );
+    assert_eq!(ext["bands"], json!({ "uq_qi": "medium", "uf_qi": "low", "uf_age_band": "low", "uf_sex": "low", "co_age_band": "medium", "co_sex": "medium" }));
     assert_eq!(ext["category"], json!("medium"));
     assert_eq!(verdict(&r, "verdict_scorr_final").value, json!("not_approved"));
     assert!(verdict(&r, "verdict_scorr_conventional").details["reasons"][0].as_str().unwrap().contains("k = 3"));

@@ -71,12 +71,7 @@ fn g2_hierarchical_per_class() {
     // pos 8, neg 3, weight 1/2); gastric ulcer -3, gastritis 4, stomach cancer -6 (Digestive:
     // pos 4, neg 9, weight 1/2); root: Respiratory +5, Digestive -5 (weight 1):
     // (3/2 + 4/2 + 5)/39 = 8.5/39 = 0.2179487179.
-    for (zip, age, d) in [
-        ("476**", "20-29", 0.5384615385),
-        ("4790*", ">=40", 8.5 / 39.0),
-        ("476**", "30-39", 0.3717948718),
-        ("4790*", "30-39", 0.3365384615),
-    ] {
+    for (zip, age, d) in [("476**", "20-29", 0.5384615385), ("4790*", ">=40", 8.5 / 39.0), ("476**", "30-39", 0.3717948718), ("4790*", "30-39", 0.3365384615)] {
         let class = json!({ "zip": zip, "age": age });
         let listed = |t0: f64| {
             let r = g2_hierarchical(disease_hierarchy(), Some(t0));

@@ -6,15 +6,13 @@
 mod common;
 
 use common::*;
+use pseudolens_core::Original;
 use pseudolens_core::balance::choice::{SWEEP_ALPHAS, argmax, derived_weights};
 use pseudolens_core::balance::rut::{self, rut, rut_f1, rut_ratio};
-use pseudolens_core::balance::{
-    BalanceParams, Candidate, ChoiceParams, RiskCombination, WeightPreset, rut_alpha_sweep, rut_constrained_choice,
-};
+use pseudolens_core::balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination, WeightPreset, rut_alpha_sweep, rut_constrained_choice};
 use pseudolens_core::identity::MissingPolicy;
 use pseudolens_core::metric::{Context, MetricResult, Scope, Status};
 use pseudolens_core::reference;
-use pseudolens_core::Original;
 use pseudolens_core::{Audit, AuditConfig, Report};
 use serde_json::{Value, json};
 
@@ -387,7 +385,8 @@ fn sec_7_edge_cases() {
 
 #[test]
 fn settings_are_read_echoed_and_checked() {
-    let c: AuditConfig = serde_json::from_str(r#"{"quasi_identifiers": ["age"], "risk_combination": "sum", "risk_weight_internal": 0.3, "rut_alpha": 0.7}"#).unwrap();
+    let c: AuditConfig =
+        serde_json::from_str(r#"{"quasi_identifiers": ["age"], "risk_combination": "sum", "risk_weight_internal": 0.3, "rut_alpha": 0.7}"#).unwrap();
     assert_eq!(c.balance, BalanceParams { risk_combination: RiskCombination::Sum, risk_weight_internal: 0.3, rut_alpha: 0.7 });
     assert!(serde_json::from_str::<AuditConfig>(r#"{"risk_combinaton": "sum"}"#).is_err());
     assert!(serde_json::from_str::<AuditConfig>(r#"{"risk_combination": "mean"}"#).is_err());

@@ -5,9 +5,9 @@
 mod common;
 
 use common::*;
+use proptest::prelude::*;
 use pseudolens_core::identity::kmap::{KMapEstimator, derived_k};
 use pseudolens_core::{Audit, AuditConfig, Original, Report, reference, shareable};
-use proptest::prelude::*;
 use serde_json::{Value, json};
 
 /// The release of G1 with the QIs `age, sex` (G2).

@@ -105,7 +105,9 @@ fn g3_1_other_components() {
     }
     // zip q vector: 13053, 13068, 13070 at 7/36; 14812, 14830, 14877 at 5/36.
     let q = &for_attribute(&r, "jaccard_similarity", "zip").details["q"];
-    for (zip, share) in [("13053", 7.0 / 36.0), ("13068", 7.0 / 36.0), ("13070", 7.0 / 36.0), ("14812", 5.0 / 36.0), ("14830", 5.0 / 36.0), ("14877", 5.0 / 36.0)] {
+    for (zip, share) in
+        [("13053", 7.0 / 36.0), ("13068", 7.0 / 36.0), ("13070", 7.0 / 36.0), ("14812", 5.0 / 36.0), ("14830", 5.0 / 36.0), ("14877", 5.0 / 36.0)]
+    {
         assert_close(q[zip].as_f64().unwrap(), share, zip);
     }
     assert_eq!(q.as_object().unwrap().len(), 6);

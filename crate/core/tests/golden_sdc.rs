@@ -39,10 +39,7 @@ fn g3() -> Report {
 /// The `query_relative_error` result of query `q`.
 fn query_result<'r>(r: &'r Report, q: &Query) -> &'r MetricResult {
     let want = serde_json::to_value(q).unwrap();
-    r.metrics
-        .iter()
-        .find(|m| m.id == "query_relative_error" && m.params["query"] == want)
-        .unwrap_or_else(|| panic!("no result for query {want}"))
+    r.metrics.iter().find(|m| m.id == "query_relative_error" && m.params["query"] == want).unwrap_or_else(|| panic!("no result for query {want}"))
 }
 
 #[test]
@@ -70,7 +67,8 @@ fn g3_ctbil() {
     let c = metric(&r, "ctbil");
     assert_eq!(c.value, json!(6));
     assert_close(f(&metric(&r, "ctbil_normalized").value), 6.0 / 38.0, "ctbil_normalized");
-    let expected = [(vec!["age"], 2, 6), (vec!["zip"], 0, 2), (vec!["sex"], 0, 2), (vec!["age", "zip"], 2, 12), (vec!["age", "sex"], 2, 12), (vec!["zip", "sex"], 0, 4)];
+    let expected =
+        [(vec!["age"], 2, 6), (vec!["zip"], 0, 2), (vec!["sex"], 0, 2), (vec!["age", "zip"], 2, 12), (vec!["age", "sex"], 2, 12), (vec!["zip", "sex"], 0, 4)];
     let tables = c.details["tables"].as_array().unwrap();
     assert_eq!(tables.len(), expected.len());
     for (t, (vars, d, cells)) in tables.iter().zip(expected) {
@@ -139,7 +137,8 @@ fn g3_query_accuracy() {
     let m = query_result(&r, &q[0]);
     assert_close(f(&m.value), 20.0, "count by age");
     assert_eq!(m.details["tier"], json!("poor"));
-    let cells: Vec<(Value, Value, Value)> = m.details["cells"].as_array().unwrap().iter().map(|c| (c["label"][0].clone(), c["original"].clone(), c["released"].clone())).collect();
+    let cells: Vec<(Value, Value, Value)> =
+        m.details["cells"].as_array().unwrap().iter().map(|c| (c["label"][0].clone(), c["original"].clone(), c["released"].clone())).collect();
     let expected = [("30-39", 4, 4), ("40-49", 3, 3), ("20-29", 2, 2), ("50-59", 2, 2), ("91", 1, 0)];
     assert_eq!(cells, expected.map(|(l, o, p)| (json!(l), json!(o as f64), json!(p as f64))).to_vec());
     assert_eq!(m.params["source"], json!("default"), "the user's repeat of a default query is left out");
@@ -150,7 +149,8 @@ fn g3_query_accuracy() {
     let m = query_result(&r, &q[2]);
     assert_close(f(&m.value), 0.3869082069453134, "mean(income) by sex");
     assert_eq!(m.details["tier"], json!("good"));
-    let by_sex: Vec<(Value, f64, f64)> = m.details["cells"].as_array().unwrap().iter().map(|c| (c["label"][0].clone(), f(&c["original"]), f(&c["released"]))).collect();
+    let by_sex: Vec<(Value, f64, f64)> =
+        m.details["cells"].as_array().unwrap().iter().map(|c| (c["label"][0].clone(), f(&c["original"]), f(&c["released"]))).collect();
     assert_eq!(by_sex.len(), 2);
     for (label, o, p) in by_sex {
         let (eo, ep) = if label == json!("F") { (41854.0, 41600.0) } else { (56905.0, 57000.0) };
@@ -258,7 +258,11 @@ fn families(r: &Report) -> Vec<Value> {
 
 #[test]
 fn a_file_against_itself_and_shuffled() {
-    let config = { let mut c = g3_config(); c.utility.queries = g3_queries(); c };
+    let config = {
+        let mut c = g3_config();
+        c.utility.queries = g3_queries();
+        c
+    };
     let original = fixture("g3_original.csv");
     let r = against(&original, &original, &config);
     assert_eq!(metric(&r, "ctbil").value, json!(0));

@@ -51,8 +51,7 @@ fn g1_1_scores_dis_and_msus() {
     assert_eq!(score.details["msu_counts"]["9"], json!([1, 1, 0, 0]));
     assert_eq!(score.details["msu_counts"]["10"], json!([0, 3, 1, 0]));
     // MSUs of each scored record, smallest first.
-    let msus: Vec<(u64, Value)> =
-        score.details["top"].as_array().unwrap().iter().map(|t| (t["row"].as_u64().unwrap(), t["msus"].clone())).collect();
+    let msus: Vec<(u64, Value)> = score.details["top"].as_array().unwrap().iter().map(|t| (t["row"].as_u64().unwrap(), t["msus"].clone())).collect();
     let want = [
         (9, json!([["zip"], ["age", "job"]])),
         (10, json!([["age", "sex"], ["age", "zip"], ["age", "job"], ["sex", "zip", "job"]])),

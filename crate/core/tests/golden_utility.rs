@@ -5,8 +5,8 @@
 mod common;
 
 use common::*;
-use pseudolens_core::utility::params::UtilityParams;
 use pseudolens_core::AuditConfig;
+use pseudolens_core::utility::params::UtilityParams;
 
 #[test]
 fn census_ipso_reproduces_the_paper() {
@@ -47,7 +47,11 @@ fn a_file_against_itself_and_shuffled() {
     assert!(num(&r2, "perm_cm1").abs() < 1e-12);
     // By row order the reversed file is a permutation of every record.
     let columns = ["FICA", "FEDTAX", "INTVAL", "POTHVAL"].map(String::from).to_vec();
-    let r3 = against(&original, shuffled.as_bytes(), &AuditConfig { utility: UtilityParams { permutation_columns: columns, ..Default::default() }, ..AuditConfig::default() });
+    let r3 = against(
+        &original,
+        shuffled.as_bytes(),
+        &AuditConfig { utility: UtilityParams { permutation_columns: columns, ..Default::default() }, ..AuditConfig::default() },
+    );
     assert!(num(&r3, "perm_cm1") > 0.5);
     assert_close(num(&r3, "perm_um"), 1.0, "UM is unpaired");
 }

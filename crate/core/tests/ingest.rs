@@ -147,10 +147,7 @@ fn settings_are_checked() {
         AuditConfig { wildcard_alpha: -0.1, ..qi(&["a"]) },
         AuditConfig { delimiter: Some(";;".into()), ..qi(&["a"]) },
         AuditConfig { memory_budget: 0, ..qi(&["a"]) },
-        AuditConfig {
-            utility: pseudolens_core::utility::params::UtilityParams { similarity_bins: usize::MAX, ..Default::default() },
-            ..qi(&["a"])
-        },
+        AuditConfig { utility: pseudolens_core::utility::params::UtilityParams { similarity_bins: usize::MAX, ..Default::default() }, ..qi(&["a"]) },
     ];
     for c in bad {
         assert_eq!(pseudolens_core::Audit::new(c).err().unwrap().kind, pseudolens_core::ErrorKind::Config);

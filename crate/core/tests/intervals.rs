@@ -6,13 +6,12 @@
 mod common;
 
 use common::*;
-use pseudolens_core::{AuditConfig, ErrorKind, Report};
 use proptest::prelude::*;
+use pseudolens_core::{AuditConfig, ErrorKind, Report};
 use serde_json::Value;
 
 /// Ids whose `details.ci` is checked (all with a number value here).
-const WITH_CI: [&str; 5] =
-    ["population_uniqueness_zayatz", "population_uniqueness_dankar", "global_risk", "global_risk_er", "sdc_individual_risk"];
+const WITH_CI: [&str; 5] = ["population_uniqueness_zayatz", "population_uniqueness_dankar", "global_risk", "global_risk_er", "sdc_individual_risk"];
 
 fn config(level: f64) -> AuditConfig {
     let mut c = qi(&["a", "b"]);

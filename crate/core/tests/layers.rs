@@ -22,7 +22,11 @@ fn layer(module: &str) -> Option<u8> {
 fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
-        if p.is_dir() { files(&p, out) } else if p.extension().is_some_and(|x| x == "rs") { out.push(p) }
+        if p.is_dir() {
+            files(&p, out)
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p)
+        }
     }
 }
 

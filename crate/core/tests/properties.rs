@@ -5,9 +5,9 @@
 mod common;
 
 use common::*;
+use proptest::prelude::*;
 use pseudolens_core::identity::MissingPolicy;
 use pseudolens_core::{Audit, AuditConfig, Report};
-use proptest::prelude::*;
 use serde_json::Value;
 
 const HEADER: &str = "a,b,c,note,s,p,w\n";
@@ -19,9 +19,8 @@ type Row = [String; 7];
 fn rows() -> impl Strategy<Value = Vec<Row>> {
     let cell = prop::sample::select(vec!["x", "y", "z", "1", "2", "30-39", "", "NA", "*", "**"]);
     let sa = prop::sample::select(vec!["flu", "cold", "3", "17", "", "*"]);
-    let row = (cell.clone(), cell.clone(), cell, "[a-z ]{0,6}", sa, 1u8..6, 0u8..9).prop_map(|(a, b, c, n, s, p, w)| {
-        [a.to_string(), b.to_string(), c.to_string(), n, s.to_string(), format!("p{p}"), format!("{}", f64::from(w) / 2.0)]
-    });
+    let row = (cell.clone(), cell.clone(), cell, "[a-z ]{0,6}", sa, 1u8..6, 0u8..9)
+        .prop_map(|(a, b, c, n, s, p, w)| [a.to_string(), b.to_string(), c.to_string(), n, s.to_string(), format!("p{p}"), format!("{}", f64::from(w) / 2.0)]);
     prop::collection::vec(row, 1..60)
 }
 

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use pseudolens_core::attribute::{TDistance, TReference};
 use pseudolens_core::identity::MissingPolicy;
 use pseudolens_core::table::kind::Kind;
-use pseudolens_core::{Audit, AttributeSettings, AuditConfig, Report};
+use pseudolens_core::{AttributeSettings, Audit, AuditConfig, Report};
 use serde_json::Value;
 
 fn rows() -> impl Strategy<Value = Vec<(String, String, String)>> {

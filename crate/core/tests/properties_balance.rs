@@ -5,10 +5,10 @@
 mod common;
 
 use common::*;
+use proptest::prelude::*;
 use pseudolens_core::identity::MissingPolicy;
 use pseudolens_core::reference;
 use pseudolens_core::{Audit, AuditConfig, AuditPart, Report};
-use proptest::prelude::*;
 use serde_json::Value;
 
 type Row = [&'static str; 3];

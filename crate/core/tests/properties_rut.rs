@@ -8,12 +8,12 @@
 mod common;
 
 use common::*;
+use proptest::prelude::*;
 use pseudolens_core::metric::Status;
 use pseudolens_core::table::kind::Kind;
 use pseudolens_core::utility::attribute::AttributeSettings;
 use pseudolens_core::utility::params::{Aggregation, LmaxMode, ProximityNorm};
 use pseudolens_core::{AuditConfig, Report};
-use proptest::prelude::*;
 
 /// One original row: numeric, categorical (with a hierarchy), digit-string code.
 type Row = (Option<u8>, usize, usize);
@@ -227,8 +227,23 @@ fn with_weights(bytes: &[u8], weight: impl Fn(usize) -> String) -> Vec<u8> {
 
 /// The values (not the details) of the weighted measures and the totals they feed.
 fn weighed_values(r: &Report) -> serde_json::Value {
-    let ids = ["entropy_original", "entropy_released", "entropy_difference", "entropy_loss", "cosine_similarity", "jaccard_similarity", "attribute_loss", "attribute_similarity", "l_total", "s_total", "utility_u"];
-    serde_json::to_value(r.metrics.iter().filter(|m| ids.contains(&m.id)).map(|m| (m.id, m.scope.attribute.clone(), m.status, m.value.clone())).collect::<Vec<_>>()).unwrap()
+    let ids = [
+        "entropy_original",
+        "entropy_released",
+        "entropy_difference",
+        "entropy_loss",
+        "cosine_similarity",
+        "jaccard_similarity",
+        "attribute_loss",
+        "attribute_similarity",
+        "l_total",
+        "s_total",
+        "utility_u",
+    ];
+    serde_json::to_value(
+        r.metrics.iter().filter(|m| ids.contains(&m.id)).map(|m| (m.id, m.scope.attribute.clone(), m.status, m.value.clone())).collect::<Vec<_>>(),
+    )
+    .unwrap()
 }
 
 proptest! {

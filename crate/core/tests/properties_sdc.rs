@@ -5,10 +5,10 @@
 mod common;
 
 use common::*;
+use proptest::prelude::*;
 use pseudolens_core::metric::Status;
 use pseudolens_core::utility::params::{Aggregate, Query};
 use pseudolens_core::{AuditConfig, Report};
-use proptest::prelude::*;
 use serde_json::Value;
 
 const HEADER: &str = "rid,a,b,x,s";

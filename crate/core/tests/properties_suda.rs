@@ -55,9 +55,7 @@ fn per_record(r: &Report, id: &str, n: usize) -> Vec<f64> {
 
 fn counts(r: &Report, n: usize, max: usize) -> Vec<Vec<u32>> {
     let d = &r.metric("suda_score").unwrap().details["msu_counts"];
-    (1..=n)
-        .map(|row| d.get(row.to_string()).map_or(vec![0; max], |v| v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u32).collect()))
-        .collect()
+    (1..=n).map(|row| d.get(row.to_string()).map_or(vec![0; max], |v| v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u32).collect())).collect()
 }
 
 fn table() -> impl Strategy<Value = (usize, Vec<Vec<u8>>)> {

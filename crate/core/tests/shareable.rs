@@ -8,9 +8,7 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use pseudolens_core::utility::params::Aggregate;
-use pseudolens_core::{
-    Audit, AuditConfig, Original, Query, Report, hospital_sample, min_count_of, sample, shareable,
-};
+use pseudolens_core::{Audit, AuditConfig, Original, Query, Report, hospital_sample, min_count_of, sample, shareable};
 use serde_json::Value;
 
 use common::{audit, qi, shared};
@@ -29,9 +27,7 @@ fn rows(bytes: &[u8], delimiter: char) -> Vec<Vec<String>> {
                     chars.next();
                 }
                 '"' => quoted = !quoted,
-                c if c == delimiter && !quoted => {
-                    cells.push(std::mem::take(&mut cell).trim().to_string())
-                }
+                c if c == delimiter && !quoted => cells.push(std::mem::take(&mut cell).trim().to_string()),
                 c => cell.push(c),
             }
         }
@@ -67,10 +63,7 @@ fn rare(tables: &[&[Vec<String>]], qis: &[String], k: u64) -> Rare {
             counts.push(c);
         }
     }
-    let common: BTreeSet<&str> = counts
-        .iter()
-        .flat_map(|c| c.iter().filter(|(_, n)| **n >= k).map(|(v, _)| *v))
-        .collect();
+    let common: BTreeSet<&str> = counts.iter().flat_map(|c| c.iter().filter(|(_, n)| **n >= k).map(|(v, _)| *v)).collect();
     let values = counts
         .iter()
         .flat_map(|c| c.iter().filter(|(_, n)| **n < k).map(|(v, _)| *v))
@@ -78,39 +71,17 @@ fn rare(tables: &[&[Vec<String>]], qis: &[String], k: u64) -> Rare {
         .map(str::to_string)
         .collect();
     let released = tables[0];
-    let at: Vec<usize> = qis
-        .iter()
-        .map(|q| released[0].iter().position(|h| h == q).unwrap())
-        .collect();
+    let at: Vec<usize> = qis.iter().map(|q| released[0].iter().position(|h| h == q).unwrap()).collect();
     let mut classes: BTreeMap<Vec<&str>, u64> = BTreeMap::new();
     for row in &released[1..] {
-        *classes
-            .entry(at.iter().map(|&i| row[i].as_str()).collect())
-            .or_default() += 1;
+        *classes.entry(at.iter().map(|&i| row[i].as_str()).collect()).or_default() += 1;
     }
     let combinations = classes
         .into_iter()
         .filter(|(_, n)| *n < k)
-        .map(|(values, _)| {
-            qis.iter()
-                .zip(values)
-                .map(|(q, v)| {
-                    (
-                        q.clone(),
-                        if BLANK.contains(&v) {
-                            Value::Null
-                        } else {
-                            Value::from(v)
-                        },
-                    )
-                })
-                .collect()
-        })
+        .map(|(values, _)| qis.iter().zip(values).map(|(q, v)| (q.clone(), if BLANK.contains(&v) { Value::Null } else { Value::from(v) })).collect())
         .collect();
-    Rare {
-        values,
-        combinations,
-    }
+    Rare { values, combinations }
 }
 
 /// Every place of the report (its settings and input facts aside) holding a rare value, a rare
@@ -119,26 +90,16 @@ fn leaks(report: &Value, rare: &Rare, k: u64) -> Vec<String> {
     fn walk(v: &Value, path: &str, rare: &Rare, k: u64, out: &mut Vec<String>) {
         match v {
             Value::String(s) if rare.values.contains(s) => out.push(format!("{path}: value {s:?}")),
-            Value::Array(items) => items
-                .iter()
-                .enumerate()
-                .for_each(|(i, x)| walk(x, &format!("{path}[{i}]"), rare, k, out)),
+            Value::Array(items) => items.iter().enumerate().for_each(|(i, x)| walk(x, &format!("{path}[{i}]"), rare, k, out)),
             Value::Object(map) => {
                 for c in &rare.combinations {
                     if c.iter().all(|(q, x)| map.get(q) == Some(x)) {
                         out.push(format!("{path}: class {c:?}"));
                     }
                 }
-                if let (Some(label), Some(rows)) =
-                    (map.get("label"), map.get("rows").and_then(Value::as_array))
-                {
-                    let small = rows
-                        .iter()
-                        .filter_map(Value::as_u64)
-                        .any(|n| n > 0 && n < k);
-                    if label.is_array()
-                        && (small || rows.first().and_then(Value::as_u64).is_some_and(|n| n < k))
-                    {
+                if let (Some(label), Some(rows)) = (map.get("label"), map.get("rows").and_then(Value::as_array)) {
+                    let small = rows.iter().filter_map(Value::as_u64).any(|n| n > 0 && n < k);
+                    if label.is_array() && (small || rows.first().and_then(Value::as_u64).is_some_and(|n| n < k)) {
                         out.push(format!("{path}: query cell {label} over {rows:?}"));
                     }
                 }
@@ -164,36 +125,17 @@ fn check(report: &Report, tables: &[&[Vec<String>]], ks: &[u64]) {
     let full = serde_json::to_value(report).unwrap();
     for &k in ks {
         let rare = rare(tables, &report.params.quasi_identifiers, k);
-        assert!(
-            !leaks(&full, &rare, k).is_empty(),
-            "k = {k}: the full report holds record-level values (the check can fail)"
-        );
+        assert!(!leaks(&full, &rare, k).is_empty(), "k = {k}: the full report holds record-level values (the check can fail)");
         let safe = shareable(&full, k);
         let found = leaks(&safe, &rare, k);
-        assert!(
-            found.is_empty(),
-            "k = {k}: the shareable report leaks:\n{}",
-            found.join("\n")
-        );
+        assert!(found.is_empty(), "k = {k}: the shareable report leaks:\n{}", found.join("\n"));
         assert_eq!(safe["shareable"]["min_count"], k);
-        assert!(
-            safe["shareable"]["removed"]
-                .as_object()
-                .is_some_and(|m| !m.is_empty()),
-            "k = {k}: it says what it left out"
-        );
+        assert!(safe["shareable"]["removed"].as_object().is_some_and(|m| !m.is_empty()), "k = {k}: it says what it left out");
         // The aggregates stay.
         for id in ["k_anonymity", "sample_uniques", "r_internal"] {
             assert_eq!(
-                safe["metrics"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .find(|m| m["id"] == id),
-                report
-                    .metric(id)
-                    .map(|m| serde_json::to_value(m).unwrap())
-                    .as_ref()
+                safe["metrics"].as_array().unwrap().iter().find(|m| m["id"] == id),
+                report.metric(id).map(|m| serde_json::to_value(m).unwrap()).as_ref()
             );
         }
         assert_eq!(report.shareable(k), safe);
@@ -212,13 +154,7 @@ fn attribute_config(qis: &[&str], sensitive: &[&str]) -> AuditConfig {
 #[test]
 fn sample_shareable_keeps_no_count_below_the_minimum() {
     let bytes = hospital_sample();
-    let report = audit(
-        &bytes,
-        &attribute_config(
-            &["age", "sex", "postcode", "admission_month"],
-            &["diagnosis"],
-        ),
-    );
+    let report = audit(&bytes, &attribute_config(&["age", "sex", "postcode", "admission_month"], &["diagnosis"]));
     let table = rows(&bytes, ',');
     check(&report, &[&table], &[2, 5, 10]);
 }
@@ -227,13 +163,7 @@ fn sample_shareable_keeps_no_count_below_the_minimum() {
 fn adult_shareable_keeps_no_count_below_the_minimum() {
     let path = shared("data/adult/adult.csv");
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let report = audit(
-        &bytes,
-        &attribute_config(
-            &["sex", "age", "race", "marital-status", "native-country"],
-            &["occupation", "salary-class"],
-        ),
-    );
+    let report = audit(&bytes, &attribute_config(&["sex", "age", "race", "marital-status", "native-country"], &["occupation", "salary-class"]));
     let table = rows(&bytes, ';');
     check(&report, &[&table], &[3, 5]);
 }
@@ -245,10 +175,7 @@ fn utility_shareable_keeps_no_query_cell_or_category_below_the_minimum() {
     let mut config = attribute_config(&["age", "sex", "region"], &["diagnosis"]);
     config.record_id = Some("record_id".into());
     config.ignored = vec!["note".into()];
-    config.utility.queries = vec![Query {
-        group_by: vec!["ward".into(), "procedure".into()],
-        aggregate: Aggregate::Count,
-    }];
+    config.utility.queries = vec![Query { group_by: vec!["ward".into(), "procedure".into()], aggregate: Aggregate::Count }];
     let mut o = Original::new(&config, None);
     o.push(&original).unwrap();
     let mut a = Audit::new(config.clone()).unwrap();

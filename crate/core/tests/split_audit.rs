@@ -3,8 +3,10 @@
 //! the one-pass audit of the retained table, bit for bit ([`SplitAudit`]); so does the advice,
 //! whose "drop a QI" figures then come from the lattice's statistics.
 
-use pseudolens_core::{AdviceParams, Audit, AuditConfig, Lattice, MissingPolicy, Report, SplitAudit, Table, audit_table, bench_table, stats_from_bytes, stats_to_bytes};
 use proptest::prelude::*;
+use pseudolens_core::{
+    AdviceParams, Audit, AuditConfig, Lattice, MissingPolicy, Report, SplitAudit, Table, audit_table, bench_table, stats_from_bytes, stats_to_bytes,
+};
 
 fn kept(chunks: impl IntoIterator<Item = Vec<u8>>, config: &AuditConfig) -> Table {
     let mut reader = Audit::table_reader(config).unwrap();
@@ -42,7 +44,14 @@ fn the_audit_in_steps_is_the_one_pass_audit() {
     // table need two, and are computed with the other metrics).
     let configs = [
         (AuditConfig { quasi_identifiers: names(&qis8), ..AuditConfig::default() }, false),
-        (AuditConfig { quasi_identifiers: names(&["age", "sex", "ward", "diagnosis", "length_of_stay", "region"]), suda: pseudolens_core::identity::suda::SudaParams { suda: true, ..Default::default() }, ..AuditConfig::default() }, true),
+        (
+            AuditConfig {
+                quasi_identifiers: names(&["age", "sex", "ward", "diagnosis", "length_of_stay", "region"]),
+                suda: pseudolens_core::identity::suda::SudaParams { suda: true, ..Default::default() },
+                ..AuditConfig::default()
+            },
+            true,
+        ),
         (AuditConfig { quasi_identifiers: names(&qis8[..5]), sensitive: names(&["diagnosis", "procedure"]), ..AuditConfig::default() }, true),
         (AuditConfig { quasi_identifiers: names(&["sex"]), per_record: true, ..AuditConfig::default() }, true),
         (AuditConfig { quasi_identifiers: names(&qis8[..4]), missing_policy: MissingPolicy::Wildcard, ..AuditConfig::default() }, true),

@@ -174,12 +174,7 @@ fn append(a: &dyn Array, name: &str, out: &mut Texts) -> Result<()> {
 /// The rows of a record batch as cells appended to `cells`, the first at `first_line`.
 pub fn push_batch(batch: &RecordBatch, first_line: u64, cells: &mut CellBatch) -> Result<()> {
     let schema = batch.schema();
-    let columns = batch
-        .columns()
-        .iter()
-        .zip(schema.fields())
-        .map(|(c, f)| column_texts(c.as_ref(), f.name()))
-        .collect::<Result<Vec<_>>>()?;
+    let columns = batch.columns().iter().zip(schema.fields()).map(|(c, f)| column_texts(c.as_ref(), f.name())).collect::<Result<Vec<_>>>()?;
     for i in 0..batch.num_rows() {
         cells.push_row(first_line + i as u64, columns.iter().map(|c| c.get(i)))?;
     }
@@ -190,11 +185,7 @@ pub fn push_batch(batch: &RecordBatch, first_line: u64, cells: &mut CellBatch) -
 /// the typed-cell rule), to split a table into parts holding disjoint classes.
 pub fn class_hashes(batch: &RecordBatch, hasher: &ClassHasher) -> Result<Vec<u64>> {
     let schema = batch.schema();
-    let columns = hasher
-        .columns()
-        .iter()
-        .map(|&j| column_texts(batch.column(j).as_ref(), schema.field(j).name()))
-        .collect::<Result<Vec<_>>>()?;
+    let columns = hasher.columns().iter().map(|&j| column_texts(batch.column(j).as_ref(), schema.field(j).name())).collect::<Result<Vec<_>>>()?;
     Ok((0..batch.num_rows()).map(|i| hasher.hash(columns.iter().map(|c| c.get(i)))).collect())
 }
 

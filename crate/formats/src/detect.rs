@@ -23,11 +23,12 @@ pub fn format_of(start: &[u8], name: &str) -> Result<Format> {
         "parquet" | "parq" | "pq" if !start.is_empty() => {
             Err(Error::input("unreadable_parquet", "this file is named as Parquet but is not one: a Parquet file starts with the bytes PAR1"))
         }
-        "xlsx" | "xlsm" if !start.is_empty() => Err(Error::input("unreadable_xlsx", "this file is named as an Excel workbook but is not one: an .xlsx file is a zip archive")),
-        "xls" if start.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) => Err(Error::input(
-            "unsupported_format",
-            "this is an old binary Excel workbook (.xls); save it as .xlsx or as CSV",
-        )),
+        "xlsx" | "xlsm" if !start.is_empty() => {
+            Err(Error::input("unreadable_xlsx", "this file is named as an Excel workbook but is not one: an .xlsx file is a zip archive"))
+        }
+        "xls" if start.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) => {
+            Err(Error::input("unsupported_format", "this is an old binary Excel workbook (.xls); save it as .xlsx or as CSV"))
+        }
         _ => Ok(Format::Csv),
     }
 }

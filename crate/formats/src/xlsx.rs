@@ -103,7 +103,8 @@ pub fn read<RS: Read + Seek>(input: RS, sheet: Option<&str>, audit: &mut Audit) 
         let at = match (header_index(&shapes, audit.header_row()), audit.header_row()) {
             (Some(i), _) => shapes[i].line,
             (None, Some(row)) => {
-                let message = format!("the sheet \"{name}\" has no row at {row} or below to read as the header: its last row is {}", first + range.height() as u64 - 1);
+                let message =
+                    format!("the sheet \"{name}\" has no row at {row} or below to read as the header: its last row is {}", first + range.height() as u64 - 1);
                 return Err(Error::config("header_row_out_of_range", message));
             }
             (None, None) => first,

@@ -328,7 +328,11 @@ fn typed_date_columns_read_as_dates() {
     let column = |r: &Report, name: &str| r.columns.iter().find(|c| c.name == name).unwrap().clone();
     for name in ["born", "admitted"] {
         let c = column(&r, name);
-        assert_eq!((c.kind, c.date_form, c.min.as_deref(), c.max.as_deref()), (Kind::Date, Some(DateForm::Iso), Some("1980-03-12"), Some("2022-04-01")), "{name}");
+        assert_eq!(
+            (c.kind, c.date_form, c.min.as_deref(), c.max.as_deref()),
+            (Kind::Date, Some(DateForm::Iso), Some("1980-03-12"), Some("2022-04-01")),
+            "{name}"
+        );
     }
     assert_eq!(column(&r, "seen").kind, Kind::Categorical);
 

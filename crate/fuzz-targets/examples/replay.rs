@@ -45,12 +45,7 @@ fn main() {
         for (t, file, len) in &times {
             println!("{:10.1} us  {len:6} bytes  {file}", t * 1e6);
         }
-        println!(
-            "{} files, mean {:.1} us per run ({:.0} runs/s)",
-            times.len(),
-            total / times.len() as f64 * 1e6,
-            times.len() as f64 / total
-        );
+        println!("{} files, mean {:.1} us per run ({:.0} runs/s)", times.len(), total / times.len() as f64 * 1e6, times.len() as f64 / total);
     }
 }
 

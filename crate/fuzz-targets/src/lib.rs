@@ -62,9 +62,7 @@ pub mod rfc4180;
 pub mod shape;
 
 use pseudolens_core::MissingPolicy;
-use pseudolens_core::ingest::cell::{
-    Cell, Form, Normaliser, civil_from_days, parse_date, parse_date_range, parse_num, parse_numeric_range,
-};
+use pseudolens_core::ingest::cell::{Cell, Form, Normaliser, civil_from_days, parse_date, parse_date_range, parse_num, parse_numeric_range};
 use pseudolens_core::ingest::reader::Ragged;
 use pseudolens_core::{Audit, AuditConfig, Error, ErrorKind, Report};
 use serde_json::Value;
@@ -124,11 +122,8 @@ mod stats {
             }
         }
         if total.is_multiple_of(1 << 16) {
-            let shares: Vec<String> = names
-                .iter()
-                .zip(&COUNTS[1..])
-                .map(|(name, c)| format!("{name} {:.2} %", 100.0 * c.load(Relaxed) as f64 / total as f64))
-                .collect();
+            let shares: Vec<String> =
+                names.iter().zip(&COUNTS[1..]).map(|(name, c)| format!("{name} {:.2} %", 100.0 * c.load(Relaxed) as f64 / total as f64)).collect();
             eprintln!("pseudolens-stats {target}: {total} executions; {}", shares.join(", "));
         }
     }
@@ -244,11 +239,9 @@ const CONFIG_KEYS: [(&str, &[&str]); 52] = [
     ("no_such_key", &["1", "null"]),
 ];
 const NAMES: &[&str] = &["null", "\"a\"", "\"b\"", "\"c\"", "\"zz\"", "\"\"", "\" a \"", "\"x,\\\"y\\n\""];
-const NAME_LISTS: &[&str] =
-    &["[]", "[\"a\"]", "[\"a\",\"b\"]", "[\"c\",\"a\"]", "[\"a\",\"a\"]", "[\"zz\"]", "[\"a\",\"b\",\"c\",\"d\"]", "[\"\"]"];
+const NAME_LISTS: &[&str] = &["[]", "[\"a\"]", "[\"a\",\"b\"]", "[\"c\",\"a\"]", "[\"a\",\"a\"]", "[\"zz\"]", "[\"a\",\"b\",\"c\",\"d\"]", "[\"\"]"];
 const OPT_NUMBERS: &[&str] = &["null", "0", "1", "0.5", "-1", "2", "1e308", "5e-324"];
-const NUMBERS: &[&str] =
-    &["0", "1", "0.5", "-1", "2", "1e308", "5e-324", "0.33", "100", "-0.0", "0.9999999999999999", "1.0000000000000002"];
+const NUMBERS: &[&str] = &["0", "1", "0.5", "-1", "2", "1e308", "5e-324", "0.33", "100", "-0.0", "0.9999999999999999", "1.0000000000000002"];
 const OPT_UINTS: &[&str] = &["null", "0", "1", "18446744073709551615"];
 const UINTS: &[&str] = &["0", "1", "2", "3", "100", "18446744073709551615", "4294967296"];
 
@@ -314,11 +307,7 @@ fn table_for(config: &AuditConfig) -> Vec<u8> {
         _ => b',',
     };
     let quote = |text: &str| {
-        if text.bytes().any(|b| matches!(b, b'"' | b'\r' | b'\n') || b == delimiter) {
-            format!("\"{}\"", text.replace('"', "\"\""))
-        } else {
-            text.to_string()
-        }
+        if text.bytes().any(|b| matches!(b, b'"' | b'\r' | b'\n') || b == delimiter) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text.to_string() }
     };
     const VALUES: [&str; 10] = ["1", "2", "30-39", "NA", "*", "2024-02-29", "x", "12**", "0.5", ""];
     let mut out = Vec::new();
@@ -436,8 +425,7 @@ fn config_json_with(data: &[u8], full: bool) {
     };
     // Round trip.
     let text = serde_json::to_string(&config).expect("a configuration serializes");
-    let again: AuditConfig =
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("a serialized configuration does not parse: {e}\n{text}"));
+    let again: AuditConfig = serde_json::from_str(&text).unwrap_or_else(|e| panic!("a serialized configuration does not parse: {e}\n{text}"));
     if again != config {
         let (a, b) = (serde_json::to_value(&config).unwrap(), serde_json::to_value(&again).unwrap());
         assert!(json_close(&a, &b), "the round trip changed the configuration:\n{a}\n{b}");
@@ -570,9 +558,7 @@ fn difference(a: &Outcome, b: &Outcome) -> String {
             (Value::Object(x), Value::Object(y)) if x.len() == y.len() && x.keys().eq(y.keys()) => {
                 x.iter().find_map(|(k, v)| first(format!("{path}/{k}"), v, &y[k]))
             }
-            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-                x.iter().zip(y).enumerate().find_map(|(i, (v, w))| first(format!("{path}/{i}"), v, w))
-            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x.iter().zip(y).enumerate().find_map(|(i, (v, w))| first(format!("{path}/{i}"), v, w)),
             _ if a == b => None,
             _ => Some((path, a.to_string(), b.to_string())),
         }
@@ -708,11 +694,7 @@ fn ingest_split_with(data: &[u8], all: bool) {
         assert!(same(&whole, &single), "pushed whole and one byte at a time: {}", difference(&whole, &single));
     }
     let long = csv.len() > SNIFF;
-    stats::note(
-        "ingest_split",
-        &["long", "identity", "one byte at a time"],
-        u32::from(long) | u32::from(identity) << 1 | u32::from(single) << 2,
-    );
+    stats::note("ingest_split", &["long", "identity", "one byte at a time"], u32::from(long) | u32::from(identity) << 1 | u32::from(single) << 2);
 }
 
 // ---------------------------------------------------------------------------------------------

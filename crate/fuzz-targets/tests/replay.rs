@@ -29,8 +29,7 @@ fn replay(target: &str, files: &[PathBuf], run: fn(&str, &[u8])) -> Vec<String> 
     for file in files {
         let data = std::fs::read(file).unwrap();
         if let Err(panic) = std::panic::catch_unwind(|| run(target, &data)) {
-            let message =
-                panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+            let message = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
             failures.push(format!("{}: {message}", file.display()));
         }
     }

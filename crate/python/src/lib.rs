@@ -10,7 +10,10 @@ use std::sync::Arc;
 
 use arrow_array::RecordBatchReader;
 use arrow_array::ffi_stream::{FFI_ArrowArrayStream, RecordBatchStreamReader};
-use pseudolens_core::{Audit, AuditConfig, Captured, ClassPart, ContentHash, Encoding, Error, Format, Original, Part, ReadPath, ReferenceTable, Report, Warning, audit_table_with_control};
+use pseudolens_core::{
+    Audit, AuditConfig, Captured, ClassPart, ContentHash, Encoding, Error, Format, Original, Part, ReadPath, ReferenceTable, Report, Warning,
+    audit_table_with_control,
+};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -71,7 +74,10 @@ fn stream(path: &str, mut push: impl FnMut(&[u8]) -> Result<(), Error>) -> Resul
 /// but is not ([`Encoding::fallback`], spec README Sec 6), with the CLI's warning.
 fn with_fallback<T>(path: &str, config: &AuditConfig, read: impl Fn(&AuditConfig) -> Result<T, Failure>) -> PyResult<(T, Option<Warning>)> {
     match read(config) {
-        Err(Failure::Audit(e)) if config.encoding.is_none() && let Some(fallback) = Encoding::fallback(e.code) => {
+        Err(Failure::Audit(e))
+            if config.encoding.is_none()
+                && let Some(fallback) = Encoding::fallback(e.code) =>
+        {
             let again = read(&AuditConfig { encoding: Some(fallback), ..config.clone() }).map_err(|f| f.into_py(path))?;
             Ok((again, Some(Warning::encoding_fallback(path, &e))))
         }
@@ -116,9 +122,7 @@ fn read_cells(path: &str, audit: Audit, format: Format, sheet: Option<&str>) -> 
 
 /// The rows of the file at `path` (CSV, Parquet or Excel) read into a table.
 fn file_part(path: &str, config: &AuditConfig, sheet: Option<&str>) -> PyResult<(Part, Option<Warning>)> {
-    let part = |audit: Audit| -> Result<Part, Failure> {
-        Ok(Part::from(audit.finish_part()?))
-    };
+    let part = |audit: Audit| -> Result<Part, Failure> { Ok(Part::from(audit.finish_part()?)) };
     let format = format_of(path).map_err(|f| f.into_py(path))?;
     if format != Format::Csv {
         let table = Audit::table_reader(config).map_err(py_err)?;
@@ -222,7 +226,15 @@ fn report_json(report: &Report) -> PyResult<String> {
 /// files when given, without holding the GIL.
 #[pyfunction]
 #[pyo3(signature = (path, settings, original=None, reference=None, sheet=None, control=None))]
-fn audit_file(py: Python<'_>, path: &str, settings: &str, original: Option<&str>, reference: Option<&str>, sheet: Option<&str>, control: Option<&str>) -> PyResult<String> {
+fn audit_file(
+    py: Python<'_>,
+    path: &str,
+    settings: &str,
+    original: Option<&str>,
+    reference: Option<&str>,
+    sheet: Option<&str>,
+    control: Option<&str>,
+) -> PyResult<String> {
     let config = config(settings)?;
     let (mut report, warning, sides) = py.allow_threads(|| {
         let sides = Sides::read(&config, original, reference, control)?;
@@ -353,7 +365,8 @@ impl PartialTable {
         let part = self.part.as_ref().ok_or_else(|| PyValueError::new_err("the partial table holds no source yet"))?;
         let (mut report, sides) = py.allow_threads(|| {
             let sides = Sides::read(&config, original, reference, control)?;
-            let report = audit_table_with_control(&part.table, &config, sides.original.clone(), sides.reference.clone(), sides.control.clone()).map_err(py_err)?;
+            let report =
+                audit_table_with_control(&part.table, &config, sides.original.clone(), sides.reference.clone(), sides.control.clone()).map_err(py_err)?;
             PyResult::Ok((report, sides))
         })?;
         report.warnings.extend(self.warnings.iter().cloned().chain(sides.warnings));

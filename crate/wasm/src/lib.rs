@@ -213,8 +213,8 @@ impl Extract {
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue, classes: JsValue) -> Result<Extract, JsValue> {
         let config = config_from(config)?;
-        let classes: Vec<Vec<Option<String>>> = serde_wasm_bindgen::from_value(classes)
-            .map_err(|e| error(&Error::config("invalid_class", format!("the classes are not valid: {e}"))))?;
+        let classes: Vec<Vec<Option<String>>> =
+            serde_wasm_bindgen::from_value(classes).map_err(|e| error(&Error::config("invalid_class", format!("the classes are not valid: {e}"))))?;
         pseudolens_core::Extract::new(&config, classes).map(|x| Extract(Some(x))).map_err(|e| error(&e))
     }
 
@@ -260,8 +260,8 @@ impl TableReader {
         let reader = if probe.is_null() || probe.is_undefined() {
             pseudolens_core::Audit::table_reader(&config)
         } else {
-            let probe: pseudolens_core::Probe = serde_wasm_bindgen::from_value(probe)
-                .map_err(|e| error(&Error::config("invalid_probe", format!("the probe is not valid: {e}"))))?;
+            let probe: pseudolens_core::Probe =
+                serde_wasm_bindgen::from_value(probe).map_err(|e| error(&Error::config("invalid_probe", format!("the probe is not valid: {e}"))))?;
             let span = pseudolens_core::Span { start: start as u64, end: if end.is_finite() { end as u64 } else { u64::MAX }, exact };
             pseudolens_core::Audit::table_part(&config, &probe, span)
         };
@@ -478,8 +478,8 @@ impl KeptTable {
     /// The rows of these classes, from the table (see `Extract`).
     pub fn extract(&self, config: JsValue, classes: JsValue) -> Result<JsValue, JsValue> {
         let config = config_from(config)?;
-        let classes: Vec<Vec<Option<String>>> = serde_wasm_bindgen::from_value(classes)
-            .map_err(|e| error(&Error::config("invalid_class", format!("the classes are not valid: {e}"))))?;
+        let classes: Vec<Vec<Option<String>>> =
+            serde_wasm_bindgen::from_value(classes).map_err(|e| error(&Error::config("invalid_class", format!("the classes are not valid: {e}"))))?;
         pseudolens_core::extract_table(&self.part.table, &config, classes).map(|x| to_js(&x)).map_err(|e| error(&e))
     }
 }
@@ -572,8 +572,8 @@ pub fn choose(quasi_identifiers: Vec<String>, candidates: JsValue, params: JsVal
 /// removed}`; a report whose `removed` is empty held no record-level value.
 #[wasm_bindgen]
 pub fn shareable(report: JsValue, min_count: Option<f64>) -> Result<JsValue, JsValue> {
-    let report: serde_json::Value = serde_wasm_bindgen::from_value(report)
-        .map_err(|e| error(&Error::config("invalid_report", format!("the report is not valid: {e}"))))?;
+    let report: serde_json::Value =
+        serde_wasm_bindgen::from_value(report).map_err(|e| error(&Error::config("invalid_report", format!("the report is not valid: {e}"))))?;
     let k = min_count.filter(|k| k.is_finite() && *k >= 1.0).map_or_else(|| pseudolens_core::min_count_of(&report), |k| k as u64);
     Ok(to_js(&pseudolens_core::shareable(&report, k)))
 }

@@ -42,7 +42,17 @@ fn guesses(aux: &[&AttackColumn], side: Side, rows: &[usize], n_p: usize) -> Vec
 
 /// Runs the attack on `n` targets of `O` (and of `C` when `n_c` is given).
 #[allow(clippy::too_many_arguments)]
-pub fn run(aux: &[&AttackColumn], secret: &AttackColumn, n_o: usize, n_p: usize, n_c: Option<usize>, n: usize, regression: bool, tolerance: f64, seed: u64) -> InfOutcome {
+pub fn run(
+    aux: &[&AttackColumn],
+    secret: &AttackColumn,
+    n_o: usize,
+    n_p: usize,
+    n_c: Option<usize>,
+    n: usize,
+    regression: bool,
+    tolerance: f64,
+    seed: u64,
+) -> InfOutcome {
     let p = secret.codes(Side::Released);
     let score = |side: Side, rows: &[usize], guessed: &[usize]| -> Vec<bool> {
         let y = secret.codes(side);

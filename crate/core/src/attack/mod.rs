@@ -103,7 +103,12 @@ impl AttackParams {
             ("inference tolerance", self.inf_tolerance.is_nan() || self.inf_tolerance < 0.0),
         ];
         match bad.iter().find(|b| b.1) {
-            Some((what, _)) => Err(Error::config("invalid_attack_setting", format!("the {what} is out of range (the number of attacks lies from 1 to 10,000,000, the columns and neighbours are at least 1, the confidence level lies strictly between 0 and 1, the tolerance is at least 0)"))),
+            Some((what, _)) => Err(Error::config(
+                "invalid_attack_setting",
+                format!(
+                    "the {what} is out of range (the number of attacks lies from 1 to 10,000,000, the columns and neighbours are at least 1, the confidence level lies strictly between 0 and 1, the tolerance is at least 0)"
+                ),
+            )),
             None => Ok(()),
         }
     }
@@ -236,7 +241,13 @@ fn singling_out_metric(ctx: &Context, t: &Tables<'_>, params: &AttackParams) -> 
     let p = singling_out::Rows::new(&cols, Side::Released, t.p.rows(), dedup);
     let o = singling_out::Rows::new(&cols, Side::Original, t.o.rows(), dedup);
     let c = t.c.map(|c| singling_out::Rows::new(&cols, Side::Control, c.rows(), dedup));
-    let settings = singling_out::SoSettings { mode: params.so_mode, n_attacks: params.n_attacks as usize, n_cols, max_attempts: params.so_max_attempts, seed: params.seed };
+    let settings = singling_out::SoSettings {
+        mode: params.so_mode,
+        n_attacks: params.n_attacks as usize,
+        n_cols,
+        max_attempts: params.so_max_attempts,
+        seed: params.seed,
+    };
     let out = singling_out::run(&p, &o, c.as_ref(), &settings);
     let (value, details, not_better) = risk_details(params.n_attacks, out.k_att as f64, out.k_base as f64, out.k_ctl, params.confidence_level);
     let quoted: Vec<Value> = out
@@ -309,11 +320,8 @@ fn linkability_metric(ctx: &Context, t: &Tables<'_>, params: &AttackParams) -> M
 fn inference_metrics(ctx: &Context, t: &Tables<'_>, params: &AttackParams) -> Vec<MetricResult> {
     let id = IDS[2];
     let aux_names = if params.inf_aux.is_empty() { t.input.qi.to_vec() } else { params.inf_aux.clone() };
-    let secrets: Vec<String> = if params.inf_secrets.is_empty() {
-        t.input.sensitive.iter().filter(|s| !aux_names.contains(s)).cloned().collect()
-    } else {
-        params.inf_secrets.clone()
-    };
+    let secrets: Vec<String> =
+        if params.inf_secrets.is_empty() { t.input.sensitive.iter().filter(|s| !aux_names.contains(s)).cloned().collect() } else { params.inf_secrets.clone() };
     if secrets.is_empty() {
         return vec![ctx.without_value(id, Status::NotApplicable, "no_sensitive_attribute")];
     }
@@ -336,7 +344,8 @@ fn inference_metrics(ctx: &Context, t: &Tables<'_>, params: &AttackParams) -> Ve
             };
             let regression = params.inf_regression.unwrap_or(col.attr.kind == Kind::Numeric);
             let out = inference::run(&aux_refs, &col, t.o.rows(), t.p.rows(), t.n_c(), n, regression, params.inf_tolerance, params.seed);
-            let (value, details, not_better) = risk_details(n as u64, out.k_att as f64, out.k_base as f64, out.k_ctl.map(|k| k as f64), params.confidence_level);
+            let (value, details, not_better) =
+                risk_details(n as u64, out.k_att as f64, out.k_base as f64, out.k_ctl.map(|k| k as f64), params.confidence_level);
             let extra = json!({ "aux": aux_names, "secret": secret, "regression": regression, "tolerance": params.inf_tolerance, "seed": params.seed });
             let mut m = finish(&ctx, id, value, details, extra, not_better);
             if clamped {

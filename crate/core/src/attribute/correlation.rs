@@ -4,10 +4,10 @@
 use super::SensitiveSummary;
 use super::distribution::Distributions;
 use crate::hash::{Map, map};
-use crate::table::classes::MissingPolicy;
-use crate::table::classes::ClassTable;
-use crate::table::dictionary::is_blank;
 use crate::identity::persons::Persons;
+use crate::table::classes::ClassTable;
+use crate::table::classes::MissingPolicy;
+use crate::table::dictionary::is_blank;
 
 /// min, record-weighted mean and max.
 #[derive(Debug, Clone, Copy)]

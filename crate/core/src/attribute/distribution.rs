@@ -3,11 +3,11 @@
 //! by `omega`).
 
 use super::SensitiveSummary;
-use crate::table::classes::MissingPolicy;
+use crate::ingest::cell::parse_num;
 use crate::table::classes::ClassTable;
+use crate::table::classes::MissingPolicy;
 use crate::table::compatible;
 use crate::table::dictionary::{Dictionary, is_blank};
-use crate::ingest::cell::parse_num;
 
 /// The SA distribution of one class, borrowed from [`Distributions`].
 #[derive(Debug, Clone, Copy)]
@@ -179,7 +179,23 @@ impl Distributions {
         };
         let ordinal = declared.order.is_some();
         let from_original = declared.reference.is_some();
-        Ok(Distributions { values, q_counts, n_s, q_ref, q_total, from_original, neg_ln_q, delta_whole, spans, own, counts, order, numeric, ordinal, generalized })
+        Ok(Distributions {
+            values,
+            q_counts,
+            n_s,
+            q_ref,
+            q_total,
+            from_original,
+            neg_ln_q,
+            delta_whole,
+            spans,
+            own,
+            counts,
+            order,
+            numeric,
+            ordinal,
+            generalized,
+        })
     }
 }
 

@@ -17,13 +17,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::hash::{Map, map};
-use crate::table::classes::MissingPolicy;
-use crate::table::classes::{ClassTable, Remap};
-use crate::table::dictionary::Dictionary;
 use crate::identity::persons::Persons;
 use crate::ingest::cell::Cell;
 use crate::metric::{Context, MetricResult, Scope, Status, min_mean_max};
 use crate::numeric::{FirstInOrder, max_of};
+use crate::table::classes::MissingPolicy;
+use crate::table::classes::{ClassTable, Remap};
+use crate::table::dictionary::Dictionary;
 use distribution::{ClassDist, Declared, Distributions};
 
 /// How many classes `details` lists (worst ones, or those over a threshold).
@@ -378,7 +378,8 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
     let (mut c_missing, mut c_star, mut l_for_c, mut violations) = (false, 0.0f64, usize::MAX, 0u64);
     // The classes past a threshold, first by their values: how many, and the first LISTED.
     let by_values = |a: &(u32, u64), b: &(u32, u64)| t.cmp_values(a.0 as usize, b.0 as usize);
-    let (mut l_failing, mut t_failing, mut b_failing) = (FirstInOrder::new(LISTED, by_values), FirstInOrder::new(LISTED, by_values), FirstInOrder::new(LISTED, by_values));
+    let (mut l_failing, mut t_failing, mut b_failing) =
+        (FirstInOrder::new(LISTED, by_values), FirstInOrder::new(LISTED, by_values), FirstInOrder::new(LISTED, by_values));
     for m in measures {
         if p.l_threshold.is_some_and(|l0| (m.dv.distinct as f64) < l0) {
             l_failing.offer((m.d.class, m.d.records));
@@ -488,7 +489,8 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
 
     let (beta, worst) = b_max.get();
     // [value, records of the release]: the values `O` lacks (skipped by beta and delta).
-    let unseen: Vec<Value> = dist.order.iter().filter(|&&v| dist.q_ref[v as usize] == 0).map(|&v| json!([dist.display(v), dist.q_counts[v as usize]])).collect();
+    let unseen: Vec<Value> =
+        dist.order.iter().filter(|&&v| dist.q_ref[v as usize] == 0).map(|&v| json!([dist.display(v), dist.q_counts[v as usize]])).collect();
     let mut r = ctx.ok("beta_likeness_basic", beta).with_details(json!({ "worst_class": class_values(worst.class), "worst_class_size": worst.records }));
     if dist.from_original {
         r.details["unseen_values"] = json!(unseen);
@@ -504,7 +506,8 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
         ctx.without_value("beta_likeness_enhanced", Status::NotApplicable, "unsatisfiable").with_details(json!({ "violations": violations }))
     });
     let (delta, worst) = d_max.get();
-    let mut r = ctx.ok("delta_disclosure", delta).with_details(json!({ "log_base": "e", "worst_class": class_values(worst.class), "worst_class_size": worst.records }));
+    let mut r =
+        ctx.ok("delta_disclosure", delta).with_details(json!({ "log_base": "e", "worst_class": class_values(worst.class), "worst_class_size": worst.records }));
     if dist.from_original {
         r.details["unseen_values"] = json!(unseen);
     }
@@ -527,9 +530,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
 
 /// The `"*"` results: the worst case over the SAs (Sec 8).
 fn aggregate(ctx: &Context, per: &[PerSa], k: Option<f64>) -> Vec<MetricResult> {
-    let values = |id: &str| -> Vec<Option<f64>> {
-        per.iter().map(|s| s.results.iter().find(|m| m.id == id).and_then(|m| m.value.as_f64())).collect()
-    };
+    let values = |id: &str| -> Vec<Option<f64>> { per.iter().map(|s| s.results.iter().find(|m| m.id == id).and_then(|m| m.value.as_f64())).collect() };
     let fold = |id: &'static str, min: bool| -> MetricResult {
         let v = values(id);
         if v.iter().any(Option::is_none) {

@@ -110,7 +110,11 @@ mod tests {
             s ^= s << 17;
             let (c, v) = ((s % 700) as u32, (s % 7) as u32);
             whole.add(c, v);
-            if i % 2 == 0 { a.add(c, v) } else { b.add(c, v) }
+            if i % 2 == 0 {
+                a.add(c, v)
+            } else {
+                b.add(c, v)
+            }
             if i % 9_999 == 0 {
                 a.fold();
             }

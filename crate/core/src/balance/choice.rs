@@ -78,8 +78,7 @@ pub fn rut_alpha_sweep(ctx: &Context, candidates: &[Candidate]) -> MetricResult 
     if candidates.is_empty() {
         return ctx.without_value(id, Status::NotApplicable, "no_candidates");
     }
-    let best: Vec<usize> =
-        SWEEP_ALPHAS.iter().map(|&alpha| argmax(candidates, alpha, |_| true).expect("some candidate")).collect();
+    let best: Vec<usize> = SWEEP_ALPHAS.iter().map(|&alpha| argmax(candidates, alpha, |_| true).expect("some candidate")).collect();
     let rows: Vec<Value> = SWEEP_ALPHAS
         .iter()
         .zip(&best)

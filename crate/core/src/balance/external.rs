@@ -9,11 +9,11 @@
 
 use serde_json::json;
 
+use crate::interval::{CiParams, ratio_mean};
+use crate::metric::{Context, MetricResult, Status};
+use crate::numeric::neumaier;
 use crate::table::classes::{ClassTable, MissingPolicy, omega};
 use crate::table::dictionary::is_blank;
-use crate::interval::{CiParams, ratio_mean};
-use crate::numeric::neumaier;
-use crate::metric::{Context, MetricResult, Status};
 use crate::table::reference::ReferenceTable;
 
 /// Ids of this module, in output order.
@@ -184,16 +184,14 @@ pub fn metrics(ctx: &Context, p: &ClassTable, qi: &[String], e: Option<&Referenc
         ctx.without_value("r_external_probability", Status::NotApplicable, "empty_external_table")
     } else {
         let m: Vec<f64> = shares.iter().map(|s| matching_probability(s)).collect();
-        let per_attribute: serde_json::Map<String, serde_json::Value> =
-            link.attributes().iter().zip(&m).map(|(a, v)| (a.clone(), json!(v))).collect();
+        let per_attribute: serde_json::Map<String, serde_json::Value> = link.attributes().iter().zip(&m).map(|(a, v)| (a.clone(), json!(v))).collect();
         ctx.ok("r_external_probability", m.iter().product::<f64>()).with_details(json!({ "per_attribute": per_attribute }))
     });
     out.push(if e.table.is_empty() {
         ctx.without_value("r_external_correlation", Status::NotApplicable, "empty_external_table")
     } else {
         let rho: Vec<Option<f64>> = shares.iter().map(|s| pearson(s)).collect();
-        let per_attribute: serde_json::Map<String, serde_json::Value> =
-            link.attributes().iter().zip(&rho).map(|(a, v)| (a.clone(), json!(v))).collect();
+        let per_attribute: serde_json::Map<String, serde_json::Value> = link.attributes().iter().zip(&rho).map(|(a, v)| (a.clone(), json!(v))).collect();
         let kept: Vec<f64> = rho.iter().flatten().map(|r| r.max(0.0)).collect();
         let details = json!({ "per_attribute": per_attribute });
         if kept.is_empty() {

@@ -23,18 +23,8 @@ pub use choice::{Candidate, ChoiceParams, candidate_of, choose, rut_alpha_sweep,
 pub use rut::{RiskCombination, WeightPreset};
 
 /// Ids of a single release's balance results, in output order.
-pub const IDS: [&str; 10] = [
-    "r_external",
-    "r_external_match_rate",
-    "r_unique",
-    "r_external_probability",
-    "r_external_correlation",
-    "risk_r",
-    "safety",
-    "rut",
-    "rut_f1",
-    "rut_ratio",
-];
+pub const IDS: [&str; 10] =
+    ["r_external", "r_external_match_rate", "r_unique", "r_external_probability", "r_external_correlation", "risk_r", "safety", "rut", "rut_f1", "rut_ratio"];
 
 /// Settings of the balance family (balance.md Sec 2-3).
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -51,11 +41,7 @@ pub struct BalanceParams {
 
 impl Default for BalanceParams {
     fn default() -> Self {
-        BalanceParams {
-            risk_combination: RiskCombination::Max,
-            risk_weight_internal: 0.5,
-            rut_alpha: WeightPreset::Balanced.alpha(),
-        }
+        BalanceParams { risk_combination: RiskCombination::Max, risk_weight_internal: 0.5, rut_alpha: WeightPreset::Balanced.alpha() }
     }
 }
 
@@ -105,9 +91,7 @@ pub fn finish(input: &BalanceInput<'_>, p: &BalanceParams) -> Vec<MetricResult> 
         return IDS.iter().map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
     }
     let (mut out, r_ext) = external::metrics(&ctx, input.table, input.qi, input.external, id.wildcard_alpha, &id.ci);
-    let ok_value = |wanted: &str| {
-        input.metrics.iter().find(|m| m.id == wanted && m.status == Status::Ok).and_then(|m| m.value.as_f64())
-    };
+    let ok_value = |wanted: &str| input.metrics.iter().find(|m| m.id == wanted && m.status == Status::Ok).and_then(|m| m.value.as_f64());
     match ok_value("r_internal") {
         Some(r_int) => out.extend(rut::metrics(&ctx, r_int, r_ext, ok_value("utility_u"), p)),
         None => out.extend(rut::IDS.iter().map(|id| ctx.without_value(id, Status::NotApplicable, "no_internal_risk"))),

@@ -11,10 +11,10 @@ use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
 
-use crate::table::classes::ClassTable;
 use crate::hash::{Fixed, Map, map, square};
 use crate::metric::{Context, MetricResult, Scope};
 use crate::radix::radix_sort_words;
+use crate::table::classes::ClassTable;
 
 /// Above this many QIs only subsets of size 1, 2, q-1 and q are evaluated (spec Sec 10).
 pub const FULL_LATTICE_MAX_QIS: usize = 10;
@@ -225,7 +225,8 @@ impl Lattice {
         let all = chains(q);
         // The chains whose tops have q or q-1 QIs all read the classes: one wave.
         for size in (1..=q as u32).rev().filter(|&size| q < 2 || size < q as u32) {
-            let wave: Vec<&Vec<u32>> = all.iter().filter(|c| c.last().map(|m| m.count_ones()).is_some_and(|t| t == size || (size + 1 == q as u32 && t == q as u32))).collect();
+            let wave: Vec<&Vec<u32>> =
+                all.iter().filter(|c| c.last().map(|m| m.count_ones()).is_some_and(|t| t == size || (size + 1 == q as u32 && t == q as u32))).collect();
             let done = crate::par::map(wave, |chain| {
                 let top = *chain.last().expect("chains are not empty");
                 let source = stored.iter().filter(|s| s.mask & top == top).min_by_key(|s| s.words.len()).unwrap_or(&classes);
@@ -270,7 +271,14 @@ type Kept = (Vec<u64>, Vec<(u32, u32)>);
 /// prefix of the sorted keys. With `keep`, also returns the groups of the chain's largest
 /// member, in the chain's compact layout, with that layout. `buffers` are reused from chain
 /// to chain.
-fn chain_stats(q: usize, chain: &[u32], source: &Source, (count_bits, risk_below): (u32, u64), keep: bool, buffers: &mut (Vec<u64>, Vec<u64>)) -> (Vec<SubsetStats>, Option<Kept>) {
+fn chain_stats(
+    q: usize,
+    chain: &[u32],
+    source: &Source,
+    (count_bits, risk_below): (u32, u64),
+    keep: bool,
+    buffers: &mut (Vec<u64>, Vec<u64>),
+) -> (Vec<SubsetStats>, Option<Kept>) {
     let mut order: Vec<usize> = Vec::new();
     let mut seen = 0u32;
     for &m in chain {
@@ -284,11 +292,8 @@ fn chain_stats(q: usize, chain: &[u32], source: &Source, (count_bits, risk_below
     let fields: Vec<(u32, u32)> = order.iter().map(|&a| source.fields[a]).collect();
     let width: u32 = fields.iter().map(|f| f.1).sum();
     // Member j keeps the first |S_j| fields: the top bits of the compact key.
-    let members: Vec<(u32, u32)> = chain
-        .iter()
-        .filter(|m| **m != 0)
-        .map(|&m| (m, width - fields.iter().take(m.count_ones() as usize).map(|f| f.1).sum::<u32>()))
-        .collect();
+    let members: Vec<(u32, u32)> =
+        chain.iter().filter(|m| **m != 0).map(|&m| (m, width - fields.iter().take(m.count_ones() as usize).map(|f| f.1).sum::<u32>())).collect();
     let count_mask = (1u64 << count_bits) - 1;
     let gather = Gather::new(&fields);
     let (a, b) = buffers;
@@ -297,7 +302,8 @@ fn chain_stats(q: usize, chain: &[u32], source: &Source, (count_bits, risk_below
     radix_sort_words(a, b, count_bits, width);
     let bounds: Vec<u32> = members.iter().map(|m| m.1).collect();
     // Every sum of squares is at most the records squared: in one word below 2^32 records.
-    let (member_stats, top_groups) = if count_bits <= 32 { scan_runs::<u64>(a, count_bits, &bounds, risk_below) } else { scan_runs::<u128>(a, count_bits, &bounds, risk_below) };
+    let (member_stats, top_groups) =
+        if count_bits <= 32 { scan_runs::<u64>(a, count_bits, &bounds, risk_below) } else { scan_runs::<u128>(a, count_bits, &bounds, risk_below) };
     let stats = members.iter().zip(member_stats).map(|(&(mask, _), s)| SubsetStats { mask, ..s }).collect();
     let groups = keep.then(|| a[..top_groups].to_vec());
     // The compact layout: the chain's QIs in order, the first most significant.

@@ -31,10 +31,8 @@ fn percentile(s: &Sizes, p: u64) -> f64 {
 pub fn metrics(ctx: &Context, s: &Sizes, histogram_applies: bool) -> Vec<MetricResult> {
     let nf = s.n as f64;
     let uniques = s.records_where(|f| f == 1.0);
-    let mut out = vec![
-        ctx.ok("k_anonymity", count_or_real(s.min_f())),
-        ctx.ok("n_classes", s.classes).with_details(json!({ "mean_class_size": nf / s.classes as f64 })),
-    ];
+    let mut out =
+        vec![ctx.ok("k_anonymity", count_or_real(s.min_f())), ctx.ok("n_classes", s.classes).with_details(json!({ "mean_class_size": nf / s.classes as f64 }))];
     out.push(if histogram_applies {
         ctx.ok("class_size_histogram", s.groups.iter().map(|g| [g.f as u64, g.classes, g.records]).collect::<Vec<_>>())
     } else {

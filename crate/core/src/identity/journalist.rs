@@ -4,10 +4,10 @@
 use serde_json::json;
 
 use super::{MissingPolicy, Sizes};
+use crate::metric::{Context, MetricResult, Status};
+use crate::numeric::{max_of, min_of, neumaier};
 use crate::table::classes::ClassTable;
 use crate::table::dictionary::is_blank;
-use crate::numeric::{max_of, min_of, neumaier};
-use crate::metric::{Context, MetricResult, Status};
 
 /// Ids of this model, in output order.
 pub const IDS: [&str; 5] =
@@ -19,11 +19,7 @@ pub const IDS: [&str; 5] =
 pub fn population_counts(p: &ClassTable, e: &ClassTable, columns: &[usize], f: &[f64], alpha: f64) -> (Vec<f64>, usize) {
     let q = p.q();
     let wildcard = p.policy() == MissingPolicy::Wildcard;
-    let e_keys: Vec<Vec<u32>> = if wildcard {
-        (0..e.len()).map(|j| e.key(j)).map(|k| columns.iter().map(|&b| k[b]).collect()).collect()
-    } else {
-        Vec::new()
-    };
+    let e_keys: Vec<Vec<u32>> = if wildcard { (0..e.len()).map(|j| e.key(j)).map(|k| columns.iter().map(|&b| k[b]).collect()).collect() } else { Vec::new() };
     let mut raised = 0;
     let big_f = (0..p.len())
         .map(|i| {
@@ -104,7 +100,5 @@ fn from_groups(ctx: &Context, groups: impl Iterator<Item = (f64, u64, u64)> + Cl
 
 /// Every result `not_applicable` because `E` lacks some QIs.
 pub fn missing_qi(ctx: &Context, missing: &[String]) -> Vec<MetricResult> {
-    IDS.iter()
-        .map(|id| ctx.without_value(id, Status::NotApplicable, "population_missing_qi").with_details(json!({ "missing": missing })))
-        .collect()
+    IDS.iter().map(|id| ctx.without_value(id, Status::NotApplicable, "population_missing_qi").with_details(json!({ "missing": missing }))).collect()
 }

@@ -87,8 +87,7 @@ pub fn k_map(ctx: &Context, p: &ClassTable, big_f: &[f64], raised: usize, qi: &[
         lowest.insert(at, i);
         lowest.truncate(LOWEST);
     }
-    let lowest: Vec<Value> =
-        lowest.iter().map(|&i| json!({ "values": values(p, i, qi), "f": p.count(i), "F": count_or_real(big_f[i]) })).collect();
+    let lowest: Vec<Value> = lowest.iter().map(|&i| json!({ "values": values(p, i, qi), "f": p.count(i), "F": count_or_real(big_f[i]) })).collect();
     let mut m = ctx.ok("k_map", count_or_real(min)).with_details(json!({
         "k": params.k_map,
         "satisfied": min >= k,
@@ -189,7 +188,15 @@ type Key = (bool, usize, u64, u64);
 /// `delta_presence` (Sec 4) from the classes of `p` and of `e` (QI `a` of `p` is column
 /// `columns[a]` of `e`): form (a) when `subset` is `None` (the released table is the research
 /// subset), else form (b) (the rows of `E` its column flags; `p` is not used).
-pub fn delta_presence(ctx: &Context, p: &ClassTable, e: &ClassTable, columns: &[usize], subset: Option<&Subset>, qi: &[String], params: &KMapParams) -> MetricResult {
+pub fn delta_presence(
+    ctx: &Context,
+    p: &ClassTable,
+    e: &ClassTable,
+    columns: &[usize],
+    subset: Option<&Subset>,
+    qi: &[String],
+    params: &KMapParams,
+) -> MetricResult {
     let ctx = Context { family: "membership", ..ctx.clone() };
     let id = "delta_presence";
     if p.policy() == MissingPolicy::Wildcard {
@@ -285,7 +292,15 @@ fn per_class(mut keys: Vec<Key>, p: &ClassTable, e: &ClassTable, columns: &[usiz
         e_names[b] = qi[a].clone();
     }
     let cmp = |x: &Key, y: &Key| {
-        delta(y).total_cmp(&delta(x)).then(x.0.cmp(&y.0).reverse()).then_with(|| if x.0 && y.0 { e.cmp_values(x.1, y.1) } else if !x.0 && !y.0 { p.cmp_values(x.1, y.1) } else { Ordering::Equal })
+        delta(y).total_cmp(&delta(x)).then(x.0.cmp(&y.0).reverse()).then_with(|| {
+            if x.0 && y.0 {
+                e.cmp_values(x.1, y.1)
+            } else if !x.0 && !y.0 {
+                p.cmp_values(x.1, y.1)
+            } else {
+                Ordering::Equal
+            }
+        })
     };
     keys.sort_by(cmp);
     keys.iter()

@@ -245,12 +245,7 @@ fn from_classes(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) ->
 
 /// The records in and out of scope (spec identity-risk.md Sec 1.2).
 fn counts(ctx: &Context, rows_total: u64, n: u64, suppressed: u64, dropped: u64) -> Vec<MetricResult> {
-    vec![
-        ctx.ok("n_records_total", rows_total),
-        ctx.ok("n_records", n),
-        ctx.ok("n_suppressed_records", suppressed),
-        ctx.ok("n_dropped_records", dropped),
-    ]
+    vec![ctx.ok("n_records_total", rows_total), ctx.ok("n_records", n), ctx.ok("n_suppressed_records", suppressed), ctx.ok("n_dropped_records", dropped)]
 }
 
 /// What an empty scope reports: every metric from the classes `empty_input`.
@@ -299,9 +294,7 @@ fn weighted_risk(ctx: &Context, table: &ClassTable, f: &[f64], alpha: f64, ci: &
 /// `verdict_arx_thresholds` from the attacker-model results already computed.
 fn arx_verdict(ctx: &Context, out: &[MetricResult], p: &IdentityParams) -> MetricResult {
     let value = |id: &str| out.iter().find(|m| m.id == id).and_then(|m| m.value.as_f64());
-    let three = |model: &str| {
-        ["records_at_risk", "highest_risk", "success_rate"].map(|what| value(&format!("{model}_{what}")))
-    };
+    let three = |model: &str| ["records_at_risk", "highest_risk", "success_rate"].map(|what| value(&format!("{model}_{what}")));
     let ctx = Context { family: "verdict", ..ctx.clone() };
     let (Some(pr), Some(jo), Some(marketer)) = (
         three("prosecutor").into_iter().collect::<Option<Vec<f64>>>(),
@@ -338,8 +331,7 @@ const IDS: [&str; 19] = [
 ];
 
 /// Ids after the prosecutor model that an empty scope also reports as `empty_input`.
-const LATER_IDS: [&str; 5] =
-    ["scorr_uniqueness_risk", "scorr_uniformity_risk_qi", "qi_distinction", "qi_separation", "verdict_arx_thresholds"];
+const LATER_IDS: [&str; 5] = ["scorr_uniqueness_risk", "scorr_uniformity_risk_qi", "qi_distinction", "qi_separation", "verdict_arx_thresholds"];
 
 /// One of the classes with the highest record risk (`record_risk.details.top`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -405,7 +397,12 @@ fn riskiest(table: &ClassTable, f_of: impl Fn(usize) -> f64) -> Vec<RiskyClass> 
     }
     best.iter()
         .map(|&(f, i)| RiskyClass {
-            values: (0..table.q()).map(|a| { let (kind, text) = table.dict(a).sort_key(table.code_at(i, a)); (kind, text.to_string()) }).collect(),
+            values: (0..table.q())
+                .map(|a| {
+                    let (kind, text) = table.dict(a).sort_key(table.code_at(i, a));
+                    (kind, text.to_string())
+                })
+                .collect(),
             size: table.count(i),
             f,
         })

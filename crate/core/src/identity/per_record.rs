@@ -212,11 +212,7 @@ impl PerRecord {
 
 /// A CSV field, quoted when it holds a delimiter, a quote or a line end.
 fn write_field<W: Write>(out: &mut W, s: &str) -> io::Result<()> {
-    if s.contains([',', '"', '\n', '\r']) {
-        write!(out, "\"{}\"", s.replace('"', "\"\""))
-    } else {
-        out.write_all(s.as_bytes())
-    }
+    if s.contains([',', '"', '\n', '\r']) { write!(out, "\"{}\"", s.replace('"', "\"\"")) } else { out.write_all(s.as_bytes()) }
 }
 
 #[cfg(test)]

@@ -5,10 +5,10 @@
 //! Memory grows with the distinct (class, person) pairs, which for event-level data is at most
 //! the number of rows: that is what the metric needs.
 
-use crate::table::classes::Remap;
-use crate::table::dictionary::Dictionary;
 use crate::hash::{Map, map};
 use crate::ingest::cell::Cell;
+use crate::table::classes::Remap;
+use crate::table::dictionary::Dictionary;
 
 /// Records per (key, person): the key is a class index, or a QI value code.
 pub type PairCounts = Map<(u32, u32), u32>;

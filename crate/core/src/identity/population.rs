@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::interval::{CiParams, histogram_replicate, rescaled_percentile};
+use crate::metric::{Context, MetricResult, Status};
 use crate::numeric::neumaier;
 use crate::special::{digamma_diff, ln_gamma_diff, trigamma_diff};
-use crate::metric::{Context, MetricResult, Status};
 
 /// ARX's region presets, name and population (spec identity-risk.md Sec 7; [HCT] Sec 2.5).
 pub const REGIONS: [(&str, u64); 14] = [
@@ -68,9 +68,7 @@ pub enum Population {
 impl Population {
     /// `N` for a sample of `n` records, or the status and reason of the estimators' results.
     pub fn size(&self, n: u64) -> Result<u64, (Status, &'static str)> {
-        let letters = |s: &str| -> String {
-            s.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
-        };
+        let letters = |s: &str| -> String { s.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect() };
         let big_n = match self {
             Population::Missing => return Err((Status::NotApplicable, "population_size_missing")),
             Population::Size(big_n) => *big_n,
@@ -157,9 +155,7 @@ fn pitman_fit(hist: &[(u64, u64)], n: u64) -> PitmanFit {
     }
     let mut theta = ((nf * uf * c) - (c1f * (nf - 1.0) * ((2.0 * uf) + c))) / den;
     let mut alpha = ((theta * (c1f - nf)) + ((nf - 1.0) * c1f)) / (nf * uf);
-    let stop = |cause: &str, theta: f64, alpha: f64, it: u32| {
-        Err(json!({ "cause": cause, "theta": theta, "alpha": alpha, "iterations": it }))
-    };
+    let stop = |cause: &str, theta: f64, alpha: f64, it: u32| Err(json!({ "cause": cause, "theta": theta, "alpha": alpha, "iterations": it }));
     let mut it = 0;
     loop {
         let (f, j) = pitman_system(hist, n, u, theta, alpha);
@@ -359,12 +355,7 @@ fn all_but_snb_at(hist: &[(u64, u64)], n: u64, big_n: u64, fit: &PitmanFit, with
 }
 
 /// Ids of the estimators' results, in output order.
-const ESTIMATOR_IDS: [&str; 4] = [
-    "population_uniqueness_zayatz",
-    "population_uniqueness_pitman",
-    "population_uniqueness_snb",
-    "population_uniqueness_dankar",
-];
+const ESTIMATOR_IDS: [&str; 4] = ["population_uniqueness_zayatz", "population_uniqueness_pitman", "population_uniqueness_snb", "population_uniqueness_dankar"];
 
 /// The four estimators' shares `U/N` at the sampling fraction `pi` (`N = round(n/pi)`, at
 /// least `n`), Pitman from `fit`.
@@ -413,14 +404,7 @@ fn interval(share: f64, reps: &[Replicate], pick: impl Fn(&Replicate) -> Option<
 /// object per point, an interval per estimator). `hist` is `(s, c_s)` ascending over `n`
 /// records; `partition` is false under the `wildcard` policy, where the class sizes are not a
 /// partition.
-pub fn metrics(
-    ctx: &Context,
-    hist: &[(u64, u64)],
-    n: u64,
-    population: &Population,
-    partition: bool,
-    ci: &CiParams,
-) -> Vec<MetricResult> {
+pub fn metrics(ctx: &Context, hist: &[(u64, u64)], n: u64, population: &Population, partition: bool, ci: &CiParams) -> Vec<MetricResult> {
     let ids = ESTIMATOR_IDS.iter().chain(["population_uniqueness_curve"].iter());
     if n == 0 {
         return ids.map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
@@ -434,10 +418,9 @@ pub fn metrics(
     let pi = size.as_ref().ok().map(|&big_n| n as f64 / big_n as f64);
     let reps = if ci.enabled() { replicates(hist, pi, ci) } else { Vec::new() };
     let mut out: Vec<MetricResult> = match size {
-        Err((status, reason)) => ESTIMATOR_IDS
-            .iter()
-            .map(|id| ctx.without_value(id, status, reason).with_details(json!({ "population": population })))
-            .collect(),
+        Err((status, reason)) => {
+            ESTIMATOR_IDS.iter().map(|id| ctx.without_value(id, status, reason).with_details(json!({ "population": population }))).collect()
+        }
         Ok(big_n) => {
             let pi = n as f64 / big_n as f64;
             ESTIMATOR_IDS
@@ -515,8 +498,7 @@ mod tests {
     }
 
     fn ctx() -> Context {
-        let scope =
-            Scope { table: "P", quasi_identifiers: vec!["q".into()], sensitive: None, attribute: None, subset: None };
+        let scope = Scope { table: "P", quasi_identifiers: vec!["q".into()], sensitive: None, attribute: None, subset: None };
         Context { family: "identity", scope, params: json!({}) }
     }
 
@@ -560,10 +542,7 @@ mod tests {
         assert_eq!(ids[4], "population_uniqueness_curve");
         assert_close(out[0].value.as_f64(), 0.03899420879, 1e-9);
         assert_eq!((out[0].details["N"].as_u64(), out[0].details["pi"].as_f64()), (Some(170), Some(0.1)));
-        assert_eq!(
-            (out[1].status, out[1].reason, &out[1].value),
-            (Status::NotApplicable, Some("solver_invalid"), &Value::Null)
-        );
+        assert_eq!((out[1].status, out[1].reason, &out[1].value), (Status::NotApplicable, Some("solver_invalid"), &Value::Null));
         assert_eq!((out[2].status, out[2].reason), (Status::NotApplicable, Some("solver_invalid")));
         assert_eq!((&out[3].value, &out[3].details["model"]), (&out[0].value, &json!("zayatz")));
     }
@@ -661,20 +640,9 @@ mod tests {
         assert_eq!(missing[4], (Status::Ok, None));
         let small = status(Population::Size(16), true, 17);
         assert!(small[..4].iter().all(|s| *s == (Status::Error, Some("population_smaller_than_sample"))));
-        assert!(
-            status(Population::Size(170), false, 17)
-                .iter()
-                .all(|s| *s == (Status::NotApplicable, Some("wildcard_policy")))
-        );
-        assert!(
-            status(Population::Missing, true, 0)
-                .iter()
-                .all(|s| *s == (Status::EmptyInput, Some("no_records_in_scope")))
-        );
-        assert_eq!(
-            status(Population::SamplingFraction(0.0), true, 17)[0],
-            (Status::Error, Some("invalid_sampling_fraction"))
-        );
+        assert!(status(Population::Size(170), false, 17).iter().all(|s| *s == (Status::NotApplicable, Some("wildcard_policy"))));
+        assert!(status(Population::Missing, true, 0).iter().all(|s| *s == (Status::EmptyInput, Some("no_records_in_scope"))));
+        assert_eq!(status(Population::SamplingFraction(0.0), true, 17)[0], (Status::Error, Some("invalid_sampling_fraction")));
         assert_eq!(status(Population::Region("Atlantis".into()), true, 17)[0], (Status::Error, Some("unknown_region")));
         assert_eq!(Population::Region("north_america".into()).size(17), Ok(565_265_000));
         assert_eq!(Population::SamplingFraction(0.3).size(17), Ok(57));
@@ -724,7 +692,12 @@ mod tests {
         let mut rng = crate::rng::SplitMix64(seed);
         let cumulative = |values: u32, s: f64| {
             let mut acc = 0.0;
-            let mut cum: Vec<f64> = (0..values).map(|i| { acc += 1.0 / libm::pow(f64::from(i + 1), s); acc }).collect();
+            let mut cum: Vec<f64> = (0..values)
+                .map(|i| {
+                    acc += 1.0 / libm::pow(f64::from(i + 1), s);
+                    acc
+                })
+                .collect();
             cum.iter_mut().for_each(|c| *c /= acc);
             cum
         };
@@ -840,7 +813,6 @@ mod tests {
             assert!(lo < hi && (lo - v).abs() < 0.2 * v && (hi - v).abs() < 0.2 * v, "{j}: {v} [{lo}, {hi}]");
         }
     }
-
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]

@@ -3,22 +3,16 @@
 use serde_json::{Value, json};
 
 use super::Sizes;
-use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, min_mean_max};
+use crate::numeric::neumaier;
 
 /// Upper edges of ARX's risk distribution bins (spec identity-risk.md Sec 5).
-pub const RISK_EDGES: [f64; 24] = [
-    1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 0.001, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1, 0.125,
-    0.143, 0.167, 0.2, 0.25, 0.334, 0.5, 1.0,
-];
+pub const RISK_EDGES: [f64; 24] =
+    [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 0.001, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1, 0.125, 0.143, 0.167, 0.2, 0.25, 0.334, 0.5, 1.0];
 
 /// `R_int = (1/n) sum_i 1/f(i)`; exactly `K/n` when classes partition the records.
 pub fn r_internal(s: &Sizes, partition: bool) -> f64 {
-    if partition {
-        s.classes as f64 / s.n as f64
-    } else {
-        neumaier(s.groups.iter().map(|g| g.records as f64 / g.f)) / s.n as f64
-    }
+    if partition { s.classes as f64 / s.n as f64 } else { neumaier(s.groups.iter().map(|g| g.records as f64 / g.f)) / s.n as f64 }
 }
 
 /// `record_risk`, `r_internal`, `avg_risk_class_mean`, the six prosecutor metrics and

@@ -5,12 +5,12 @@
 use serde_json::{Value, json};
 
 use super::MissingPolicy;
-use crate::table::classes::{ClassTable, omega};
-use crate::table::compatible::{Counts, Mass, others};
-use crate::table::dictionary::is_blank;
 use super::persons::{PairCounts, Persons};
 use crate::hash::{Map, map};
 use crate::metric::{Context, MetricResult, Scope, Status, min_mean_max};
+use crate::table::classes::{ClassTable, omega};
+use crate::table::compatible::{Counts, Mass, others};
+use crate::table::dictionary::is_blank;
 
 /// How many keys at the maximum `details.argmax` lists.
 const ARGMAX: usize = 5;
@@ -76,11 +76,7 @@ fn uniformity<'o, K: Copy>(
         keys.sort_unstable();
         let decoded: Vec<Vec<u32>> = keys.iter().map(|&(k, _)| codes(k)).collect();
         for (x, &(k, c)) in keys.iter().enumerate() {
-            let own: f64 = keys
-                .iter()
-                .zip(&decoded)
-                .filter_map(|(&(_, cj), kj)| omega(&decoded[x], kj, policy, alpha).map(|w| w * f64::from(cj)))
-                .sum();
+            let own: f64 = keys.iter().zip(&decoded).filter_map(|(&(_, cj), kj)| omega(&decoded[x], kj, policy, alpha).map(|w| w * f64::from(cj))).sum();
             stats.add(key_of(k), own / f(k), u64::from(c));
         }
     }
@@ -103,12 +99,8 @@ pub struct ScorrInput<'a> {
 
 impl ScorrInput<'_> {
     fn values(&self, class: usize) -> Value {
-        let m: serde_json::Map<String, Value> = self
-            .qi
-            .iter()
-            .enumerate()
-            .map(|(a, name)| (name.clone(), json!(self.table.dict(a).display(self.table.code_at(class, a)))))
-            .collect();
+        let m: serde_json::Map<String, Value> =
+            self.qi.iter().enumerate().map(|(a, name)| (name.clone(), json!(self.table.dict(a).display(self.table.code_at(class, a))))).collect();
         Value::Object(m)
     }
 

@@ -10,8 +10,8 @@
 use serde_json::json;
 
 use crate::interval::{CiParams, ratio_mean};
-use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, Status, min_mean_max};
+use crate::numeric::neumaier;
 
 /// R's `mad()` consistency constant (spec Sec 8).
 pub const MAD_CONSTANT: f64 = 1.4826;
@@ -63,11 +63,7 @@ fn median(mut items: Vec<(f64, u64)>) -> f64 {
 /// as clusters; `f` the sampling fraction, records over the sum of weights; docs/ci.md).
 pub fn metrics(ctx: &Context, classes: &[(f64, f64, u64)], f: f64, ci: &CiParams) -> Vec<MetricResult> {
     const IDS: [&str; 4] = ["sdc_individual_risk", "global_risk_er", "global_risk", "risky_observations"];
-    let risks: Vec<(f64, u64)> = classes
-        .iter()
-        .filter(|c| c.2 > 0)
-        .map(|&(fk, big_fk, records)| (individual_risk(fk, big_fk), records))
-        .collect();
+    let risks: Vec<(f64, u64)> = classes.iter().filter(|c| c.2 > 0).map(|&(fk, big_fk, records)| (individual_risk(fk, big_fk), records)).collect();
     let n: u64 = risks.iter().map(|r| r.1).sum();
     if n == 0 {
         return IDS.iter().map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
@@ -104,8 +100,7 @@ mod tests {
     use crate::metric::Scope;
 
     fn ctx() -> Context {
-        let scope =
-            Scope { table: "P", quasi_identifiers: vec!["q".into()], sensitive: None, attribute: None, subset: None };
+        let scope = Scope { table: "P", quasi_identifiers: vec!["q".into()], sensitive: None, attribute: None, subset: None };
         Context { family: "identity", scope, params: json!({}) }
     }
 
@@ -116,15 +111,7 @@ mod tests {
     }
 
     /// G1.6: `(fk, Fk, records)` of classes A-F and row 17.
-    const G1: [(f64, f64, u64); 7] = [
-        (5.0, 100.0, 5),
-        (4.0, 40.0, 4),
-        (3.0, 15.0, 3),
-        (2.0, 16.0, 2),
-        (1.0, 50.0, 1),
-        (1.0, 1.0, 1),
-        (1.0, 30.0, 1),
-    ];
+    const G1: [(f64, f64, u64); 7] = [(5.0, 100.0, 5), (4.0, 40.0, 4), (3.0, 15.0, 3), (2.0, 16.0, 2), (1.0, 50.0, 1), (1.0, 1.0, 1), (1.0, 30.0, 1)];
 
     #[test]
     fn golden_g1_6_weighted_risk() {

@@ -35,7 +35,7 @@ impl<'a> Cell<'a> {
 pub fn fold_char(c: char) -> char {
     match c {
         '\u{03C2}' => '\u{03C3}', // ς -> σ
-        '\u{017F}' => 's',       // ſ
+        '\u{017F}' => 's',        // ſ
         '\u{0345}' | '\u{1FBE}' => '\u{03B9}',
         '\u{03D0}' => '\u{03B2}',
         '\u{03D1}' => '\u{03B8}',
@@ -455,7 +455,9 @@ impl Reading {
         if let Some(d) = self.date.and_then(|f| f.read(t)) {
             return Form::Date(d);
         }
-        if self.decimal_comma && let Some(v) = parse_comma_num(t) {
+        if self.decimal_comma
+            && let Some(v) = parse_comma_num(t)
+        {
             return Form::Number(v);
         }
         Form::of(t, norm)
@@ -596,8 +598,7 @@ pub fn parse_numeric_range(t: &str, norm: &Normaliser) -> Option<Interval> {
     if let Some((open, inner, close)) = split_brackets(t) {
         return split_pair(inner, true).and_then(|p| ordered(p, open == '[', close == ']'));
     }
-    for (prefix, lower, closed) in
-        [("<=", false, true), ("≤", false, true), (">=", true, true), ("≥", true, true), ("<", false, false), (">", true, false)]
+    for (prefix, lower, closed) in [("<=", false, true), ("≤", false, true), (">=", true, true), ("≥", true, true), ("<", false, false), (">", true, false)]
     {
         if let Some(rest) = t.strip_prefix(prefix) {
             let v = parse_num(rest.trim())?;

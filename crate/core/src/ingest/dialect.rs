@@ -39,11 +39,7 @@ fn best(lines: &[Vec<(u64, usize)>], header: impl Fn(&[(u64, usize)]) -> Option<
         if header < 2 {
             continue;
         }
-        let score = if rest.is_empty() {
-            0.5
-        } else {
-            rest.iter().filter(|&&(_, c)| c == header).count() as f64 / rest.len() as f64
-        };
+        let score = if rest.is_empty() { 0.5 } else { rest.iter().filter(|&&(_, c)| c == header).count() as f64 / rest.len() as f64 };
         // Strictly better only (than none at 0): ties keep the earlier candidate.
         if score > best.map_or(0.0, |b| b.1) {
             best = Some((d, score));

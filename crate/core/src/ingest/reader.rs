@@ -11,10 +11,10 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use super::dialect::{SAMPLE_BYTES, detect_delimiter};
-use super::header::{LOOKED_AT, Shape, filled, header_index};
 use super::cells::Format;
+use super::dialect::{SAMPLE_BYTES, detect_delimiter};
 use super::encoding::{Encoding, UTF8_BOM, not_text};
+use super::header::{LOOKED_AT, Shape, filled, header_index};
 use super::tokenizer::{Batch, Broken, Problem, RecKind, Tokenizer, checked, problem_error};
 use crate::error::{Error, ErrorKind, Result};
 use crate::hash::ContentHash;
@@ -823,9 +823,8 @@ impl Reader {
                     let fields = rec.fields as usize;
                     if fields != width {
                         if !lenient {
-                            let mut message = format!(
-                                "this row has {fields} fields but the header has {width}; fix the row, or choose to pad or cut ragged rows"
-                            );
+                            let mut message =
+                                format!("this row has {fields} fields but the header has {width}; fix the row, or choose to pad or cut ragged rows");
                             if rec.quoted && rec.last_line > rec.line {
                                 message.push_str(&format!(
                                     " (the record runs from line {} to line {}: a quote opened on line {} may not be closed)",

@@ -377,18 +377,16 @@ impl Tokenizer {
                         self.state = State::Unquoted;
                     }
                 }
-                State::Skip => {
-                    match memchr::memchr2(b'\n', b'\r', &input[i..]) {
-                        None => i = n,
-                        Some(p) => {
-                            let b = input[i + p];
-                            i += p + 1;
-                            let (why, line, field) = self.skip_why;
-                            self.end_record(RecKind::Broken(why, line, field));
-                            self.line_end(b);
-                        }
+                State::Skip => match memchr::memchr2(b'\n', b'\r', &input[i..]) {
+                    None => i = n,
+                    Some(p) => {
+                        let b = input[i + p];
+                        i += p + 1;
+                        let (why, line, field) = self.skip_why;
+                        self.end_record(RecKind::Broken(why, line, field));
+                        self.line_end(b);
                     }
-                }
+                },
             }
         }
         if let (Some(from), Some(buf)) = (keep_from, self.resync.as_mut()) {
@@ -508,13 +506,7 @@ impl Tokenizer {
     fn end_field(&mut self) -> std::result::Result<(), Problem> {
         let first = self.current_first();
         if self.batch.ends.len() - first >= MAX_COLUMNS {
-            return Err(Problem {
-                broken: Broken::TooManyColumns,
-                line: self.rec_line,
-                field: 0,
-                multiline: false,
-                reached: self.line,
-            });
+            return Err(Problem { broken: Broken::TooManyColumns, line: self.rec_line, field: 0, multiline: false, reached: self.line });
         }
         self.batch.ends.push(self.batch.bytes.len() as u32);
         Ok(())
@@ -581,10 +573,9 @@ fn copy_run(out: &mut Vec<u8>, input: &[u8], from: usize, to: usize) {
 pub fn problem_error(p: &Problem, header: Option<&[String]>) -> Error {
     let column = header.and_then(|h| h.get(p.field as usize)).cloned().filter(|_| p.broken != Broken::TooManyColumns);
     let e = match p.broken {
-        Broken::TooManyColumns => Error::input(
-            "too_many_columns",
-            format!("this record has more than {MAX_COLUMNS} fields; pseudolens reads at most {MAX_COLUMNS} columns"),
-        ),
+        Broken::TooManyColumns => {
+            Error::input("too_many_columns", format!("this record has more than {MAX_COLUMNS} fields; pseudolens reads at most {MAX_COLUMNS} columns"))
+        }
         Broken::UnclosedQuote => Error::input(
             "unclosed_quote",
             format!(
@@ -713,13 +704,7 @@ mod tests {
             let kinds: Vec<(RecKind, u64)> = recs.iter().map(|r| (r.0, r.1)).collect();
             assert_eq!(
                 kinds,
-                vec![
-                    (RecKind::Fields, 1),
-                    (RecKind::Fields, 2),
-                    (RecKind::Broken(Broken::UnclosedQuote, 3, 1), 3),
-                    (RecKind::Fields, 4),
-                    (RecKind::Fields, 5),
-                ],
+                vec![(RecKind::Fields, 1), (RecKind::Fields, 2), (RecKind::Broken(Broken::UnclosedQuote, 3, 1), 3), (RecKind::Fields, 4), (RecKind::Fields, 5),],
                 "chunk {chunk}"
             );
             assert_eq!(recs[3].3, vec!["4", "5"]);

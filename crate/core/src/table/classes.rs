@@ -275,7 +275,9 @@ impl ClassTable {
                 }
                 let rank = |k: u64, a: usize, code: u64| (k << bits[a]) | u64::from(ranks[a][code as usize]);
                 Some(match self.packing.one_word_fields() {
-                    Some(fields) => self.keys[..self.len()].iter().map(|&w| fields.iter().enumerate().fold(0, |k, (a, &(s, m))| rank(k, a, (w >> s) & m))).collect(),
+                    Some(fields) => {
+                        self.keys[..self.len()].iter().map(|&w| fields.iter().enumerate().fold(0, |k, (a, &(s, m))| rank(k, a, (w >> s) & m))).collect()
+                    }
                     None => (0..self.len()).map(|i| (0..self.q).fold(0, |k, a| rank(k, a, u64::from(self.code_at(i, a))))).collect(),
                 })
             })
@@ -366,7 +368,13 @@ impl ClassTable {
     pub fn absorb_batch(&mut self, batch: RowBatch) -> std::result::Result<Vec<u32>, (Option<usize>, Error)> {
         let RowBatch { layout, fields, row_bits, most, largest, mut words, rows, room } = batch;
         if rows > room || largest.iter().zip(&most).any(|(l, m)| l > m) {
-            let e = Error { kind: crate::error::ErrorKind::Internal, code: "batch_overflow", message: "a batch of rows held more rows or larger codes than it was made for".into(), line: None, column: None };
+            let e = Error {
+                kind: crate::error::ErrorKind::Internal,
+                code: "batch_overflow",
+                message: "a batch of rows held more rows or larger codes than it was made for".into(),
+                line: None,
+                column: None,
+            };
             return Err((None, e));
         }
         let mut scratch = Vec::new();
@@ -636,7 +644,8 @@ impl ClassTable {
         // (A table of no QI has keys of no code: a slot each keeps the runs in step.)
         let mut keys = vec![0u32; more * q.max(1)];
         let run = crate::par::run_len(more);
-        let runs: Vec<(usize, &mut [u32], &mut [u32])> = classes.chunks_mut(run).zip(keys.chunks_mut(run * q.max(1))).enumerate().map(|(k, (c, r))| (k * run, c, r)).collect();
+        let runs: Vec<(usize, &mut [u32], &mut [u32])> =
+            classes.chunks_mut(run).zip(keys.chunks_mut(run * q.max(1))).enumerate().map(|(k, (c, r))| (k * run, c, r)).collect();
         let fields = other.packing.one_word_fields();
         crate::par::map(runs, |(at, run, keys)| {
             for r in 0..run.len() {
@@ -1018,7 +1027,8 @@ mod tests {
         let mut rng = SplitMix64(3);
         // 70,000 rows: the sort's digits of 16 bits; blanks in a tenth of the cells.
         for (rows, q, spread) in [(70_000, 3, 40), (5_000, 3, 70_000), (3_000, 9, 6), (1, 2, 5)] {
-            let values: Vec<Vec<u32>> = (0..rows).map(|_| (0..q).map(|_| if rng.below(10) == 0 { rng.below(2) as u32 } else { 2 + rng.below(spread) as u32 }).collect()).collect();
+            let values: Vec<Vec<u32>> =
+                (0..rows).map(|_| (0..q).map(|_| if rng.below(10) == 0 { rng.below(2) as u32 } else { 2 + rng.below(spread) as u32 }).collect()).collect();
             for (policy, exclude) in [(MissingPolicy::Ordinary, false), (MissingPolicy::Drop, false), (MissingPolicy::Wildcard, true)] {
                 batch_equals_one_by_one(&values, q, policy, exclude, u64::MAX, 1 << 16, 4096);
             }

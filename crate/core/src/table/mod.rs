@@ -10,9 +10,9 @@
 
 pub mod class_index;
 pub mod classes;
-pub mod compatible;
 pub mod codes;
 pub mod column;
+pub mod compatible;
 pub mod dictionary;
 pub mod kind;
 pub mod lines;
@@ -276,10 +276,8 @@ impl TableBuilder {
     pub fn header(&mut self, names: &[String]) {
         self.header = names.to_vec();
         let soft = if self.retain.is_some() { RETAIN_CAP } else { EXACT_DISTINCT_CAP };
-        self.columns = names
-            .iter()
-            .map(|n| Column::new(if self.needed.contains(n) { Cap::needed() } else { Cap::soft(soft) }, self.retain.is_some()))
-            .collect();
+        self.columns =
+            names.iter().map(|n| Column::new(if self.needed.contains(n) { Cap::needed() } else { Cap::soft(soft) }, self.retain.is_some())).collect();
         self.codes = vec![Vec::new(); names.len()];
     }
 
@@ -321,10 +319,7 @@ impl TableBuilder {
             }
             let memory: usize = self.columns.iter().map(Column::memory).sum();
             if memory as u64 > budget && self.not_retained.is_none() {
-                self.not_retained = Some(format!(
-                    "the table would take more than the memory budget of {} MB",
-                    budget / 1_000_000
-                ));
+                self.not_retained = Some(format!("the table would take more than the memory budget of {} MB", budget / 1_000_000));
                 for c in &mut self.columns {
                     c.codes = None;
                 }

@@ -302,7 +302,9 @@ pub fn profile(column: &Column, name: &str, index: usize, rows: u64, norm: &Norm
         }
     };
     let forms = match kind {
-        Kind::Numeric => Forms { exact: t.number + stats.comma_numbers * u64::from(inferred.reading.decimal_comma), range: t.numeric_range, mask: 0, ..Forms::blank(&t) },
+        Kind::Numeric => {
+            Forms { exact: t.number + stats.comma_numbers * u64::from(inferred.reading.decimal_comma), range: t.numeric_range, mask: 0, ..Forms::blank(&t) }
+        }
         Kind::Date => Forms { exact: t.non_blank() - t.date_range, range: t.date_range, mask: 0, ..Forms::blank(&t) },
         // Spec README Sec 4.2: in a categorical column any text with a mask character is MASK.
         Kind::Categorical | Kind::Ordinal => Forms { exact: t.non_blank() - t.mask - t.digit_mask, range: 0, mask: t.mask + t.digit_mask, ..Forms::blank(&t) },

@@ -224,7 +224,11 @@ impl Values {
 
     /// Bytes this index holds (its memory, roughly).
     pub fn memory(&self) -> usize {
-        self.recent.capacity() * std::mem::size_of::<Recent>() + self.bytes.capacity() + self.texts.capacity() * 8 + self.counts.capacity() * 8 + self.index.capacity() * 25
+        self.recent.capacity() * std::mem::size_of::<Recent>()
+            + self.bytes.capacity()
+            + self.texts.capacity() * 8
+            + self.counts.capacity() * 8
+            + self.index.capacity() * 25
             + self.by_text.as_ref().map_or(0, |t| t.capacity() * 5)
     }
 
@@ -239,7 +243,11 @@ impl Values {
         let slot = recent_slot(hash, self.recent.len());
         let bytes = &self.bytes;
         if let Some(r) = self.recent.get(slot)
-            && r.head == h && r.tail == t && r.len1 as usize == n + 1 && (n <= 16 || same_bytes(&bytes[r.offset as usize + 8..r.offset as usize + n - 8], &key[8..n - 8])) {
+            && r.head == h
+            && r.tail == t
+            && r.len1 as usize == n + 1
+            && (n <= 16 || same_bytes(&bytes[r.offset as usize + 8..r.offset as usize + n - 8], &key[8..n - 8]))
+        {
             self.counts[r.code as usize] += 1;
             return Some(r.code);
         }
@@ -373,7 +381,8 @@ mod tests {
     fn the_recent_slots_give_every_key_its_own_code() {
         // 1,200 keys (more than the slots, so slots are shared): lengths 0 to 40, and long
         // keys with the same head, tail and length that differ only between them.
-        let mut keys: Vec<Vec<u8>> = (0..1_000u32).map(|i| format!("{i:x}").repeat(1 + i as usize % 7).into_bytes()).map(|k| k[..k.len().min(40)].to_vec()).collect();
+        let mut keys: Vec<Vec<u8>> =
+            (0..1_000u32).map(|i| format!("{i:x}").repeat(1 + i as usize % 7).into_bytes()).map(|k| k[..k.len().min(40)].to_vec()).collect();
         keys.extend((0..200u32).map(|i| format!("headhead{i:03}middletailtail").into_bytes()));
         keys.sort();
         keys.dedup();

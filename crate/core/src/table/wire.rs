@@ -189,8 +189,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
     if nragged > RAGGED_LISTED {
         return Err(invalid("too many ragged rows listed"));
     }
-    let ragged_lines =
-        (0..nragged).map(|_| Ok((r.u64()?, usize::try_from(r.u64()?).map_err(|_| invalid("a field count"))?))).collect::<Result<Vec<_>>>()?;
+    let ragged_lines = (0..nragged).map(|_| Ok((r.u64()?, usize::try_from(r.u64()?).map_err(|_| invalid("a field count"))?))).collect::<Result<Vec<_>>>()?;
     let nbroken = r.count(17)?;
     let mut broken = Vec::with_capacity(nbroken);
     for _ in 0..nbroken {
@@ -288,22 +287,16 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
             for d in date_lo.iter_mut().chain(date_hi.iter_mut()) {
                 *d = r.u64()? as i64;
             }
-            let stats = Stats {
-                tally,
-                num_lo,
-                num_hi,
-                date_lo,
-                date_hi,
-                date_fit: r.u8()?,
-                comma_numbers: r.u64()?,
-                point_numbers: r.u64()?,
-                email_like: r.u64()?,
-            };
+            let stats =
+                Stats { tally, num_lo, num_hi, date_lo, date_hi, date_fit: r.u8()?, comma_numbers: r.u64()?, point_numbers: r.u64()?, email_like: r.u64()? };
             let hll = Hll::from_registers(r.take(REGISTERS)?).ok_or_else(|| invalid("a distinct-count sketch is damaged"))?;
             Ok(Sketch { stats, hll })
         })?;
         // Every row has one cell in every column: counted by a value, or by the sketch.
-        let cells = values.counts().iter().chain(sketch.as_ref().map(|s| &s.stats.tally).iter().flat_map(|t| tally_cells(t)))
+        let cells = values
+            .counts()
+            .iter()
+            .chain(sketch.as_ref().map(|s| &s.stats.tally).iter().flat_map(|t| tally_cells(t)))
             .try_fold(0u64, |sum, &x| sum.checked_add(x));
         if cells != Some(rows_total) || sketch.as_ref().is_some_and(|s| !sane(&s.stats)) {
             return Err(invalid("a column's counts do not add up to its rows"));
@@ -328,7 +321,8 @@ fn tally_cells(t: &FormTally) -> [&u64; 8] {
 /// Whether a sketch's ranges are ones a read could produce (none, or ordered and finite dates
 /// within a million years).
 fn sane(s: &Stats) -> bool {
-    let dates = s.date_lo.iter().zip(&s.date_hi).all(|(&lo, &hi)| (lo == i64::MAX && hi == i64::MIN) || (lo <= hi && lo.abs() < 400_000_000 && hi.abs() < 400_000_000));
+    let dates =
+        s.date_lo.iter().zip(&s.date_hi).all(|(&lo, &hi)| (lo == i64::MAX && hi == i64::MIN) || (lo <= hi && lo.abs() < 400_000_000 && hi.abs() < 400_000_000));
     let numbers = (s.num_lo == f64::INFINITY && s.num_hi == f64::NEG_INFINITY) || (s.num_lo.is_finite() && s.num_hi.is_finite() && s.num_lo <= s.num_hi);
     let forms = s.date_fit <= crate::ingest::cell::ALL_DATE_FORMS && s.comma_numbers <= s.tally.text && s.point_numbers <= s.tally.number;
     dates && numbers && forms && s.tally.digit_mask <= s.tally.numeric_range && s.email_like <= s.tally.text

@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::hash::{Map, map};
-use crate::table::dictionary::{Dictionary, MISSING, SUPPRESSED};
 use crate::ingest::cell::{DateForm, Form, Interval, Normaliser, Reading};
+use crate::table::dictionary::{Dictionary, MISSING, SUPPRESSED};
 use crate::table::kind::Kind;
 use crate::table::profile::Stats;
 use crate::utility::capture::Column;
@@ -198,7 +198,23 @@ impl Attribute {
         res = settings.resolution.unwrap_or(res);
         domain = settings.domain.or(domain);
         let hierarchy = settings.hierarchy.as_deref().map(Hierarchy::new);
-        Attribute { name: name.to_string(), kind, reading, values, typed, o: o.codes.clone(), p: p_codes, o_count, p_count, res, domain, digit_len, hierarchy, settings, masses: None }
+        Attribute {
+            name: name.to_string(),
+            kind,
+            reading,
+            values,
+            typed,
+            o: o.codes.clone(),
+            p: p_codes,
+            o_count,
+            p_count,
+            res,
+            domain,
+            digit_len,
+            hierarchy,
+            settings,
+            masses: None,
+        }
     }
 
     /// Weighs the rows: `o` and `p` are the per-row sampling weights of `O` and `P` (`None`: a
@@ -319,11 +335,7 @@ fn digit_length(texts: &[&str]) -> Option<usize> {
 /// Fractional digits of a number written without exponent (README Sec 4.3), after a decimal
 /// point or comma.
 fn fraction_digits(t: &str) -> usize {
-    if t.contains(['e', 'E']) {
-        0
-    } else {
-        t.split_once(['.', ',']).map_or(0, |(_, f)| f.len())
-    }
+    if t.contains(['e', 'E']) { 0 } else { t.split_once(['.', ',']).map_or(0, |(_, f)| f.len()) }
 }
 
 /// Reads one value in the attribute's kind and reading (README Sec 4.2, 4.4).

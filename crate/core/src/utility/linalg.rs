@@ -21,9 +21,7 @@ pub fn centered(cols: &[Vec<f64>]) -> Matrix {
 /// `A'B / (n-1)` of centered column blocks.
 pub fn cross(a: &[Vec<f64>], b: &[Vec<f64>]) -> Matrix {
     let n = a.first().map_or(0, Vec::len);
-    a.iter()
-        .map(|u| b.iter().map(|v| neumaier(u.iter().zip(v).map(|(p, q)| p * q)) / (n - 1) as f64).collect())
-        .collect()
+    a.iter().map(|u| b.iter().map(|v| neumaier(u.iter().zip(v).map(|(p, q)| p * q)) / (n - 1) as f64).collect()).collect()
 }
 
 /// Sample covariance matrix (`n - 1`) of the columns.
@@ -34,9 +32,7 @@ pub fn cov(cols: &[Vec<f64>]) -> Matrix {
 
 /// `A B` of row-major matrices.
 pub fn mul(a: &[Vec<f64>], b: &[Vec<f64>]) -> Matrix {
-    a.iter()
-        .map(|row| (0..b[0].len()).map(|j| neumaier(row.iter().zip(b).map(|(x, r)| x * r[j]))).collect())
-        .collect()
+    a.iter().map(|row| (0..b[0].len()).map(|j| neumaier(row.iter().zip(b).map(|(x, r)| x * r[j]))).collect()).collect()
 }
 
 pub fn transpose(a: &[Vec<f64>]) -> Matrix {
@@ -61,11 +57,7 @@ pub fn sym_eigen(mut a: Matrix) -> (Vec<f64>, Matrix) {
                     continue;
                 }
                 let theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
-                let t = if theta.abs() > 1e150 {
-                    0.5 / theta
-                } else {
-                    theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt())
-                };
+                let t = if theta.abs() > 1e150 { 0.5 / theta } else { theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt()) };
                 let c = 1.0 / (t * t + 1.0).sqrt();
                 let s = t * c;
                 let rotate = |x: f64, y: f64| (c * x - s * y, s * x + c * y);
@@ -87,4 +79,3 @@ pub fn sym_eigen(mut a: Matrix) -> (Vec<f64>, Matrix) {
     let vectors = (0..n).map(|i| order.iter().map(|&k| v[i][k]).collect()).collect();
     (values, vectors)
 }
-

@@ -28,10 +28,7 @@ impl Pairing {
                 let pairs = (0..o.rows() as u32).map(|i| (i, i)).collect();
                 Pairing { pairs: Ok(pairs), details: json!({ "alignment": "row_order" }) }
             }
-            _ => Pairing {
-                pairs: Err("row_count_mismatch"),
-                details: json!({ "alignment": "none", "rows_original": o.rows(), "rows_released": p.rows() }),
-            },
+            _ => Pairing { pairs: Err("row_count_mismatch"), details: json!({ "alignment": "none", "rows_original": o.rows(), "rows_released": p.rows() }) },
         }
     }
 
@@ -46,7 +43,8 @@ fn failed(reason: &'static str, examples: Vec<String>) -> Pairing {
 }
 
 fn by_id<'a>(oi: &'a [Option<String>], pi: &'a [Option<String>]) -> Pairing {
-    let blank_rows = |ids: &[Option<String>]| ids.iter().enumerate().filter(|(_, v)| v.is_none()).map(|(i, _)| format!("row {}", i + 1)).take(EXAMPLES).collect::<Vec<_>>();
+    let blank_rows =
+        |ids: &[Option<String>]| ids.iter().enumerate().filter(|(_, v)| v.is_none()).map(|(i, _)| format!("row {}", i + 1)).take(EXAMPLES).collect::<Vec<_>>();
     let (bo, bp) = (blank_rows(oi), blank_rows(pi));
     if !bo.is_empty() || !bp.is_empty() {
         let examples = bo.into_iter().map(|r| format!("original {r}")).chain(bp.into_iter().map(|r| format!("released {r}"))).collect();

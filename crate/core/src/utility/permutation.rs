@@ -11,9 +11,9 @@ use std::cmp::Ordering;
 
 use serde_json::{Value, json};
 
+use crate::metric::{Context, MetricResult, Scope, Status};
 use crate::numeric::neumaier;
 use crate::utility::linalg::{Matrix, centered, cov, cross, mul, sym_eigen, transpose};
-use crate::metric::{Context, MetricResult, Scope, Status};
 
 /// Relative eigenvalue cut-off of the whitening in Sec 11.4.
 const KEEP_TOL: f64 = 1e-10;
@@ -189,8 +189,7 @@ pub fn cm3(rx: &[Vec<f64>], ry: &[Vec<f64>]) -> Option<Cm3> {
         let rows = keys.sorted(j);
         (0..m).filter(|&c| c != j).map(|c| rows.iter().map(|&i| r[c][i]).collect()).collect()
     };
-    let rhos: Vec<Vec<f64>> =
-        (0..m).map(|j| canonical_correlations(&block(rx, &kx, j), &block(ry, &ky, j)).unwrap_or_default()).collect();
+    let rhos: Vec<Vec<f64>> = (0..m).map(|j| canonical_correlations(&block(rx, &kx, j), &block(ry, &ky, j)).unwrap_or_default()).collect();
     let c: Vec<f64> = rhos.iter().map(|rho| cm2(rho)).collect();
     let weakest = (0..m).fold(0, |w, j| if c[j] < c[w] { j } else { w });
     Some(Cm3 { value: c[weakest], c, weakest, rank_deficient: rhos.iter().any(|rho| rho.len() < m - 1) })
@@ -200,7 +199,6 @@ pub fn cm3(rx: &[Vec<f64>], ry: &[Vec<f64>]) -> Option<Cm3> {
 pub fn rank_columns(cols: &[Vec<f64>]) -> Matrix {
     cols.iter().map(|c| average_ranks(c)).collect()
 }
-
 
 /// CM3 over [`CM3_DRAWS`] subsamples: mean, sample standard deviation and the per-draw results.
 #[derive(Debug, Clone, PartialEq)]
@@ -304,13 +302,7 @@ const REVERSE: &str = "perm_reverse_mapping";
 /// the full vectors `z`, `pi` (1-based rows), `e`, `d` only for `n <= 50`
 /// ([`FULL_VECTORS_MAX_N`]), summaries only above. CM3 on tables of unequal size uses
 /// [`cm3_subsampled`] with seed `ctx.params.seed` (default [`DEFAULT_SEED`]).
-pub fn metrics(
-    ctx: &Context,
-    original: &[Vec<f64>],
-    released: &[Vec<f64>],
-    names: &[String],
-    pairs: Result<&[(u32, u32)], &'static str>,
-) -> Vec<MetricResult> {
+pub fn metrics(ctx: &Context, original: &[Vec<f64>], released: &[Vec<f64>], names: &[String], pairs: Result<&[(u32, u32)], &'static str>) -> Vec<MetricResult> {
     debug_assert!(original.len() == names.len() && released.len() == names.len());
     let per_attr = |name: &String| Context { scope: Scope { attribute: Some(name.clone()), ..ctx.scope.clone() }, ..ctx.clone() };
     let all = |status: Status, reason: &'static str| -> Vec<MetricResult> {
@@ -541,28 +533,54 @@ mod tests {
     // Random cases from reference.py (numpy `default_rng(20240607)`; script in the report):
     // R1 integer data with ties (n = 10, m = 3), R2 continuous correlated data (n = 15, m = 4),
     // R3 = R2's X against the first 11 rows of R2's Y (unpaired UM, both directions).
-    const R1_X: [&[f64]; 10] = [
-        &[3., 0., 3.], &[2., 4., 2.], &[0., 4., 3.], &[3., 3., 0.], &[0., 2., 4.],
-        &[1., 4., 2.], &[3., 2., 2.], &[3., 4., 0.], &[4., 3., 4.], &[0., 1., 2.],
-    ];
+    const R1_X: [&[f64]; 10] =
+        [&[3., 0., 3.], &[2., 4., 2.], &[0., 4., 3.], &[3., 3., 0.], &[0., 2., 4.], &[1., 4., 2.], &[3., 2., 2.], &[3., 4., 0.], &[4., 3., 4.], &[0., 1., 2.]];
     const R1_Y: [&[f64]; 10] = [
-        &[2., 0., 4.], &[2., 3., 3.], &[-1., 3., 4.], &[4., 4., -1.], &[0., 3., 5.],
-        &[2., 3., 3.], &[2., 3., 2.], &[3., 5., 1.], &[5., 3., 4.], &[0., 1., 1.],
+        &[2., 0., 4.],
+        &[2., 3., 3.],
+        &[-1., 3., 4.],
+        &[4., 4., -1.],
+        &[0., 3., 5.],
+        &[2., 3., 3.],
+        &[2., 3., 2.],
+        &[3., 5., 1.],
+        &[5., 3., 4.],
+        &[0., 1., 1.],
     ];
     const R2_X: [&[f64]; 15] = [
-        &[-1.952, -1.836, -0.641, 0.616], &[-1.249, -0.72, 0.061, -1.44], &[-0.441, 0.661, 0.255, -0.766],
-        &[-0.265, 0.146, -0.733, -2.353], &[1.001, 0.411, -0.414, -0.626], &[1.136, 0.678, 1.299, 2.733],
-        &[-1.553, -0.492, 0.542, 2.555], &[0.456, 1.51, -0.754, -0.527], &[0.242, 0.755, -0.824, -1.425],
-        &[-0.593, -1.021, 0.067, 0.284], &[0.565, 1.429, -1.694, -1.701], &[0.179, -0.528, -2.358, -2.493],
-        &[-1.319, -0.384, -2.443, -1.364], &[-0.81, -1.058, 0.416, 0.34], &[1.036, -1.007, -1.599, -0.529],
+        &[-1.952, -1.836, -0.641, 0.616],
+        &[-1.249, -0.72, 0.061, -1.44],
+        &[-0.441, 0.661, 0.255, -0.766],
+        &[-0.265, 0.146, -0.733, -2.353],
+        &[1.001, 0.411, -0.414, -0.626],
+        &[1.136, 0.678, 1.299, 2.733],
+        &[-1.553, -0.492, 0.542, 2.555],
+        &[0.456, 1.51, -0.754, -0.527],
+        &[0.242, 0.755, -0.824, -1.425],
+        &[-0.593, -1.021, 0.067, 0.284],
+        &[0.565, 1.429, -1.694, -1.701],
+        &[0.179, -0.528, -2.358, -2.493],
+        &[-1.319, -0.384, -2.443, -1.364],
+        &[-0.81, -1.058, 0.416, 0.34],
+        &[1.036, -1.007, -1.599, -0.529],
     ];
     #[allow(clippy::approx_constant)] // random data; -0.318 is not meant as 1/pi
     const R2_Y: [&[f64]; 15] = [
-        &[-1.626, -1.892, -0.807, -0.043], &[-0.679, -0.023, -1.252, -2.053], &[-0.1, -0.079, 0.382, -1.222],
-        &[0.96, 0.098, 0.767, -2.179], &[1.584, 0.514, 0.129, 0.108], &[0.431, 1.244, 1.244, 0.821],
-        &[-1.686, -1.617, 0.709, 1.61], &[0.718, 1.488, -1.081, -0.13], &[-0.078, 1.135, -2.064, -1.356],
-        &[0.003, -1.038, -0.318, 0.354], &[1.084, 1.656, -2.392, -2.868], &[-0.017, -1.618, -2.463, -1.081],
-        &[-1.727, -0.334, -2.529, -1.575], &[-1.417, 1.142, 0.218, 0.846], &[0.079, -0.366, -1.266, -1.127],
+        &[-1.626, -1.892, -0.807, -0.043],
+        &[-0.679, -0.023, -1.252, -2.053],
+        &[-0.1, -0.079, 0.382, -1.222],
+        &[0.96, 0.098, 0.767, -2.179],
+        &[1.584, 0.514, 0.129, 0.108],
+        &[0.431, 1.244, 1.244, 0.821],
+        &[-1.686, -1.617, 0.709, 1.61],
+        &[0.718, 1.488, -1.081, -0.13],
+        &[-0.078, 1.135, -2.064, -1.356],
+        &[0.003, -1.038, -0.318, 0.354],
+        &[1.084, 1.656, -2.392, -2.868],
+        &[-0.017, -1.618, -2.463, -1.081],
+        &[-1.727, -0.334, -2.529, -1.575],
+        &[-1.417, 1.142, 0.218, 0.846],
+        &[0.079, -0.366, -1.266, -1.127],
     ];
 
     #[test]
@@ -814,9 +832,8 @@ mod tests {
                 .collect()
         };
         let original = load("original.csv");
-        let as_cols = |t: &std::collections::BTreeMap<u64, Vec<f64>>| -> Matrix {
-            (0..attrs.len()).map(|j| original.keys().map(|k| t[k][j]).collect()).collect()
-        };
+        let as_cols =
+            |t: &std::collections::BTreeMap<u64, Vec<f64>>| -> Matrix { (0..attrs.len()).map(|j| original.keys().map(|k| t[k][j]).collect()).collect() };
         let x = as_cols(&original);
         assert_eq!(x[0].len(), 1080);
         let names: Vec<String> = attrs.iter().map(|a| a.to_string()).collect();

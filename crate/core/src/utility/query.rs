@@ -27,12 +27,12 @@
 
 use serde_json::{Value, json};
 
-use crate::table::dictionary::SUPPRESSED;
-use crate::numeric::neumaier;
+use crate::hash::{Map, map};
 use crate::metric::{Context, MetricResult, Status};
+use crate::numeric::neumaier;
+use crate::table::dictionary::SUPPRESSED;
 use crate::utility::Tables;
 use crate::utility::attribute::{Attribute, Typed};
-use crate::hash::{Map, map};
 use crate::utility::forward::{Forward, Grouping, Labels, NONE, forward};
 use crate::utility::params::{Aggregate, CtbilBlank, Query};
 use crate::utility::sdc::Sum;
@@ -238,11 +238,7 @@ fn evaluate(t: &Tables<'_>, q: &Query, source: &'static str, forwards: &Map<&str
             (Agg::Share(o_hit, p_hit), Some((a, p)))
         }
     };
-    let mut g = if labels.is_empty() {
-        Grouping { o: vec![0; t.n_o], p: vec![0; t.n_p], size: 1 }
-    } else {
-        Grouping::new(&labels.iter().collect::<Vec<_>>())
-    };
+    let mut g = if labels.is_empty() { Grouping { o: vec![0; t.n_o], p: vec![0; t.n_p], size: 1 } } else { Grouping::new(&labels.iter().collect::<Vec<_>>()) };
     let (groups, first) = compact(&mut g);
     let (mut so, mut sp) = (Side::new(groups, &agg), Side::new(groups, &agg));
     let accumulate = |side: &mut Side, ids: &[u32], codes: Option<&[u32]>, original: bool| {

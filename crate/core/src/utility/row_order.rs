@@ -61,7 +61,11 @@ mod tests {
     use crate::metric::Scope;
 
     fn ctx() -> Context {
-        Context { family: "row_order", scope: Scope { table: "P", quasi_identifiers: vec![], sensitive: None, attribute: None, subset: None }, params: json!({}) }
+        Context {
+            family: "row_order",
+            scope: Scope { table: "P", quasi_identifiers: vec![], sensitive: None, attribute: None, subset: None },
+            params: json!({}),
+        }
     }
 
     fn by_id(pairs: Vec<(u32, u32)>) -> Pairing {

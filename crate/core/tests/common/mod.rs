@@ -85,10 +85,7 @@ pub fn g3_report(adjust: impl FnOnce(&mut AuditConfig)) -> Report {
 
 /// The result of metric `id` whose scope attribute is `attribute`.
 pub fn for_attribute<'r>(r: &'r Report, id: &str, attribute: &str) -> &'r pseudolens_core::metric::MetricResult {
-    r.metrics
-        .iter()
-        .find(|m| m.id == id && m.scope.attribute.as_deref() == Some(attribute))
-        .unwrap_or_else(|| panic!("no metric {id} for {attribute}"))
+    r.metrics.iter().find(|m| m.id == id && m.scope.attribute.as_deref() == Some(attribute)).unwrap_or_else(|| panic!("no metric {id} for {attribute}"))
 }
 
 /// Equal JSON up to the spec tolerance on numbers (summation order may differ).

@@ -309,7 +309,16 @@ impl Sub {
     /// With `dense` (the number of keys and a row's key: rows alike on the cells kept have
     /// the same key, others not), the rows are merged through a slot per key, not a hash.
     #[allow(clippy::too_many_arguments)]
-    fn project(data: &Data, cols: &[usize], cell: impl Fn(u32, usize) -> u32, weight: impl Fn(u32) -> u32, id: impl Fn(u32) -> u32, rows: impl Iterator<Item = u32> + Clone, dense: Option<(usize, impl Fn(u32) -> usize)>, pool: &mut Pool) -> Sub {
+    fn project(
+        data: &Data,
+        cols: &[usize],
+        cell: impl Fn(u32, usize) -> u32,
+        weight: impl Fn(u32) -> u32,
+        id: impl Fn(u32) -> u32,
+        rows: impl Iterator<Item = u32> + Clone,
+        dense: Option<(usize, impl Fn(u32) -> usize)>,
+        pool: &mut Pool,
+    ) -> Sub {
         let item = |v: u32| v != NONE && !(data.wildcard && is_blank(v));
         // Columns left with an item: one pass over the rows, each row's cells read together.
         let all = if cols.len() == 64 { u64::MAX } else { (1u64 << cols.len()) - 1 };
@@ -545,7 +554,17 @@ fn rank(data: &Data, sub: &Sub, columns: &[Column], items: &mut [Item], pool: &m
 /// `rows` of `sub` hold it, or a blank), added to `out`: searched as bit sets ([`small`]) when
 /// it has at most `data.small_rows` rows, else projected and searched ([`search`]).
 #[allow(clippy::too_many_arguments)]
-fn search_item(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, k: usize, out: &mut Vec<(u32, u64)>, pool: &mut Pool) {
+fn search_item(
+    data: &Data,
+    sub: &Sub,
+    ranks: &Ranks,
+    col: &Column,
+    item: &Item,
+    rows: impl Iterator<Item = u32> + Clone,
+    k: usize,
+    out: &mut Vec<(u32, u64)>,
+    pool: &mut Pool,
+) {
     let n = item.to - item.from;
     if data.wildcard || n > data.small_rows {
         let child = subtable_of_rows(data, sub, ranks, col, item, rows, pool);
@@ -983,11 +1002,8 @@ pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams,
     let mut scores = vec![0.0; table.len()];
     crate::par::fill(&mut scores, score);
     // f_A with alpha = 1 (spec Sec 1.1): the class size, or the compatible records.
-    let f: Vec<f64> = if table.policy() == MissingPolicy::Wildcard {
-        table.match_counts(1.0)
-    } else {
-        (0..table.len()).map(|i| table.count(i) as f64).collect()
-    };
+    let f: Vec<f64> =
+        if table.policy() == MissingPolicy::Wildcard { table.match_counts(1.0) } else { (0..table.len()).map(|i| table.count(i) as f64).collect() };
     let records_where = |want: f64| (0..table.len()).filter(|&i| f[i] == want).map(|i| table.count(i)).sum::<u64>();
     let (u1, p2) = (records_where(1.0), records_where(2.0));
     let pi = p.dis_fraction;

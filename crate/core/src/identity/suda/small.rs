@@ -6,8 +6,17 @@ use super::{Column, Data, Item, NONE, Pool, Ranks, Sub, bits};
 
 /// [`super::search_item`] as bit sets of `W` words (at most `64 W` rows, no `wildcard`).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn search_few<const W: usize>(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, k: usize, out: &mut Vec<(u32, u64)>, pool: &mut Pool)
-where
+pub(super) fn search_few<const W: usize>(
+    data: &Data,
+    sub: &Sub,
+    ranks: &Ranks,
+    col: &Column,
+    item: &Item,
+    rows: impl Iterator<Item = u32> + Clone,
+    k: usize,
+    out: &mut Vec<(u32, u64)>,
+    pool: &mut Pool,
+) where
     Bits<W>: Pooled,
 {
     let (few, items) = Few::<W>::of(data, sub, ranks, col, item, rows, pool);
@@ -126,7 +135,15 @@ where
     /// no `wildcard`), as its rows and the rows holding each of its items (those ranked above
     /// `item`, in the other columns). Rows alike are not merged: merging only adds weights, so
     /// every support is the same (a row of weight 1 with a twin has no item of support 1).
-    fn of(data: &Data, sub: &Sub, ranks: &Ranks, col: &Column, item: &Item, rows: impl Iterator<Item = u32> + Clone, pool: &mut Pool) -> (Few<W>, Vec<Bits<W>>) {
+    fn of(
+        data: &Data,
+        sub: &Sub,
+        ranks: &Ranks,
+        col: &Column,
+        item: &Item,
+        rows: impl Iterator<Item = u32> + Clone,
+        pool: &mut Pool,
+    ) -> (Few<W>, Vec<Bits<W>>) {
         let mut few = Few { id: pool.u32s(), weight: pool.u32s(), all: Rows::EMPTY, ones: Rows::EMPTY };
         for (b, r) in rows.clone().enumerate() {
             few.id.push(sub.id[r as usize]);

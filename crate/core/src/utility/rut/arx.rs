@@ -19,9 +19,9 @@
 
 use serde_json::json;
 
-use crate::table::dictionary::is_blank;
-use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, Status};
+use crate::numeric::neumaier;
+use crate::table::dictionary::is_blank;
 use crate::utility::Tables;
 use crate::utility::rut::Subject;
 use crate::utility::rut::gen_loss::gr;

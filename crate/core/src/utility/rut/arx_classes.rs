@@ -70,13 +70,7 @@ impl ClassCounts {
                 *sizes.entry_ref(key.as_slice()).or_insert(0) += 1;
             }
         }
-        ClassCounts {
-            rows: rows as u64,
-            records: sizes.values().sum(),
-            classes: sizes.len() as u64,
-            squares: sizes.values().map(|f| f * f).sum(),
-            removed,
-        }
+        ClassCounts { rows: rows as u64, records: sizes.values().sum(), classes: sizes.len() as u64, squares: sizes.values().map(|f| f * f).sum(), removed }
     }
 
     fn details(&self) -> serde_json::Value {

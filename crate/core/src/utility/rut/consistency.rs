@@ -16,8 +16,8 @@
 use serde_json::json;
 
 use crate::hash::{Map, map};
-use crate::table::dictionary::is_blank;
 use crate::metric::{MetricResult, Status};
+use crate::table::dictionary::is_blank;
 use crate::utility::rut::Subject;
 
 /// `(counted rows, inconsistent rows, distinct original values)` of `(original, released)`

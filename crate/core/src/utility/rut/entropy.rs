@@ -25,8 +25,8 @@
 
 use serde_json::json;
 
-use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, Status};
+use crate::numeric::neumaier;
 use crate::utility::attribute::Attribute;
 use crate::utility::rut::Subject;
 
@@ -88,10 +88,7 @@ pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
     let (diff, loss) = match (ho.value.as_f64(), hp.value.as_f64()) {
         (Some(o), Some(p)) => {
             let details = json!({ "entropy_original": o, "entropy_released": p });
-            (
-                s.ctx.ok("entropy_difference", o - p).with_details(details.clone()),
-                s.ctx.ok("entropy_loss", relative_loss(o, p)).with_details(details),
-            )
+            (s.ctx.ok("entropy_difference", o - p).with_details(details.clone()), s.ctx.ok("entropy_loss", relative_loss(o, p)).with_details(details))
         }
         _ => {
             let failed = if ho.value.is_null() { &ho } else { &hp };

@@ -17,9 +17,9 @@
 
 use serde_json::json;
 
-use crate::table::dictionary::is_blank;
-use crate::numeric::neumaier;
 use crate::metric::{MetricResult, Status};
+use crate::numeric::neumaier;
+use crate::table::dictionary::is_blank;
 use crate::utility::rut::Subject;
 use crate::utility::rut::preimage::{Gr, domain_size, gr_numeric};
 

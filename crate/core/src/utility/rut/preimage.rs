@@ -8,8 +8,8 @@
 //! - [`domain_size`]: `|Dom|` of `gen_loss_ncp` and `arx_granularity` (Sec 2, Sec 9).
 
 use crate::hash::{Map, map};
-use crate::table::dictionary::is_blank;
 use crate::ingest::cell::Interval;
+use crate::table::dictionary::is_blank;
 use crate::utility::attribute::{Attribute, Typed, grid_count};
 
 /// The mask character. The audit's normaliser reads only `*` as a mask character
@@ -171,8 +171,7 @@ fn mask_size(a: &Attribute, t: &str) -> f64 {
         return 10f64.powi(masked.len() as i32);
     }
     let len = t.chars().count();
-    let same_len: Vec<Vec<char>> =
-        dom_o(a).into_iter().map(|o| a.values.text(o).chars().collect::<Vec<char>>()).filter(|o| o.len() == len).collect();
+    let same_len: Vec<Vec<char>> = dom_o(a).into_iter().map(|o| a.values.text(o).chars().collect::<Vec<char>>()).filter(|o| o.len() == len).collect();
     masked
         .iter()
         .map(|&i| {
@@ -219,8 +218,8 @@ pub fn domain_size(a: &Attribute) -> Option<f64> {
 pub(crate) mod tests {
     use super::*;
     use crate::ingest::cell::Normaliser;
-    use crate::utility::attribute::AttributeSettings;
     use crate::table::kind::Kind;
+    use crate::utility::attribute::AttributeSettings;
     use crate::utility::capture::Column;
 
     /// A captured column of these raw cells.

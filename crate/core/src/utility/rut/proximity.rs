@@ -25,9 +25,9 @@
 
 use serde_json::json;
 
-use crate::table::dictionary::is_blank;
-use crate::numeric::neumaier;
 use crate::metric::{MetricResult, Status};
+use crate::numeric::neumaier;
+use crate::table::dictionary::is_blank;
 use crate::utility::Tables;
 use crate::utility::attribute::{Attribute, Typed};
 use crate::utility::params::{LmaxMode, ProximityNorm, RoundingMode, UtilityParams};
@@ -158,8 +158,7 @@ pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
     let es = e.es();
     let (dm, de) = (manhattan(&es), euclidean(&es));
     let (mad, rmse) = (dm / n as f64, de / (n as f64).sqrt());
-    let mut out: Vec<MetricResult> =
-        IDS[..4].iter().zip([dm, de, mad, rmse]).map(|(id, v)| with(s.ctx.ok(id, v), base.clone())).collect();
+    let mut out: Vec<MetricResult> = IDS[..4].iter().zip([dm, de, mad, rmse]).map(|(id, v)| with(s.ctx.ok(id, v), base.clone())).collect();
     let mut details = base;
     details["norm"] = json!(s.params.proximity_norm);
     details["lmax_mode"] = json!(s.params.lmax_mode);

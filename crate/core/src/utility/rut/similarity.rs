@@ -35,11 +35,11 @@
 
 use serde_json::{Map as JsonMap, Value, json};
 
-use crate::table::dictionary::is_blank;
-use crate::numeric::neumaier;
 use crate::ingest::cell::{Interval, civil_from_days};
-use crate::table::kind::Kind;
 use crate::metric::{MetricResult, Status};
+use crate::numeric::neumaier;
+use crate::table::dictionary::is_blank;
+use crate::table::kind::Kind;
 use crate::utility::attribute::{Attribute, Typed, grid_count};
 use crate::utility::rut::Subject;
 
@@ -118,7 +118,8 @@ pub fn categorical(s: &Subject<'_>) -> Vectors {
     });
     weights_into(&mut details, s);
     if dom.len() <= LISTED_VALUES {
-        let listed = |v: &[f64]| Value::Object(dom.iter().enumerate().map(|(k, &c)| (a.values.text(c).to_string(), json!(v[k + 2]))).collect::<JsonMap<_, _>>());
+        let listed =
+            |v: &[f64]| Value::Object(dom.iter().enumerate().map(|(k, &c)| (a.values.text(c).to_string(), json!(v[k + 2]))).collect::<JsonMap<_, _>>());
         details["p"] = listed(&p);
         details["q"] = listed(&q);
     }

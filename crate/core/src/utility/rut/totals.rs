@@ -34,8 +34,8 @@
 
 use serde_json::{Value, json};
 
-use crate::numeric::neumaier;
 use crate::metric::{Context, MetricResult, Status};
+use crate::numeric::neumaier;
 use crate::utility::Tables;
 use crate::utility::attribute::{Attribute, Typed};
 use crate::utility::params::Aggregation;
@@ -149,7 +149,14 @@ fn how(a: Aggregation) -> &'static str {
 }
 
 /// One combined result (`attribute_loss` or `attribute_similarity`) from the selected ids.
-fn combine(ctx: &Context, id: &'static str, selected: &[&'static str], results: &[MetricResult], how_: Aggregation, situation: Situation) -> (Option<f64>, MetricResult) {
+fn combine(
+    ctx: &Context,
+    id: &'static str,
+    selected: &[&'static str],
+    results: &[MetricResult],
+    how_: Aggregation,
+    situation: Situation,
+) -> (Option<f64>, MetricResult) {
     let (mut components, mut values, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
     for &c in selected {
         match results.iter().find(|m| m.id == c && m.status == Status::Ok).and_then(|m| m.value.as_f64()) {
@@ -238,12 +245,16 @@ pub fn metrics(t: &Tables<'_>, summaries: &[Summary]) -> Vec<MetricResult> {
     let both = values[0].and_then(|l| values[1].map(|s| (l, s)));
     out.push(match both {
         _ if !(0.0..=1.0).contains(&w_s) => ctx.without_value("utility_u", Status::NotApplicable, "invalid_similarity_weight"),
-        Ok((l, s)) => ctx.ok("utility_u", (w_s * s + w_l * (1.0 - l)).clamp(0.0, 1.0)).with_details(json!({ "w_s": w_s, "w_l": w_l, "l_total": l, "s_total": s })),
+        Ok((l, s)) => {
+            ctx.ok("utility_u", (w_s * s + w_l * (1.0 - l)).clamp(0.0, 1.0)).with_details(json!({ "w_s": w_s, "w_l": w_l, "l_total": l, "s_total": s }))
+        }
         Err(reason) => ctx.without_value("utility_u", Status::NotApplicable, reason),
     });
     out.push(match both {
         Ok((l, s)) if l > 0.0 => ctx.ok("utility_ratio", s / l).with_details(json!({ "l_total": l, "s_total": s, "infinite": false })),
-        Ok((l, s)) => ctx.without_value("utility_ratio", Status::NotApplicable, "division_by_zero").with_details(json!({ "l_total": l, "s_total": s, "infinite": s > 0.0 })),
+        Ok((l, s)) => ctx
+            .without_value("utility_ratio", Status::NotApplicable, "division_by_zero")
+            .with_details(json!({ "l_total": l, "s_total": s, "infinite": s > 0.0 })),
         Err(reason) => ctx.without_value("utility_ratio", Status::NotApplicable, reason),
     });
     out

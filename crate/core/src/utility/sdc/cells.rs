@@ -7,8 +7,8 @@
 use serde_json::json;
 
 use crate::hash::{Map, map};
-use crate::table::dictionary::{MISSING, SUPPRESSED};
 use crate::metric::{MetricResult, Status};
+use crate::table::dictionary::{MISSING, SUPPRESSED};
 use crate::table::kind::Kind;
 use crate::utility::Tables;
 use crate::utility::attribute::{Attribute, Typed};

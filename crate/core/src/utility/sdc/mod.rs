@@ -47,8 +47,8 @@ pub use statistics::{Discrepancy, discrepancy};
 
 use serde_json::Value;
 
-use crate::table::dictionary::SUPPRESSED;
 use crate::metric::{Context, MetricResult, Status};
+use crate::table::dictionary::SUPPRESSED;
 use crate::table::kind::Kind;
 use crate::utility::Tables;
 use crate::utility::attribute::{Attribute, Typed};

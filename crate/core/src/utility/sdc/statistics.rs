@@ -229,11 +229,7 @@ impl CrossMoments {
     /// Moments of the `O` (`original = true`) or `P` side of numeric columns.
     fn of_side(cols: &[&NumericColumn<'_>], original: bool, rows: usize) -> Self {
         let columns = cols.iter().map(|c| Moments::of_counts(&c.rep, if original { &c.a.o_count } else { &c.a.p_count })).collect();
-        if original {
-            Self::new(columns, rows, |j, r| cols[j].o(r))
-        } else {
-            Self::new(columns, rows, |j, r| cols[j].p(r))
-        }
+        if original { Self::new(columns, rows, |j, r| cols[j].o(r)) } else { Self::new(columns, rows, |j, r| cols[j].p(r)) }
     }
 
     /// `V[i][j]`: the variance of column `i` on the diagonal, else the pairwise covariance.
