@@ -13,6 +13,13 @@ WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
 step() { printf '\n== %s\n' "$*"; }
 
 ensure_rust_wasm() {
+  # rustfmt and clippy: the test command's guard rails (scripts/test.sh).
+  for component in rustfmt clippy; do
+    if ! rustup component list --installed | grep -q "^$component"; then
+      step "adding the $component component"
+      rustup component add "$component"
+    fi
+  done
   if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     step "adding the wasm32-unknown-unknown target"
     rustup target add wasm32-unknown-unknown
