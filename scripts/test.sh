@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test: the format (rustfmt) and clippy's lints (warnings denied); Rust unit, golden
-# and property tests; the wasm binding in headless Chromium; the page's types (tsc, the
-# generated contract included) and pure logic (Vitest, tests/unit); the Python cross-check
-# against the spec's reference and the malformed-input corpus (tests/corpus) through the CLI;
-# Playwright end to end (the same corpus in the page).
+# Runs every test: the format (rustfmt), clippy's lints (warnings denied) and the docs' links;
+# Rust unit, golden and property tests; the wasm binding in headless Chromium; the page's types
+# (tsc, the generated contract included) and pure logic (Vitest, tests/unit); the Python
+# cross-check against the spec's reference and the malformed-input corpus (tests/corpus)
+# through the CLI; Playwright end to end (the same corpus in the page).
 # Installs what is missing first. Prints each runner's summary, then one closing line.
 source "$(dirname "$0")/lib.sh"
 LOGS=$(mktemp -d)
@@ -24,9 +24,11 @@ run() { # run NAME COMMAND...: runs a suite, keeps its output for the summary
   if ! "$@" 2>&1 | tee "$LOGS/$name.log"; then failed_steps+=("$name"); fi
 }
 
-# Guard rails first: the format (rustfmt.toml) and clippy's lints, every warning an error.
+# Guard rails first: the format (rustfmt.toml), clippy's lints (every warning an error) and
+# the docs' intra-doc links (a broken one is an error).
 run fmt cargo fmt --all --check
 run clippy cargo clippy --workspace --all-targets -- -D warnings
+run doc env RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links" cargo doc --workspace --no-deps --document-private-items --quiet
 run rust cargo test --workspace
 run wasm cargo test -p pseudolens-wasm --target wasm32-unknown-unknown --test web
 run unit npx vitest run

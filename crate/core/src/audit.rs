@@ -1028,7 +1028,7 @@ impl SplitAudit {
 }
 
 /// The class statistics of a retained table whose classes no other part holds (a partition of
-/// a table split by a hash of its QI values, [`ClassHasher`]): the class-partitioned mode of
+/// a table split by a hash of its QI values, [`crate::identity::disjoint::ClassHasher`]): the class-partitioned mode of
 /// docs/spark.md. Only the QIs' codes are read (the other roles of `config` are ignored);
 /// `class_partitioned_wildcard` under the wildcard policy.
 pub fn class_statistics(table: &Table, config: &AuditConfig) -> Result<DisjointClasses> {

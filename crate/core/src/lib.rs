@@ -5,9 +5,9 @@
 //! natively (the CLI, tests, benchmarks) and in the browser's worker through the wasm binding.
 //!
 //! Where each part of the specification (`shared/spec/`) lives:
-//! - README Sec 4-6 (cells, normalisation, CSV): [`ingest`]; Sec 4.1 kinds: [`profile`];
-//!   Sec 3 roles: [`roles`]; Sec 10 result format: [`metric`].
-//! - identity-risk.md Sec 1 (classes, policies): [`identity::classes`]; Sec 2-3 (class sizes,
+//! - README Sec 4-6 (cells, normalisation, CSV): [`ingest`]; Sec 4.1 kinds: [`table::profile`];
+//!   Sec 3 roles: [`table::roles`]; Sec 10 result format: [`metric`].
+//! - identity-risk.md Sec 1 (classes, policies): [`table::classes`]; Sec 2-3 (class sizes,
 //!   uniqueness): [`identity::class_size`]; Sec 4-5 (record risk, R_internal, prosecutor,
 //!   risk distribution): [`identity::record_risk`].
 //! - balance.md (R_external, risk_r, safety, RUT, candidate choice): [`balance`].

@@ -1,5 +1,5 @@
 //! The hierarchical t-closeness distance (spec attribute-risk.md Sec 3 "Hierarchical
-//! distance"; [LLV07]; ARX): the earth mover's distance whose ground distance is the height of
+//! distance"; \[LLV07\]; ARX): the earth mover's distance whose ground distance is the height of
 //! the lowest common ancestor in a user hierarchy, over the height of the root.
 //!
 //! The hierarchy comes in ARX's layout (one row per leaf: the leaf, then its ancestors from the

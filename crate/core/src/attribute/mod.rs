@@ -224,7 +224,7 @@ pub enum SaMode {
     /// Each SA on the classes of `A` (pyCANON `gen=True`).
     #[default]
     PerAttribute,
-    /// One pseudo-SA whose value is the tuple of all SA values ([HCT] Sec 6 A2).
+    /// One pseudo-SA whose value is the tuple of all SA values (\[HCT\] Sec 6 A2).
     Combined,
     /// Each SA on the classes of `A` plus the other SAs (pyCANON `gen=False`).
     ExtendQi,

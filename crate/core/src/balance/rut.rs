@@ -1,6 +1,6 @@
 //! Overall risk, safety and the RUT score (spec balance.md Sec 2-4): `risk_r` combines
 //! `R_int` and `R_ext`, `safety = 1 - R`, `rut = alpha U + beta (1 - R)`, its linear form
-//! `rut_f1` and the ratio `rut_ratio`; the weight presets of [RUT] Table 4.
+//! `rut_f1` and the ratio `rut_ratio`; the weight presets of \[RUT\] Table 4.
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -16,7 +16,7 @@ pub const IDS: [&str; 5] = ["risk_r", "safety", "rut", "rut_f1", "rut_ratio"];
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RiskCombination {
-    /// `max(R_int, R_ext)`, as in every [RUT] experiment.
+    /// `max(R_int, R_ext)`, as in every \[RUT\] experiment.
     #[default]
     Max,
     /// `w_int R_int + (1 - w_int) R_ext`.
@@ -36,7 +36,7 @@ impl RiskCombination {
     }
 }
 
-/// The weight presets of [RUT] Table 4 (Sec 4).
+/// The weight presets of \[RUT\] Table 4 (Sec 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WeightPreset {
@@ -51,7 +51,7 @@ pub enum WeightPreset {
 }
 
 impl WeightPreset {
-    /// Every preset, in the order of [RUT] Table 4.
+    /// Every preset, in the order of \[RUT\] Table 4.
     pub const ALL: [WeightPreset; 4] = [WeightPreset::Analytics, WeightPreset::Balanced, WeightPreset::Compliance, WeightPreset::Public];
 
     /// The preset id.

@@ -9,7 +9,7 @@ use crate::metric::{Context, MetricResult};
 /// The `k0` values of `k_violators` (sdcMicro prints 2, 3, 5; 11 is SCORR's boundary).
 pub const K_VIOLATORS_AT: [u64; 4] = [2, 3, 5, 11];
 
-/// `k` below which a record counts as rare for `rare_combination_rate` ([RUT] Sec 4.4).
+/// `k` below which a record counts as rare for `rare_combination_rate` (\[RUT\] Sec 4.4).
 pub const K_RARE: f64 = 3.0;
 
 /// Nearest-rank percentile over records: `r = max(1, ceil(p n / 100))` in integers.

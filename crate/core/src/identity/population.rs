@@ -21,7 +21,7 @@ use crate::metric::{Context, MetricResult, Status};
 use crate::numeric::neumaier;
 use crate::special::{digamma_diff, ln_gamma_diff, trigamma_diff};
 
-/// ARX's region presets, name and population (spec identity-risk.md Sec 7; [HCT] Sec 2.5).
+/// ARX's region presets, name and population (spec identity-risk.md Sec 7; \[HCT\] Sec 2.5).
 pub const REGIONS: [(&str, u64); 14] = [
     ("USA", 317_238_626),
     ("Australia", 23_130_900),

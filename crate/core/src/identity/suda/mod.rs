@@ -229,7 +229,7 @@ struct Pool {
     slots_by_key: Vec<u32>,
     /// Per column and code, its digit in a dense key ([`subtable_of_rows`]; every entry 0).
     digits: Vec<u32>,
-    /// Per rank of a table's items, the place + 1 of its item in a small subtable ([`Few::of`];
+    /// Per rank of a table's items, the place + 1 of its item in a small subtable ([`small`]'s `Few::of`;
     /// every entry 0).
     slots: Vec<u32>,
 }
