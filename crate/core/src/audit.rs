@@ -122,11 +122,7 @@ pub fn needed_columns(config: &AuditConfig) -> Vec<String> {
 
 impl TableSummary {
     fn new(columns: &[String], config: &AuditConfig) -> Result<Self> {
-        let find = |name: &String| {
-            columns.iter().position(|c| c == name).ok_or_else(|| {
-                Error::config("unknown_column", format!("there is no column \"{name}\"; the columns are: {}", columns.join(", "))).in_column(name)
-            })
-        };
+        let find = |name: &String| crate::table::header::find(columns, name);
         let qi_index = config.quasi_identifiers.iter().map(find).collect::<Result<Vec<_>>>()?;
         let sensitive_index = config.sensitive.iter().map(find).collect::<Result<Vec<_>>>()?;
         let mut sorted = qi_index.clone();
@@ -1043,14 +1039,7 @@ pub fn audit_disjoint(profile: &Table, classes: &DisjointClasses, config: &Audit
     config.csv_options()?;
     let mut qi = Vec::new();
     for name in &config.quasi_identifiers {
-        match profile.header.iter().position(|c| c == name) {
-            Some(i) => qi.push(i),
-            None => {
-                return Err(
-                    Error::config("unknown_column", format!("there is no column \"{name}\"; the columns are: {}", profile.header.join(", "))).in_column(name)
-                );
-            }
-        }
+        qi.push(crate::table::header::find(&profile.header, name)?);
     }
     // Spec README Sec 3: A is ordered by column position.
     qi.sort_unstable();
