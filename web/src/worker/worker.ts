@@ -23,6 +23,7 @@ import init, {
   OriginalTable,
   Population,
   Reference,
+  check_side,
   choose,
   fallback_encoding,
   file_format,
@@ -317,11 +318,8 @@ function readSide<T>(
   open: (encoding: 'windows-1252' | null) => SideReader<T>,
 ): Promise<T> {
   return withEncodingRetry(id, target, forced.has(target), async (encoding) => {
-    const format = await formatOf(file, file.name);
-    if (format !== 'csv') {
-      const what = format === 'parquet' ? 'a Parquet file' : 'an Excel workbook';
-      throw { kind: 'input', code: 'side_table_not_csv', message: `this file is ${what}; the ${target === 'table' ? 'released' : target} table is read as CSV only: save it as CSV`, line: null, column: null } satisfies WireError;
-    }
+    // The engine decides whether the file can be this side table (it must be CSV).
+    check_side((await headOf(file)).subarray(0, 8), file.name, target);
     if (encoding) forced.add(target);
     const reader = open(encoding);
     try {
