@@ -11,5 +11,5 @@ pub mod file;
 pub mod files;
 pub mod parallel;
 
-pub use file::{CHUNK, Failure, ReadProgress};
+pub use file::{Failure, ReadProgress};
 pub use files::{Files, SidePaths};
