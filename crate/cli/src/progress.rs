@@ -29,7 +29,7 @@ struct Work {
 /// What a [`Work`] counts.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Unit {
-    /// The bytes of a file, counted by [`read`] (shown in MB).
+    /// The bytes of a file, counted by [`FileBytes`] (shown in MB).
     Bytes,
     /// Rows grouped, or the measures' steps: counted by the core's hook.
     Named(&'static str),
