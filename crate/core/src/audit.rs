@@ -655,7 +655,7 @@ impl TableSummary {
                 metrics.extend(attribute::finish(&input, &config.attribute));
             }
             let sas: Vec<String> =
-                if self.combined.is_some() { vec![combined_name.clone()] } else { self.sensitive_index.iter().map(|&i| self.columns[i].clone()).collect() };
+                if self.combined.is_some() { vec![combined_name] } else { self.sensitive_index.iter().map(|&i| self.columns[i].clone()).collect() };
             let ctx = crate::metric::Context {
                 family: "verdict",
                 scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.clone(), sensitive: None, attribute: None, subset: None },

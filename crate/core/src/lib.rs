@@ -12,6 +12,9 @@
 //!   risk distribution): [`identity::record_risk`].
 //! - balance.md (R_external, risk_r, safety, RUT, candidate choice): [`balance`].
 
+// The core does no I/O: nothing it computes is printed, every figure goes into the report.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 // Base: errors, hashing, confidence intervals, random numbers, special functions, numeric helpers, the result
 // format, parallel work, the radix sort.
 pub mod error;

@@ -89,9 +89,12 @@ fn is_ident(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
+/// A written path and the alias it is used under (`use a::b as c`).
+type Written = (Vec<String>, Option<String>);
+
 /// The paths written from `at` on: `a::b::{c, d::e as f}` gives `a::b::c` and `a::b::d::e`
 /// (with the alias `f`), and the end of what was read.
-fn paths_at(text: &str, at: usize) -> (Vec<(Vec<String>, Option<String>)>, usize) {
+fn paths_at(text: &str, at: usize) -> (Vec<Written>, usize) {
     let b = text.as_bytes();
     let mut i = at;
     let mut prefix = Vec::new();
