@@ -1,5 +1,5 @@
 //! The wasm binding: forwards to `pseudolens-core` and converts values at the boundary. No
-//! logic lives here (docs/architecture.md gives the TypeScript view of this API).
+//! logic lives here (docs/architecture.md lists the exports; their types are the generated contract).
 
 use std::sync::Arc;
 
