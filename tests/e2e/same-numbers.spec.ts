@@ -3,7 +3,7 @@
 // the same generated file hold the same metrics and the same column profiles. Before the core took its
 // logarithms, exponentials and powers from one portable library (libm) and its distinct-count
 // sketch hashed with XXH64 everywhere, the wasm build differed in the last bits of several
-// values and in the iterate a failed Pitman fit stopped at (docs/decisions.md). On this file the
+// values and in the iterate a failed Pitman fit stopped at (docs/decisions/numeric/same-bits-everywhere.md). On this file the
 // population-uniqueness curve differs between glibc's logarithms and libm's: a call back to
 // the platform's functions fails here.
 

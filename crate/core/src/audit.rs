@@ -831,7 +831,7 @@ fn qi_all_blank(classes: &ClassTable) -> bool {
 
 /// Every QI blank: one class of the whole file passes every threshold, but only because the
 /// file holds nothing to group by. The verdicts say "not assessable" instead of a light
-/// (docs/decisions.md, "Every quasi-identifier blank"); the warning that says why.
+/// (docs/decisions/verdict/quasi-identifiers-all-blank.md); the warning that says why.
 fn not_assessable(metrics: &mut [MetricResult], qi: &[String]) -> Warning {
     for m in metrics.iter_mut().filter(|m| VERDICT_IDS.contains(&m.id)) {
         m.value = serde_json::Value::Null;

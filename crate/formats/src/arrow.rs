@@ -1,5 +1,5 @@
 //! Typed Arrow columns as text cells, by the one typed-cell rule of
-//! [`pseudolens_core::ingest::typed`] (docs/decisions.md, "Typed cells"): what a Parquet file, a
+//! [`pseudolens_core::ingest::typed`] (docs/decisions/formats/typed-cells.md): what a Parquet file, a
 //! pandas or a polars frame hands over becomes the table of text cells its CSV would be.
 //!
 //! Nested and interval types (lists, structs, maps, durations, intervals) are not cells of a

@@ -1,6 +1,6 @@
 //! A table read from Parquet or Excel gets the report of the same table read from CSV (issue
 //! 14): string columns give identical reports; typed columns give the report of the CSV their
-//! values print as by the typed-cell rule (docs/decisions.md, "Typed cells"). A corrupt or
+//! values print as by the typed-cell rule (docs/decisions/formats/typed-cells.md). A corrupt or
 //! truncated file is a clear error, never a crash.
 
 use std::sync::Arc;

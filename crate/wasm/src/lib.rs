@@ -1,5 +1,5 @@
 //! The wasm binding: forwards to `pseudolens-core` and converts values at the boundary. No
-//! logic lives here (docs/architecture.md gives the TypeScript view of this API).
+//! logic lives here (docs/architecture.md lists the exports; their types are the generated contract).
 
 use std::sync::Arc;
 
@@ -411,7 +411,7 @@ impl KeptTable {
     /// it, while the user picks the roles: the pages of memory a wasm instance grows into are
     /// mapped at their first touch, which took about 15 ms of the first audit of the 1M-row
     /// Adult-like table in the page (22 MB). Freed, the memory stays with the instance, where
-    /// the audit takes it again (docs/decisions.md, "The first audit's memory taken before it").
+    /// the audit takes it again (docs/decisions/wasm/first-audit-memory-touched-early.md).
     pub fn prepare_audit(&self) {
         let mut scratch = vec![1u8; pseudolens_core::sorting_bytes(self.part.table.facts.rows_total)];
         std::hint::black_box(&mut scratch);
@@ -592,7 +592,7 @@ const WARM_UP_ROWS: usize = 5_000;
 /// finishing of the metrics) ran too little in one audit of the small table for V8 to optimize
 /// them, and were optimized during the first audit of a file instead, on the cores that audit
 /// needed: V8 compiled 24 functions during the page's first audit of the 1M-row Adult-like
-/// table after one warm-up audit, 14 after five (docs/decisions.md, "Warm-up of the engine").
+/// table after one warm-up audit, 14 after five (docs/decisions/wasm/warm-up-five-audits.md).
 const WARM_UP_AUDITS: usize = 5;
 
 /// Reads and audits a generated table of 5,000 rows (5 QIs, a sensitive column) the way the
@@ -604,7 +604,7 @@ const WARM_UP_AUDITS: usize = 5;
 /// profile, then the audit in steps with the page's default settings (the advice included)
 /// and its shareable variant, [`WARM_UP_AUDITS`] times. The audit worker calls it before it
 /// says it is ready; the reader workers instantiate the same compiled module, so the code
-/// optimized here is theirs too. Measured in docs/decisions.md ("Warm-up of the engine").
+/// optimized here is theirs too. Measured in docs/decisions/wasm/warm-up-five-audits.md.
 #[wasm_bindgen]
 pub fn warm_up() -> Result<(), JsValue> {
     let names = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();

@@ -200,8 +200,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   panel.hidden = false;
 
   // Charts measure their container, so they are drawn once the panel is visible: after the
-  // frame that first shows the results (docs/decisions.md, "The charts drawn after the
-  // results' first frame").
+  // frame that first shows the results (docs/decisions/page/charts-after-first-frame.md).
   afterFrame(panel, () => {
     for (const view of [utility, balance, groups, population]) charts.push(...(view?.draw?.() ?? []));
   });

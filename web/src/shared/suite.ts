@@ -1,4 +1,4 @@
-// Typed readers for the metrics of the full identity suite (docs/architecture.md, spec
+// Typed readers for the metrics of the full identity suite (docs/metrics.md, spec
 // identity-risk.md Sec 6-11): attacker models, population uniqueness, weights, SCORR,
 // attribution and the ARX verdict. Every reader checks the shape and returns null or [] when
 // the metric is missing, not `ok` or not shaped as documented. Nothing is computed here.

@@ -1,4 +1,4 @@
-// Typed readers for the utility results (spec utility.md, docs/architecture.md): loss,
+// Typed readers for the utility results (spec utility.md, docs/metrics.md): loss,
 // similarity and utility U per column and in total ([RUT], family utility_rut), the SDC
 // measures (utility_sdc: changed cells, CTBIL, IL1s, eigenvalues, means, variances and the
 // correlation matrices), query accuracy (utility_query) and the permutation model (Sec 11:

@@ -71,8 +71,8 @@ function defer(node: Element, build: () => void): () => void {
  * shows the rest), or as soon as it is needed: the user opens it, or `fillDeferred` (a
  * snapshot of the results). Its summary is built at once. A large report's closed tables
  * (every metric, every combination of quasi-identifiers, the charts' numbers) were most of the
- * elements built before its first frame (docs/decisions.md, "The results' closed tables built
- * after the first frame").
+ * elements built before its first frame
+ * (docs/decisions/page/closed-tables-after-first-frame.md).
  */
 export function deferredDetails(attrs: Attrs, summary: Child, body: () => Child[]): HTMLDetailsElement {
   const details = el('details', attrs, el('summary', {}, summary));

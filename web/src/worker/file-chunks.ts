@@ -3,7 +3,7 @@
 // size (up to 2 MiB). In headless Chromium the 102 MB Adult-like table cost 190-280 ms of CPU
 // this way, against 370-400 ms in 1 MiB slices (`blob.slice().arrayBuffer()` one after the
 // other, the next asked for before the last was used), on a machine where the parallel read is
-// short of CPU (docs/decisions.md "The file read as a stream"). Used by the reader workers (their
+// short of CPU (docs/decisions/read/browser-file-as-stream.md). Used by the reader workers (their
 // parts, the streaming hash) and by the audit worker (side tables, the streamed audit, the
 // drill-down of a table not kept).
 

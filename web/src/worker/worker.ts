@@ -77,7 +77,7 @@ scope.addEventListener('securitypolicyviolation', (e) =>
  * The engine compiled once, here, and instantiated by this worker and every reader worker
  * (`ReaderPool`). Compiled in each worker, it was optimized by V8 in each: the functions the
  * warm-up made hot here were optimized again in the readers, during the first read and
- * audit, on the cores those needed (docs/decisions.md, "One compiled engine for every worker").
+ * audit, on the cores those needed (docs/decisions/wasm/one-compiled-engine.md).
  */
 const engine: Promise<WebAssembly.Module> = fetch(wasmUrl).then((response) => {
   if (!response.ok) throw new Error(`The engine could not be loaded (${response.status} ${response.statusText}).`);

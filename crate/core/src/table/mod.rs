@@ -258,7 +258,7 @@ impl TableBuilder {
     /// The size of the whole file in bytes: with the bytes per row read so far it tells how
     /// many rows the table will have, so that a column whose values will not fit its cap (an
     /// id, free text) is given up after [`FIRST_LOOK_ROWS`] rows instead of at its cap
-    /// (docs/decisions.md, "A column too varied to keep, given up early").
+    /// (docs/decisions/table/varied-column-given-up-early.md).
     pub fn expect_file_bytes(&mut self, bytes: u64) {
         self.file_bytes = Some(bytes);
     }

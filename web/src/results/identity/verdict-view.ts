@@ -46,7 +46,7 @@ function light(which: Light): HTMLElement {
   );
 }
 
-/** Every quasi-identifier blank in every record: no light (docs/decisions.md). */
+/** Every quasi-identifier blank in every record: no light (docs/decisions/verdict/quasi-identifiers-all-blank.md). */
 function notAssessable(report: Report, aside: HTMLElement | null): HTMLElement {
   const qis = report.params.quasi_identifiers.join(', ');
   return el(
