@@ -5,7 +5,7 @@
 import { showExtractStatus, showPerRecordStatus } from '../results/drilldown/drilldown-view';
 import { clearResults, renderResults, type ResultHandlers } from '../results/results-view';
 import { htmlReport, pageCss, snapshotResults, type Disclosure } from '../export/report-html';
-import type { ReportVariant } from '../export/report-variant';
+import type { ReportVariant } from '../results/report-variant';
 import { settingsFileText } from '../setup/settings-share';
 import type { Extracted } from '../shared/protocol';
 import { removedCount, type Report, type ShareableReport, type WireError } from '../shared/report';

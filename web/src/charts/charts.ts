@@ -5,10 +5,7 @@
 import uPlot from 'uplot';
 import { deferredDetails, el, scrollTable } from '../ui/dom';
 import { count, edge, percent, plural } from '../ui/format';
-
-export interface Chart {
-  destroy(): void;
-}
+import type { Chart } from '../ui/view-kit';
 
 const BAR_FILL = 'rgba(37, 99, 150, 0.78)';
 const BAR_STROKE = '#1f4f7a';

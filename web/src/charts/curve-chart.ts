@@ -4,7 +4,8 @@
 // bar (issue 15; docs/ci.md). uPlot on canvas; the numbers and intervals also as a table.
 
 import uPlot from 'uplot';
-import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, hostWidth, hoverReadout, plotHeight, type Chart } from './charts';
+import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, hostWidth, hoverReadout, plotHeight } from './charts';
+import type { Chart } from '../ui/view-kit';
 import { el } from '../ui/dom';
 import { count, fractionPercent, smallPercent } from '../ui/format';
 import type { CurvePoint, Estimator } from '../shared/suite';

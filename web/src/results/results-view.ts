@@ -18,7 +18,6 @@ import { attributeView } from './attribute/attribute-view';
 import { attributionView } from './identity/attribution-view';
 import type { ChooseFn } from '../shared/balance-data';
 import { balanceView } from './balance/balance-view';
-import type { Chart } from '../charts/charts';
 import { afterFrame, append, deferredDetails, dropDeferred, el, scrollTable } from '../ui/dom';
 import { drilldownView } from './drilldown/drilldown-view';
 import { explain } from '../ui/explain';
@@ -32,11 +31,11 @@ import { personsView, scorrView, weightsView } from './identity/risks-view';
 import { scorrBadge, scorrVerdictView } from './identity/scorr-verdict-view';
 import { scopeAttribute, scopeSubset } from '../shared/suite';
 import { utilityView, type UtilityInputs } from './utility/utility-view';
-import { reportVariant, type ReportVariant } from '../export/report-variant';
+import { reportVariant, type ReportVariant } from './report-variant';
 import { settingsShareView } from '../setup/settings-share-view';
 import { sudaView } from './suda/suda-view';
 import { verdictView } from './identity/verdict-view';
-import { metricText, section, type View } from '../ui/view-kit';
+import { metricText, section, type Chart, type View } from '../ui/view-kit';
 
 function metricName(m: MetricResult): HTMLElement {
   const sensitive = isRecord(m.scope) && typeof m.scope.sensitive === 'string' ? m.scope.sensitive : null;

@@ -22,13 +22,12 @@ import {
   type OverallRisk,
   type RutResult,
 } from '../../shared/balance-data';
-import type { Chart } from '../../charts/charts';
 import { el, scrollTable, type Child } from '../../ui/dom';
 import { explain, reasonText } from '../../ui/explain';
 import { count, decimal, percent, plural, score } from '../../ui/format';
 import { metric, type Report } from '../../shared/report';
 import { rutSweepChart, type SweepChart } from '../../charts/rut-sweep-chart';
-import { fact, facts, help, missingReason, withInterval, type View } from '../../ui/view-kit';
+import { fact, facts, help, missingReason, withInterval, type Chart, type View } from '../../ui/view-kit';
 import { metricInterval } from '../../shared/suite';
 
 function card(id: string, title: string, value: string, direction: string, sentence: Child): HTMLElement {

@@ -1,12 +1,12 @@
 // The prosecutor overview of the results: six headline cards (each number with one sentence),
 // the counts, the records in small groups and the two charts (group sizes, risk distribution).
 
-import { classSizeChart, riskChart, type Chart } from '../../charts/charts';
+import { classSizeChart, riskChart } from '../../charts/charts';
 import { el, scrollTable, type Child } from '../../ui/dom';
 import { explain } from '../../ui/explain';
 import { count, percent, plural, score } from '../../ui/format';
 import { kViolators, numberTriples, numberValue, percentiles, type Report } from '../../shared/report';
-import { fact, facts, help, missingReason, section, type View } from '../../ui/view-kit';
+import { fact, facts, help, missingReason, section, type Chart, type View } from '../../ui/view-kit';
 
 function card(report: Report, id: string, title: string, value: string, sub: Child = null): HTMLElement {
   const missing = missingReason(report, id);
