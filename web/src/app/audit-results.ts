@@ -4,12 +4,11 @@
 
 import { renderResults } from '../results/results-view';
 import type { TableRead } from '../shared/protocol';
-import type { Report } from '../shared/report';
+import type { Report, ShareableVariant } from '../shared/report';
 import { sizeMismatch } from '../ui/account';
 import { byId } from '../ui/dom';
 import { clearMessages, removeErrors, showMessage } from '../ui/messages';
 import { messages, resultsPanel } from './elements';
-import { client } from './engine';
 import { resultHandlers } from './downloads';
 import { job, sourceSize } from './job';
 import { announce } from './progress';
@@ -22,9 +21,9 @@ export function showSizeMismatch(why: string): void {
 }
 
 /** The first audit's report: shown if the settings did not change meanwhile, else recomputed. */
-export function onAudit(report: Report, read: TableRead): void {
+export function onAudit(report: Report, read: TableRead, shareable: ShareableVariant): void {
   if (!freshness.current) return freshness.again();
-  if (!showAudit(report)) return;
+  if (!showAudit(report, shareable)) return;
   freshness.shown(read, false);
   announce('Audit finished. Results are below.');
   byId('results-title').setAttribute('tabindex', '-1');
@@ -33,16 +32,17 @@ export function onAudit(report: Report, read: TableRead): void {
 }
 
 /** A recompute's report: shown only if it answers the settings as they stand. */
-export function onRecomputed(report: Report, read: TableRead): void {
+export function onRecomputed(report: Report, read: TableRead, shareable: ShareableVariant): void {
   if (!freshness.current) return;
   clearMessages(messages); // a failed recompute's error, or notes of an earlier audit
-  if (!showAudit(report)) return;
+  if (!showAudit(report, shareable)) return;
   freshness.shown(read, true);
   announce('Results recomputed for the new settings.');
 }
 
-/** Renders an audit's report (false when its account of bytes does not match the files). */
-function showAudit(report: Report): boolean {
+/** Renders an audit's report with its shareable variant at the report's own k (false when its
+ * account of bytes does not match the files). */
+function showAudit(report: Report, shareable: ShareableVariant): boolean {
   if (!job) return false;
   const size = sourceSize(job.source);
   const side = (facts: Report['original_input'], file: File | null) => (facts && file ? sizeMismatch(facts, file.size, file.name) : null);
@@ -54,8 +54,7 @@ function showAudit(report: Report): boolean {
   job.report = report;
   removeErrors(messages); // an error of an earlier attempt no longer describes what is shown
   // What the full report holds: the core's shareable variant at the report's own k.
-  job.shareable = client.shareable(report, null);
-  job.shareable.catch(() => undefined);
+  job.shareable = shareable;
   renderResults(resultsPanel, report, job.label, resultHandlers(report, job.shareable));
   return true;
 }

@@ -35,10 +35,10 @@ export function onWorkerMessage(message: Response): void {
     case 'result':
       hideProgress();
       if (message.pass === 'profile') onProfile(message.report, message.read);
-      else onAudit(message.report, message.read);
+      else onAudit(message.report, message.read, message.shareable);
       break;
     case 'recomputed':
-      onRecomputed(message.report, message.read);
+      onRecomputed(message.report, message.read, message.shareable);
       break;
     case 'file_hash':
       onFileHash(message.sha256);

@@ -8,7 +8,7 @@ import { htmlReport, pageCss, snapshotResults, type Disclosure } from '../export
 import type { ReportVariant } from '../results/report-variant';
 import { settingsFileText } from '../setup/settings-share';
 import type { Extracted } from '../shared/protocol';
-import { removedCount, type Report, type ShareableReport, type WireError } from '../shared/report';
+import { removedCount, type Report, type ShareableReport, type ShareableVariant, type WireError } from '../shared/report';
 import { el } from '../ui/dom';
 import { fileStem, saveText } from '../ui/download';
 import { count } from '../ui/format';
@@ -39,11 +39,19 @@ export function onPerRecord(csv: string, records: number, kept: boolean): void {
   announce(text);
 }
 
+/** The core's shareable variant of the shown report at `minCount` (null: the report's k): the
+ * one the worker sent with the report when it is at that k, else made by the worker now. */
+function shareableAt(full: Report, own: ShareableVariant | null, minCount: number | null): Promise<ShareableReport> {
+  if (own?.report && (minCount === null || minCount === own.report.shareable.min_count)) return Promise.resolve(own.report);
+  if (own?.error && minCount === null) return Promise.reject(own.error);
+  return client.shareable(full, minCount);
+}
+
 /** The report of the variant chosen: the full one, or the core's shareable one. */
 async function variantReport(variant: ReportVariant): Promise<{ report: Report; disclosure: Disclosure } | null> {
   if (!job?.report) return null;
   const full = job.report;
-  const at = variant.shareable ? await client.shareable(full, variant.minCount) : await (job.shareable ?? client.shareable(full, null));
+  const at = await shareableAt(full, job.shareable, variant.shareable ? variant.minCount : null);
   const disclosure = { shareable: variant.shareable, minCount: at.shareable.min_count, removed: removedCount(at) };
   return { report: variant.shareable ? at : full, disclosure };
 }
@@ -52,7 +60,7 @@ function downloadReport(variant: ReportVariant): void {
   if (!job?.report) return;
   const stem = `pseudolens-report-${fileStem(job.label)}${variant.shareable ? '-shareable' : ''}`;
   if (!variant.shareable) return saveText(JSON.stringify(job.report, null, 2), 'application/json', `${stem}.json`);
-  void client.shareable(job.report, variant.minCount).then(
+  void shareableAt(job.report, job.shareable, variant.minCount).then(
     (safe) => saveText(JSON.stringify(safe, null, 2), 'application/json', `${stem}.json`),
     (e: WireError) => showMessage(messages, 'error', 'The shareable report could not be made.', e.message),
   );
@@ -107,7 +115,7 @@ async function downloadHtmlReport(variant: ReportVariant): Promise<void> {
 
 /** The handlers of a rendered report (`shareable` null: no choice of variant, as in the
  * shareable HTML report's own rendering). */
-export function resultHandlers(report: Report, shareable: Promise<ShareableReport> | null): ResultHandlers {
+export function resultHandlers(report: Report, shareable: ShareableVariant | null): ResultHandlers {
   return {
     size: job ? sourceSize(job.source) : null,
     onDownload: downloadReport,

@@ -6,7 +6,7 @@
 import type { ProfileForm } from '../setup/profile-view';
 import { auditConfig, mergeAttributes, type AuditChoices } from '../setup/roles';
 import type { Pass, Source } from '../shared/protocol';
-import type { AuditConfig, Encoding, Report, ShareableReport } from '../shared/report';
+import type { AuditConfig, Encoding, Report, ShareableVariant } from '../shared/report';
 import { headerRowBox, lenientBox } from './elements';
 
 export interface Job {
@@ -40,8 +40,9 @@ export interface Job {
   candidateName: string | null;
   /** Step 2 as it stands (a single release only: a comparison is not recomputed). */
   form: ProfileForm | null;
-  /** The core's shareable variant of `report` at its own k (what the full report holds). */
-  shareable: Promise<ShareableReport> | null;
+  /** The core's shareable variant of `report` at its own k (what the full report holds), sent
+   * by the worker with the report. */
+  shareable: ShareableVariant | null;
   /** The profile pass's report (its columns and the file's SHA-256). */
   profile: Report | null;
   /** The file's SHA-256 from `file_hash` (null: not computed); undefined until it comes. A

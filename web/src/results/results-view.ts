@@ -26,7 +26,7 @@ import { groupsView, headlineCards } from './identity/overview-view';
 import { populationView } from './identity/population-view';
 import { addNavigation } from './navigation/results-nav';
 import type { ClassValues } from '../shared/protocol';
-import { isRecord, metric, numberValue, type MetricResult, type Report, type ShareableReport } from '../shared/report';
+import { isRecord, metric, numberValue, type MetricResult, type Report, type ShareableVariant } from '../shared/report';
 import { personsView, scorrView, weightsView } from './identity/risks-view';
 import { scorrBadge, scorrVerdictView } from './identity/scorr-verdict-view';
 import { scopeAttribute, scopeSubset } from '../shared/suite';
@@ -86,7 +86,7 @@ export interface ResultHandlers {
   onDownloadHtml: (variant: ReportVariant) => void;
   /** The core's shareable report at the report's own k, to say what the full one holds
    * (null: the download offers no shareable variant, as in the report's own snapshot). */
-  shareable: Promise<ShareableReport> | null;
+  shareable: ShareableVariant | null;
   /** Saves the settings file of this audit (null: no "share these settings"). */
   onDownloadSettings: (() => void) | null;
   onExtract: (classes: ClassValues[]) => void;

@@ -42,6 +42,10 @@ export interface ShareableReport extends Report {
   shareable: { min_count: number; removed: Record<string, number> };
 }
 
+/** The core's shareable variant of an audit's report at the report's own k, which the worker
+ * makes right after the audit and sends with it (or why it could not be made). */
+export type ShareableVariant = { report: ShareableReport; error: null } | { report: null; error: WireError };
+
 /** The entries the shareable variant leaves out of a report (0: it holds no record-level value). */
 export function removedCount(s: ShareableReport): number {
   return Object.values(s.shareable.removed).reduce((a, b) => a + b, 0);

@@ -8,6 +8,7 @@ import { auditRelease } from './audit-release';
 import { loadWasm } from './engine';
 import { asBlob } from './released';
 import { post } from './scope';
+import { shareableOf } from './shareable';
 
 /** The latest recompute not yet started (older ones are dropped unanswered). */
 let latestRecompute: RecomputeRequest | null = null;
@@ -35,7 +36,7 @@ export async function recompute(request: RecomputeRequest): Promise<void> {
         const answer = await auditRelease(id, asBlob(source), config, original, reference, control, false, true, (t) => {
           target = t;
         });
-        if (!latestRecompute) post({ type: 'recomputed', id, ...answer });
+        if (!latestRecompute) post({ type: 'recomputed', id, ...answer, shareable: shareableOf(answer.report) });
       } catch (e) {
         if (!latestRecompute) post({ type: 'recompute_error', id, target, error: toWireError(e) });
       }

@@ -109,7 +109,7 @@ export class WorkerClient {
   }
 
   /** The core's report safe to share: aggregates of at least `minCount` records (null: the
-   * report's k). Like `choose`, it runs beside a pass. */
+   * report's k; an audit's report comes with that one). Like `choose`, it runs beside a pass. */
   shareable(report: Report, minCount: number | null): Promise<ShareableReport> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

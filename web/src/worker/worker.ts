@@ -28,7 +28,7 @@ import { forgetKept, kept } from './kept-table';
 import { recompute } from './recompute-queue';
 import { asBlob, newRelease } from './released';
 import { onRequest, post } from './scope';
-import { runShareable } from './shareable';
+import { runShareable, shareableOf } from './shareable';
 import { forgetSides } from './side-tables';
 
 async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | HeaderRequest | RecomputeRequest | ShownRequest>): Promise<void> {
@@ -50,7 +50,8 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
         }
         const { original, reference, control } = request.pass === 'audit' ? request : { original: null, reference: null, control: null };
         const { report, read } = await auditRelease(id, asBlob(request.source), config, original, reference, control, true, request.pass !== 'profile', onTarget);
-        post({ type: 'result', id, pass: request.pass, report, read });
+        if (request.pass === 'profile') post({ type: 'result', id, pass: 'profile', report, read });
+        else post({ type: 'result', id, pass: 'audit', report, read, shareable: shareableOf(report) });
         break;
       }
       case 'compare':
