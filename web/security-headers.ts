@@ -65,5 +65,5 @@ export const DEV_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export function renderHeadersFile(): string {
   const lines = ['# Generated from web/security-headers.ts; keep in sync (the build checks it).', '/*'];
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) lines.push(`  ${name}: ${value}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

@@ -141,5 +141,5 @@ test('the page on a big export', async ({ page }) => {
     crashed,
   };
   console.log(JSON.stringify(result, null, 2));
-  writeFileSync(join(OUT, 'big-bench.json'), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(join(OUT, 'big-bench.json'), `${JSON.stringify(result, null, 2)}\n`);
 });

@@ -199,7 +199,7 @@ test('a Windows-1252 population table matches a UTF-8 file', async ({ page }) =>
   await page.locator('#file-input').setInputFiles({ name: 'cities.csv', mimeType: 'text/csv', buffer: Buffer.from('city\nMünchen\nKöln\n') });
   await expect(page.locator('#profile-panel')).toBeVisible();
   await setRoles(page, { city: 'quasi_identifier' });
-  const census = Buffer.from('city\n' + 'M\xfcnchen\n'.repeat(4) + 'K\xf6ln\n'.repeat(2), 'latin1');
+  const census = Buffer.from(`city\n${'M\xfcnchen\n'.repeat(4)}${'K\xf6ln\n'.repeat(2)}`, 'latin1');
   await page.locator('#reference-input').setInputFiles({ name: 'census.csv', mimeType: 'text/csv', buffer: census });
   await page.getByRole('button', { name: 'Run audit' }).click();
   // München: 4 people in the population, Köln: 2. Only matching keys give these risks.

@@ -177,7 +177,7 @@ export function balanceView(report: Report, releaseLabel: string, choose: Choose
   const update = async (p: ChoiceParams) => {
     if (!rut || !choose) return;
     const ticket = ++latest;
-    let results;
+    let results: Awaited<ReturnType<typeof choose>>;
     try {
       results = await choose([{ name: releaseLabel, risk_r: rut.risk, utility_u: rut.utility }], { rut_alpha: p.rut_alpha });
     } catch (e) {
