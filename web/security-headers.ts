@@ -55,10 +55,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
  */
 export const DEV_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   ...SECURITY_HEADERS,
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY.replace(
-    "style-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-  ),
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
 };
 
 /** The `_headers` file (Netlify / Cloudflare Pages format) for the production headers. */

@@ -21,7 +21,8 @@ function german(): string {
 // 24 visits, day and month never above 12 (every value reads both ways), two sexes.
 function ambiguous(): string {
   const rows = ['visit,sex'];
-  for (let i = 0; i < 24; i++) rows.push(`${String(1 + (i % 12)).padStart(2, '0')}/${String(1 + Math.floor(i / 2)).padStart(2, '0')}/2020,${i % 2 ? 'm' : 'f'}`);
+  for (let i = 0; i < 24; i++)
+    rows.push(`${String(1 + (i % 12)).padStart(2, '0')}/${String(1 + Math.floor(i / 2)).padStart(2, '0')}/2020,${i % 2 ? 'm' : 'f'}`);
   return `${rows.join('\n')}\n`;
 }
 

@@ -149,7 +149,7 @@ describe('web/src imports', () => {
     expect(cycles(folderGraph(planted(graph, 'results/results-view', 'export/report-html')))).not.toEqual([]);
   });
 
-  it('keep to their folders of views: no view reads another folder\'s view', () => {
+  it("keep to their folders of views: no view reads another folder's view", () => {
     expect(viewBreaches(importGraph())).toEqual([]);
   });
 

@@ -23,9 +23,7 @@ export function onExtracted(extracted: Extracted): void {
   if (!job) return;
   saveText(extracted.csv, 'text/csv', `pseudolens-records-${fileStem(job.label)}.csv`);
   const what = `${count(extracted.rows)} ${extracted.rows === 1 ? 'record' : 'records'}`;
-  const text = extracted.truncated
-    ? `Saved the first ${what}; the rest were left out to keep the file manageable.`
-    : `Saved ${what} as a CSV file.`;
+  const text = extracted.truncated ? `Saved the first ${what}; the rest were left out to keep the file manageable.` : `Saved ${what} as a CSV file.`;
   showExtractStatus(text, 'done');
   announce(text);
 }

@@ -17,20 +17,20 @@ function cancel(): void {
     job?.pass === 'compare'
       ? 'The comparison of the candidates'
       : job?.pass === 'audit'
-      ? `The audit of ${job.label}`
-      : job?.pass === 'extract'
-        ? 'Collecting the records of the riskiest groups'
-        : job?.pass === 'per_record'
-        ? 'Collecting each record’s risk'
-        : `Reading ${job?.label ?? 'the file'}`;
+        ? `The audit of ${job.label}`
+        : job?.pass === 'extract'
+          ? 'Collecting the records of the riskiest groups'
+          : job?.pass === 'per_record'
+            ? 'Collecting each record’s risk'
+            : `Reading ${job?.label ?? 'the file'}`;
   const again =
     job?.pass === 'compare'
       ? 'Press "Compare candidates" to start it again.'
       : job?.pass === 'audit'
-      ? 'Press "Run audit" to start it again.'
-      : job?.pass === 'extract' || job?.pass === 'per_record'
-        ? 'The results are still shown; press the download button to try again.'
-        : 'Choose a file or try the sample to start again.';
+        ? 'Press "Run audit" to start it again.'
+        : job?.pass === 'extract' || job?.pass === 'per_record'
+          ? 'The results are still shown; press the download button to try again.'
+          : 'Choose a file or try the sample to start again.';
   if (job?.pass === 'extract') showExtractStatus('Cancelled.', 'error');
   if (job?.pass === 'per_record') showPerRecordStatus('Cancelled.', 'error');
   showMessage(messages, 'note', 'Cancelled.', `${what} was stopped and nothing was kept. ${again}`);
@@ -70,7 +70,12 @@ export function wireInputs(): void {
     candidatesInput.value = '';
     if (files.length === 0) return;
     if (files.length < 2) {
-      showMessage(messages, 'error', 'Choose at least two candidate releases.', 'Select two or more released versions of the same table at once (hold Ctrl or Shift in the file dialog), or use “Choose a file” to audit a single release.');
+      showMessage(
+        messages,
+        'error',
+        'Choose at least two candidate releases.',
+        'Select two or more released versions of the same table at once (hold Ctrl or Shift in the file dialog), or use “Choose a file” to audit a single release.',
+      );
       return;
     }
     start({ kind: 'file', file: files[0]! }, `${files[0]!.name} (first of ${files.length} candidates)`, false, files);

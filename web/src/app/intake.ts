@@ -13,7 +13,10 @@ import { announce } from './progress';
 import { freshness } from './recompute';
 
 export const intake = new SettingsIntake(settingsNote, {
-  shown: () => (job?.form && job.profile && !job.candidates ? { form: job.form, profile: job.profile, label: job.label, encoding: job.encoding, hashing: hashPending(job) } : null),
+  shown: () =>
+    job?.form && job.profile && !job.candidates
+      ? { form: job.form, profile: job.profile, label: job.label, encoding: job.encoding, hashing: hashPending(job) }
+      : null,
   setBase: (config) => {
     if (job) job.base = config;
   },

@@ -59,9 +59,28 @@ export let job: Job | null = null;
 /** A new job for `source`, read with the reading options as they stand; it becomes the current one. */
 export function newJob(source: Source, label: string, autoAudit: boolean, candidates: File[] | null): Job {
   job = {
-    source, label, autoAudit, encoding: null, lenient: lenientBox.checked, headerRow: headerRowOf(), pass: null, announcedQuarter: 0, report: null, config: null,
-    choices: null, reference: null, original: null, control: null, candidates, candidateTitle: null, candidateName: null, form: null, shareable: null,
-    profile: null, fileHash: undefined, base: null,
+    source,
+    label,
+    autoAudit,
+    encoding: null,
+    lenient: lenientBox.checked,
+    headerRow: headerRowOf(),
+    pass: null,
+    announcedQuarter: 0,
+    report: null,
+    config: null,
+    choices: null,
+    reference: null,
+    original: null,
+    control: null,
+    candidates,
+    candidateTitle: null,
+    candidateName: null,
+    form: null,
+    shareable: null,
+    profile: null,
+    fileHash: undefined,
+    base: null,
   };
   return job;
 }

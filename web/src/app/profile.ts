@@ -41,7 +41,10 @@ export function onProfile(report: Report, tableRead: TableRead): void {
   const read = { encoding: job.encoding, size, lenient: job.lenient };
   const readHeader = (file: File) => client.header(file);
   if (job.candidates) renderProfile(profilePanel, report, job.label, read, runCompare, readHeader, compareMode(job.candidates));
-  else job.form = renderProfile(profilePanel, report, job.label, read, runAudit, readHeader, null, (chosen) => freshness.changed(chosen ? CHOICE_PAUSE_MS : undefined));
+  else
+    job.form = renderProfile(profilePanel, report, job.label, read, runAudit, readHeader, null, (chosen) =>
+      freshness.changed(chosen ? CHOICE_PAUSE_MS : undefined),
+    );
   profilePanel.querySelector('.lead')?.after(el('p', { class: 'note', id: 'read-note', 'data-kept': String(tableRead.kept) }, profileReadText(tableRead)));
   const source = job.source;
   if (source.kind === 'file' && tableRead.sheets.length > 1 && !job.candidates) {

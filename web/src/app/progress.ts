@@ -45,7 +45,13 @@ export function updateProgress(p: Progress): void {
   if (!job) return;
   if (job.pass) {
     const suffix = job.pass === 'compare' && job.candidateTitle ? ` for ${job.candidateName}` : '';
-    setProgressTitle(p.target === 'table' ? (job.pass === 'compare' ? (job.candidateTitle ?? PASS_TITLES.compare) : PASS_TITLES[job.pass]) : `Reading the ${SIDE_NAMES[p.target]}${suffix}`);
+    setProgressTitle(
+      p.target === 'table'
+        ? job.pass === 'compare'
+          ? (job.candidateTitle ?? PASS_TITLES.compare)
+          : PASS_TITLES[job.pass]
+        : `Reading the ${SIDE_NAMES[p.target]}${suffix}`,
+    );
   }
   progressBar.max = Math.max(1, p.totalBytes);
   progressBar.value = p.bytes;

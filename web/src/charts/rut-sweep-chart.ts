@@ -20,7 +20,6 @@ export interface SweepChart extends Chart {
   setAlpha(alpha: number): void;
 }
 
-
 /**
  * Draws the sweep of `names` (input order) into `host`, marking `alpha`; `colors[i]` is the
  * colour index of candidate i (default: its position).

@@ -26,9 +26,30 @@ export function holdsText(s: ShareableReport): string {
 export function reportVariant(shareable: ShareableVariant): { node: HTMLElement; read(): ReportVariant } {
   const own = shareable.report;
   const fullHelp = el('p', { class: 'help', id: 'variant-full-help' }, own ? holdsText(own) : 'It may hold record-level values.');
-  const k = el('input', { id: 'shareable-k', type: 'number', min: 1, step: 1, value: own?.shareable.min_count ?? 5, inputmode: 'numeric', 'aria-describedby': 'variant-shareable-help' });
-  const full = el('input', { type: 'radio', name: 'report-variant', id: 'variant-full', value: 'full', checked: true, 'aria-describedby': 'variant-full-help' });
-  const safe = el('input', { type: 'radio', name: 'report-variant', id: 'variant-shareable', value: 'shareable', 'aria-describedby': 'variant-shareable-help' });
+  const k = el('input', {
+    id: 'shareable-k',
+    type: 'number',
+    min: 1,
+    step: 1,
+    value: own?.shareable.min_count ?? 5,
+    inputmode: 'numeric',
+    'aria-describedby': 'variant-shareable-help',
+  });
+  const full = el('input', {
+    type: 'radio',
+    name: 'report-variant',
+    id: 'variant-full',
+    value: 'full',
+    checked: true,
+    'aria-describedby': 'variant-full-help',
+  });
+  const safe = el('input', {
+    type: 'radio',
+    name: 'report-variant',
+    id: 'variant-shareable',
+    value: 'shareable',
+    'aria-describedby': 'variant-shareable-help',
+  });
   for (const type of ['input', 'focus'] as const) k.addEventListener(type, () => (safe.checked = true));
   const node = el(
     'fieldset',

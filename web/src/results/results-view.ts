@@ -131,12 +131,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   const balance: View | null = balanceView(report, fileLabel, handlers.choose ?? null);
 
   panel.append(
-    el(
-      'div',
-      { class: 'results-head' },
-      el('h2', { id: 'results-title' }, '3. Results'),
-      el('div', { class: 'downloads' }, download, downloadHtml),
-    ),
+    el('div', { class: 'results-head' }, el('h2', { id: 'results-title' }, '3. Results'), el('div', { class: 'downloads' }, download, downloadHtml)),
     ...(variant ? [variant.node] : []),
     ...(handlers.onDownloadSettings ? [settingsShareView(report, handlers.onDownloadSettings)] : []),
     qis.length === 0
@@ -161,7 +156,9 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     return;
   }
   if (qis.length === 0) {
-    const nodes = [warningsList(report), hipaaView(report), ...(utility?.nodes ?? []), rowOrderView(report), attacksView(report), allMetrics(report)].filter((n): n is HTMLElement => n instanceof HTMLElement);
+    const nodes = [warningsList(report), hipaaView(report), ...(utility?.nodes ?? []), rowOrderView(report), attacksView(report), allMetrics(report)].filter(
+      (n): n is HTMLElement => n instanceof HTMLElement,
+    );
     append(panel, ...nodes);
     addNavigation(panel, report, nodes);
     panel.hidden = false;

@@ -26,7 +26,16 @@ export type Request =
    * table before pseudonymization (utility metrics) and `control` = records not used to make the
    * release (the attacks' control), all read before the released file.
    */
-  | { type: 'run'; id: number; pass: 'profile' | 'audit'; source: Source; config: AuditConfig; reference: File | null; original: File | null; control: File | null }
+  | {
+      type: 'run';
+      id: number;
+      pass: 'profile' | 'audit';
+      source: Source;
+      config: AuditConfig;
+      reference: File | null;
+      original: File | null;
+      control: File | null;
+    }
   /**
    * Audit again with other settings (a change after the first audit): answered from the table
    * the worker keeps, without reading `source` again unless it could not be kept. Only the
@@ -147,7 +156,6 @@ export type Response =
 export function assertNever(x: never): never {
   throw new Error(`unexpected message: ${JSON.stringify(x)}`);
 }
-
 
 /** Minimum interval between two progress messages, in milliseconds. */
 export const PROGRESS_INTERVAL_MS = 100;

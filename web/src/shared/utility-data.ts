@@ -70,7 +70,9 @@ export function reverseMappings(report: Report): ReverseMapping[] {
     const ok = m.status === 'ok' && isRecord(v) && num(v.mean_d) && num(v.max_d) && num(v.share_d0);
     return {
       attribute,
-      value: ok ? { mean_d: v.mean_d as number, max_d: v.max_d as number, share_d0: v.share_d0 as number, mean_abs_e: num(v.mean_abs_e) ? v.mean_abs_e : null } : null,
+      value: ok
+        ? { mean_d: v.mean_d as number, max_d: v.max_d as number, share_d0: v.share_d0 as number, mean_abs_e: num(v.mean_abs_e) ? v.mean_abs_e : null }
+        : null,
       metric: m,
     };
   });

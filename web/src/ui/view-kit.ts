@@ -123,13 +123,7 @@ export function numberField(
 ): { node: HTMLElement; input: HTMLInputElement } {
   const initial = value === null ? { placeholder: 'none' } : { value };
   const input = el('input', { id, type: 'number', min, max: 1, step, ...initial, inputmode: 'decimal', 'aria-describedby': `${id}-help` });
-  const node = el(
-    'div',
-    { class: 'number-field' },
-    el('label', { for: id }, label),
-    input,
-    el('p', { class: 'help', id: `${id}-help` }, help),
-  );
+  const node = el('div', { class: 'number-field' }, el('label', { for: id }, label), input, el('p', { class: 'help', id: `${id}-help` }, help));
   return { node, input };
 }
 

@@ -26,7 +26,14 @@ export function forgetWhyNotKept(): void {
  * The report of `config` on the released file: an audit of the kept table (read now, in
  * parallel, when `mayRead` and it is not kept yet), else a streaming read of the file.
  */
-async function auditTable(id: number, blob: Blob, config: AuditConfig, sides: Sides, mayRead: boolean, hashed: boolean): Promise<{ report: Report; read: Omit<TableRead, 'seconds' | 'fileReads' | 'sheets'> }> {
+async function auditTable(
+  id: number,
+  blob: Blob,
+  config: AuditConfig,
+  sides: Sides,
+  mayRead: boolean,
+  hashed: boolean,
+): Promise<{ report: Report; read: Omit<TableRead, 'seconds' | 'fileReads' | 'sheets'> }> {
   if (kept && kept.ragged !== config.ragged && released.format === 'csv') forgetKept();
   if (!kept && (mayRead || released.format !== 'csv') && notKept === null && !(await keep(id, blob, config))) notKept = NOT_IN_PARTS;
   let why = notKept ?? 'the table was not kept in this worker';

@@ -14,7 +14,13 @@ export async function extractRecords(id: number, source: Source, config: AuditCo
   const blob = asBlob(source);
   const fromKept = keptExtract(config, classes);
   if (!fromKept && released.format !== 'csv') {
-    throw { kind: 'input', code: 'not_retained', message: 'the records of this class cannot be listed: the table was not kept in memory', line: null, column: null } satisfies WireError;
+    throw {
+      kind: 'input',
+      code: 'not_retained',
+      message: 'the records of this class cannot be listed: the table was not kept in memory',
+      line: null,
+      column: null,
+    } satisfies WireError;
   }
   return (
     fromKept ??
@@ -27,7 +33,13 @@ export async function perRecordValues(id: number, source: Source, config: AuditC
   const blob = asBlob(source);
   const fromKept = keptPerRecord(config);
   if (fromKept === null && released.format !== 'csv') {
-    throw { kind: 'input', code: 'not_retained', message: 'the per-record values cannot be listed: the table was not kept in memory', line: null, column: null } satisfies WireError;
+    throw {
+      kind: 'input',
+      code: 'not_retained',
+      message: 'the per-record values cannot be listed: the table was not kept in memory',
+      line: null,
+      column: null,
+    } satisfies WireError;
   }
   const csv =
     fromKept ??

@@ -12,12 +12,7 @@ import { post } from './scope';
  * in another encoding (its `fallback_encoding`: windows-1252 when the text is not UTF-8 after
  * all), tells the page and runs it once more with that encoding forced.
  */
-export async function withEncodingRetry<T>(
-  id: number,
-  target: Target,
-  forced: boolean,
-  attempt: (encoding: 'windows-1252' | null) => Promise<T>,
-): Promise<T> {
+export async function withEncodingRetry<T>(id: number, target: Target, forced: boolean, attempt: (encoding: 'windows-1252' | null) => Promise<T>): Promise<T> {
   try {
     return await attempt(forced ? 'windows-1252' : null);
   } catch (e) {
@@ -29,5 +24,4 @@ export async function withEncodingRetry<T>(
 }
 
 /** The config with the encoding the retry forces, if any. */
-export const withEncoding = (config: AuditConfig, encoding: 'windows-1252' | null): AuditConfig =>
-  encoding ? { ...config, encoding } : config;
+export const withEncoding = (config: AuditConfig, encoding: 'windows-1252' | null): AuditConfig => (encoding ? { ...config, encoding } : config);

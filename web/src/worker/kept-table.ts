@@ -29,7 +29,13 @@ export function forgetKept(): void {
 function readerStopped(format: CellsFormat, e: unknown): WireError {
   const what = format === 'parquet' ? 'The Parquet reader' : 'The Excel reader';
   const detail = e instanceof Error ? ` (${e.message})` : '';
-  return { kind: 'internal', code: 'reader_stopped', message: `${what} stopped on this file, which may be corrupt or cut short${detail}.`, line: null, column: null };
+  return {
+    kind: 'internal',
+    code: 'reader_stopped',
+    message: `${what} stopped on this file, which may be corrupt or cut short${detail}.`,
+    line: null,
+    column: null,
+  };
 }
 
 /**

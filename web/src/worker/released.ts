@@ -44,4 +44,5 @@ export async function formatOf(blob: Blob, name: string): Promise<'csv' | CellsF
 }
 
 /** The format of the released file (the sample is CSV). */
-const sourceFormat = (source: Source): Promise<'csv' | CellsFormat> => (source.kind === 'file' ? formatOf(source.file, source.file.name) : Promise.resolve('csv'));
+const sourceFormat = (source: Source): Promise<'csv' | CellsFormat> =>
+  source.kind === 'file' ? formatOf(source.file, source.file.name) : Promise.resolve('csv');

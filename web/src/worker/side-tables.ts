@@ -19,18 +19,18 @@ interface SideReader<T> extends Sink {
  * Reads a side table into its finished handle (the caller frees it). `forced` remembers, per
  * target, that a file had to be read as windows-1252, so a second read starts with it.
  */
-function readSide<T>(
-  id: number,
-  file: File,
-  target: Target,
-  forced: Set<Target>,
-  open: (encoding: 'windows-1252' | null) => SideReader<T>,
-): Promise<T> {
+function readSide<T>(id: number, file: File, target: Target, forced: Set<Target>, open: (encoding: 'windows-1252' | null) => SideReader<T>): Promise<T> {
   return withEncodingRetry(id, target, forced.has(target), async (encoding) => {
     const format = await formatOf(file, file.name);
     if (format !== 'csv') {
       const what = format === 'parquet' ? 'a Parquet file' : 'an Excel workbook';
-      throw { kind: 'input', code: 'side_table_not_csv', message: `this file is ${what}; the ${target === 'table' ? 'released' : target} table is read as CSV only: save it as CSV`, line: null, column: null } satisfies WireError;
+      throw {
+        kind: 'input',
+        code: 'side_table_not_csv',
+        message: `this file is ${what}; the ${target === 'table' ? 'released' : target} table is read as CSV only: save it as CSV`,
+        line: null,
+        column: null,
+      } satisfies WireError;
     }
     if (encoding) forced.add(target);
     const reader = open(encoding);
@@ -96,7 +96,14 @@ function dropSide<T extends { free(): void }>(side: KeptSide<T> | null): null {
  * long pass, and only once while the same files are given with the same settings (a second
  * attempt as windows-1252, every candidate of a comparison, every recompute).
  */
-export async function sidesFor(id: number, config: AuditConfig, original: File | null, reference: File | null, control: File | null, onTarget: (t: Target) => void): Promise<Sides> {
+export async function sidesFor(
+  id: number,
+  config: AuditConfig,
+  original: File | null,
+  reference: File | null,
+  control: File | null,
+  onTarget: (t: Target) => void,
+): Promise<Sides> {
   const settings = JSON.stringify(config);
   if (!original || !sameSide(sideCache.original, original, settings)) sideCache.original = dropSide(sideCache.original);
   if (original && !sideCache.original) {

@@ -17,7 +17,16 @@
 // page shows its message.
 
 import { version, warm_up } from '../../pkg/pseudolens_wasm.js';
-import { assertNever, type ChooseRequest, type HeaderRequest, type RecomputeRequest, type Request, type ShareableRequest, type ShownRequest, type Target } from '../shared/protocol';
+import {
+  assertNever,
+  type ChooseRequest,
+  type HeaderRequest,
+  type RecomputeRequest,
+  type Request,
+  type ShareableRequest,
+  type ShownRequest,
+  type Target,
+} from '../shared/protocol';
 import { toWireError } from '../shared/report';
 import { runChoose, runHeader } from './answers';
 import { auditRelease, forgetWhyNotKept } from './audit-release';
@@ -49,7 +58,17 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
           await newRelease(request.source);
         }
         const { original, reference, control } = request.pass === 'audit' ? request : { original: null, reference: null, control: null };
-        const { report, read } = await auditRelease(id, asBlob(request.source), config, original, reference, control, true, request.pass !== 'profile', onTarget);
+        const { report, read } = await auditRelease(
+          id,
+          asBlob(request.source),
+          config,
+          original,
+          reference,
+          control,
+          true,
+          request.pass !== 'profile',
+          onTarget,
+        );
         if (request.pass === 'profile') post({ type: 'result', id, pass: 'profile', report, read });
         else post({ type: 'result', id, pass: 'audit', report, read, shareable: shareableOf(report) });
         break;
@@ -81,8 +100,7 @@ onRequest((request) => {
     // taken while the user picks the roles.
     void kept?.hashed();
     kept?.table.prepare_audit();
-  }
-  else void run(request);
+  } else void run(request);
 });
 
 // Load the engine and start the readers as soon as the worker starts, so the first run does

@@ -223,7 +223,9 @@ export function balanceView(report: Report, releaseLabel: string, choose: Choose
           ),
         ),
         el('h4', { class: 'subhead' }, 'The score as the weight of utility changes'),
-        help('The RUT score of this release as the weight of utility α moves from 0.2 to 0.8: a straight line, α × U + (1 − α) × (1 − R), rising when the release keeps more utility than safety. The dashed line marks the chosen weight.'),
+        help(
+          'The RUT score of this release as the weight of utility α moves from 0.2 to 0.8: a straight line, α × U + (1 − α) × (1 − R), rising when the release keeps more utility than safety. The dashed line marks the chosen weight.',
+        ),
         sweepHost,
       ]
     : [

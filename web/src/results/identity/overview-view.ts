@@ -78,10 +78,7 @@ function counts(report: Report): HTMLElement {
     fact('n_dropped_records', 'Dropped rows', c('n_dropped_records')),
     fact('n_classes', 'Groups', c('n_classes')),
     fact('max_class_size', 'Largest group', c('max_class_size')),
-    fact('ec_size_percentiles',
-      'Group size percentiles',
-      p ? `P5 ${count(p.p5)} · P50 ${count(p.p50)} · P95 ${count(p.p95)}` : '—',
-    ),
+    fact('ec_size_percentiles', 'Group size percentiles', p ? `P5 ${count(p.p5)} · P50 ${count(p.p50)} · P95 ${count(p.p95)}` : '—'),
     fact('rare_combination_rate', 'Rare combinations', percent(numberValue(report, 'rare_combination_rate'))),
   );
 }
