@@ -38,7 +38,9 @@ test('the page reports the same metrics and column profiles as the CLI, value fo
   // The CLI with the page's settings (its report's `params` is a settings file).
   const settings = testInfo.outputPath('settings.json');
   writeFileSync(settings, JSON.stringify(shown.params));
-  const cli = JSON.parse(execFileSync(CLI, ['audit', path, '--settings', settings, '--retain', '--json'], { encoding: 'utf8', maxBuffer: 256 << 20 })) as Report;
+  const cli = JSON.parse(
+    execFileSync(CLI, ['audit', path, '--settings', settings, '--retain', '--json'], { encoding: 'utf8', maxBuffer: 256 << 20 }),
+  ) as Report;
 
   // Every metric, value and details, as the CLI computed it (the population estimators'
   // fits, the entropies and the closeness distances included).

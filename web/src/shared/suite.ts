@@ -195,8 +195,7 @@ export function singlingOut(report: Report): SinglingOut[] | null {
   const m = metric(report, 'qi_singling_out');
   if (!m || m.status !== 'ok' || !Array.isArray(m.value)) return null;
   return m.value.filter(
-    (x): x is SinglingOut =>
-      isRecord(x) && Array.isArray(x.subset) && x.subset.every((s) => typeof s === 'string') && num(x.uniques) && num(x.share),
+    (x): x is SinglingOut => isRecord(x) && Array.isArray(x.subset) && x.subset.every((s) => typeof s === 'string') && num(x.uniques) && num(x.share),
   );
 }
 

@@ -4,11 +4,7 @@
 export type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined>;
 
-export function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Attrs = {},
-  ...children: Child[]
-): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
@@ -120,11 +116,7 @@ export function scrollTable(caption: string, head: string[], rows: Child[][], nu
     {},
     el('caption', { class: 'visually-hidden' }, caption),
     el('thead', {}, el('tr', {}, ...head.map((h, i) => el('th', { scope: 'col', class: num(i) }, h)))),
-    el(
-      'tbody',
-      {},
-      ...rows.map((cells) => el('tr', {}, ...cells.map((c, i) => el('td', { class: num(i) }, c)))),
-    ),
+    el('tbody', {}, ...rows.map((cells) => el('tr', {}, ...cells.map((c, i) => el('td', { class: num(i) }, c))))),
   );
   return el('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': caption }, table);
 }

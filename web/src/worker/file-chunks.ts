@@ -35,6 +35,13 @@ let lastHead: { blob: Blob; head: Promise<Uint8Array> } | null = null;
 /** The first `HEAD_BYTES` of `blob` (all of it when shorter): one read of the file's start for
  * its format and its probe, which each waited for a read of their own (5-14 ms each). */
 export function headOf(blob: Blob): Promise<Uint8Array> {
-  if (lastHead?.blob !== blob) lastHead = { blob, head: blob.slice(0, HEAD_BYTES).arrayBuffer().then((b) => new Uint8Array(b)) };
+  if (lastHead?.blob !== blob)
+    lastHead = {
+      blob,
+      head: blob
+        .slice(0, HEAD_BYTES)
+        .arrayBuffer()
+        .then((b) => new Uint8Array(b)),
+    };
   return lastHead.head;
 }

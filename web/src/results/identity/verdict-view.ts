@@ -17,8 +17,7 @@ const HEADLINES: Readonly<Record<Light, string>> = {
 
 const SUMMARIES: Readonly<Record<Light, string>> = {
   green: 'No attacker model exceeds the thresholds below; the file is within the accepted risk.',
-  amber:
-    'No record stands out, but an attacker would re-identify too many records on average; coarsen the quasi-identifiers or release a smaller sample.',
+  amber: 'No record stands out, but an attacker would re-identify too many records on average; coarsen the quasi-identifiers or release a smaller sample.',
   red: 'Some records can be re-identified too easily; coarsen or suppress quasi-identifier values before release.',
 };
 
