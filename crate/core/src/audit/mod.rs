@@ -7,7 +7,7 @@
 //!
 //! One concept a file:
 //! - `summary`: the accumulator [`TableSummary`], its roles and its merge; `absorb`: how
-//!   it absorbs blocks of codes;
+//!   it absorbs blocks of codes; `maps`: what it keeps while absorbing (code maps, first rows);
 //! - `families`: the family runner, which finishes a summary into the report, a step per
 //!   group of metric families; `warnings`: the warnings about the table and its reading;
 //! - `stream`: the streaming audit of a file ([`Audit`], [`AuditPart`]);
@@ -19,6 +19,7 @@ mod absorb;
 mod disjoint;
 mod families;
 mod kept;
+mod maps;
 mod split;
 mod stream;
 mod summary;
@@ -27,5 +28,5 @@ mod warnings;
 pub use disjoint::{audit_disjoint, class_statistics};
 pub use kept::{audit_table, audit_table_with_control, sorting_bytes};
 pub use split::SplitAudit;
-pub use stream::{Audit, AuditPart, needed_columns};
+pub use stream::{Audit, AuditBlocks, AuditPart};
 pub use summary::TableSummary;

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::absorb::{BlockRows, CodeMap, first_id, first_row};
+use super::maps::{BlockRows, CodeMap, first_id, first_row};
 use crate::attribute::{self, SensitiveSummary};
 use crate::config::AuditConfig;
 use crate::error::{Error, Result};
