@@ -4,7 +4,7 @@
 //! from codes and never reads the file again.
 //!
 //! A column that no computation needs value by value stops keeping new values past a cap
-//! ([`profile::EXACT_DISTINCT_CAP`] when streaming, [`RETAIN_CAP`] in a retained table): it
+//! ([`column::EXACT_DISTINCT_CAP`] when streaming, [`RETAIN_CAP`] in a retained table): it
 //! keeps a bounded sketch instead and is not retained (ids, free text). A column a role needs
 //! keeps every value, up to [`column::MAX_DISTINCT`].
 
@@ -22,12 +22,14 @@ pub mod read;
 pub mod reference;
 pub mod roles;
 pub mod sketch;
+pub mod stats;
 pub mod values;
 pub mod wire;
 
+use column::EXACT_DISTINCT_CAP;
 use column::{Cap, Column, Overflow, SKETCHED};
 use lines::Lines;
-use profile::{ColumnProfile, EXACT_DISTINCT_CAP};
+use profile::ColumnProfile;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::ingest::cell::Normaliser;

@@ -9,7 +9,7 @@ use crate::hash::{Map, map};
 use crate::ingest::cell::{DateForm, Form, Interval, Normaliser, Reading};
 use crate::table::dictionary::{Dictionary, MISSING, SUPPRESSED};
 use crate::table::kind::Kind;
-use crate::table::profile::Stats;
+use crate::table::stats::Stats;
 use crate::utility::capture::Column;
 
 /// What the user declares about one attribute (spec README Sec 4; utility.md Sec 2, 3, 7).
