@@ -43,6 +43,8 @@ impl BlockSink for AuditBlocks {
 
 /// A streaming audit of one file: CSV bytes pushed in chunks, or (see
 /// [`Audit::reading_cells`]) a header and batches of cells from a reader of another format.
+/// The rest of the reading (a part's end, the file's size) is its reader's
+/// ([`ReadsTable::reader`]).
 pub struct Audit {
     reader: TableReader<AuditBlocks>,
 }
@@ -89,40 +91,14 @@ impl Audit {
         self.reader.push_header(names, line)
     }
 
-    /// The rows of a table of cells above its header ([`TableReader::push_above_header`]).
-    pub fn push_above_header(&mut self, titles: u64, blanks: u64) -> Result<()> {
-        self.reader.push_above_header(titles, blanks)
-    }
-
     /// A batch of rows of cells, each of the header's width.
     pub fn push_cells(&mut self, batch: &CellBatch) -> Result<()> {
         self.reader.push_cells(batch)
     }
 
-    /// The size and SHA-256 (lower-case hex) of the file a table of cells was read from.
-    pub fn set_file(&mut self, bytes: u64, sha256: Option<String>) {
-        self.reader.set_file(bytes, sha256);
-    }
-
-    /// The size of the whole file in bytes (of which this may read a part): a column too
-    /// varied to keep is then given up early ([`TableReader::expect_file_bytes`]).
-    pub fn expect_file_bytes(&mut self, bytes: u64) {
-        self.reader.expect_file_bytes(bytes);
-    }
-
     /// Data rows read so far.
     pub fn rows(&self) -> u64 {
         self.reader.rows()
-    }
-
-    /// Ends a part earlier, at byte `end` of the file ([`TableReader::end_at`]).
-    pub fn end_at(&mut self, end: u64) -> bool {
-        self.reader.end_at(end)
-    }
-
-    /// Whether a part has read its last record: push no more.
-    pub fn done(&self) -> bool {
-        self.reader.done()
     }
 
     /// Gives the population table `E` of the journalist and marketer models (Sec 6).

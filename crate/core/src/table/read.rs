@@ -107,16 +107,21 @@ pub struct TableReader<S = ()> {
 impl TableReader {
     /// A reader of a whole file with these settings.
     pub fn new(settings: ReadSettings) -> Self {
-        let header_row = settings.csv.header_row;
-        let builder = TableBuilder::new(settings.norm, settings.needed, settings.retain);
-        TableReader { source: Source::Csv(Reader::new(settings.csv)), builder, header_row, blocks: () }
+        let source = Source::Csv(Reader::new(settings.csv.clone()));
+        TableReader::reading(settings, source)
     }
 
     /// A reader of one part of a file whose start was probed ([`Reader::probe`]): the part
     /// reads the records starting in `span`; parts merge in file order ([`Part::merge`]).
     pub fn part(settings: ReadSettings, probe: &Probe, span: Span) -> Self {
         let source = Source::Csv(Reader::part(settings.csv.clone(), probe, span));
-        TableReader { source, ..TableReader::new(settings) }
+        TableReader::reading(settings, source)
+    }
+
+    /// A reader of `source` with these settings.
+    fn reading(settings: ReadSettings, source: Source) -> Self {
+        let builder = TableBuilder::new(settings.norm, settings.needed, settings.retain);
+        TableReader { source, builder, header_row: settings.csv.header_row, blocks: () }
     }
 
     /// Ends the input; returns the part read.
