@@ -25,7 +25,7 @@ impl CodeMap {
     }
 }
 
-/// Buffers of [`TableSummary::absorb`], reused from block to block.
+/// Buffers of `TableSummary::absorb`, reused from block to block.
 #[derive(Default)]
 pub(super) struct BlockRows {
     pub(super) keys: Vec<u32>,
