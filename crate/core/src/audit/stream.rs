@@ -1,7 +1,7 @@
-//! The streaming audit of one file ([`Audit`]): its table read by a
-//! [`TableReader`](crate::table::read::TableReader) (CSV bytes pushed in chunks cut anywhere,
-//! or rows of cells from a reader of another format) whose blocks of codes feed the audit's
-//! summary ([`AuditBlocks`]); a file read in parts gives [`AuditPart`]s merged in file order.
+//! The streaming audit of one file ([`Audit`]): its table read by a [`TableReader`] (CSV
+//! bytes pushed in chunks cut anywhere, or rows of cells from a reader of another format)
+//! whose blocks of codes feed the audit's summary ([`AuditBlocks`]); a file read in parts
+//! gives [`AuditPart`]s merged in file order.
 
 use std::sync::Arc;
 
