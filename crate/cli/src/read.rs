@@ -6,7 +6,7 @@ use std::io::{BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
 
-use pseudolens_core::{Audit, AuditConfig, AuditPart, Report};
+use pseudolens_core::{Audit, AuditConfig, FilePart, ReadsTable, Report, TableReader};
 use pseudolens_core::{Captured, Encoding, Format, Original, Probe, ReadPath, ReferenceTable, Span, Table, Warning, audit_table_with_control};
 
 use crate::parallel::read_in_parts;
@@ -23,13 +23,16 @@ pub fn format_of(path: &Path) -> Result<Format, Failure> {
 /// reader): a Parquet file of several row groups in parts on up to `threads` threads, merged
 /// in order (the report is the same whatever the number); then gives it the file's size and
 /// SHA-256.
-fn read_cells(
+fn read_cells<R: ReadsTable>(
     path: &Path,
-    make: &(dyn Fn() -> Result<Audit, pseudolens_core::Error> + Sync),
+    make: &(dyn Fn() -> Result<R, pseudolens_core::Error> + Sync),
     format: Format,
     sheet: Option<&str>,
     threads: usize,
-) -> Result<AuditPart, Failure> {
+) -> Result<R::Part, Failure>
+where
+    R::Part: Send,
+{
     let open = || File::open(path).map_err(io_err(path));
     let len = open()?.metadata().map_err(io_err(path))?.len();
     let mut part = match format {
@@ -43,7 +46,7 @@ fn read_cells(
             let parts = threads.min(groups).max(1);
             // Contiguous runs of row groups, one per thread, the first reading the header.
             let runs: Vec<Vec<usize>> = (0..parts).map(|p| (groups * p / parts..groups * (p + 1) / parts).collect()).collect();
-            let read = |k: usize, run: Vec<usize>| -> Result<AuditPart, Failure> {
+            let read = |k: usize, run: Vec<usize>| -> Result<R::Part, Failure> {
                 let audit = make()?;
                 let mut audit = if k == 0 { audit.reading_cells(format) } else { audit.reading_cells_part(format) };
                 pseudolens_formats::parquet::read_row_groups(open()?, (parts > 1).then_some(run), &mut audit)?;
@@ -61,8 +64,8 @@ fn read_cells(
             whole
         }
     };
-    part.table.facts.bytes = len;
-    part.set_sha256(crate::parallel::sha256(path)?);
+    part.table_mut().facts.bytes = len;
+    part.table_mut().facts.sha256 = Some(crate::parallel::sha256(path)?);
     Ok(part)
 }
 
@@ -143,22 +146,22 @@ impl SideTables {
     pub fn read_table(&self, path: &Path, config: &AuditConfig) -> Result<Table, Failure> {
         let format = format_of(path)?;
         if format != Format::Csv {
-            let make = || Audit::table_reader(config);
+            let make = || Ok(TableReader::new(config.table_settings()?));
             return Ok(read_cells(path, &make, format, self.sheet.as_deref(), self.threads)?.table);
         }
         let len = std::fs::metadata(path).map_err(io_err(path))?.len();
         let make = |probe: &Probe, span: Span| {
-            let mut part = Audit::table_part(config, probe, span)?;
+            let mut part = TableReader::part(config.table_settings()?, probe, span);
             part.expect_file_bytes(len);
             Ok(part)
         };
         if let Some(part) = read_in_parts(path, config, self.threads, &make)? {
             return Ok(part.table);
         }
-        let mut reader = Audit::table_reader(config)?;
+        let mut reader = TableReader::new(config.table_settings()?);
         reader.expect_file_bytes(len);
         stream(path, |chunk| reader.push(chunk))?;
-        Ok(reader.finish_part()?.table)
+        Ok(reader.finish()?.table)
     }
 
     /// Audits a table kept in memory against these tables.

@@ -89,6 +89,7 @@ pub use shareable::{DEFAULT_MIN_COUNT, min_count_of, shareable};
 pub use sides::{Original, reference};
 pub use table::classes::MissingPolicy;
 pub use table::kind::Kind;
+pub use table::read::{BlockSink, FilePart, ReadSettings, ReadsTable, TableReader};
 pub use table::reference::{Reference, ReferenceTable};
 pub use table::{Part, Table};
 pub use utility::attribute::AttributeSettings;

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use arrow_array::RecordBatchReader;
 use arrow_array::ffi_stream::{FFI_ArrowArrayStream, RecordBatchStreamReader};
 use pseudolens_core::{
-    Audit, AuditConfig, Captured, ClassPart, ContentHash, Encoding, Error, Format, Original, Part, ReadPath, ReferenceTable, Report, Warning,
-    audit_table_with_control,
+    Audit, AuditConfig, Captured, ClassPart, ContentHash, Encoding, Error, Format, Original, Part, ReadPath, ReadsTable, ReferenceTable, Report, TableReader,
+    Warning, audit_table_with_control,
 };
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
@@ -104,7 +104,7 @@ fn format_of(path: &str) -> Result<Format, Failure> {
 
 /// Reads the Parquet or Excel file at `path` into `audit` (an audit or a table reader) with
 /// pseudolens-formats, then gives it the file's size and SHA-256.
-fn read_cells(path: &str, audit: Audit, format: Format, sheet: Option<&str>) -> Result<Audit, Failure> {
+fn read_cells<R: ReadsTable>(path: &str, audit: R, format: Format, sheet: Option<&str>) -> Result<R, Failure> {
     let mut audit = audit.reading_cells(format);
     let file = File::open(path).map_err(Failure::Io)?;
     let bytes = file.metadata().map_err(Failure::Io)?.len();
@@ -116,21 +116,21 @@ fn read_cells(path: &str, audit: Audit, format: Format, sheet: Option<&str>) -> 
             pseudolens_formats::parquet::read(file, &mut audit)?;
         }
     }
-    audit.set_file(bytes, Some(sha256(path)?));
+    audit.reader().set_file(bytes, Some(sha256(path)?));
     Ok(audit)
 }
 
 /// The rows of the file at `path` (CSV, Parquet or Excel) read into a table.
 fn file_part(path: &str, config: &AuditConfig, sheet: Option<&str>) -> PyResult<(Part, Option<Warning>)> {
-    let part = |audit: Audit| -> Result<Part, Failure> { Ok(Part::from(audit.finish_part()?)) };
+    let part = |reader: TableReader| -> Result<Part, Failure> { Ok(reader.finish()?) };
     let format = format_of(path).map_err(|f| f.into_py(path))?;
     if format != Format::Csv {
-        let table = Audit::table_reader(config).map_err(py_err)?;
+        let table = TableReader::new(config.table_settings().map_err(py_err)?);
         let read = read_cells(path, table, format, sheet).and_then(part);
         return read.map(|p| (p, None)).map_err(|f| f.into_py(path));
     }
     with_fallback(path, config, |config| {
-        let mut reader = Audit::table_reader(config)?;
+        let mut reader = TableReader::new(config.table_settings()?);
         if let Ok(meta) = std::fs::metadata(path) {
             reader.expect_file_bytes(meta.len());
         }
@@ -161,9 +161,9 @@ fn arrow_error(e: impl std::fmt::Display) -> Error {
 fn arrow_part(stream: FFI_ArrowArrayStream, config: &AuditConfig) -> Result<Part, Error> {
     let reader = RecordBatchStreamReader::try_new(stream).map_err(arrow_error)?;
     let schema = reader.schema();
-    let mut audit = Audit::table_reader(config)?.reading_cells(Format::Arrow);
-    pseudolens_formats::arrow::feed(&schema, 2, reader.map(|b| b.map_err(arrow_error)), &mut audit)?;
-    Ok(Part::from(audit.finish_part()?))
+    let mut table = TableReader::new(config.table_settings()?).reading_cells(Format::Arrow);
+    pseudolens_formats::arrow::feed(&schema, 2, reader.map(|b| b.map_err(arrow_error)), &mut table)?;
+    table.finish()
 }
 
 /// The tables read beside a release, as the CLI's `--original` and `--reference` read them

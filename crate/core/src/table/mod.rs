@@ -18,6 +18,7 @@ pub mod kind;
 pub mod lines;
 pub mod packing;
 pub mod profile;
+pub mod read;
 pub mod reference;
 pub mod roles;
 pub mod sketch;
@@ -213,7 +214,7 @@ pub fn overflow_error(o: Overflow, line: u64, column: &str) -> Error {
     e.at_line(line).in_column(column)
 }
 
-/// Builds a [`Table`] from the rows of a reader, one batch at a time; after each batch
+/// Builds a [`Table`] from the rows of a reader ([`read::TableReader`]), one batch at a time; after each batch
 /// [`TableBuilder::block`] gives that batch's codes to whatever summarises them.
 pub struct TableBuilder {
     norm: Normaliser,
