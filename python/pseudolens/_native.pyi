@@ -10,8 +10,8 @@ class PseudolensError(ValueError):
     ``invalid_settings``, ...), the 1-based line (or row) and the column name, or None."""
 
 def audit_file(path: str, settings: str, original: Optional[str] = None, reference: Optional[str] = None, sheet: Optional[str] = None, control: Optional[str] = None) -> str:
-    """Streams the file at ``path`` (CSV, Parquet or Excel, by its first bytes and name)
-    through an audit with these settings (the settings file's JSON object), against the
+    """Streams the file at ``path`` (CSV, Parquet or Excel, by its first bytes and name; a
+    large file in parts on every core, as the CLI reads it) through an audit with these settings (the settings file's JSON object), against the
     original and reference CSV files when given; returns the report's JSON text."""
 
 class PartialTable:

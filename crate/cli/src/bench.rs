@@ -7,7 +7,10 @@ use std::time::Instant;
 
 use pseudolens_core::{Audit, AuditConfig, BENCH_QIS, Original, bench_table};
 
-use crate::{Failure, io_err, stream};
+use pseudolens_native::file::stream;
+use pseudolens_native::{Files, SidePaths};
+
+use crate::{Failure, io_err};
 
 /// Peak resident memory of this process in bytes (Linux), if known.
 fn peak_memory() -> Option<u64> {
@@ -46,11 +49,11 @@ pub fn bench(rows: usize, qi: Vec<String>, sensitive: Vec<String>, file: Option<
     let mut audit = Audit::new(config.clone())?;
     if utility_level.is_some() {
         let mut original = Original::new(&config, None);
-        stream(&original_path, |chunk| original.push(chunk))?;
+        stream(&original_path, &(), |chunk| original.push(chunk))?;
         audit.set_original(original.finish()?);
         let _ = std::fs::remove_file(&original_path);
     }
-    stream(&path, |chunk| audit.push(chunk))?;
+    stream(&path, &(), |chunk| audit.push(chunk))?;
     let report = audit.finish()?;
     let secs = start.elapsed().as_secs_f64();
     if !keep {
@@ -168,18 +171,18 @@ pub fn run(mode: Mode) -> Result<(), Failure> {
         Mode::Reaudit { file, qi, then_qi, sensitive, threads } => {
             let config = AuditConfig { quasi_identifiers: qi, sensitive: sensitive.clone(), ..AuditConfig::default() };
             let second = AuditConfig { quasi_identifiers: then_qi, sensitive, ..AuditConfig::default() };
-            let mut sides = crate::read::SideTables::read(&config, None, None)?;
-            sides.threads = crate::parallel::use_threads(threads);
+            let mut files = Files::read(&config, SidePaths::default(), &())?;
+            files.threads = crate::read::use_threads(threads);
             let start = Instant::now();
             // Both audits' columns keep every value.
             let both = AuditConfig { quasi_identifiers: [config.quasi_identifiers.clone(), second.quasi_identifiers.clone()].concat(), ..config.clone() };
-            let table = sides.read_table(&file, &both)?;
+            let (table, _) = files.read_table(&file, &both)?;
             let read_s = start.elapsed().as_secs_f64();
             let start = Instant::now();
-            let first = sides.audit_table(&table, &config)?;
+            let first = files.sides.audit_table(&table, &config)?;
             let first_s = start.elapsed().as_secs_f64();
             let start = Instant::now();
-            let again = sides.audit_table(&table, &second)?;
+            let again = files.sides.audit_table(&table, &second)?;
             let reaudit_s = start.elapsed().as_secs_f64();
             let k = |r: &pseudolens_core::Report| r.metric("k_anonymity").map(|m| m.value.clone());
             let line = serde_json::json!({

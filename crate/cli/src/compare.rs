@@ -8,7 +8,6 @@ use pseudolens_core::{ChoiceParams, choose};
 use serde_json::json;
 
 use crate::Failure;
-use crate::read::SideTables;
 use crate::settings::{Settings, rut_alpha};
 
 #[derive(clap::Args)]
@@ -43,11 +42,8 @@ pub struct CompareArgs {
 pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
     let config = args.settings.config(&args.qi, args.wildcard_alpha, args.alpha)?;
     let reports = crate::progress::shown(args.settings.progress, || -> Result<Vec<(String, pseudolens_core::Report)>, Failure> {
-        let mut sides = SideTables::read(&config, Some(&args.original), args.settings.reference.as_deref())?
-            .with_control(&config, args.settings.attacks.control.as_deref())?;
-        sides.threads = crate::parallel::use_threads(args.settings.threads);
-        sides.sheet = args.settings.sheet.clone();
-        args.candidates.iter().map(|path| Ok((path.display().to_string(), sides.audit(path, &config)?))).collect()
+        let files = crate::read::files(&config, &args.settings, Some(&args.original))?;
+        args.candidates.iter().map(|path| Ok((path.display().to_string(), crate::read::audit(&files, path, &config, false)?))).collect()
     })?;
     let (mut candidates, mut excluded) = (Vec::new(), Vec::new());
     for (name, report) in &reports {

@@ -7,26 +7,22 @@
 
 mod bench;
 mod compare;
-mod parallel;
 mod progress;
 mod read;
 mod settings;
 mod table;
 
-use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use pseudolens_core::{AuditConfig, Error, Report, bench_table, hospital_sample, min_count_of, shareable};
+use pseudolens_core::{AuditConfig, Report, bench_table, hospital_sample, min_count_of, shareable};
+pub use pseudolens_native::Failure;
+pub use pseudolens_native::file::io_err;
 
 use compare::CompareArgs;
-use read::SideTables;
 use settings::{Settings, rut_alpha};
-
-/// Size of the chunks the file is pushed in (the worker uses the same).
-const CHUNK: usize = 128 << 10;
 
 #[derive(Parser)]
 #[command(name = "pseudolens", version, about = "Privacy-risk auditor for pseudonymized tables (CSV, Parquet, Excel .xlsx)")]
@@ -118,44 +114,9 @@ struct AuditArgs {
     settings: Settings,
 }
 
-/// Why a command failed.
-pub enum Failure {
-    Audit(Error),
-    Io(String),
-}
-
-impl From<Error> for Failure {
-    fn from(e: Error) -> Self {
-        Failure::Audit(e)
-    }
-}
-
-pub fn io_err(path: &Path) -> impl Fn(io::Error) -> Failure + '_ {
-    move |e| Failure::Io(format!("{}: {e}", path.display()))
-}
-
-/// Streams a file in [`CHUNK`]-sized pieces into `push`.
-pub fn stream(path: &Path, mut push: impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Failure> {
-    let mut file = File::open(path).map_err(io_err(path))?;
-    progress::reading(&path.display().to_string(), file.metadata().map_err(io_err(path))?.len());
-    let mut buf = vec![0u8; CHUNK];
-    loop {
-        let n = file.read(&mut buf).map_err(io_err(path))?;
-        if n == 0 {
-            return Ok(());
-        }
-        progress::read(n);
-        push(&buf[..n])?;
-    }
-}
-
 /// Audits `file` with these settings (threads, `--retain`, side tables).
 fn audit(file: &Path, config: &AuditConfig, settings: &Settings, original: Option<&Path>) -> Result<Report, Failure> {
-    let mut sides = SideTables::read(config, original, settings.reference.as_deref())?.with_control(config, settings.attacks.control.as_deref())?;
-    sides.threads = parallel::use_threads(settings.threads);
-    sides.retain = settings.retain;
-    sides.sheet = settings.sheet.clone();
-    sides.audit(file, config)
+    read::audit(&read::files(config, settings, original)?, file, config, settings.retain)
 }
 
 /// Writes the per-record CSV (`--per-record FILE`) a row at a time, from each record's class:

@@ -52,18 +52,21 @@ struct Meter {
 
 static METER: OnceLock<Meter> = OnceLock::new();
 
-/// Adds `n` bytes read to the file being read (nothing unless progress is shown).
-pub fn read(n: usize) {
-    if let Some(m) = METER.get() {
-        m.bytes.fetch_add(n as u64, Ordering::Relaxed);
-    }
-}
+/// The bytes of the files read, counted on the meter (nothing unless progress is shown).
+pub struct FileBytes;
 
-/// A file of `len` bytes starts being read.
-pub fn reading(name: &str, len: u64) {
-    if let Some(m) = METER.get() {
-        m.set(Work { what: format!("reading {name}"), unit: Unit::Bytes, done: 0, total: len });
-        m.bytes.store(0, Ordering::Relaxed);
+impl pseudolens_native::ReadProgress for FileBytes {
+    fn start(&self, name: &str, len: u64) {
+        if let Some(m) = METER.get() {
+            m.set(Work { what: format!("reading {name}"), unit: Unit::Bytes, done: 0, total: len });
+            m.bytes.store(0, Ordering::Relaxed);
+        }
+    }
+
+    fn read(&self, n: usize) {
+        if let Some(m) = METER.get() {
+            m.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        }
     }
 }
 

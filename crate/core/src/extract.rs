@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::hash::{Map, map};
 use crate::ingest::cell::{Cell, Normaliser};
 use crate::ingest::reader::{Collect, Feed, InputFacts, RecordSink, Row, Rows};
-use crate::table::Table;
+use crate::table::{Table, header};
 
 /// At most this many rows are copied out.
 pub const MAX_ROWS: usize = 10_000;
@@ -62,8 +62,7 @@ fn display(cell: Cell<'_>) -> Option<String> {
 impl RecordSink for Sink {
     fn header(&mut self, names: &[String]) -> Result<()> {
         for q in &self.qi {
-            let i = names.iter().position(|n| n == q).ok_or_else(|| Error::config("unknown_column", format!("there is no column \"{q}\"")).in_column(q))?;
-            self.columns.push(i);
+            self.columns.push(header::find(names, q)?);
         }
         self.width = names.len();
         self.out.csv.push_str("line");
@@ -148,8 +147,7 @@ pub fn extract_table(table: &Table, config: &AuditConfig, classes: Vec<ClassValu
     let norm = config.normaliser();
     let mut columns = Vec::with_capacity(config.quasi_identifiers.len());
     for q in &config.quasi_identifiers {
-        columns
-            .push(table.header.iter().position(|n| n == q).ok_or_else(|| Error::config("unknown_column", format!("there is no column \"{q}\"")).in_column(q))?);
+        columns.push(header::find(&table.header, q)?);
     }
     if let Some(c) = table.columns.iter().position(|c| !c.is_retained()) {
         return Err(Error::config("not_retained", "this column was not kept in memory; read the file again for the drill-down").in_column(&table.header[c]));

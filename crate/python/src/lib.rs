@@ -4,16 +4,12 @@
 //! the CLI's `--json` text; everything else is the core's. The Python side (python/pseudolens)
 //! turns keyword arguments into that object and the text into a dict.
 
-use std::fs::File;
-use std::io::{BufReader, Read};
-use std::sync::Arc;
+use std::path::Path;
 
 use arrow_array::RecordBatchReader;
 use arrow_array::ffi_stream::{FFI_ArrowArrayStream, RecordBatchStreamReader};
-use pseudolens_core::{
-    Audit, AuditConfig, Captured, ClassPart, ContentHash, Encoding, Error, Format, Original, Part, ReadPath, ReadsTable, ReferenceTable, Report, TableReader,
-    Warning, audit_table_with_control,
-};
+use pseudolens_core::{AuditConfig, ClassPart, Error, Format, Part, ReadPath, Report, TableReader, Warning};
+use pseudolens_native::{Failure, Files, SidePaths};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -21,13 +17,18 @@ use pyo3::types::{PyBytes, PyCapsule};
 
 create_exception!(_native, PseudolensError, PyValueError, "An audit failed: args are (message, code, line, column), as the CLI's `error [code]: message`.");
 
-/// Size of the chunks a file is pushed in (the CLI's).
-const CHUNK: usize = 1 << 20;
-
 /// A core error as the Python exception: its sentence (with line and column), code, line and
 /// column.
 fn py_err(e: Error) -> PyErr {
     PseudolensError::new_err((e.to_string(), e.code, e.line, e.column))
+}
+
+/// A failed read as the Python exception: `OSError` for the file, else the core's error.
+fn failed(f: Failure) -> PyErr {
+    match f {
+        Failure::Io(why) => PyOSError::new_err(why),
+        Failure::Audit(e) => py_err(e),
+    }
 }
 
 /// The settings: a JSON object with the keys of the settings file (`--settings FILE`); a key it
@@ -36,107 +37,15 @@ fn config(json: &str) -> PyResult<AuditConfig> {
     serde_json::from_str(json).map_err(|e| PseudolensError::new_err((format!("not a setting: {e}"), "invalid_settings", None::<u64>, None::<String>)))
 }
 
-/// Why a read failed: the file, or the audit.
-enum Failure {
-    Io(std::io::Error),
-    Audit(Error),
-}
-
-impl From<Error> for Failure {
-    fn from(e: Error) -> Self {
-        Failure::Audit(e)
-    }
-}
-
-impl Failure {
-    fn into_py(self, path: &str) -> PyErr {
-        match self {
-            Failure::Io(e) => PyOSError::new_err(format!("{path}: {e}")),
-            Failure::Audit(e) => py_err(e),
-        }
-    }
-}
-
-/// Streams the file at `path` in chunks into `push`.
-fn stream(path: &str, mut push: impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Failure> {
-    let mut file = File::open(path).map_err(Failure::Io)?;
-    let mut buf = vec![0u8; CHUNK];
-    loop {
-        let n = file.read(&mut buf).map_err(Failure::Io)?;
-        if n == 0 {
-            return Ok(());
-        }
-        push(&buf[..n])?;
-    }
-}
-
-/// Reads the file at `path` with `read`, again as Windows-1252 when it was detected as UTF-8
-/// but is not ([`Encoding::fallback`], spec README Sec 6), with the CLI's warning.
-fn with_fallback<T>(path: &str, config: &AuditConfig, read: impl Fn(&AuditConfig) -> Result<T, Failure>) -> PyResult<(T, Option<Warning>)> {
-    match read(config) {
-        Err(Failure::Audit(e))
-            if config.encoding.is_none()
-                && let Some(fallback) = Encoding::fallback(e.code) =>
-        {
-            let again = read(&AuditConfig { encoding: Some(fallback), ..config.clone() }).map_err(|f| f.into_py(path))?;
-            Ok((again, Some(Warning::encoding_fallback(path, &e))))
-        }
-        r => r.map(|t| (t, None)).map_err(|f| f.into_py(path)),
-    }
-}
-
-/// The SHA-256 of the file at `path`, lower-case hex (the report's `input.sha256`).
-fn sha256(path: &str) -> Result<String, Failure> {
-    let mut hash = ContentHash::default();
-    stream(path, |chunk| {
-        hash.update(chunk);
-        Ok(())
-    })?;
-    Ok(hash.hex())
-}
-
-/// The format of the file at `path`, from its first bytes and its name (as the CLI decides).
-fn format_of(path: &str) -> Result<Format, Failure> {
-    let mut start = Vec::with_capacity(8);
-    File::open(path).and_then(|f| f.take(8).read_to_end(&mut start)).map_err(Failure::Io)?;
-    Ok(pseudolens_formats::detect::format_of(&start, path)?)
-}
-
-/// Reads the Parquet or Excel file at `path` into `audit` (an audit or a table reader) with
-/// pseudolens-formats, then gives it the file's size and SHA-256.
-fn read_cells<R: ReadsTable>(path: &str, audit: R, format: Format, sheet: Option<&str>) -> Result<R, Failure> {
-    let mut audit = audit.reading_cells(format);
-    let file = File::open(path).map_err(Failure::Io)?;
-    let bytes = file.metadata().map_err(Failure::Io)?.len();
-    match format {
-        Format::Xlsx => {
-            pseudolens_formats::xlsx::read(BufReader::new(file), sheet, &mut audit)?;
-        }
-        _ => {
-            pseudolens_formats::parquet::read(file, &mut audit)?;
-        }
-    }
-    audit.reader().set_file(bytes, Some(sha256(path)?));
-    Ok(audit)
-}
-
-/// The rows of the file at `path` (CSV, Parquet or Excel) read into a table.
-fn file_part(path: &str, config: &AuditConfig, sheet: Option<&str>) -> PyResult<(Part, Option<Warning>)> {
-    let part = |reader: TableReader| -> Result<Part, Failure> { Ok(reader.finish()?) };
-    let format = format_of(path).map_err(|f| f.into_py(path))?;
-    if format != Format::Csv {
-        let table = TableReader::new(config.table_settings().map_err(py_err)?);
-        let read = read_cells(path, table, format, sheet).and_then(part);
-        return read.map(|p| (p, None)).map_err(|f| f.into_py(path));
-    }
-    with_fallback(path, config, |config| {
-        let mut reader = TableReader::new(config.table_settings()?);
-        if let Ok(meta) = std::fs::metadata(path) {
-            reader.expect_file_bytes(meta.len());
-        }
-        stream(path, |chunk| reader.push(chunk))?;
-        part(reader)
-    })
+/// The side tables at these paths (CSV files, each with its own dialect and the encoding
+/// fallback, as the CLI reads them), for releases read on every thread of the core
+/// (`pseudolens_core::par::threads`) from the workbook's `sheet`, else its first.
+fn files(config: &AuditConfig, original: Option<&str>, reference: Option<&str>, control: Option<&str>, sheet: Option<&str>) -> Result<Files, Failure> {
+    let paths = SidePaths { original: original.map(Path::new), reference: reference.map(Path::new), control: control.map(Path::new) };
+    let mut files = Files::read(config, paths, &())?;
+    files.threads = pseudolens_core::par::threads();
+    files.sheet = sheet.map(str::to_string);
+    Ok(files)
 }
 
 /// The Arrow C stream of a PyCapsule named `arrow_array_stream` (the stream is consumed).
@@ -166,55 +75,6 @@ fn arrow_part(stream: FFI_ArrowArrayStream, config: &AuditConfig) -> Result<Part
     table.finish()
 }
 
-/// The tables read beside a release, as the CLI's `--original` and `--reference` read them
-/// (CSV files, each with its own dialect and the encoding fallback).
-#[derive(Default)]
-struct Sides {
-    original: Option<Arc<Captured>>,
-    /// The attacks' control table, read like the original (peer-measures.md Sec 5.1).
-    control: Option<Arc<Captured>>,
-    reference: Option<Arc<ReferenceTable>>,
-    warnings: Vec<Warning>,
-}
-
-impl Sides {
-    fn read(config: &AuditConfig, original: Option<&str>, reference: Option<&str>, control: Option<&str>) -> PyResult<Sides> {
-        for (path, role) in [(original, "original"), (reference, "reference"), (control, "control")] {
-            let Some(path) = path else { continue };
-            let format = format_of(path).map_err(|f| f.into_py(path))?;
-            if format != Format::Csv {
-                let why = format!("{path}: the {role} table is read as CSV only; this file is {} (save it as CSV)", format.label());
-                return Err(PseudolensError::new_err((why, "side_table_not_csv", None::<u64>, None::<String>)));
-            }
-        }
-        let mut sides = Sides::default();
-        if let Some(path) = reference {
-            let (e, w) = with_fallback(path, config, |c| {
-                let mut e = pseudolens_core::reference(c, c.encoding);
-                stream(path, |chunk| e.push(chunk))?;
-                Ok(e.finish()?)
-            })?;
-            sides.reference = Some(Arc::new(e));
-            sides.warnings.extend(w);
-        }
-        // The original and the control table are read alike (the utility attributes).
-        let captured = |path: &str| {
-            with_fallback(path, config, |c| {
-                let mut o = Original::new(c, c.encoding);
-                stream(path, |chunk| o.push(chunk))?;
-                Ok(o.finish()?)
-            })
-        };
-        for (path, slot) in [(original, &mut sides.original), (control, &mut sides.control)] {
-            let Some(path) = path else { continue };
-            let (o, w) = captured(path)?;
-            *slot = Some(Arc::new(o));
-            sides.warnings.extend(w);
-        }
-        Ok(sides)
-    }
-}
-
 /// The report as the CLI's `--json` prints it.
 fn report_json(report: &Report) -> PyResult<String> {
     serde_json::to_string(report).map_err(|e| PyValueError::new_err(e.to_string()))
@@ -222,8 +82,8 @@ fn report_json(report: &Report) -> PyResult<String> {
 
 /// `audit_file(path, settings_json, original=None, reference=None, sheet=None, control=None) ->
 /// report_json`: streams the file at `path` (CSV, Parquet or Excel: by its first bytes and
-/// name) through an audit, the CLI's default read, against the original and reference CSV
-/// files when given, without holding the GIL.
+/// name) through an audit on every core, the CLI's default read, against the original and
+/// reference CSV files when given, without holding the GIL.
 #[pyfunction]
 #[pyo3(signature = (path, settings, original=None, reference=None, sheet=None, control=None))]
 fn audit_file(
@@ -236,31 +96,7 @@ fn audit_file(
     control: Option<&str>,
 ) -> PyResult<String> {
     let config = config(settings)?;
-    let (mut report, warning, sides) = py.allow_threads(|| {
-        let sides = Sides::read(&config, original, reference, control)?;
-        let format = format_of(path).map_err(|f| f.into_py(path))?;
-        let read = |config: &AuditConfig| -> Result<Report, Failure> {
-            let mut audit = Audit::new(config.clone())?;
-            if let Some(o) = &sides.original {
-                audit.set_original(o.clone());
-            }
-            if let Some(c) = &sides.control {
-                audit.set_control(c.clone());
-            }
-            if format == Format::Csv {
-                stream(path, |chunk| audit.push(chunk))?;
-            } else {
-                audit = read_cells(path, audit, format, sheet)?;
-            }
-            if let Some(e) = &sides.reference {
-                audit.set_population(e.clone());
-            }
-            Ok(audit.finish()?)
-        };
-        let (report, warning) = if format == Format::Csv { with_fallback(path, &config, read)? } else { (read(&config).map_err(|f| f.into_py(path))?, None) };
-        PyResult::Ok((report, warning, sides))
-    })?;
-    report.warnings.extend(warning.into_iter().chain(sides.warnings));
+    let mut report = py.allow_threads(|| files(&config, original, reference, control, sheet)?.stream(Path::new(path), &config)).map_err(failed)?;
     report.read = ReadPath::streaming("the Python package streams a file");
     report_json(&report)
 }
@@ -299,13 +135,14 @@ impl PartialTable {
     }
 
     /// Reads the file at `path` (CSV, Parquet or Excel: by its first bytes and name; the
-    /// workbook's `sheet`, else its first) and appends its rows.
+    /// workbook's `sheet`, else its first) on every core and appends its rows.
     #[pyo3(signature = (path, sheet=None))]
     fn absorb_file(&mut self, py: Python<'_>, path: &str, sheet: Option<&str>) -> PyResult<()> {
         let config = &self.config;
-        let (part, warning) = py.allow_threads(|| file_part(path, config, sheet))?;
+        let (table, warning) = py.allow_threads(|| files(config, None, None, None, sheet)?.read_table(Path::new(path), config)).map_err(failed)?;
         self.warnings.extend(warning);
-        self.append(part)
+        // A whole file: no bounds, so tables of several files append.
+        self.append(Part { table, bounds: None })
     }
 
     /// Reads an Arrow C stream (the PyCapsule `obj.__arrow_c_stream__()` returns: pandas,
@@ -363,14 +200,13 @@ impl PartialTable {
             None => self.config.clone(),
         };
         let part = self.part.as_ref().ok_or_else(|| PyValueError::new_err("the partial table holds no source yet"))?;
-        let (mut report, sides) = py.allow_threads(|| {
-            let sides = Sides::read(&config, original, reference, control)?;
-            let report =
-                audit_table_with_control(&part.table, &config, sides.original.clone(), sides.reference.clone(), sides.control.clone()).map_err(py_err)?;
-            PyResult::Ok((report, sides))
-        })?;
-        report.warnings.extend(self.warnings.iter().cloned().chain(sides.warnings));
-        report_json(&report)
+        let report = py.allow_threads(|| {
+            let files = files(&config, original, reference, control, None)?;
+            let mut report = files.sides.audit_table(&part.table, &config)?;
+            files.add_warnings(&mut report, self.warnings.iter().cloned());
+            Ok(report)
+        });
+        report_json(&report.map_err(failed)?)
     }
 
     /// The class-partitioned part of the rows held (their classes must be disjoint from every

@@ -304,6 +304,16 @@ pub fn file_format(start: &[u8], name: &str) -> Result<String, JsValue> {
     pseudolens_formats::detect::format_of(start, name).map(|f| f.label().to_string()).map_err(|e| error(&e))
 }
 
+/// Whether a file can be the side table `role` (`"original"`, `"population"` or `"control"`):
+/// the engine's decision from its first bytes (8 are enough) and its name; an error
+/// (`side_table_not_csv`, or the format's own) when it cannot.
+#[wasm_bindgen]
+pub fn check_side(start: &[u8], name: &str, role: &str) -> Result<(), JsValue> {
+    let role =
+        pseudolens_core::SideRole::from_label(role).ok_or_else(|| error(&Error::config("invalid_side", format!("no side table is named \"{role}\""))))?;
+    pseudolens_formats::detect::format_of(start, name).and_then(|format| role.check_format(name, format)).map_err(|e| error(&e))
+}
+
 /// The names of an Excel workbook's sheets, in their order (`unreadable_xlsx` when it is not a
 /// workbook). Call it on a workbook `read_cells` has read: a panic of the reader aborts this
 /// WebAssembly instance.
@@ -378,9 +388,7 @@ pub fn read_parquet_groups(config: JsValue, file_len: f64, footer: Vec<u8>, star
 #[wasm_bindgen]
 pub struct KeptTable {
     part: pseudolens_core::Part,
-    original: Option<Arc<pseudolens_core::Captured>>,
-    population: Option<Arc<pseudolens_core::ReferenceTable>>,
-    control: Option<Arc<pseudolens_core::Captured>>,
+    sides: pseudolens_core::Sides,
 }
 
 #[wasm_bindgen]
@@ -388,7 +396,7 @@ impl KeptTable {
     /// A part from its bytes (`invalid_table`, `unsupported_table_version`).
     pub fn from_bytes(bytes: &[u8]) -> Result<KeptTable, JsValue> {
         let part = pseudolens_core::Part::from_bytes(bytes).map_err(|e| error(&e))?;
-        Ok(KeptTable { part, original: None, population: None, control: None })
+        Ok(KeptTable { part, sides: pseudolens_core::Sides::default() })
     }
 
     /// Where the part began and ended: `{first, end, end_line}`, or null for a whole file.
@@ -424,36 +432,32 @@ impl KeptTable {
 
     /// Uses an original table for the utility metrics of the next audits (shared).
     pub fn set_original(&mut self, original: &OriginalTable) -> Result<(), JsValue> {
-        self.original = Some(original.0.as_ref().ok_or_else(finished)?.clone());
+        self.sides.original = Some(original.0.as_ref().ok_or_else(finished)?.clone());
         Ok(())
     }
 
     /// Uses a population / reference table for the next audits (shared).
     pub fn set_population(&mut self, population: &Population) -> Result<(), JsValue> {
-        self.population = Some(population.0.as_ref().ok_or_else(finished)?.clone());
+        self.sides.reference = Some(population.0.as_ref().ok_or_else(finished)?.clone());
         Ok(())
     }
 
     /// Uses a control table for the attacks of the next audits (shared).
     pub fn set_control(&mut self, control: &OriginalTable) -> Result<(), JsValue> {
-        self.control = Some(control.0.as_ref().ok_or_else(finished)?.clone());
+        self.sides.control = Some(control.0.as_ref().ok_or_else(finished)?.clone());
         Ok(())
     }
 
     /// Forgets the side tables.
     pub fn clear_sides(&mut self) {
-        self.original = None;
-        self.population = None;
-        self.control = None;
+        self.sides = pseudolens_core::Sides::default();
     }
 
     /// The report of an audit with these settings, from the table (`not_retained`: read the
     /// file again).
     pub fn audit(&self, config: JsValue) -> Result<JsValue, JsValue> {
         let config = config_from(config)?;
-        reporting(|| pseudolens_core::audit_table_with_control(&self.part.table, &config, self.original.clone(), self.population.clone(), self.control.clone()))
-            .map(|r| to_js(&r))
-            .map_err(|e| error(&e))
+        reporting(|| self.sides.audit_table(&self.part.table, &config)).map(|r| to_js(&r)).map_err(|e| error(&e))
     }
 
     /// An audit with these settings in steps (`not_retained` as `audit`), whose attribution
@@ -461,18 +465,14 @@ impl KeptTable {
     /// the other metrics: `lattice()`, `finish_others()`, `complete(stats)`. The same report.
     pub fn start_audit(&self, config: JsValue) -> Result<PendingAudit, JsValue> {
         let config = config_from(config)?;
-        reporting(|| pseudolens_core::SplitAudit::start(&self.part.table, &config, self.original.clone(), self.population.clone(), self.control.clone()))
-            .map(|a| PendingAudit(Some(a)))
-            .map_err(|e| error(&e))
+        reporting(|| self.sides.start_audit(&self.part.table, &config)).map(|a| PendingAudit(Some(a))).map_err(|e| error(&e))
     }
 
     /// The per-record CSV of an audit with these settings, from the table's row codes
     /// (`not_retained`: read the file again with `Audit.for_records`).
     pub fn per_record_csv(&self, config: JsValue) -> Result<String, JsValue> {
         let config = AuditConfig { keep_records: true, ..config_from(config)? };
-        pseudolens_core::audit_table_with_control(&self.part.table, &config, self.original.clone(), self.population.clone(), self.control.clone())
-            .map(|r| per_record_csv(&r))
-            .map_err(|e| error(&e))
+        self.sides.audit_table(&self.part.table, &config).map(|r| per_record_csv(&r)).map_err(|e| error(&e))
     }
 
     /// The rows of these classes, from the table (see `Extract`).

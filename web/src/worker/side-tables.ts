@@ -2,11 +2,11 @@
 // table): each streamed into its reader (`Original`, `Reference`), read before the released
 // file, kept while the same file is given with the same settings, and given to the audit.
 
-import { Original, Reference, type KeptTable, type OriginalTable, type Population } from '../../pkg/pseudolens_wasm.js';
+import { Original, Reference, check_side, type KeptTable, type OriginalTable, type Population } from '../../pkg/pseudolens_wasm.js';
 import type { Target } from '../shared/protocol';
-import type { AuditConfig, WireError } from '../shared/report';
+import type { AuditConfig } from '../shared/report';
 import { withEncodingRetry } from './encoding-retry';
-import { formatOf } from './released';
+import { headOf } from './file-chunks';
 import { stream, type Sink } from './stream-read';
 
 /** A reader of a table beside the released one: `Reference` (population) or `Original`. */
@@ -21,17 +21,8 @@ interface SideReader<T> extends Sink {
  */
 function readSide<T>(id: number, file: File, target: Target, forced: Set<Target>, open: (encoding: 'windows-1252' | null) => SideReader<T>): Promise<T> {
   return withEncodingRetry(id, target, forced.has(target), async (encoding) => {
-    const format = await formatOf(file, file.name);
-    if (format !== 'csv') {
-      const what = format === 'parquet' ? 'a Parquet file' : 'an Excel workbook';
-      throw {
-        kind: 'input',
-        code: 'side_table_not_csv',
-        message: `this file is ${what}; the ${target === 'table' ? 'released' : target} table is read as CSV only: save it as CSV`,
-        line: null,
-        column: null,
-      } satisfies WireError;
-    }
+    // The engine decides whether the file can be this side table (it must be CSV).
+    check_side((await headOf(file)).subarray(0, 8), file.name, target);
     if (encoding) forced.add(target);
     const reader = open(encoding);
     try {

@@ -4,7 +4,7 @@
 use super::kept::summarise;
 use super::warnings::{not_assessable, table_warnings};
 use crate::config::AuditConfig;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::identity::disjoint::DisjointClasses;
 use crate::report::{ReadPath, Report, Warning, metric_warnings};
 use crate::table::Table;
@@ -25,14 +25,7 @@ pub fn audit_disjoint(profile: &Table, classes: &DisjointClasses, config: &Audit
     config.csv_options()?;
     let mut qi = Vec::new();
     for name in &config.quasi_identifiers {
-        match profile.header.iter().position(|c| c == name) {
-            Some(i) => qi.push(i),
-            None => {
-                return Err(
-                    Error::config("unknown_column", format!("there is no column \"{name}\"; the columns are: {}", profile.header.join(", "))).in_column(name)
-                );
-            }
-        }
+        qi.push(crate::table::header::find(&profile.header, name)?);
     }
     // Spec README Sec 3: A is ordered by column position.
     qi.sort_unstable();

@@ -62,11 +62,7 @@ pub struct TableSummary {
 
 impl TableSummary {
     pub(super) fn new(columns: &[String], config: &AuditConfig) -> Result<Self> {
-        let find = |name: &String| {
-            columns.iter().position(|c| c == name).ok_or_else(|| {
-                Error::config("unknown_column", format!("there is no column \"{name}\"; the columns are: {}", columns.join(", "))).in_column(name)
-            })
-        };
+        let find = |name: &String| crate::table::header::find(columns, name);
         let qi_index = config.quasi_identifiers.iter().map(find).collect::<Result<Vec<_>>>()?;
         let sensitive_index = config.sensitive.iter().map(find).collect::<Result<Vec<_>>>()?;
         let mut sorted = qi_index.clone();

@@ -17,6 +17,7 @@ use crate::ingest::cell::{Cell, Normaliser};
 use crate::metric::MetricResult;
 use crate::table::classes::{ClassTable, MissingPolicy};
 use crate::table::dictionary::MISSING;
+use crate::table::header;
 
 /// The statistics of a set of classes that no other part of the table holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -130,14 +131,7 @@ impl ClassHasher {
     /// The hasher of the QIs `qi` in a table with this header, cells normalised by `norm`;
     /// `unknown_column` when one is not in it.
     pub fn new(header: &[String], qi: &[String], norm: Normaliser) -> Result<ClassHasher> {
-        let columns = qi
-            .iter()
-            .map(|name| {
-                header.iter().position(|c| c == name).ok_or_else(|| {
-                    Error::config("unknown_column", format!("there is no column \"{name}\"; the columns are: {}", header.join(", "))).in_column(name)
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let columns = qi.iter().map(|name| header::find(header, name)).collect::<Result<Vec<_>>>()?;
         Ok(ClassHasher { norm, columns })
     }
 

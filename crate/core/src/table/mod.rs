@@ -14,6 +14,7 @@ pub mod codes;
 pub mod column;
 pub mod compatible;
 pub mod dictionary;
+pub mod header;
 pub mod kind;
 pub mod lines;
 pub mod packing;

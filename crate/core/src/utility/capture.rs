@@ -3,11 +3,11 @@
 //! model need every cell. Each column is dictionary-encoded (one `u32` per cell), so memory
 //! grows with the rows times 4 bytes plus the distinct values.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::ingest::cell::{Cell, Normaliser, parse_num};
 use crate::ingest::reader::{InputFacts, Row};
-use crate::table::Block;
 use crate::table::dictionary::Dictionary;
+use crate::table::{Block, header};
 
 /// One captured column: its values and, per row, the code of the row's value.
 #[derive(Debug, Clone, Default)]
@@ -68,15 +68,7 @@ impl Captured {
     /// Captures the columns of a table with header `header` that `wanted` accepts, and the
     /// record id `record_id` that pairs rows (spec README Sec 8).
     pub fn new(header: &[String], wanted: impl Fn(&str) -> bool, record_id: Option<&str>) -> Result<Self> {
-        let id_column = match record_id {
-            Some(id) => Some(
-                header
-                    .iter()
-                    .position(|h| h == id)
-                    .ok_or_else(|| Error::config("unknown_column", format!("there is no record-id column \"{id}\"")).in_column(id))?,
-            ),
-            None => None,
-        };
+        let id_column = record_id.map(|id| header::find(header, id)).transpose()?;
         let positions: Vec<usize> = (0..header.len()).filter(|&i| Some(i) != id_column && wanted(&header[i])).collect();
         Ok(Captured {
             names: positions.iter().map(|&i| header[i].clone()).collect(),

@@ -1,4 +1,4 @@
-//! Reading one file on all cores (issue 11): the start of the file is probed for its dialect
+//! Reading one CSV file on all cores (issue 11): the start of the file is probed for its dialect
 //! and header, the file is cut into byte ranges, each range is read by its own thread into
 //! a part ([`FilePart`]: an audit's or a kept table's), and the parts are merged in file order. A thread that finishes its range
 //! early takes the second half of what is left of the largest other range. A thread whose
@@ -13,9 +13,9 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use pseudolens_core::{AuditConfig, FilePart, ReadsTable};
-use pseudolens_core::{ContentHash, Probe, Reader, Span};
+use pseudolens_core::{Probe, Reader, Span};
 
-use crate::{CHUNK, Failure, io_err};
+use crate::file::{CHUNK, Failure, ReadProgress, io_err, sha256};
 
 /// Below this size a file is read on one thread.
 const MIN_PARALLEL: u64 = 8 << 20;
@@ -27,21 +27,20 @@ const PROBE_BYTES: usize = 16 << 20;
 /// (`pseudolens_core`'s `SAMPLE_BYTES`), so that every step sees the same first sample.
 const PROBE_FIRST: usize = 64 << 10;
 
-/// The number of threads to read with and to compute on: `--threads`, else every core. The
-/// core's own work after the read (`pseudolens_core::par`) is held to the same number.
-pub fn use_threads(asked: Option<usize>) -> usize {
-    let n = asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-    pseudolens_core::par::set_threads(n);
-    n
-}
-
 /// Starts the reader of one part of a file: an audit, or a table reader.
 pub type PartReader<'a, R> = dyn Fn(&Probe, Span) -> Result<R, pseudolens_core::Error> + Sync + 'a;
 
-/// Reads `path` in parts on `threads` threads, each started by `make`; `None` when the file
-/// is better read on one thread (small, UTF-16, a header that does not probe, or an error
-/// somewhere: the caller's one-thread read reports it exactly).
-pub fn read_in_parts<R: ReadsTable>(path: &Path, config: &AuditConfig, threads: usize, make: &PartReader<'_, R>) -> Result<Option<R::Part>, Failure>
+/// Reads `path` in parts on `threads` threads, each started by `make`, counting the bytes in
+/// `progress`; `None` when the file is better read on one thread (small, UTF-16, a header
+/// that does not probe, or an error somewhere: the caller's one-thread read reports it
+/// exactly).
+pub fn read_in_parts<R: ReadsTable>(
+    path: &Path,
+    config: &AuditConfig,
+    threads: usize,
+    progress: &dyn ReadProgress,
+    make: &PartReader<'_, R>,
+) -> Result<Option<R::Part>, Failure>
 where
     R::Part: Send,
 {
@@ -50,7 +49,7 @@ where
         return Ok(None);
     }
     let Some(probe) = probe(path, config, len)? else { return Ok(None) };
-    crate::progress::reading(&path.display().to_string(), len);
+    progress.start(&path.display().to_string(), len);
     let board = Board::new(Span::split(len, threads), len);
     let (parts, sha) = std::thread::scope(|s| {
         let sha = s.spawn(|| sha256(path));
@@ -61,7 +60,7 @@ where
                     let mut done = Vec::new();
                     let mut k = Some(first);
                     while let Some(at) = k {
-                        done.push((at, read_part(path, probe, board.span(at), Some((board, at)), make)));
+                        done.push((at, read_part(path, probe, board.span(at), Some((board, at)), progress, make)));
                         k = board.split();
                     }
                     done
@@ -83,7 +82,7 @@ where
             (None, Ok(p)) => p,
             (Some(end), Ok(p)) if p.bounds().map(|b| b.first) == Some(end) => p,
             (None, Err(_)) => return Ok(None),
-            (Some(end), _) => match read_part(path, &probe, span.after(end), None, make) {
+            (Some(end), _) => match read_part(path, &probe, span.after(end), None, progress, make) {
                 Ok(p) => p,
                 Err(_) => return Ok(None),
             },
@@ -158,7 +157,8 @@ impl Board {
     }
 }
 
-fn panicked() -> Failure {
+/// The failure of a reading thread that panicked.
+pub(crate) fn panicked() -> Failure {
     Failure::Io("a reading thread stopped unexpectedly".into())
 }
 
@@ -188,7 +188,14 @@ fn probe(path: &Path, config: &AuditConfig, len: u64) -> Result<Option<Probe>, F
 
 /// One part: its range read from its start, on until the part has its last record; a part
 /// on the `board` ends earlier when another thread takes the rest of its range.
-fn read_part<R: ReadsTable>(path: &Path, probe: &Probe, span: Span, board: Option<(&Board, usize)>, make: &PartReader<'_, R>) -> Result<R::Part, Failure> {
+fn read_part<R: ReadsTable>(
+    path: &Path,
+    probe: &Probe,
+    span: Span,
+    board: Option<(&Board, usize)>,
+    progress: &dyn ReadProgress,
+    make: &PartReader<'_, R>,
+) -> Result<R::Part, Failure> {
     let read = || {
         let mut audit = make(probe, span)?;
         let mut file = File::open(path).map_err(io_err(path))?;
@@ -201,7 +208,7 @@ fn read_part<R: ReadsTable>(path: &Path, probe: &Probe, span: Span, board: Optio
                 break;
             }
             pos += n as u64;
-            crate::progress::read(n);
+            progress.read(n);
             if let Some((board, k)) = board {
                 let now = board.advance(k, pos);
                 if now != end {
@@ -219,20 +226,6 @@ fn read_part<R: ReadsTable>(path: &Path, probe: &Probe, span: Span, board: Optio
         board.finish(k);
     }
     part
-}
-
-/// The SHA-256 of the file, lower-case hex.
-pub fn sha256(path: &Path) -> Result<String, Failure> {
-    let mut file = File::open(path).map_err(io_err(path))?;
-    let mut hash = ContentHash::default();
-    let mut buf = vec![0u8; CHUNK];
-    loop {
-        let n = file.read(&mut buf).map_err(io_err(path))?;
-        if n == 0 {
-            return Ok(hash.hex());
-        }
-        hash.update(&buf[..n]);
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,127 @@
+//! The files of an audit: the side tables read once (CSV only, each with the encoding
+//! fallback) into the core's [`Sides`], then each release read into a table kept in memory
+//! or audited streaming against them, on several threads.
+
+use std::path::Path;
+
+use pseudolens_core::{Audit, AuditConfig, Format, Probe, Report, SideReader, SideRole, Sides, Span, Table, TableReader, Warning};
+
+use crate::cells::read_cells;
+use crate::file::{Failure, ReadProgress, format_of, io_err, stream, with_fallback};
+use crate::parallel::read_in_parts;
+
+/// The files of the side tables of an audit, each optional.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SidePaths<'a> {
+    /// The original `O`.
+    pub original: Option<&'a Path>,
+    /// The reference (population) table `E`.
+    pub reference: Option<&'a Path>,
+    /// The control table `C` of the attacks.
+    pub control: Option<&'a Path>,
+}
+
+/// The side tables of an audit, read once, and how each release is read against them.
+pub struct Files {
+    /// The side tables.
+    pub sides: Sides,
+    /// The warnings of reading the side tables (an encoding fallback), for every report.
+    pub warnings: Vec<Warning>,
+    /// Threads to read a release with.
+    pub threads: usize,
+    /// The sheet of a workbook to read (default: the first).
+    pub sheet: Option<String>,
+    /// Where the bytes read are counted.
+    pub progress: &'static dyn ReadProgress,
+}
+
+impl Files {
+    /// Reads the side tables at `paths` with the audit's settings: each must be CSV (checked
+    /// for all before any is read); each detects its own encoding, with the fallback. A
+    /// release is then read on one thread, from the first sheet of a workbook.
+    pub fn read(config: &AuditConfig, paths: SidePaths<'_>, progress: &'static dyn ReadProgress) -> Result<Files, Failure> {
+        // The order of the warnings: E, O, C.
+        let paths = [(SideRole::Reference, paths.reference), (SideRole::Original, paths.original), (SideRole::Control, paths.control)];
+        let paths: Vec<(SideRole, &Path)> = paths.into_iter().filter_map(|(role, path)| Some((role, path?))).collect();
+        for &(role, path) in &paths {
+            role.check_format(&path.display().to_string(), format_of(path)?)?;
+        }
+        let mut files = Files { sides: Sides::default(), warnings: Vec::new(), threads: 1, sheet: None, progress };
+        for (role, path) in paths {
+            let (reader, warning) = with_fallback(path, None, |encoding| {
+                let mut reader = SideReader::new(role, config, encoding);
+                stream(path, progress, |chunk| reader.push(chunk))?;
+                Ok(reader)
+            })?;
+            reader.finish(&mut files.sides)?;
+            files.warnings.extend(warning);
+        }
+        Ok(files)
+    }
+
+    /// Adds to `report` the warnings of reading: the release's (`release`), then the side
+    /// tables'.
+    pub fn add_warnings(&self, report: &mut Report, release: impl IntoIterator<Item = Warning>) {
+        report.warnings.extend(release.into_iter().chain(self.warnings.iter().cloned()));
+    }
+
+    /// Reads the release at `path` into a table kept in memory, with the encoding fallback
+    /// (its warning, if any): in parts on [`Files::threads`] threads when it is large enough.
+    pub fn read_table(&self, path: &Path, config: &AuditConfig) -> Result<(Table, Option<Warning>), Failure> {
+        let format = format_of(path)?;
+        if format != Format::Csv {
+            let make = || Ok(TableReader::new(config.table_settings()?));
+            return Ok((read_cells(path, &make, format, self.sheet.as_deref(), self.threads)?.table, None));
+        }
+        let len = std::fs::metadata(path).map_err(io_err(path))?.len();
+        with_fallback(path, config.encoding, |encoding| {
+            let config = AuditConfig { encoding, ..config.clone() };
+            let make = |probe: &Probe, span: Span| {
+                let mut part = TableReader::part(config.table_settings()?, probe, span);
+                part.expect_file_bytes(len);
+                Ok(part)
+            };
+            if let Some(part) = read_in_parts(path, &config, self.threads, self.progress, &make)? {
+                return Ok(part.table);
+            }
+            let mut reader = TableReader::new(config.table_settings()?);
+            reader.expect_file_bytes(len);
+            stream(path, self.progress, |chunk| reader.push(chunk))?;
+            Ok(reader.finish()?.table)
+        })
+    }
+
+    /// Audits the release at `path` against the side tables, streaming (in parts on
+    /// [`Files::threads`] threads when it is large enough), with the encoding fallback; the
+    /// report has the warnings of reading ([`Files::add_warnings`]).
+    pub fn stream(&self, path: &Path, config: &AuditConfig) -> Result<Report, Failure> {
+        let audit = |config: &AuditConfig| {
+            let mut audit = Audit::new(config.clone())?;
+            self.sides.give_to(&mut audit);
+            Ok(audit)
+        };
+        let format = format_of(path)?;
+        if format != Format::Csv {
+            let make = || audit(config);
+            let mut report = read_cells(path, &make, format, self.sheet.as_deref(), self.threads)?.finish();
+            self.add_warnings(&mut report, None);
+            return Ok(report);
+        }
+        let (mut report, warning) = with_fallback(path, config.encoding, |encoding| {
+            let config = AuditConfig { encoding, ..config.clone() };
+            let make = |probe: &Probe, span: Span| {
+                let mut part = Audit::part(config.clone(), probe, span)?;
+                self.sides.give_to(&mut part);
+                Ok(part)
+            };
+            if let Some(part) = read_in_parts(path, &config, self.threads, self.progress, &make)? {
+                return Ok(part.finish());
+            }
+            let mut audit = audit(&config)?;
+            stream(path, self.progress, |chunk| audit.push(chunk))?;
+            Ok(audit.finish()?)
+        })?;
+        self.add_warnings(&mut report, warning);
+        Ok(report)
+    }
+}
