@@ -623,7 +623,7 @@ pub fn warm_up() -> Result<(), JsValue> {
         let mut pending = table.start_audit(to_js(config))?;
         let stats = pending.lattice().map(|lattice| attribution_stats(&lattice)).transpose()?;
         pending.finish_others()?;
-        // The page asks for the shareable variant of every report it shows.
+        // The worker sends the shareable variant with every report it posts.
         shareable(pending.complete(stats)?, None)?;
     }
     Ok(())
