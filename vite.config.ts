@@ -15,9 +15,7 @@ function checkHeadersFile(): Plugin {
     buildStart() {
       const expected = renderHeadersFile();
       if (readFileSync(headersFile, 'utf8') !== expected) {
-        this.error(
-          `web/public/_headers is out of date with web/security-headers.ts; it must read:\n${expected}`,
-        );
+        this.error(`web/public/_headers is out of date with web/security-headers.ts; it must read:\n${expected}`);
       }
     },
   };

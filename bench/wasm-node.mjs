@@ -6,7 +6,7 @@
 // instructions); `read as a part` reads it again as the page's readers do, told the file's size
 // and without the hash (the page hashes with Web Crypto beside them), in the instance the first
 // read warmed up. The measurement of record against native is tests/bench/engine.bench.ts.
-// Used for docs/decisions.md ("Why the sensitive-column path was slow in wasm").
+// Used for docs/decisions/numeric/wasm32-arithmetic.md.
 //
 //   node bench/wasm-node.mjs web/pkg FILE QIS [SENSITIVE]
 //   wasm-bindgen --target web --out-dir /tmp/pkg target/wasm32-unknown-unknown/wasm/pseudolens_wasm.wasm

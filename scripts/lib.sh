@@ -55,7 +55,7 @@ build_wasm() {
   wasm-bindgen --target web --out-dir web/pkg target/wasm32-unknown-unknown/wasm/pseudolens_wasm.wasm
   # wasm-opt (npm binaryen) strips the names and producers sections (1.78 -> 1.65 MB). No -O
   # passes: measured in V8 on 1M rows, -O3 made the audit 25-50 % slower than LLVM's own
-  # opt-level 3 + LTO output (docs/decisions.md).
+  # opt-level 3 + LTO output (docs/decisions/wasm/wasm-opt-strips-only.md).
   npx --no-install wasm-opt --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-multivalue --enable-reference-types --strip-debug --strip-producers \
     web/pkg/pseudolens_wasm_bg.wasm -o web/pkg/pseudolens_wasm_bg.wasm

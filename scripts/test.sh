@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: the format (rustfmt), clippy's lints (warnings denied) and the docs' links;
+# the page's TypeScript format and lints (Biome, biome.jsonc);
 # Rust unit, golden and property tests; the wasm binding in headless Chromium; the page's types
 # (tsc, the generated contract included) and pure logic (Vitest, tests/unit); the Python
 # cross-check against the spec's reference and the malformed-input corpus (tests/corpus)
@@ -24,11 +25,13 @@ run() { # run NAME COMMAND...: runs a suite, keeps its output for the summary
   if ! "$@" 2>&1 | tee "$LOGS/$name.log"; then failed_steps+=("$name"); fi
 }
 
-# Guard rails first: the format (rustfmt.toml), clippy's lints (every warning an error) and
-# the docs' intra-doc links (a broken one is an error).
+# Guard rails first: the format (rustfmt.toml), clippy's lints (every warning an error),
+# the docs' intra-doc links (a broken one is an error), and the TypeScript's format and lints
+# (biome.jsonc; a few seconds).
 run fmt cargo fmt --all --check
 run clippy cargo clippy --workspace --all-targets -- -D warnings
 run doc env RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links" cargo doc --workspace --no-deps --document-private-items --quiet
+run tslint npx biome ci web tests vite.config.ts vitest.config.ts playwright.config.ts
 run rust cargo test --workspace
 run wasm cargo test -p pseudolens-wasm --target wasm32-unknown-unknown --test web
 run unit npx vitest run

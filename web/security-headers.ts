@@ -55,15 +55,12 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
  */
 export const DEV_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   ...SECURITY_HEADERS,
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY.replace(
-    "style-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-  ),
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
 };
 
 /** The `_headers` file (Netlify / Cloudflare Pages format) for the production headers. */
 export function renderHeadersFile(): string {
   const lines = ['# Generated from web/security-headers.ts; keep in sync (the build checks it).', '/*'];
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) lines.push(`  ${name}: ${value}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

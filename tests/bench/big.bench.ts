@@ -63,7 +63,10 @@ function sampler(): { lap: () => Peak; stop: () => Peak } {
   let peakProcess = 0;
   const sample = () => {
     const sizes = descendants(process.pid).map((pid) => kb(pid, 'smaps_rollup', 'Pss'));
-    peak = Math.max(peak, sizes.reduce((s, x) => s + x, 0));
+    peak = Math.max(
+      peak,
+      sizes.reduce((s, x) => s + x, 0),
+    );
     peakProcess = Math.max(peakProcess, ...sizes, 0);
   };
   const timer = setInterval(sample, 200);
@@ -94,7 +97,10 @@ async function until(page: Page, selector: string): Promise<{ seconds: number; e
     page
       .locator('#progress-text')
       .textContent()
-      .then((text) => console.log(`${Math.round((Date.now() - started) / 1000)} s: ${text?.trim() ?? ''}`), () => undefined);
+      .then(
+        (text) => console.log(`${Math.round((Date.now() - started) / 1000)} s: ${text?.trim() ?? ''}`),
+        () => undefined,
+      );
   }, 30_000);
   await page.locator(`${selector}, #messages .message-error`).first().waitFor({ timeout: 0 });
   clearInterval(progress);
@@ -112,7 +118,13 @@ test('the page on a big export', async ({ page }) => {
   await page.locator('#file-input').setInputFiles(FILE);
   const read = await until(page, '#run-audit:visible');
   const readPeak = memory.lap();
-  const readNote = (await page.locator('#read-note').textContent().catch(() => null))?.trim() ?? null;
+  const readNote =
+    (
+      await page
+        .locator('#read-note')
+        .textContent()
+        .catch(() => null)
+    )?.trim() ?? null;
   let audit: { seconds: number; error: string | null } | null = null;
   let freshness: string | null = null;
   if (!read.error) {
@@ -141,5 +153,5 @@ test('the page on a big export', async ({ page }) => {
     crashed,
   };
   console.log(JSON.stringify(result, null, 2));
-  writeFileSync(join(OUT, 'big-bench.json'), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(join(OUT, 'big-bench.json'), `${JSON.stringify(result, null, 2)}\n`);
 });

@@ -39,9 +39,7 @@ const ALL_SETTINGS: Setting[] = [
 ];
 
 /** The settings to run: all, or those named in BENCH_TABLES (adult, hospital). */
-export const SETTINGS = process.env.BENCH_TABLES
-  ? ALL_SETTINGS.filter((s) => process.env.BENCH_TABLES!.split(',').includes(s.name))
-  : ALL_SETTINGS;
+export const SETTINGS = process.env.BENCH_TABLES ? ALL_SETTINGS.filter((s) => process.env.BENCH_TABLES!.split(',').includes(s.name)) : ALL_SETTINGS;
 
 const MIME: Record<string, string> = {
   '.html': 'text/html',

@@ -65,7 +65,9 @@ const profileShown = () => {
 const resultsFresh = (recomputed: boolean) => {
   const f = document.querySelector<HTMLElement>('#results-freshness');
   const ok =
-    !!f && f.dataset.state === 'fresh' && !f.hidden &&
+    !!f &&
+    f.dataset.state === 'fresh' &&
+    !f.hidden &&
     !!document.querySelector('#results-panel [data-metric="k_anonymity"] .card-value') &&
     (!recomputed || (f.textContent ?? '').startsWith('Recomputed'));
   return ok && performance.now();
@@ -117,7 +119,9 @@ async function pseudolens(page: Page, path: string, s: Setting): Promise<Pseudol
   const file = await mark(page, 'file');
 
   await page.locator(`select[data-column="${s.drop}"]`).selectOption('insensitive');
-  await expect(freshness).not.toHaveAttribute('data-state', 'fresh', { timeout: 5_000 }).catch(() => undefined);
+  await expect(freshness)
+    .not.toHaveAttribute('data-state', 'fresh', { timeout: 5_000 })
+    .catch(() => undefined);
   const recomputed = await when(page, resultsFresh, true);
   const role = await mark(page, 'role');
   const reaudited = (await freshness.textContent()) ?? '';
@@ -169,7 +173,15 @@ async function duckdbRun(page: Page, path: string, s: Setting): Promise<DuckdbRu
       const reTable = (await w.duckdbGroupByTable!('t', reauditQis, sas)) as { ms: number };
       const qiClasses = ((await w.duckdbGroupByTable!('t', qis, [])) as { classes: number }).classes;
       await w.duckdbDrop!(name, 't');
-      return { firstReportMs: end - w.__marks.file!, queryMs: first.ms, classes: first.classes, reauditFileMs: reFile.ms, loadMs: load.ms, reauditTableMs: reTable.ms, qiClasses };
+      return {
+        firstReportMs: end - w.__marks.file!,
+        queryMs: first.ms,
+        classes: first.classes,
+        reauditFileMs: reFile.ms,
+        loadMs: load.ms,
+        reauditTableMs: reTable.ms,
+        qiClasses,
+      };
     },
     { qis: s.qis, sas: s.sas, reauditQis },
   );
@@ -234,14 +246,34 @@ test('pseudolens and DuckDB-wasm in the same browser', async ({ browser }) => {
       // Cross-check: both count the same classes (the page shows classes / records to 4 decimals).
       const expected = dk[0] ? (dk[0].qiClasses / ROWS).toFixed(4) : null;
       const agree = pl.every((r) => r.rInternal === expected);
-      console.log(`  cross-check: DuckDB-wasm ${dk[0]?.qiClasses} classes (r_internal ${expected}), page ${pl.map((r) => r.rInternal).join(' ')}: ${agree ? 'agree' : 'DIFFER'}`);
-      results.push({ crossCheck: { duckdbClasses: dk[0]?.qiClasses ?? null, expectedRInternal: expected, pageRInternal: pl.map((r) => r.rInternal), agree }, setting: s, rows: ROWS, mb, runs: RUNS, pseudolens: { median: p, runs: pl }, duckdb: { median: d, runs: dk } });
+      console.log(
+        `  cross-check: DuckDB-wasm ${dk[0]?.qiClasses} classes (r_internal ${expected}), page ${pl.map((r) => r.rInternal).join(' ')}: ${agree ? 'agree' : 'DIFFER'}`,
+      );
+      results.push({
+        crossCheck: { duckdbClasses: dk[0]?.qiClasses ?? null, expectedRInternal: expected, pageRInternal: pl.map((r) => r.rInternal), agree },
+        setting: s,
+        rows: ROWS,
+        mb,
+        runs: RUNS,
+        pseudolens: { median: p, runs: pl },
+        duckdb: { median: d, runs: dk },
+      });
       const head = `${s.name} ${s.qis.length} QIs${s.sas.length ? ` + ${s.sas.length} SAs` : ''}`;
       table.push(
         [`${head}: drop to first report (read + audit)`, fmt(p.firstReportMs), fmt(d.firstReportMs), ratio(p.firstReportMs, d.firstReportMs)],
         [`  of which read + profile (${p.readers} workers) / audit`, `${fmt(p.readMs)} / ${fmt(p.auditMs)}`, '', ''],
-        [`${head}: re-audit, ${s.drop} dropped (wall, 50 ms pause incl.)`, fmt(p.reauditMs), `${fmt(d.reauditFileMs)} (file)`, ratio(p.reauditMs, d.reauditFileMs)],
-        [`${head}: re-audit, compute only (page's "Recomputed in")`, fmt(p.pageReauditMs), `${fmt(d.reauditTableMs)} (table)`, ratio(p.pageReauditMs, d.reauditTableMs)],
+        [
+          `${head}: re-audit, ${s.drop} dropped (wall, 50 ms pause incl.)`,
+          fmt(p.reauditMs),
+          `${fmt(d.reauditFileMs)} (file)`,
+          ratio(p.reauditMs, d.reauditFileMs),
+        ],
+        [
+          `${head}: re-audit, compute only (page's "Recomputed in")`,
+          fmt(p.pageReauditMs),
+          `${fmt(d.reauditTableMs)} (table)`,
+          ratio(p.pageReauditMs, d.reauditTableMs),
+        ],
         [`  DuckDB-wasm: load into a table in memory`, '', fmt(d.loadMs), ''],
       );
     }
@@ -260,6 +292,10 @@ test('pseudolens and DuckDB-wasm in the same browser', async ({ browser }) => {
   );
   writeFileSync(
     join(OUT, 'browser-bench.json'),
-    JSON.stringify({ date: new Date().toISOString(), rows: ROWS, runs: RUNS, cores: cpus().length, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadAtEnd, results }, null, 2),
+    JSON.stringify(
+      { date: new Date().toISOString(), rows: ROWS, runs: RUNS, cores: cpus().length, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadAtEnd, results },
+      null,
+      2,
+    ),
   );
 });

@@ -8,11 +8,11 @@ generator function that returns the file's bytes and, next to them, what the rea
 of them under strict reading (the default) and under lenient reading (`--lenient`, the page's
 checkbox): either an error `{code, line, column, phrases}` or the figures of `input`, the
 reading warnings and a few values. Every expectation is written here by hand, reasoned from
-the bytes and the reading rules of docs/decisions.md ("Ingest") -- never recorded from the
+the bytes and the reading rules of docs/decisions/ingest/ -- never recorded from the
 program's output. Counts are spelled out as formulas of how the file is built (rows written,
 lines written), so the reasoning can be checked by reading the generator.
 
-The reading rules the expectations rest on (decisions.md, "Ingest"):
+The reading rules the expectations rest on (docs/decisions/ingest/):
 - a line ends at CRLF, LF or a lone CR; a record ends at a line end outside quotes or at the
   end of the file; an empty line (or a line of white space, with several columns) is a blank
   record; `records = header + audited + blank + in error`; `lines` does not count the empty

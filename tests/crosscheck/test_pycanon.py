@@ -326,7 +326,7 @@ def coarsened(qis, rows):
 def test_discernibility_matches_pycanon(builder, tmp_path):
     """utility.md Sec 9: pyCANON's discernability_metric equals `discernibility.result`. The
     release keeps every row of the original (pyCANON penalises deleted rows, the spec rows of
-    P outside the risk scope: docs/decisions.md), once as it is and once coarsened."""
+    P outside the risk scope: docs/decisions/utility/arx-quality-models.md), once as it is and once coarsened."""
     qis, str_sas, num_sas, rows = builder()
     sas = str_sas + num_sas
     original = tmp_path / "o.csv"

@@ -56,7 +56,13 @@ test('the advice for adult.csv equals the CLI, with a suppression k set on the p
   await openApp(page);
   await page.locator('#file-input').setInputFiles(ADULT);
   await expect(page.locator('#profile-panel')).toContainText('adult.csv');
-  const roles: Record<string, string> = { age: 'quasi_identifier', sex: 'quasi_identifier', race: 'quasi_identifier', 'marital-status': 'quasi_identifier', education: 'quasi_identifier' };
+  const roles: Record<string, string> = {
+    age: 'quasi_identifier',
+    sex: 'quasi_identifier',
+    race: 'quasi_identifier',
+    'marital-status': 'quasi_identifier',
+    education: 'quasi_identifier',
+  };
   for (const select of await page.locator('select[data-column]').all()) {
     const column = (await select.getAttribute('data-column'))!;
     await select.selectOption(roles[column] ?? 'insensitive');

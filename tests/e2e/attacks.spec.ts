@@ -48,7 +48,13 @@ const C = `age,sex,zip,income,diag
 51,F,300,5900,flu
 31,M,200,2800,asthma
 `;
-const ROLES: Record<string, string> = { age: 'quasi_identifier', sex: 'quasi_identifier', zip: 'quasi_identifier', income: 'quasi_identifier', diag: 'sensitive' };
+const ROLES: Record<string, string> = {
+  age: 'quasi_identifier',
+  sex: 'quasi_identifier',
+  zip: 'quasi_identifier',
+  income: 'quasi_identifier',
+  diag: 'sensitive',
+};
 const csv = (name: string, text: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
 
 interface CliMetric {
@@ -60,9 +66,29 @@ interface CliMetric {
 function cliAttacks(): CliMetric[] {
   expect(existsSync(CLI), `the CLI ${CLI} must be built first (cargo build --release)`).toBe(true);
   const dir = mkdtempSync(join(tmpdir(), 'attacks-'));
-  for (const [name, text] of [['o.csv', O], ['p.csv', P], ['c.csv', C]]) writeFileSync(join(dir, name!), text!);
-  const args = ['audit', join(dir, 'p.csv'), '--original', join(dir, 'o.csv'), '--control', join(dir, 'c.csv'), '--qi', 'age,sex,zip,income', '--sensitive', 'diag',
-    '--n-attacks', '10', '--attack-seed', '3', '--json'];
+  for (const [name, text] of [
+    ['o.csv', O],
+    ['p.csv', P],
+    ['c.csv', C],
+  ])
+    writeFileSync(join(dir, name!), text!);
+  const args = [
+    'audit',
+    join(dir, 'p.csv'),
+    '--original',
+    join(dir, 'o.csv'),
+    '--control',
+    join(dir, 'c.csv'),
+    '--qi',
+    'age,sex,zip,income',
+    '--sensitive',
+    'diag',
+    '--n-attacks',
+    '10',
+    '--attack-seed',
+    '3',
+    '--json',
+  ];
   const report = JSON.parse(execFileSync(CLI, args, { encoding: 'utf8' })) as { metrics: (CliMetric & { family: string })[] };
   return report.metrics.filter((m) => m.family === 'attack');
 }

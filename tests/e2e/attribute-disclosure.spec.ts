@@ -6,7 +6,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { coreFixture, expectNoHorizontalOverflow, openApp, openSection, runSample } from './helpers.ts';
 
-
 async function setRoles(page: Page, roles: Record<string, string>): Promise<void> {
   for (const select of await page.locator('#profile-panel select[data-column]').all()) {
     const column = (await select.getAttribute('data-column'))!;
@@ -49,7 +48,10 @@ test('the sample shows attribute disclosure for its diagnosis column and the SCO
   await expect(chart).toBeVisible();
   const rows = chart.locator('.dist-rows').first().locator('.dist-row');
   expect(await rows.count()).toBeGreaterThan(1);
-  const widest = await rows.first().locator('.dist-fill.in-class').evaluate((e) => e.getBoundingClientRect().width);
+  const widest = await rows
+    .first()
+    .locator('.dist-fill.in-class')
+    .evaluate((e) => e.getBoundingClientRect().width);
   expect(widest).toBeGreaterThan(50);
 
   // Default thresholds l 2 and t 0.5 are checked; beta is not.
@@ -178,7 +180,14 @@ test('the options of issue 15: hierarchical distance, an ordinal column, the SA 
   await openG2(page);
   // golden.md G2's disease hierarchy in ARX's layout, and salary declared ordinal (numeric order).
   const hierarchy = testInfo.outputPath('disease.csv');
-  const rows = [['flu', 'Respiratory'], ['pneumonia', 'Respiratory'], ['bronchitis', 'Respiratory'], ['gastric ulcer', 'Digestive'], ['gastritis', 'Digestive'], ['stomach cancer', 'Digestive']];
+  const rows = [
+    ['flu', 'Respiratory'],
+    ['pneumonia', 'Respiratory'],
+    ['bronchitis', 'Respiratory'],
+    ['gastric ulcer', 'Digestive'],
+    ['gastritis', 'Digestive'],
+    ['stomach cancer', 'Digestive'],
+  ];
   const { writeFileSync } = await import('node:fs');
   writeFileSync(hierarchy, rows.map(([leaf, node]) => `${leaf};${node};*\n`).join(''));
   await page.locator('#t-distance').selectOption('hierarchical');

@@ -87,7 +87,13 @@ test('the audit of a large file moves the bar and shows the time left', async ({
   // estimate once a quarter of a second of the phase has passed: how many lines show one
   // depends on the machine's speed, so the rule of the estimate is tested in
   // tests/unit/estimate.test.ts).
-  expect(during.some((s) => s.value > 0 && s.value < ROWS && /of 1,500,000 rows · \d+\.\d+% · /.test(s.text)), JSON.stringify(during)).toBe(true);
+  expect(
+    during.some((s) => s.value > 0 && s.value < ROWS && /of 1,500,000 rows · \d+\.\d+% · /.test(s.text)),
+    JSON.stringify(during),
+  ).toBe(true);
   const left = /· (estimating the time left|about \d+ (s|min) left|less than a second left|finishing)$/;
-  expect(during.every((s) => left.test(s.text)), JSON.stringify(during)).toBe(true);
+  expect(
+    during.every((s) => left.test(s.text)),
+    JSON.stringify(during),
+  ).toBe(true);
 });

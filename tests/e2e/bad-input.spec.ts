@@ -38,7 +38,7 @@ test('a Windows-1252 file is read with its accents intact', async ({ page }) => 
 test('a file that turns out not to be UTF-8 late is read again as Windows-1252', async ({ page }) => {
   await openApp(page);
   // 3 MB of plain ASCII (detected as UTF-8 from its start), then one Windows-1252 row.
-  const head = 'name,city\n' + 'Anna,Koeln\n'.repeat(280_000);
+  const head = `name,city\n${'Anna,Koeln\n'.repeat(280_000)}`;
   const bytes = Buffer.concat([Buffer.from(head), Buffer.from('Jos\xe9,M\xfcnchen\n', 'latin1')]);
   await page.locator('#file-input').setInputFiles({ name: 'late-latin1.csv', mimeType: 'text/csv', buffer: bytes });
   const note = page.locator('#messages .message-note');

@@ -20,7 +20,8 @@ test('the comparison saves as one printable HTML report', async ({ page, browser
   expect(existsSync(CLI), `the CLI ${CLI} must be built first`).toBe(true);
   const dir = mkdtempSync(join(tmpdir(), 'pseudolens-comparison-'));
   const files = ['lvl1.csv', 'lvl2.csv', 'lvl3.csv'];
-  for (const level of [0, 1, 2, 3]) writeFileSync(join(dir, `lvl${level}.csv`), execFileSync(resolve(CLI), ['generate', '--rows', '1500', '--level', String(level)]));
+  for (const level of [0, 1, 2, 3])
+    writeFileSync(join(dir, `lvl${level}.csv`), execFileSync(resolve(CLI), ['generate', '--rows', '1500', '--level', String(level)]));
 
   await openApp(page);
   await page.locator('#candidates-input').setInputFiles(files.map((f) => join(dir, f)));
@@ -42,17 +43,28 @@ test('the comparison saves as one printable HTML report', async ({ page, browser
   // What it holds, then the choice, every measure and the charts; the files and settings last.
   const at = (id: string) => html.indexOf(`id="${id}"`);
   const parts = ['report-disclosure', 'best-candidate', 'candidates-table', 'report-inputs', 'report-roles'].map(at);
-  expect(parts.every((p) => p > 0), `${parts}`).toBe(true);
+  expect(
+    parts.every((p) => p > 0),
+    `${parts}`,
+  ).toBe(true);
   expect([...parts].sort((a, b) => a - b)).toEqual(parts);
   expect(html).toContain('data-disclosure="aggregates"');
   expect(html).toContain(`data-candidate="${await best.getAttribute('data-candidate')}"`);
   expect(html).toMatch(/<svg[^>]*class="[^"]*ru-map/);
   expect(html).toMatch(/<img [^>]*src="data:image\/png;base64,[^"]{1000,}"/);
   for (const [i, f] of files.entries()) {
-    const sha = createHash('sha256').update(readFileSync(join(dir, f))).digest('hex');
+    const sha = createHash('sha256')
+      .update(readFileSync(join(dir, f)))
+      .digest('hex');
     expect(html).toMatch(new RegExp(`data-input="Candidate ${i + 1}">.*?${f}.*?${sha}`));
   }
-  expect(html).toMatch(new RegExp(`data-input="Original table \\(utility\\)">.*?lvl0.csv.*?${createHash('sha256').update(readFileSync(join(dir, 'lvl0.csv'))).digest('hex')}`));
+  expect(html).toMatch(
+    new RegExp(
+      `data-input="Original table \\(utility\\)">.*?lvl0.csv.*?${createHash('sha256')
+        .update(readFileSync(join(dir, 'lvl0.csv')))
+        .digest('hex')}`,
+    ),
+  );
   expect(html).toMatch(/data-param="quasi_identifiers">.*?<td>age, sex, region<\/td>/);
   expect(html).not.toMatch(/<script|https?:|<(button|input|select|textarea)\b/i);
 

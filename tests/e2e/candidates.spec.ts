@@ -212,8 +212,20 @@ test('one release with its original and a reference table: R_external, R, safety
   const dir = mkdtempSync(join(tmpdir(), 'pseudolens-e3-'));
   writeFileSync(join(dir, 'e3.csv'), e3);
   const args = (extra: string[] = []) => [
-    'audit', coreFixture('g3_released.csv'), '--original', coreFixture('g3_original.csv'), '--record-id', 'rid',
-    '--qi', 'age,zip,sex', '--sensitive', 'diag', '--reference', join(dir, 'e3.csv'), ...extra, '--json',
+    'audit',
+    coreFixture('g3_released.csv'),
+    '--original',
+    coreFixture('g3_original.csv'),
+    '--record-id',
+    'rid',
+    '--qi',
+    'age,zip,sex',
+    '--sensitive',
+    'diag',
+    '--reference',
+    join(dir, 'e3.csv'),
+    ...extra,
+    '--json',
   ];
   const metrics = (JSON.parse(cli(args())) as { metrics: CliMetric[] }).metrics;
   const value = (id: string) => tableMetric(metrics, id).value as number;
@@ -231,7 +243,9 @@ test('one release with its original and a reference table: R_external, R, safety
   await expect(balance.locator('.fact[data-metric="r_external"] .fact-value')).toHaveText('0.5028');
   await expect(balance.locator('.fact[data-metric="r_external"] .fact-explain')).toContainText('1 divided by the number of its look-alikes');
   await expect(balance.locator('.fact[data-metric="r_external_match_rate"] .fact-value')).toHaveText('91.67%');
-  await expect(balance.locator('.fact[data-metric="r_external_match_rate"] .fact-explain')).toContainText('11 of 12 records have look-alikes among the 21 rows');
+  await expect(balance.locator('.fact[data-metric="r_external_match_rate"] .fact-explain')).toContainText(
+    '11 of 12 records have look-alikes among the 21 rows',
+  );
   await expect(balance.locator('.fact[data-metric="r_unique"] .fact-value')).toHaveText(value('r_unique').toFixed(4));
   const factors = tableMetric(metrics, 'r_external_probability').details.per_attribute as Record<string, number>;
   await expect(balance.locator('.fact[data-metric="r_external_probability"] .fact-explain')).toContainText(
@@ -268,7 +282,9 @@ test('one release with its original and a reference table: R_external, R, safety
   await page.locator('#risk-combination-weighted').check();
   await page.getByRole('button', { name: 'Run audit' }).click();
   await expect(page.locator('#balance-section .card[data-metric="risk_r"] .card-value')).toHaveText('0.6681', { timeout: 30_000 });
-  await expect(page.locator('#balance-section .card[data-metric="risk_r"] .card-explain')).toContainText('R = 0.50 × R_internal 0.8333 + 0.50 × R_external 0.5028');
+  await expect(page.locator('#balance-section .card[data-metric="risk_r"] .card-explain')).toContainText(
+    'R = 0.50 × R_internal 0.8333 + 0.50 × R_external 0.5028',
+  );
   await expect(page.locator('#balance-section .card[data-metric="rut"] .card-value')).toHaveText((tableMetric(weighted, 'rut').value as number).toFixed(4));
   await expect(page.locator('#messages .message-error')).toHaveCount(0);
   expect(await violations()).toEqual([]);

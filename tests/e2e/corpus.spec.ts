@@ -157,7 +157,10 @@ async function expectOutcome(page: Page, o: Outcome, mode: 'strict' | 'lenient',
   for (const [code, phrases] of Object.entries(o.warning_phrases ?? {})) {
     if (code === 'encoding_fallback') continue;
     const items = await profile.locator(`.read-warnings li[data-code="${code}"]`).allInnerTexts();
-    expect(items.some((t) => phrases.every((p) => t.includes(p))), `${code}: ${phrases.join(' + ')} in ${items.join(' | ')}`).toBe(true);
+    expect(
+      items.some((t) => phrases.every((p) => t.includes(p))),
+      `${code}: ${phrases.join(' + ')} in ${items.join(' | ')}`,
+    ).toBe(true);
   }
   await expect(profile.locator('.partial-note')).toHaveCount(f.error_records > 0 ? 1 : 0);
   for (const check of o.values ?? []) if (!check.cli_only) await expectValue(page, check, expect);

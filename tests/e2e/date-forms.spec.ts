@@ -15,14 +15,15 @@ function german(): string {
     const mm = String(1 + (i % 12)).padStart(2, '0');
     rows.push(`${10115 + (i % 3)};${dd}.${mm}.${1950 + i};${i % 2 ? 'm' : 'w'};${60 + i},${i % 10}`);
   }
-  return rows.join('\r\n') + '\r\n';
+  return `${rows.join('\r\n')}\r\n`;
 }
 
 // 24 visits, day and month never above 12 (every value reads both ways), two sexes.
 function ambiguous(): string {
   const rows = ['visit,sex'];
-  for (let i = 0; i < 24; i++) rows.push(`${String(1 + (i % 12)).padStart(2, '0')}/${String(1 + Math.floor(i / 2)).padStart(2, '0')}/2020,${i % 2 ? 'm' : 'f'}`);
-  return rows.join('\n') + '\n';
+  for (let i = 0; i < 24; i++)
+    rows.push(`${String(1 + (i % 12)).padStart(2, '0')}/${String(1 + Math.floor(i / 2)).padStart(2, '0')}/2020,${i % 2 ? 'm' : 'f'}`);
+  return `${rows.join('\n')}\n`;
 }
 
 test('a German export reads its dates of birth and decimal commas', async ({ page }, testInfo) => {

@@ -84,7 +84,10 @@ export async function openG3(page: Page, roles: Record<string, string> = G3_ROLE
 /** golden.md's E3 as a plain table: each line repeated `count` times; `rename` renames columns. */
 export function expandedE3(rename: Record<string, string> = {}): string {
   const [header, ...lines] = readFileSync(coreFixture('e3.csv'), 'utf8').trim().split(/\r?\n/);
-  const columns = header!.split(',').slice(0, -1).map((c) => rename[c] ?? c);
+  const columns = header!
+    .split(',')
+    .slice(0, -1)
+    .map((c) => rename[c] ?? c);
   const rows = lines.flatMap((line) => {
     const cells = line.split(',');
     return Array.from({ length: Number(cells.pop()) }, () => cells.join(','));
@@ -131,7 +134,9 @@ export function largeCsv(testInfo: TestInfo): string {
   writeSync(fd, 'patient,age,sex,postcode,admitted,ward\n');
   const block: string[] = [];
   for (let i = 0; i < 20_000; i++) {
-    block.push(`P${i},${20 + (i % 70)},${i % 2 ? 'F' : 'M'},75${String(i % 100).padStart(2, '0')},2023-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')},W${i % 9}\n`);
+    block.push(
+      `P${i},${20 + (i % 70)},${i % 2 ? 'F' : 'M'},75${String(i % 100).padStart(2, '0')},2023-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')},W${i % 9}\n`,
+    );
   }
   const chunk = Buffer.from(block.join(''));
   for (let written = 0; written < TARGET_BYTES; written += chunk.length) writeSync(fd, chunk);

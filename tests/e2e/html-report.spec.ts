@@ -119,13 +119,14 @@ test('the HTML report holds the whole audit and opens offline', async ({ page, b
   const fileUrl = pathToFileURL(path).href;
   const requests: string[] = [];
   context.on('request', (r) => requests.push(r.url()));
-  await context.route('**', (route) =>
-    route.request().url() === fileUrl ? route.continue() : route.abort('blockedbyclient'),
-  );
+  await context.route('**', (route) => (route.request().url() === fileUrl ? route.continue() : route.abort('blockedbyclient')));
   const offline = await context.newPage();
   await offline.goto(fileUrl);
   await offline.waitForLoadState('load');
-  expect(requests.filter((u) => u !== fileUrl), 'requests of the saved report').toEqual([]);
+  expect(
+    requests.filter((u) => u !== fileUrl),
+    'requests of the saved report',
+  ).toEqual([]);
 
   // It reads as a report: the hash, the charts decoded at their size, the traffic light.
   await expect(offline.locator('h1')).toHaveText('pseudolens audit report');
@@ -142,9 +143,7 @@ test('the HTML report holds the whole audit and opens offline', async ({ page, b
 
   // Printed: print CSS, A4, the charts within the page width.
   await offline.emulateMedia({ media: 'print' });
-  const widest = await offline.evaluate(() =>
-    Math.max(...[...document.querySelectorAll('img.chart-image')].map((i) => i.getBoundingClientRect().right)),
-  );
+  const widest = await offline.evaluate(() => Math.max(...[...document.querySelectorAll('img.chart-image')].map((i) => i.getBoundingClientRect().right)));
   expect(widest).toBeLessThanOrEqual(await offline.evaluate(() => document.documentElement.clientWidth));
   const pdf = await offline.pdf({ path: 'test-results/html-report.pdf', format: 'A4' });
   expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
@@ -154,7 +153,10 @@ test('the HTML report holds the whole audit and opens offline', async ({ page, b
 
 test('the HTML report names an uploaded file and its original with their SHA-256', async ({ page }) => {
   const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-  const sha = (name: string) => createHash('sha256').update(readFileSync(fixture(name))).digest('hex');
+  const sha = (name: string) =>
+    createHash('sha256')
+      .update(readFileSync(fixture(name)))
+      .digest('hex');
   await openApp(page);
   await page.locator('#file-input').setInputFiles(fixture('census-ipso-01.csv'));
   await expect(page.locator('#profile-panel')).toContainText('census-ipso-01.csv');

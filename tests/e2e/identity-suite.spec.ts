@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { coreFixture, expectNoHorizontalOverflow, openApp, openSection, runSample } from './helpers.ts';
 
-
 /** Sets every column's role: those named in `roles`, the rest "Other". */
 async function setRoles(page: Page, roles: Record<string, string>): Promise<void> {
   const profile = page.locator('#profile-panel');
@@ -148,12 +147,11 @@ test('the records of the riskiest groups download as CSV', async ({ page }) => {
   expect(expected).toBeGreaterThan(0);
 
   await openSection(page, 'top-title');
-  const [csv] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download the records of these groups (CSV)' }).click(),
-  ]);
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the records of these groups (CSV)' }).click()]);
   expect(csv.suggestedFilename()).toMatch(/^pseudolens-records-.*\.csv$/);
-  const lines = readFileSync((await csv.path())!, 'utf8').split('\n').filter((l) => l !== '');
+  const lines = readFileSync((await csv.path())!, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   expect(lines[0]).toMatch(/^line,/);
   expect(lines.length - 1).toBe(expected);
   await expect(page.locator('#extract-status')).toContainText(`Saved ${expected} records`);
@@ -162,8 +160,7 @@ test('the records of the riskiest groups download as CSV', async ({ page }) => {
 test('the traffic light is amber when only the success rate fails, green when all pass', async ({ page }) => {
   await openApp(page);
   // 10 groups of 10: every risk is 0.1 (below τ = 0.2) but the average risk 0.1 is above 0.05.
-  const rows = (groups: number, size: number) =>
-    Array.from({ length: groups * size }, (_, i) => `${20 + Math.floor(i / size)},F`).join('\n');
+  const rows = (groups: number, size: number) => Array.from({ length: groups * size }, (_, i) => `${20 + Math.floor(i / size)},F`).join('\n');
   await page.locator('#file-input').setInputFiles({ name: 'tens.csv', mimeType: 'text/csv', buffer: Buffer.from(`age,sex\n${rows(10, 10)}\n`) });
   await expect(page.locator('#profile-panel')).toBeVisible();
   await setRoles(page, { age: 'quasi_identifier', sex: 'quasi_identifier' });
@@ -199,7 +196,7 @@ test('a Windows-1252 population table matches a UTF-8 file', async ({ page }) =>
   await page.locator('#file-input').setInputFiles({ name: 'cities.csv', mimeType: 'text/csv', buffer: Buffer.from('city\nMünchen\nKöln\n') });
   await expect(page.locator('#profile-panel')).toBeVisible();
   await setRoles(page, { city: 'quasi_identifier' });
-  const census = Buffer.from('city\n' + 'M\xfcnchen\n'.repeat(4) + 'K\xf6ln\n'.repeat(2), 'latin1');
+  const census = Buffer.from(`city\n${'M\xfcnchen\n'.repeat(4)}${'K\xf6ln\n'.repeat(2)}`, 'latin1');
   await page.locator('#reference-input').setInputFiles({ name: 'census.csv', mimeType: 'text/csv', buffer: census });
   await page.getByRole('button', { name: 'Run audit' }).click();
   // München: 4 people in the population, Köln: 2. Only matching keys give these risks.

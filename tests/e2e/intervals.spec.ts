@@ -56,7 +56,9 @@ test('the estimates show their 95% intervals: headline, facts, curve, weighted r
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download HTML report' }).click()]);
   const html = readFileSync((await download.path())!, 'utf8');
   const row = (id: string) => html.slice(html.indexOf(`<tr data-metric="${id}"`), html.indexOf('</tr>', html.indexOf(`<tr data-metric="${id}"`)));
-  expect(row('population_uniqueness_zayatz')).toMatch(/class="metric-interval"[^>]*>95% interval: [\d.e-]+ to [\d.e-]+ \(bootstrap over the classes, seed 15\)/);
+  expect(row('population_uniqueness_zayatz')).toMatch(
+    /class="metric-interval"[^>]*>95% interval: [\d.e-]+ to [\d.e-]+ \(bootstrap over the classes, seed 15\)/,
+  );
   expect(row('global_risk')).toContain('(linearisation over the classes)');
   expect(row('r_external')).toContain('95% interval:');
   expect(row('k_anonymity')).not.toContain('metric-interval');

@@ -70,7 +70,12 @@ test('a 2 MB field is cut to its start and length wherever it is shown', async (
   // As a sensitive column (its distribution in the worst class), then as a quasi-identifier
   // (the riskiest groups): every place that shows the value shows it cut. The release is its
   // own original, so the utility distributions show it too.
-  for (const [column, role] of [['age', 'quasi_identifier'], ['sex', 'quasi_identifier'], ['notes', 'sensitive'], ['id', 'insensitive']]) {
+  for (const [column, role] of [
+    ['age', 'quasi_identifier'],
+    ['sex', 'quasi_identifier'],
+    ['notes', 'sensitive'],
+    ['id', 'insensitive'],
+  ]) {
     await page.locator(`select[data-column="${column}"]`).selectOption(role!);
   }
   await page.locator('#original-input').setInputFiles({ name: 'notes-original.csv', mimeType: 'text/csv', buffer });

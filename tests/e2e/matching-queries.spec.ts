@@ -14,7 +14,6 @@ import { coreFixture, expandedE3, expectNoHorizontalOverflow, openG3, openSectio
 
 const CLI = process.env.PSEUDOLENS_CLI || 'target/release/pseudolens';
 
-
 const rExternal = (page: Page) => page.locator('#balance-section .fact[data-metric="r_external"] .fact-value');
 
 test('reference table: QIs matched by name, and the user corrects the matching', async ({ page }) => {
@@ -64,10 +63,25 @@ test('reference table: QIs matched by name, and the user corrects the matching',
 test('user queries: mean(income) by sex joins the workload, each query listed with its error', async ({ page }) => {
   expect(existsSync(CLI), `the CLI ${CLI} must be built first`).toBe(true);
   const cli = JSON.parse(
-    execFileSync(resolve(CLI), [
-      'audit', coreFixture('g3_released.csv'), '--original', coreFixture('g3_original.csv'), '--record-id', 'rid',
-      '--qi', 'age,zip,sex', '--sensitive', 'diag', '--query', 'sex:mean(income)', '--json',
-    ], { encoding: 'utf8' }),
+    execFileSync(
+      resolve(CLI),
+      [
+        'audit',
+        coreFixture('g3_released.csv'),
+        '--original',
+        coreFixture('g3_original.csv'),
+        '--record-id',
+        'rid',
+        '--qi',
+        'age,zip,sex',
+        '--sensitive',
+        'diag',
+        '--query',
+        'sex:mean(income)',
+        '--json',
+      ],
+      { encoding: 'utf8' },
+    ),
   ) as { metrics: { id: string; value: number; params: { source: string; query: unknown }; details: { tier: string } }[] };
   const mine = cli.metrics.find((m) => m.id === 'query_relative_error' && m.params.source === 'user')!;
   expect(mine.value).toBeCloseTo(0.3869082069, 9);

@@ -60,7 +60,14 @@ test("a new deployment's service worker deletes the old caches, and only its own
   expect(ours).toHaveLength(1);
   expect(ours[0]).not.toBe('pseudolens-0ld0ld0ld0ld0ld0');
   // The cache holds the page itself and the engine.
-  const kept = await page.evaluate((name) => caches.open(name).then((c) => c.keys()).then((rs) => rs.map((r) => new URL(r.url).pathname)), ours[0]!);
+  const kept = await page.evaluate(
+    (name) =>
+      caches
+        .open(name)
+        .then((c) => c.keys())
+        .then((rs) => rs.map((r) => new URL(r.url).pathname)),
+    ours[0]!,
+  );
   expect(kept).toContain('/');
   expect(kept.some((p) => p.endsWith('.wasm'))).toBe(true);
   expect(kept.filter((p) => /worker-[\w-]+\.js$/.test(p))).toHaveLength(2);

@@ -24,7 +24,15 @@ const G1 = `rid,age,sex,zip,job,hid
 
 /** The population E2 of G2. */
 function e2(): string {
-  const keys: [string, string, number][] = [['30', 'F', 10], ['30', 'M', 8], ['40', 'F', 3], ['40', 'M', 5], ['50', 'F', 2], ['50', 'M', 6], ['60', 'F', 4]];
+  const keys: [string, string, number][] = [
+    ['30', 'F', 10],
+    ['30', 'M', 8],
+    ['40', 'F', 3],
+    ['40', 'M', 5],
+    ['50', 'F', 2],
+    ['50', 'M', 6],
+    ['60', 'F', 4],
+  ];
   return `age,sex\n${keys.flatMap(([a, s, n]) => Array.from({ length: n }, () => `${a},${s}`)).join('\n')}\n`;
 }
 

@@ -53,7 +53,10 @@ test('the setting per_record puts each record’s risk in the JSON report, marke
   await audit(page, Buffer.from(TEXT), true);
   await expect(page.locator('#warnings-section li[data-code="record_level_values"]')).toHaveCount(1);
   const [json] = await Promise.all([page.waitForEvent('download'), page.locator('#download-json').click()]);
-  const report = JSON.parse(readFileSync((await json.path())!, 'utf8')) as { params: { per_record: boolean }; metrics: { id: string; details: { per_record?: Record<string, number> } }[] };
+  const report = JSON.parse(readFileSync((await json.path())!, 'utf8')) as {
+    params: { per_record: boolean };
+    metrics: { id: string; details: { per_record?: Record<string, number> } }[];
+  };
   expect(report.params.per_record).toBe(true);
   expect(report.metrics.find((m) => m.id === 'record_risk')!.details.per_record).toEqual({ '1': 0.5, '2': 0.5, '3': 1, '4': 1 });
 });

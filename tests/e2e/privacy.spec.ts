@@ -84,7 +84,10 @@ test('the sample audit runs offline with no request and no CSP violation', async
 
   const violations = await page.evaluate(() => window.__cspViolations);
   expect(violations, 'CSP violations').toEqual([]);
-  expect(requests.filter((r) => r.afterLoad).map((r) => r.url), 'requests after the load mark').toEqual([]);
+  expect(
+    requests.filter((r) => r.afterLoad).map((r) => r.url),
+    'requests after the load mark',
+  ).toEqual([]);
   expect(foreign, 'requests to other origins').toEqual([]);
   expect(requests.filter((r) => new URL(r.url).origin !== origin && !r.url.startsWith('data:'))).toEqual([]);
   // The page did load its parts from its own origin: the worker and the wasm module.

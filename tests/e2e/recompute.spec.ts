@@ -30,7 +30,9 @@ function table(rows: number): string {
 
 /** The CLI's figures for the same file with these quasi-identifiers (and threshold). */
 function cli(path: string, qis: string[], threshold = '0.2'): { k: string; uniques: string; rInternal: string; atRisk: number } {
-  const report = JSON.parse(execFileSync(CLI, ['audit', path, '--qi', qis.join(','), '--threshold', threshold, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 })) as { metrics: Metric[] };
+  const report = JSON.parse(
+    execFileSync(CLI, ['audit', path, '--qi', qis.join(','), '--threshold', threshold, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 }),
+  ) as { metrics: Metric[] };
   const value = (id: string) => report.metrics.find((m) => m.id === id)!.value as number;
   return {
     k: value('k_anonymity').toLocaleString('en-US'),
@@ -57,7 +59,9 @@ async function recordStates(page: Page): Promise<void> {
     const states: string[] = [];
     (window as unknown as { __states: string[] }).__states = states;
     const note = () => {
-      const marked = results.classList.contains('stale') ? `results stale${results.getAttribute('aria-busy') === 'true' ? ' and busy' : ''}` : 'results current';
+      const marked = results.classList.contains('stale')
+        ? `results stale${results.getAttribute('aria-busy') === 'true' ? ' and busy' : ''}`
+        : 'results current';
       states.push(`${line.dataset.state}, ${marked}`);
     };
     new MutationObserver(note).observe(line, { attributes: true, attributeFilter: ['data-state'] });
@@ -83,7 +87,14 @@ test('a change of roles or settings is recomputed from the kept table, never by 
   // Read once, by the reader workers, and kept.
   await expect(page.locator('#read-note')).toHaveAttribute('data-kept', 'true');
   await expect(page.locator('#read-note')).toContainText('workers in parallel');
-  const roles: Record<string, string> = { record: 'direct_identifier', age: 'quasi_identifier', sex: 'quasi_identifier', zip: 'insensitive', year: 'insensitive', note: 'insensitive' };
+  const roles: Record<string, string> = {
+    record: 'direct_identifier',
+    age: 'quasi_identifier',
+    sex: 'quasi_identifier',
+    zip: 'insensitive',
+    year: 'insensitive',
+    note: 'insensitive',
+  };
   for (const [column, role] of Object.entries(roles)) await profile.locator(`select[data-column="${column}"]`).selectOption(role);
   await page.getByRole('button', { name: 'Run audit' }).click();
 
@@ -104,7 +115,10 @@ test('a change of roles or settings is recomputed from the kept table, never by 
   expect(states.at(-1)).toBe('fresh, results current');
   // Meanwhile the line said how far the recompute was.
   const texts = await page.evaluate(() => (window as unknown as { __texts: string[] }).__texts);
-  expect(texts.some((t) => /^Out of date: the settings changed; recomputing… computing the measures: [\d,]+ of [\d,]+ steps · [\d.]+%/.test(t)), texts.join(' | ')).toBe(true);
+  expect(
+    texts.some((t) => /^Out of date: the settings changed; recomputing… computing the measures: [\d,]+ of [\d,]+ steps · [\d.]+%/.test(t)),
+    texts.join(' | '),
+  ).toBe(true);
   await expect(results).toContainText('Quasi-identifiers: age, sex, zip');
   await expect(results).not.toHaveClass(/stale/);
   await expect(freshness).toContainText(/Recomputed in \d+\.\d\d s from the table kept in memory; the file was not read again/);
@@ -128,8 +142,13 @@ test('a change of roles or settings is recomputed from the kept table, never by 
   // The records of the riskiest groups come from the kept table too: the next recompute
   // still counts one read of the file.
   await openSection(page, 'top-title');
-  const [records] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the records of these groups (CSV)' }).click()]);
-  const lines = readFileSync((await records.path())!, 'utf8').split('\n').filter((l) => l !== '');
+  const [records] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download the records of these groups (CSV)' }).click(),
+  ]);
+  const lines = readFileSync((await records.path())!, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   expect(lines[0]).toMatch(/^line,/);
   expect(lines.length).toBeGreaterThan(1);
   await expect(page.locator('#extract-status')).toHaveAttribute('data-kind', 'done');
@@ -215,7 +234,19 @@ test('with an original table, a change of roles is recomputed against it, read o
   expect(existsSync(CLI), `the CLI ${CLI} must be built first (cargo build --release)`).toBe(true);
   // CTBIL is computed against the original over the quasi-identifiers: it follows the roles.
   const ctbil = (qis: string) => {
-    const args = ['audit', coreFixture('g3_released.csv'), '--original', coreFixture('g3_original.csv'), '--record-id', 'rid', '--qi', qis, '--sensitive', 'diag', '--json'];
+    const args = [
+      'audit',
+      coreFixture('g3_released.csv'),
+      '--original',
+      coreFixture('g3_original.csv'),
+      '--record-id',
+      'rid',
+      '--qi',
+      qis,
+      '--sensitive',
+      'diag',
+      '--json',
+    ];
     const report = JSON.parse(execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 64 << 20 })) as { metrics: Metric[] };
     return (report.metrics.find((m) => m.id === 'ctbil_normalized')!.value as number).toFixed(4);
   };

@@ -19,7 +19,11 @@ async function misalignedRows(page: Page, selector: string): Promise<string[]> {
         return [...tr.children].flatMap((cell) => {
           const box = cell.getBoundingClientRect();
           const off = Math.abs(box.top - row.top) > 1 || Math.abs(box.bottom - row.bottom) > 1;
-          return off ? [`${tr.getAttribute('data-metric') ?? tr.textContent?.slice(0, 30)}: ${cell.tagName} ${Math.round(box.top - row.top)}/${Math.round(box.bottom - row.bottom)} px`] : [];
+          return off
+            ? [
+                `${tr.getAttribute('data-metric') ?? tr.textContent?.slice(0, 30)}: ${cell.tagName} ${Math.round(box.top - row.top)}/${Math.round(box.bottom - row.bottom)} px`,
+              ]
+            : [];
         });
       }),
     ),
@@ -108,7 +112,10 @@ function ipsoCandidates(count: number): { name: string; mimeType: string; buffer
 async function mapOverlaps(page: Page): Promise<string[]> {
   return page.locator('#risk-utility-map svg').evaluate((svg) => {
     const labels = [...svg.querySelectorAll('.point-label')].map((t) => ({ name: t.textContent ?? '', box: t.getBoundingClientRect() }));
-    const points = [...svg.querySelectorAll('.candidate-point circle.point')].map((c) => ({ name: c.closest('[data-candidate]')!.getAttribute('data-candidate')!, box: c.getBoundingClientRect() }));
+    const points = [...svg.querySelectorAll('.candidate-point circle.point')].map((c) => ({
+      name: c.closest('[data-candidate]')!.getAttribute('data-candidate')!,
+      box: c.getBoundingClientRect(),
+    }));
     const hit = (a: DOMRect, b: DOMRect) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
     const out: string[] = [];
     labels.forEach((a, i) => {
@@ -139,10 +146,12 @@ test('the risk-utility map numbers its points, keeps every label clear of the ot
     await expect(legend.nth(i)).toContainText(new RegExp(`^${i + 1}\\s*${f.name.replace(/\./g, '\\.')}\\s*R 1\\.0000, U 0\\.\\d{4}`));
   }
   // Each point carries a number on the map (points too close to tell apart share one label).
-  const numbers = (await map.locator('.point-label').allTextContents()).flatMap((t) => t.split(/,\s*/)).flatMap((t) => {
-    const [a, b] = t.split('–').map(Number);
-    return b === undefined ? [a] : Array.from({ length: b - a! + 1 }, (_, k) => a! + k);
-  });
+  const numbers = (await map.locator('.point-label').allTextContents())
+    .flatMap((t) => t.split(/,\s*/))
+    .flatMap((t) => {
+      const [a, b] = t.split('–').map(Number);
+      return b === undefined ? [a] : Array.from({ length: b - a! + 1 }, (_, k) => a! + k);
+    });
   expect(numbers.sort((a, b) => a! - b!)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
 
   expect(await mapOverlaps(page), 'at 1366 px').toEqual([]);

@@ -122,7 +122,9 @@ test('at 390 px the bar and the contents fit, and printed every section is unfol
   await expectNoHorizontalOverflow(page);
   const height = await bar(page).evaluate((b) => b.getBoundingClientRect().height);
   expect(height, 'the bar takes little of a phone screen').toBeLessThan(100);
-  await toc(page).getByRole('link', { name: /^Utility/ }).click();
+  await toc(page)
+    .getByRole('link', { name: /^Utility/ })
+    .click();
   await expect(page.locator('#utility-section .section-summary')).toBeFocused();
   const top = await page.locator('#utility-section .section-summary').evaluate((s) => s.getBoundingClientRect().top);
   expect(top).toBeGreaterThanOrEqual((await barInView(page)).bottom);
@@ -170,7 +172,9 @@ test('utility alone (no quasi-identifier) is the one long section: shown open, U
   await auditIpso(page);
   await expect(page.locator('#utility-summary')).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('#utility-section details.section-fold')).toHaveCount(0);
-  await expect(bar(page).locator('[data-metric="utility_u"] strong')).toHaveText(await page.locator('#utility-summary .card[data-metric="utility_u"] .card-value').innerText());
+  await expect(bar(page).locator('[data-metric="utility_u"] strong')).toHaveText(
+    await page.locator('#utility-summary .card[data-metric="utility_u"] .card-value').innerText(),
+  );
   await expect(bar(page).locator('.summary-verdict')).toHaveCount(0);
   await expect(toc(page).locator('li')).toContainText(['Utility: the release against the original table']);
 });

@@ -3,7 +3,7 @@
 // the same generated file hold the same metrics and the same column profiles. Before the core took its
 // logarithms, exponentials and powers from one portable library (libm) and its distinct-count
 // sketch hashed with XXH64 everywhere, the wasm build differed in the last bits of several
-// values and in the iterate a failed Pitman fit stopped at (docs/decisions.md). On this file the
+// values and in the iterate a failed Pitman fit stopped at (docs/decisions/numeric/same-bits-everywhere.md). On this file the
 // population-uniqueness curve differs between glibc's logarithms and libm's: a call back to
 // the platform's functions fails here.
 
@@ -38,7 +38,9 @@ test('the page reports the same metrics and column profiles as the CLI, value fo
   // The CLI with the page's settings (its report's `params` is a settings file).
   const settings = testInfo.outputPath('settings.json');
   writeFileSync(settings, JSON.stringify(shown.params));
-  const cli = JSON.parse(execFileSync(CLI, ['audit', path, '--settings', settings, '--retain', '--json'], { encoding: 'utf8', maxBuffer: 256 << 20 })) as Report;
+  const cli = JSON.parse(
+    execFileSync(CLI, ['audit', path, '--settings', settings, '--retain', '--json'], { encoding: 'utf8', maxBuffer: 256 << 20 }),
+  ) as Report;
 
   // Every metric, value and details, as the CLI computed it (the population estimators'
   // fits, the entropies and the closeness distances included).

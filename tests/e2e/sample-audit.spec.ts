@@ -37,10 +37,7 @@ test('the sample audit matches the CLI and reads well', async ({ page }, testInf
   await runSample(page);
 
   // The full report, generated in the page and saved through the Download JSON button.
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download JSON report' }).click(),
-  ]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON report' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^pseudolens-report-.*\.json$/);
   const report = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
     params: { quasi_identifiers: string[] };

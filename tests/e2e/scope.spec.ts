@@ -6,10 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { openApp } from './helpers.ts';
 
 // 1,000 rows whose zip is blank in 900 (90 %).
-const CSV = [
-  'record_no,age,zip',
-  ...Array.from({ length: 1000 }, (_, i) => `${i},${20 + (i % 50)},${i % 10 === 0 ? `75${i % 7}` : ''}`),
-].join('\n');
+const CSV = ['record_no,age,zip', ...Array.from({ length: 1000 }, (_, i) => `${i},${20 + (i % 50)},${i % 10 === 0 ? `75${i % 7}` : ''}`)].join('\n');
 
 async function audit(page: Page, policy: string): Promise<void> {
   await openApp(page);
@@ -45,5 +42,7 @@ test('a mostly blank QI under the ordinary policy is warned of', async ({ page }
   const results = page.locator('#results-panel');
   await expect(results.locator('.scope-account')).toHaveText('Audited: 1,000 of 1,000 rows in scope.');
   await expect(results.locator('.scope-warning[data-code="rows_left_out"]')).toHaveCount(0);
-  await expect(results.locator('.scope-warning[data-code="qi_mostly_blank"]')).toContainText('The quasi-identifier "zip" is blank in 900 of the 1000 rows (90.0 %)');
+  await expect(results.locator('.scope-warning[data-code="qi_mostly_blank"]')).toContainText(
+    'The quasi-identifier "zip" is blank in 900 of the 1000 rows (90.0 %)',
+  );
 });

@@ -92,7 +92,9 @@ test('a link restores the audit exactly in a fresh browser, warns on another fil
   const other = await fresh.newPage();
   await other.goto(link);
   await expect(other.locator('html[data-engine="ready"]')).toBeAttached();
-  await expect(other.locator('#settings-note')).toContainText(`The settings of the link are ready: choose the file they were made for (SHA-256 ${sha256.slice(0, 16)}…)`);
+  await expect(other.locator('#settings-note')).toContainText(
+    `The settings of the link are ready: choose the file they were made for (SHA-256 ${sha256.slice(0, 16)}…)`,
+  );
   await chooseFile(other, samplePath, 'settings-sample.csv');
   await results(other);
   await expect(other.locator('#messages')).toContainText('Roles and settings set from the link');
@@ -194,10 +196,15 @@ test('a link of another format or a damaged one is refused with a sentence', asy
   await expect(page.locator('#messages .message-error')).toContainText('The settings in this link are damaged');
   // A good link pasted into the open page (only the fragment changes) is taken too.
   await page.goto('/#pseudolens=1&settings=eyJxdWFzaV9pZGVudGlmaWVycyI6WyJhZ2UiXX0');
-  await expect(page.locator('#settings-note')).toHaveText('The settings of the link are ready: choose the file they are for. Its roles and settings will be set from them, and the audit run.');
+  await expect(page.locator('#settings-note')).toHaveText(
+    'The settings of the link are ready: choose the file they are for. Its roles and settings will be set from them, and the audit run.',
+  );
 });
 
-test('a file read in parallel is checked against the link by its hash, which comes after its profile, and an audit run at once names it', async ({ browser, baseURL }, testInfo) => {
+test('a file read in parallel is checked against the link by its hash, which comes after its profile, and an audit run at once names it', async ({
+  browser,
+  baseURL,
+}, testInfo) => {
   // ~30 MB: read by the reader workers, hashed beside them; the profile does not wait for the
   // hash, the link's settings do (whichever comes first, the same outcome).
   const path = testInfo.outputPath('parallel.csv');
@@ -205,7 +212,10 @@ test('a file read in parallel is checked against the link by its hash, which com
   writeFileSync(path, `patient,age,sex,ward\n${rows.repeat(90)}`);
   const sha256 = createHash('sha256').update(readFileSync(path)).digest('hex');
   const settings = { quasi_identifiers: ['age', 'sex'], sensitive: [], threshold: 0.3 } as unknown as AuditConfig;
-  for (const [hash, same] of [[sha256, true], ['0'.repeat(64), false]] as const) {
+  for (const [hash, same] of [
+    [sha256, true],
+    ['0'.repeat(64), false],
+  ] as const) {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${baseURL}/${linkFragment(settings, hash)}`);

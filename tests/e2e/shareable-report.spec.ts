@@ -56,7 +56,10 @@ test('the full report says it is confidential and opens with the verdict; the sh
   writeFileSync('test-results/shareable-full.html', fullHtml.text);
   // Opens with the notice and the verdict with its reasons; the settings last.
   const parts = order(fullHtml.text, ['report-disclosure', 'report-verdict', 'report-results', 'report-metrics', 'report-inputs', 'report-roles']);
-  expect(parts.every((at) => at > 0), `every part is there: ${parts}`).toBe(true);
+  expect(
+    parts.every((at) => at > 0),
+    `every part is there: ${parts}`,
+  ).toBe(true);
   expect([...parts].sort((a, b) => a - b)).toEqual(parts);
   expect(fullHtml.text).toContain('data-disclosure="confidential"');
   expect(fullHtml.text).toContain('Confidential: this report contains record-level values');
@@ -217,7 +220,9 @@ test('no shareable output holds a name, an e-mail address, a phone number, a dat
   const params = resolve('test-results/shareable-identifying-params.json');
   writeFileSync(params, JSON.stringify((JSON.parse(full) as Json).params));
   for (const k of [[], ['2']]) {
-    outputs[`CLI --shareable ${k.join('')}`] = execFileSync(CLI, ['audit', file, '--settings', params, '--shareable', ...k], { maxBuffer: 256 << 20 }).toString();
+    outputs[`CLI --shareable ${k.join('')}`] = execFileSync(CLI, ['audit', file, '--settings', params, '--shareable', ...k], {
+      maxBuffer: 256 << 20,
+    }).toString();
   }
   for (const [what, text] of Object.entries(outputs)) expect(found(text), what).toEqual([]);
   // What was audited and held by enough records stays.

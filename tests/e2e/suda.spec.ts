@@ -6,7 +6,14 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { coreFixture, expectNoHorizontalOverflow, openApp, openSection } from './helpers.ts';
 
-const ROLES: Record<string, string> = { rid: 'insensitive', age: 'quasi_identifier', sex: 'quasi_identifier', zip: 'quasi_identifier', job: 'quasi_identifier', hid: 'insensitive' };
+const ROLES: Record<string, string> = {
+  rid: 'insensitive',
+  age: 'quasi_identifier',
+  sex: 'quasi_identifier',
+  zip: 'quasi_identifier',
+  job: 'quasi_identifier',
+  hid: 'insensitive',
+};
 
 async function auditG1(page: Page, suda: boolean): Promise<void> {
   await openApp(page);
@@ -32,7 +39,9 @@ test('the SUDA section gives G1 figures, the drivers and the highest-scoring rec
   await expect(summary).toContainText('6 records (50');
   await expect(summary).toContainText('highest 8');
   // Its weights with 4 QIs, (4 - k)!, and the scores scaled by the first.
-  await expect(page.locator('#suda-scale')).toContainText('With 4 quasi-identifiers a set of one value weighs 6.0000, a set of two 2.0000 (with q quasi-identifiers a set of k values weighs (q − k)!)');
+  await expect(page.locator('#suda-scale')).toContainText(
+    'With 4 quasi-identifiers a set of one value weighs 6.0000, a set of two 2.0000 (with q quasi-identifiers a set of k values weighs (q − k)!)',
+  );
   await expect(page.locator('#suda-scale')).toContainText('highest 1.3333.');
   // The chart: the 6 records without MSU, then the bands.
   await expect(page.locator('#suda-score-chart li').first()).toContainText('6 records');
@@ -68,7 +77,9 @@ test('with 20 quasi-identifiers the scores read as powers of ten, with their wei
   const columns = Array.from({ length: 20 }, (_, j) => `q${j + 1}`);
   const rows = Array.from({ length: 40 }, () => columns.map(pick).join(','));
   await openApp(page);
-  await page.locator('#file-input').setInputFiles({ name: 'twenty.csv', mimeType: 'text/csv', buffer: Buffer.from(`${columns.join(',')}\n${rows.join('\n')}\n`) });
+  await page
+    .locator('#file-input')
+    .setInputFiles({ name: 'twenty.csv', mimeType: 'text/csv', buffer: Buffer.from(`${columns.join(',')}\n${rows.join('\n')}\n`) });
   await expect(page.locator('#profile-panel')).toContainText('twenty.csv');
   for (const c of columns) await page.locator(`select[data-column="${c}"]`).selectOption('quasi_identifier');
   await page.locator('#suda').check();
@@ -81,7 +92,9 @@ test('with 20 quasi-identifiers the scores read as powers of ten, with their wei
   const scale = page.locator('#suda-scale');
   await expect(scale).toContainText('With 20 quasi-identifiers a set of one value weighs 1.22 × 10^17, a set of two 6.40 × 10^15');
   await expect(scale).toContainText('grow combinatorially');
-  await expect(scale).toContainText(/Scaled by the weight of one value \(1 = as much as one value no other record has\): mean \d+\.\d{4}, highest \d+\.\d{4}\./);
+  await expect(scale).toContainText(
+    /Scaled by the weight of one value \(1 = as much as one value no other record has\): mean \d+\.\d{4}, highest \d+\.\d{4}\./,
+  );
   await expect(page.locator('#suda-score-chart')).not.toContainText(/\d{10}/);
   await page.locator('section[aria-labelledby="suda-title"]').screenshot({ path: 'test-results/suda-twenty.png' });
 });

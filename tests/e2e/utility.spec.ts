@@ -270,7 +270,7 @@ test('an original that turns out not to be UTF-8 late is read again as Windows-1
   await openReleased(page, csv('released.csv', released), 'released.csv');
   // 1.4 MB of ASCII (detected as UTF-8 from its first slice), then the four released records in
   // Windows-1252: the id "Cé3" only matches once the original is decoded as such.
-  const head = 'rid,city,a,b\n' + Array.from({ length: 80_000 }, (_, i) => `${i + 10},Koeln,${i % 7},${i % 11}\n`).join('');
+  const head = `rid,city,a,b\n${Array.from({ length: 80_000 }, (_, i) => `${i + 10},Koeln,${i % 7},${i % 11}\n`).join('')}`;
   const tail = Buffer.from('A1,M\xfcnchen,1,2\nB2,K\xf6ln,2,5\nC\xe93,K\xf6ln,3,1\nD4,Ulm,4,4\n', 'latin1');
   await page.locator('#original-input').setInputFiles({ name: 'before.csv', mimeType: 'text/csv', buffer: Buffer.concat([Buffer.from(head), tail]) });
   await page.getByRole('button', { name: 'Run audit' }).click();

@@ -14,7 +14,14 @@ describe('attack readers', () => {
     const r = report([
       attack('anonymeter_singling_out_risk', 0.2, {
         ci: { level: 0.95, low: 0.1, high: 0.3, method: 'wilson' },
-        attack_rate: 0.4, control_rate: 0.25, baseline_risk: 0.01, n_attacks: 50, k_att: 20, k_ctl: 12, seed: 7, n_queries: 2,
+        attack_rate: 0.4,
+        control_rate: 0.25,
+        baseline_risk: 0.01,
+        n_attacks: 50,
+        k_att: 20,
+        k_ctl: 12,
+        seed: 7,
+        n_queries: 2,
         risk_without_control: { value: 0.4 },
         queries: [{ query: 'age >= 60', singles_out_original: true }, 'broken', { query: 'sex = F', singles_out_original: false }],
       }),
@@ -24,8 +31,13 @@ describe('attack readers', () => {
     const [so, inf] = attacksOf(r);
     expect(attacksOf(r)).toHaveLength(2);
     expect(so!.risk).toEqual({ value: 0.2, low: 0.1, high: 0.3, level: 0.95 });
-    expect([so!.attackRate, so!.controlRate, so!.baselineRate, so!.successes, so!.controlSuccesses, so!.seed, so!.uncorrected]).toEqual([0.4, 0.25, 0.01, 20, 12, 7, 0.4]);
-    expect(so!.queries).toEqual([{ query: 'age >= 60', singlesOut: true }, { query: 'sex = F', singlesOut: false }]);
+    expect([so!.attackRate, so!.controlRate, so!.baselineRate, so!.successes, so!.controlSuccesses, so!.seed, so!.uncorrected]).toEqual([
+      0.4, 0.25, 0.01, 20, 12, 7, 0.4,
+    ]);
+    expect(so!.queries).toEqual([
+      { query: 'age >= 60', singlesOut: true },
+      { query: 'sex = F', singlesOut: false },
+    ]);
     expect(inf!.kind).toBe('inference');
     expect(inf!.risk).toBeNull();
     expect(hadControl(r)).toBe(true);
@@ -38,7 +50,11 @@ describe('attack settings', () => {
   const original = new File(['age,diag\n'], 'o.csv');
 
   it('travel into the config and back, keeping the settings the form does not hold', () => {
-    const choices = { ...defaultChoices(proposedRoles(columns), null), original, attacks: { ...defaultAttacks(), n_attacks: 40, seed: 3, so_mode: 'univariate' as const } };
+    const choices = {
+      ...defaultChoices(proposedRoles(columns), null),
+      original,
+      attacks: { ...defaultAttacks(), n_attacks: 40, seed: 3, so_mode: 'univariate' as const },
+    };
     const config = auditConfig(choices);
     expect(config.attacks).toEqual({ ...defaultAttacks(), n_attacks: 40, seed: 3, so_mode: 'univariate' });
     expect(choicesFromConfig(config, columns, null).choices.attacks).toEqual(config.attacks);

@@ -19,13 +19,23 @@ function gather(size: number, chunks: [number, number][]): { g: Gathering; file:
 describe('Gathering', () => {
   it('is whole after the last missing chunk, not before', () => {
     // Two parts read side by side, the second past its end to EOF; chunks interleaved.
-    const { g, file, wholeAfter } = gather(100, [[50, 60], [0, 30], [60, 100], [30, 50]]);
+    const { g, file, wholeAfter } = gather(100, [
+      [50, 60],
+      [0, 30],
+      [60, 100],
+      [30, 50],
+    ]);
     expect(wholeAfter).toBe(4);
     expect(g.bytes()).toEqual(file);
   });
 
   it('counts overlaps once: a part read past its end, a part read again', () => {
-    const { g, file, wholeAfter } = gather(100, [[0, 40], [30, 70], [30, 70], [69, 99]]);
+    const { g, file, wholeAfter } = gather(100, [
+      [0, 40],
+      [30, 70],
+      [30, 70],
+      [69, 99],
+    ]);
     expect(wholeAfter).toBeNull();
     g.put(99, file.slice(99, 100));
     expect(g.whole()).toBe(true);
@@ -33,7 +43,10 @@ describe('Gathering', () => {
   });
 
   it('is not whole with a gap, even when the ends are covered', () => {
-    const { wholeAfter } = gather(10, [[0, 4], [5, 10]]);
+    const { wholeAfter } = gather(10, [
+      [0, 4],
+      [5, 10],
+    ]);
     expect(wholeAfter).toBeNull();
   });
 
@@ -49,7 +62,10 @@ describe('Gathering', () => {
       const cuts = [0];
       while (cuts[cuts.length - 1]! < size) cuts.push(Math.min(size, cuts[cuts.length - 1]! + 1 + (next() % 40)));
       const chunks = cuts.slice(1).map((end, i) => [cuts[i]!, end] as [number, number]);
-      const shuffled = chunks.map((c) => [next(), c] as const).sort((a, b) => a[0] - b[0]).map(([, c]) => c);
+      const shuffled = chunks
+        .map((c) => [next(), c] as const)
+        .sort((a, b) => a[0] - b[0])
+        .map(([, c]) => c);
       const { g, file, wholeAfter } = gather(size, shuffled);
       expect(wholeAfter).toBe(shuffled.length);
       expect(g.bytes()).toEqual(file);
@@ -57,7 +73,10 @@ describe('Gathering', () => {
   });
 
   it('its promise settles once whole, and fails when dropped', async () => {
-    const { g, file } = gather(10, [[4, 10], [0, 4]]);
+    const { g, file } = gather(10, [
+      [4, 10],
+      [0, 4],
+    ]);
     await expect(g.complete).resolves.toBeUndefined();
     expect(g.bytes()).toEqual(file);
     const dropped = new Gathering(10);

@@ -23,7 +23,15 @@ function element(): HTMLElement {
 function freshness(): { f: Freshness; settings: { key: string }; starts: number[] } {
   const settings = { key: 'a' };
   const starts: number[] = [];
-  const f = new Freshness(element(), element(), () => (starts.push(Date.now()), true), () => settings.key);
+  const f = new Freshness(
+    element(),
+    element(),
+    () => {
+      starts.push(Date.now());
+      return true;
+    },
+    () => settings.key,
+  );
   f.asked();
   return { f, settings, starts };
 }

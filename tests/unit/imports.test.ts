@@ -1,10 +1,15 @@
 // The page's modules import each other without a cycle (issue 13): a cycle makes the order in
-// which modules run depend on which one is imported first. And they keep to their layers
-// (issue 13 Deliver 6, docs/architecture.md "The page's layout"): `shared/`, `ui/` and
-// `charts/` import no feature folder, and a folder of views (`setup/`, each `results/<section>/`)
-// imports no other feature's module, only its own and those three: a reader of the report lives
-// in `shared/`, a piece of presentation used by several views in `ui/`. Only the modules that
-// put views together (`results/results-view.ts`, `export/`, `app/`) import views of other folders.
+// which modules run depend on which one is imported first; nor do its folders (issue 37, item
+// 4). The folders keep to an order, from the bottom up: `shared/` (the contract, the protocols,
+// the readers of the report), `ui/` (presentation used by several views), `charts/`, `setup/`
+// (steps 1-2), `results/` (step 3), `export/` (the HTML reports drawn from the results), `app/`
+// (the page's shell); a folder imports only folders below it. `worker/` stands beside the
+// order: it imports only `shared/`, and only `app/` imports it (the worker's client). And a
+// folder of views (`setup/`, each `results/<section>/`) imports no other folder's view, only
+// its own modules and the base folders (`shared/`, `ui/`, `charts/`): a reader of the report
+// lives in `shared/`, a piece of presentation used by several views in `ui/`. Only the modules
+// that put views together (`results/results-view.ts`, `export/`, `app/`) import views of other
+// folders (docs/architecture.md "The page's layout").
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { posix } from 'node:path';
@@ -45,10 +50,40 @@ function cycles(graph: Map<string, string[]>): string[] {
   return found;
 }
 
-/** The folders every module may import from. */
+/** The page's folders from the bottom up: each imports only the folders before it. */
+const ORDER = ['shared', 'ui', 'charts', 'setup', 'results', 'export', 'app'];
+/** The worker's folder, beside the order: what it imports, and the only folder importing it. */
+const WORKER = { folder: 'worker', imports: ['shared'], importedBy: ['app'] };
+/** The folders any folder of views may import from. */
 const BASE = ['shared', 'ui', 'charts'];
-/** The feature folders, which the base folders never import from. */
-const FEATURES = ['app', 'setup', 'results', 'worker', 'export'];
+
+/** The top folder of a module. */
+const folderOf = (module: string): string => module.split('/')[0]!;
+
+/** Whether a module of folder `from` may import one of folder `to`. */
+function mayImport(from: string, to: string): boolean {
+  if (from === to) return true;
+  if (from === WORKER.folder) return WORKER.imports.includes(to);
+  if (to === WORKER.folder) return WORKER.importedBy.includes(from);
+  const [i, j] = [ORDER.indexOf(from), ORDER.indexOf(to)];
+  return i >= 0 && j >= 0 && j < i;
+}
+
+/** Every import against the folder order, as `importer -> imported`. */
+function orderBreaches(graph: Map<string, string[]>): string[] {
+  return [...graph].flatMap(([from, targets]) => targets.filter((to) => !mayImport(folderOf(from), folderOf(to))).map((to) => `${from} -> ${to}`));
+}
+
+/** Folder -> the other folders its modules import. */
+function folderGraph(graph: Map<string, string[]>): Map<string, string[]> {
+  const folders = new Map<string, Set<string>>();
+  for (const [from, targets] of graph) {
+    const set = folders.get(folderOf(from)) ?? new Set<string>();
+    for (const to of targets) if (folderOf(to) !== folderOf(from)) set.add(folderOf(to));
+    folders.set(folderOf(from), set);
+  }
+  return new Map([...folders].map(([folder, set]) => [folder, [...set]]));
+}
 
 /** The folder of views a module belongs to: `setup`, `results/<section>`, or null (a base or
  * composing module: `results/results-view.ts`, `app/`, `export/`, `worker/`). */
@@ -58,21 +93,19 @@ function viewFolder(module: string): string | null {
   return parts[0] === 'results' && parts.length > 2 ? `results/${parts[1]}` : null;
 }
 
-/** Every import that breaks the layers, as `importer -> imported`. */
-function layerBreaches(graph: Map<string, string[]>): string[] {
+/** Every import of a view folder from another folder of views, as `importer -> imported`. */
+function viewBreaches(graph: Map<string, string[]>): string[] {
   const found: string[] = [];
   for (const [from, targets] of graph) {
-    const top = from.split('/')[0]!;
     const folder = viewFolder(from);
-    for (const to of targets) {
-      const toTop = to.split('/')[0]!;
-      const base = BASE.includes(toTop);
-      if (BASE.includes(top) && FEATURES.includes(toTop)) found.push(`${from} -> ${to}`);
-      else if (folder !== null && !base && viewFolder(to) !== folder) found.push(`${from} -> ${to}`);
-    }
+    if (folder === null) continue;
+    for (const to of targets) if (!BASE.includes(folderOf(to)) && viewFolder(to) !== folder) found.push(`${from} -> ${to}`);
   }
   return found;
 }
+
+/** `graph` with one more import, `from -> to`. */
+const planted = (graph: Map<string, string[]>, from: string, to: string) => new Map([...graph, [from, [...(graph.get(from) ?? []), to]]]);
 
 describe('web/src imports', () => {
   it('form no cycle', () => {
@@ -85,21 +118,49 @@ describe('web/src imports', () => {
     expect(cycles(new Map([...graph, ['shared/contract', ['setup/roles']]]))).not.toEqual([]);
   });
 
-  it('keep to their layers: no view reads another folder\'s view, the base folders import no feature', () => {
-    expect(layerBreaches(importGraph())).toEqual([]);
+  it('keep to the folder order, the worker beside it', () => {
+    const graph = importGraph();
+    expect(orderBreaches(graph)).toEqual([]);
+    // Every folder of web/src has its place.
+    expect([...new Set([...graph.keys()].map(folderOf))].filter((f) => !ORDER.includes(f) && f !== WORKER.folder)).toEqual([]);
   });
 
-  it('are all seen by the layer check (it would find a breach made on purpose)', () => {
+  it('are all seen by the order check (it would find a breach made on purpose)', () => {
+    const graph = importGraph();
+    expect(graph.get('app/engine')).toContain('worker/worker-client');
+    const breach = (from: string, to: string) => orderBreaches(planted(graph, from, to));
+    expect(breach('shared/report', 'ui/format')).not.toEqual([]);
+    expect(breach('ui/view-kit', 'charts/charts')).not.toEqual([]);
+    expect(breach('results/results-view', 'export/report-html')).not.toEqual([]);
+    expect(breach('setup/roles', 'results/results-view')).not.toEqual([]);
+    expect(breach('worker/worker', 'ui/format')).not.toEqual([]);
+    expect(breach('results/results-view', 'worker/worker-client')).not.toEqual([]);
+    expect(breach('export/report-html', 'results/identity/verdict-view')).toEqual([]);
+    expect(breach('app/main', 'worker/worker-client')).toEqual([]);
+  });
+
+  it('form no cycle between folders', () => {
+    expect(cycles(folderGraph(importGraph()))).toEqual([]);
+  });
+
+  it('are all seen by the folder cycle check (it would find a cycle made on purpose)', () => {
+    const graph = importGraph();
+    expect(cycles(folderGraph(planted(graph, 'shared/report', 'ui/format')))).not.toEqual([]);
+    expect(cycles(folderGraph(planted(graph, 'results/results-view', 'export/report-html')))).not.toEqual([]);
+  });
+
+  it("keep to their folders of views: no view reads another folder's view", () => {
+    expect(viewBreaches(importGraph())).toEqual([]);
+  });
+
+  it('are all seen by the view check (it would find a breach made on purpose)', () => {
     const graph = importGraph();
     expect(graph.get('results/navigation/section-headlines')).toContain('shared/advice-data');
-    const breach = (from: string, to: string) => layerBreaches(new Map([...graph, [from, [...(graph.get(from) ?? []), to]]]));
+    const breach = (from: string, to: string) => viewBreaches(planted(graph, from, to));
     expect(breach('results/navigation/section-headlines', 'results/advice/advice-view')).not.toEqual([]);
     expect(breach('results/balance/candidates-data', 'results/results-view')).not.toEqual([]);
     expect(breach('results/balance/balance-controls', 'setup/settings-form')).not.toEqual([]);
     expect(breach('setup/query-settings', 'results/utility/utility-summary')).not.toEqual([]);
-    expect(breach('ui/view-kit', 'results/results-view')).not.toEqual([]);
-    expect(breach('shared/report', 'setup/roles')).not.toEqual([]);
     expect(breach('results/balance/candidates-view', 'results/balance/candidates-data')).toEqual([]);
-    expect(breach('export/report-html', 'results/identity/verdict-view')).toEqual([]);
   });
 });

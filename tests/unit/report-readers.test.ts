@@ -27,14 +27,20 @@ describe('report readers', () => {
       result('k_violators', [{ k: 2, records: 3, share: 0.5 }, { k: 3 }]),
       result('ec_size_percentiles', { p5: 1, p50: 2, p95: 4 }),
     ]);
-    expect(numberTriples(r, 'class_size_histogram')).toEqual([[1, 2, 2], [3, 1, 3, 9]]);
+    expect(numberTriples(r, 'class_size_histogram')).toEqual([
+      [1, 2, 2],
+      [3, 1, 3, 9],
+    ]);
     expect(kViolators(r)).toEqual([{ k: 2, records: 3, share: 0.5 }]);
     expect(percentiles(r)).toEqual({ p5: 1, p50: 2, p95: 4 });
     expect(percentiles(report([result('ec_size_percentiles', { p5: 1 })]))).toBeNull();
   });
 
   it('list the riskiest classes from the details of record_risk', () => {
-    const top = [{ values: { age: '30', sex: null }, size: 1, f: 1, risk: 1 }, { values: 'broken', size: 1, risk: 1 }];
+    const top = [
+      { values: { age: '30', sex: null }, size: 1, f: 1, risk: 1 },
+      { values: 'broken', size: 1, risk: 1 },
+    ];
     expect(riskiestClasses(report([result('record_risk', { min: 0, mean: 0.5, max: 1 }, { details: { top } })]))).toEqual([top[0]]);
     expect(riskiestClasses(report([]))).toEqual([]);
   });
@@ -49,7 +55,11 @@ describe('report readers', () => {
 
   it('recognise an error of the binding, and make anything else an internal one', () => {
     expect(toWireError({ kind: 'input', code: 'ragged_row', message: 'm', line: 3, column: 'age' })).toEqual({
-      kind: 'input', code: 'ragged_row', message: 'm', line: 3, column: 'age',
+      kind: 'input',
+      code: 'ragged_row',
+      message: 'm',
+      line: 3,
+      column: 'age',
     });
     expect(toWireError({ kind: 'other', code: 'x', message: 'm' })).toEqual({ kind: 'internal', code: 'x', message: 'm', line: null, column: null });
     expect(toWireError(new Error('boom'))).toEqual({ kind: 'internal', code: 'internal', message: 'boom', line: null, column: null });

@@ -123,7 +123,15 @@ describe('the peers\u2019 settings (k-map, δ-presence, HIPAA, row order)', () =
     ]);
     expect([config.delta_min, config.delta_max, config.research_subset_column]).toEqual([null, null, null]);
     const set = auditConfig(
-      choices({ kMap: 3, kMapEstimator: 'zero_truncated_poisson', deltaMin: 0.1, deltaMax: 0.6, researchSubsetColumn: 'released', hipaa: true, rowOrderThreshold: 0.8 }),
+      choices({
+        kMap: 3,
+        kMapEstimator: 'zero_truncated_poisson',
+        deltaMin: 0.1,
+        deltaMax: 0.6,
+        researchSubsetColumn: 'released',
+        hipaa: true,
+        rowOrderThreshold: 0.8,
+      }),
     );
     expect(set.research_subset_column).toBe('released');
     const back = choicesFromConfig(set, columns, null).choices;
@@ -148,7 +156,10 @@ describe('the record id of the original', () => {
 });
 
 describe('the attribute-disclosure options (t distance, t reference, SA mode, orders, hierarchies)', () => {
-  const hierarchy = [['flu', 'Respiratory', '*'], ['ulcer', 'Digestive', '*']];
+  const hierarchy = [
+    ['flu', 'Respiratory', '*'],
+    ['ulcer', 'Digestive', '*'],
+  ];
   it('default to the core defaults and declare nothing', () => {
     const config = auditConfig(choices());
     expect([config.t_distance, config.t_reference, config.sa_mode]).toEqual([CONFIG_DEFAULTS.t_distance, CONFIG_DEFAULTS.t_reference, CONFIG_DEFAULTS.sa_mode]);
@@ -156,7 +167,13 @@ describe('the attribute-disclosure options (t distance, t reference, SA mode, or
   });
 
   it('declare a sensitive column ordinal with its order and hierarchy, and go back from a config', () => {
-    const c = choices({ tDistance: 'hierarchical', tReference: 'original', saMode: 'extend_qi', orders: { diagnosis: ['mild', 'severe'], ward: ['a'] }, hierarchies: { diagnosis: hierarchy } });
+    const c = choices({
+      tDistance: 'hierarchical',
+      tReference: 'original',
+      saMode: 'extend_qi',
+      orders: { diagnosis: ['mild', 'severe'], ward: ['a'] },
+      hierarchies: { diagnosis: hierarchy },
+    });
     const config = auditConfig(c);
     expect(config.attributes).toEqual({ diagnosis: { kind: 'ordinal', order: ['mild', 'severe'], hierarchy } });
     const back = choicesFromConfig(config, columns, null).choices;

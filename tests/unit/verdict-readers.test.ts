@@ -9,9 +9,13 @@ const checks = (records_at_risk: boolean, highest_risk: boolean, success_rate: b
 
 function arx(prosecutor: ReturnType<typeof checks>, journalist = prosecutor, all_pass = false, light = 'red') {
   return report([
-    result('verdict_arx_thresholds', { prosecutor, journalist, marketer: { success_rate: true }, all_pass }, {
-      details: { reasons: ['one', 2], thresholds: { highest_risk: 0.2, records_at_risk: 0.05, success_rate: 0.05 }, light },
-    }),
+    result(
+      'verdict_arx_thresholds',
+      { prosecutor, journalist, marketer: { success_rate: true }, all_pass },
+      {
+        details: { reasons: ['one', 2], thresholds: { highest_risk: 0.2, records_at_risk: 0.05, success_rate: 0.05 }, light },
+      },
+    ),
   ]);
 }
 
@@ -38,8 +42,15 @@ describe('the ARX verdict', () => {
 describe('per-column results', () => {
   it('are listed per attribute of their scope, in report order', () => {
     const scope = (attribute: string | null) => ({ table: 'P', quasi_identifiers: ['age', 'sex'], sensitive: null, attribute, subset: null });
-    const r = report([result('qi_contribution', 0.1, { scope: scope('sex') }), result('qi_contribution', 0.2, { scope: scope(null) }), result('qi_contribution', 0.3, { scope: scope('age') })]);
-    expect(perAttribute(r, 'qi_contribution').map((p) => [p.attribute, p.metric.value])).toEqual([['sex', 0.1], ['age', 0.3]]);
+    const r = report([
+      result('qi_contribution', 0.1, { scope: scope('sex') }),
+      result('qi_contribution', 0.2, { scope: scope(null) }),
+      result('qi_contribution', 0.3, { scope: scope('age') }),
+    ]);
+    expect(perAttribute(r, 'qi_contribution').map((p) => [p.attribute, p.metric.value])).toEqual([
+      ['sex', 0.1],
+      ['age', 0.3],
+    ]);
   });
 
   it('list the failing classes with the threshold, dropping malformed ones', () => {

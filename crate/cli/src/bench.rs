@@ -130,7 +130,7 @@ fn part(file: &Path, config: &AuditConfig, runs: usize) -> Result<serde_json::Va
         .ok_or_else(|| Failure::Io(format!("{}: the header did not probe", file.display())))?;
     let span = pseudolens_core::Span { start: 0, end: bytes.len() as u64, exact: true };
     let read = || -> Result<pseudolens_core::Part, Failure> {
-        let mut reader = Audit::table_part(config, &probe, span)?;
+        let mut reader = pseudolens_core::TableReader::part(config.table_settings()?, &probe, span);
         reader.expect_file_bytes(bytes.len() as u64);
         for chunk in bytes.chunks(1 << 20) {
             if reader.done() {
@@ -138,7 +138,7 @@ fn part(file: &Path, config: &AuditConfig, runs: usize) -> Result<serde_json::Va
             }
             reader.push(chunk)?;
         }
-        Ok(pseudolens_core::Part::from_bytes(&pseudolens_core::Part::from(reader.finish_part()?).to_bytes())?)
+        Ok(pseudolens_core::Part::from_bytes(&reader.finish()?.to_bytes())?)
     };
     let mut reads = Vec::new();
     let mut kept = None;

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use pseudolens_core::{ChoiceParams, candidate_of, choose};
+use pseudolens_core::{ChoiceParams, choose};
 use serde_json::json;
 
 use crate::Failure;
@@ -47,7 +47,7 @@ pub fn compare(args: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> 
     })?;
     let (mut candidates, mut excluded) = (Vec::new(), Vec::new());
     for (name, report) in &reports {
-        match candidate_of(name, report) {
+        match report.candidate(name) {
             Ok(c) => candidates.push(c),
             Err(missing) => excluded.push(json!({ "file": name, "missing": missing })),
         }

@@ -19,6 +19,7 @@ use crate::ingest::encoding::Encoding;
 use crate::ingest::reader::{CsvOptions, Ragged};
 use crate::interval::CiParams;
 use crate::table::classes::MissingPolicy;
+use crate::table::read::ReadSettings;
 use crate::utility::attribute::AttributeSettings;
 use crate::utility::params::UtilityParams;
 use crate::verdict::scorr::ScorrThresholds;
@@ -229,6 +230,36 @@ impl AuditConfig {
             ..s.clone()
         };
         std::borrow::Cow::Owned(self.attributes.iter().map(|(k, s)| (k.clone(), read(s))).collect())
+    }
+
+    /// The columns the roles need value by value: they keep every value.
+    pub fn needed_columns(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.quasi_identifiers.iter().chain(&self.sensitive).cloned().collect();
+        v.extend([&self.weight, &self.person_id, &self.record_id].into_iter().flatten().cloned());
+        v
+    }
+
+    /// How a streaming audit with these settings reads its table (the settings checked:
+    /// [`AuditConfig::csv_options`]).
+    pub fn read_settings(&self) -> Result<ReadSettings> {
+        Ok(ReadSettings { csv: self.csv_options()?, norm: self.normaliser(), needed: self.needed_columns(), retain: None })
+    }
+
+    /// How a [`TableReader`](crate::table::read::TableReader) reads a table kept in memory
+    /// (a code per row, within `memory_budget`) for audits with any settings: the reading
+    /// settings alone apply and are checked (delimiter, encoding, ragged rows, header row,
+    /// missing tokens, memory budget); the columns these settings' roles need keep every value.
+    pub fn table_settings(&self) -> Result<ReadSettings> {
+        let reading = AuditConfig {
+            delimiter: self.delimiter.clone(),
+            encoding: self.encoding,
+            ragged: self.ragged,
+            header_row: self.header_row,
+            missing_tokens: self.missing_tokens.clone(),
+            memory_budget: self.memory_budget,
+            ..AuditConfig::default()
+        };
+        Ok(ReadSettings { needed: self.needed_columns(), retain: Some(self.memory_budget), ..reading.read_settings()? })
     }
 
     /// The normaliser of spec README Sec 5 with these settings.

@@ -41,8 +41,8 @@ fn contract() -> String {
     use crate::identity::kmap::{KMapEstimator, KMapParams};
     use crate::identity::suda::{SudaParams, SudaWeights};
     use crate::ingest::cell::DateForm;
-    use crate::ingest::cells::Format;
     use crate::ingest::encoding::Encoding;
+    use crate::ingest::format::Format;
     use crate::ingest::reader::{InputFacts, Probe, Ragged};
     use crate::metric::{MetricResult, Scope, Status};
     use crate::report::{ReadPath, Report, Warning};

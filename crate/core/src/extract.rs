@@ -225,9 +225,9 @@ mod tests {
         assert_eq!(out.csv, "line,age,sex,note\n3,30-39,,\"b, \"\"c\"\"\"\n4,***,M,d\n5,30-39,NA,e\n");
         assert_eq!((out.rows, out.truncated), (3, false));
         // From the table kept in memory: the same rows.
-        let mut reader = crate::Audit::table_reader(&config).unwrap();
+        let mut reader = crate::TableReader::new(config.table_settings().unwrap());
         reader.push(csv.as_bytes()).unwrap();
-        let table = reader.finish_part().unwrap().table;
+        let table = reader.finish().unwrap().table;
         let classes = vec![vec![Some("30-39".into()), None], vec![Some("*".into()), Some("M".into())]];
         assert_eq!(extract_table(&table, &config, classes).unwrap(), out);
     }

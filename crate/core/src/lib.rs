@@ -12,6 +12,9 @@
 //!   risk distribution): [`identity::record_risk`].
 //! - balance.md (R_external, risk_r, safety, RUT, candidate choice): [`balance`].
 
+// The core does no I/O: nothing it computes is printed, every figure goes into the report.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 // Base: errors, hashing, confidence intervals, random numbers, special functions, numeric helpers, the result
 // format, parallel work, the radix sort.
 pub mod error;
@@ -66,7 +69,7 @@ pub use advice::AdviceParams;
 pub use attack::AttackParams;
 pub use attribute::AttributeParams;
 pub use audit::{Audit, AuditPart, SplitAudit, TableSummary, audit_disjoint, audit_table, audit_table_with_control, class_statistics, sorting_bytes};
-pub use balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination, WeightPreset, candidate_of, choose};
+pub use balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination, WeightPreset, choose};
 pub use class_part::ClassPart;
 pub use config::{AuditConfig, DEFAULT_MEMORY_BUDGET};
 pub use error::{Error, ErrorKind, Result};
@@ -76,8 +79,9 @@ pub use identity::attribution::{Lattice, SubsetStats};
 pub use identity::disjoint::{ClassHasher, DisjointClasses};
 pub use identity::kmap::{KMapEstimator, KMapParams};
 pub use identity::lattice::{stats_from_bytes, stats_to_bytes};
-pub use ingest::cells::{CellBatch, CellReader, Format};
+pub use ingest::cells::{CellBatch, CellReader};
 pub use ingest::encoding::Encoding;
+pub use ingest::format::Format;
 pub use ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Ragged, Reader, Span};
 pub use report::{ReadPath, Report, Warning};
 pub use sample::{BENCH_QIS, bench_table, hospital_sample};
@@ -85,6 +89,7 @@ pub use shareable::{DEFAULT_MIN_COUNT, min_count_of, shareable};
 pub use sides::{Original, SideReader, SideRole, Sides, reference};
 pub use table::classes::MissingPolicy;
 pub use table::kind::Kind;
+pub use table::read::{BlockSink, FilePart, ReadSettings, ReadsTable, TableReader};
 pub use table::reference::{Reference, ReferenceTable};
 pub use table::{Part, Table};
 pub use utility::attribute::AttributeSettings;

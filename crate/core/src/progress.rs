@@ -129,9 +129,9 @@ mod tests {
     fn an_audit_of_a_kept_table_reports_its_rows_then_its_measures() {
         let config = crate::AuditConfig { quasi_identifiers: vec!["age".into(), "zip".into()], ..Default::default() };
         let csv: String = std::iter::once("age,zip\n".to_string()).chain((0..70_000).map(|i| format!("{},{}\n", i % 90, i % 13))).collect();
-        let mut reader = crate::Audit::table_reader(&config).unwrap();
+        let mut reader = crate::TableReader::new(config.table_settings().unwrap());
         reader.push(csv.as_bytes()).unwrap();
-        let table = reader.finish_part().unwrap().table;
+        let table = reader.finish().unwrap().table;
         let seen = Arc::new(Mutex::new(Vec::new()));
         let sink = seen.clone();
         let report = reporting(Arc::new(move |s: Step| sink.lock().unwrap().push(s)), || crate::audit_table(&table, &config, None, None).unwrap());

@@ -2,8 +2,9 @@
 
 use serde::Serialize;
 
+use crate::balance::Candidate;
 use crate::config::AuditConfig;
-use crate::ingest::cells::Format;
+use crate::ingest::format::Format;
 use crate::ingest::reader::InputFacts;
 use crate::ingest::tokenizer::{Broken, MAX_FIELD_BYTES};
 use crate::metric::MetricResult;
@@ -78,6 +79,14 @@ impl Report {
     /// The result with this id, if computed.
     pub fn metric(&self, id: &str) -> Option<&MetricResult> {
         self.metrics.iter().find(|m| m.id == id)
+    }
+
+    /// The candidate this release stands for in a comparison (`name`): its `risk_r` and
+    /// `utility_u`, or the id of the one that has no value (no original, rows that cannot be
+    /// paired...).
+    pub fn candidate(&self, name: &str) -> std::result::Result<Candidate, &'static str> {
+        let value = |id: &'static str| self.metric(id).and_then(|m| m.value.as_f64()).ok_or(id);
+        Ok(Candidate { name: name.to_string(), risk_r: value("risk_r")?, utility_u: value("utility_u")? })
     }
 }
 

@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use pseudolens_core::ingest::reader::Ragged;
-use pseudolens_core::{Audit, AuditConfig, AuditPart, Error, Part, PartBounds, Probe, Reader, Report, Span, audit_table};
+use pseudolens_core::{Audit, AuditConfig, AuditPart, Error, Part, PartBounds, Probe, Reader, ReadsTable, Report, Span, TableReader, audit_table};
 
 /// A generated file and what it holds.
 #[derive(Debug, Clone)]
@@ -166,15 +166,15 @@ impl FilePart for Part {
 /// merges them (`par::merge_smallest_first`); else from the first part on. `None` when
 /// the probe declines (the caller reads on one thread).
 #[allow(clippy::too_many_arguments)]
-fn in_parts<P: FilePart>(
+fn in_parts<R: ReadsTable, P: FilePart>(
     bytes: &[u8],
     config: &AuditConfig,
     cuts: &[u64],
     chunk: usize,
     late: bool,
     smallest_first: bool,
-    start: impl Fn(&Probe, Span) -> Result<Audit, Error>,
-    part: impl Fn(AuditPart) -> P,
+    start: impl Fn(&Probe, Span) -> Result<R, Error>,
+    part: impl Fn(R::Part) -> P,
 ) -> Option<Result<P, Error>> {
     let probe = Reader::probe(config.csv_options().unwrap(), bytes, true)?;
     let mut starts: Vec<u64> = cuts.iter().copied().filter(|&c| c > 0 && c < bytes.len() as u64).collect();
@@ -185,7 +185,7 @@ fn in_parts<P: FilePart>(
         let mut a = start(&probe, if late { Span { end: u64::MAX, ..span } } else { span })?;
         let (mut given, mut cut) = (span.start, !late);
         for piece in bytes[span.start as usize..].chunks(chunk) {
-            if a.done() {
+            if a.reader().done() {
                 break;
             }
             given += piece.len() as u64;
@@ -193,10 +193,10 @@ fn in_parts<P: FilePart>(
             // end before its start: it stops at its first record either way.)
             let end = span.end.max(span.start);
             if !cut && given > end {
-                assert!(a.end_at(end), "a part cuts at a byte not yet given");
+                assert!(a.reader().end_at(end), "a part cuts at a byte not yet given");
                 cut = true;
             }
-            a.push(piece)?;
+            a.reader().push(piece)?;
         }
         a.finish_part().map(&part)
     };
@@ -295,13 +295,13 @@ proptest! {
 /// form as a worker hands it over (what comes back writes the same bytes), merged in order;
 /// then audits the merged table.
 fn tables_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64]) -> Option<Result<Report, Error>> {
-    let through_bytes = |p: AuditPart| {
-        let wire = Part::from(p).to_bytes();
+    let through_bytes = |p: Part| {
+        let wire = p.to_bytes();
         let back = Part::from_bytes(&wire).expect("a written table reads back");
         assert_eq!(back.to_bytes(), wire);
         back
     };
-    let parts = in_parts(bytes, config, cuts, 5, true, false, |probe, span| Audit::table_part(config, probe, span), through_bytes)?;
+    let parts = in_parts(bytes, config, cuts, 5, true, false, |probe, span| Ok(TableReader::part(config.table_settings()?, probe, span)), through_bytes)?;
     Some(parts.and_then(|p| audit_table(&p.table, config, None, None)))
 }
 
@@ -315,9 +315,9 @@ fn a_kept_table_meets_the_memory_budget_where_the_streaming_read_does() {
     }
     for budget in [20_000, 30_000, 200_000] {
         let config = AuditConfig { memory_budget: budget, ..qi(&["id", "b"]) };
-        let mut reader = Audit::table_reader(&qi(&[])).unwrap();
+        let mut reader = TableReader::new(qi(&[]).table_settings().unwrap());
         reader.push(csv.as_bytes()).unwrap();
-        let kept = audit_table(&reader.finish_part().unwrap().table, &config, None, None);
+        let kept = audit_table(&reader.finish().unwrap().table, &config, None, None);
         match (kept, audit_chunked(csv.as_bytes(), &config, 1 << 20)) {
             (Err(k), Err(s)) => {
                 assert_eq!(k.code, "memory_budget_exceeded");
@@ -356,11 +356,11 @@ proptest! {
 
     #[test]
     fn damaged_table_bytes_are_an_error_never_a_panic(f in file(), flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..4)) {
-        let mut a = Audit::table_reader(&qi(&["c1"])).unwrap();
+        let mut a = TableReader::new(qi(&["c1"]).table_settings().unwrap());
         a.push(&f.bytes).unwrap();
-        let part = a.finish_part();
+        let part = a.finish();
         if let Ok(part) = part {
-            let mut wire = Part::from(part).to_bytes();
+            let mut wire = part.to_bytes();
             let body = wire.len() - 4;
             for (at, x) in flips {
                 wire[at % body] ^= x | 1;

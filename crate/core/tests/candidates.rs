@@ -4,7 +4,7 @@
 mod common;
 
 use pseudolens_core::Original;
-use pseudolens_core::balance::{ChoiceParams, candidate_of, choose};
+use pseudolens_core::balance::{ChoiceParams, choose};
 use pseudolens_core::{Audit, AuditConfig, Report, sample};
 
 fn table(level: u8) -> Vec<u8> {
@@ -26,12 +26,12 @@ fn coarser_releases_are_safer_and_less_useful() {
     config.record_id = Some("record_id".into());
     config.ignored = vec!["note".into()];
     let original = table(0);
-    let candidates: Vec<_> = (1..=3).map(|level| candidate_of(&format!("level {level}"), &audit_level(&config, &original, level)).unwrap()).collect();
+    let candidates: Vec<_> = (1..=3).map(|level| audit_level(&config, &original, level).candidate(&format!("level {level}")).unwrap()).collect();
     for w in candidates.windows(2) {
         assert!(w[1].risk_r < w[0].risk_r, "risk falls: {candidates:?}");
         assert!(w[1].utility_u < w[0].utility_u, "utility falls: {candidates:?}");
     }
-    let the_original = candidate_of("itself", &audit_level(&config, &original, 0)).unwrap();
+    let the_original = audit_level(&config, &original, 0).candidate("itself").unwrap();
     assert!((the_original.utility_u - 1.0).abs() < 1e-12, "the original against itself keeps everything");
     // Utility-heavy weights pick a finer release than safety-heavy ones.
     let pick = |alpha: f64, tau_r: Option<f64>| {

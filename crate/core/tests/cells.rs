@@ -1,7 +1,7 @@
 //! A table fed as cells (a Parquet file, a spreadsheet, a data frame: issue 14) is audited as
 //! the same table written as CSV: the same profile, metrics and warnings.
 
-use pseudolens_core::{Audit, AuditConfig, CellBatch, Format, Report};
+use pseudolens_core::{Audit, AuditConfig, CellBatch, Format, Report, TableReader};
 
 const HEADER: [&str; 4] = ["code", "amount", "note", "zip"];
 
@@ -66,7 +66,7 @@ fn cells_give_the_csv_report_however_batched() {
 
 #[test]
 fn a_table_reader_keeps_a_table_of_cells() {
-    let mut a = Audit::table_reader(&config()).unwrap().reading_cells(Format::Xlsx);
+    let mut a = TableReader::new(config().table_settings().unwrap()).reading_cells(Format::Xlsx);
     a.push_header(HEADER.iter().map(|h| h.to_string()).collect(), 1).unwrap();
     let mut batch = CellBatch::new();
     for (i, r) in ROWS.iter().enumerate() {
@@ -74,7 +74,7 @@ fn a_table_reader_keeps_a_table_of_cells() {
     }
     a.push_cells(&batch).unwrap();
     a.set_file(1234, None);
-    let table = a.finish_part().unwrap().table;
+    let table = a.finish().unwrap().table;
     assert!(table.is_retained());
     assert_eq!((table.facts.format, table.facts.bytes), (Format::Xlsx, 1234));
     let r = pseudolens_core::audit_table(&table, &config(), None, None).unwrap();

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use pseudolens_core::identity::MissingPolicy;
 use pseudolens_core::interval::CiParams;
-use pseudolens_core::{Audit, AuditConfig, ClassPart, DisjointClasses, Table, audit_table, class_statistics};
+use pseudolens_core::{AuditConfig, ClassPart, DisjointClasses, Table, TableReader, audit_table, class_statistics};
 use serde_json::Value;
 
 const HEADER: [&str; 4] = ["a", "b", "c", "s"];
@@ -33,9 +33,9 @@ fn table(rows: &[[String; 4]], config: &AuditConfig) -> Table {
         csv.push_str(&r.join(","));
         csv.push('\n');
     }
-    let mut reader = Audit::table_reader(config).unwrap();
+    let mut reader = TableReader::new(config.table_settings().unwrap());
     reader.push(csv.as_bytes()).unwrap();
-    reader.finish_part().unwrap().table
+    reader.finish().unwrap().table
 }
 
 /// The table split into `parts` by the hash of each row's QI cells, each part's class
@@ -139,9 +139,9 @@ proptest! {
 fn a_hand_checked_merge() {
     let config = AuditConfig { quasi_identifiers: vec!["a".into()], ..AuditConfig::default() };
     let one = |cells: &[&str]| {
-        let mut reader = Audit::table_reader(&config).unwrap();
+        let mut reader = TableReader::new(config.table_settings().unwrap());
         reader.push(format!("a\n{}\n", cells.join("\n")).as_bytes()).unwrap();
-        class_statistics(&reader.finish_part().unwrap().table, &config).unwrap()
+        class_statistics(&reader.finish().unwrap().table, &config).unwrap()
     };
     let mut s = one(&["x", "y", "x"]);
     s.merge(one(&["z", "w", "z", "z"]));
@@ -201,9 +201,9 @@ fn a_column_of_many_values_ships_its_sketch() {
         for i in from..from + 10_000 {
             csv.push_str(&format!("{},person-{i:08}\n", i % 7));
         }
-        let mut reader = Audit::table_reader(&config).unwrap();
+        let mut reader = TableReader::new(config.table_settings().unwrap());
         reader.push(csv.as_bytes()).unwrap();
-        ClassPart::of(reader.finish_part().unwrap().table, &config).unwrap()
+        ClassPart::of(reader.finish().unwrap().table, &config).unwrap()
     };
     let (mut one, two) = (part(0), part(10_000));
     let bytes = one.to_bytes().len();

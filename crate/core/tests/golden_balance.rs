@@ -192,7 +192,7 @@ fn g3_3_risk_and_balance() {
     let sum = g3_e3(&AuditConfig { balance: BalanceParams { risk_combination: RiskCombination::Sum, ..BalanceParams::default() }, ..config.clone() });
     assert_close(num(&sum, "risk_r"), 1.0, "risk_r sum");
     let heavy = BalanceParams { risk_combination: RiskCombination::Weighted, risk_weight_internal: 0.8, ..BalanceParams::default() };
-    let heavy = g3_e3(&AuditConfig { balance: heavy, ..config.clone() });
+    let heavy = g3_e3(&AuditConfig { balance: heavy, ..config });
     assert_close(num(&heavy, "risk_r"), 0.8 * 10.0 / 12.0 + 0.2 * 0.5027777777777778, "w_int 0.8");
     // No original table: no utility_u, so the RUT scores are not applicable.
     for id in ["rut", "rut_f1", "rut_ratio"] {
@@ -407,7 +407,7 @@ fn reference_columns_named_otherwise_are_matched_as_told() {
     let config = qi(&["age", "zip", "sex"]);
     let r = with_external(&fixture("g1.csv"), text.as_bytes(), &config);
     assert_eq!(metric(&r, "r_external").details["a_ext"], json!(["sex"]));
-    let mut told = config.clone();
+    let mut told = config;
     told.reference_columns = [("age", "AGE"), ("zip", "postcode")].into_iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
     let r = with_external(&fixture("g1.csv"), text.as_bytes(), &told);
     assert_close(num(&r, "r_external"), 0.17238562091503268, "r_external");

@@ -405,7 +405,7 @@ proptest! {
         c.record_id = Some("id".into());
         let mut o = Original::new(&c, None);
         for p in original.as_bytes().chunks(chunk) { o.push(p).unwrap(); }
-        let mut a = Audit::new(c.clone()).unwrap();
+        let mut a = Audit::new(c).unwrap();
         a.set_original(o.finish().unwrap());
         for p in released.as_bytes().chunks(chunk) { a.push(p).unwrap(); }
         let r = a.finish().unwrap();

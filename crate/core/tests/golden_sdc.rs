@@ -243,7 +243,7 @@ fn g7_2_guide_example_6_4() {
     assert_eq!((&tables[2]["distance"], &tables[2]["cells"]), (&json!(162), &json!(14)), "REGION x URBRUR");
     assert_eq!(for_attribute(&r, "suppressed_cells", "region").value, json!(81));
     // NA excluded: two-way distance 81 over 12 cells (6.75).
-    let mut excl = config.clone();
+    let mut excl = config;
     excl.utility.ctbil_blank = CtbilBlank::Exclude;
     let r = against(&o, &p, &excl);
     let two = &metric(&r, "ctbil").details["tables"][2];

@@ -165,7 +165,7 @@ fn parameters_out_of_range_are_errors() {
 #[test]
 fn record_level_lists_follow_per_record() {
     // Without `per_record` the report keeps the summaries, `top` and the histogram, not the
-    // lists as long as the file (docs/decisions.md); the per-record table keeps the scores.
+    // lists as long as the file (docs/decisions/suda/per-record-follows-setting.md); the per-record table keeps the scores.
     let mut config = qi(&QI);
     config.suda.suda = true;
     config.keep_records = true;

@@ -72,7 +72,7 @@ proptest! {
         chunk in 1usize..64,
     ) {
         let bytes = csv(&rows);
-        let mut reversed = rows.clone();
+        let mut reversed = rows;
         reversed.reverse();
         let (a, b) = (audit(&bytes, &config(0.95)), audit(&csv(&reversed), &config(0.95)));
         let c = audit_chunked(&bytes, &config(0.95), chunk).unwrap();

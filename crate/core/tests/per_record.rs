@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use pseudolens_core::table::classes::MissingPolicy;
-use pseudolens_core::{Audit, AuditConfig, Report, audit_table};
+use pseudolens_core::{Audit, AuditConfig, Report, TableReader, audit_table};
 use serde_json::{Value, json};
 
 /// Rows (age, sex, id) of the hand-checked table.
@@ -140,17 +140,17 @@ proptest! {
         prop_assert_eq!((json!(lo), json!(hi)), (risk.value["min"].clone(), risk.value["max"].clone()));
         // Another row order: each id keeps its value.
         let b = audit(&csv(&shuffled(&rows, seed), q), &c);
-        prop_assert_eq!(per_record(&b, "record_risk"), p.clone());
+        prop_assert_eq!(&per_record(&b, "record_risk"), &p);
         // Chunks, and a kept table audited on several threads: the same per-record values.
         let chunked = audit_chunked(&csv(&rows, q), &c, chunk).unwrap();
         prop_assert_eq!(&chunked.per_record, &a.per_record);
-        let mut reader = Audit::table_reader(&c).unwrap();
+        let mut reader = TableReader::new(c.table_settings().unwrap());
         reader.push(&csv(&rows, q)).unwrap();
-        let table = reader.finish_part().unwrap().table;
+        let table = reader.finish().unwrap().table;
         pseudolens_core::par::set_threads(threads);
         let kept = audit_table(&table, &c, None, None).unwrap();
         prop_assert_eq!(&kept.per_record, &a.per_record);
-        prop_assert_eq!(per_record(&kept, "record_risk"), p.clone());
+        prop_assert_eq!(&per_record(&kept, "record_risk"), &p);
         // Through JSON and back.
         let back: Value = serde_json::from_str(&serde_json::to_string(&a).unwrap()).unwrap();
         let back_metric = back["metrics"].as_array().unwrap().iter().find(|m| m["id"] == "record_risk").unwrap().clone();

@@ -85,7 +85,7 @@ proptest! {
     #[test]
     fn row_order_changes_nothing(rows in rows(), seed in any::<u64>(), p in policy()) {
         let whole = audit(&csv(&rows), &config(p));
-        let mut shuffled = rows.clone();
+        let mut shuffled = rows;
         let mut s = seed | 1;
         for i in (1..shuffled.len()).rev() {
             s ^= s << 13; s ^= s >> 7; s ^= s << 17;

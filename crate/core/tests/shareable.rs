@@ -178,7 +178,7 @@ fn utility_shareable_keeps_no_query_cell_or_category_below_the_minimum() {
     config.utility.queries = vec![Query { group_by: vec!["ward".into(), "procedure".into()], aggregate: Aggregate::Count }];
     let mut o = Original::new(&config, None);
     o.push(&original).unwrap();
-    let mut a = Audit::new(config.clone()).unwrap();
+    let mut a = Audit::new(config).unwrap();
     a.set_original(o.finish().unwrap());
     a.push(&released).unwrap();
     let report = a.finish().unwrap();

@@ -5,15 +5,15 @@
 
 use proptest::prelude::*;
 use pseudolens_core::{
-    AdviceParams, Audit, AuditConfig, Lattice, MissingPolicy, Report, SplitAudit, Table, audit_table, bench_table, stats_from_bytes, stats_to_bytes,
+    AdviceParams, AuditConfig, Lattice, MissingPolicy, Report, SplitAudit, Table, TableReader, audit_table, bench_table, stats_from_bytes, stats_to_bytes,
 };
 
 fn kept(chunks: impl IntoIterator<Item = Vec<u8>>, config: &AuditConfig) -> Table {
-    let mut reader = Audit::table_reader(config).unwrap();
+    let mut reader = TableReader::new(config.table_settings().unwrap());
     for chunk in chunks {
         reader.push(&chunk).unwrap();
     }
-    reader.finish_part().unwrap().table
+    reader.finish().unwrap().table
 }
 
 /// The report with the lattice sent away as bytes and its statistics back as bytes (`remote`),

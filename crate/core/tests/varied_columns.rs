@@ -1,11 +1,11 @@
 //! A kept table gives up a column too varied to keep (an id) early when the size of the file
-//! is known (`Audit::expect_file_bytes`): after the first look at its values, with the profile
+//! is known (`TableReader::expect_file_bytes`): after the first look at its values, with the profile
 //! it has when given up at its cap; a column whose values repeat is kept, and so is an id in a
 //! file with fewer rows than the cap. Read in parts, the same table.
 
 use pseudolens_core::ingest::reader::Reader;
 use pseudolens_core::table::RETAIN_CAP;
-use pseudolens_core::{Audit, AuditConfig, Span, Table};
+use pseudolens_core::{AuditConfig, Span, Table, TableReader};
 
 /// `rows` rows: a unique id, a group of 1,000 values, and a note whose values come in pairs.
 fn file(rows: usize) -> Vec<u8> {
@@ -18,14 +18,14 @@ fn file(rows: usize) -> Vec<u8> {
 
 /// `bytes` read whole into a kept table, told the file has `file_bytes` bytes (or not told).
 fn kept(bytes: &[u8], file_bytes: Option<u64>) -> Table {
-    let mut reader = Audit::table_reader(&AuditConfig::default()).unwrap();
+    let mut reader = TableReader::new(AuditConfig::default().table_settings().unwrap());
     if let Some(b) = file_bytes {
         reader.expect_file_bytes(b);
     }
     for chunk in bytes.chunks(1 << 20) {
         reader.push(chunk).unwrap();
     }
-    reader.finish_part().unwrap().table
+    reader.finish().unwrap().table
 }
 
 /// `bytes` read as two parts told the file's size, merged.
@@ -33,7 +33,7 @@ fn kept_in_two(bytes: &[u8]) -> Table {
     let config = AuditConfig::default();
     let probe = Reader::probe(config.csv_options().unwrap(), &bytes[..1 << 16], false).expect("the header probes");
     let mut parts = Span::split(bytes.len() as u64, 2).into_iter().map(|span| {
-        let mut part = Audit::table_part(&config, &probe, span).unwrap();
+        let mut part = TableReader::part(config.table_settings().unwrap(), &probe, span);
         part.expect_file_bytes(bytes.len() as u64);
         let start = span.start as usize;
         for chunk in bytes[start..].chunks(1 << 20) {
@@ -42,7 +42,7 @@ fn kept_in_two(bytes: &[u8]) -> Table {
             }
             part.push(chunk).unwrap();
         }
-        part.finish_part().unwrap()
+        part.finish().unwrap()
     });
     let mut merged = parts.next().unwrap();
     merged.merge(parts.next().unwrap()).unwrap();

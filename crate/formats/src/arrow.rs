@@ -1,5 +1,5 @@
 //! Typed Arrow columns as text cells, by the one typed-cell rule of
-//! [`pseudolens_core::ingest::typed`] (docs/decisions.md, "Typed cells"): what a Parquet file, a
+//! [`pseudolens_core::ingest::typed`] (docs/decisions/formats/typed-cells.md): what a Parquet file, a
 //! pandas or a polars frame hands over becomes the table of text cells its CSV would be.
 //!
 //! Nested and interval types (lists, structs, maps, durations, intervals) are not cells of a
@@ -10,7 +10,7 @@ use arrow_array::types::*;
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::{DataType, Schema, TimeUnit};
 use pseudolens_core::ingest::typed;
-use pseudolens_core::{Audit, CellBatch, ClassHasher, Error, Result};
+use pseudolens_core::{CellBatch, ClassHasher, Error, ReadsTable, Result};
 
 /// The text of each cell of one column: one buffer, and where each cell ends.
 #[derive(Debug, Default, Clone)]
@@ -189,11 +189,13 @@ pub fn class_hashes(batch: &RecordBatch, hasher: &ClassHasher) -> Result<Vec<u64
     Ok((0..batch.num_rows()).map(|i| hasher.hash(columns.iter().map(|c| c.get(i)))).collect())
 }
 
-/// Feeds record batches of one schema to an audit made with [`Audit::reading_cells`]: the
+/// Feeds record batches of one schema to a table reader or an audit made with
+/// [`ReadsTable::reading_cells`]: the
 /// header (not a row of the table), then each batch in order, its first row at `first_line`
 /// (2 for a whole table: the line it would have in CSV). Returns the rows fed.
-pub fn feed(schema: &Schema, first_line: u64, batches: impl IntoIterator<Item = Result<RecordBatch>>, audit: &mut Audit) -> Result<u64> {
-    audit.push_header(header(schema), 0)?;
+pub fn feed(schema: &Schema, first_line: u64, batches: impl IntoIterator<Item = Result<RecordBatch>>, target: &mut impl ReadsTable) -> Result<u64> {
+    let reader = target.reader();
+    reader.push_header(header(schema), 0)?;
     let mut cells = CellBatch::new();
     let mut rows = 0u64;
     for batch in batches {
@@ -201,7 +203,7 @@ pub fn feed(schema: &Schema, first_line: u64, batches: impl IntoIterator<Item = 
         let batch = batch.map_err(|e| if e.line.is_none() { e.at_line(first_line + rows) } else { e })?;
         cells.clear();
         push_batch(&batch, first_line + rows, &mut cells)?;
-        audit.push_cells(&cells)?;
+        reader.push_cells(&cells)?;
         rows += batch.num_rows() as u64;
     }
     Ok(rows)

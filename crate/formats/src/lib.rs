@@ -1,6 +1,6 @@
 //! pseudolens-formats: tables that are not CSV (issue 14), read into pseudolens-core's tables
-//! of cells ([`pseudolens_core::Audit::reading_cells`]) so that they are audited exactly as
-//! the same table written as CSV.
+//! of cells ([`pseudolens_core::ReadsTable::reading_cells`]: a table reader or an audit) so that
+//! they are audited exactly as the same table written as CSV.
 //!
 //! - [`arrow`]: typed Arrow columns as text cells (the typed-cell rule of
 //!   [`pseudolens_core::ingest::typed`]); what Parquet files and data frames hand over.

@@ -14,7 +14,7 @@ use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions, Parq
 use parquet::basic::Compression;
 use parquet::errors::ParquetError;
 use parquet::file::reader::{ChunkReader, Length};
-use pseudolens_core::{Audit, Error, Result};
+use pseudolens_core::{Error, ReadsTable, Result};
 
 use crate::contain::contain;
 
@@ -69,15 +69,15 @@ pub fn row_groups<R: ChunkReader>(input: &R) -> Result<Vec<u64>> {
     })
 }
 
-/// Reads the whole file into `audit` (made with `reading_cells(Format::Parquet)`); returns
+/// Reads the whole file into `target` (made with `reading_cells(Format::Parquet)`); returns
 /// the rows read.
-pub fn read<R: ChunkReader + 'static>(input: R, audit: &mut Audit) -> Result<u64> {
-    read_row_groups(input, None, audit)
+pub fn read<R: ChunkReader + 'static>(input: R, target: &mut impl ReadsTable) -> Result<u64> {
+    read_row_groups(input, None, target)
 }
 
-/// Reads these row groups (all when `None`; in file order) into `audit`; each row's line is
+/// Reads these row groups (all when `None`; in file order) into `target`; each row's line is
 /// its line in the whole file. Returns the rows read.
-pub fn read_row_groups<R: ChunkReader + 'static>(input: R, groups: Option<Vec<usize>>, audit: &mut Audit) -> Result<u64> {
+pub fn read_row_groups<R: ChunkReader + 'static>(input: R, groups: Option<Vec<usize>>, target: &mut impl ReadsTable) -> Result<u64> {
     contain("Parquet", "unreadable_parquet", move || {
         let meta = metadata(&input)?;
         let all = meta.metadata().row_groups();
@@ -95,7 +95,7 @@ pub fn read_row_groups<R: ChunkReader + 'static>(input: R, groups: Option<Vec<us
             builder = builder.with_row_groups(g);
         }
         let reader = builder.build().map_err(|e: ParquetError| unreadable(e))?;
-        crate::arrow::feed(&schema, before + 2, reader.map(|b| b.map_err(unreadable)), audit)
+        crate::arrow::feed(&schema, before + 2, reader.map(|b| b.map_err(unreadable)), target)
     })
 }
 

@@ -17,7 +17,7 @@ use std::io::{Read, Seek};
 use calamine::{Data, Reader, Xlsx};
 use pseudolens_core::ingest::header::{LOOKED_AT, Shape, header_index};
 use pseudolens_core::ingest::typed;
-use pseudolens_core::{Audit, CellBatch, Error, Result};
+use pseudolens_core::{CellBatch, Error, ReadsTable, Result};
 
 use crate::contain::contain;
 
@@ -72,11 +72,12 @@ pub fn cell_text(cell: &Data, out: &mut String) {
     }
 }
 
-/// Reads the sheet named `sheet` (the first when `None`) into `audit` (made with
+/// Reads the sheet named `sheet` (the first when `None`) into `target` (made with
 /// `reading_cells(Format::Xlsx)`); returns the sheet's name. `unknown_sheet` names the sheets
 /// when there is none of that name.
-pub fn read<RS: Read + Seek>(input: RS, sheet: Option<&str>, audit: &mut Audit) -> Result<String> {
+pub fn read<RS: Read + Seek>(input: RS, sheet: Option<&str>, target: &mut impl ReadsTable) -> Result<String> {
     contain("Excel", "unreadable_xlsx", || {
+        let reader = target.reader();
         let mut book = Xlsx::new(input).map_err(unreadable)?;
         let names = book.sheet_names();
         let name = match sheet {
@@ -87,7 +88,7 @@ pub fn read<RS: Read + Seek>(input: RS, sheet: Option<&str>, audit: &mut Audit) 
             None => names.first().cloned().ok_or_else(|| Error::input("empty_file", "this workbook has no sheet"))?,
         };
         let range = book.worksheet_range(&name).map_err(unreadable)?;
-        audit.set_sheet(&name);
+        reader.set_sheet(&name);
         let Some((top, _)) = range.start() else {
             return Err(Error::input("empty_file", format!("the sheet \"{name}\" is empty: it has no header row")));
         };
@@ -100,7 +101,7 @@ pub fn read<RS: Read + Seek>(input: RS, sheet: Option<&str>, audit: &mut Audit) 
             .take(LOOKED_AT)
             .map(|(line, row)| Shape { line, filled: row.iter().filter(|c| filled(c)).count() })
             .collect();
-        let at = match (header_index(&shapes, audit.header_row()), audit.header_row()) {
+        let at = match (header_index(&shapes, reader.header_row()), reader.header_row()) {
             (Some(i), _) => shapes[i].line,
             (None, Some(row)) => {
                 let message =
@@ -112,14 +113,14 @@ pub fn read<RS: Read + Seek>(input: RS, sheet: Option<&str>, audit: &mut Audit) 
         let mut rows = (first..).zip(range.rows());
         let above: Vec<bool> = rows.by_ref().take((at - first) as usize).map(|(_, row)| blank(row)).collect();
         let blanks = above.iter().filter(|&&b| b).count() as u64;
-        audit.push_above_header(above.len() as u64 - blanks, blanks)?;
+        reader.push_above_header(above.len() as u64 - blanks, blanks)?;
         let mut text = String::new();
         let header = rows.next().map(|(_, row)| row).unwrap_or_default().iter().map(|c| {
             text.clear();
             cell_text(c, &mut text);
             text.clone()
         });
-        audit.push_header(header.collect(), at)?;
+        reader.push_header(header.collect(), at)?;
         let mut cells = CellBatch::new();
         let mut row_texts: Vec<String> = Vec::new();
         for (line, row) in rows {
@@ -134,11 +135,11 @@ pub fn read<RS: Read + Seek>(input: RS, sheet: Option<&str>, audit: &mut Audit) 
             }
             cells.push_row(line, &row_texts)?;
             if cells.len() >= 8192 || cells.is_full() {
-                audit.push_cells(&cells)?;
+                reader.push_cells(&cells)?;
                 cells.clear();
             }
         }
-        audit.push_cells(&cells)?;
+        reader.push_cells(&cells)?;
         Ok(name)
     })
 }

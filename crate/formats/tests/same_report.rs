@@ -1,6 +1,6 @@
 //! A table read from Parquet or Excel gets the report of the same table read from CSV (issue
 //! 14): string columns give identical reports; typed columns give the report of the CSV their
-//! values print as by the typed-cell rule (docs/decisions.md, "Typed cells"). A corrupt or
+//! values print as by the typed-cell rule (docs/decisions/formats/typed-cells.md). A corrupt or
 //! truncated file is a clear error, never a crash.
 
 use std::sync::Arc;
@@ -14,7 +14,7 @@ use parquet::file::properties::WriterProperties;
 use pseudolens_core::ingest::cell::DateForm;
 use pseudolens_core::ingest::reader::{CsvOptions, Reader, RecordSink, Rows};
 use pseudolens_core::table::kind::Kind;
-use pseudolens_core::{Audit, AuditConfig, Format, Report};
+use pseudolens_core::{Audit, AuditConfig, Format, Report, TableReader};
 use pseudolens_formats::{parquet as pq, xlsx};
 
 const HEADER: [&str; 4] = ["code", "amount", "note", "zip"];
@@ -298,9 +298,9 @@ fn row_groups_read_from_their_pieces_give_the_whole_files_report() {
     let read_run = |first: usize, last: usize| {
         let (start, end) = (groups[first].start, groups[last].end);
         let pieces = pq::Pieces::new(len, vec![(len - footer.len() as u64, footer.clone()), (start, bytes.slice(start as usize..end as usize))]);
-        let audit = Audit::table_reader(&config()).unwrap();
-        let mut audit = if first == 0 { audit.reading_cells(Format::Parquet) } else { audit.reading_cells_part(Format::Parquet) };
-        pq::read_row_groups(pieces, Some((first..=last).collect()), &mut audit).map(|_| audit.finish_part().unwrap())
+        let reader = TableReader::new(config().table_settings().unwrap());
+        let mut reader = if first == 0 { reader.reading_cells(Format::Parquet) } else { reader.reading_cells_part(Format::Parquet) };
+        pq::read_row_groups(pieces, Some((first..=last).collect()), &mut reader).map(|_| reader.finish().unwrap())
     };
     let mut parts = read_run(0, 1).unwrap();
     parts.merge(read_run(2, 3).unwrap()).unwrap();
@@ -310,8 +310,8 @@ fn row_groups_read_from_their_pieces_give_the_whole_files_report() {
     assert_eq!(table_part(merged), expected);
     // Group 2 without its bytes: the reader's error.
     let pieces = pq::Pieces::new(len, vec![(len - footer.len() as u64, footer.clone())]);
-    let mut audit = Audit::table_reader(&config()).unwrap().reading_cells_part(Format::Parquet);
-    assert_eq!(pq::read_row_groups(pieces, Some(vec![2]), &mut audit).unwrap_err().code, "unreadable_parquet");
+    let mut reader = TableReader::new(config().table_settings().unwrap()).reading_cells_part(Format::Parquet);
+    assert_eq!(pq::read_row_groups(pieces, Some(vec![2]), &mut reader).unwrap_err().code, "unreadable_parquet");
     assert_eq!(pq::footer_len(b"12345678").unwrap_err().code, "unreadable_parquet");
 }
 

@@ -50,8 +50,8 @@
 //!   difference); a long shape makes the CSV cross the sniff window for one input in
 //!   [`LONG_EVERY`], flag bit 5 runs the identity suite for one in [`IDENTITY_EVERY`]; the
 //!   others compare profile-only audits of the CSV as given.
-//! - [`record_count`]: the count is the reader's, so the audit stops at `finish_part` (the
-//!   input facts, no profiles or report); generated CSV stops at [`SHORT_CSV`] bytes, and
+//! - [`record_count`]: the count is the reader's, so a table reader reads it (the input
+//!   facts, no summaries, profiles or report); generated CSV stops at [`SHORT_CSV`] bytes, and
 //!   one input in [`LONG_EVERY`] with a long shape writes CSV past the sniff window.
 //!
 //! The replay test runs the regressions on every path ([`run_full`]), as does `--example
@@ -64,7 +64,7 @@ pub mod shape;
 use pseudolens_core::MissingPolicy;
 use pseudolens_core::ingest::cell::{Cell, Form, Normaliser, civil_from_days, parse_date, parse_date_range, parse_num, parse_numeric_range};
 use pseudolens_core::ingest::reader::Ragged;
-use pseudolens_core::{Audit, AuditConfig, Error, ErrorKind, Report};
+use pseudolens_core::{Audit, AuditConfig, Error, ErrorKind, Report, TableReader};
 use serde_json::Value;
 
 use shape::Bytes;
@@ -717,8 +717,8 @@ pub const SHORT_CSV: usize = 8 * 1024;
 /// Generated CSV stops at [`SHORT_CSV`] bytes, except for one input in [`LONG_EVERY`]
 /// ([`draw`]) with a shape byte of `0xE0` or more: that one runs its program again until
 /// the CSV crosses the 64 KiB sniff window (up to [`MAX_INPUT`]), so long CSV does not wait
-/// for the fuzzer to grow a program of kilobytes. The counts are the reader's, so the audit stops at `finish_part`
-/// and its input facts: the column profiles and the report (tested by `ingest_split` and
+/// for the fuzzer to grow a program of kilobytes. The counts are the reader's, so a table reader reads the CSV
+/// for its input facts: the summaries, the column profiles and the report (tested by `ingest_split` and
 /// `config_json`) are not built.
 pub fn record_count(data: &[u8]) {
     record_count_with(data, false);
@@ -753,9 +753,9 @@ fn record_count_with(data: &[u8], all: bool) {
     }
     let mode = if lenient { rfc4180::Mode::Lenient } else { rfc4180::Mode::Strict };
     let read = || -> Result<pseudolens_core::ingest::reader::InputFacts, Error> {
-        let mut audit = Audit::new(config.clone())?;
-        audit.push(&csv)?;
-        Ok(audit.finish_part()?.table.facts)
+        let mut reader = TableReader::new(config.read_settings()?);
+        reader.push(&csv)?;
+        Ok(reader.finish()?.table.facts)
     };
     match read() {
         Ok(f) => {
@@ -833,10 +833,11 @@ pub fn table_bytes(data: &[u8]) {
     } else {
         let damage: Vec<(u16, u8)> = (0..(mode >> 1) % 4).map(|_| (b.u16(), b.byte())).collect();
         let csv = shape::csv(b.rest(), b',', 3, b"\n", 0, 4096);
-        let mut reader = Audit::table_reader(&AuditConfig { ragged: Ragged::PadOrTruncate, ..AuditConfig::default() }).expect("the default settings");
-        let part = reader.push(&csv).and_then(|()| reader.finish_part());
+        let settings = AuditConfig { ragged: Ragged::PadOrTruncate, ..AuditConfig::default() }.table_settings().expect("the default settings");
+        let mut reader = TableReader::new(settings);
+        let part = reader.push(&csv).and_then(|()| reader.finish());
         let Ok(part) = part else { return };
-        let mut wire = Part::from(part).to_bytes();
+        let mut wire = part.to_bytes();
         let back = Part::from_bytes(&wire).expect("a written table reads back");
         assert_eq!(back.to_bytes(), wire, "a table read back writes the same bytes");
         let body = wire.len() - 4;

@@ -6,17 +6,20 @@ use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 
-use pseudolens_core::{Audit, AuditPart, Format};
+use pseudolens_core::{FilePart, Format, ReadsTable};
 
 use crate::file::{Failure, io_err, sha256};
 
 /// Starts an audit or a table reader of (part of) a file.
-pub type MakeAudit<'a> = dyn Fn() -> Result<Audit, pseudolens_core::Error> + Sync + 'a;
+pub type MakeReader<'a, R> = dyn Fn() -> Result<R, pseudolens_core::Error> + Sync + 'a;
 
 /// Reads the Parquet or Excel file at `path` into audits started by `make` (the workbook's
 /// `sheet`, else its first): a Parquet file of several row groups in parts on up to `threads`
 /// threads; then gives it the file's size and SHA-256.
-pub fn read_cells(path: &Path, make: &MakeAudit<'_>, format: Format, sheet: Option<&str>, threads: usize) -> Result<AuditPart, Failure> {
+pub fn read_cells<R: ReadsTable>(path: &Path, make: &MakeReader<'_, R>, format: Format, sheet: Option<&str>, threads: usize) -> Result<R::Part, Failure>
+where
+    R::Part: Send,
+{
     let open = || File::open(path).map_err(io_err(path));
     let len = open()?.metadata().map_err(io_err(path))?.len();
     let mut part = match format {
@@ -30,7 +33,7 @@ pub fn read_cells(path: &Path, make: &MakeAudit<'_>, format: Format, sheet: Opti
             let parts = threads.min(groups).max(1);
             // Contiguous runs of row groups, one per thread, the first reading the header.
             let runs: Vec<Vec<usize>> = (0..parts).map(|p| (groups * p / parts..groups * (p + 1) / parts).collect()).collect();
-            let read = |k: usize, run: Vec<usize>| -> Result<AuditPart, Failure> {
+            let read = |k: usize, run: Vec<usize>| -> Result<R::Part, Failure> {
                 let audit = make()?;
                 let mut audit = if k == 0 { audit.reading_cells(format) } else { audit.reading_cells_part(format) };
                 pseudolens_formats::parquet::read_row_groups(open()?, (parts > 1).then_some(run), &mut audit)?;
@@ -48,7 +51,7 @@ pub fn read_cells(path: &Path, make: &MakeAudit<'_>, format: Format, sheet: Opti
             whole
         }
     };
-    part.table.facts.bytes = len;
-    part.set_sha256(sha256(path)?);
+    part.table_mut().facts.bytes = len;
+    part.table_mut().facts.sha256 = Some(sha256(path)?);
     Ok(part)
 }

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use pseudolens_core::{Audit, AuditConfig, Format, Probe, Report, SideReader, SideRole, Sides, Span, Table, Warning};
+use pseudolens_core::{Audit, AuditConfig, Format, Probe, Report, SideReader, SideRole, Sides, Span, Table, TableReader, Warning};
 
 use crate::cells::read_cells;
 use crate::file::{Failure, ReadProgress, format_of, io_err, stream, with_fallback};
@@ -70,24 +70,24 @@ impl Files {
     pub fn read_table(&self, path: &Path, config: &AuditConfig) -> Result<(Table, Option<Warning>), Failure> {
         let format = format_of(path)?;
         if format != Format::Csv {
-            let make = || Audit::table_reader(config);
+            let make = || Ok(TableReader::new(config.table_settings()?));
             return Ok((read_cells(path, &make, format, self.sheet.as_deref(), self.threads)?.table, None));
         }
         let len = std::fs::metadata(path).map_err(io_err(path))?.len();
         with_fallback(path, config.encoding, |encoding| {
             let config = AuditConfig { encoding, ..config.clone() };
             let make = |probe: &Probe, span: Span| {
-                let mut part = Audit::table_part(&config, probe, span)?;
+                let mut part = TableReader::part(config.table_settings()?, probe, span);
                 part.expect_file_bytes(len);
                 Ok(part)
             };
             if let Some(part) = read_in_parts(path, &config, self.threads, self.progress, &make)? {
                 return Ok(part.table);
             }
-            let mut reader = Audit::table_reader(&config)?;
+            let mut reader = TableReader::new(config.table_settings()?);
             reader.expect_file_bytes(len);
             stream(path, self.progress, |chunk| reader.push(chunk))?;
-            Ok(reader.finish_part()?.table)
+            Ok(reader.finish()?.table)
         })
     }
 

@@ -1,6 +1,6 @@
 //! Reading one CSV file on all cores (issue 11): the start of the file is probed for its dialect
 //! and header, the file is cut into byte ranges, each range is read by its own thread into
-//! an [`AuditPart`], and the parts are merged in file order. A thread that finishes its range
+//! a part ([`FilePart`]: an audit's or a kept table's), and the parts are merged in file order. A thread that finishes its range
 //! early takes the second half of what is left of the largest other range. A thread whose
 //! range starts inside a quoted field guesses its first record wrong; the part before it knows
 //! where that record really starts, and the range is read again from there. A SHA-256 of the whole file is
@@ -12,7 +12,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Mutex;
 
-use pseudolens_core::{Audit, AuditConfig, AuditPart};
+use pseudolens_core::{AuditConfig, FilePart, ReadsTable};
 use pseudolens_core::{Probe, Reader, Span};
 
 use crate::file::{CHUNK, Failure, ReadProgress, io_err, sha256};
@@ -28,19 +28,22 @@ const PROBE_BYTES: usize = 16 << 20;
 const PROBE_FIRST: usize = 64 << 10;
 
 /// Starts the reader of one part of a file: an audit, or a table reader.
-pub type PartReader<'a> = dyn Fn(&Probe, Span) -> Result<Audit, pseudolens_core::Error> + Sync + 'a;
+pub type PartReader<'a, R> = dyn Fn(&Probe, Span) -> Result<R, pseudolens_core::Error> + Sync + 'a;
 
 /// Reads `path` in parts on `threads` threads, each started by `make`, counting the bytes in
 /// `progress`; `None` when the file is better read on one thread (small, UTF-16, a header
 /// that does not probe, or an error somewhere: the caller's one-thread read reports it
 /// exactly).
-pub fn read_in_parts(
+pub fn read_in_parts<R: ReadsTable>(
     path: &Path,
     config: &AuditConfig,
     threads: usize,
     progress: &dyn ReadProgress,
-    make: &PartReader<'_>,
-) -> Result<Option<AuditPart>, Failure> {
+    make: &PartReader<'_, R>,
+) -> Result<Option<R::Part>, Failure>
+where
+    R::Part: Send,
+{
     let len = std::fs::metadata(path).map_err(io_err(path))?.len();
     if threads < 2 || len < MIN_PARALLEL {
         return Ok(None);
@@ -69,15 +72,15 @@ pub fn read_in_parts(
         (parts, sha.join().unwrap_or_else(|_| Err(panicked())))
     });
     let Some(parts) = parts else { return Ok(None) };
-    let mut parts: Vec<(Span, Result<AuditPart, Failure>)> = parts.into_iter().flatten().map(|(k, p)| (board.span(k), p)).collect();
+    let mut parts: Vec<(Span, Result<R::Part, Failure>)> = parts.into_iter().flatten().map(|(k, p)| (board.span(k), p)).collect();
     parts.sort_by_key(|(span, _)| span.start);
     // A part that guessed its start wrong (it began inside a quoted field: its bounds say so,
     // or the guess made it fail) is read again from where the part before it ended.
-    let mut read: Vec<AuditPart> = Vec::with_capacity(parts.len());
+    let mut read: Vec<R::Part> = Vec::with_capacity(parts.len());
     for (span, part) in parts {
-        let part = match (read.last().map(|p| p.bounds.expect("parts have bounds").end), part) {
+        let part = match (read.last().map(|p| p.bounds().expect("parts have bounds").end), part) {
             (None, Ok(p)) => p,
-            (Some(end), Ok(p)) if p.bounds.map(|b| b.first) == Some(end) => p,
+            (Some(end), Ok(p)) if p.bounds().map(|b| b.first) == Some(end) => p,
             (None, Err(_)) => return Ok(None),
             (Some(end), _) => match read_part(path, &probe, span.after(end), None, progress, make) {
                 Ok(p) => p,
@@ -86,8 +89,8 @@ pub fn read_in_parts(
         };
         read.push(part);
     }
-    let Ok(Some(mut merged)) = pseudolens_core::par::merge_smallest_first(read, AuditPart::classes, AuditPart::merge) else { return Ok(None) };
-    merged.set_sha256(sha?);
+    let Ok(Some(mut merged)) = pseudolens_core::par::merge_smallest_first(read, FilePart::merge_cost, FilePart::merge) else { return Ok(None) };
+    merged.table_mut().facts.sha256 = Some(sha?);
     Ok(Some(merged))
 }
 
@@ -185,21 +188,21 @@ fn probe(path: &Path, config: &AuditConfig, len: u64) -> Result<Option<Probe>, F
 
 /// One part: its range read from its start, on until the part has its last record; a part
 /// on the `board` ends earlier when another thread takes the rest of its range.
-fn read_part(
+fn read_part<R: ReadsTable>(
     path: &Path,
     probe: &Probe,
     span: Span,
     board: Option<(&Board, usize)>,
     progress: &dyn ReadProgress,
-    make: &PartReader<'_>,
-) -> Result<AuditPart, Failure> {
+    make: &PartReader<'_, R>,
+) -> Result<R::Part, Failure> {
     let read = || {
         let mut audit = make(probe, span)?;
         let mut file = File::open(path).map_err(io_err(path))?;
         file.seek(SeekFrom::Start(span.start)).map_err(io_err(path))?;
         let mut buf = vec![0u8; CHUNK];
         let (mut pos, mut end) = (span.start, span.end);
-        while !audit.done() {
+        while !audit.reader().done() {
             let n = file.read(&mut buf).map_err(io_err(path))?;
             if n == 0 {
                 break;
@@ -210,11 +213,11 @@ fn read_part(
                 let now = board.advance(k, pos);
                 if now != end {
                     end = now;
-                    let ended = audit.end_at(end);
+                    let ended = audit.reader().end_at(end);
                     debug_assert!(ended, "a part is cut past the bytes its reader was given");
                 }
             }
-            audit.push(&buf[..n])?;
+            audit.reader().push(&buf[..n])?;
         }
         Ok(audit.finish_part()?)
     };

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use arrow_array::RecordBatchReader;
 use arrow_array::ffi_stream::{FFI_ArrowArrayStream, RecordBatchStreamReader};
-use pseudolens_core::{Audit, AuditConfig, ClassPart, Error, Format, Part, ReadPath, Report, Warning};
+use pseudolens_core::{AuditConfig, ClassPart, Error, Format, Part, ReadPath, Report, TableReader, Warning};
 use pseudolens_native::{Failure, Files, SidePaths};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
@@ -70,9 +70,9 @@ fn arrow_error(e: impl std::fmt::Display) -> Error {
 fn arrow_part(stream: FFI_ArrowArrayStream, config: &AuditConfig) -> Result<Part, Error> {
     let reader = RecordBatchStreamReader::try_new(stream).map_err(arrow_error)?;
     let schema = reader.schema();
-    let mut audit = Audit::table_reader(config)?.reading_cells(Format::Arrow);
-    pseudolens_formats::arrow::feed(&schema, 2, reader.map(|b| b.map_err(arrow_error)), &mut audit)?;
-    Ok(Part::from(audit.finish_part()?))
+    let mut table = TableReader::new(config.table_settings()?).reading_cells(Format::Arrow);
+    pseudolens_formats::arrow::feed(&schema, 2, reader.map(|b| b.map_err(arrow_error)), &mut table)?;
+    table.finish()
 }
 
 /// The report as the CLI's `--json` prints it.

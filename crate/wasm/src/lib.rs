@@ -1,5 +1,5 @@
 //! The wasm binding: forwards to `pseudolens-core` and converts values at the boundary. No
-//! logic lives here (docs/architecture.md gives the TypeScript view of this API).
+//! logic lives here (docs/architecture.md lists the exports; their types are the generated contract).
 
 use std::sync::Arc;
 
@@ -248,7 +248,7 @@ pub fn probe(config: JsValue, prefix: &[u8], complete: bool) -> Result<JsValue, 
 /// while `done()` is false, `finish()` gives the part as bytes (transferable) for
 /// `KeptTable.from_bytes`.
 #[wasm_bindgen]
-pub struct TableReader(Option<pseudolens_core::Audit>);
+pub struct TableReader(Option<pseudolens_core::TableReader>);
 
 #[wasm_bindgen]
 impl TableReader {
@@ -256,16 +256,16 @@ impl TableReader {
     /// byte `end`); `exact`: a record starts at `start`.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue, probe: JsValue, start: f64, end: f64, exact: bool) -> Result<TableReader, JsValue> {
-        let config = config_from(config)?;
+        let settings = config_from(config)?.table_settings().map_err(|e| error(&e))?;
         let reader = if probe.is_null() || probe.is_undefined() {
-            pseudolens_core::Audit::table_reader(&config)
+            pseudolens_core::TableReader::new(settings)
         } else {
             let probe: pseudolens_core::Probe =
                 serde_wasm_bindgen::from_value(probe).map_err(|e| error(&Error::config("invalid_probe", format!("the probe is not valid: {e}"))))?;
             let span = pseudolens_core::Span { start: start as u64, end: if end.is_finite() { end as u64 } else { u64::MAX }, exact };
-            pseudolens_core::Audit::table_part(&config, &probe, span)
+            pseudolens_core::TableReader::part(settings, &probe, span)
         };
-        reader.map(|r| TableReader(Some(r))).map_err(|e| error(&e))
+        Ok(TableReader(Some(reader)))
     }
 
     /// The size of the whole file in bytes: a column too varied to keep is given up early.
@@ -281,7 +281,7 @@ impl TableReader {
 
     /// Whether the part has read its last record: push no more.
     pub fn done(&self) -> bool {
-        self.0.as_ref().is_some_and(pseudolens_core::Audit::done)
+        self.0.as_ref().is_some_and(pseudolens_core::TableReader::done)
     }
 
     /// Data rows read so far.
@@ -292,8 +292,8 @@ impl TableReader {
     /// The part as bytes (the stored form: `docs/architecture.md`).
     pub fn finish(&mut self) -> Result<Vec<u8>, JsValue> {
         let reader = self.0.take().ok_or_else(finished)?;
-        let part = reader.finish_part().map_err(|e| error(&e))?;
-        Ok(pseudolens_core::Part::from(part).to_bytes())
+        let part = reader.finish().map_err(|e| error(&e))?;
+        Ok(part.to_bytes())
     }
 }
 
@@ -335,15 +335,15 @@ pub fn read_cells(config: JsValue, bytes: Vec<u8>, format: &str, sheet: Option<S
     let mut hash = pseudolens_core::ContentHash::default();
     hash.update(&bytes);
     let len = bytes.len() as u64;
-    let mut reader = pseudolens_core::Audit::table_reader(&config).map_err(|e| error(&e))?.reading_cells(format);
+    let mut reader = pseudolens_core::TableReader::new(config.table_settings().map_err(|e| error(&e))?).reading_cells(format);
     let read = match format {
         pseudolens_core::Format::Xlsx => pseudolens_formats::xlsx::read(std::io::Cursor::new(bytes), sheet.as_deref(), &mut reader).map(|_| ()),
         _ => pseudolens_formats::parquet::read(bytes::Bytes::from(bytes), &mut reader).map(|_| ()),
     };
     read.map_err(|e| error(&e))?;
     reader.set_file(len, Some(hash.hex()));
-    let part = reader.finish_part().map_err(|e| error(&e))?;
-    Ok(pseudolens_core::Part::from(part).to_bytes())
+    let part = reader.finish().map_err(|e| error(&e))?;
+    Ok(part.to_bytes())
 }
 
 /// The length of a Parquet file's footer from its last 8 bytes (`unreadable_parquet` when they
@@ -374,13 +374,13 @@ pub fn read_parquet_groups(config: JsValue, file_len: f64, footer: Vec<u8>, star
     let len = file_len as u64;
     let footer_at = len.saturating_sub(footer.len() as u64);
     let pieces = pseudolens_formats::parquet::Pieces::new(len, vec![(footer_at, bytes::Bytes::from(footer)), (start as u64, bytes::Bytes::from(body))]);
-    let reader = pseudolens_core::Audit::table_reader(&config).map_err(|e| error(&e))?;
+    let reader = pseudolens_core::TableReader::new(config.table_settings().map_err(|e| error(&e))?);
     let mut reader = if first == 0 { reader.reading_cells(Format::Parquet) } else { reader.reading_cells_part(Format::Parquet) };
     let groups = (first as usize..(first + count) as usize).collect();
     pseudolens_formats::parquet::read_row_groups(pieces, Some(groups), &mut reader).map_err(|e| error(&e))?;
     reader.set_file(if first == 0 { len } else { 0 }, None);
-    let part = reader.finish_part().map_err(|e| error(&e))?;
-    Ok(pseudolens_core::Part::from(part).to_bytes())
+    let part = reader.finish().map_err(|e| error(&e))?;
+    Ok(part.to_bytes())
 }
 
 /// A table kept in memory, merged from the parts of its file: audits of any settings read
@@ -419,7 +419,7 @@ impl KeptTable {
     /// it, while the user picks the roles: the pages of memory a wasm instance grows into are
     /// mapped at their first touch, which took about 15 ms of the first audit of the 1M-row
     /// Adult-like table in the page (22 MB). Freed, the memory stays with the instance, where
-    /// the audit takes it again (docs/decisions.md, "The first audit's memory taken before it").
+    /// the audit takes it again (docs/decisions/wasm/first-audit-memory-touched-early.md).
     pub fn prepare_audit(&self) {
         let mut scratch = vec![1u8; pseudolens_core::sorting_bytes(self.part.table.facts.rows_total)];
         std::hint::black_box(&mut scratch);
@@ -592,7 +592,7 @@ const WARM_UP_ROWS: usize = 5_000;
 /// finishing of the metrics) ran too little in one audit of the small table for V8 to optimize
 /// them, and were optimized during the first audit of a file instead, on the cores that audit
 /// needed: V8 compiled 24 functions during the page's first audit of the 1M-row Adult-like
-/// table after one warm-up audit, 14 after five (docs/decisions.md, "Warm-up of the engine").
+/// table after one warm-up audit, 14 after five (docs/decisions/wasm/warm-up-five-audits.md).
 const WARM_UP_AUDITS: usize = 5;
 
 /// Reads and audits a generated table of 5,000 rows (5 QIs, a sensitive column) the way the
@@ -604,7 +604,7 @@ const WARM_UP_AUDITS: usize = 5;
 /// profile, then the audit in steps with the page's default settings (the advice included)
 /// and its shareable variant, [`WARM_UP_AUDITS`] times. The audit worker calls it before it
 /// says it is ready; the reader workers instantiate the same compiled module, so the code
-/// optimized here is theirs too. Measured in docs/decisions.md ("Warm-up of the engine").
+/// optimized here is theirs too. Measured in docs/decisions/wasm/warm-up-five-audits.md.
 #[wasm_bindgen]
 pub fn warm_up() -> Result<(), JsValue> {
     let names = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
@@ -623,7 +623,7 @@ pub fn warm_up() -> Result<(), JsValue> {
         let mut pending = table.start_audit(to_js(config))?;
         let stats = pending.lattice().map(|lattice| attribution_stats(&lattice)).transpose()?;
         pending.finish_others()?;
-        // The page asks for the shareable variant of every report it shows.
+        // The worker sends the shareable variant with every report it posts.
         shareable(pending.complete(stats)?, None)?;
     }
     Ok(())

@@ -28,7 +28,8 @@ type State = 'fresh' | 'stale' | 'invalid';
 function readText(read: TableRead, recomputed: boolean): string {
   const took = `${recomputed ? 'Recomputed' : 'Audited'} in ${seconds(read.seconds)}`;
   const reads = `the file was read ${read.fileReads === 1 ? 'once' : `${count(read.fileReads)} times`}`;
-  if (!read.kept) return `${took} by reading the file again: its table is not kept in memory (${read.why ?? 'unknown reason'}), so each change reads it again; ${reads}.`;
+  if (!read.kept)
+    return `${took} by reading the file again: its table is not kept in memory (${read.why ?? 'unknown reason'}), so each change reads it again; ${reads}.`;
   if (recomputed) return `${took} from the table kept in memory; the file was not read again (${reads}).`;
   return `${took}; ${reads}${read.readers > 1 ? ` by ${read.readers} workers in parallel` : ''} and its table is kept in memory, so each change is answered without reading it again.`;
 }

@@ -5,8 +5,7 @@
 /** Registers the service worker once the page has loaded (it then caches every file). */
 export function registerOffline(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  const register = () =>
-    navigator.serviceWorker.register('./sw.js').catch((e: unknown) => console.warn('pseudolens: no offline copy', e));
+  const register = () => navigator.serviceWorker.register('./sw.js').catch((e: unknown) => console.warn('pseudolens: no offline copy', e));
   if (document.readyState === 'complete') void register();
   else window.addEventListener('load', () => void register(), { once: true });
 }

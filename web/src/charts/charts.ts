@@ -5,10 +5,7 @@
 import uPlot from 'uplot';
 import { deferredDetails, el, scrollTable } from '../ui/dom';
 import { count, edge, percent, plural } from '../ui/format';
-
-export interface Chart {
-  destroy(): void;
-}
+import type { Chart } from '../ui/view-kit';
 
 const BAR_FILL = 'rgba(37, 99, 150, 0.78)';
 const BAR_STROKE = '#1f4f7a';
@@ -178,7 +175,14 @@ function barChart(host: HTMLElement, spec: BarSpec): Chart {
       categoryAxis(xs.length, label, width, 52, spec.xLabel),
       // Room for the widest tick label (a count of a million records is 9 characters), so the
       // axis title beside the labels never overlaps them.
-      { ...AXIS, font: FONT, labelFont: FONT, label: spec.yLabel, size: (_u, values) => Math.max(56, 14 + 7 * Math.max(0, ...(values ?? []).map((v) => v.length))), values: (_u, splits) => splits.map(spec.yFormat) },
+      {
+        ...AXIS,
+        font: FONT,
+        labelFont: FONT,
+        label: spec.yLabel,
+        size: (_u, values) => Math.max(56, 14 + 7 * Math.max(0, ...(values ?? []).map((v) => v.length))),
+        values: (_u, splits) => splits.map(spec.yFormat),
+      },
     ],
     cursor: hover.cursor,
     legend: hover.legend,
@@ -241,7 +245,10 @@ export function classSizeChart(host: HTMLElement, histogram: [number, number, nu
 /** Risk distribution from `risk_distribution` (`[[edge, share, cumulative_share] x 24]`). */
 export function riskChart(host: HTMLElement, distribution: [number, number, number][]): Chart {
   // Leading empty bins (risks below any record's risk) carry no information.
-  const first = Math.max(0, distribution.findIndex(([, share]) => share > 0));
+  const first = Math.max(
+    0,
+    distribution.findIndex(([, share]) => share > 0),
+  );
   const bins = distribution.slice(first);
   const chart = barChart(host, {
     title: `Bar chart: share of records by re-identification risk. ${bins
@@ -256,9 +263,7 @@ export function riskChart(host: HTMLElement, distribution: [number, number, numb
     yFormat: (v) => `${Number(v.toFixed(1))}%`,
     readout: (i) => {
       const b = bins[i];
-      return b
-        ? `Risk up to ${edge(b[0])}: ${percent(b[1])} of records (cumulative ${percent(b[2])}).`
-        : READOUT_IDLE;
+      return b ? `Risk up to ${edge(b[0])}: ${percent(b[1])} of records (cumulative ${percent(b[2])}).` : READOUT_IDLE;
     },
   });
   host.append(

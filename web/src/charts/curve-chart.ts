@@ -4,7 +4,8 @@
 // bar (issue 15; docs/ci.md). uPlot on canvas; the numbers and intervals also as a table.
 
 import uPlot from 'uplot';
-import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, hostWidth, hoverReadout, plotHeight, type Chart } from './charts';
+import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, hostWidth, hoverReadout, plotHeight } from './charts';
+import type { Chart } from '../ui/view-kit';
 import { el } from '../ui/dom';
 import { count, fractionPercent, smallPercent } from '../ui/format';
 import type { CurvePoint, Estimator } from '../shared/suite';
@@ -26,7 +27,6 @@ const STYLES: Readonly<Record<Estimator, { stroke: string; width: number; dash?:
 const ORDER: readonly Estimator[] = ['dankar', 'zayatz', 'pitman', 'snb'];
 const READOUT_IDLE = 'Point at the chart to read the estimates at a sampling fraction.';
 const MARK = '#b35c00';
-
 
 /** An estimate with its interval: "7.10% (6.80% to 7.40%)". */
 function withRange(p: CurvePoint, e: Estimator): string {
@@ -150,12 +150,7 @@ export function uniquenessCurveChart(host: HTMLElement, points: CurvePoint[], cu
     dataTable(
       withIntervals ? 'Population uniqueness curve as a table (estimates with their intervals)' : 'Population uniqueness curve as a table',
       ['Sampling fraction', 'Population', ...ORDER.map((e) => ESTIMATOR_NAMES[e]), 'Model chosen'],
-      points.map((p) => [
-        fractionPercent(p.pi),
-        count(p.n_population),
-        ...ORDER.map((e) => withRange(p, e)),
-        p.dankar_model ?? '—',
-      ]),
+      points.map((p) => [fractionPercent(p.pi), count(p.n_population), ...ORDER.map((e) => withRange(p, e)), p.dankar_model ?? '—']),
       [0, 1, 2, 3, 4, 5],
     ),
   );

@@ -38,12 +38,9 @@ function row(s: Share, max: number): HTMLElement {
  * departs from the file, largest first; ordered values keep their order.
  */
 export function distributionChart(shares: Share[], ordered: boolean, id: string): HTMLElement {
-  const rows = ordered
-    ? shares
-    : [...shares].sort((a, b) => Math.abs(b.inClass - b.inFile) - Math.abs(a.inClass - a.inFile) || b.inFile - a.inFile);
+  const rows = ordered ? shares : [...shares].sort((a, b) => Math.abs(b.inClass - b.inFile) - Math.abs(a.inClass - a.inFile) || b.inFile - a.inFile);
   const max = Math.max(0, ...rows.flatMap((s) => [s.inClass, s.inFile]));
-  const list = (items: Share[], label: string) =>
-    el('ol', { class: 'dist-rows', 'aria-label': label }, ...items.map((s) => row(s, max)));
+  const list = (items: Share[], label: string) => el('ol', { class: 'dist-rows', 'aria-label': label }, ...items.map((s) => row(s, max)));
   const first = rows.slice(0, SHOWN);
   const rest = rows.slice(SHOWN);
   return el(
@@ -65,7 +62,12 @@ export function distributionChart(shares: Share[], ordered: boolean, id: string)
     ),
     list(first, 'Share of each sensitive value in the worst class and in the whole file'),
     rest.length
-      ? el('details', { class: 'more' }, el('summary', {}, rest.length === 1 ? 'Show the other value' : `Show the other ${rest.length} values`), list(rest, 'The other sensitive values'))
+      ? el(
+          'details',
+          { class: 'more' },
+          el('summary', {}, rest.length === 1 ? 'Show the other value' : `Show the other ${rest.length} values`),
+          list(rest, 'The other sensitive values'),
+        )
       : null,
   );
 }

@@ -58,7 +58,11 @@ export function heatmap(spec: HeatmapSpec): HTMLElement {
 
 /** The colour scale: the eleven tints from −`full` to +`full`, between its end values. */
 export function heatLegend(full: string): HTMLElement {
-  const swatches = [...Array.from({ length: LEVELS }, (_, i) => `heat-n${LEVELS - i}`), 'heat-0', ...Array.from({ length: LEVELS }, (_, i) => `heat-p${i + 1}`)];
+  const swatches = [
+    ...Array.from({ length: LEVELS }, (_, i) => `heat-n${LEVELS - i}`),
+    'heat-0',
+    ...Array.from({ length: LEVELS }, (_, i) => `heat-p${i + 1}`),
+  ];
   return el(
     'p',
     { class: 'heat-legend' },

@@ -68,7 +68,16 @@ export interface PlacementInput {
 /** Distances from the points' centre to the label, ring by ring. */
 const RINGS = [11, 24, 40, 58, 80];
 /** Directions: right, left, above, below, then the diagonals. */
-const DIRECTIONS: [number, number][] = [[1, 0], [-1, 0], [0, -1], [0, 1], [1, -1], [-1, -1], [1, 1], [-1, 1]];
+const DIRECTIONS: [number, number][] = [
+  [1, 0],
+  [-1, 0],
+  [0, -1],
+  [0, 1],
+  [1, -1],
+  [-1, -1],
+  [1, 1],
+  [-1, 1],
+];
 
 /** A label per group, each clear of the taken boxes and of the labels placed before it. */
 export function placeLabels(input: PlacementInput): Placed[] {
@@ -109,7 +118,9 @@ export function placeLabels(input: PlacementInput): Placed[] {
       return [...others, ...labels].filter((o) => along.some((q) => q.x > o.x0 && q.x < o.x1 && q.y > o.y0 && q.y < o.y1)).length;
     };
     const cost = (o: { beside: boolean; box: Box }) => 1000 * taken.filter((t) => overlaps(t, o.box)).length + (o.beside ? 0 : crossings(o.box));
-    const pick = options.filter((o) => inside(o.box)).reduce<(typeof options)[number] | null>((best, o) => (best === null || cost(o) < cost(best) ? o : best), null) ?? options[0]!;
+    const pick =
+      options.filter((o) => inside(o.box)).reduce<(typeof options)[number] | null>((best, o) => (best === null || cost(o) < cost(best) ? o : best), null) ??
+      options[0]!;
     taken.push(pick.box);
     labels.push(pick.box);
     return { text, box: pick.box, baseline: pick.box.y0 + fontSize * 0.85, leader: pick.beside ? null : leaderTo(pick.box) };

@@ -4,7 +4,8 @@
 // canvas (CSP-clean), with a key, a hover read-out and the numbers as a table.
 
 import uPlot from 'uplot';
-import { AXIS, FONT, READOUT_IDLE, categoryAxis, dataTable, followWidth, hostWidth, hoverReadout, type Chart } from './charts';
+import { AXIS, FONT, READOUT_IDLE, categoryAxis, dataTable, followWidth, hostWidth, hoverReadout } from './charts';
+import type { Chart } from '../ui/view-kit';
 import { el } from '../ui/dom';
 import { percent, signed } from '../ui/format';
 

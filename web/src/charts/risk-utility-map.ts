@@ -75,7 +75,11 @@ export function riskUtilityMap(input: MapInput): HTMLElement {
     svg('line', { class: 'axis', x1: x(0), x2: x(1), y1: y(0), y2: y(0) }),
     svg('line', { class: 'axis', x1: x(0), x2: x(0), y1: y(0), y2: y(1) }),
     svg('text', { class: 'axis-label', x: M.left + PW / 2, y: H - 10, 'text-anchor': 'middle' }, 'Risk R (lower = safer) →'),
-    svg('text', { class: 'axis-label', x: 0, y: 0, 'text-anchor': 'middle', transform: `translate(14 ${M.top + PH / 2}) rotate(-90)` }, 'Utility U (higher = more useful) →'),
+    svg(
+      'text',
+      { class: 'axis-label', x: 0, y: 0, 'text-anchor': 'middle', transform: `translate(14 ${M.top + PH / 2}) rotate(-90)` },
+      'Utility U (higher = more useful) →',
+    ),
   );
   // Narrow screens get larger text (balance.css), so the label boxes grow with it.
   const textScale = window.matchMedia(NARROW).matches ? 21 / 15 : 1;
@@ -129,10 +133,12 @@ export function riskUtilityMap(input: MapInput): HTMLElement {
   }
   const chosenNumber = numbered.find((p) => p.c.name === chosen)?.number;
   for (const l of labels) {
-    const holdsChosen = chosenNumber !== undefined && l.text.split(', ').some((run) => {
-      const [a, b] = run.split('–').map(Number);
-      return chosenNumber >= a! && chosenNumber <= (b ?? a!);
-    });
+    const holdsChosen =
+      chosenNumber !== undefined &&
+      l.text.split(', ').some((run) => {
+        const [a, b] = run.split('–').map(Number);
+        return chosenNumber >= a! && chosenNumber <= (b ?? a!);
+      });
     root.append(svg('text', { class: `point-label${holdsChosen ? ' chosen' : ''}`, x: l.box.x0, y: l.baseline }, l.text));
   }
 

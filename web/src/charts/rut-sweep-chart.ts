@@ -4,7 +4,8 @@
 
 import uPlot from 'uplot';
 import type { SweepRow } from '../shared/balance-data';
-import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, hostWidth, hoverReadout, plotHeight, type Chart } from './charts';
+import { AXIS, FONT, dataTable, drawVerticalMarker, followWidth, hostWidth, hoverReadout, plotHeight } from './charts';
+import type { Chart } from '../ui/view-kit';
 import { el } from '../ui/dom';
 import { decimal, score } from '../ui/format';
 
@@ -18,7 +19,6 @@ export interface SweepChart extends Chart {
   /** Moves the marker of the chosen alpha. */
   setAlpha(alpha: number): void;
 }
-
 
 /**
  * Draws the sweep of `names` (input order) into `host`, marking `alpha`; `colors[i]` is the

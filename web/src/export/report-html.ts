@@ -378,7 +378,8 @@ function intervalHtml(m: MetricResult): string {
   const ci = metricInterval(m);
   if (!ci) return '';
   const at = (x: number) => String(Number(x.toPrecision(4)));
-  const how = ci.method === 'class_bootstrap_percentile' ? `bootstrap over the classes${ci.seed === null ? '' : `, seed ${ci.seed}`}` : 'linearisation over the classes';
+  const how =
+    ci.method === 'class_bootstrap_percentile' ? `bootstrap over the classes${ci.seed === null ? '' : `, seed ${ci.seed}`}` : 'linearisation over the classes';
   return `<span class="metric-interval" data-ci="${esc(`${ci.low},${ci.high}`)}">${esc(`${Number((ci.level * 100).toFixed(1))}% interval: ${at(ci.low)} to ${at(ci.high)} (${how})`)}</span>`;
 }
 
@@ -462,7 +463,16 @@ function timestamp(d: Date): string {
 }
 
 /** The frame of a saved report: head with its own CSS and CSP, header, main, footer. */
-function documentHtml(d: { title: string; heading: string; subtitle: string; main: string; css: string; version: string | null; generatedAt: Date; footer: string }): string {
+function documentHtml(d: {
+  title: string;
+  heading: string;
+  subtitle: string;
+  main: string;
+  css: string;
+  version: string | null;
+  generatedAt: Date;
+  footer: string;
+}): string {
   const tool = d.version ? `${TOOL} ${d.version}` : TOOL;
   const when = `<time datetime="${esc(d.generatedAt.toISOString())}">${esc(timestamp(d.generatedAt))}</time>`;
   return `<!doctype html>

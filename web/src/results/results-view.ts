@@ -18,7 +18,6 @@ import { attributeView } from './attribute/attribute-view';
 import { attributionView } from './identity/attribution-view';
 import type { ChooseFn } from '../shared/balance-data';
 import { balanceView } from './balance/balance-view';
-import type { Chart } from '../charts/charts';
 import { afterFrame, append, deferredDetails, dropDeferred, el, scrollTable } from '../ui/dom';
 import { drilldownView } from './drilldown/drilldown-view';
 import { explain } from '../ui/explain';
@@ -27,16 +26,16 @@ import { groupsView, headlineCards } from './identity/overview-view';
 import { populationView } from './identity/population-view';
 import { addNavigation } from './navigation/results-nav';
 import type { ClassValues } from '../shared/protocol';
-import { isRecord, metric, numberValue, type MetricResult, type Report, type ShareableReport } from '../shared/report';
+import { isRecord, metric, numberValue, type MetricResult, type Report, type ShareableVariant } from '../shared/report';
 import { personsView, scorrView, weightsView } from './identity/risks-view';
 import { scorrBadge, scorrVerdictView } from './identity/scorr-verdict-view';
 import { scopeAttribute, scopeSubset } from '../shared/suite';
 import { utilityView, type UtilityInputs } from './utility/utility-view';
-import { reportVariant, type ReportVariant } from '../export/report-variant';
+import { reportVariant, type ReportVariant } from './report-variant';
 import { settingsShareView } from '../setup/settings-share-view';
 import { sudaView } from './suda/suda-view';
 import { verdictView } from './identity/verdict-view';
-import { metricText, section, type View } from '../ui/view-kit';
+import { metricText, section, type Chart, type View } from '../ui/view-kit';
 
 function metricName(m: MetricResult): HTMLElement {
   const sensitive = isRecord(m.scope) && typeof m.scope.sensitive === 'string' ? m.scope.sensitive : null;
@@ -87,7 +86,7 @@ export interface ResultHandlers {
   onDownloadHtml: (variant: ReportVariant) => void;
   /** The core's shareable report at the report's own k, to say what the full one holds
    * (null: the download offers no shareable variant, as in the report's own snapshot). */
-  shareable: Promise<ShareableReport> | null;
+  shareable: ShareableVariant | null;
   /** Saves the settings file of this audit (null: no "share these settings"). */
   onDownloadSettings: (() => void) | null;
   onExtract: (classes: ClassValues[]) => void;
@@ -132,12 +131,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   const balance: View | null = balanceView(report, fileLabel, handlers.choose ?? null);
 
   panel.append(
-    el(
-      'div',
-      { class: 'results-head' },
-      el('h2', { id: 'results-title' }, '3. Results'),
-      el('div', { class: 'downloads' }, download, downloadHtml),
-    ),
+    el('div', { class: 'results-head' }, el('h2', { id: 'results-title' }, '3. Results'), el('div', { class: 'downloads' }, download, downloadHtml)),
     ...(variant ? [variant.node] : []),
     ...(handlers.onDownloadSettings ? [settingsShareView(report, handlers.onDownloadSettings)] : []),
     qis.length === 0
@@ -162,7 +156,9 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     return;
   }
   if (qis.length === 0) {
-    const nodes = [warningsList(report), hipaaView(report), ...(utility?.nodes ?? []), rowOrderView(report), attacksView(report), allMetrics(report)].filter((n): n is HTMLElement => n instanceof HTMLElement);
+    const nodes = [warningsList(report), hipaaView(report), ...(utility?.nodes ?? []), rowOrderView(report), attacksView(report), allMetrics(report)].filter(
+      (n): n is HTMLElement => n instanceof HTMLElement,
+    );
     append(panel, ...nodes);
     addNavigation(panel, report, nodes);
     panel.hidden = false;
@@ -200,8 +196,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   panel.hidden = false;
 
   // Charts measure their container, so they are drawn once the panel is visible: after the
-  // frame that first shows the results (docs/decisions.md, "The charts drawn after the
-  // results' first frame").
+  // frame that first shows the results (docs/decisions/page/charts-after-first-frame.md).
   afterFrame(panel, () => {
     for (const view of [utility, balance, groups, population]) charts.push(...(view?.draw?.() ?? []));
   });

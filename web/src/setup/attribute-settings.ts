@@ -56,7 +56,11 @@ export function parseOrders(text: string): Record<string, string[]> {
     const at = line.indexOf(':');
     if (at < 0) continue;
     const column = line.slice(0, at).trim();
-    const labels = line.slice(at + 1).split(',').map((l) => l.trim()).filter((l) => l !== '');
+    const labels = line
+      .slice(at + 1)
+      .split(',')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
     if (column && labels.length) out[column] = labels;
   }
   return out;
@@ -64,12 +68,17 @@ export function parseOrders(text: string): Record<string, string[]> {
 
 /** The lines `parseOrders` reads back. */
 export function ordersText(orders: Record<string, string[]>): string {
-  return Object.entries(orders).map(([column, labels]) => `${column}: ${labels.join(', ')}`).join('\n');
+  return Object.entries(orders)
+    .map(([column, labels]) => `${column}: ${labels.join(', ')}`)
+    .join('\n');
 }
 
 /** An ARX hierarchy file (`;`-separated, one row per leaf) as rows of trimmed cells. */
 export function parseHierarchy(text: string): string[][] {
-  return text.split(/\r?\n/).filter((l) => l.trim() !== '').map((l) => l.split(';').map((c) => c.trim()));
+  return text
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.split(';').map((c) => c.trim()));
 }
 
 /** An empty box reads as NaN (required fields) or null (optional ones). */
@@ -107,7 +116,12 @@ export function attributeSettings(): { nodes: HTMLElement[]; read(): AttributeSe
   let hierarchies: Record<string, string[][]> = {};
   let rows: string[][] | null = null;
   const hierarchyColumn = el('input', { id: 'sa-hierarchy-column', type: 'text', placeholder: 'column name', 'aria-describedby': 'sa-hierarchy-help' });
-  const hierarchyFile = el('input', { id: 'sa-hierarchy-file', type: 'file', accept: '.csv,.txt,text/csv,text/plain', 'aria-describedby': 'sa-hierarchy-help' });
+  const hierarchyFile = el('input', {
+    id: 'sa-hierarchy-file',
+    type: 'file',
+    accept: '.csv,.txt,text/csv,text/plain',
+    'aria-describedby': 'sa-hierarchy-help',
+  });
   const current = (): Record<string, string[][]> => {
     const column = hierarchyColumn.value.trim();
     return column && rows ? { ...hierarchies, [column]: rows } : { ...hierarchies };

@@ -53,7 +53,16 @@ export function balanceSettings(): { node: HTMLElement; read(): BalanceSettings;
     ),
     el('option', { value: CUSTOM }, 'Custom'),
   );
-  const alphaInput = el('input', { id: 'rut-alpha', type: 'number', min: 0, max: 1, step: 0.05, value: DEFAULT_ALPHA, inputmode: 'decimal', 'aria-label': 'Custom weight of utility α' });
+  const alphaInput = el('input', {
+    id: 'rut-alpha',
+    type: 'number',
+    min: 0,
+    max: 1,
+    step: 0.05,
+    value: DEFAULT_ALPHA,
+    inputmode: 'decimal',
+    'aria-label': 'Custom weight of utility α',
+  });
   const customBox = el('span', { class: 'rut-alpha-custom', hidden: true }, alphaInput);
   presetSelect.addEventListener('change', () => {
     customBox.hidden = presetSelect.value !== CUSTOM;

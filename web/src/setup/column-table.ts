@@ -31,7 +31,14 @@ export function columnTable(
     return table;
   }
 
-  const search = el('input', { id: 'column-search', type: 'search', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'column-count', placeholder: 'Part of a column name' });
+  const search = el('input', {
+    id: 'column-search',
+    type: 'search',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-describedby': 'column-count',
+    placeholder: 'Part of a column name',
+  });
   const counter = el('p', { id: 'column-count', class: 'note', role: 'status' });
   const more = el('button', { id: 'more-columns', class: 'button', type: 'button' });
   let limit = COLUMNS_SHOWN;

@@ -85,7 +85,15 @@ function attackSettings(): { node: HTMLElement; read(): AttackParams | null; con
   let base: AttackParams = defaultAttacks();
   const on = el('input', { id: 'attacks-on', type: 'checkbox', 'aria-describedby': 'attacks-help' });
   const count = el('input', { id: 'n-attacks', type: 'number', min: 1, step: 1, value: base.n_attacks, inputmode: 'numeric' });
-  const seed = el('input', { id: 'attack-seed', type: 'number', min: 0, step: 1, value: base.seed, inputmode: 'numeric', 'aria-describedby': 'attack-seed-help' });
+  const seed = el('input', {
+    id: 'attack-seed',
+    type: 'number',
+    min: 0,
+    step: 1,
+    value: base.seed,
+    inputmode: 'numeric',
+    'aria-describedby': 'attack-seed-help',
+  });
   const control = fileField('control', 'Control table (optional)', CONTROL_HELP);
   const details = el(
     'div',

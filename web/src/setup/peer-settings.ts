@@ -14,7 +14,15 @@ function field(id: string, label: string, help: string, input: HTMLElement): HTM
 }
 
 const numberInput = (id: string, value: number | null, min: number, max: number | null, step: number) =>
-  el('input', { id, type: 'number', min, ...(max === null ? {} : { max }), step, inputmode: 'decimal', ...(value === null ? { placeholder: 'none' } : { value }) });
+  el('input', {
+    id,
+    type: 'number',
+    min,
+    ...(max === null ? {} : { max }),
+    step,
+    inputmode: 'decimal',
+    ...(value === null ? { placeholder: 'none' } : { value }),
+  });
 
 /** An empty box is null; anything else a number (NaN when not one: `validate` says so). */
 const optional = (input: HTMLInputElement) => (input.value.trim() === '' ? null : Number(input.value));
@@ -54,9 +62,24 @@ export function peerSettings(): {
       { class: 'peer-grid' },
       field('k-map', 'k of k-map', 'Each released record should hide among at least this many people of the population (ARX’s default 5).', k),
       field('k-map-estimator', 'Estimator (population size only)', 'How ARX estimates the group size the file needs from the population size.', estimator),
-      field('k-map-alpha', 'Significance level (population size only)', 'The accepted chance that the estimate says “met” wrongly (ARX’s default 0.01).', alpha),
-      field('delta-min', 'δ-presence: lowest share', 'Every population group should have at least this share of its people in the release; empty = not checked.', dmin),
-      field('delta-max', 'δ-presence: highest share', 'No population group should have more than this share of its people in the release; empty = not checked.', dmax),
+      field(
+        'k-map-alpha',
+        'Significance level (population size only)',
+        'The accepted chance that the estimate says “met” wrongly (ARX’s default 0.01).',
+        alpha,
+      ),
+      field(
+        'delta-min',
+        'δ-presence: lowest share',
+        'Every population group should have at least this share of its people in the release; empty = not checked.',
+        dmin,
+      ),
+      field(
+        'delta-max',
+        'δ-presence: highest share',
+        'No population group should have more than this share of its people in the release; empty = not checked.',
+        dmax,
+      ),
       field(
         'research-subset-column',
         'δ-presence: released-rows column',

@@ -226,7 +226,13 @@ export function renderProfile(
     if (choices) onRun(choices);
   });
 
-  const table = columnTable('Columns of the table', ['Column', 'Role', 'Kind and shape', 'Distinct', 'Missing', 'Most frequent values'], report.columns, cells, [3, 4]);
+  const table = columnTable(
+    'Columns of the table',
+    ['Column', 'Role', 'Kind and shape', 'Distinct', 'Missing', 'Most frequent values'],
+    report.columns,
+    cells,
+    [3, 4],
+  );
   panel.replaceChildren(
     el('h2', { id: 'profile-title' }, '2. Check the columns'),
     el(
@@ -236,7 +242,15 @@ export function renderProfile(
       'Each column has a proposed role; change it where you know better, then run the audit.',
     ),
     ...accountNodes(report.input, read.size),
-    ...(rowsTotal === 0 ? [el('p', { class: 'alert', id: 'no-records-note' }, `${fileLabel} has no records: it holds only its header row. The audit would have nothing to measure.`)] : []),
+    ...(rowsTotal === 0
+      ? [
+          el(
+            'p',
+            { class: 'alert', id: 'no-records-note' },
+            `${fileLabel} has no records: it holds only its header row. The audit would have nothing to measure.`,
+          ),
+        ]
+      : []),
     ...[readingWarnings(report)].filter((n): n is HTMLElement => n !== null),
     ...(mode ? [el('p', { class: 'note', id: 'compare-note' }, mode.intro)] : []),
     table,

@@ -9,15 +9,7 @@ import { DEFAULT_BALANCE, DEFAULT_PEERS, validateBalance, validatePeers, type Po
 /** The roles the page offers: the four the engine proposes, plus three the user assigns. */
 export type ColumnRole = Role | 'person_id' | 'weight' | 'ignored';
 
-export const ROLES: readonly ColumnRole[] = [
-  'quasi_identifier',
-  'sensitive',
-  'direct_identifier',
-  'insensitive',
-  'person_id',
-  'weight',
-  'ignored',
-];
+export const ROLES: readonly ColumnRole[] = ['quasi_identifier', 'sensitive', 'direct_identifier', 'insensitive', 'person_id', 'weight', 'ignored'];
 
 /** Roles at most one column can have. */
 export const SINGLE_ROLES: readonly ColumnRole[] = ['person_id', 'weight'];
@@ -37,8 +29,7 @@ export const ROLE_HELP: Readonly<Record<ColumnRole, string>> = {
   sensitive: 'Confidential content (such as a diagnosis): not used to group records.',
   direct_identifier: 'Names the person (name, record number): should not be released; left out of every measure.',
   insensitive: 'Neither identifying nor sensitive: not part of the risk audit, but compared with the original table for utility.',
-  person_id:
-    'Tells which rows belong to the same person when one person can have several rows (such as one row per hospital stay).',
+  person_id: 'Tells which rows belong to the same person when one person can have several rows (such as one row per hospital stay).',
   weight: 'How many people of the population each row stands for, as in a survey sample.',
   ignored: 'Left out of everything: neither audited for risk nor compared with the original table.',
 };
@@ -281,11 +272,7 @@ function declaredAttributes(choices: AuditChoices): Pick<AuditConfig, 'attribute
  * give way to the form's; every other setting of the file stays (a utility column's kind or
  * hierarchy, a weight).
  */
-export function mergeAttributes(
-  base: AuditConfig['attributes'],
-  form: AuditConfig['attributes'],
-  sensitive: readonly string[],
-): AuditConfig['attributes'] {
+export function mergeAttributes(base: AuditConfig['attributes'], form: AuditConfig['attributes'], sensitive: readonly string[]): AuditConfig['attributes'] {
   if (!base) return form;
   const out: Record<string, AttributeSettings> = {};
   for (const [column, settings] of Object.entries(base)) {
@@ -397,7 +384,8 @@ export function profileConfig(): AuditConfig {
 }
 
 /** Names that usually mark a record id (compared in lower case, without separators). */
-const RECORD_ID_NAME = /^(?:(?:record|rec|row|case|person|patient|respondent|subject|unit|obs|observation)?(?:id|ident|identifier|key|number|no|nr)|rid|pid|uid|recno|seqn|serialno)$/;
+const RECORD_ID_NAME =
+  /^(?:(?:record|rec|row|case|person|patient|respondent|subject|unit|obs|observation)?(?:id|ident|identifier|key|number|no|nr)|rid|pid|uid|recno|seqn|serialno)$/;
 
 /**
  * The column most likely to pair the original's rows with the released ones: one whose name

@@ -88,13 +88,25 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
     atRisk.node,
     success.node,
   );
-  const adviceK = el('input', { id: 'advice-k', type: 'number', min: 2, step: 1, value: DEFAULT_ADVICE_K, inputmode: 'numeric', 'aria-describedby': 'advice-k-help' });
+  const adviceK = el('input', {
+    id: 'advice-k',
+    type: 'number',
+    min: 2,
+    step: 1,
+    value: DEFAULT_ADVICE_K,
+    inputmode: 'numeric',
+    'aria-describedby': 'advice-k-help',
+  });
   const advice = el(
     'div',
     { class: 'number-field' },
     el('label', { for: 'advice-k' }, 'Suggested suppression: classes smaller than'),
     adviceK,
-    el('p', { class: 'help', id: 'advice-k-help' }, 'The advice "what would lower the risk" includes suppressing the records of the classes smaller than this k.'),
+    el(
+      'p',
+      { class: 'help', id: 'advice-k-help' },
+      'The advice "what would lower the risk" includes suppressing the records of the classes smaller than this k.',
+    ),
   );
   thresholds.append(advice);
   const sudaBox = el('input', { id: 'suda', type: 'checkbox', 'aria-describedby': 'suda-help' });
@@ -128,25 +140,49 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
   // selects its radio. Focus alone never does: tabbing through the form changes no setting.
   const sizeInput = el('input', { id: 'population-size', type: 'number', min: 1, step: 1, inputmode: 'numeric', placeholder: 'e.g. 500000' });
   const fractionInput = el('input', { id: 'sampling-fraction', type: 'number', min: 0, max: 1, step: 0.001, inputmode: 'decimal', placeholder: 'e.g. 0.01' });
-  const regionSelect = el(
-    'select',
-    { id: 'population-region' },
-    ...REGIONS.map(([name, n]) => el('option', { value: name }, `${name} (${count(n)})`)),
-  );
+  const regionSelect = el('select', { id: 'population-region' }, ...REGIONS.map(([name, n]) => el('option', { value: name }, `${name} (${count(n)})`)));
   const sizeField = el(
     'fieldset',
     { class: 'population-size' },
     el('legend', {}, 'Population size'),
     radio('population-kind', 'population-none', 'none', 'Not given', POPULATION_SIZE_HELP.none, true),
-    radio('population-kind', 'population-kind-size', 'size', 'Number of people', POPULATION_SIZE_HELP.size, false,
-      el('label', { class: 'visually-hidden', for: 'population-size' }, 'Number of people in the population'), sizeInput),
-    radio('population-kind', 'population-kind-fraction', 'fraction', 'Sampling fraction', POPULATION_SIZE_HELP.fraction, false,
-      el('label', { class: 'visually-hidden', for: 'sampling-fraction' }, 'Sampling fraction (above 0, at most 1)'), fractionInput),
-    radio('population-kind', 'population-kind-region', 'region', 'Region', POPULATION_SIZE_HELP.region, false,
-      el('label', { class: 'visually-hidden', for: 'population-region' }, 'Region preset'), regionSelect),
+    radio(
+      'population-kind',
+      'population-kind-size',
+      'size',
+      'Number of people',
+      POPULATION_SIZE_HELP.size,
+      false,
+      el('label', { class: 'visually-hidden', for: 'population-size' }, 'Number of people in the population'),
+      sizeInput,
+    ),
+    radio(
+      'population-kind',
+      'population-kind-fraction',
+      'fraction',
+      'Sampling fraction',
+      POPULATION_SIZE_HELP.fraction,
+      false,
+      el('label', { class: 'visually-hidden', for: 'sampling-fraction' }, 'Sampling fraction (above 0, at most 1)'),
+      fractionInput,
+    ),
+    radio(
+      'population-kind',
+      'population-kind-region',
+      'region',
+      'Region',
+      POPULATION_SIZE_HELP.region,
+      false,
+      el('label', { class: 'visually-hidden', for: 'population-region' }, 'Region preset'),
+      regionSelect,
+    ),
   );
   const radioOf = (kind: string) => sizeField.querySelector<HTMLInputElement>(`input[name="population-kind"][value="${kind}"]`)!;
-  for (const [input, kind] of [[sizeInput, 'size'], [fractionInput, 'fraction'], [regionSelect, 'region']] as const) {
+  for (const [input, kind] of [
+    [sizeInput, 'size'],
+    [fractionInput, 'fraction'],
+    [regionSelect, 'region'],
+  ] as const) {
     for (const type of ['input', 'change'] as const) input.addEventListener(type, () => (radioOf(kind).checked = true));
   }
 
@@ -224,7 +260,9 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
   };
 
   return {
-    nodes: [el('div', { class: 'options' }, policyFieldset(), values, thresholds, suda, ...attribute.nodes, population, ...peers.nodes, original.node, balance.node)],
+    nodes: [
+      el('div', { class: 'options' }, policyFieldset(), values, thresholds, suda, ...attribute.nodes, population, ...peers.nodes, original.node, balance.node),
+    ],
     read,
     write,
     setQuasiIdentifiers: matching.setQuasiIdentifiers,

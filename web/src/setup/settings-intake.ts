@@ -81,7 +81,12 @@ export class SettingsIntake {
 
   /** The audit started with the settings just applied (its start cleared the messages). */
   running(): void {
-    showMessage(this.page.messages, 'note', `Roles and settings set from ${this.applied}.`, 'The audit runs with them; change any of them below and the results follow.');
+    showMessage(
+      this.page.messages,
+      'note',
+      `Roles and settings set from ${this.applied}.`,
+      'The audit runs with them; change any of them below and the results follow.',
+    );
   }
 
   private show(): void {
@@ -116,7 +121,11 @@ export class SettingsIntake {
       Object.keys(shared.config.reference_columns ?? {}).length ? 'the population table' : null,
     ].filter((s): s is string => s !== null);
     const left = shared.from.kind === 'link' ? ' (the link holds no queries, hierarchies or ordinal orders: they travel only in a settings file)' : '';
-    const next = sides.length ? `They were made with ${sides.join(' and ')}: choose it in step 2, then run the audit.` : problems.length ? 'Check the roles, then run the audit.' : '';
+    const next = sides.length
+      ? `They were made with ${sides.join(' and ')}: choose it in step 2, then run the audit.`
+      : problems.length
+        ? 'Check the roles, then run the audit.'
+        : '';
     showMessage(this.page.messages, 'note', `Roles and settings set from ${source}${left}.`, [...problems, next].join(' ').trim());
     this.page.announce(`Roles and settings set from ${source}.`);
     return sides.length === 0 && problems.length === 0;

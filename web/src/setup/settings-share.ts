@@ -71,7 +71,8 @@ function asConfig(v: unknown, what: string): AuditConfig {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new SettingsError(`${what} does not hold settings (a JSON object).`);
   const c = v as Record<string, unknown>;
   const names = (key: string) => c[key] === undefined || (Array.isArray(c[key]) && (c[key] as unknown[]).every((x) => typeof x === 'string'));
-  if (!['quasi_identifiers', 'sensitive', 'ignored'].every(names)) throw new SettingsError(`${what} names its columns wrongly: a list of column names is expected.`);
+  if (!['quasi_identifiers', 'sensitive', 'ignored'].every(names))
+    throw new SettingsError(`${what} names its columns wrongly: a list of column names is expected.`);
   return { ...(c as unknown as AuditConfig), quasi_identifiers: (c.quasi_identifiers as string[] | undefined) ?? [] };
 }
 
@@ -81,7 +82,9 @@ export function parseFragment(hash: string): SharedSettings | null {
   const version = params.get(KEY);
   if (version === null) return null;
   if (version !== String(LINK_VERSION)) {
-    throw new SettingsError(`This link holds settings of format ${version}; this page reads format ${LINK_VERSION}. Make the link again with this version of pseudolens.`);
+    throw new SettingsError(
+      `This link holds settings of format ${version}; this page reads format ${LINK_VERSION}. Make the link again with this version of pseudolens.`,
+    );
   }
   const sha256 = params.get('sha256');
   if (sha256 !== null && !/^[0-9a-f]{64}$/.test(sha256)) throw new SettingsError('The link names its file with a SHA-256 that is not valid.');

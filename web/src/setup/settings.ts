@@ -64,11 +64,7 @@ export function validateBalance(s: BalanceSettings): string | null {
 }
 
 /** How the population size N is given: never more than one way. */
-export type PopulationSize =
-  | { kind: 'none' }
-  | { kind: 'size'; size: number }
-  | { kind: 'fraction'; fraction: number }
-  | { kind: 'region'; region: string };
+export type PopulationSize = { kind: 'none' } | { kind: 'size'; size: number } | { kind: 'fraction'; fraction: number } | { kind: 'region'; region: string };
 
 /** The peers' measures (issue 16): k-map, δ-presence, the HIPAA checklist, the row-order leak. */
 export interface PeerSettings {
@@ -105,7 +101,8 @@ export function validatePeers(s: PeerSettings): string | null {
   const unit = (x: number) => Number.isFinite(x) && x >= 0 && x <= 1;
   if (!(Number.isSafeInteger(s.kMap) && s.kMap >= 1)) return 'The k of k-map must be a whole number of at least 1.';
   if (!unit(s.kMapAlpha)) return 'The significance level of the estimated k-map must be a number from 0 to 1.';
-  if ((s.deltaMin !== null && !unit(s.deltaMin)) || (s.deltaMax !== null && !unit(s.deltaMax))) return 'The δ-presence bounds must be numbers from 0 to 1, or left empty.';
+  if ((s.deltaMin !== null && !unit(s.deltaMin)) || (s.deltaMax !== null && !unit(s.deltaMax)))
+    return 'The δ-presence bounds must be numbers from 0 to 1, or left empty.';
   if (s.deltaMin !== null && s.deltaMax !== null && s.deltaMin > s.deltaMax) return 'The lower δ-presence bound must not exceed the upper one.';
   if (!unit(s.rowOrderThreshold)) return 'The row-order warning level must be a number from 0 to 1.';
   return null;

@@ -49,7 +49,7 @@ export function okNumber(report: Report, id: string): number | null {
 
 /**
  * The candidate a report stands for: its `risk_r` and `utility_u` (as the core's
- * `candidate_of`), or the id of the one that has no value.
+ * `Report::candidate`), or the id of the one that has no value.
  */
 export function candidateOf(name: string, report: Report): Candidate | { missing: 'risk_r' | 'utility_u' } {
   const risk = okNumber(report, 'risk_r');

@@ -12,7 +12,6 @@ import type { Probe } from './contract';
 import type { CspViolation } from './protocol';
 import type { AuditConfig, WireError } from './report';
 
-
 /** One byte range of a file: records starting in [start, end) (end = Infinity: to the end). */
 export interface Span {
   start: number;

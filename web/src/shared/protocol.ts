@@ -1,10 +1,10 @@
-// The messages between the page (main.ts) and the worker (worker.ts): one request union, one
-// response union, string-literal tags. Every message carries the `id` of the run it belongs to,
-// so a late message from an abandoned run can be recognised and ignored.
+// The messages between the page (app/dispatch.ts) and the worker (worker/worker.ts): one
+// request union, one response union, string-literal tags. Every message carries the `id` of the
+// run it belongs to, so a late message from an abandoned run can be recognised and ignored.
 
 import type { Candidate, ChoiceParams } from './balance-data';
 import type { Extracted } from './contract';
-import type { AuditConfig, MetricResult, Report, ShareableReport, WireError } from './report';
+import type { AuditConfig, MetricResult, Report, ShareableReport, ShareableVariant, WireError } from './report';
 
 /** What to read: a user's file, or the sample bundled in the wasm module. */
 /** The released table: a file (`sheet`: the sheet of an Excel workbook to read; absent or
@@ -26,7 +26,16 @@ export type Request =
    * table before pseudonymization (utility metrics) and `control` = records not used to make the
    * release (the attacks' control), all read before the released file.
    */
-  | { type: 'run'; id: number; pass: 'profile' | 'audit'; source: Source; config: AuditConfig; reference: File | null; original: File | null; control: File | null }
+  | {
+      type: 'run';
+      id: number;
+      pass: 'profile' | 'audit';
+      source: Source;
+      config: AuditConfig;
+      reference: File | null;
+      original: File | null;
+      control: File | null;
+    }
   /**
    * Audit again with other settings (a change after the first audit): answered from the table
    * the worker keeps, without reading `source` again unless it could not be kept. Only the
@@ -46,7 +55,8 @@ export type Request =
   /** The core's `choose` over candidates already audited (no file is read). */
   | { type: 'choose'; id: number; quasi_identifiers: string[]; candidates: Candidate[]; params: ChoiceParams }
   /** The core's report safe to share (`shareable`): aggregates of at least `min_count`
-   * records (null: the report's k). No file is read. */
+   * records (null: the report's k). No file is read. (Each audit's report comes with its
+   * shareable variant at the report's own k: this is for another k.) */
   | { type: 'shareable'; id: number; report: Report; min_count: number | null }
   /** The column names of a side table as the core reads its header (nothing else is read). */
   | { type: 'header'; id: number; file: File }
@@ -112,13 +122,16 @@ export type Response =
   | { type: 'engine_failed'; error: WireError }
   | { type: 'progress'; id: number; progress: Progress }
   | { type: 'audit_progress'; id: number; progress: AuditProgress }
-  | { type: 'result'; id: number; pass: 'profile' | 'audit'; report: Report; read: TableRead }
+  | { type: 'result'; id: number; pass: 'profile'; report: Report; read: TableRead }
+  /** An audit's report, with its shareable variant at the report's own k (no second round
+   * trip: what the full report holds, and the shareable download at that k). */
+  | { type: 'result'; id: number; pass: 'audit'; report: Report; read: TableRead; shareable: ShareableVariant }
   /** The SHA-256 of the released file read by run `id` (computed beside the parallel read, it
    * is not waited for to show the profile, and may come before or after it); null when it
    * could not be computed. */
   | { type: 'file_hash'; id: number; sha256: string | null }
-  /** The answer to the latest `recompute`. */
-  | { type: 'recomputed'; id: number; report: Report; read: TableRead }
+  /** The answer to the latest `recompute`, with its shareable variant as an audit's. */
+  | { type: 'recomputed'; id: number; report: Report; read: TableRead; shareable: ShareableVariant }
   /** The latest `recompute` failed (the table stays kept). */
   | { type: 'recompute_error'; id: number; target: Target; error: WireError }
   | { type: 'extract_result'; id: number; extracted: Extracted }
@@ -143,7 +156,6 @@ export type Response =
 export function assertNever(x: never): never {
   throw new Error(`unexpected message: ${JSON.stringify(x)}`);
 }
-
 
 /** Minimum interval between two progress messages, in milliseconds. */
 export const PROGRESS_INTERVAL_MS = 100;

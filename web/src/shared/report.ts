@@ -42,6 +42,10 @@ export interface ShareableReport extends Report {
   shareable: { min_count: number; removed: Record<string, number> };
 }
 
+/** The core's shareable variant of an audit's report at the report's own k, which the worker
+ * makes right after the audit and sends with it (or why it could not be made). */
+export type ShareableVariant = { report: ShareableReport; error: null } | { report: null; error: WireError };
+
 /** The entries the shareable variant leaves out of a report (0: it holds no record-level value). */
 export function removedCount(s: ShareableReport): number {
   return Object.values(s.shareable.removed).reduce((a, b) => a + b, 0);
@@ -62,9 +66,7 @@ export function metric(report: Report, id: string): MetricResult | undefined {
 /** The value of an `ok` metric when it is a finite number, else null. */
 export function numberValue(report: Report, id: string): number | null {
   const m = metric(report, id);
-  return m && m.status === 'ok' && typeof m.value === 'number' && Number.isFinite(m.value)
-    ? m.value
-    : null;
+  return m && m.status === 'ok' && typeof m.value === 'number' && Number.isFinite(m.value) ? m.value : null;
 }
 
 /** The value of an `ok` metric, unchecked beyond "present". Callers validate the shape. */
@@ -81,19 +83,14 @@ export function isRecord(x: unknown): x is Record<string, unknown> {
 export function numberTriples(report: Report, id: string): [number, number, number][] {
   const v = okValue(report, id);
   if (!Array.isArray(v)) return [];
-  return v.filter(
-    (row): row is [number, number, number] =>
-      Array.isArray(row) && row.length >= 3 && row.slice(0, 3).every((x) => typeof x === 'number'),
-  );
+  return v.filter((row): row is [number, number, number] => Array.isArray(row) && row.length >= 3 && row.slice(0, 3).every((x) => typeof x === 'number'));
 }
 
 export function percentiles(report: Report): { p5: number; p50: number; p95: number } | null {
   const v = okValue(report, 'ec_size_percentiles');
   if (!isRecord(v)) return null;
   const { p5, p50, p95 } = v;
-  return typeof p5 === 'number' && typeof p50 === 'number' && typeof p95 === 'number'
-    ? { p5, p50, p95 }
-    : null;
+  return typeof p5 === 'number' && typeof p50 === 'number' && typeof p95 === 'number' ? { p5, p50, p95 } : null;
 }
 
 export function kViolators(report: Report): { k: number; records: number; share: number }[] {
@@ -108,10 +105,7 @@ export function kViolators(report: Report): { k: number; records: number; share:
 export function riskiestClasses(report: Report): RiskyClass[] {
   const m = metric(report, 'record_risk');
   if (!m || !isRecord(m.details) || !Array.isArray(m.details.top)) return [];
-  return m.details.top.filter(
-    (x): x is RiskyClass =>
-      isRecord(x) && isRecord(x.values) && typeof x.size === 'number' && typeof x.risk === 'number',
-  );
+  return m.details.top.filter((x): x is RiskyClass => isRecord(x) && isRecord(x.values) && typeof x.size === 'number' && typeof x.risk === 'number');
 }
 
 /** Recognises a WireError thrown by the binding; anything else becomes an `internal` one. */

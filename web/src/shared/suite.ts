@@ -1,4 +1,4 @@
-// Typed readers for the metrics of the full identity suite (docs/architecture.md, spec
+// Typed readers for the metrics of the full identity suite (docs/metrics.md, spec
 // identity-risk.md Sec 6-11): attacker models, population uniqueness, weights, SCORR,
 // attribution and the ARX verdict. Every reader checks the shape and returns null or [] when
 // the metric is missing, not `ok` or not shaped as documented. Nothing is computed here.
@@ -195,8 +195,7 @@ export function singlingOut(report: Report): SinglingOut[] | null {
   const m = metric(report, 'qi_singling_out');
   if (!m || m.status !== 'ok' || !Array.isArray(m.value)) return null;
   return m.value.filter(
-    (x): x is SinglingOut =>
-      isRecord(x) && Array.isArray(x.subset) && x.subset.every((s) => typeof s === 'string') && num(x.uniques) && num(x.share),
+    (x): x is SinglingOut => isRecord(x) && Array.isArray(x.subset) && x.subset.every((s) => typeof s === 'string') && num(x.uniques) && num(x.share),
   );
 }
 

@@ -1,4 +1,4 @@
-// Typed readers for the utility results (spec utility.md, docs/architecture.md): loss,
+// Typed readers for the utility results (spec utility.md, docs/metrics.md): loss,
 // similarity and utility U per column and in total ([RUT], family utility_rut), the SDC
 // measures (utility_sdc: changed cells, CTBIL, IL1s, eigenvalues, means, variances and the
 // correlation matrices), query accuracy (utility_query) and the permutation model (Sec 11:
@@ -6,7 +6,6 @@
 // Every reader checks the shape and returns null or [] when something is missing. Nothing is
 // computed here beyond picking values out of the report.
 
-import { fileValue } from '../ui/format';
 import { isRecord, metric, type MetricResult, type Report } from './report';
 import { detailNumber, detailString, perAttribute, scopeAttribute } from './suite';
 
@@ -71,7 +70,9 @@ export function reverseMappings(report: Report): ReverseMapping[] {
     const ok = m.status === 'ok' && isRecord(v) && num(v.mean_d) && num(v.max_d) && num(v.share_d0);
     return {
       attribute,
-      value: ok ? { mean_d: v.mean_d as number, max_d: v.max_d as number, share_d0: v.share_d0 as number, mean_abs_e: num(v.mean_abs_e) ? v.mean_abs_e : null } : null,
+      value: ok
+        ? { mean_d: v.mean_d as number, max_d: v.max_d as number, share_d0: v.share_d0 as number, mean_abs_e: num(v.mean_abs_e) ? v.mean_abs_e : null }
+        : null,
       metric: m,
     };
   });
@@ -221,7 +222,8 @@ export interface Change {
 
 export interface Distribution {
   attribute: string;
-  /** Bin ranges, category values, "blank", "unmatched", "other". */
+  /** Bin ranges, category values, "blank", "unmatched", "other" (values of the file whole:
+   * the view cuts a long one, `fileValue`). */
   labels: string[];
   /** Shares of rows per label. */
   original: number[];
@@ -285,7 +287,7 @@ export function distributions(report: Report): Distribution[] {
     const n = d.labels.length;
     if (n === 0 || d.original.length !== n || d.released.length !== n) return [];
     const shares = (xs: unknown[]) => xs.map((x) => (num(x) ? x : 0));
-    const slots = { labels: d.labels.map((l) => fileValue(String(l))), original: shares(d.original), released: shares(d.released) };
+    const slots = { labels: d.labels.map((l) => String(l)), original: shares(d.original), released: shares(d.released) };
     // Numeric and date columns (bins in order, `details.B` bins) may come finer than a chart shows.
     const binned = isRecord(m.details) && num(m.details.B);
     return [

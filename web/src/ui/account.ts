@@ -9,7 +9,6 @@ import { el } from './dom';
 import { count, plural } from './format';
 import { numberValue, type InputFacts, type Report } from '../shared/report';
 
-
 /** A delimiter by name: comma, semicolon, tab, pipe, space, else the character quoted. */
 export function delimiterName(d: string): string {
   const names: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe', ' ': 'space' };

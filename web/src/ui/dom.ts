@@ -4,11 +4,7 @@
 export type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined>;
 
-export function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Attrs = {},
-  ...children: Child[]
-): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
@@ -71,8 +67,8 @@ function defer(node: Element, build: () => void): () => void {
  * shows the rest), or as soon as it is needed: the user opens it, or `fillDeferred` (a
  * snapshot of the results). Its summary is built at once. A large report's closed tables
  * (every metric, every combination of quasi-identifiers, the charts' numbers) were most of the
- * elements built before its first frame (docs/decisions.md, "The results' closed tables built
- * after the first frame").
+ * elements built before its first frame
+ * (docs/decisions/page/closed-tables-after-first-frame.md).
  */
 export function deferredDetails(attrs: Attrs, summary: Child, body: () => Child[]): HTMLDetailsElement {
   const details = el('details', attrs, el('summary', {}, summary));
@@ -120,11 +116,7 @@ export function scrollTable(caption: string, head: string[], rows: Child[][], nu
     {},
     el('caption', { class: 'visually-hidden' }, caption),
     el('thead', {}, el('tr', {}, ...head.map((h, i) => el('th', { scope: 'col', class: num(i) }, h)))),
-    el(
-      'tbody',
-      {},
-      ...rows.map((cells) => el('tr', {}, ...cells.map((c, i) => el('td', { class: num(i) }, c)))),
-    ),
+    el('tbody', {}, ...rows.map((cells) => el('tr', {}, ...cells.map((c, i) => el('td', { class: num(i) }, c))))),
   );
   return el('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': caption }, table);
 }

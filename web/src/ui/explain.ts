@@ -3,80 +3,50 @@
 
 const EXPLANATIONS: Readonly<Record<string, string>> = {
   n_records_total: 'All data rows in the file, before any row is set aside.',
-  n_records:
-    'Rows actually audited: all rows minus fully suppressed rows and rows dropped for blank quasi-identifiers.',
-  n_suppressed_records:
-    'Rows whose quasi-identifiers are all suppressed (such as "*****"); they reveal nothing and are left out by default.',
-  n_dropped_records:
-    'Rows left out because a quasi-identifier was blank and the missing-value policy is "drop".',
-  n_classes:
-    'How many different combinations of quasi-identifier values occur; each combination forms one group of look-alike records.',
+  n_records: 'Rows actually audited: all rows minus fully suppressed rows and rows dropped for blank quasi-identifiers.',
+  n_suppressed_records: 'Rows whose quasi-identifiers are all suppressed (such as "*****"); they reveal nothing and are left out by default.',
+  n_dropped_records: 'Rows left out because a quasi-identifier was blank and the missing-value policy is "drop".',
+  n_classes: 'How many different combinations of quasi-identifier values occur; each combination forms one group of look-alike records.',
   k_anonymity:
     'Every patient shares their combination of quasi-identifier values with at least k\u00a0−\u00a01 others; k\u00a0=\u00a01 means at least one patient is unique.',
-  class_size_histogram:
-    'How many records sit in groups of each size; records in groups of 1 or 2 are the easiest to single out.',
-  ec_size_percentiles:
-    'Group sizes seen by a typical record: 5% of records are in groups no larger than P5, half in groups no larger than P50.',
+  class_size_histogram: 'How many records sit in groups of each size; records in groups of 1 or 2 are the easiest to single out.',
+  ec_size_percentiles: 'Group sizes seen by a typical record: 5% of records are in groups no larger than P5, half in groups no larger than P50.',
   max_class_size: 'The largest group of records sharing the same quasi-identifier values.',
-  k_violators:
-    'How many records are in groups smaller than each threshold k, and therefore would break k-anonymity at that k.',
-  sample_uniques:
-    'Records whose combination of quasi-identifier values appears only once in the table, so anyone who knows those values can find the patient.',
+  k_violators: 'How many records are in groups smaller than each threshold k, and therefore would break k-anonymity at that k.',
+  sample_uniques: 'Records whose combination of quasi-identifier values appears only once in the table, so anyone who knows those values can find the patient.',
   sample_uniqueness: 'The share of records that are unique in the table on their quasi-identifiers.',
   rare_combination_rate: 'The share of records whose combination is shared by at most 3 records in total.',
-  record_risk:
-    'Each record’s chance of being picked out by someone who knows the patient is in the table: 1 divided by the size of its group.',
-  r_internal:
-    'The average re-identification risk over all records: the expected share of patients an attacker could correctly re-identify.',
-  avg_risk_class_mean:
-    'The average risk per group rather than per record; it is not the average risk of a patient.',
+  record_risk: 'Each record’s chance of being picked out by someone who knows the patient is in the table: 1 divided by the size of its group.',
+  r_internal: 'The average re-identification risk over all records: the expected share of patients an attacker could correctly re-identify.',
+  avg_risk_class_mean: 'The average risk per group rather than per record; it is not the average risk of a patient.',
   prosecutor_lowest_risk: 'The risk of the best-protected records: 1 divided by the size of the largest group.',
-  prosecutor_success_rate:
-    'The share of records an attacker who knows everyone is in the table could re-identify on average (equal to R_internal).',
-  prosecutor_highest_risk:
-    'The risk of the most exposed records: 1 divided by k; 1.0000 means some patient can be identified with certainty.',
-  prosecutor_records_at_risk:
-    'The share of records whose individual risk is above the threshold τ you chose.',
-  prosecutor_records_affected_by_highest_risk:
-    'The share of records that carry the highest risk, those in the smallest groups.',
-  prosecutor_records_affected_by_lowest_risk:
-    'The share of records that carry the lowest risk, those in the largest groups.',
-  risk_distribution:
-    'How the records spread over risk levels; bars further right mean records that are easier to re-identify.',
-  journalist_records_at_risk:
-    'The share of records whose risk is above τ when each record is compared with everyone in the population table.',
-  journalist_highest_risk:
-    'The risk of the most exposed records: 1 divided by the smallest number of look-alike people in the population table.',
-  journalist_lowest_risk:
-    'The risk of the best-protected records: 1 divided by the largest number of look-alike people in the population table.',
-  journalist_success_rate:
-    'The share of released records an attacker could re-identify on average when targeting people from the population table.',
-  marketer_success_rate:
-    'The expected share of records an attacker would re-identify correctly by matching the whole file against the population.',
-  population_uniqueness_dankar:
-    'The estimated share of the whole population that is unique on these quasi-identifiers; the model is chosen by Dankar’s rule.',
+  prosecutor_success_rate: 'The share of records an attacker who knows everyone is in the table could re-identify on average (equal to R_internal).',
+  prosecutor_highest_risk: 'The risk of the most exposed records: 1 divided by k; 1.0000 means some patient can be identified with certainty.',
+  prosecutor_records_at_risk: 'The share of records whose individual risk is above the threshold τ you chose.',
+  prosecutor_records_affected_by_highest_risk: 'The share of records that carry the highest risk, those in the smallest groups.',
+  prosecutor_records_affected_by_lowest_risk: 'The share of records that carry the lowest risk, those in the largest groups.',
+  risk_distribution: 'How the records spread over risk levels; bars further right mean records that are easier to re-identify.',
+  journalist_records_at_risk: 'The share of records whose risk is above τ when each record is compared with everyone in the population table.',
+  journalist_highest_risk: 'The risk of the most exposed records: 1 divided by the smallest number of look-alike people in the population table.',
+  journalist_lowest_risk: 'The risk of the best-protected records: 1 divided by the largest number of look-alike people in the population table.',
+  journalist_success_rate: 'The share of released records an attacker could re-identify on average when targeting people from the population table.',
+  marketer_success_rate: 'The expected share of records an attacker would re-identify correctly by matching the whole file against the population.',
+  population_uniqueness_dankar: 'The estimated share of the whole population that is unique on these quasi-identifiers; the model is chosen by Dankar’s rule.',
   population_uniqueness_zayatz: 'The Zayatz estimate of the share of the population that is unique on these quasi-identifiers.',
   population_uniqueness_pitman: 'The Pitman estimate of the share of the population that is unique on these quasi-identifiers.',
   population_uniqueness_snb: 'The SNB (negative binomial) estimate of the share of the population that is unique.',
   confidence_interval:
     'The range is where the estimate would likely fall for another file drawn the same way from the same population (bootstrap over the file’s classes); it does not cover an error in the model itself.',
-  population_uniqueness_curve:
-    'How the estimated share of population uniques changes with the share of the population that the file covers.',
-  sdc_individual_risk:
-    'Each record’s re-identification risk taking the sampling weights into account (sdcMicro): the file is a sample of a larger population.',
+  population_uniqueness_curve: 'How the estimated share of population uniques changes with the share of the population that the file covers.',
+  sdc_individual_risk: 'Each record’s re-identification risk taking the sampling weights into account (sdcMicro): the file is a sample of a larger population.',
   global_risk_er: 'The number of records an attacker can expect to re-identify correctly, summed over the whole file.',
   global_risk: 'The expected re-identifications as a share of all audited records.',
-  risky_observations:
-    'Records whose weighted risk stands out clearly from the rest (far above the median and above 0.1).',
+  risky_observations: 'Records whose weighted risk stands out clearly from the rest (far above the median and above 0.1).',
   r_internal_weighted: 'The average re-identification risk of the records, weighted by their sampling weights.',
-  scorr_uniqueness_risk:
-    'How unique a record’s combination is on a log scale: 1 for a unique record, 0 when all records look alike.',
-  scorr_uniformity_risk_qi:
-    'The share of a record’s look-alikes that belong to the same person; 1 means every look-alike is that person.',
-  scorr_uniformity_risk_attr:
-    'The same uniformity risk on one quasi-identifier alone: how strongly a single value points to one person.',
-  k_anonymity_person:
-    'k counted in persons rather than rows: every person shares their combination with at least k\u00a0−\u00a01 other persons.',
+  scorr_uniqueness_risk: 'How unique a record’s combination is on a log scale: 1 for a unique record, 0 when all records look alike.',
+  scorr_uniformity_risk_qi: 'The share of a record’s look-alikes that belong to the same person; 1 means every look-alike is that person.',
+  scorr_uniformity_risk_attr: 'The same uniformity risk on one quasi-identifier alone: how strongly a single value points to one person.',
+  k_anonymity_person: 'k counted in persons rather than rows: every person shares their combination with at least k\u00a0−\u00a01 other persons.',
   suda_score:
     'SUDA score: for each record, its minimal sample uniques (the smallest sets of its values no other record shares) weighted so that smaller sets count far more; 0 = the record has none. The weights grow combinatorially with the number of quasi-identifiers (the SUDA section gives them): compare scores only between audits of the same quasi-identifiers.',
   suda_msu_records: 'Records that have at least one minimal sample unique: a set of their values that singles them out.',
@@ -86,8 +56,7 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   qi_distinction: 'The share of records that a combination of columns tells apart: distinct values divided by records.',
   qi_separation: 'The share of pairs of records that differ on this combination of columns.',
   qi_contribution: 'How much the average risk drops when this column is left out; the share says how much of the risk it drives.',
-  qi_singling_out:
-    'The smallest combinations of columns on which some record is already unique, with how many records they single out.',
+  qi_singling_out: 'The smallest combinations of columns on which some record is already unique, with how many records they single out.',
   verdict_arx_thresholds:
     'Whether the prosecutor, journalist and marketer risks stay within the ARX thresholds (a check passes when its value is at most the threshold).',
   anonymeter_singling_out_risk:
@@ -103,8 +72,7 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   l_distinct:
     'The fewest different sensitive values in any class; 1 means everyone in some class shares the same value, so being known to be in it reveals the value.',
   l_distinct_max: 'The highest l this table could reach: the smaller of k and the number of different sensitive values.',
-  l_entropy:
-    'The effective number of equally common sensitive values in the least varied class; it is below the distinct count when one value dominates.',
+  l_entropy: 'The effective number of equally common sensitive values in the least varied class; it is below the distinct count when one value dominates.',
   l_entropy_floor: 'The largest whole number l for which entropy l-diversity holds.',
   recursive_cl_c:
     'Recursive (c,l)-diversity holds for every c above this value: in each class the most common value is less than c times as frequent as the values from the l-th on together.',
@@ -123,14 +91,10 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   delta_disclosure:
     'The largest change, on a natural-log scale, between a value’s share in a class and its share in the whole file; 0 means no class tells anything new.',
   delta_disclosure_log2: 'The same δ measured with log base 2, as the ARX tool reports it.',
-  alpha_k_anonymity:
-    'α is the largest share a single sensitive value reaches in one class (1 = everyone in that class shares it), shown with k.',
-  scorr_correlation_risk_qi:
-    'SCORR correlation risk: the share of a record’s look-alikes on all quasi-identifiers that also share its sensitive value.',
-  scorr_correlation_risk_attr:
-    'The correlation risk on one quasi-identifier alone: how strongly one known value points to the sensitive value.',
-  scorr_markov_risk:
-    'The SCORR Markov-model risk, combining uniqueness, uniformity and correlation; shown for information, it does not enter the verdict.',
+  alpha_k_anonymity: 'α is the largest share a single sensitive value reaches in one class (1 = everyone in that class shares it), shown with k.',
+  scorr_correlation_risk_qi: 'SCORR correlation risk: the share of a record’s look-alikes on all quasi-identifiers that also share its sensitive value.',
+  scorr_correlation_risk_attr: 'The correlation risk on one quasi-identifier alone: how strongly one known value points to the sensitive value.',
+  scorr_markov_risk: 'The SCORR Markov-model risk, combining uniqueness, uniformity and correlation; shown for information, it does not enter the verdict.',
   verdict_scorr_conventional:
     'The SCORR conventional check: compliant when k is above the chosen minimum and t-closeness is at most the chosen maximum for every sensitive column.',
   verdict_scorr_extended:
@@ -141,8 +105,7 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   r_external:
     'The average chance of linking a released record to the right person of the reference table: 1 divided by the number of its look-alikes there (0 when it has none).',
   r_external_match_rate: 'The share of released records that have at least one look-alike in the reference table.',
-  r_unique:
-    'The same linkage chance counted only for records unique in the release, the ones an attacker would try first (over all records).',
+  r_unique: 'The same linkage chance counted only for records unique in the release, the ones an attacker would try first (over all records).',
   r_external_probability:
     'A rough diagnostic: the chance that a released and a reference record agree on every quasi-identifier by coincidence; it grows for common values, so it is not a risk ranking and never enters R.',
   r_external_correlation:
@@ -153,15 +116,13 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   rut_f1: 'The linear trade-off α × U − β × R: like the RUT score, but it subtracts the risk, so it ranges from −β to α.',
   rut_ratio: 'Utility divided by risk; it has no upper bound, so it is shown for information and never used to rank releases.',
   rut_alpha_sweep: 'The RUT score of each candidate as the weight of utility α moves from 0.2 to 0.8, with the best candidate at each weight.',
-  rut_constrained_choice:
-    'The candidate with the highest RUT score at the chosen weights among those within the risk and utility limits.',
+  rut_constrained_choice: 'The candidate with the highest RUT score at the chosen weights among those within the risk and utility limits.',
   // Utility, permutation model (spec utility.md Sec 11): the released file against the original.
   perm_um:
     'How much of the way the columns vary together in the original the release kept, comparing the two tables as wholes (records are not paired): 1 = all of it, 0 = none, so analyses across columns would mislead.',
   perm_cm1:
     'How little the released values, ranked, give away about the original ones through their strongest link: 1 = nothing, 0 = one combination of columns keeps the original order exactly.',
-  perm_cm2:
-    'Like CM1, but over every link between the two tables at once, so it is never above CM1: 1 = the release tells nothing about the original order.',
+  perm_cm2: 'Like CM1, but over every link between the two tables at once, so it is never above CM1: 1 = the release tells nothing about the original order.',
   perm_cm3:
     'The protection left against someone without record ids who sorts both tables by one column and matches them row by row; the weakest column decides it, and 0 means the records line up again.',
   perm_reverse_mapping:
@@ -176,13 +137,10 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   utility_ratio: 'Similarity divided by loss; it has no upper bound, so it must not be used to rank releases.',
   attribute_loss:
     'The detail this column lost record by record, from 0 (every value as precise as its own original) to 1 (no closer to it than a blank or the column’s average), from the loss measures chosen for its kind.',
-  attribute_similarity:
-    'How close this column’s released distribution is to the original one, from 0 (nothing in common) to 1 (the same).',
-  gen_loss:
-    'How much each released value was widened: a range of 10 ages in place of one age loses 0.9, a blanked value loses 1; the average over the cells.',
+  attribute_similarity: 'How close this column’s released distribution is to the original one, from 0 (nothing in common) to 1 (the same).',
+  gen_loss: 'How much each released value was widened: a range of 10 ages in place of one age loses 0.9, a blanked value loses 1; the average over the cells.',
   gen_loss_ncp: 'The widening measured against the whole range of the column: 1 = every value widened to the full range.',
-  proximity_loss:
-    'How far the released numbers lie from their original ones, compared with replacing every value by the column’s mean (which counts as 1).',
+  proximity_loss: 'How far the released numbers lie from their original ones, compared with replacing every value by the column’s mean (which counts as 1).',
   proximity_loss_record_l1: 'The proximity loss per record averaged over its numeric columns, then over the records.',
   proximity_loss_record_l2: 'Like the per-record proximity loss, with larger distances weighing more (root mean square).',
   distance_manhattan: 'The sum over the records of how far each released number lies from its original one.',
@@ -205,8 +163,7 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   suppressed_cells: 'Cells that had a value in the original and are blank in the release (suppressed).',
   changed_records:
     'Records whose value in this column differs between the original and the release (changed, blanked out or filled in); after swapping or noise this overstates the loss.',
-  ctbil:
-    'The total difference in the counts of the tables cross-counting the quasi-identifiers one and two at a time.',
+  ctbil: 'The total difference in the counts of the tables cross-counting the quasi-identifiers one and two at a time.',
   ctbil_normalized:
     'The average difference per cell of the tables cross-counting the quasi-identifiers one and two at a time; 0 means analyses counting these combinations give the same numbers.',
   tv_distance: 'Per cross-count table, the share of rows that would have to move to turn the original counts into the released ones.',
@@ -215,8 +172,7 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   cov_discrepancy: 'How much the covariances between the numeric columns changed, on average over the pairs.',
   cor_discrepancy:
     'How much the correlations between the numeric columns changed, on average over the pairs of columns; 0 = analyses of how columns move together give the same answers.',
-  il1s:
-    'How far the released numbers lie from their original ones, in units of the column’s spread (standard deviation times √2), averaged over records and columns; 0 = unchanged.',
+  il1s: 'How far the released numbers lie from their original ones, in units of the column’s spread (standard deviation times √2), averaged over records and columns; 0 = unchanged.',
   il1s_sdcmicro_sum: 'IL1s as recent sdcMicro versions print it: the sum over cells instead of the average.',
   il1_relpct_sum: 'The relative distances in percent, summed over the cells, as sdcMicro’s IL1 reports it.',
   eigen_diff:
@@ -323,8 +279,7 @@ const REASONS: Readonly<Record<string, string>> = {
   original_not_exact: 'some original values are not plain numbers and were skipped',
   invalid_cells_skipped: 'cells that are not valid numbers were skipped',
   quasi_identifiers_all_blank: 'every quasi-identifier is blank in every record, so there is nothing to judge the risk by',
-  sa_generalized_treated_as_categorical:
-    'a numeric sensitive column holds ranges or masked values, so its values were compared as text (equal distance)',
+  sa_generalized_treated_as_categorical: 'a numeric sensitive column holds ranges or masked values, so its values were compared as text (equal distance)',
   policy_not_supported: 'it is not defined when blank cells are wildcards (the groups overlap)',
   row_order_pairing: 'the rows were paired by their order, so their order cannot be compared; pair them by a record id column',
   too_few_pairs: 'fewer than 2 records could be paired',
@@ -340,8 +295,7 @@ export function reasonText(code: string | null | undefined): string {
 /** What each attacker model assumes, in one sentence. */
 export const ATTACKER_HELP: Readonly<Record<'prosecutor' | 'journalist' | 'marketer', string>> = {
   prosecutor: 'The attacker knows the person is in the file and looks for their record.',
-  journalist:
-    'The attacker knows the person is in the population table but not whether they are in the file.',
+  journalist: 'The attacker knows the person is in the population table but not whether they are in the file.',
   marketer: 'The attacker tries to re-identify as many people as possible, not one person in particular.',
 };
 
@@ -363,14 +317,11 @@ export const CASE_INSENSITIVE_HELP =
 export const SUDA_HELP =
   'SUDA looks, for every record, for the smallest sets of its values that no other record shares (its special uniques) and scores the record by how many such sets it has and how small they are. Off by default: on many quasi-identifiers it takes longer than the rest of the audit.';
 
-export const THRESHOLD_HELP =
-  'A record counts as "at risk" when its re-identification risk is above τ; 0.2 means more than 1 chance in 5.';
+export const THRESHOLD_HELP = 'A record counts as "at risk" when its re-identification risk is above τ; 0.2 means more than 1 chance in 5.';
 
-export const RECORDS_AT_RISK_HELP =
-  'The verdict fails when a larger share of records than this is at risk (0.05 = 5% of the records).';
+export const RECORDS_AT_RISK_HELP = 'The verdict fails when a larger share of records than this is at risk (0.05 = 5% of the records).';
 
-export const SUCCESS_RATE_HELP =
-  'The verdict fails when an attacker would on average re-identify a larger share of records than this.';
+export const SUCCESS_RATE_HELP = 'The verdict fails when an attacker would on average re-identify a larger share of records than this.';
 
 export const REFERENCE_HELP =
   'Optional: a CSV of the population the file was drawn from (such as a census extract) with the same quasi-identifier columns; it stays on this computer.';
@@ -379,10 +330,10 @@ export const ORIGINAL_HELP =
   'Optional: the table as it was before pseudonymization, with the same columns, to measure what the release kept (utility) and how hard its records are to link back; it stays on this computer. Columns marked "Ignored" or "Direct identifier" are left out.';
 
 export const ATTACKS_HELP =
-  'For synthetic or noisy releases: the page plays three attackers against the original records, as Anonymeter does. Can a rule built from the release pick out exactly one original person (singling out)? Can two halves of a person\'s columns be joined through the release (linkability)? Does the closest released record give away a sensitive value (inference)? Each attack is repeated the number of times below and compared with a random guess.';
+  "For synthetic or noisy releases: the page plays three attackers against the original records, as Anonymeter does. Can a rule built from the release pick out exactly one original person (singling out)? Can two halves of a person's columns be joined through the release (linkability)? Does the closest released record give away a sensitive value (inference)? Each attack is repeated the number of times below and compared with a random guess.";
 
 export const CONTROL_HELP =
-  'Optional but recommended: other records of the same population that were NOT used to make the release, with the original\'s columns (CSV). Attacks that work as well on them measure what anyone could guess about such people, not a leak; the risk shown is what the release adds.';
+  "Optional but recommended: other records of the same population that were NOT used to make the release, with the original's columns (CSV). Attacks that work as well on them measure what anyone could guess about such people, not a leak; the risk shown is what the release adds.";
 
 export const RECORD_ID_HELP =
   'The column that names the same record in both tables; by row order, row 1 of the original goes with row 1 of the released file, so both need the same number of rows.';
@@ -396,8 +347,7 @@ export const POPULATION_SIZE_HELP: Readonly<Record<'none' | 'size' | 'fraction' 
 
 /** The attribute-disclosure and SCORR settings of step 2, one sentence each. */
 export const ATTRIBUTE_SETTINGS_HELP = {
-  intro:
-    'They apply to the columns marked "Sensitive": the results list the classes (groups of records with the same quasi-identifier values) that fail them.',
+  intro: 'They apply to the columns marked "Sensitive": the results list the classes (groups of records with the same quasi-identifier values) that fail them.',
   l: 'A class fails when it holds fewer different sensitive values than l; with 1, everyone in it shares the same value.',
   t: 'A class fails when its sensitive values are spread further than t from the whole file (0 = the same spread, 1 = completely different).',
   beta: 'A class fails when some value is more than β times more common in it than in the whole file (1 = twice as common); leave empty to skip.',

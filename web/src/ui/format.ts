@@ -19,9 +19,7 @@ function format(x: number, minDigits: number, maxDigits: number): string {
 
 export function count(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return DASH;
-  return Number.isInteger(n)
-    ? format(n, 0, 0)
-    : format(n, 4, 4);
+  return Number.isInteger(n) ? format(n, 0, 0) : format(n, 4, 4);
 }
 
 /** A score in [0, 1]: 4 decimals. */

@@ -102,7 +102,9 @@ export function describeError(e: WireError, source: string, side = false, lenien
       return { title: `The text encoding of ${side ? source : 'the file'} could not be read${where ? ` (${where})` : ''}.`, detail, advice };
     case 'config':
       return {
-        title: side ? `${source} does not fit the settings${where ? ` (${where})` : ''}.` : `The audit settings were not accepted${where ? ` (${where})` : ''}.`,
+        title: side
+          ? `${source} does not fit the settings${where ? ` (${where})` : ''}.`
+          : `The audit settings were not accepted${where ? ` (${where})` : ''}.`,
         detail,
         advice,
       };

@@ -1,8 +1,7 @@
 // Small building blocks shared by the views: a titled section, a labelled number with its
-// sentence, the wording of a metric that could not be computed, a metric's value as text and a
-// labelled number input.
+// sentence, the wording of a metric that could not be computed, a metric's value as text, a
+// labelled number input; a rendered part of the results (`View`) and the charts it draws.
 
-import type { Chart } from '../charts/charts';
 import { el, type Child } from './dom';
 import { explain, reasonText } from './explain';
 import { count, fileValue, percent, plural, score, smallPercent } from './format';
@@ -124,14 +123,13 @@ export function numberField(
 ): { node: HTMLElement; input: HTMLInputElement } {
   const initial = value === null ? { placeholder: 'none' } : { value };
   const input = el('input', { id, type: 'number', min, max: 1, step, ...initial, inputmode: 'decimal', 'aria-describedby': `${id}-help` });
-  const node = el(
-    'div',
-    { class: 'number-field' },
-    el('label', { for: id }, label),
-    input,
-    el('p', { class: 'help', id: `${id}-help` }, help),
-  );
+  const node = el('div', { class: 'number-field' }, el('label', { for: id }, label), input, el('p', { class: 'help', id: `${id}-help` }, help));
   return { node, input };
+}
+
+/** A drawn chart (charts/): destroyed when its panel is cleared. */
+export interface Chart {
+  destroy(): void;
 }
 
 /** A rendered part of the results; `draw` adds its charts once the panel is visible. */

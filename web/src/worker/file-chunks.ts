@@ -3,7 +3,7 @@
 // size (up to 2 MiB). In headless Chromium the 102 MB Adult-like table cost 190-280 ms of CPU
 // this way, against 370-400 ms in 1 MiB slices (`blob.slice().arrayBuffer()` one after the
 // other, the next asked for before the last was used), on a machine where the parallel read is
-// short of CPU (docs/decisions.md "The file read as a stream"). Used by the reader workers (their
+// short of CPU (docs/decisions/read/browser-file-as-stream.md). Used by the reader workers (their
 // parts, the streaming hash) and by the audit worker (side tables, the streamed audit, the
 // drill-down of a table not kept).
 
@@ -35,6 +35,13 @@ let lastHead: { blob: Blob; head: Promise<Uint8Array> } | null = null;
 /** The first `HEAD_BYTES` of `blob` (all of it when shorter): one read of the file's start for
  * its format and its probe, which each waited for a read of their own (5-14 ms each). */
 export function headOf(blob: Blob): Promise<Uint8Array> {
-  if (lastHead?.blob !== blob) lastHead = { blob, head: blob.slice(0, HEAD_BYTES).arrayBuffer().then((b) => new Uint8Array(b)) };
+  if (lastHead?.blob !== blob)
+    lastHead = {
+      blob,
+      head: blob
+        .slice(0, HEAD_BYTES)
+        .arrayBuffer()
+        .then((b) => new Uint8Array(b)),
+    };
   return lastHead.head;
 }

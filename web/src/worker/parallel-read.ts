@@ -259,7 +259,12 @@ export class ReaderPool {
     return answer.ok && 'stats' in answer ? answer.stats : null;
   }
 
-  private ask(reader: Reader, request: Unnumbered<PartRequest>, progress: (bytes: number, rows: number) => void, transfer: Transferable[] = []): Promise<Answer> {
+  private ask(
+    reader: Reader,
+    request: Unnumbered<PartRequest>,
+    progress: (bytes: number, rows: number) => void,
+    transfer: Transferable[] = [],
+  ): Promise<Answer> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       reader.pending.set(id, { resolve, progress });
@@ -273,13 +278,24 @@ export class ReaderPool {
    * a problem in a part). `progress(bytes, rows)` gets the bytes of the file read so far and
    * the rows found, first when the parts start.
    */
-  async read(blob: Blob, config: AuditConfig, progress: (bytes: number, rows: number) => void): Promise<{ table: KeptTable; parts: number; hash: FileHash } | null> {
+  async read(
+    blob: Blob,
+    config: AuditConfig,
+    progress: (bytes: number, rows: number) => void,
+  ): Promise<{ table: KeptTable; parts: number; hash: FileHash } | null> {
     if (this.size === 0) return null;
     const found = await probeStart(blob, config);
     if (!found) return null;
     const ranges = spans(blob.size, this.size);
     const done = ranges.map(() => ({ bytes: 0, rows: 0 }));
-    const tell = () => progress(Math.min(blob.size, done.reduce((s, d) => s + d.bytes, 0)), done.reduce((s, d) => s + d.rows, 0));
+    const tell = () =>
+      progress(
+        Math.min(
+          blob.size,
+          done.reduce((s, d) => s + d.bytes, 0),
+        ),
+        done.reduce((s, d) => s + d.rows, 0),
+      );
     tell(); // the parts start: the file is being read
     // Hashed in one piece: from the chunks the readers send on, not read once more.
     const gather = hashedInOnePiece(blob.size) ? this.nextId++ : null;

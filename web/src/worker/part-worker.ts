@@ -10,7 +10,15 @@
 // third-party reader aborts its WebAssembly instance (a `WebAssembly.RuntimeError`): it says so
 // and closes. Its engine is the module the audit worker compiled (an `engine` request first).
 
-import init, { Hasher, TableReader, attribution_stats, parquet_footer_len, parquet_groups, read_cells, read_parquet_groups } from '../../pkg/pseudolens_wasm.js';
+import init, {
+  Hasher,
+  TableReader,
+  attribution_stats,
+  parquet_footer_len,
+  parquet_groups,
+  read_cells,
+  read_parquet_groups,
+} from '../../pkg/pseudolens_wasm.js';
 import { hashedInOnePiece, type PartRequest, type PartResponse, type ChunkCopy } from '../shared/part-protocol';
 import { PROGRESS_INTERVAL_MS } from '../shared/protocol';
 import { chunksFrom } from './file-chunks';
@@ -37,7 +45,14 @@ scope.addEventListener('securitypolicyviolation', (e) => {
  * may transfer the chunk) while `more()` holds, posting the bytes read and `rows()`
  * at most every 100 ms.
  */
-async function readFrom(id: number, blob: Blob, start: number, push: (chunk: Uint8Array, at: number) => void, more: () => boolean, rows: () => number): Promise<void> {
+async function readFrom(
+  id: number,
+  blob: Blob,
+  start: number,
+  push: (chunk: Uint8Array, at: number) => void,
+  more: () => boolean,
+  rows: () => number,
+): Promise<void> {
   if (!more()) return;
   let lastPost = performance.now();
   let at = start;
@@ -90,7 +105,14 @@ function serve(request: Exclude<PartRequest, { type: 'engine' | 'port' | 'forget
         const own = c.byteOffset === 0 && c.byteLength === c.buffer.byteLength ? c : c.slice();
         port?.postMessage({ gather, size: blob.size, at, bytes: own.buffer } as ChunkCopy, [own.buffer]);
       };
-      return readFrom(id, blob, start, push, () => !reader.done(), () => reader.rows())
+      return readFrom(
+        id,
+        blob,
+        start,
+        push,
+        () => !reader.done(),
+        () => reader.rows(),
+      )
         .then(() => {
           const table = reader.finish().buffer as ArrayBuffer;
           scope.postMessage({ type: 'part', id, table }, [table]);
@@ -120,7 +142,8 @@ function serve(request: Exclude<PartRequest, { type: 'engine' | 'port' | 'forget
         .slice(start, end)
         .arrayBuffer()
         .then((body) => {
-          const table = read_parquet_groups(request.config, blob.size, request.footer, start, new Uint8Array(body), request.first, request.count).buffer as ArrayBuffer;
+          const table = read_parquet_groups(request.config, blob.size, request.footer, start, new Uint8Array(body), request.first, request.count)
+            .buffer as ArrayBuffer;
           scope.postMessage({ type: 'part', id, table }, [table]);
         });
     }
@@ -148,7 +171,14 @@ function serve(request: Exclude<PartRequest, { type: 'engine' | 'port' | 'forget
           .then((digest) => scope.postMessage({ type: 'hash', id, hex: hex(digest) }));
       }
       const hasher = new Hasher();
-      return readFrom(id, request.blob, 0, (c) => hasher.update(c), () => true, () => 0)
+      return readFrom(
+        id,
+        request.blob,
+        0,
+        (c) => hasher.update(c),
+        () => true,
+        () => 0,
+      )
         .then(() => scope.postMessage({ type: 'hash', id, hex: hasher.hex() }))
         .finally(() => hasher.free());
     }
@@ -184,7 +214,14 @@ scope.addEventListener('message', (e) => {
     .catch((error: unknown) => {
       if (error instanceof WebAssembly.RuntimeError) {
         // The engine of this worker is unusable now: say why, and stop taking requests.
-        const what = request.type === 'cells' ? (request.format === 'parquet' ? 'The Parquet reader' : 'The Excel reader') : request.type === 'groups' || request.type === 'parquet' ? 'The Parquet reader' : 'The reader';
+        const what =
+          request.type === 'cells'
+            ? request.format === 'parquet'
+              ? 'The Parquet reader'
+              : 'The Excel reader'
+            : request.type === 'groups' || request.type === 'parquet'
+              ? 'The Parquet reader'
+              : 'The reader';
         const message = `${what} stopped on this file, which may be corrupt or cut short (${error.message}).`;
         scope.postMessage({ type: 'stopped', id: request.id, error: { kind: 'input', code: 'reader_stopped', message, line: null, column: null } });
         self.close();

@@ -63,7 +63,14 @@ export class WorkerClient {
 
   /** A profile or audit pass; `reference` (population), `original` and `control` (the
    * attacks' control table): audit pass only. */
-  run(pass: 'profile' | 'audit', source: Source, config: AuditConfig, reference: File | null = null, original: File | null = null, control: File | null = null): void {
+  run(
+    pass: 'profile' | 'audit',
+    source: Source,
+    config: AuditConfig,
+    reference: File | null = null,
+    original: File | null = null,
+    control: File | null = null,
+  ): void {
     this.recomputeId = 0; // its answer would be for another file or other settings
     const id = this.begin();
     if (pass === 'profile') this.profileId = id;
@@ -109,7 +116,7 @@ export class WorkerClient {
   }
 
   /** The core's report safe to share: aggregates of at least `minCount` records (null: the
-   * report's k). Like `choose`, it runs beside a pass. */
+   * report's k; an audit's report comes with that one). Like `choose`, it runs beside a pass. */
   shareable(report: Report, minCount: number | null): Promise<ShareableReport> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -248,7 +255,13 @@ export class WorkerClient {
       return;
     }
     if (message.id !== this.currentId) return; // a late message from a cancelled run or recompute
-    if (message.type === 'result' || message.type === 'extract_result' || message.type === 'per_record_result' || message.type === 'compare_result' || message.type === 'error') {
+    if (
+      message.type === 'result' ||
+      message.type === 'extract_result' ||
+      message.type === 'per_record_result' ||
+      message.type === 'compare_result' ||
+      message.type === 'error'
+    ) {
       this.currentId = 0;
     }
     this.onMessage(message);

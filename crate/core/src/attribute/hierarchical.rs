@@ -5,7 +5,7 @@
 //! The hierarchy comes in ARX's layout (one row per leaf: the leaf, then its ancestors from the
 //! lowest level up). A node is its label at its level; rows whose last labels differ get one
 //! root above them. A blank SA value (`MISSING`, `SUPPRESSED`) that the hierarchy does not
-//! list hangs directly under the root (docs/decisions.md).
+//! list hangs directly under the root (docs/decisions/attribute/t-distance-and-hierarchy.md).
 
 use super::distribution::{ClassDist, Distributions};
 use crate::hash::{Map, map};

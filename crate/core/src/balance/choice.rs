@@ -133,13 +133,6 @@ pub fn derived_weights(candidates: &[Candidate], p: &ChoiceParams) -> Value {
     Value::Object(out)
 }
 
-/// The candidate a release's report stands for: its `risk_r` and `utility_u`, or the id of
-/// the one that has no value (no original, rows that cannot be paired...).
-pub fn candidate_of(name: &str, report: &crate::Report) -> std::result::Result<Candidate, &'static str> {
-    let value = |id: &'static str| report.metric(id).and_then(|m| m.value.as_f64()).ok_or(id);
-    Ok(Candidate { name: name.to_string(), risk_r: value("risk_r")?, utility_u: value("utility_u")? })
-}
-
 /// The cross-candidate results of a comparison (Sec 5-6), in this order:
 /// `rut_alpha_sweep`, `rut_constrained_choice`; without quasi-identifiers neither has a value
 /// (`no_quasi_identifiers`).

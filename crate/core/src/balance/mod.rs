@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::identity::{ClassTable, IdentityParams};
 use crate::metric::{Context, MetricResult, Scope, Status};
 use crate::table::reference::ReferenceTable;
-pub use choice::{Candidate, ChoiceParams, candidate_of, choose, rut_alpha_sweep, rut_constrained_choice};
+pub use choice::{Candidate, ChoiceParams, choose, rut_alpha_sweep, rut_constrained_choice};
 pub use rut::{RiskCombination, WeightPreset};
 
 /// Ids of a single release's balance results, in output order.

@@ -2,7 +2,7 @@
 //! while the rows are read when asked for ([`RecordClasses`]), and the values a record takes
 //! from its class ([`PerRecord`]): its class size and record risk `P(i) = 1/f(i)`, with
 //! SUDA's scores when SUDA ran. Keyed by `record_id` when the records have one each and no two
-//! share one, else by 1-based row number of the source table (docs/decisions.md).
+//! share one, else by 1-based row number of the source table (docs/decisions/report/per-record-values.md).
 //!
 //! Record-level values: the shareable report leaves `details.per_record` out.
 

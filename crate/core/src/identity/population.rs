@@ -734,6 +734,7 @@ mod tests {
     /// prints each estimator's bias against the true population uniqueness (the figures in
     /// docs/ci.md: `cargo test --release -p pseudolens-core ci_coverage -- --nocapture`).
     #[test]
+    #[allow(clippy::print_stdout, reason = "the study prints its figures for docs/ci.md")]
     fn ci_coverage_and_bias_by_simulation() {
         const SAMPLES: u64 = 20;
         let population = synthetic_population(200_000, 1515);

@@ -8,44 +8,10 @@
 //! number; in a Parquet file or a data frame, the line the row would have in CSV with the
 //! header on line 1 (the first data row is line 2).
 
-use serde::{Deserialize, Serialize};
-
+pub use super::format::Format;
 use super::reader::{InputFacts, RecordSink, Rows, column_names};
 use super::tokenizer::{Batch, MAX_FIELD_BYTES, Rec, RecKind};
 use crate::error::{Error, Result};
-
-/// The format of a file read.
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    /// Delimited text.
-    #[default]
-    Csv,
-    /// Apache Parquet.
-    Parquet,
-    /// An Excel workbook (Office Open XML).
-    Xlsx,
-    /// Arrow columns handed over in memory (a data frame).
-    Arrow,
-}
-
-impl Format {
-    /// The name in reports: `csv`, `parquet`, `xlsx`, `arrow`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Format::Csv => "csv",
-            Format::Parquet => "parquet",
-            Format::Xlsx => "xlsx",
-            Format::Arrow => "arrow",
-        }
-    }
-
-    /// The format of a label.
-    pub fn from_label(label: &str) -> Option<Format> {
-        [Format::Csv, Format::Parquet, Format::Xlsx, Format::Arrow].into_iter().find(|f| f.label() == label)
-    }
-}
 
 /// Batches the reader hands on at most hold this much text.
 const BATCH_BYTES: usize = 16 << 20;

@@ -4,6 +4,7 @@ pub mod cell;
 pub mod cells;
 pub mod dialect;
 pub mod encoding;
+pub mod format;
 pub mod header;
 pub mod reader;
 pub mod stops;

@@ -11,9 +11,9 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use super::cells::Format;
 use super::dialect::{SAMPLE_BYTES, detect_delimiter};
 use super::encoding::{Encoding, UTF8_BOM, not_text};
+use super::format::Format;
 use super::header::{LOOKED_AT, Shape, filled, header_index};
 use super::tokenizer::{Batch, Broken, Problem, RecKind, Tokenizer, checked, problem_error};
 use crate::error::{Error, ErrorKind, Result};

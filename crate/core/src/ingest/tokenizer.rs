@@ -1,6 +1,6 @@
 //! Records and fields of CSV text (spec README Sec 6), pushed in chunks cut anywhere.
 //!
-//! The rules, which `docs/decisions.md` ("Reading CSV") states for users:
+//! The rules, which `docs/decisions/ingest/` states for users:
 //! - Line ends are CRLF, LF or a lone CR, each one line end. Lines are counted everywhere,
 //!   inside quoted fields too, so every position has its 1-based line.
 //! - A `"` at the very start of a field opens a quoted field; inside it `""` is a quote and a

@@ -1,6 +1,6 @@
 //! The typed-cell rule: how a typed value (a Parquet or Arrow column, a spreadsheet cell, a
 //! typed data frame) becomes the text of a cell, so that every input is audited as the same
-//! table of text cells as a CSV file (docs/decisions.md, "Typed cells").
+//! table of text cells as a CSV file (docs/decisions/formats/typed-cells.md).
 //!
 //! - A null is a blank cell (`""`), and so is a floating-point NaN (pandas' missing value).
 //! - An integer is its decimal digits, with a leading `-` when negative: `7`, not `007`.

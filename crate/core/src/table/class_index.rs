@@ -177,7 +177,7 @@ mod tests {
     #[test]
     fn finds_every_key_exact_or_not() {
         let keys: Vec<u64> = (0..5000u64).map(|i| i.wrapping_mul(0x9E37_79B9) % (1 << 33)).collect();
-        let mut distinct = keys.clone();
+        let mut distinct = keys;
         distinct.sort_unstable();
         distinct.dedup();
         // 1024 buckets: 33 bits are within 29 + 10, so the tag and the home are the key.

@@ -2,11 +2,15 @@
 //! when the table is retained, and the sketch of the cells past its cap of distinct values.
 
 use super::codes::Codes;
-use super::profile::count_kept;
 use super::sketch::Sketch;
+use super::stats::count_kept;
 use super::values::{Values, ascii_trim};
 use crate::ingest::cell::Normaliser;
 use crate::ingest::encoding::Encoding;
+
+/// How many distinct values a column counts exactly when nothing else needs them (a column
+/// whose role uses its values, or a retained table, keeps more).
+pub const EXACT_DISTINCT_CAP: usize = 10_000;
 
 /// The code a cell gets when its value is counted by the sketch only.
 pub const SKETCHED: u32 = u32::MAX;
@@ -48,7 +52,7 @@ pub enum Overflow {
 
 impl Default for Cap {
     fn default() -> Self {
-        Cap::soft(super::profile::EXACT_DISTINCT_CAP)
+        Cap::soft(EXACT_DISTINCT_CAP)
     }
 }
 

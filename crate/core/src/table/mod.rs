@@ -4,7 +4,7 @@
 //! from codes and never reads the file again.
 //!
 //! A column that no computation needs value by value stops keeping new values past a cap
-//! ([`profile::EXACT_DISTINCT_CAP`] when streaming, [`RETAIN_CAP`] in a retained table): it
+//! ([`column::EXACT_DISTINCT_CAP`] when streaming, [`RETAIN_CAP`] in a retained table): it
 //! keeps a bounded sketch instead and is not retained (ids, free text). A column a role needs
 //! keeps every value, up to [`column::MAX_DISTINCT`].
 
@@ -19,15 +19,18 @@ pub mod kind;
 pub mod lines;
 pub mod packing;
 pub mod profile;
+pub mod read;
 pub mod reference;
 pub mod roles;
 pub mod sketch;
+pub mod stats;
 pub mod values;
 pub mod wire;
 
+use column::EXACT_DISTINCT_CAP;
 use column::{Cap, Column, Overflow, SKETCHED};
 use lines::Lines;
-use profile::{ColumnProfile, EXACT_DISTINCT_CAP};
+use profile::ColumnProfile;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::ingest::cell::Normaliser;
@@ -212,7 +215,7 @@ pub fn overflow_error(o: Overflow, line: u64, column: &str) -> Error {
     e.at_line(line).in_column(column)
 }
 
-/// Builds a [`Table`] from the rows of a reader, one batch at a time; after each batch
+/// Builds a [`Table`] from the rows of a reader ([`read::TableReader`]), one batch at a time; after each batch
 /// [`TableBuilder::block`] gives that batch's codes to whatever summarises them.
 pub struct TableBuilder {
     norm: Normaliser,
@@ -257,7 +260,7 @@ impl TableBuilder {
     /// The size of the whole file in bytes: with the bytes per row read so far it tells how
     /// many rows the table will have, so that a column whose values will not fit its cap (an
     /// id, free text) is given up after [`FIRST_LOOK_ROWS`] rows instead of at its cap
-    /// (docs/decisions.md, "A column too varied to keep, given up early").
+    /// (docs/decisions/table/varied-column-given-up-early.md).
     pub fn expect_file_bytes(&mut self, bytes: u64) {
         self.file_bytes = Some(bytes);
     }

@@ -8,7 +8,7 @@
 //! here they are 16,384 bytes that [`Hll::from_registers`] can check, where a crate's
 //! serialized state cannot be checked and a corrupt one fails inside the crate.
 
-use super::profile::Stats;
+use super::stats::Stats;
 use crate::ingest::cell::{Cell, Normaliser};
 
 /// Bits of the hash that choose a register.

@@ -35,11 +35,11 @@ use super::Table;
 use super::codes::Codes;
 use super::column::{Cap, Column};
 use super::lines::Lines;
-use super::profile::{FormTally, Stats};
 use super::sketch::{Hll, REGISTERS, Sketch};
+use super::stats::{FormTally, Stats};
 use super::values::Values;
 use crate::error::{Error, Result};
-use crate::ingest::cells::Format;
+use crate::ingest::format::Format;
 use crate::ingest::reader::{BrokenRecords, InputFacts, PartBounds, RAGGED_LISTED};
 use crate::ingest::tokenizer::Broken;
 

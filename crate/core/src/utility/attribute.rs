@@ -9,7 +9,7 @@ use crate::hash::{Map, map};
 use crate::ingest::cell::{DateForm, Form, Interval, Normaliser, Reading};
 use crate::table::dictionary::{Dictionary, MISSING, SUPPRESSED};
 use crate::table::kind::Kind;
-use crate::table::profile::Stats;
+use crate::table::stats::Stats;
 use crate::utility::capture::Column;
 
 /// What the user declares about one attribute (spec README Sec 4; utility.md Sec 2, 3, 7).
@@ -425,7 +425,7 @@ mod tests {
         assert_eq!((v.kind, v.domain), (Kind::Date, Some((18_325.0, 18_753.0))));
         let w = Attribute::new("w", &column(&["72,5", "80", "65,25"]), None, AttributeSettings::default(), &norm);
         assert_eq!((w.kind, w.res, w.domain), (Kind::Numeric, 0.01, Some((65.25, 80.0))));
-        let comma_file = Attribute::new("w", &column(&["72,5", "80"]), None, AttributeSettings::default(), &norm.clone().delimiter(","));
+        let comma_file = Attribute::new("w", &column(&["72,5", "80"]), None, AttributeSettings::default(), &norm.delimiter(","));
         assert_eq!(comma_file.kind, Kind::Categorical);
     }
 }

@@ -466,7 +466,7 @@ mod tests {
         assert_eq!(rm.pi, [7, 2, 3, 10, 8, 6, 4, 5, 9, 1]);
         assert_eq!(rm.e, [0.5, 0., 0., 1., 1., -1., 1., 0., 1., 0.]);
         assert_eq!(rm.d, [1, 0, 0, 3, 2, 0, 1, 2, 0, 1]);
-        let mut z = rm.z.clone();
+        let mut z = rm.z;
         z.sort_by(|a, b| a.total_cmp(b));
         let mut xs = x.to_vec();
         xs.sort_by(|a, b| a.total_cmp(b));

@@ -55,7 +55,7 @@ pub fn tier(re: f64) -> &'static str {
 
 /// The workload: default queries, then the user's; exact repeats left out.
 pub fn workload(t: &Tables<'_>) -> Vec<(Query, &'static str)> {
-    let count = |g: &[&String]| Query { group_by: g.iter().map(|s| s.to_string()).collect(), aggregate: Aggregate::Count };
+    let count = |g: &[&String]| Query { group_by: g.iter().map(|s| (*s).clone()).collect(), aggregate: Aggregate::Count };
     let mut out: Vec<(Query, &'static str)> = Vec::new();
     let mut add = |q: Query, source| {
         if !out.iter().any(|(o, _)| *o == q) {

@@ -110,7 +110,7 @@ mod tests {
         let pairs = vec![(3, 0), (0, 1), (4, 2), (1, 3), (2, 4)];
         let rho = spearman(&pairs).unwrap();
         let swapped: Vec<(u32, u32)> = pairs.iter().map(|&(a, b)| (b, a)).collect();
-        let mut shuffled = pairs.clone();
+        let mut shuffled = pairs;
         shuffled.reverse();
         assert_eq!(spearman(&swapped), Some(rho));
         assert_eq!(spearman(&shuffled), Some(rho));

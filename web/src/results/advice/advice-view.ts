@@ -43,8 +43,6 @@ export function adviceView(report: Report): HTMLElement | null {
       'Each row changes one thing and keeps the rest: drop a quasi-identifier, coarsen one a step (numbers to bands, dates to month or year, codes to one character less, a category to the next level of its hierarchy), or suppress the records of small classes. ' +
         'Ranked by the records at risk after the change, then by what it costs: the records suppressed, or the share of the column’s values merged and its generalization loss (0 = nothing lost, 1 = the column lost). Computed from the table in memory; the file was not changed.',
     ),
-    list.length
-      ? scrollTable('What would lower the risk', head, rows, [0, 2, 3, 4])
-      : el('p', {}, 'No single change applies to these quasi-identifiers.'),
+    list.length ? scrollTable('What would lower the risk', head, rows, [0, 2, 3, 4]) : el('p', {}, 'No single change applies to these quasi-identifiers.'),
   );
 }

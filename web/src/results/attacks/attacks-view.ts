@@ -32,7 +32,12 @@ function label(a: AttackResult): string {
 function riskCell(a: AttackResult, report: Report): HTMLElement {
   if (!a.risk) return el('span', {}, missingReason(report, a.metric.id) ?? '—');
   const r = a.risk;
-  return el('span', { class: 'attack-risk', 'data-risk': String(r.value) }, `${percent(r.value)} `, el('span', { class: 'help' }, `(${Math.round(r.level * 100)} %: ${percent(r.low)} to ${percent(r.high)})`));
+  return el(
+    'span',
+    { class: 'attack-risk', 'data-risk': String(r.value) },
+    `${percent(r.value)} `,
+    el('span', { class: 'help' }, `(${Math.round(r.level * 100)} %: ${percent(r.low)} to ${percent(r.high)})`),
+  );
 }
 
 function successes(k: number | null, n: number | null): string {
@@ -62,7 +67,13 @@ export function attacksView(report: Report): HTMLElement | null {
         { class: 'attack-queries', id: 'attack-queries' },
         el('summary', {}, `The first ${count(singling.queries.length)} singling-out rules (of ${count(singling.nQueries ?? singling.queries.length)})`),
         el('p', { class: 'help' }, 'Each rule describes one released record; a shareable report leaves them out.'),
-        el('ul', {}, ...singling.queries.map((q) => el('li', { 'data-singles-out': String(q.singlesOut) }, el('code', {}, q.query), q.singlesOut ? ' — fits exactly one original person' : ''))),
+        el(
+          'ul',
+          {},
+          ...singling.queries.map((q) =>
+            el('li', { 'data-singles-out': String(q.singlesOut) }, el('code', {}, q.query), q.singlesOut ? ' — fits exactly one original person' : ''),
+          ),
+        ),
       )
     : null;
   const notBetter = attacks.filter((a) => a.metric.warnings.includes('attack_not_better_than_baseline')).map(label);

@@ -9,7 +9,6 @@ import { count, score } from '../../ui/format';
 import type { Report } from '../../shared/report';
 import { cellValue, help } from '../../ui/view-kit';
 
-
 /** "age 30-39 · zip 476**", in QI order. */
 export function classText(values: ClassMap, qis: string[]): Child[] {
   const names = qis.length ? qis.filter((q) => q in values) : Object.keys(values);

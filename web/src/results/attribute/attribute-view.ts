@@ -55,7 +55,12 @@ function tMeasure(report: Report, sa: string): Measure {
     id: 't_closeness',
     name: 't-closeness',
     value: score(t),
-    sub: el('span', {}, el('span', { class: 'distance', 'data-distance': distance ?? '' }, convention), distance !== 'equal' && equal !== null ? `; equal distance would give ${score(equal)}` : null),
+    sub: el(
+      'span',
+      {},
+      el('span', { class: 'distance', 'data-distance': distance ?? '' }, convention),
+      distance !== 'equal' && equal !== null ? `; equal distance would give ${score(equal)}` : null,
+    ),
   };
 }
 
@@ -115,7 +120,11 @@ function measures(report: Report, sa: string): Measure[] {
       id: 'scorr_correlation_risk_attr',
       name: 'Correlation risk of each quasi-identifier',
       value: perQi.length
-        ? el('span', { class: 'qi-lines' }, ...perQi.map((p) => el('span', { class: 'qi-line' }, el('span', { class: 'qi-name' }, p.attribute), ` ${score(p.value?.max)}`)))
+        ? el(
+            'span',
+            { class: 'qi-lines' },
+            ...perQi.map((p) => el('span', { class: 'qi-line' }, el('span', { class: 'qi-name' }, p.attribute), ` ${score(p.value?.max)}`)),
+          )
         : '—',
       sub: perQi.length ? 'the highest value on each column alone' : null,
     },
@@ -156,7 +165,13 @@ function overview(report: Report, sas: string[]): HTMLElement {
     ['Entropy l', (sa) => score(saNumber(report, 'l_entropy', sa))],
     ['t', (sa) => score(saNumber(report, 't_closeness', sa))],
     ['β', (sa) => score(saNumber(report, 'beta_likeness_basic', sa))],
-    ['Enhanced β', (sa) => (saMetric(report, 'beta_likeness_enhanced', sa)?.reason === 'unsatisfiable' ? 'cannot be satisfied' : score(saNumber(report, 'beta_likeness_enhanced', sa)))],
+    [
+      'Enhanced β',
+      (sa) =>
+        saMetric(report, 'beta_likeness_enhanced', sa)?.reason === 'unsatisfiable'
+          ? 'cannot be satisfied'
+          : score(saNumber(report, 'beta_likeness_enhanced', sa)),
+    ],
     ['δ (natural log)', (sa) => score(saNumber(report, 'delta_disclosure', sa))],
     ['α', (sa) => score(alphaK(report, sa)?.alpha)],
   ];

@@ -60,10 +60,24 @@ export function choiceControls(prefix: string, initialAlpha: number, thresholds:
   const problem = el('p', { class: 'form-problem', role: 'alert', id: `${prefix}-problem` });
 
   const tauR = thresholds
-    ? numberField(`${prefix}-tau-r`, 'Highest acceptable risk τ_R', 'A candidate whose risk R is above this is not chosen. Leave empty for no limit.', null, 0, 0.05)
+    ? numberField(
+        `${prefix}-tau-r`,
+        'Highest acceptable risk τ_R',
+        'A candidate whose risk R is above this is not chosen. Leave empty for no limit.',
+        null,
+        0,
+        0.05,
+      )
     : null;
   const tauU = thresholds
-    ? numberField(`${prefix}-tau-u`, 'Lowest acceptable utility τ_U', 'A candidate whose utility U is below this is not chosen. Leave empty for no limit.', null, 0, 0.05)
+    ? numberField(
+        `${prefix}-tau-u`,
+        'Lowest acceptable utility τ_U',
+        'A candidate whose utility U is below this is not chosen. Leave empty for no limit.',
+        null,
+        0,
+        0.05,
+      )
     : null;
 
   const weights = el(
@@ -81,15 +95,7 @@ export function choiceControls(prefix: string, initialAlpha: number, thresholds:
     'div',
     { class: 'choice-controls' },
     weights,
-    tauR && tauU
-      ? el(
-          'fieldset',
-          { class: 'thresholds-choice' },
-          el('legend', {}, 'Limits (optional)'),
-          tauR.node,
-          tauU.node,
-        )
-      : null,
+    tauR && tauU ? el('fieldset', { class: 'thresholds-choice' }, el('legend', {}, 'Limits (optional)'), tauR.node, tauU.node) : null,
     problem,
   );
 

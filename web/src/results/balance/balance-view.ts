@@ -22,13 +22,12 @@ import {
   type OverallRisk,
   type RutResult,
 } from '../../shared/balance-data';
-import type { Chart } from '../../charts/charts';
 import { el, scrollTable, type Child } from '../../ui/dom';
 import { explain, reasonText } from '../../ui/explain';
 import { count, decimal, percent, plural, score } from '../../ui/format';
 import { metric, type Report } from '../../shared/report';
 import { rutSweepChart, type SweepChart } from '../../charts/rut-sweep-chart';
-import { fact, facts, help, missingReason, withInterval, type View } from '../../ui/view-kit';
+import { fact, facts, help, missingReason, withInterval, type Chart, type View } from '../../ui/view-kit';
 import { metricInterval } from '../../shared/suite';
 
 function card(id: string, title: string, value: string, direction: string, sentence: Child): HTMLElement {
@@ -178,7 +177,7 @@ export function balanceView(report: Report, releaseLabel: string, choose: Choose
   const update = async (p: ChoiceParams) => {
     if (!rut || !choose) return;
     const ticket = ++latest;
-    let results;
+    let results: Awaited<ReturnType<typeof choose>>;
     try {
       results = await choose([{ name: releaseLabel, risk_r: rut.risk, utility_u: rut.utility }], { rut_alpha: p.rut_alpha });
     } catch (e) {
@@ -224,7 +223,9 @@ export function balanceView(report: Report, releaseLabel: string, choose: Choose
           ),
         ),
         el('h4', { class: 'subhead' }, 'The score as the weight of utility changes'),
-        help('The RUT score of this release as the weight of utility α moves from 0.2 to 0.8: a straight line, α × U + (1 − α) × (1 − R), rising when the release keeps more utility than safety. The dashed line marks the chosen weight.'),
+        help(
+          'The RUT score of this release as the weight of utility α moves from 0.2 to 0.8: a straight line, α × U + (1 − α) × (1 − R), rising when the release keeps more utility than safety. The dashed line marks the chosen weight.',
+        ),
         sweepHost,
       ]
     : [

@@ -56,7 +56,13 @@ export const MEASURES: readonly Measure[] = [
     },
     number: queryMean,
   },
-  { id: 'rut_ratio', label: 'Utility per unit of risk (U / R, not used to rank)', better: null, group: 'Balance', text: (m) => (typeof m.value === 'number' ? decimal(m.value, 4) : null) },
+  {
+    id: 'rut_ratio',
+    label: 'Utility per unit of risk (U / R, not used to rank)',
+    better: null,
+    group: 'Balance',
+    text: (m) => (typeof m.value === 'number' ? decimal(m.value, 4) : null),
+  },
 ];
 
 /**

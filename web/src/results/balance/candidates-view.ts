@@ -72,11 +72,7 @@ function measuresTable(list: Entry[]): { node: HTMLElement; update(choice: Choic
         el('th', { scope: 'row' }, el('span', { class: 'measure-name' }, m.label), el('span', { class: 'measure-explain' }, explain(m.id))),
         el('td', { class: 'better' }, m.better ?? '—'),
         ...cells.map((c, i) =>
-          el(
-            'td',
-            { class: 'num', 'data-candidate': list[i]!.name, 'data-value': c?.number ?? null, title: c?.missing ?? null },
-            c?.text ?? '—',
-          ),
+          el('td', { class: 'num', 'data-candidate': list[i]!.name, 'data-value': c?.number ?? null, title: c?.missing ?? null }, c?.text ?? '—'),
         ),
       ),
     );
@@ -86,9 +82,21 @@ function measuresTable(list: Entry[]): { node: HTMLElement; update(choice: Choic
   const rutCells = list.map((e) => el('td', { class: 'num', 'data-candidate': e.name }, '…'));
   rows.push(
     el('tr', { class: 'group-row' }, el('th', { scope: 'colgroup', colspan: list.length + 2 }, 'Balance at the chosen weights')),
-    el('tr', { 'data-metric': 'rut' }, el('th', { scope: 'row' }, rutLabel, el('span', { class: 'measure-explain' }, explain('rut'))), el('td', { class: 'better' }, 'higher'), ...rutCells),
+    el(
+      'tr',
+      { 'data-metric': 'rut' },
+      el('th', { scope: 'row' }, rutLabel, el('span', { class: 'measure-explain' }, explain('rut'))),
+      el('td', { class: 'better' }, 'higher'),
+      ...rutCells,
+    ),
   );
-  const table = el('table', { id: 'candidates-table', class: 'candidates-table' }, el('caption', { class: 'visually-hidden' }, 'Every measure per candidate'), el('thead', {}, head), el('tbody', {}, ...rows));
+  const table = el(
+    'table',
+    { id: 'candidates-table', class: 'candidates-table' },
+    el('caption', { class: 'visually-hidden' }, 'Every measure per candidate'),
+    el('thead', {}, head),
+    el('tbody', {}, ...rows),
+  );
   const node = el('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Every measure per candidate' }, table);
   const update = (choice: Choice | null, scored: Entry[], crowned: string | null) => {
     rutLabel.textContent = choice ? `RUT score at α = ${decimal(choice.alpha, 2)}` : 'RUT score';
@@ -123,7 +131,11 @@ function verdict(choice: Choice | null, list: Entry[], scored: Entry[], sweep: S
   const box = el('div', { class: 'best-candidate', id: 'best-candidate', role: 'status' });
   const excluded = list.filter((e) => !e.candidate);
   const excludedNotes = excluded.map((e) =>
-    el('li', { 'data-candidate': e.name, class: 'excluded' }, `${e.name} was left out: its ${e.missing === 'utility_u' ? 'utility U' : 'risk R'} ${missingWhy(e)}.`),
+    el(
+      'li',
+      { 'data-candidate': e.name, class: 'excluded' },
+      `${e.name} was left out: its ${e.missing === 'utility_u' ? 'utility U' : 'risk R'} ${missingWhy(e)}.`,
+    ),
   );
   if (!choice) {
     box.classList.add('none');
@@ -132,7 +144,13 @@ function verdict(choice: Choice | null, list: Entry[], scored: Entry[], sweep: S
     box.append(
       el('p', { class: 'best-title' }, noQi ? 'No candidate can be chosen without quasi-identifiers.' : 'No candidate could be scored.'),
       ...(noQi
-        ? [el('p', {}, 'The choice weighs each release’s utility against its risk, and the risk is measured on the quasi-identifiers: mark the columns an attacker could know as quasi-identifiers in step 2 and compare again. The utility of each candidate is in the table below.')]
+        ? [
+            el(
+              'p',
+              {},
+              'The choice weighs each release’s utility against its risk, and the risk is measured on the quasi-identifiers: mark the columns an attacker could know as quasi-identifiers in step 2 and compare again. The utility of each candidate is in the table below.',
+            ),
+          ]
         : []),
       // Without quasi-identifiers every candidate lacks R for the same reason, said above.
       el('ul', { class: 'best-notes' }, ...(noQi ? [] : excludedNotes)),
@@ -179,7 +197,11 @@ function verdict(choice: Choice | null, list: Entry[], scored: Entry[], sweep: S
   }
   const notes: Child[] = [
     ...infeasible.map((e) =>
-      el('li', { 'data-candidate': e.name, class: 'infeasible' }, `${e.name} is not eligible: ${infeasibleBecause(e.candidate!, choice.tauR, choice.tauU).join(' and ')}.`),
+      el(
+        'li',
+        { 'data-candidate': e.name, class: 'infeasible' },
+        `${e.name} is not eligible: ${infeasibleBecause(e.candidate!, choice.tauR, choice.tauU).join(' and ')}.`,
+      ),
     ),
     ...excludedNotes,
   ];
@@ -270,10 +292,15 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
     const mine = ++ticket;
     let results: MetricResult[];
     try {
-      results = await inputs.choose(scored.map((e) => e.candidate!), p);
+      results = await inputs.choose(
+        scored.map((e) => e.candidate!),
+        p,
+      );
     } catch (e) {
       if (mine === ticket && !destroyed) {
-        verdictHost.replaceChildren(el('p', { class: 'form-problem' }, `The choice could not be computed: ${(e as { message?: string }).message ?? String(e)}`));
+        verdictHost.replaceChildren(
+          el('p', { class: 'form-problem' }, `The choice could not be computed: ${(e as { message?: string }).message ?? String(e)}`),
+        );
       }
       return;
     }
@@ -300,19 +327,20 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
     mapHost.replaceChildren(riskUtilityMap(mapInput));
     if (sweepChart) sweepChart.setAlpha(p.rut_alpha);
     else if (sweep && sweep.rows.length) {
-      sweepChart = rutSweepChart(sweepHost, scored.map((e) => e.name), sweep.rows, p.rut_alpha, scored.map(colorOf));
+      sweepChart = rutSweepChart(
+        sweepHost,
+        scored.map((e) => e.name),
+        sweep.rows,
+        p.rut_alpha,
+        scored.map(colorOf),
+      );
     }
   };
 
   const controls = choiceControls('choice', inputs.config.rut_alpha ?? DEFAULT_ALPHA, true, (p) => void apply(p));
   const ref = inputs.reference ? ` Population / reference table: ${inputs.reference}.` : ' No population table, so R is the risk inside each file.';
   panel.append(
-    el(
-      'div',
-      { class: 'results-head' },
-      el('h2', { id: 'results-title' }, '3. Compare candidates'),
-      el('div', { class: 'downloads' }, download, downloadHtml),
-    ),
+    el('div', { class: 'results-head' }, el('h2', { id: 'results-title' }, '3. Compare candidates'), el('div', { class: 'downloads' }, download, downloadHtml)),
     el(
       'p',
       { class: 'lead' },
@@ -330,7 +358,14 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
       controls.node,
       verdictHost,
     ),
-    section('Every measure per candidate', 'candidates-measures-title', help('Rows are measures, columns the candidates in the order they were given; the chosen one is highlighted. Point at a dash to see why it has no value.'), table.node),
+    section(
+      'Every measure per candidate',
+      'candidates-measures-title',
+      help(
+        'Rows are measures, columns the candidates in the order they were given; the chosen one is highlighted. Point at a dash to see why it has no value.',
+      ),
+      table.node,
+    ),
   );
   // The charts place candidates by risk R and utility U: without a candidate that has both
   // (no quasi-identifiers, say) they would be empty frames, so they are left out.
@@ -342,10 +377,17 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
         section(
           'Risk against utility',
           'ru-map-title',
-          help('Each point is a candidate. Up and to the left is better. Candidates on the frontier line are not beaten on both risk and utility by any other; the ringed one is chosen.'),
+          help(
+            'Each point is a candidate. Up and to the left is better. Candidates on the frontier line are not beaten on both risk and utility by any other; the ringed one is chosen.',
+          ),
           mapHost,
         ),
-        section('The RUT score as the weight of utility changes', 'candidates-sweep-title', help(`${explain('rut_alpha_sweep')} The dashed line marks the chosen weight.`), sweepHost),
+        section(
+          'The RUT score as the weight of utility changes',
+          'candidates-sweep-title',
+          help(`${explain('rut_alpha_sweep')} The dashed line marks the chosen weight.`),
+          sweepHost,
+        ),
       ),
     );
   }
@@ -354,7 +396,18 @@ export function renderCandidates(panel: HTMLElement, inputs: CompareInputs): voi
     section(
       'The files as read',
       'candidates-read-title',
-      el('ul', { class: 'plain-list read-accounts' }, ...inputs.reports.map((r, i) => el('li', { 'data-candidate': inputs.names[i] ?? '' }, `${inputs.names[i] ?? ''}: ${accountText(r.input, inputs.sizes[i] ?? null)}`, r.input.error_records > 0 ? partialNote(r.input) : null))),
+      el(
+        'ul',
+        { class: 'plain-list read-accounts' },
+        ...inputs.reports.map((r, i) =>
+          el(
+            'li',
+            { 'data-candidate': inputs.names[i] ?? '' },
+            `${inputs.names[i] ?? ''}: ${accountText(r.input, inputs.sizes[i] ?? null)}`,
+            r.input.error_records > 0 ? partialNote(r.input) : null,
+          ),
+        ),
+      ),
     ),
   );
   // The files' warnings, each said once with the candidates it concerns.

@@ -10,7 +10,6 @@ import type { ClassValues } from '../../shared/protocol';
 import { riskiestClasses, type Report } from '../../shared/report';
 import { cellValue, help, missingReason, section } from '../../ui/view-kit';
 
-
 /** The riskiest classes as the Extract pass wants them: values in QI order, null = missing. */
 export function drilldownClasses(report: Report): ClassValues[] {
   const qis = report.params.quasi_identifiers;

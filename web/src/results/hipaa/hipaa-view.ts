@@ -58,10 +58,18 @@ export function hipaaView(report: Report): HTMLElement | null {
       'The 18 kinds of identifiers that the Safe Harbor method of the US HIPAA Privacy Rule (45 CFR 164.514(b)(2)) asks to remove, looked for in every column’s values and names. ',
       'This is a checklist of what the file shows, not a statement that the file complies: Safe Harbor also requires that whoever releases it knows of no way the rest could identify a person, and a finding may be a false alarm.',
     ),
-    el('p', { class: 'hipaa-summary', id: 'hipaa-summary' }, flagged === 0 ? 'No finding in any of the 18 kinds.' : `Found: ${count(flagged)} of the 18 kinds.`),
+    el(
+      'p',
+      { class: 'hipaa-summary', id: 'hipaa-summary' },
+      flagged === 0 ? 'No finding in any of the 18 kinds.' : `Found: ${count(flagged)} of the 18 kinds.`,
+    ),
     el('ol', { class: 'hipaa-list', id: 'hipaa-list' }, ...items),
     partial.length
-      ? el('p', { class: 'note' }, `These columns hold too many distinct values to keep them, so their values were not read one by one (only their names, how many cells look like e-mail addresses or dates, and how nearly unique they are): ${partial.join(', ')}.`)
+      ? el(
+          'p',
+          { class: 'note' },
+          `These columns hold too many distinct values to keep them, so their values were not read one by one (only their names, how many cells look like e-mail addresses or dates, and how nearly unique they are): ${partial.join(', ')}.`,
+        )
       : null,
   );
   return node;

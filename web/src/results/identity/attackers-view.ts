@@ -95,8 +95,8 @@ export function attackersView(report: Report): HTMLElement {
       el(
         'ul',
         { class: 'plain-list' },
-        ...['journalist_records_at_risk', 'journalist_highest_risk', 'journalist_lowest_risk', 'journalist_success_rate', 'marketer_success_rate'].map(
-          (id) => el('li', {}, el('code', {}, id), ': ', explain(id)),
+        ...['journalist_records_at_risk', 'journalist_highest_risk', 'journalist_lowest_risk', 'journalist_success_rate', 'marketer_success_rate'].map((id) =>
+          el('li', {}, el('code', {}, id), ': ', explain(id)),
         ),
       ),
     ),

@@ -138,7 +138,14 @@ export function kMapView(report: Report): HTMLElement | null {
     ...kMapPart(report),
     ...estimatedPart(report),
     ...deltaPart(report),
-    ...missing.map(([id, why]) => el('p', { class: 'note', 'data-metric': id }, `${id === 'k_map_estimated' ? 'Estimated k-map' : id === 'k_map' ? 'k-map' : 'δ-presence'}: ${why}`)),
-    el('details', { class: 'more' }, el('summary', {}, 'What each number means'), el('ul', { class: 'plain-list' }, ...IDS.map((id) => el('li', {}, el('code', {}, id), ': ', explain(id))))),
+    ...missing.map(([id, why]) =>
+      el('p', { class: 'note', 'data-metric': id }, `${id === 'k_map_estimated' ? 'Estimated k-map' : id === 'k_map' ? 'k-map' : 'δ-presence'}: ${why}`),
+    ),
+    el(
+      'details',
+      { class: 'more' },
+      el('summary', {}, 'What each number means'),
+      el('ul', { class: 'plain-list' }, ...IDS.map((id) => el('li', {}, el('code', {}, id), ': ', explain(id)))),
+    ),
   );
 }

@@ -1,12 +1,12 @@
 // The prosecutor overview of the results: six headline cards (each number with one sentence),
 // the counts, the records in small groups and the two charts (group sizes, risk distribution).
 
-import { classSizeChart, riskChart, type Chart } from '../../charts/charts';
+import { classSizeChart, riskChart } from '../../charts/charts';
 import { el, scrollTable, type Child } from '../../ui/dom';
 import { explain } from '../../ui/explain';
 import { count, percent, plural, score } from '../../ui/format';
 import { kViolators, numberTriples, numberValue, percentiles, type Report } from '../../shared/report';
-import { fact, facts, help, missingReason, section, type View } from '../../ui/view-kit';
+import { fact, facts, help, missingReason, section, type Chart, type View } from '../../ui/view-kit';
 
 function card(report: Report, id: string, title: string, value: string, sub: Child = null): HTMLElement {
   const missing = missingReason(report, id);
@@ -78,10 +78,7 @@ function counts(report: Report): HTMLElement {
     fact('n_dropped_records', 'Dropped rows', c('n_dropped_records')),
     fact('n_classes', 'Groups', c('n_classes')),
     fact('max_class_size', 'Largest group', c('max_class_size')),
-    fact('ec_size_percentiles',
-      'Group size percentiles',
-      p ? `P5 ${count(p.p5)} · P50 ${count(p.p50)} · P95 ${count(p.p95)}` : '—',
-    ),
+    fact('ec_size_percentiles', 'Group size percentiles', p ? `P5 ${count(p.p5)} · P50 ${count(p.p50)} · P95 ${count(p.p95)}` : '—'),
     fact('rare_combination_rate', 'Rare combinations', percent(numberValue(report, 'rare_combination_rate'))),
   );
 }

@@ -2,14 +2,13 @@
 // quasi-identifiers (and so certainly identified when found in the file). The Dankar estimate
 // is the headline, Zayatz / Pitman / SNB beside it, and the curve over sampling fractions.
 
-import type { Chart } from '../../charts/charts';
 import { uniquenessCurveChart } from '../../charts/curve-chart';
 import { el } from '../../ui/dom';
 import { explain, reasonText } from '../../ui/explain';
 import { count, fractionPercent, smallPercent } from '../../ui/format';
 import { metric, type Report } from '../../shared/report';
 import { detailNumber, detailString, metricInterval, uniquenessCurve } from '../../shared/suite';
-import { fact, facts, help, intervalText, missingReason, section, withInterval, type View } from '../../ui/view-kit';
+import { fact, facts, help, intervalText, missingReason, section, withInterval, type Chart, type View } from '../../ui/view-kit';
 
 const MODEL_NAMES: Readonly<Record<string, string>> = { zayatz: 'Zayatz', pitman: 'Pitman', snb: 'SNB' };
 

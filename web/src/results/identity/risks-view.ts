@@ -21,11 +21,7 @@ export function weightsView(report: Report): HTMLElement | null {
     'weights-title',
     help('The file is treated as a sample: each row stands for as many people as its weight says (the sdcMicro method).'),
     facts(
-      withInterval(
-        reportFact(report, 'global_risk_er', 'Expected re-identifications', count(er)),
-        metricInterval(metric(report, 'global_risk_er')),
-        count,
-      ),
+      withInterval(reportFact(report, 'global_risk_er', 'Expected re-identifications', count(er)), metricInterval(metric(report, 'global_risk_er')), count),
       withInterval(reportFact(report, 'global_risk', 'Global risk', percent(v('global_risk'))), metricInterval(metric(report, 'global_risk')), percent),
       reportFact(report, 'sdc_individual_risk', 'Individual risk', mmm(minMeanMax(report, 'sdc_individual_risk'))),
       reportFact(report, 'risky_observations', 'Risky records', count(v('risky_observations'))),
@@ -76,7 +72,6 @@ export function personsView(report: Report): PersonsView | null {
   return { node, prominent };
 }
 
-
 export function scorrView(report: Report): HTMLElement {
   const attrs = perAttribute(report, 'scorr_uniformity_risk_attr');
   const rows = attrs.map(({ attribute, metric: m }) => {
@@ -102,7 +97,12 @@ export function scorrView(report: Report): HTMLElement {
       ? [
           el('h4', { class: 'subhead' }, 'Uniformity risk of each quasi-identifier alone'),
           help(explain('scorr_uniformity_risk_attr')),
-          scrollTable('Uniformity risk per quasi-identifier', ['Quasi-identifier', 'Lowest', 'Average', 'Highest', 'Value with the highest risk'], rows, [1, 2, 3]),
+          scrollTable(
+            'Uniformity risk per quasi-identifier',
+            ['Quasi-identifier', 'Lowest', 'Average', 'Highest', 'Value with the highest risk'],
+            rows,
+            [1, 2, 3],
+          ),
         ]
       : []),
   );

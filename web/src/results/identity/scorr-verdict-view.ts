@@ -79,7 +79,9 @@ function conventional(v: ScorrVerdict, report: Report): Child[] {
   const c = v.conventional;
   if (!c) return [el('p', {}, missingReason(report, 'verdict_scorr_conventional') ?? 'Not reported.')];
   const basis = c.kBasis === 'persons' ? 'persons' : 'records';
-  const ts = Object.entries(c.t).map(([sa, t]) => `${sa} ${score(t)}`).join(', ');
+  const ts = Object.entries(c.t)
+    .map(([sa, t]) => `${sa} ${score(t)}`)
+    .join(', ');
   return [
     el(
       'p',
@@ -105,7 +107,11 @@ function extended(v: ScorrVerdict, report: Report): Child[] {
       'table',
       { class: 'band-table' },
       el('caption', { class: 'visually-hidden' }, 'SCORR extended risk bands'),
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Risk'), el('th', { scope: 'col', class: 'num' }, 'Highest value'), el('th', { scope: 'col' }, 'Band'))),
+      el(
+        'thead',
+        {},
+        el('tr', {}, el('th', { scope: 'col' }, 'Risk'), el('th', { scope: 'col', class: 'num' }, 'Highest value'), el('th', { scope: 'col' }, 'Band')),
+      ),
       el(
         'tbody',
         {},

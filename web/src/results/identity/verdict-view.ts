@@ -17,8 +17,7 @@ const HEADLINES: Readonly<Record<Light, string>> = {
 
 const SUMMARIES: Readonly<Record<Light, string>> = {
   green: 'No attacker model exceeds the thresholds below; the file is within the accepted risk.',
-  amber:
-    'No record stands out, but an attacker would re-identify too many records on average; coarsen the quasi-identifiers or release a smaller sample.',
+  amber: 'No record stands out, but an attacker would re-identify too many records on average; coarsen the quasi-identifiers or release a smaller sample.',
   red: 'Some records can be re-identified too easily; coarsen or suppress quasi-identifier values before release.',
 };
 
@@ -46,7 +45,7 @@ function light(which: Light): HTMLElement {
   );
 }
 
-/** Every quasi-identifier blank in every record: no light (docs/decisions.md). */
+/** Every quasi-identifier blank in every record: no light (docs/decisions/verdict/quasi-identifiers-all-blank.md). */
 function notAssessable(report: Report, aside: HTMLElement | null): HTMLElement {
   const qis = report.params.quasi_identifiers.join(', ');
   return el(

@@ -97,7 +97,9 @@ function summaryBar(report: Report, toc: HTMLElement): HTMLElement {
   const v = arxVerdict(report);
   const light = v?.light ?? null;
   const item = (id: string, label: string, value: string | null) =>
-    value === null ? null : el('span', { class: 'summary-item', 'data-metric': id }, el('span', { class: 'summary-label' }, label), ' ', el('strong', {}, value));
+    value === null
+      ? null
+      : el('span', { class: 'summary-item', 'data-metric': id }, el('span', { class: 'summary-label' }, label), ' ', el('strong', {}, value));
   const k = numberValue(report, 'k_anonymity');
   const uniques = numberValue(report, 'sample_uniques');
   const atRisk = numberValue(report, 'prosecutor_records_at_risk');

@@ -100,7 +100,12 @@ function topTable(top: TopRecord[], qis: string[]): HTMLElement {
   return el(
     'div',
     { id: 'suda-top' },
-    scrollTable('The highest-scoring records: their row, scores, values and special uniques', ['Row', 'SUDA score', 'DIS-SUDA', 'Values', 'Minimal sample uniques'], rows, [0, 1, 2]),
+    scrollTable(
+      'The highest-scoring records: their row, scores, values and special uniques',
+      ['Row', 'SUDA score', 'DIS-SUDA', 'Values', 'Minimal sample uniques'],
+      rows,
+      [0, 1, 2],
+    ),
   );
 }
 
@@ -149,11 +154,19 @@ export function sudaView(report: Report): HTMLElement | null {
           'details',
           { class: 'more' },
           el('summary', {}, 'DIS-SUDA scores by band'),
-          barHistogram(disHist.map((n, i) => ({ label: DIS_LABELS[i], records: n })), 'suda-dis-chart', 'Records per band of DIS-SUDA score'),
+          barHistogram(
+            disHist.map((n, i) => ({ label: DIS_LABELS[i], records: n })),
+            'suda-dis-chart',
+            'Records per band of DIS-SUDA score',
+          ),
         )
       : null,
     el('h4', {}, 'The variables that drive them'),
-    el('p', { class: 'help' }, 'How often each quasi-identifier is part of a minimal sample unique: coarsening or removing the first ones removes the most special uniques.'),
+    el(
+      'p',
+      { class: 'help' },
+      'How often each quasi-identifier is part of a minimal sample unique: coarsening or removing the first ones removes the most special uniques.',
+    ),
     contributions.length ? contributionList(contributions) : el('p', {}, 'No record has a minimal sample unique.'),
     el('h4', {}, 'The highest-scoring records'),
     top.length

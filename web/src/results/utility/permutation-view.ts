@@ -87,7 +87,12 @@ function pairingError(p: Pairing): HTMLElement | null {
     'div',
     { class: 'note utility-error', id: 'utility-pairing-error', role: 'note' },
     el('p', { class: 'message-title' }, `CM1, CM2 and the reverse mapping could not be computed: ${reasonText(p.error)}${sizes}.`),
-    el('p', {}, PAIRING_FIX[p.error] ?? 'Check the original table and the column chosen under “Pair rows by” in step 2.', ' UM and CM3 need no pairing and are shown.'),
+    el(
+      'p',
+      {},
+      PAIRING_FIX[p.error] ?? 'Check the original table and the column chosen under “Pair rows by” in step 2.',
+      ' UM and CM3 need no pairing and are shown.',
+    ),
   );
 }
 
@@ -128,9 +133,7 @@ export function permutationView(report: Report, inputs: UtilityInputs): HTMLElem
     cards(report),
     // When the rows could not be paired, the message above already says so.
     p.error ? null : el('p', { class: 'utility-alignment', id: 'utility-alignment' }, alignmentText(p, inputs)),
-    p.skipped.length
-      ? el('p', { class: 'help', id: 'utility-skipped' }, `Not compared (not numeric in both tables): ${p.skipped.join(', ')}.`)
-      : null,
+    p.skipped.length ? el('p', { class: 'help', id: 'utility-skipped' }, `Not compared (not numeric in both tables): ${p.skipped.join(', ')}.`) : null,
     reverseTable(report),
   );
 }

@@ -25,7 +25,11 @@ export function rowOrderView(report: Report): HTMLElement | null {
                 { class: 'alert', id: 'row-order-leak' },
                 `The released rows still follow the original’s order (|ρ| ≥ ${score(threshold)} over ${count(typeof d.n_pairs === 'number' ? d.n_pairs : null)} records): shuffle the rows before release, or someone who knows the original order can match records by their position.`,
               )
-            : el('p', { class: 'note', id: 'row-order-ok' }, `Below the warning level |ρ| ≥ ${score(threshold)}: the release’s order tells little about the original’s.`),
+            : el(
+                'p',
+                { class: 'note', id: 'row-order-ok' },
+                `Below the warning level |ρ| ≥ ${score(threshold)}: the release’s order tells little about the original’s.`,
+              ),
         ];
   return section('Row order', 'row-order-title', help(explain(m.id)), ...body);
 }

@@ -68,12 +68,7 @@ const dropped = (m: MetricResult | undefined) => !!m && isRecord(m.details) && m
 
 function row(r: AttributeRow): Child[] {
   return [
-    el(
-      'span',
-      {},
-      el('span', { class: 'col-name' }, r.attribute),
-      dropped(r.loss) ? el('span', { class: 'measure-sub dropped-note' }, 'not released') : null,
-    ),
+    el('span', {}, el('span', { class: 'col-name' }, r.attribute), dropped(r.loss) ? el('span', { class: 'measure-sub dropped-note' }, 'not released') : null),
     valueCell(r.loss, score),
     valueCell(r.similarity, score),
     componentList(r.lossComponents),

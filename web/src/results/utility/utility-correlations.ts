@@ -10,10 +10,12 @@ import { help } from '../../ui/view-kit';
 
 /** Released − original, cell by cell (null where either is undefined). */
 function difference(original: Matrix, released: Matrix): Matrix {
-  return original.map((row, i) => row.map((o, j) => {
-    const r = released[i]?.[j] ?? null;
-    return o === null || r === null ? null : r - o;
-  }));
+  return original.map((row, i) =>
+    row.map((o, j) => {
+      const r = released[i]?.[j] ?? null;
+      return o === null || r === null ? null : r - o;
+    }),
+  );
 }
 
 /** The change at which the difference map reaches its strongest tint. */
@@ -40,7 +42,14 @@ export function utilityCorrelationsView(report: Report): HTMLElement | null {
       figure(heatmap({ id: 'heatmap-original', caption: 'Original', names, matrix: c.original, full: 1 }), '1', correlationColours),
       figure(heatmap({ id: 'heatmap-released', caption: 'Released', names, matrix: c.released, full: 1 }), '1', correlationColours),
       figure(
-        heatmap({ id: 'heatmap-difference', caption: 'Released − original', names, matrix: difference(c.original, c.released), full: DIFFERENCE_FULL, signed: true }),
+        heatmap({
+          id: 'heatmap-difference',
+          caption: 'Released − original',
+          names,
+          matrix: difference(c.original, c.released),
+          full: DIFFERENCE_FULL,
+          signed: true,
+        }),
         String(DIFFERENCE_FULL),
         'Blue cells are correlations that are lower in the release, red cells higher ones; the darker, the larger the change.',
       ),

@@ -3,13 +3,12 @@
 // spread beside it for numeric columns (Sec 8.3). The charts are drawn once the results panel
 // is visible.
 
-import type { Chart } from '../../charts/charts';
 import { el, type Child } from '../../ui/dom';
-import { decimal, quantity, score, signed } from '../../ui/format';
+import { decimal, fileValue, quantity, score, signed } from '../../ui/format';
 import { overlayChart } from '../../charts/overlay-chart';
 import type { Report } from '../../shared/report';
 import { distributions, type Change, type Distribution } from '../../shared/utility-data';
-import { help, type View } from '../../ui/view-kit';
+import { help, type Chart, type View } from '../../ui/view-kit';
 
 /** "38.25 → 37.92 (−0.33, −0.9%)". */
 function changeText(c: { original: number; released: number; difference: number; pct: number | null }): string {
@@ -66,6 +65,6 @@ export function utilityDistributionsView(report: Report): View {
   return {
     nodes: [block],
     draw: (): Chart[] =>
-      hosts.map(({ d, host }) => overlayChart(host, { column: d.attribute, labels: d.labels, original: d.original, released: d.released })),
+      hosts.map(({ d, host }) => overlayChart(host, { column: d.attribute, labels: d.labels.map(fileValue), original: d.original, released: d.released })),
   };
 }

@@ -76,7 +76,13 @@ function reading(report: Report): HTMLElement | null {
 }
 
 /** A fact for a table-level result: its value when `ok`, else "—" and the reason. */
-function metricFact(report: Report, id: string, label: string, value: (m: MetricResult) => string | null, sentence?: (m: MetricResult) => string): HTMLElement | null {
+function metricFact(
+  report: Report,
+  id: string,
+  label: string,
+  value: (m: MetricResult) => string | null,
+  sentence?: (m: MetricResult) => string,
+): HTMLElement | null {
   const m = tableMetric(report, id);
   if (!m) return null;
   const text = m.status === 'ok' ? value(m) : null;
@@ -194,13 +200,5 @@ export function utilitySummary(report: Report): HTMLElement | null {
   const sdc = sdcFacts(report);
   const queries = queryTable(report);
   if (!top && !sdc && !queries) return null;
-  return el(
-    'div',
-    { class: 'utility-block', id: 'utility-summary' },
-    el('h4', { id: 'utility-summary-title' }, 'Summary'),
-    top,
-    reading(report),
-    sdc,
-    queries,
-  );
+  return el('div', { class: 'utility-block', id: 'utility-summary' }, el('h4', { id: 'utility-summary-title' }, 'Summary'), top, reading(report), sdc, queries);
 }

@@ -196,12 +196,12 @@ impl Data {
 /// Subtables of at most this many rows are searched as bit sets ([`small`]): most of the
 /// search's subtables hold a few rows, and building each (its rows merged, its columns
 /// sorted) cost more than searching it. 256 rows (4 words a set) measured best on the 1M-row
-/// table (64 and 128 slower, 512 and 1024 no faster; docs/decisions.md).
+/// table (64 and 128 slower, 512 and 1024 no faster; docs/decisions/suda/small-subtables-as-bit-sets.md).
 const SMALL_ROWS: usize = 256;
 
 /// The most keys a subtable's rows are merged through directly ([`subtable_of_rows`]): a slot
 /// per key (256 KB) instead of a hash of each row. 2^16 measured best on the 1M-row table
-/// (2^12 and 2^24 slower, 2^20 no faster; docs/decisions.md).
+/// (2^12 and 2^24 slower, 2^20 no faster; docs/decisions/suda/dense-keys-for-large-subtables.md).
 const DENSE_KEYS: usize = 1 << 16;
 
 /// Code of a cell that holds no item of a subtable (a value ranked at or below its item).
@@ -973,7 +973,7 @@ pub fn msus_of(table: &ClassTable, q: usize, p: &SudaParams) -> Search {
 /// and DIS-SUDA score of each class for the per-record values. With `lists`, the record-level
 /// lists of Sec 1.5
 /// (`per_record` of both scores, `msu_counts`) are in the details: as long as the file, they
-/// follow the audit's `per_record` setting, as record risk's vector does (docs/decisions.md).
+/// follow the audit's `per_record` setting, as record risk's vector does (docs/decisions/suda/per-record-follows-setting.md).
 /// `found`: [`msus_of`] the same table, QIs and settings.
 pub fn metrics(ctx: &Context, table: &ClassTable, qi: &[String], p: &SudaParams, ids: &RecordIds<'_>, lists: bool, found: Search) -> Scored {
     const IDS: [&str; 4] = ["suda_score", "suda_msu_records", "suda_msu_share", "suda_dis_score"];

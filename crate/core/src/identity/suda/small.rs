@@ -1,6 +1,6 @@
 //! SUDA's search on a small subtable (spec peer-measures.md Sec 1.2): at most `64 W` rows
 //! as bit sets, each item the set of the rows holding it and the subtable of an item an
-//! intersection, nothing projected or copied (docs/decisions.md, SUDA's sixth pass).
+//! intersection, nothing projected or copied (docs/decisions/suda/small-subtables-as-bit-sets.md).
 
 use super::{Column, Data, Item, NONE, Pool, Ranks, Sub, bits};
 

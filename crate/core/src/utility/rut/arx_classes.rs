@@ -12,7 +12,7 @@
 //! are all `SUPPRESSED` (when `exclude_suppressed_rows`) and, under the policy `drop`, rows
 //! with a blank QI cell. The same scope is applied to `O`. Under `wildcard` the classes
 //! overlap (not a partition); these models read the partition by equal keys, blank being a
-//! value (docs/decisions.md). pyCANON's `discernability_metric` equals `discernibility.result`
+//! value (docs/decisions/utility/arx-quality-models.md). pyCANON's `discernability_metric` equals `discernibility.result`
 //! when `P` keeps every row of `O`.
 //!
 //! One result each with `scope.attribute = null`: value `{result, min, max, loss, quality}`,

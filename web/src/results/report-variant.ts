@@ -4,7 +4,7 @@
 
 import { el } from '../ui/dom';
 import { count } from '../ui/format';
-import { removedCount, type ShareableReport } from '../shared/report';
+import { removedCount, type ShareableReport, type ShareableVariant } from '../shared/report';
 
 export interface ReportVariant {
   shareable: boolean;
@@ -21,13 +21,35 @@ export function holdsText(s: ShareableReport): string {
     : `Confidential: it holds record-level values (${count(n)} ${n === 1 ? 'entry' : 'entries'} about fewer than ${count(k)} records).`;
 }
 
-export function reportVariant(shareable: Promise<ShareableReport>): { node: HTMLElement; read(): ReportVariant } {
-  const fullHelp = el('p', { class: 'help', id: 'variant-full-help' }, 'Checking what it holds…');
-  const k = el('input', { id: 'shareable-k', type: 'number', min: 1, step: 1, value: 5, inputmode: 'numeric', 'aria-describedby': 'variant-shareable-help' });
-  const full = el('input', { type: 'radio', name: 'report-variant', id: 'variant-full', value: 'full', checked: true, 'aria-describedby': 'variant-full-help' });
-  const safe = el('input', { type: 'radio', name: 'report-variant', id: 'variant-shareable', value: 'shareable', 'aria-describedby': 'variant-shareable-help' });
-  let typed = false;
-  k.addEventListener('input', () => (typed = true));
+/** The choice of variant, from the shareable variant at the report's own k (what the full report
+ * holds; its k, the minimum offered first). */
+export function reportVariant(shareable: ShareableVariant): { node: HTMLElement; read(): ReportVariant } {
+  const own = shareable.report;
+  const fullHelp = el('p', { class: 'help', id: 'variant-full-help' }, own ? holdsText(own) : 'It may hold record-level values.');
+  const k = el('input', {
+    id: 'shareable-k',
+    type: 'number',
+    min: 1,
+    step: 1,
+    value: own?.shareable.min_count ?? 5,
+    inputmode: 'numeric',
+    'aria-describedby': 'variant-shareable-help',
+  });
+  const full = el('input', {
+    type: 'radio',
+    name: 'report-variant',
+    id: 'variant-full',
+    value: 'full',
+    checked: true,
+    'aria-describedby': 'variant-full-help',
+  });
+  const safe = el('input', {
+    type: 'radio',
+    name: 'report-variant',
+    id: 'variant-shareable',
+    value: 'shareable',
+    'aria-describedby': 'variant-shareable-help',
+  });
   for (const type of ['input', 'focus'] as const) k.addEventListener(type, () => (safe.checked = true));
   const node = el(
     'fieldset',
@@ -47,14 +69,7 @@ export function reportVariant(shareable: Promise<ShareableReport>): { node: HTML
       el('div', { class: 'radio-extra' }, el('label', { for: 'shareable-k', class: 'inline-label' }, 'Minimum number of records '), k),
     ),
   );
-  void shareable.then(
-    (s) => {
-      fullHelp.textContent = holdsText(s);
-      node.dataset.recordLevel = String(removedCount(s) > 0);
-      if (!typed) k.value = String(s.shareable.min_count);
-    },
-    () => (fullHelp.textContent = 'It may hold record-level values.'),
-  );
+  if (own) node.dataset.recordLevel = String(removedCount(own) > 0);
   const read = (): ReportVariant => {
     const n = Number(k.value);
     return safe.checked ? { shareable: true, minCount: Number.isSafeInteger(n) && n >= 1 ? n : null } : { shareable: false, minCount: null };

@@ -1,0 +1,369 @@
+//! The family runner: a [`TableSummary`] finished into the report, one step per group of
+//! metric families (identity with SUDA, the advice, the sensitive attributes and the
+//! verdicts, utility, the attacks, balance), each from the summary and the settings.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::summary::TableSummary;
+use super::warnings::{not_assessable, qi_all_blank, table_warnings};
+use crate::attribute::{self, AttributeInput, SensitiveSummary};
+use crate::balance::BalanceInput;
+use crate::config::AuditConfig;
+use crate::identity::per_record::PerRecord;
+use crate::identity::{self, IdentityInput, IdentityParams, PopulationTable};
+use crate::ingest::reader::InputFacts;
+use crate::metric::{MetricResult, Status};
+use crate::report::{ReadPath, Report, Warning, metric_warnings};
+use crate::table::Table;
+use crate::table::classes::MissingPolicy;
+use crate::table::profile::ColumnProfile;
+use crate::utility::UtilityInput;
+use crate::utility::attribute::AttributeSettings;
+use crate::utility::capture::Captured;
+/// `O`'s column of an SA: its values and rows per code (`t_reference = original`).
+type Reference<'a> = (&'a crate::table::dictionary::Dictionary, Vec<u64>);
+
+impl TableSummary {
+    /// `t_reference = original`: each SA's column of `O` (when `O` has it) and its rows per value.
+    fn references<'o>(&self, original: Option<&'o Captured>) -> Vec<Option<Reference<'o>>> {
+        self.sensitive_index
+            .iter()
+            .map(|&i| {
+                let column = original?.column(&self.columns[i])?;
+                let mut counts = vec![0u64; column.values.len()];
+                column.codes.iter().for_each(|&c| counts[c as usize] += 1);
+                Some((&column.values, counts))
+            })
+            .collect()
+    }
+
+    /// Each SA with what the settings declare about it (order, hierarchy) and its reference.
+    fn sa_inputs<'a>(
+        &'a self,
+        attributes: &'a BTreeMap<String, AttributeSettings>,
+        references: &'a [Option<Reference<'_>>],
+        wants_original: bool,
+    ) -> Vec<attribute::SaInput<'a>> {
+        self.sensitive_index
+            .iter()
+            .zip(&self.sensitive)
+            .zip(references)
+            .map(|((&i, summary), reference)| {
+                let name = self.columns[i].as_str();
+                let settings = attributes.get(name);
+                let order = settings.filter(|s| s.kind == Some(crate::table::kind::Kind::Ordinal)).and_then(|s| s.order.as_deref());
+                let reference = reference.as_ref().map(|(values, counts)| attribute::distribution::Reference { values, counts });
+                attribute::SaInput {
+                    name,
+                    summary,
+                    declared: attribute::distribution::Declared { order, reference },
+                    hierarchy: settings.and_then(|s| s.hierarchy.as_deref()),
+                    reference_missing: wants_original && reference.is_none(),
+                }
+            })
+            .collect()
+    }
+
+    /// Finishes into the report, with the profiles of the columns and the facts of the file.
+    pub fn finish(self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig) -> Report {
+        self.finish_deferring(columns, facts, config, false).0
+    }
+
+    /// [`TableSummary::finish`]; with `attribution_deferred`, without the attribution results
+    /// and with the advice pending (its "drop a QI" figures come from the attribution
+    /// lattice's statistics), with the position of its metric: the caller adds them
+    /// ([`SplitAudit`](super::SplitAudit)). The families run in this order, a progress step each: identity
+    /// (with SUDA and the per-record values), the advice, the sensitive attributes and the
+    /// verdicts, utility, the attacks, balance.
+    pub(super) fn finish_deferring(
+        mut self,
+        columns: Vec<ColumnProfile>,
+        facts: InputFacts,
+        config: &AuditConfig,
+        attribution_deferred: bool,
+    ) -> (Report, Option<(usize, crate::advice::Pending)>) {
+        self.facts = facts;
+        self.seal();
+        let mut warnings = table_warnings(&columns, &self.facts);
+        let mut steps = crate::progress::Measures::start();
+        let qi: Vec<String> = self.qi_index.iter().map(|&i| self.columns[i].clone()).collect();
+        let identity = config.identity_params();
+        let (mut metrics, per_record, record_level) = self.identity_metrics(&qi, &identity, config, attribution_deferred);
+        if record_level {
+            warnings.push(Warning {
+                code: crate::shareable::RECORD_LEVEL,
+                message: "this report holds a value per record (details.per_record, asked for by the setting per_record): share its shareable variant, which leaves them out".into(),
+            });
+        }
+        steps.next();
+        let pending_advice = self.advice_metric(&mut metrics, &qi, &columns, &identity, config, attribution_deferred);
+        steps.next();
+        if !qi.is_empty() {
+            self.attribute_metrics(&mut metrics, &qi, config);
+            metrics.extend(self.verdicts(&metrics, &qi, config));
+            if qi_all_blank(&self.classes) {
+                warnings.push(not_assessable(&mut metrics, &qi));
+            }
+        }
+        steps.next();
+        metrics.extend(self.utility_metrics(&qi, config));
+        steps.next();
+        metrics.extend(self.attack_metrics(&qi, config));
+        steps.next();
+        if !qi.is_empty() {
+            let input = BalanceInput { table: &self.classes, qi: &qi, external: self.population.as_deref(), identity: &identity, metrics: &metrics };
+            let balance = crate::balance::finish(&input, &config.balance);
+            metrics.extend(balance);
+        }
+        steps.next();
+        warnings.extend(crate::scope::warnings(&metrics, &crate::scope::blank_qis(&columns, config), config));
+        warnings.extend(metric_warnings(&metrics));
+        let report = Report {
+            input: self.facts,
+            original_input: self.original.as_ref().map(|o| o.input.clone()),
+            reference_input: self.population.as_ref().map(|r| r.input.clone()),
+            columns,
+            params: AuditConfig { quasi_identifiers: qi, ..config.clone() },
+            metrics,
+            warnings,
+            read: ReadPath::streaming("the file was read for this audit"),
+            per_record: per_record.map(Arc::new),
+        };
+        (report, pending_advice)
+    }
+
+    /// Ends the absorbing: the class tables forget their lookup index, the sensitive
+    /// summaries are sealed.
+    fn seal(&mut self) {
+        self.classes.forget_index();
+        for s in &mut self.sensitive {
+            s.seal();
+        }
+        if let Some((s, _)) = &mut self.combined {
+            s.seal();
+        }
+        for sub in &mut self.extended {
+            sub.classes.forget_index();
+            sub.sensitive.iter_mut().for_each(SensitiveSummary::seal);
+        }
+    }
+
+    /// The identity family and SUDA, run side by side, and the per-record values; whether
+    /// the metrics hold a value per record.
+    fn identity_metrics(
+        &mut self,
+        qi: &[String],
+        identity: &IdentityParams,
+        config: &AuditConfig,
+        attribution_deferred: bool,
+    ) -> (Vec<MetricResult>, Option<PerRecord>, bool) {
+        let population = match &self.population {
+            None => PopulationTable::Absent,
+            Some(r) if !r.missing.is_empty() => PopulationTable::MissingQi(r.missing.clone()),
+            Some(r) => {
+                let columns = qi.iter().map(|name| r.present.iter().position(|x| x == name).expect("no QI missing")).collect();
+                PopulationTable::Table(&r.table, columns, r.subset.as_ref())
+            }
+        };
+        let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi, attribution_deferred };
+        // SUDA (its search and its metrics) reads the class table alone: it runs beside the
+        // identity suite, whose steps and its own leave cores idle in turn.
+        let suda_ctx = crate::metric::Context {
+            family: "identity",
+            scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.to_vec(), sensitive: None, attribute: None, subset: None },
+            params: serde_json::Value::Null,
+        };
+        let suda_ids =
+            self.first_rows.as_deref().filter(|_| !qi.is_empty()).map(|first_row| identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() });
+        let (suda, mut metrics) = crate::par::join_some(
+            suda_ids.as_ref().map(|ids| {
+                || {
+                    let found = identity::suda::msus_of(&self.classes, qi.len(), &config.suda);
+                    identity::suda::metrics(&suda_ctx, &self.classes, qi, &config.suda, ids, config.per_record, found)
+                }
+            }),
+            || if qi.is_empty() { Vec::new() } else { identity::finish(&input, identity) },
+        );
+        let mut per_record = self.records.take().filter(|_| !qi.is_empty()).map(|rows| {
+            let size: Vec<u64> = (0..self.classes.len()).map(|i| self.classes.count(i)).collect();
+            let f = match config.missing_policy {
+                MissingPolicy::Wildcard => self.classes.match_counts(config.wildcard_alpha),
+                _ => size.iter().map(|&c| c as f64).collect(),
+            };
+            PerRecord::new(rows, size, f)
+        });
+        let mut record_level = matches!((&per_record, config.per_record), (Some(p), true) if add_per_record(&mut metrics, "record_risk", p.risk_json()));
+        if let Some(suda) = suda {
+            if let (Some(columns), Some((scores, dis))) = (per_record.as_mut(), suda.scores) {
+                columns.add_column("suda_score", scores);
+                columns.add_column("dis_suda_score", dis);
+            }
+            record_level |= suda.metrics.iter().any(|m| m.details.get("per_record").is_some());
+            metrics.extend(suda.metrics);
+        }
+        (metrics, per_record, record_level)
+    }
+
+    /// The advice, when asked for and there are QIs: appended to `metrics`, or, with
+    /// `attribution_deferred`, pending with the position of its metric.
+    fn advice_metric(
+        &self,
+        metrics: &mut Vec<MetricResult>,
+        qi: &[String],
+        columns: &[ColumnProfile],
+        identity: &IdentityParams,
+        config: &AuditConfig,
+        attribution_deferred: bool,
+    ) -> Option<(usize, crate::advice::Pending)> {
+        let (Some(advice), false) = (&config.advice, qi.is_empty()) else { return None };
+        let ctx = crate::metric::Context {
+            family: "advice",
+            scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.to_vec(), sensitive: None, attribute: None, subset: None },
+            params: serde_json::json!(advice),
+        };
+        let norm = config.normaliser();
+        let labels: Vec<_> = qi.iter().map(|q| config.attributes.get(q).and_then(|s| s.hierarchy.as_deref()).map(|h| norm.labels(h))).collect();
+        let hierarchies: Vec<_> = labels.iter().map(|h| h.as_deref()).collect();
+        let dates: Vec<_> = qi.iter().map(|q| columns.iter().find(|c| &c.name == q).and_then(|c| c.date_form)).collect();
+        if attribution_deferred {
+            match crate::advice::start(&ctx, &self.classes, qi, &hierarchies, &dates, identity, advice) {
+                Ok(pending) => return Some((metrics.len(), pending)),
+                Err(without) => metrics.push(*without),
+            }
+        } else {
+            metrics.push(crate::advice::metric(&ctx, &self.classes, qi, &hierarchies, &dates, identity, advice));
+        }
+        None
+    }
+
+    /// The sensitive-attribute family, per SA, of the combined pseudo-SA, or of the tables
+    /// whose QIs extend to the other SAs (`sa_mode`), appended to `metrics`.
+    fn attribute_metrics(&self, metrics: &mut Vec<MetricResult>, qi: &[String], config: &AuditConfig) {
+        // Hierarchy and order labels are compared with the (folded) values.
+        let attributes = config.read_labels();
+        let k = metrics.iter().find(|m| m.id == "k_anonymity").and_then(|m| m.value.as_f64());
+        let original = self.original.as_deref().filter(|_| config.attribute.t_reference == attribute::TReference::Original);
+        let wants_original = config.attribute.t_reference == attribute::TReference::Original;
+        let references = self.references(original);
+        if let Some((summary, _)) = &self.combined {
+            // One pseudo-SA: no declared order or hierarchy; `O` has no column of tuples.
+            let name = self.combined_name();
+            let sa = attribute::SaInput { name: &name, summary, declared: Default::default(), hierarchy: None, reference_missing: wants_original };
+            let input = AttributeInput { table: &self.classes, qi, sensitive: vec![sa], persons: self.persons.as_ref(), k, alpha: config.wildcard_alpha };
+            metrics.extend(attribute::finish(&input, &config.attribute));
+        } else if !self.extended.is_empty() {
+            let subs: Vec<(Vec<String>, _, Option<f64>)> = self
+                .extended
+                .iter()
+                .map(|sub| {
+                    let k = sub.classes.match_counts(config.wildcard_alpha).into_iter().reduce(f64::min);
+                    (sub.qi_index.iter().map(|&i| sub.columns[i].clone()).collect(), sub.references(original), k)
+                })
+                .collect();
+            let inputs: Vec<AttributeInput<'_>> = self
+                .extended
+                .iter()
+                .zip(&subs)
+                .map(|(sub, (sub_qi, refs, k))| AttributeInput {
+                    table: &sub.classes,
+                    qi: sub_qi,
+                    sensitive: sub.sa_inputs(&attributes, refs, wants_original),
+                    persons: sub.persons.as_ref(),
+                    k: *k,
+                    alpha: config.wildcard_alpha,
+                })
+                .collect();
+            metrics.extend(attribute::finish_all(&inputs.iter().collect::<Vec<_>>(), qi, &config.attribute));
+        } else {
+            let input = AttributeInput {
+                table: &self.classes,
+                qi,
+                sensitive: self.sa_inputs(&attributes, &references, wants_original),
+                persons: self.persons.as_ref(),
+                k,
+                alpha: config.wildcard_alpha,
+            };
+            metrics.extend(attribute::finish(&input, &config.attribute));
+        }
+    }
+
+    /// The name of the combined pseudo-SA: the SAs' names joined by " + ".
+    fn combined_name(&self) -> String {
+        self.sensitive_index.iter().map(|&i| self.columns[i].as_str()).collect::<Vec<_>>().join(" + ")
+    }
+
+    /// SCORR's verdicts from the metrics so far.
+    fn verdicts(&self, metrics: &[MetricResult], qi: &[String], config: &AuditConfig) -> Vec<MetricResult> {
+        let sas: Vec<String> =
+            if self.combined.is_some() { vec![self.combined_name()] } else { self.sensitive_index.iter().map(|&i| self.columns[i].clone()).collect() };
+        let ctx = crate::metric::Context {
+            family: "verdict",
+            scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.to_vec(), sensitive: None, attribute: None, subset: None },
+            params: serde_json::Value::Null,
+        };
+        crate::verdict::scorr::metrics(&ctx, metrics, qi, &sas, &config.scorr)
+    }
+
+    /// The utility family, with an original table.
+    fn utility_metrics(&self, qi: &[String], config: &AuditConfig) -> Vec<MetricResult> {
+        let (Some(o), Some(p)) = (&self.original, &self.released) else { return Vec::new() };
+        // `O`'s delimiter decides whether a comma may be a decimal separator (Sec 4.2).
+        let norm = config.normaliser().delimiter(&o.input.delimiter);
+        crate::utility::finish(&UtilityInput {
+            original: o,
+            released: p,
+            qi,
+            sensitive: &config.sensitive,
+            attributes: &config.attributes,
+            params: &config.utility,
+            missing_policy: config.missing_policy,
+            exclude_suppressed_rows: config.exclude_suppressed_rows,
+            norm: &norm,
+        })
+    }
+
+    /// The attacks, when asked for.
+    fn attack_metrics(&self, qi: &[String], config: &AuditConfig) -> Vec<MetricResult> {
+        let Some(attacks) = &config.attacks else { return Vec::new() };
+        let norm = config.normaliser();
+        let norm = match self.original.as_deref() {
+            Some(o) => norm.delimiter(&o.input.delimiter),
+            None => norm,
+        };
+        let input = crate::attack::AttackInput {
+            original: self.original.as_deref(),
+            released: self.released.as_ref(),
+            control: self.control.as_deref(),
+            qi,
+            sensitive: &config.sensitive,
+            attributes: &config.attributes,
+            norm: &norm,
+        };
+        crate::attack::metrics(&input, attacks)
+    }
+}
+
+/// Puts a per-record vector in the details of metric `id` (spec README Sec 10), when it has
+/// a value; whether it did.
+fn add_per_record(metrics: &mut [MetricResult], id: &str, per_record: serde_json::Value) -> bool {
+    match metrics.iter_mut().find(|m| m.id == id && m.status == Status::Ok) {
+        Some(m) => {
+            m.details["per_record"] = per_record;
+            true
+        }
+        None => false,
+    }
+}
+
+/// The HIPAA Safe Harbor checklist over every column of the table, when asked for.
+pub(super) fn hipaa_metric(table: &Table, profiles: &[ColumnProfile], config: &AuditConfig) -> Option<MetricResult> {
+    config.hipaa.then(|| {
+        let ctx = crate::metric::Context {
+            family: "hipaa",
+            scope: crate::metric::Scope { table: "P", quasi_identifiers: config.quasi_identifiers.clone(), sensitive: None, attribute: None, subset: None },
+            params: serde_json::json!({}),
+        };
+        crate::hipaa::metric(&ctx, &crate::hipaa::columns_of(table, profiles), &config.normaliser())
+    })
+}
