@@ -1,8 +1,9 @@
 //! The JSON report is the public contract (issue 37): a restructuring changes no figure. A fixed
 //! corpus of files and settings, covering every metric family, every input format and each
 //! missing-value policy, is audited by the CLI, and each output's SHA-256 is compared with the
-//! one recorded in `tests/reports.sha256`. Reports are deterministic (no timing, no path; the
-//! file's own SHA-256 is a figure of the file), so any difference is a changed figure.
+//! one recorded in `tests/reports.sha256`. Reports are deterministic (no timing; the file's own
+//! SHA-256 is a figure of the file; a comparison names its files as given, relative here), so
+//! any difference is a changed figure.
 //!
 //! A deliberate change of a figure re-records the digests:
 //! `PSEUDOLENS_BLESS=1 cargo test -p pseudolens --test report_corpus`. Every output is written to
@@ -76,8 +77,12 @@ const CASES: &[(&str, &[&str])] = &[
     ("compare", &["compare", "f:g3_original.csv", "f:g3_released.csv", "f:g3_original.csv", "--qi", "age,zip,sex", "--json"]),
 ];
 
+/// The CLI, run from this crate's folder: the fixtures are named relative to it, so a report
+/// that names its files (a comparison's candidates) is the same in any clone.
 fn cli() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pseudolens"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_pseudolens"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
 }
 
 fn out_dir() -> PathBuf {
@@ -87,12 +92,11 @@ fn out_dir() -> PathBuf {
 }
 
 fn arg(a: &str, dir: &Path) -> String {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     match a {
         SAMPLE => dir.join("sample.csv").display().to_string(),
         GENERATED => dir.join("generated.csv").display().to_string(),
-        _ if a.starts_with("f:") => here.join(FIXTURES).join(&a[2..]).display().to_string(),
-        _ if a.starts_with("e:") => here.join(PAGE_FIXTURES).join(&a[2..]).display().to_string(),
+        _ if a.starts_with("f:") => format!("{FIXTURES}/{}", &a[2..]),
+        _ if a.starts_with("e:") => format!("{PAGE_FIXTURES}/{}", &a[2..]),
         _ => a.to_string(),
     }
 }
