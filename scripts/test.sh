@@ -19,10 +19,12 @@ ensure_anonymeter
 ensure_python_package_deps
 
 failed_steps=()
-run() { # run NAME COMMAND...: runs a suite, keeps its output for the summary
-  local name=$1; shift
+timings=()
+run() { # run NAME COMMAND...: runs a suite, keeps its output for the summary and its time
+  local name=$1 start=$SECONDS; shift
   step "$name"
   if ! "$@" 2>&1 | tee "$LOGS/$name.log"; then failed_steps+=("$name"); fi
+  timings+=("$name $((SECONDS - start))s")
 }
 
 # Guard rails first: the format (rustfmt.toml), clippy's lints (every warning an error),
@@ -48,6 +50,7 @@ run e2e npx playwright test
 # Playwright: "N passed", "M failed"; Vitest's count of test files is not a count of tests).
 sum() { grep -hv "Test Files" "$LOGS"/*.log | grep -oE "[0-9]+ $1" | awk '{s += $1} END {print s + 0}'; }
 passed=$(sum passed) failed=$(sum failed)
+echo "time per suite: ${timings[*]}"
 [ "${#failed_steps[@]}" -eq 0 ] || echo "failing suites: ${failed_steps[*]}"
 [ "$passed" -gt 0 ] || { echo "no test ran"; failed_steps+=("none-ran"); }
 echo
