@@ -10,6 +10,7 @@ use super::warnings::{not_assessable, qi_all_blank, table_warnings};
 use crate::attribute::{self, AttributeInput, SensitiveSummary};
 use crate::balance::BalanceInput;
 use crate::config::AuditConfig;
+use crate::figures::{Figures, IdentityFigures, SensitiveFigures};
 use crate::identity::per_record::PerRecord;
 use crate::identity::{self, IdentityInput, IdentityParams, PopulationTable};
 use crate::ingest::reader::InputFacts;
@@ -89,7 +90,8 @@ impl TableSummary {
         let mut steps = crate::progress::Measures::start();
         let qi: Vec<String> = self.qi_index.iter().map(|&i| self.columns[i].clone()).collect();
         let identity = config.identity_params();
-        let (mut metrics, per_record, record_level) = self.identity_metrics(&qi, &identity, config, attribution_deferred);
+        let (mut metrics, per_record, record_level, identity_figures) = self.identity_metrics(&qi, &identity, config, attribution_deferred);
+        let mut figures = Figures { identity: identity_figures, ..Figures::default() };
         if record_level {
             warnings.push(Warning {
                 code: crate::shareable::RECORD_LEVEL,
@@ -100,21 +102,32 @@ impl TableSummary {
         let pending_advice = self.advice_metric(&mut metrics, &qi, &columns, &identity, config, attribution_deferred);
         steps.next();
         if !qi.is_empty() {
-            self.attribute_metrics(&mut metrics, &qi, config);
-            metrics.extend(self.verdicts(&metrics, &qi, config));
+            figures.sensitive = self.attribute_metrics(&mut metrics, &qi, figures.identity.k_anonymity, config);
+            metrics.extend(self.verdicts(&figures, &qi, config));
             if qi_all_blank(&self.classes) {
                 warnings.push(not_assessable(&mut metrics, &qi));
             }
         }
         steps.next();
-        metrics.extend(self.utility_metrics(&qi, config));
+        if let Some((utility, utility_u)) = self.utility_metrics(&qi, config) {
+            metrics.extend(utility);
+            figures.utility_u = utility_u;
+        }
         steps.next();
         metrics.extend(self.attack_metrics(&qi, config));
         steps.next();
         if !qi.is_empty() {
-            let input = BalanceInput { table: &self.classes, qi: &qi, external: self.population.as_deref(), identity: &identity, metrics: &metrics };
-            let balance = crate::balance::finish(&input, &config.balance);
+            let input = BalanceInput {
+                table: &self.classes,
+                qi: &qi,
+                external: self.population.as_deref(),
+                identity: &identity,
+                r_internal: figures.identity.r_internal,
+                utility_u: figures.utility_u,
+            };
+            let (balance, risk_r) = crate::balance::finish(&input, &config.balance);
             metrics.extend(balance);
+            figures.risk_r = risk_r;
         }
         steps.next();
         warnings.extend(crate::scope::warnings(&metrics, &crate::scope::blank_qis(&columns, config), config));
@@ -150,14 +163,14 @@ impl TableSummary {
     }
 
     /// The identity family and SUDA, run side by side, and the per-record values; whether
-    /// the metrics hold a value per record.
+    /// the metrics hold a value per record; the identity family's figures.
     fn identity_metrics(
         &mut self,
         qi: &[String],
         identity: &IdentityParams,
         config: &AuditConfig,
         attribution_deferred: bool,
-    ) -> (Vec<MetricResult>, Option<PerRecord>, bool) {
+    ) -> (Vec<MetricResult>, Option<PerRecord>, bool, IdentityFigures) {
         let population = match &self.population {
             None => PopulationTable::Absent,
             Some(r) if !r.missing.is_empty() => PopulationTable::MissingQi(r.missing.clone()),
@@ -176,14 +189,14 @@ impl TableSummary {
         };
         let suda_ids =
             self.first_rows.as_deref().filter(|_| !qi.is_empty()).map(|first_row| identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() });
-        let (suda, mut metrics) = crate::par::join_some(
+        let (suda, (mut metrics, figures)) = crate::par::join_some(
             suda_ids.as_ref().map(|ids| {
                 || {
                     let found = identity::suda::msus_of(&self.classes, qi.len(), &config.suda);
                     identity::suda::metrics(&suda_ctx, &self.classes, qi, &config.suda, ids, config.per_record, found)
                 }
             }),
-            || if qi.is_empty() { Vec::new() } else { identity::finish(&input, identity) },
+            || if qi.is_empty() { (Vec::new(), IdentityFigures::default()) } else { identity::finish(&input, identity) },
         );
         let mut per_record = self.records.take().filter(|_| !qi.is_empty()).map(|rows| {
             let size: Vec<u64> = (0..self.classes.len()).map(|i| self.classes.count(i)).collect();
@@ -202,7 +215,7 @@ impl TableSummary {
             record_level |= suda.metrics.iter().any(|m| m.details.get("per_record").is_some());
             metrics.extend(suda.metrics);
         }
-        (metrics, per_record, record_level)
+        (metrics, per_record, record_level, figures)
     }
 
     /// The advice, when asked for and there are QIs: appended to `metrics`, or, with
@@ -238,20 +251,20 @@ impl TableSummary {
     }
 
     /// The sensitive-attribute family, per SA, of the combined pseudo-SA, or of the tables
-    /// whose QIs extend to the other SAs (`sa_mode`), appended to `metrics`.
-    fn attribute_metrics(&self, metrics: &mut Vec<MetricResult>, qi: &[String], config: &AuditConfig) {
+    /// whose QIs extend to the other SAs (`sa_mode`), appended to `metrics`; each SA's
+    /// figures. `k` is the identity family's `k_anonymity`.
+    fn attribute_metrics(&self, metrics: &mut Vec<MetricResult>, qi: &[String], k: Option<f64>, config: &AuditConfig) -> Vec<SensitiveFigures> {
         // Hierarchy and order labels are compared with the (folded) values.
         let attributes = config.read_labels();
-        let k = metrics.iter().find(|m| m.id == "k_anonymity").and_then(|m| m.value.as_f64());
         let original = self.original.as_deref().filter(|_| config.attribute.t_reference == attribute::TReference::Original);
         let wants_original = config.attribute.t_reference == attribute::TReference::Original;
         let references = self.references(original);
-        if let Some((summary, _)) = &self.combined {
+        let (results, figures) = if let Some((summary, _)) = &self.combined {
             // One pseudo-SA: no declared order or hierarchy; `O` has no column of tuples.
             let name = self.combined_name();
             let sa = attribute::SaInput { name: &name, summary, declared: Default::default(), hierarchy: None, reference_missing: wants_original };
             let input = AttributeInput { table: &self.classes, qi, sensitive: vec![sa], persons: self.persons.as_ref(), k, alpha: config.wildcard_alpha };
-            metrics.extend(attribute::finish(&input, &config.attribute));
+            attribute::finish(&input, &config.attribute)
         } else if !self.extended.is_empty() {
             let subs: Vec<(Vec<String>, _, Option<f64>)> = self
                 .extended
@@ -274,7 +287,7 @@ impl TableSummary {
                     alpha: config.wildcard_alpha,
                 })
                 .collect();
-            metrics.extend(attribute::finish_all(&inputs.iter().collect::<Vec<_>>(), qi, &config.attribute));
+            attribute::finish_all(&inputs.iter().collect::<Vec<_>>(), qi, &config.attribute)
         } else {
             let input = AttributeInput {
                 table: &self.classes,
@@ -284,8 +297,10 @@ impl TableSummary {
                 k,
                 alpha: config.wildcard_alpha,
             };
-            metrics.extend(attribute::finish(&input, &config.attribute));
-        }
+            attribute::finish(&input, &config.attribute)
+        };
+        metrics.extend(results);
+        figures
     }
 
     /// The name of the combined pseudo-SA: the SAs' names joined by " + ".
@@ -293,8 +308,8 @@ impl TableSummary {
         self.sensitive_index.iter().map(|&i| self.columns[i].as_str()).collect::<Vec<_>>().join(" + ")
     }
 
-    /// SCORR's verdicts from the metrics so far.
-    fn verdicts(&self, metrics: &[MetricResult], qi: &[String], config: &AuditConfig) -> Vec<MetricResult> {
+    /// SCORR's verdicts from the figures of the identity and attribute families.
+    fn verdicts(&self, figures: &Figures, qi: &[String], config: &AuditConfig) -> Vec<MetricResult> {
         let sas: Vec<String> =
             if self.combined.is_some() { vec![self.combined_name()] } else { self.sensitive_index.iter().map(|&i| self.columns[i].clone()).collect() };
         let ctx = crate::metric::Context {
@@ -302,15 +317,15 @@ impl TableSummary {
             scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.to_vec(), sensitive: None, attribute: None, subset: None },
             params: serde_json::Value::Null,
         };
-        crate::verdict::scorr::metrics(&ctx, metrics, qi, &sas, &config.scorr)
+        crate::verdict::scorr::metrics(&ctx, figures, qi, &sas, &config.scorr)
     }
 
-    /// The utility family, with an original table.
-    fn utility_metrics(&self, qi: &[String], config: &AuditConfig) -> Vec<MetricResult> {
-        let (Some(o), Some(p)) = (&self.original, &self.released) else { return Vec::new() };
+    /// The utility family and its `utility_u`, with an original table.
+    fn utility_metrics(&self, qi: &[String], config: &AuditConfig) -> Option<(Vec<MetricResult>, Option<f64>)> {
+        let (Some(o), Some(p)) = (&self.original, &self.released) else { return None };
         // `O`'s delimiter decides whether a comma may be a decimal separator (Sec 4.2).
         let norm = config.normaliser().delimiter(&o.input.delimiter);
-        crate::utility::finish(&UtilityInput {
+        Some(crate::utility::finish(&UtilityInput {
             original: o,
             released: p,
             qi,
@@ -320,7 +335,7 @@ impl TableSummary {
             missing_policy: config.missing_policy,
             exclude_suppressed_rows: config.exclude_suppressed_rows,
             norm: &norm,
-        })
+        }))
     }
 
     /// The attacks, when asked for.

@@ -110,7 +110,7 @@ impl DisjointClasses {
             out.extend(empty_scope(&ctx, p));
             return out;
         }
-        out.extend(size_family(&ctx, &sizes, true, self.riskiest.clone(), p));
+        out.extend(size_family(&ctx, &sizes, true, self.riskiest.clone(), p).0);
         out.extend(journalist::without_population(&ctx, &sizes, p.threshold));
         out.push(kmap::k_map_estimated(&ctx, sizes.n, sizes.min_f(), &p.population, &p.kmap));
         out.push(arx_verdict(&ctx, &out, p));
