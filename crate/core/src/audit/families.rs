@@ -142,6 +142,7 @@ impl TableSummary {
             warnings,
             read: ReadPath::streaming("the file was read for this audit"),
             per_record: per_record.map(Arc::new),
+            figures,
         };
         (report, pending_advice)
     }
