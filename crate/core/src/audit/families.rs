@@ -25,6 +25,16 @@ use crate::utility::capture::Captured;
 /// `O`'s column of an SA: its values and rows per code (`t_reference = original`).
 type Reference<'a> = (&'a crate::table::dictionary::Dictionary, Vec<u64>);
 
+/// What [`TableSummary::finish_deferring`] leaves for
+/// [`SplitAudit::complete`](super::SplitAudit::complete) to add.
+pub(super) struct Deferred {
+    /// The advice waiting for the lattice's statistics, and the position of its metric.
+    pub(super) advice: Option<(usize, crate::advice::Pending)>,
+    /// Where the attribution results go (before the identity family's last result, ARX's
+    /// verdict), when attribution was deferred and the identity family ran.
+    pub(super) attribution_at: Option<usize>,
+}
+
 impl TableSummary {
     /// `t_reference = original`: each SA's column of `O` (when `O` has it) and its rows per value.
     fn references<'o>(&self, original: Option<&'o Captured>) -> Vec<Option<Reference<'o>>> {
@@ -83,14 +93,16 @@ impl TableSummary {
         facts: InputFacts,
         config: &AuditConfig,
         attribution_deferred: bool,
-    ) -> (Report, Option<(usize, crate::advice::Pending)>) {
+    ) -> (Report, Deferred) {
         self.facts = facts;
         self.seal();
         let mut warnings = table_warnings(&columns, &self.facts);
         let mut steps = crate::progress::Measures::start();
         let qi: Vec<String> = self.qi_index.iter().map(|&i| self.columns[i].clone()).collect();
         let identity = config.identity_params();
-        let (mut metrics, per_record, record_level, identity_figures) = self.identity_metrics(&qi, &identity, config, attribution_deferred);
+        let (mut metrics, per_record, record_level, identity_figures, identity_len) = self.identity_metrics(&qi, &identity, config, attribution_deferred);
+        // The identity family of a table with records ends with ARX's verdict: attribution goes before it.
+        let attribution_at = identity_len.checked_sub(1).filter(|_| attribution_deferred);
         let mut figures = Figures { identity: identity_figures, ..Figures::default() };
         if record_level {
             warnings.push(Warning {
@@ -99,7 +111,7 @@ impl TableSummary {
             });
         }
         steps.next();
-        let pending_advice = self.advice_metric(&mut metrics, &qi, &columns, &identity, config, attribution_deferred);
+        let advice = self.advice_metric(&mut metrics, &qi, &columns, &identity, config, attribution_deferred);
         steps.next();
         if !qi.is_empty() {
             figures.sensitive = self.attribute_metrics(&mut metrics, &qi, figures.identity.k_anonymity, config);
@@ -144,7 +156,7 @@ impl TableSummary {
             per_record: per_record.map(Arc::new),
             figures,
         };
-        (report, pending_advice)
+        (report, Deferred { advice, attribution_at })
     }
 
     /// Ends the absorbing: the class tables forget their lookup index, the sensitive
@@ -164,14 +176,15 @@ impl TableSummary {
     }
 
     /// The identity family and SUDA, run side by side, and the per-record values; whether
-    /// the metrics hold a value per record; the identity family's figures.
+    /// the metrics hold a value per record; the identity family's figures and how many of the
+    /// results (the first) are its.
     fn identity_metrics(
         &mut self,
         qi: &[String],
         identity: &IdentityParams,
         config: &AuditConfig,
         attribution_deferred: bool,
-    ) -> (Vec<MetricResult>, Option<PerRecord>, bool, IdentityFigures) {
+    ) -> (Vec<MetricResult>, Option<PerRecord>, bool, IdentityFigures, usize) {
         let population = match &self.population {
             None => PopulationTable::Absent,
             Some(r) if !r.missing.is_empty() => PopulationTable::MissingQi(r.missing.clone()),
@@ -208,6 +221,7 @@ impl TableSummary {
             PerRecord::new(rows, size, f)
         });
         let mut record_level = matches!((&per_record, config.per_record), (Some(p), true) if add_per_record(&mut metrics, "record_risk", p.risk_json()));
+        let identity_len = metrics.len();
         if let Some(suda) = suda {
             if let (Some(columns), Some((scores, dis))) = (per_record.as_mut(), suda.scores) {
                 columns.add_column("suda_score", scores);
@@ -216,7 +230,7 @@ impl TableSummary {
             record_level |= suda.metrics.iter().any(|m| m.details.get("per_record").is_some());
             metrics.extend(suda.metrics);
         }
-        (metrics, per_record, record_level, figures)
+        (metrics, per_record, record_level, figures, identity_len)
     }
 
     /// The advice, when asked for and there are QIs: appended to `metrics`, or, with
