@@ -14,7 +14,7 @@ use crate::figures::{Figures, IdentityFigures, SensitiveFigures};
 use crate::identity::per_record::PerRecord;
 use crate::identity::{self, IdentityInput, IdentityParams, PopulationTable};
 use crate::ingest::reader::InputFacts;
-use crate::metric::{MetricResult, Status};
+use crate::metric::MetricResult;
 use crate::report::{ReadPath, Report, Warning, metric_warnings};
 use crate::table::Table;
 use crate::table::classes::MissingPolicy;
@@ -193,7 +193,17 @@ impl TableSummary {
                 PopulationTable::Table(&r.table, columns, r.subset.as_ref())
             }
         };
-        let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi, attribution_deferred };
+        let mut per_record = self.records.take().filter(|_| !qi.is_empty()).map(|rows| {
+            let size: Vec<u64> = (0..self.classes.len()).map(|i| self.classes.count(i)).collect();
+            let f = match config.missing_policy {
+                MissingPolicy::Wildcard => self.classes.match_counts(config.wildcard_alpha),
+                _ => size.iter().map(|&c| c as f64).collect(),
+            };
+            PerRecord::new(rows, size, f)
+        });
+        let record_risks = per_record.as_ref().filter(|_| config.per_record).map(PerRecord::risk_json);
+        let risks_kept = record_risks.is_some();
+        let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi, attribution_deferred, record_risks };
         // SUDA (its search and its metrics) reads the class table alone: it runs beside the
         // identity suite, whose steps and its own leave cores idle in turn.
         let suda_ctx = crate::metric::Context {
@@ -212,15 +222,8 @@ impl TableSummary {
             }),
             || if qi.is_empty() { (Vec::new(), IdentityFigures::default()) } else { identity::finish(&input, identity) },
         );
-        let mut per_record = self.records.take().filter(|_| !qi.is_empty()).map(|rows| {
-            let size: Vec<u64> = (0..self.classes.len()).map(|i| self.classes.count(i)).collect();
-            let f = match config.missing_policy {
-                MissingPolicy::Wildcard => self.classes.match_counts(config.wildcard_alpha),
-                _ => size.iter().map(|&c| c as f64).collect(),
-            };
-            PerRecord::new(rows, size, f)
-        });
-        let mut record_level = matches!((&per_record, config.per_record), (Some(p), true) if add_per_record(&mut metrics, "record_risk", p.risk_json()));
+        // `record_risk` holds them when the identity family measured records.
+        let mut record_level = risks_kept && figures.n_records > 0;
         let identity_len = metrics.len();
         if let Some(suda) = suda {
             if let (Some(columns), Some((scores, dis))) = (per_record.as_mut(), suda.scores) {
@@ -371,18 +374,6 @@ impl TableSummary {
             norm: &norm,
         };
         crate::attack::metrics(&input, attacks)
-    }
-}
-
-/// Puts a per-record vector in the details of metric `id` (spec README Sec 10), when it has
-/// a value; whether it did.
-fn add_per_record(metrics: &mut [MetricResult], id: &str, per_record: serde_json::Value) -> bool {
-    match metrics.iter_mut().find(|m| m.id == id && m.status == Status::Ok) {
-        Some(m) => {
-            m.details["per_record"] = per_record;
-            true
-        }
-        None => false,
     }
 }
 

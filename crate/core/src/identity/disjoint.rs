@@ -112,7 +112,7 @@ impl DisjointClasses {
             out.extend(empty_scope(&ctx, p));
             return (out, IdentityFigures::default());
         }
-        let (sized, r_internal) = size_family(&ctx, &sizes, true, self.riskiest.clone(), p);
+        let (sized, r_internal) = size_family(&ctx, &sizes, true, self.riskiest.clone(), None, p);
         out.extend(sized);
         out.extend(journalist::without_population(&ctx, &sizes, p.threshold));
         out.push(kmap::k_map_estimated(&ctx, sizes.n, sizes.min_f(), &p.population, &p.kmap));

@@ -163,6 +163,9 @@ pub struct IdentityInput<'a> {
     /// Attribution is left out: the caller computes it elsewhere from the classes' lattice
     /// and adds it with [`attribution_from`] (the page's reader workers, `SplitAudit`).
     pub attribution_deferred: bool,
+    /// Each record's risk, when the settings keep them: `details.per_record` of
+    /// `record_risk` (spec README Sec 10).
+    pub record_risks: Option<Value>,
 }
 
 /// The context of the identity family's results.
@@ -216,7 +219,7 @@ fn from_classes(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) ->
     let wildcard_f = (!partition).then(|| table.match_counts(p.wildcard_alpha));
     let f_of = |i: usize| wildcard_f.as_ref().map_or(table.count(i) as f64, |f| f[i]);
     let sizes = Sizes::of(table, f_of);
-    let (sized, r_internal) = size_family(ctx, &sizes, partition, riskiest(table, f_of), p);
+    let (sized, r_internal) = size_family(ctx, &sizes, partition, riskiest(table, f_of), input.record_risks.clone(), p);
     out.extend(sized);
     let f: Vec<f64> = (0..table.len()).map(f_of).collect();
     out.extend(weighted_risk(ctx, table, &f, p.wildcard_alpha, &p.ci));
@@ -266,10 +269,12 @@ fn empty_scope(ctx: &Context, p: &IdentityParams) -> Vec<MetricResult> {
 
 /// The metrics that read the class-size histogram alone (Sec 2-5, 7): class sizes,
 /// uniqueness, record risk and the prosecutor model (`top`: the riskiest classes), the
-/// population-uniqueness estimators; and `R_int`.
-fn size_family(ctx: &Context, sizes: &Sizes, partition: bool, top: Vec<RiskyClass>, p: &IdentityParams) -> (Vec<MetricResult>, f64) {
+/// population-uniqueness estimators; and `R_int`. `per_record`: each record's risk, for
+/// `record_risk`'s details.
+fn size_family(ctx: &Context, sizes: &Sizes, partition: bool, top: Vec<RiskyClass>, per_record: Option<Value>, p: &IdentityParams) -> (Vec<MetricResult>, f64) {
     let mut out = class_size::metrics(ctx, sizes, partition);
-    let (risk, r_internal) = record_risk::metrics(ctx, sizes, partition, p.threshold, RiskyClass::list_json(&top, &ctx.scope.quasi_identifiers));
+    let top = RiskyClass::list_json(&top, &ctx.scope.quasi_identifiers);
+    let (risk, r_internal) = record_risk::metrics(ctx, sizes, partition, p.threshold, top, per_record);
     out.extend(risk);
     let hist: Vec<(u64, u64)> = sizes.groups.iter().map(|g| (g.f as u64, g.classes)).collect();
     out.extend(population::metrics(ctx, &hist, sizes.n, &p.population, partition, &p.ci));
