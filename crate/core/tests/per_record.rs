@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use pseudolens_core::table::classes::MissingPolicy;
-use pseudolens_core::{Audit, AuditConfig, Report, TableReader, audit_table};
+use pseudolens_core::{AuditConfig, Report, TableReader, audit_table};
 use serde_json::{Value, json};
 
 /// Rows (age, sex, id) of the hand-checked table.
