@@ -18,6 +18,7 @@
 // Base: errors, hashing, confidence intervals, random numbers, special functions, numeric helpers, the result
 // format, parallel work, the radix sort.
 pub mod error;
+pub mod figures;
 pub mod hash;
 pub mod interval;
 mod json;

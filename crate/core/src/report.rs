@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use crate::balance::Candidate;
 use crate::config::AuditConfig;
+use crate::figures::Figures;
 use crate::ingest::format::Format;
 use crate::ingest::reader::InputFacts;
 use crate::ingest::tokenizer::{Broken, MAX_FIELD_BYTES};
@@ -54,6 +55,11 @@ pub struct Report {
     #[cfg_attr(test, ts(skip))]
     #[serde(skip)]
     pub per_record: Option<std::sync::Arc<crate::identity::per_record::PerRecord>>,
+    /// The figures the metric families handed each other ([`Figures`]), typed; never in the
+    /// JSON (the metrics report them).
+    #[cfg_attr(test, ts(skip))]
+    #[serde(skip)]
+    pub figures: Figures,
 }
 
 /// How the rows of an audit reached the metrics (issue 11).
@@ -82,11 +88,10 @@ impl Report {
     }
 
     /// The candidate this release stands for in a comparison (`name`): its `risk_r` and
-    /// `utility_u`, or the id of the one that has no value (no original, rows that cannot be
-    /// paired...).
+    /// `utility_u` (from [`Report::figures`]), or the id of the one that has no value (no
+    /// original, rows that cannot be paired...).
     pub fn candidate(&self, name: &str) -> std::result::Result<Candidate, &'static str> {
-        let value = |id: &'static str| self.metric(id).and_then(|m| m.value.as_f64()).ok_or(id);
-        Ok(Candidate { name: name.to_string(), risk_r: value("risk_r")?, utility_u: value("utility_u")? })
+        Ok(Candidate { name: name.to_string(), risk_r: self.figures.risk_r.ok_or("risk_r")?, utility_u: self.figures.utility_u.ok_or("utility_u")? })
     }
 }
 

@@ -149,7 +149,7 @@ fn a_hand_checked_merge() {
     assert_eq!((s.records(), s.rows_total), (7, 7));
     let top: Vec<&str> = s.riskiest.iter().map(|c| c.values[0].1.as_str()).collect();
     assert_eq!(top, ["w", "y", "x", "z"]);
-    let metrics = s.metrics(&["a".into()], &config.identity_params());
+    let (metrics, _) = s.metrics(&["a".into()], &config.identity_params());
     let value = |id: &str| metrics.iter().find(|m| m.id == id).unwrap().value.clone();
     assert_eq!(value("k_anonymity"), 1);
     assert_eq!(value("n_classes"), 4);

@@ -208,7 +208,7 @@ fn g3_3_rut_scores_from_u() {
     assert_close(rut(u, r_max, 0.5), 0.4073534718751009, "rut");
     assert_close(rut_f1(u, r_max, 0.5), -0.0926465281248991, "rut_f1");
     assert_close(rut_ratio(u, r_max).unwrap(), 0.7776483325002421, "rut_ratio");
-    let out = rut::metrics(&ctx(), 10.0 / 12.0, Some(0.5027777777777778), Some(u), &BalanceParams::default());
+    let (out, _) = rut::metrics(&ctx(), 10.0 / 12.0, Some(0.5027777777777778), Some(u), &BalanceParams::default());
     let ids: Vec<&str> = out.iter().map(|m| m.id).collect();
     assert_eq!(ids, rut::IDS);
     let v = |id: &str| out.iter().find(|m| m.id == id).unwrap();
@@ -369,7 +369,7 @@ fn sec_7_edge_cases() {
         assert_eq!(metric(&r, id).status, Status::EmptyInput, "{id}");
     }
     // R = 0: rut_ratio infinite; U = 1, R = 0: rut = 1.
-    let out = rut::metrics(&ctx(), 0.0, Some(0.0), Some(1.0), &BalanceParams::default());
+    let (out, _) = rut::metrics(&ctx(), 0.0, Some(0.0), Some(1.0), &BalanceParams::default());
     let m = |id: &str| out.iter().find(|m| m.id == id).unwrap();
     assert_eq!(m("rut").value, json!(1.0));
     let ratio = m("rut_ratio");

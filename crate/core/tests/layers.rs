@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// The layer of each top-level module of `src/`.
 fn layer(module: &str) -> Option<u8> {
     Some(match module {
-        "error" | "hash" | "interval" | "json" | "metric" | "numeric" | "par" | "progress" | "radix" | "rng" | "special" => 0,
+        "error" | "figures" | "hash" | "interval" | "json" | "metric" | "numeric" | "par" | "progress" | "radix" | "rng" | "special" => 0,
         "ingest" => 1,
         "table" => 2,
         "advice" | "attack" | "attribute" | "balance" | "hipaa" | "identity" | "utility" | "verdict" => 3,

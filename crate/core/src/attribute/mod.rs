@@ -16,6 +16,7 @@ pub mod pairs;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::figures::{SensitiveFigures, finite};
 use crate::hash::{Map, map};
 use crate::identity::persons::Persons;
 use crate::ingest::cell::Cell;
@@ -182,17 +183,19 @@ pub struct SaInput<'a> {
 /// Results of one SA, and the figures the table-level aggregate needs.
 struct PerSa {
     results: Vec<MetricResult>,
+    /// The figures other families read.
+    figures: SensitiveFigures,
 }
 
-/// Every attribute metric per SA, then the `"*"` aggregate (Sec 8).
-pub fn finish(input: &AttributeInput<'_>, p: &AttributeParams) -> Vec<MetricResult> {
+/// Every attribute metric per SA, then the `"*"` aggregate (Sec 8); and each SA's figures.
+pub fn finish(input: &AttributeInput<'_>, p: &AttributeParams) -> (Vec<MetricResult>, Vec<SensitiveFigures>) {
     finish_all(&[input], input.qi, p)
 }
 
 /// [`finish`] over several class tables (`sa_mode = extend_qi`, Sec 8: one per SA, on `A` plus
 /// the other SAs): each input's SAs on its own classes, then one `"*"` aggregate over them all,
-/// scoped to `qi` (the audit's `A`), whose `k` is the smallest input's.
-pub fn finish_all(inputs: &[&AttributeInput<'_>], qi: &[String], p: &AttributeParams) -> Vec<MetricResult> {
+/// scoped to `qi` (the audit's `A`), whose `k` is the smallest input's; and each SA's figures.
+pub fn finish_all(inputs: &[&AttributeInput<'_>], qi: &[String], p: &AttributeParams) -> (Vec<MetricResult>, Vec<SensitiveFigures>) {
     let context = |qi: &[String]| Context {
         family: "attribute",
         scope: Scope { table: "P", quasi_identifiers: qi.to_vec(), sensitive: None, attribute: None, subset: None },
@@ -200,20 +203,21 @@ pub fn finish_all(inputs: &[&AttributeInput<'_>], qi: &[String], p: &AttributePa
     };
     let base = context(qi);
     if inputs.iter().all(|i| i.sensitive.is_empty()) {
-        return IDS.iter().map(|id| base.without_value(id, Status::NotApplicable, "no_sensitive_attribute")).collect();
+        return (IDS.iter().map(|id| base.without_value(id, Status::NotApplicable, "no_sensitive_attribute")).collect(), Vec::new());
     }
     // One SA per core.
     let jobs: Vec<(&AttributeInput<'_>, &SaInput<'_>)> = inputs.iter().flat_map(|&input| input.sensitive.iter().map(move |sa| (input, sa))).collect();
     let per: Vec<PerSa> = crate::par::map(jobs, |(input, sa)| {
         let own = context(input.qi);
         let ctx = Context { scope: Scope { sensitive: Some(sa.name.to_string()), ..own.scope.clone() }, ..own };
-        PerSa { results: one(&ctx, input, sa, p) }
+        let (results, figures) = one(&ctx, input, sa, p);
+        PerSa { results, figures }
     });
     let all_ctx = Context { scope: Scope { sensitive: Some("*".into()), ..base.scope.clone() }, ..base };
     let mut out: Vec<MetricResult> = per.iter().flat_map(|s| s.results.iter().cloned()).collect();
     let k = inputs.iter().filter_map(|i| i.k).reduce(f64::min);
     out.extend(aggregate(&all_ctx, &per, k));
-    out
+    (out, per.into_iter().map(|s| s.figures).collect())
 }
 
 /// How several sensitive attributes are assessed (attribute-risk.md Sec 8).
@@ -325,17 +329,20 @@ fn chosen(p: &AttributeParams, ordered: bool, tree: &Option<Result<hierarchical:
     }
 }
 
-fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &AttributeParams) -> Vec<MetricResult> {
+/// Every attribute metric of one SA ([`IDS`] in order, `scorr_correlation_risk_attr` once per
+/// QI), and its figures.
+fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &AttributeParams) -> (Vec<MetricResult>, SensitiveFigures) {
     let t = input.table;
+    let mut figures = SensitiveFigures { name: sa.name.to_string(), ..SensitiveFigures::default() };
     let dist = match Distributions::of(sa.summary, t, input.alpha, sa.declared) {
         Ok(d) => d,
         Err(unknown) => {
             let details = json!({ "labels": unknown.iter().take(LISTED).collect::<Vec<_>>(), "count": unknown.len() });
-            return IDS.iter().map(|id| ctx.without_value(id, Status::Error, "ordinal_label_unknown").with_details(details.clone())).collect();
+            return (IDS.iter().map(|id| ctx.without_value(id, Status::Error, "ordinal_label_unknown").with_details(details.clone())).collect(), figures);
         }
     };
     if dist.n_s == 0 {
-        return IDS.iter().map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
+        return (IDS.iter().map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect(), figures);
     }
     let ordered = closeness::Ordered::new(&dist);
     let can_order = dist.numeric || dist.ordinal;
@@ -448,6 +455,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
     let shown: Vec<Value> = shown.iter().map(|&(v, pc, q)| json!([dist.display(v), pc, q])).collect();
     let mut r = match distance {
         Ok(chosen) => {
+            figures.t_closeness = finite(t_value);
             let mut r = ctx.ok("t_closeness", t_value).with_details(json!({
                 "distance": chosen,
                 "reference": reference,
@@ -519,13 +527,15 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
     out.push(ctx.ok("scorr_correlation_risk_qi", spread(correlation::qi(&dist))));
     for (name, counts) in input.qi.iter().zip(correlation::value_pairs(&dist, t)) {
         let c = Context { scope: Scope { attribute: Some(name.clone()), ..ctx.scope.clone() }, ..ctx.clone() };
-        out.push(c.ok("scorr_correlation_risk_attr", spread(correlation::attr(t, &counts, input.alpha))));
+        let s = correlation::attr(t, &counts, input.alpha);
+        figures.scorr_correlation_attr_max.push((name.clone(), finite(s.max)));
+        out.push(c.ok("scorr_correlation_risk_attr", spread(s)));
     }
     out.push(match correlation::markov(sa.summary, &dist, t, input.persons) {
         Some(s) => ctx.ok("scorr_markov_risk", spread(s)).with_details(json!({ "informational": true })),
         None => ctx.without_value("scorr_markov_risk", Status::NotApplicable, "wildcard_policy"),
     });
-    out
+    (out, figures)
 }
 
 /// The `"*"` results: the worst case over the SAs (Sec 8).

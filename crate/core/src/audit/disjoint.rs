@@ -5,6 +5,7 @@ use super::kept::summarise;
 use super::warnings::{not_assessable, table_warnings};
 use crate::config::AuditConfig;
 use crate::error::Result;
+use crate::figures::Figures;
 use crate::identity::disjoint::DisjointClasses;
 use crate::report::{ReadPath, Report, Warning, metric_warnings};
 use crate::table::Table;
@@ -32,7 +33,7 @@ pub fn audit_disjoint(profile: &Table, classes: &DisjointClasses, config: &Audit
     let qi: Vec<String> = qi.into_iter().map(|i| profile.header[i].clone()).collect();
     let columns = profile.profiles(&config.normaliser());
     let mut warnings = table_warnings(&columns, &profile.facts);
-    let mut metrics = if qi.is_empty() { Vec::new() } else { classes.metrics(&qi, &config.identity_params()) };
+    let (mut metrics, identity) = if qi.is_empty() { Default::default() } else { classes.metrics(&qi, &config.identity_params()) };
     if !qi.is_empty() && classes.all_blank && classes.records() > 0 {
         warnings.push(not_assessable(&mut metrics, &qi));
     }
@@ -52,5 +53,6 @@ pub fn audit_disjoint(profile: &Table, classes: &DisjointClasses, config: &Audit
         warnings,
         read: ReadPath { mode: "class_partitioned", reason: "each partition held disjoint classes and sent their statistics".into() },
         per_record: None,
+        figures: Figures { identity, ..Figures::default() },
     })
 }

@@ -10,10 +10,11 @@ use super::warnings::{not_assessable, qi_all_blank, table_warnings};
 use crate::attribute::{self, AttributeInput, SensitiveSummary};
 use crate::balance::BalanceInput;
 use crate::config::AuditConfig;
+use crate::figures::{Figures, IdentityFigures, SensitiveFigures};
 use crate::identity::per_record::PerRecord;
 use crate::identity::{self, IdentityInput, IdentityParams, PopulationTable};
 use crate::ingest::reader::InputFacts;
-use crate::metric::{MetricResult, Status};
+use crate::metric::MetricResult;
 use crate::report::{ReadPath, Report, Warning, metric_warnings};
 use crate::table::Table;
 use crate::table::classes::MissingPolicy;
@@ -23,6 +24,16 @@ use crate::utility::attribute::AttributeSettings;
 use crate::utility::capture::Captured;
 /// `O`'s column of an SA: its values and rows per code (`t_reference = original`).
 type Reference<'a> = (&'a crate::table::dictionary::Dictionary, Vec<u64>);
+
+/// What [`TableSummary::finish_deferring`] leaves for
+/// [`SplitAudit::complete`](super::SplitAudit::complete) to add.
+pub(super) struct Deferred {
+    /// The advice waiting for the lattice's statistics, and the position of its metric.
+    pub(super) advice: Option<(usize, crate::advice::Pending)>,
+    /// Where the attribution results go (before the identity family's last result, ARX's
+    /// verdict), when attribution was deferred and the identity family ran.
+    pub(super) attribution_at: Option<usize>,
+}
 
 impl TableSummary {
     /// `t_reference = original`: each SA's column of `O` (when `O` has it) and its rows per value.
@@ -82,14 +93,17 @@ impl TableSummary {
         facts: InputFacts,
         config: &AuditConfig,
         attribution_deferred: bool,
-    ) -> (Report, Option<(usize, crate::advice::Pending)>) {
+    ) -> (Report, Deferred) {
         self.facts = facts;
         self.seal();
         let mut warnings = table_warnings(&columns, &self.facts);
         let mut steps = crate::progress::Measures::start();
         let qi: Vec<String> = self.qi_index.iter().map(|&i| self.columns[i].clone()).collect();
         let identity = config.identity_params();
-        let (mut metrics, per_record, record_level) = self.identity_metrics(&qi, &identity, config, attribution_deferred);
+        let (mut metrics, per_record, record_level, identity_figures, identity_len) = self.identity_metrics(&qi, &identity, config, attribution_deferred);
+        // The identity family of a table with records ends with ARX's verdict: attribution goes before it.
+        let attribution_at = identity_len.checked_sub(1).filter(|_| attribution_deferred);
+        let mut figures = Figures { identity: identity_figures, ..Figures::default() };
         if record_level {
             warnings.push(Warning {
                 code: crate::shareable::RECORD_LEVEL,
@@ -97,24 +111,35 @@ impl TableSummary {
             });
         }
         steps.next();
-        let pending_advice = self.advice_metric(&mut metrics, &qi, &columns, &identity, config, attribution_deferred);
+        let advice = self.advice_metric(&mut metrics, &qi, &columns, &identity, config, attribution_deferred);
         steps.next();
         if !qi.is_empty() {
-            self.attribute_metrics(&mut metrics, &qi, config);
-            metrics.extend(self.verdicts(&metrics, &qi, config));
+            figures.sensitive = self.attribute_metrics(&mut metrics, &qi, figures.identity.k_anonymity, config);
+            metrics.extend(self.verdicts(&figures, &qi, config));
             if qi_all_blank(&self.classes) {
                 warnings.push(not_assessable(&mut metrics, &qi));
             }
         }
         steps.next();
-        metrics.extend(self.utility_metrics(&qi, config));
+        if let Some((utility, utility_u)) = self.utility_metrics(&qi, config) {
+            metrics.extend(utility);
+            figures.utility_u = utility_u;
+        }
         steps.next();
         metrics.extend(self.attack_metrics(&qi, config));
         steps.next();
         if !qi.is_empty() {
-            let input = BalanceInput { table: &self.classes, qi: &qi, external: self.population.as_deref(), identity: &identity, metrics: &metrics };
-            let balance = crate::balance::finish(&input, &config.balance);
+            let input = BalanceInput {
+                table: &self.classes,
+                qi: &qi,
+                external: self.population.as_deref(),
+                identity: &identity,
+                r_internal: figures.identity.r_internal,
+                utility_u: figures.utility_u,
+            };
+            let (balance, risk_r) = crate::balance::finish(&input, &config.balance);
             metrics.extend(balance);
+            figures.risk_r = risk_r;
         }
         steps.next();
         warnings.extend(crate::scope::warnings(&metrics, &crate::scope::blank_qis(&columns, config), config));
@@ -129,8 +154,9 @@ impl TableSummary {
             warnings,
             read: ReadPath::streaming("the file was read for this audit"),
             per_record: per_record.map(Arc::new),
+            figures,
         };
-        (report, pending_advice)
+        (report, Deferred { advice, attribution_at })
     }
 
     /// Ends the absorbing: the class tables forget their lookup index, the sensitive
@@ -150,14 +176,15 @@ impl TableSummary {
     }
 
     /// The identity family and SUDA, run side by side, and the per-record values; whether
-    /// the metrics hold a value per record.
+    /// the metrics hold a value per record; the identity family's figures and how many of the
+    /// results (the first) are its.
     fn identity_metrics(
         &mut self,
         qi: &[String],
         identity: &IdentityParams,
         config: &AuditConfig,
         attribution_deferred: bool,
-    ) -> (Vec<MetricResult>, Option<PerRecord>, bool) {
+    ) -> (Vec<MetricResult>, Option<PerRecord>, bool, IdentityFigures, usize) {
         let population = match &self.population {
             None => PopulationTable::Absent,
             Some(r) if !r.missing.is_empty() => PopulationTable::MissingQi(r.missing.clone()),
@@ -166,7 +193,17 @@ impl TableSummary {
                 PopulationTable::Table(&r.table, columns, r.subset.as_ref())
             }
         };
-        let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi, attribution_deferred };
+        let mut per_record = self.records.take().filter(|_| !qi.is_empty()).map(|rows| {
+            let size: Vec<u64> = (0..self.classes.len()).map(|i| self.classes.count(i)).collect();
+            let f = match config.missing_policy {
+                MissingPolicy::Wildcard => self.classes.match_counts(config.wildcard_alpha),
+                _ => size.iter().map(|&c| c as f64).collect(),
+            };
+            PerRecord::new(rows, size, f)
+        });
+        let record_risks = per_record.as_ref().filter(|_| config.per_record).map(PerRecord::risk_json);
+        let risks_kept = record_risks.is_some();
+        let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi, attribution_deferred, record_risks };
         // SUDA (its search and its metrics) reads the class table alone: it runs beside the
         // identity suite, whose steps and its own leave cores idle in turn.
         let suda_ctx = crate::metric::Context {
@@ -176,24 +213,18 @@ impl TableSummary {
         };
         let suda_ids =
             self.first_rows.as_deref().filter(|_| !qi.is_empty()).map(|first_row| identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() });
-        let (suda, mut metrics) = crate::par::join_some(
+        let (suda, (mut metrics, figures)) = crate::par::join_some(
             suda_ids.as_ref().map(|ids| {
                 || {
                     let found = identity::suda::msus_of(&self.classes, qi.len(), &config.suda);
                     identity::suda::metrics(&suda_ctx, &self.classes, qi, &config.suda, ids, config.per_record, found)
                 }
             }),
-            || if qi.is_empty() { Vec::new() } else { identity::finish(&input, identity) },
+            || if qi.is_empty() { (Vec::new(), IdentityFigures::default()) } else { identity::finish(&input, identity) },
         );
-        let mut per_record = self.records.take().filter(|_| !qi.is_empty()).map(|rows| {
-            let size: Vec<u64> = (0..self.classes.len()).map(|i| self.classes.count(i)).collect();
-            let f = match config.missing_policy {
-                MissingPolicy::Wildcard => self.classes.match_counts(config.wildcard_alpha),
-                _ => size.iter().map(|&c| c as f64).collect(),
-            };
-            PerRecord::new(rows, size, f)
-        });
-        let mut record_level = matches!((&per_record, config.per_record), (Some(p), true) if add_per_record(&mut metrics, "record_risk", p.risk_json()));
+        // `record_risk` holds them when the identity family measured records.
+        let mut record_level = risks_kept && figures.n_records > 0;
+        let identity_len = metrics.len();
         if let Some(suda) = suda {
             if let (Some(columns), Some((scores, dis))) = (per_record.as_mut(), suda.scores) {
                 columns.add_column("suda_score", scores);
@@ -202,7 +233,7 @@ impl TableSummary {
             record_level |= suda.metrics.iter().any(|m| m.details.get("per_record").is_some());
             metrics.extend(suda.metrics);
         }
-        (metrics, per_record, record_level)
+        (metrics, per_record, record_level, figures, identity_len)
     }
 
     /// The advice, when asked for and there are QIs: appended to `metrics`, or, with
@@ -238,20 +269,20 @@ impl TableSummary {
     }
 
     /// The sensitive-attribute family, per SA, of the combined pseudo-SA, or of the tables
-    /// whose QIs extend to the other SAs (`sa_mode`), appended to `metrics`.
-    fn attribute_metrics(&self, metrics: &mut Vec<MetricResult>, qi: &[String], config: &AuditConfig) {
+    /// whose QIs extend to the other SAs (`sa_mode`), appended to `metrics`; each SA's
+    /// figures. `k` is the identity family's `k_anonymity`.
+    fn attribute_metrics(&self, metrics: &mut Vec<MetricResult>, qi: &[String], k: Option<f64>, config: &AuditConfig) -> Vec<SensitiveFigures> {
         // Hierarchy and order labels are compared with the (folded) values.
         let attributes = config.read_labels();
-        let k = metrics.iter().find(|m| m.id == "k_anonymity").and_then(|m| m.value.as_f64());
         let original = self.original.as_deref().filter(|_| config.attribute.t_reference == attribute::TReference::Original);
         let wants_original = config.attribute.t_reference == attribute::TReference::Original;
         let references = self.references(original);
-        if let Some((summary, _)) = &self.combined {
+        let (results, figures) = if let Some((summary, _)) = &self.combined {
             // One pseudo-SA: no declared order or hierarchy; `O` has no column of tuples.
             let name = self.combined_name();
             let sa = attribute::SaInput { name: &name, summary, declared: Default::default(), hierarchy: None, reference_missing: wants_original };
             let input = AttributeInput { table: &self.classes, qi, sensitive: vec![sa], persons: self.persons.as_ref(), k, alpha: config.wildcard_alpha };
-            metrics.extend(attribute::finish(&input, &config.attribute));
+            attribute::finish(&input, &config.attribute)
         } else if !self.extended.is_empty() {
             let subs: Vec<(Vec<String>, _, Option<f64>)> = self
                 .extended
@@ -274,7 +305,7 @@ impl TableSummary {
                     alpha: config.wildcard_alpha,
                 })
                 .collect();
-            metrics.extend(attribute::finish_all(&inputs.iter().collect::<Vec<_>>(), qi, &config.attribute));
+            attribute::finish_all(&inputs.iter().collect::<Vec<_>>(), qi, &config.attribute)
         } else {
             let input = AttributeInput {
                 table: &self.classes,
@@ -284,8 +315,10 @@ impl TableSummary {
                 k,
                 alpha: config.wildcard_alpha,
             };
-            metrics.extend(attribute::finish(&input, &config.attribute));
-        }
+            attribute::finish(&input, &config.attribute)
+        };
+        metrics.extend(results);
+        figures
     }
 
     /// The name of the combined pseudo-SA: the SAs' names joined by " + ".
@@ -293,8 +326,8 @@ impl TableSummary {
         self.sensitive_index.iter().map(|&i| self.columns[i].as_str()).collect::<Vec<_>>().join(" + ")
     }
 
-    /// SCORR's verdicts from the metrics so far.
-    fn verdicts(&self, metrics: &[MetricResult], qi: &[String], config: &AuditConfig) -> Vec<MetricResult> {
+    /// SCORR's verdicts from the figures of the identity and attribute families.
+    fn verdicts(&self, figures: &Figures, qi: &[String], config: &AuditConfig) -> Vec<MetricResult> {
         let sas: Vec<String> =
             if self.combined.is_some() { vec![self.combined_name()] } else { self.sensitive_index.iter().map(|&i| self.columns[i].clone()).collect() };
         let ctx = crate::metric::Context {
@@ -302,15 +335,15 @@ impl TableSummary {
             scope: crate::metric::Scope { table: "P", quasi_identifiers: qi.to_vec(), sensitive: None, attribute: None, subset: None },
             params: serde_json::Value::Null,
         };
-        crate::verdict::scorr::metrics(&ctx, metrics, qi, &sas, &config.scorr)
+        crate::verdict::scorr::metrics(&ctx, figures, qi, &sas, &config.scorr)
     }
 
-    /// The utility family, with an original table.
-    fn utility_metrics(&self, qi: &[String], config: &AuditConfig) -> Vec<MetricResult> {
-        let (Some(o), Some(p)) = (&self.original, &self.released) else { return Vec::new() };
+    /// The utility family and its `utility_u`, with an original table.
+    fn utility_metrics(&self, qi: &[String], config: &AuditConfig) -> Option<(Vec<MetricResult>, Option<f64>)> {
+        let (Some(o), Some(p)) = (&self.original, &self.released) else { return None };
         // `O`'s delimiter decides whether a comma may be a decimal separator (Sec 4.2).
         let norm = config.normaliser().delimiter(&o.input.delimiter);
-        crate::utility::finish(&UtilityInput {
+        Some(crate::utility::finish(&UtilityInput {
             original: o,
             released: p,
             qi,
@@ -320,7 +353,7 @@ impl TableSummary {
             missing_policy: config.missing_policy,
             exclude_suppressed_rows: config.exclude_suppressed_rows,
             norm: &norm,
-        })
+        }))
     }
 
     /// The attacks, when asked for.
@@ -341,18 +374,6 @@ impl TableSummary {
             norm: &norm,
         };
         crate::attack::metrics(&input, attacks)
-    }
-}
-
-/// Puts a per-record vector in the details of metric `id` (spec README Sec 10), when it has
-/// a value; whether it did.
-fn add_per_record(metrics: &mut [MetricResult], id: &str, per_record: serde_json::Value) -> bool {
-    match metrics.iter_mut().find(|m| m.id == id && m.status == Status::Ok) {
-        Some(m) => {
-            m.details["per_record"] = per_record;
-            true
-        }
-        None => false,
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::families::hipaa_metric;
+use super::families::{Deferred, hipaa_metric};
 use super::summary::TableSummary;
 use crate::config::AuditConfig;
 use crate::error::{Error, Result};
@@ -77,11 +77,11 @@ impl Summarised {
         Ok(Summarised { summary, profiles, facts: table.facts.clone(), hipaa })
     }
 
-    pub(super) fn finish(self, config: &AuditConfig, attribution_deferred: bool) -> (Report, Option<(usize, crate::advice::Pending)>) {
-        let (mut report, advice) = self.summary.finish_deferring(self.profiles, self.facts, config, attribution_deferred);
+    pub(super) fn finish(self, config: &AuditConfig, attribution_deferred: bool) -> (Report, Deferred) {
+        let (mut report, deferred) = self.summary.finish_deferring(self.profiles, self.facts, config, attribution_deferred);
         report.metrics.extend(self.hipaa);
         report.read = ReadPath { mode: "retained", reason: "the table was read once and kept in memory".into() };
-        (report, advice)
+        (report, deferred)
     }
 }
 

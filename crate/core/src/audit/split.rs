@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::families::Deferred;
 use super::kept::Summarised;
 use crate::config::AuditConfig;
 use crate::error::Result;
@@ -26,8 +27,8 @@ pub struct SplitAudit {
     /// The table summarised, until [`SplitAudit::finish_others`] turns it into the report.
     summarised: Option<Box<Summarised>>,
     report: Option<Report>,
-    /// The advice waiting for the lattice's statistics, and where its metric goes.
-    advice: Option<(usize, crate::advice::Pending)>,
+    /// What the report waits for: the advice and the attribution results.
+    deferred: Deferred,
     /// The lattice, when attribution is deferred (QIs, records, and keys that fit one word).
     lattice: Option<Lattice>,
     /// Records in scope.
@@ -49,7 +50,14 @@ impl SplitAudit {
         let q = summarised.summary.qi_index.len();
         let n = classes.records();
         let lattice = if q > 0 && n > 0 { identity::attribution::lattice_of(classes, q, config.identity_params().threshold) } else { None };
-        Ok(SplitAudit { config: config.clone(), summarised: Some(Box::new(summarised)), report: None, advice: None, lattice, n })
+        Ok(SplitAudit {
+            config: config.clone(),
+            summarised: Some(Box::new(summarised)),
+            report: None,
+            deferred: Deferred { advice: None, attribution_at: None },
+            lattice,
+            n,
+        })
     }
 
     /// The attribution lattice to compute elsewhere (`identity::attribution::Lattice::stats`),
@@ -62,8 +70,8 @@ impl SplitAudit {
     /// Computes every metric but attribution (at most once).
     pub fn finish_others(&mut self) {
         if let Some(summarised) = self.summarised.take() {
-            let (report, advice) = summarised.finish(&self.config, self.lattice.is_some());
-            (self.report, self.advice) = (Some(report), advice);
+            let (report, deferred) = summarised.finish(&self.config, self.lattice.is_some());
+            (self.report, self.deferred) = (Some(report), deferred);
         }
     }
 
@@ -87,16 +95,11 @@ impl SplitAudit {
             None => lattice.stats(),
         };
         // The advice's metric first: its place was counted before the attribution results.
-        if let Some((at, pending)) = self.advice.take() {
+        if let Some((at, pending)) = self.deferred.advice.take() {
             let drops = crate::advice::drop_figures(&stats, qi.len(), self.n, &self.config.identity_params());
             report.metrics.insert(at, pending.finish(drops));
         }
-        // The identity family of a table with records ends with ARX's verdict.
-        let at = report
-            .metrics
-            .iter()
-            .position(|m| m.id == "verdict_arx_thresholds")
-            .ok_or_else(|| invalid_piece("no verdict_arx_thresholds to add the attribution results before"))?;
+        let at = self.deferred.attribution_at.ok_or_else(|| invalid_piece("no identity results to add the attribution results to"))?;
         let attribution = identity::attribution_from(&qi, &self.config.identity_params(), self.n, stats);
         report.metrics.splice(at..at, attribution);
         Ok(report)

@@ -67,13 +67,14 @@ pub struct BalanceInput<'a> {
     pub external: Option<&'a ReferenceTable>,
     /// The identity settings (policy, wildcard `alpha`, suppressed rows).
     pub identity: &'a IdentityParams,
-    /// The results computed so far: `r_internal` and, with an original table, `utility_u`
-    /// are taken from here.
-    pub metrics: &'a [MetricResult],
+    /// The identity family's `r_internal`, if it has a value.
+    pub r_internal: Option<f64>,
+    /// The utility family's `utility_u`, with an original table and a value.
+    pub utility_u: Option<f64>,
 }
 
-/// The balance results of one release: [`IDS`] in order.
-pub fn finish(input: &BalanceInput<'_>, p: &BalanceParams) -> Vec<MetricResult> {
+/// The balance results of one release: [`IDS`] in order; and `risk_r`'s value.
+pub fn finish(input: &BalanceInput<'_>, p: &BalanceParams) -> (Vec<MetricResult>, Option<f64>) {
     let id = input.identity;
     let ctx = Context {
         family: "balance",
@@ -88,13 +89,19 @@ pub fn finish(input: &BalanceInput<'_>, p: &BalanceParams) -> Vec<MetricResult> 
         }),
     };
     if input.table.is_empty() {
-        return IDS.iter().map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
+        return (IDS.iter().map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect(), None);
     }
     let (mut out, r_ext) = external::metrics(&ctx, input.table, input.qi, input.external, id.wildcard_alpha, &id.ci);
-    let ok_value = |wanted: &str| input.metrics.iter().find(|m| m.id == wanted && m.status == Status::Ok).and_then(|m| m.value.as_f64());
-    match ok_value("r_internal") {
-        Some(r_int) => out.extend(rut::metrics(&ctx, r_int, r_ext, ok_value("utility_u"), p)),
-        None => out.extend(rut::IDS.iter().map(|id| ctx.without_value(id, Status::NotApplicable, "no_internal_risk"))),
-    }
-    out
+    let risk_r = match input.r_internal {
+        Some(r_int) => {
+            let (rut, r) = rut::metrics(&ctx, r_int, r_ext, input.utility_u, p);
+            out.extend(rut);
+            crate::figures::finite(r)
+        }
+        None => {
+            out.extend(rut::IDS.iter().map(|id| ctx.without_value(id, Status::NotApplicable, "no_internal_risk")));
+            None
+        }
+    };
+    (out, risk_r)
 }

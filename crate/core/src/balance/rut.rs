@@ -92,8 +92,8 @@ pub fn rut_ratio(u: f64, r: f64) -> Option<f64> {
 
 /// `risk_r`, `safety`, `rut`, `rut_f1` and `rut_ratio` from `R_int`, `R_ext` (`None`: no
 /// applicable external risk, so `R = R_int` with warning `risk_without_external`) and `U`
-/// (`None`: the RUT scores are `not_applicable`, `no_utility`).
-pub fn metrics(ctx: &Context, r_int: f64, r_ext: Option<f64>, u: Option<f64>, p: &BalanceParams) -> Vec<MetricResult> {
+/// (`None`: the RUT scores are `not_applicable`, `no_utility`); and `R`.
+pub fn metrics(ctx: &Context, r_int: f64, r_ext: Option<f64>, u: Option<f64>, p: &BalanceParams) -> (Vec<MetricResult>, f64) {
     let (alpha, beta) = (p.rut_alpha, 1.0 - p.rut_alpha);
     let (r, combination) = match r_ext {
         Some(r_ext) => (p.risk_combination.combine(r_int, r_ext, p.risk_weight_internal), json!(p.risk_combination)),
@@ -124,5 +124,5 @@ pub fn metrics(ctx: &Context, r_int: f64, r_ext: Option<f64>, u: Option<f64>, p:
             m.warnings.push("risk_without_external");
         }
     }
-    out
+    (out, r)
 }

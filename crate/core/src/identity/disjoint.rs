@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{IdentityParams, RiskyClass, SizeGroup, Sizes, arx_verdict, context, counts, empty_scope, journalist, kmap, riskiest, size_family};
 use crate::error::{Error, Result};
+use crate::figures::IdentityFigures;
 use crate::ingest::cell::{Cell, Normaliser};
 use crate::metric::MetricResult;
 use crate::table::classes::{ClassTable, MissingPolicy};
@@ -101,20 +102,23 @@ impl DisjointClasses {
         serde_json::from_slice(bytes).map_err(|e| Error::input("invalid_class_statistics", format!("these bytes are not class statistics: {e}")))
     }
 
-    /// The identity metrics these statistics give, in the one-phase audit's order.
-    pub fn metrics(&self, qi: &[String], p: &IdentityParams) -> Vec<MetricResult> {
+    /// The identity metrics these statistics give, in the one-phase audit's order, and the
+    /// figures of them that other code reads (`n_records`, `k_anonymity`, `r_internal`).
+    pub fn metrics(&self, qi: &[String], p: &IdentityParams) -> (Vec<MetricResult>, IdentityFigures) {
         let ctx = context(qi, p);
         let sizes = self.sizes();
         let mut out = counts(&ctx, self.rows_total, sizes.n, self.suppressed, self.dropped);
         if sizes.n == 0 {
             out.extend(empty_scope(&ctx, p));
-            return out;
+            return (out, IdentityFigures::default());
         }
-        out.extend(size_family(&ctx, &sizes, true, self.riskiest.clone(), p));
+        let (sized, r_internal) = size_family(&ctx, &sizes, true, self.riskiest.clone(), None, p);
+        out.extend(sized);
         out.extend(journalist::without_population(&ctx, &sizes, p.threshold));
         out.push(kmap::k_map_estimated(&ctx, sizes.n, sizes.min_f(), &p.population, &p.kmap));
         out.push(arx_verdict(&ctx, &out, p));
-        out
+        let figures = IdentityFigures { n_records: sizes.n, k_anonymity: Some(sizes.min_f()), r_internal: Some(r_internal), ..IdentityFigures::default() };
+        (out, figures)
     }
 }
 

@@ -21,6 +21,7 @@ use std::cmp::Ordering;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::figures::IdentityFigures;
 use crate::metric::{Context, MetricResult, Scope, Status};
 pub use crate::table::classes::{ClassTable, MissingPolicy};
 use crate::table::reference::Subset;
@@ -162,6 +163,9 @@ pub struct IdentityInput<'a> {
     /// Attribution is left out: the caller computes it elsewhere from the classes' lattice
     /// and adds it with [`attribution_from`] (the page's reader workers, `SplitAudit`).
     pub attribution_deferred: bool,
+    /// Each record's risk, when the settings keep them: `details.per_record` of
+    /// `record_risk` (spec README Sec 10).
+    pub record_risks: Option<Value>,
 }
 
 /// The context of the identity family's results.
@@ -177,24 +181,25 @@ fn context(qi: &[String], p: &IdentityParams) -> Context {
     }
 }
 
-/// The identity family's results from a finished class table.
-pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult> {
+/// The identity family's results from a finished class table, and the figures other
+/// families read.
+pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> (Vec<MetricResult>, IdentityFigures) {
     let (table, qi) = (input.table, input.qi);
     let ctx = context(qi, p);
     let n = table.records();
     let mut out = counts(&ctx, table.rows_total, n, table.suppressed, table.dropped);
     if n == 0 {
         out.extend(empty_scope(&ctx, p));
-        return out;
+        return (out, IdentityFigures::default());
     }
     // Attribution reads the class table alone: it runs beside the other metrics, whose own
     // steps (the bootstrap, SCORR) leave cores idle.
     let attribution = (!input.attribution_deferred).then_some(|| attribution::metrics(&ctx, table, qi, p.threshold));
-    let (attribution, rest) = crate::par::join_some(attribution, || from_classes(&ctx, input, p));
+    let (attribution, (rest, figures)) = crate::par::join_some(attribution, || from_classes(&ctx, input, p));
     out.extend(rest);
     out.extend(attribution.into_iter().flatten());
     out.push(arx_verdict(&ctx, &out, p));
-    out
+    (out, figures)
 }
 
 /// The attribution results [`finish`] leaves out when `attribution_deferred`, from the
@@ -204,8 +209,9 @@ pub fn attribution_from(qi: &[String], p: &IdentityParams, n: u64, stats: Vec<at
     attribution::metrics_from(&context(qi, p), n, qi, stats)
 }
 
-/// Every identity metric but attribution, from the class table (Sec 2-9).
-fn from_classes(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) -> Vec<MetricResult> {
+/// Every identity metric but attribution, from the class table (Sec 2-9), and the figures
+/// other families read.
+fn from_classes(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) -> (Vec<MetricResult>, IdentityFigures) {
     let (table, qi) = (input.table, input.qi);
     let n = table.records();
     let mut out = Vec::new();
@@ -213,7 +219,8 @@ fn from_classes(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) ->
     let wildcard_f = (!partition).then(|| table.match_counts(p.wildcard_alpha));
     let f_of = |i: usize| wildcard_f.as_ref().map_or(table.count(i) as f64, |f| f[i]);
     let sizes = Sizes::of(table, f_of);
-    out.extend(size_family(ctx, &sizes, partition, riskiest(table, f_of), p));
+    let (sized, r_internal) = size_family(ctx, &sizes, partition, riskiest(table, f_of), input.record_risks.clone(), p);
+    out.extend(sized);
     let f: Vec<f64> = (0..table.len()).map(f_of).collect();
     out.extend(weighted_risk(ctx, table, &f, p.wildcard_alpha, &p.ci));
     drop(wildcard_f);
@@ -238,9 +245,10 @@ fn from_classes(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) ->
     });
     peers.insert(1, kmap::k_map_estimated(ctx, n, sizes.min_f(), &p.population, &p.kmap));
     out.extend(peers);
-    out.extend(scorr::metrics(ctx, &scorr::ScorrInput { table, f: &f, persons: input.persons, alpha: p.wildcard_alpha, qi }));
+    let (scorr, scorr_figures) = scorr::metrics(ctx, &scorr::ScorrInput { table, f: &f, persons: input.persons, alpha: p.wildcard_alpha, qi });
+    out.extend(scorr);
     drop(f);
-    out
+    (out, IdentityFigures { n_records: n, k_anonymity: Some(sizes.min_f()), r_internal: Some(r_internal), ..scorr_figures })
 }
 
 /// The records in and out of scope (spec identity-risk.md Sec 1.2).
@@ -261,13 +269,16 @@ fn empty_scope(ctx: &Context, p: &IdentityParams) -> Vec<MetricResult> {
 
 /// The metrics that read the class-size histogram alone (Sec 2-5, 7): class sizes,
 /// uniqueness, record risk and the prosecutor model (`top`: the riskiest classes), the
-/// population-uniqueness estimators.
-fn size_family(ctx: &Context, sizes: &Sizes, partition: bool, top: Vec<RiskyClass>, p: &IdentityParams) -> Vec<MetricResult> {
+/// population-uniqueness estimators; and `R_int`. `per_record`: each record's risk, for
+/// `record_risk`'s details.
+fn size_family(ctx: &Context, sizes: &Sizes, partition: bool, top: Vec<RiskyClass>, per_record: Option<Value>, p: &IdentityParams) -> (Vec<MetricResult>, f64) {
     let mut out = class_size::metrics(ctx, sizes, partition);
-    out.extend(record_risk::metrics(ctx, sizes, partition, p.threshold, RiskyClass::list_json(&top, &ctx.scope.quasi_identifiers)));
+    let top = RiskyClass::list_json(&top, &ctx.scope.quasi_identifiers);
+    let (risk, r_internal) = record_risk::metrics(ctx, sizes, partition, p.threshold, top, per_record);
+    out.extend(risk);
     let hist: Vec<(u64, u64)> = sizes.groups.iter().map(|g| (g.f as u64, g.classes)).collect();
     out.extend(population::metrics(ctx, &hist, sizes.n, &p.population, partition, &p.ci));
-    out
+    (out, r_internal)
 }
 
 /// sdcMicro's individual and global risk with the weight column (Sec 8), and the weighted

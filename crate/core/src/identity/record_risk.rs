@@ -16,8 +16,9 @@ pub fn r_internal(s: &Sizes, partition: bool) -> f64 {
 }
 
 /// `record_risk`, `r_internal`, `avg_risk_class_mean`, the six prosecutor metrics and
-/// `risk_distribution`, at per-record threshold `tau`. `top` is the riskiest classes.
-pub fn metrics(ctx: &Context, s: &Sizes, partition: bool, tau: f64, top: Value) -> Vec<MetricResult> {
+/// `risk_distribution`, at per-record threshold `tau`, and `R_int`. `top` is the riskiest
+/// classes; `per_record`, each record's risk when kept (`record_risk.details.per_record`).
+pub fn metrics(ctx: &Context, s: &Sizes, partition: bool, tau: f64, top: Value, per_record: Option<Value>) -> (Vec<MetricResult>, f64) {
     let nf = s.n as f64;
     let (k, max_f) = (s.min_f(), s.max_f());
     let r_int = r_internal(s, partition);
@@ -38,8 +39,12 @@ pub fn metrics(ctx: &Context, s: &Sizes, partition: bool, tau: f64, top: Value) 
             [e, c as f64 / nf, (cum as f64 / nf).min(1.0)]
         })
         .collect();
-    vec![
-        ctx.ok("record_risk", min_mean_max(1.0 / max_f, r_int, 1.0 / k)).with_details(json!({ "top": top })),
+    let mut record_risk = ctx.ok("record_risk", min_mean_max(1.0 / max_f, r_int, 1.0 / k)).with_details(json!({ "top": top }));
+    if let Some(per_record) = per_record {
+        record_risk.details["per_record"] = per_record;
+    }
+    let out = vec![
+        record_risk,
         ctx.ok("r_internal", r_int),
         ctx.ok("avg_risk_class_mean", class_mean),
         ctx.ok("prosecutor_lowest_risk", 1.0 / max_f),
@@ -49,5 +54,6 @@ pub fn metrics(ctx: &Context, s: &Sizes, partition: bool, tau: f64, top: Value) 
         ctx.ok("prosecutor_records_affected_by_highest_risk", share_where(&|f| f == k)),
         ctx.ok("prosecutor_records_affected_by_lowest_risk", share_where(&|f| f == max_f)),
         ctx.ok("risk_distribution", distribution),
-    ]
+    ];
+    (out, r_int)
 }

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::MissingPolicy;
 use super::persons::{PairCounts, Persons};
+use crate::figures::{IdentityFigures, finite};
 use crate::hash::{Map, map};
 use crate::metric::{Context, MetricResult, Scope, Status, min_mean_max};
 use crate::table::classes::{ClassTable, omega};
@@ -130,8 +131,9 @@ impl ScorrInput<'_> {
 const LN_TABLE: usize = 1024;
 
 /// `scorr_uniqueness_risk`, `scorr_uniformity_risk_qi`, one `scorr_uniformity_risk_attr` per
-/// QI, and `k_anonymity_person`.
-pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> Vec<MetricResult> {
+/// QI, and `k_anonymity_person`; with their maxima and the person-based k as figures (the
+/// other fields left to the caller).
+pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> (Vec<MetricResult>, IdentityFigures) {
     let t = s.table;
     let n = t.records() as f64;
     let policy = t.policy();
@@ -147,6 +149,7 @@ pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> Vec<MetricResult> {
     }
     let argmax = |st: &Stats<'_, usize>| st.argmax.iter().map(|&i| s.values(i)).collect::<Vec<_>>();
     let mut out = vec![ctx.ok("scorr_uniqueness_risk", uq.value()).with_details(json!({ "argmax": argmax(&uq) }))];
+    let mut figures = IdentityFigures { scorr_uniqueness_max: finite(uq.max), ..IdentityFigures::default() };
     let uf = match s.persons {
         None => {
             let mut st = Stats::new(&by_class);
@@ -158,6 +161,7 @@ pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> Vec<MetricResult> {
         Some(p) => uniformity(&p.by_class, |k| k as usize, |k| t.key(k as usize), |k| s.f[k as usize], (policy, s.alpha), &by_class),
     };
     out.push(ctx.ok("scorr_uniformity_risk_qi", uf.value()).with_details(json!({ "argmax": argmax(&uf) })));
+    figures.scorr_uniformity_qi_max = finite(uf.max);
     let records = value_records(t);
     for (a, name) in s.qi.iter().enumerate() {
         let counts = s.value_counts(a);
@@ -178,12 +182,17 @@ pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> Vec<MetricResult> {
         let ctx_a = Context { scope: Scope { attribute: Some(name.clone()), ..ctx.scope.clone() }, ..ctx.clone() };
         let at_max: Vec<Value> = st.argmax.iter().map(|&v| json!(t.dict(a).display(v))).collect();
         out.push(ctx_a.ok("scorr_uniformity_risk_attr", st.value()).with_details(json!({ "argmax_values": at_max })));
+        figures.scorr_uniformity_attr_max.push(finite(st.max));
     }
     out.push(match s.persons {
         None => ctx.without_value("k_anonymity_person", Status::NotApplicable, "person_level_data"),
-        Some(p) => k_person(ctx, s, p),
+        Some(p) => {
+            let (r, k) = k_person(ctx, s, p);
+            figures.k_anonymity_person = Some(k as f64);
+            r
+        }
     });
-    out
+    (out, figures)
 }
 
 /// Per QI, the records of each value code, in one pass over the classes.
@@ -205,8 +214,9 @@ fn value_records(t: &ClassTable) -> Vec<Vec<u64>> {
     records
 }
 
-/// `k_anonymity_person`: the fewest distinct persons in a class (`wildcard`: in `C(i)`).
-fn k_person(ctx: &Context, s: &ScorrInput<'_>, p: &Persons) -> MetricResult {
+/// `k_anonymity_person`: the fewest distinct persons in a class (`wildcard`: in `C(i)`), and
+/// that k.
+fn k_person(ctx: &Context, s: &ScorrInput<'_>, p: &Persons) -> (MetricResult, usize) {
     let t = s.table;
     let mut persons_of: Vec<Vec<u32>> = vec![Vec::new(); t.len()];
     for &(c, person) in p.by_class.keys() {
@@ -231,7 +241,7 @@ fn k_person(ctx: &Context, s: &ScorrInput<'_>, p: &Persons) -> MetricResult {
     }
     let several = p.in_several_classes();
     let r = ctx.ok("k_anonymity_person", k).with_details(json!({ "persons": p.count(), "persons_in_several_classes": several }));
-    if several > 0 { r.with_warning("person_in_several_classes") } else { r }
+    (if several > 0 { r.with_warning("person_in_several_classes") } else { r }, k)
 }
 
 #[cfg(test)]

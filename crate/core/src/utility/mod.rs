@@ -124,15 +124,15 @@ impl<'a> Tables<'a> {
     }
 }
 
-/// Every utility metric of `P` against `O`.
-pub fn finish(input: &UtilityInput<'_>) -> Vec<MetricResult> {
+/// Every utility metric of `P` against `O`, and `utility_u`'s value.
+pub fn finish(input: &UtilityInput<'_>) -> (Vec<MetricResult>, Option<f64>) {
     let t = Tables::new(input);
-    let mut out = rut::metrics(&t);
+    let (mut out, utility_u) = rut::metrics(&t);
     out.extend(sdc::metrics(&t));
     out.extend(query::metrics(&t));
     out.extend(permutation_metrics(&t));
     out.push(row_order::metric(&t.context("row_order", None), &t.pairing, t.params.row_order_threshold));
-    out
+    (out, utility_u)
 }
 
 /// The permutation model over the numeric, date and ordinal attributes both tables hold

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::figures::Figures;
 use crate::metric::{Context, MetricResult, Status};
 
 /// Which k the compliance rule uses.
@@ -57,14 +58,11 @@ pub fn band(x: f64, t: &ScorrThresholds) -> &'static str {
 const RANK: [&str; 3] = ["low", "medium", "high"];
 
 /// `verdict_scorr_conventional`, `verdict_scorr_extended`, `verdict_scorr_final` from the
-/// results already computed (`metrics`), for QIs `qi` and SAs `sas`.
-pub fn metrics(ctx: &Context, metrics: &[MetricResult], qi: &[String], sas: &[String], t: &ScorrThresholds) -> Vec<MetricResult> {
+/// figures of the identity and attribute families, for QIs `qi` and SAs `sas`.
+pub fn metrics(ctx: &Context, figures: &Figures, qi: &[String], sas: &[String], t: &ScorrThresholds) -> Vec<MetricResult> {
     let ctx = Context { family: "verdict", params: json!(t), ..ctx.clone() };
-    let find = |id: &str, sa: Option<&str>, attr: Option<&str>| {
-        metrics.iter().find(|m| m.id == id && m.scope.sensitive.as_deref() == sa && m.scope.attribute.as_deref() == attr)
-    };
-    let max_of = |id: &str, sa: Option<&str>, attr: Option<&str>| find(id, sa, attr).and_then(|m| m.value["max"].as_f64());
-    let n = find("n_records", None, None).and_then(|m| m.value.as_f64()).unwrap_or(0.0);
+    let identity = &figures.identity;
+    let n = identity.n_records as f64;
 
     // Extended: every row is a max over records; (id, kind, attribute, sensitive, max).
     let mut rows: Vec<(String, f64)> = Vec::new();
@@ -75,15 +73,15 @@ pub fn metrics(ctx: &Context, metrics: &[MetricResult], qi: &[String], sas: &[St
             rows.push((id, x));
         }
     };
-    row("uq_qi".into(), "uniqueness", None, None, max_of("scorr_uniqueness_risk", None, None));
-    row("uf_qi".into(), "uniformity", None, None, max_of("scorr_uniformity_risk_qi", None, None));
-    for a in qi {
-        row(format!("uf_{a}"), "uniformity", Some(a), None, max_of("scorr_uniformity_risk_attr", None, Some(a)));
+    row("uq_qi".into(), "uniqueness", None, None, identity.scorr_uniqueness_max);
+    row("uf_qi".into(), "uniformity", None, None, identity.scorr_uniformity_qi_max);
+    for (i, a) in qi.iter().enumerate() {
+        row(format!("uf_{a}"), "uniformity", Some(a), None, identity.scorr_uniformity_attr_max.get(i).copied().flatten());
     }
     for sa in sas {
         for a in qi {
             let id = if sas.len() > 1 { format!("co_{a}_{sa}") } else { format!("co_{a}") };
-            row(id, "correlation", Some(a), Some(sa), max_of("scorr_correlation_risk_attr", Some(sa), Some(a)));
+            row(id, "correlation", Some(a), Some(sa), figures.sensitive(sa).and_then(|s| s.correlation_max(a)));
         }
     }
     let bands: serde_json::Map<String, Value> = rows.iter().map(|(id, x)| (id.clone(), json!(band(*x, t)))).collect();
@@ -99,12 +97,11 @@ pub fn metrics(ctx: &Context, metrics: &[MetricResult], qi: &[String], sas: &[St
     };
 
     // Conventional: k > k_min and t <= t_max for every SA.
-    let k_id = match t.scorr_k_basis {
-        KBasis::Records => "k_anonymity",
-        KBasis::Persons => "k_anonymity_person",
+    let k = match t.scorr_k_basis {
+        KBasis::Records => identity.k_anonymity,
+        KBasis::Persons => identity.k_anonymity_person,
     };
-    let k = find(k_id, None, None).and_then(|m| m.value.as_f64());
-    let ts: Vec<(String, Option<f64>)> = sas.iter().map(|sa| (sa.clone(), find("t_closeness", Some(sa), None).and_then(|m| m.value.as_f64()))).collect();
+    let ts: Vec<(String, Option<f64>)> = sas.iter().map(|sa| (sa.clone(), figures.sensitive(sa).and_then(|s| s.t_closeness))).collect();
     let conventional = match (sas.is_empty(), k) {
         (true, _) => ctx.without_value("verdict_scorr_conventional", Status::NotApplicable, "no_sensitive_attribute"),
         (false, None) => ctx.without_value("verdict_scorr_conventional", Status::NotApplicable, "k_unavailable"),

@@ -129,8 +129,8 @@ impl<'a> Subject<'a> {
 }
 
 /// Every \[RUT\] metric (family `utility_rut`) and ARX quality model (family `utility_arx`)
-/// of `P` against `O`.
-pub fn metrics(t: &Tables<'_>) -> Vec<MetricResult> {
+/// of `P` against `O`; and `utility_u`'s value.
+pub fn metrics(t: &Tables<'_>) -> (Vec<MetricResult>, Option<f64>) {
     let mut out = Vec::new();
     let mut summaries = Vec::new();
     let mut quality = Vec::new();
@@ -157,12 +157,13 @@ pub fn metrics(t: &Tables<'_>) -> Vec<MetricResult> {
         }
     }
     out.extend(proximity::record_metrics(t));
-    out.extend(totals::metrics(t, &summaries));
+    let (totals, utility_u) = totals::metrics(t, &summaries);
+    out.extend(totals);
     let averages = arx::averages(t, &quality);
     out.extend(quality);
     out.extend(averages);
     out.extend(arx_classes::metrics(t, t.exclude_suppressed_rows));
-    out
+    (out, utility_u)
 }
 
 /// The results of an attribute `P` lacks (Sec 1): components `not_applicable`

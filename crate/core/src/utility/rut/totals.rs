@@ -223,8 +223,8 @@ fn total(entries: &[(&str, Option<f64>, Option<f64>)], how_: Aggregation) -> (Re
     (value, details, warnings)
 }
 
-/// `l_total`, `s_total`, `utility_u` and `utility_ratio`.
-pub fn metrics(t: &Tables<'_>, summaries: &[Summary]) -> Vec<MetricResult> {
+/// `l_total`, `s_total`, `utility_u` and `utility_ratio`; and `utility_u`'s value.
+pub fn metrics(t: &Tables<'_>, summaries: &[Summary]) -> (Vec<MetricResult>, Option<f64>) {
     let ctx = t.context(FAMILY, None);
     let how_ = t.params.total_aggregation;
     let entries = |f: fn(&Summary) -> Option<f64>| summaries.iter().map(|s| (s.name.as_str(), s.weight, f(s))).collect::<Vec<_>>();
@@ -243,10 +243,13 @@ pub fn metrics(t: &Tables<'_>, summaries: &[Summary]) -> Vec<MetricResult> {
     }
     let (w_s, w_l) = (t.params.similarity_weight, 1.0 - t.params.similarity_weight);
     let both = values[0].and_then(|l| values[1].map(|s| (l, s)));
+    let mut utility_u = None;
     out.push(match both {
         _ if !(0.0..=1.0).contains(&w_s) => ctx.without_value("utility_u", Status::NotApplicable, "invalid_similarity_weight"),
         Ok((l, s)) => {
-            ctx.ok("utility_u", (w_s * s + w_l * (1.0 - l)).clamp(0.0, 1.0)).with_details(json!({ "w_s": w_s, "w_l": w_l, "l_total": l, "s_total": s }))
+            let u = (w_s * s + w_l * (1.0 - l)).clamp(0.0, 1.0);
+            utility_u = crate::figures::finite(u);
+            ctx.ok("utility_u", u).with_details(json!({ "w_s": w_s, "w_l": w_l, "l_total": l, "s_total": s }))
         }
         Err(reason) => ctx.without_value("utility_u", Status::NotApplicable, reason),
     });
@@ -257,7 +260,7 @@ pub fn metrics(t: &Tables<'_>, summaries: &[Summary]) -> Vec<MetricResult> {
             .with_details(json!({ "l_total": l, "s_total": s, "infinite": s > 0.0 })),
         Err(reason) => ctx.without_value("utility_ratio", Status::NotApplicable, reason),
     });
-    out
+    (out, utility_u)
 }
 
 #[cfg(test)]
