@@ -8,7 +8,7 @@
 //! number; in a Parquet file or a data frame, the line the row would have in CSV with the
 //! header on line 1 (the first data row is line 2).
 
-pub use super::format::Format;
+use super::format::Format;
 use super::reader::{InputFacts, RecordSink, Rows, column_names};
 use super::tokenizer::{Batch, MAX_FIELD_BYTES, Rec, RecKind};
 use crate::error::{Error, Result};

@@ -7,7 +7,8 @@
 use super::{Block, Part, Table, TableBuilder};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ingest::cell::Normaliser;
-use crate::ingest::cells::{CellBatch, CellReader, Format};
+use crate::ingest::cells::{CellBatch, CellReader};
+use crate::ingest::format::Format;
 use crate::ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Reader, RecordSink, Rows, Span};
 
 /// How a table is read: the reading options, the normalisation of cells, the columns whose
