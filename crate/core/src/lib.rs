@@ -42,6 +42,7 @@ pub mod attribute;
 pub mod balance;
 pub mod hipaa;
 pub mod identity;
+pub mod protect;
 pub mod utility;
 pub mod verdict;
 
@@ -84,6 +85,7 @@ pub use ingest::cells::{CellBatch, CellReader};
 pub use ingest::encoding::Encoding;
 pub use ingest::format::Format;
 pub use ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Ragged, Reader, Span};
+pub use protect::{Criteria, DateLevel, Ladder, Objective, ProtectParams, Protector, Release, Suppressed, protect, release_csv};
 pub use report::{ReadPath, Report, Warning};
 pub use sample::{BENCH_QIS, bench_table, hospital_sample};
 pub use shareable::{DEFAULT_MIN_COUNT, min_count_of, shareable};

@@ -1,0 +1,164 @@
+//! Apply (spec protect.md Sec 5): the release of one node as CSV. The columns of the input in
+//! their order under the header as read, the records in file order; each QI cell replaced by
+//! its label (a blank cell stays as it was below the top level); the suppressed records
+//! removed or written with every QI cell `*`; the records out of scope under `drop` removed.
+//! UTF-8, RFC 4180 quoting only where needed, the input's delimiter, `\n` line ends. Rows are
+//! written a range at a time, so a front end can stream the release in chunks.
+
+use std::borrow::Cow;
+
+use super::base::{Base, DROPPED, EXCLUDED};
+use super::ladder::BuiltLadder;
+use crate::table::Table;
+
+/// What happens to the records of the violating classes (Sec 5).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Suppressed {
+    /// Left out of the release.
+    #[default]
+    Remove,
+    /// Written with every QI cell `*` (as ARX writes them).
+    Star,
+}
+
+/// Writes one field: quoted (quotes doubled) only when it holds the delimiter, a quote, a
+/// line feed or a carriage return.
+pub fn write_field(out: &mut Vec<u8>, field: &str, delimiter: &[u8]) {
+    let b = field.as_bytes();
+    let needs = b.iter().any(|&c| c == b'"' || c == b'\n' || c == b'\r') || (!delimiter.is_empty() && b.windows(delimiter.len()).any(|w| w == delimiter));
+    if !needs {
+        out.extend_from_slice(b);
+        return;
+    }
+    out.push(b'"');
+    for &c in b {
+        if c == b'"' {
+            out.push(b'"');
+        }
+        out.push(c);
+    }
+    out.push(b'"');
+}
+
+/// The release of one node of a kept table, ready to be written range by range.
+pub struct Release<'a> {
+    table: &'a Table,
+    row_class: &'a [u32],
+    /// Per column, the QI it is (its position among the QIs).
+    qi_of: Vec<Option<usize>>,
+    /// Per QI, the text written for each of its column's value codes.
+    cells: Vec<Vec<Cow<'a, str>>>,
+    /// Per level-0 class, whether its records are suppressed.
+    suppressed: Vec<bool>,
+    star: bool,
+    delimiter: Vec<u8>,
+}
+
+impl<'a> Release<'a> {
+    /// The release of the node `levels`: `qi` the QIs' columns, `suppressed` per level-0 class.
+    pub(super) fn new(table: &'a Table, base: &'a Base, ladders: &'a [BuiltLadder], qi: &[usize], levels: &[usize], suppressed: Vec<bool>, mode: Suppressed) -> Release<'a> {
+        let mut qi_of = vec![None; table.header.len()];
+        for (a, &j) in qi.iter().enumerate() {
+            qi_of[j] = Some(a);
+        }
+        let cells = qi
+            .iter()
+            .enumerate()
+            .map(|(a, &j)| {
+                let values = &table.columns[j].values;
+                let level = &ladders[a].levels[levels[a]];
+                let top = levels[a] + 1 == ladders[a].height();
+                (0..values.len() as u32)
+                    .map(|c| {
+                        let code = base.col_to_dict[a][c as usize];
+                        // The value itself at level 0, and a blank below the top, as written.
+                        if (levels[a] == 0 || crate::table::dictionary::is_blank(code)) && !top {
+                            Cow::Borrowed(values.text(c))
+                        } else {
+                            Cow::Borrowed(level.texts[level.map[code as usize] as usize].as_str())
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Release {
+            table,
+            row_class: &base.row_class,
+            qi_of,
+            cells,
+            suppressed,
+            star: mode == Suppressed::Star,
+            delimiter: table.facts.delimiter.as_bytes().to_vec(),
+        }
+    }
+
+    /// Rows of the table (written or not).
+    pub fn rows(&self) -> usize {
+        self.row_class.len()
+    }
+
+    /// Writes the header line.
+    pub fn write_header(&self, out: &mut Vec<u8>) {
+        for (j, name) in self.table.header.iter().enumerate() {
+            if j > 0 {
+                out.extend_from_slice(&self.delimiter);
+            }
+            write_field(out, name, &self.delimiter);
+        }
+        out.push(b'\n');
+    }
+
+    /// Writes the records of rows `from..to` that the release keeps; returns how many.
+    pub fn write_rows(&self, from: usize, to: usize, out: &mut Vec<u8>) -> u64 {
+        let mut written = 0;
+        for i in from..to.min(self.rows()) {
+            let class = self.row_class[i];
+            let starred = class != DROPPED && class != EXCLUDED && self.suppressed[class as usize];
+            if class == DROPPED || (starred && !self.star) {
+                continue;
+            }
+            for (j, column) in self.table.columns.iter().enumerate() {
+                if j > 0 {
+                    out.extend_from_slice(&self.delimiter);
+                }
+                let code = column.codes.as_ref().map_or(0, |c| c.get(i));
+                match self.qi_of[j] {
+                    Some(_) if starred => out.push(b'*'),
+                    Some(a) => write_field(out, &self.cells[a][code as usize], &self.delimiter),
+                    None => write_field(out, column.values.text(code), &self.delimiter),
+                }
+            }
+            out.push(b'\n');
+            written += 1;
+        }
+        written
+    }
+
+    /// The whole release: the header, then every row.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.write_header(&mut out);
+        self.write_rows(0, self.rows(), &mut out);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_quoted_only_where_needed() {
+        let mut out = Vec::new();
+        for f in ["plain", "a,b", "say \"hi\"", "two\nlines", "semi;colon", ""] {
+            write_field(&mut out, f, b",");
+            out.push(b'|');
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"|semi;colon||");
+        let mut out = Vec::new();
+        write_field(&mut out, "semi;colon", b";");
+        assert_eq!(out, b"\"semi;colon\"");
+    }
+}
