@@ -272,7 +272,7 @@ proptest! {
         for &i in &feasible {
             let got = search.nodes[i].unwrap();
             prop_assert!(same(&got, &all[i]), "node {:?}: {:?} != {:?}", levels_of(i, &heights), got, all[i]);
-            prop_assert!(same(&protector.evaluate(&levels_of(i, &heights)), &all[i]));
+            prop_assert!(same(&protector.evaluate(&levels_of(i, &heights)).unwrap(), &all[i]));
         }
         let height = |i: usize| levels_of(i, &heights).iter().sum::<usize>();
         let key = |i: usize| {
@@ -308,7 +308,7 @@ proptest! {
         let size: usize = heights.iter().product();
         // Any node but the top of every ladder (its release has no record in scope, Sec 5).
         let node = levels_of(pick.index(size - 1), &heights);
-        let f = protector.evaluate(&node);
+        let f = protector.evaluate(&node).unwrap();
         let bytes = protector.release(&t, &node).unwrap().to_bytes();
         // Under `drop` the release holds no blank of `O` (those records are left out); the `*`
         // of a QI at its top level is a label, which an audit under `drop` would read as a blank

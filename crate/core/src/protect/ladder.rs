@@ -218,7 +218,12 @@ fn given(qi: &str, ladder: &Ladder, values: &[(u32, String)], reading: ColumnRea
             if levels.is_empty() || levels.windows(2).any(|w| w[0] >= w[1]) {
                 return Err(invalid("the date levels must be a subsequence of month, quarter, year"));
             }
-            let form = reading.date.unwrap_or(crate::ingest::cell::DateForm::Iso);
+            // The column's form; for a column that is not all dates, the first form (in the
+            // spec's order) reading every value that reads as a date at all, so that the error
+            // names the first value that does not.
+            use crate::ingest::cell::{ALL_DATE_FORMS, DateForm};
+            let common = || DateForm::of_set(values.iter().map(|(_, v)| DateForm::fitting(v)).filter(|&s| s != 0).fold(ALL_DATE_FORMS, |a, s| a & s)).next();
+            let form = reading.date.or_else(common).unwrap_or(DateForm::Iso);
             let labels = per_value(
                 &|v| {
                     let (y, m, _) = crate::ingest::cell::civil(form.read(v)?);

@@ -193,7 +193,12 @@ impl Protector {
             let reading = match ladder {
                 Some(Ladder::Bands { .. } | Ladder::Dates { .. }) => {
                     let profile = crate::table::profile::profile(&table.columns[j], q, j, table.facts.rows_total, &read);
-                    ColumnReading { date: profile.date_form.or_else(|| norm.date_form(q)), decimal_comma: profile.decimal_comma }
+                    let date = profile.date_form.or_else(|| norm.date_form(q));
+                    if date.is_none() && !profile.ambiguous_date_forms.is_empty() {
+                        let forms: Vec<&str> = profile.ambiguous_date_forms.iter().map(|f| f.name()).collect();
+                        return Err(Error::config("date_form_ambiguous", format!("the dates of \"{q}\" read in several forms ({}): set its date form", forms.join(", "))).in_column(q));
+                    }
+                    ColumnReading { date, decimal_comma: profile.decimal_comma }
                 }
                 _ => ColumnReading::default(),
             };
@@ -221,6 +226,11 @@ impl Protector {
         self.base.n
     }
 
+    /// Rows of the table (in scope or not).
+    pub fn rows(&self) -> u64 {
+        self.base.row_class.len() as u64
+    }
+
     /// The lattice of the ladders (`too_many_nodes` above `max_nodes`).
     pub fn lattice(&self) -> Result<Lattice> {
         Lattice::new(self.ladders.iter().map(BuiltLadder::height).collect(), &self.qis, self.params.max_nodes)
@@ -232,24 +242,27 @@ impl Protector {
         if let Some(q) = levels.keys().find(|q| !self.qis.contains(q)) {
             return Err(bad("node_invalid", format!("\"{q}\" is no quasi-identifier")));
         }
-        self.qis
-            .iter()
-            .zip(&self.ladders)
-            .map(|(q, l)| {
-                let level = levels.get(q).copied().unwrap_or(0);
-                if level < l.height() {
-                    Ok(level)
-                } else {
-                    Err(bad("node_invalid", format!("the ladder of \"{q}\" has levels 0 to {}, not {level}", l.height() - 1)))
-                }
-            })
-            .collect()
+        let node: Vec<usize> = self.qis.iter().map(|q| levels.get(q).copied().unwrap_or(0)).collect();
+        self.check(&node)?;
+        Ok(node)
     }
 
-    /// The figures of any node, feasible or not (levels in QI order, each below its ladder's
-    /// height).
-    pub fn evaluate(&self, levels: &[usize]) -> Figures {
-        node::evaluate(&self.base, &self.ladders, &self.rules, levels).0
+    /// `node_invalid` unless `levels` has a level below its ladder's height for every QI.
+    fn check(&self, levels: &[usize]) -> Result<()> {
+        if levels.len() != self.ladders.len() {
+            return Err(bad("node_invalid", format!("a node has {} levels, one per quasi-identifier, not {}", self.ladders.len(), levels.len())));
+        }
+        match self.qis.iter().zip(&self.ladders).zip(levels).find(|((_, l), j)| **j >= l.height()) {
+            Some(((q, l), j)) => Err(bad("node_invalid", format!("the ladder of \"{q}\" has levels 0 to {}, not {j}", l.height() - 1))),
+            None => Ok(()),
+        }
+    }
+
+    /// The figures of any node, feasible or not (levels in QI order); `node_invalid` for a
+    /// level past its ladder.
+    pub fn evaluate(&self, levels: &[usize]) -> Result<Figures> {
+        self.check(levels)?;
+        Ok(node::evaluate(&self.base, &self.ladders, &self.rules, levels).0)
     }
 
     /// The exact search (Sec 3-4).
@@ -269,6 +282,7 @@ impl Protector {
         if let Some(j) = table.columns.iter().position(|c| !c.is_retained()) {
             return Err(Error::config("not_retained", "this column was not kept in memory: the release cannot be written from the kept table").in_column(&table.header[j]));
         }
+        self.check(levels)?;
         let (_, suppressed) = node::evaluate(&self.base, &self.ladders, &self.rules, levels);
         Ok(Release::new(table, &self.base, &self.ladders, &self.qi_columns, levels, suppressed, self.params.suppressed))
     }
@@ -300,4 +314,116 @@ pub fn release_csv(table: &Table, norm: &Normaliser, params: &ProtectParams) -> 
         }
     };
     Ok(p.release(table, &levels)?.to_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::read::TableReader;
+
+    const G_P1: &str = "age,zip,sex,diagnosis\n34,10489,F,flu\n36,10482,F,asthma\n38,10441,M,flu\n41,10489,M,diabetes\n43,10485,F,flu\n47,10441,F,asthma\n52,10312,M,flu\n55,10318,M,diabetes\n57,10312,F,flu\n59,10399,M,asthma\n61,10312,F,flu\n,10489,M,flu\n";
+
+    fn table(csv: &str) -> Table {
+        let config = crate::config::AuditConfig::default();
+        let mut reader = TableReader::new(config.table_settings().unwrap());
+        reader.push(csv.as_bytes()).unwrap();
+        reader.finish().unwrap().table
+    }
+
+    fn k2(ladders: &[(&str, Ladder)]) -> ProtectParams {
+        ProtectParams {
+            quasi_identifiers: vec!["age".into(), "zip".into(), "sex".into()],
+            ladders: ladders.iter().map(|(q, l)| (q.to_string(), l.clone())).collect(),
+            criteria: Criteria { k: Some(2), ..Criteria::default() },
+            ..ProtectParams::default()
+        }
+    }
+
+    fn error(csv: &str, p: &ProtectParams) -> Error {
+        protect(&table(csv), &Normaliser::default(), p).unwrap_err()
+    }
+
+    #[test]
+    fn a_hierarchy_that_does_not_nest_is_named() {
+        let h = Ladder::Hierarchy { csv: "34;30-39;<40\n36;30-39;>=35\n".into() };
+        let e = error(G_P1, &k2(&[("age", h)]));
+        assert_eq!((e.code, e.column.as_deref()), ("ladder_not_nested", Some("age")));
+        assert!(e.message.contains("level 1") && e.message.contains("\"34\"") && e.message.contains("\"36\""), "{}", e.message);
+    }
+
+    #[test]
+    fn values_missing_from_a_hierarchy_are_counted_and_the_first_five_named() {
+        let e = error(G_P1, &k2(&[("age", Ladder::Hierarchy { csv: "34,young\n36,young\n".into() })]));
+        assert_eq!(e.code, "ladder_value_unmapped");
+        assert!(e.message.starts_with("9 value(s) of \"age\"") && e.message.ends_with("\"38\", \"41\", \"43\", \"47\", \"52\""), "{}", e.message);
+    }
+
+    #[test]
+    fn a_hierarchy_ending_in_one_label_gets_no_star() {
+        let k1 = ProtectParams { criteria: Criteria { k: Some(1), ..Criteria::default() }, ..k2(&[("sex", Ladder::Hierarchy { csv: "F;person\nM;person\n".into() })]) };
+        let p = Protector::new(&table(G_P1), &Normaliser::default(), &k1).unwrap();
+        let sex = &p.ladders[2];
+        assert_eq!((sex.height(), sex.levels[1].texts[2].as_str(), sex.to_arx_csv()), (2, "person", "F;person\nM;person\n".to_string()));
+        // The blank age takes the top label `*` at the top, and stays blank below it.
+        let release = String::from_utf8(p.release(&table(G_P1), &[1, 0, 1]).unwrap().to_bytes()).unwrap();
+        assert!(release.ends_with("*,10489,person,flu\n"), "{release}");
+        let release = String::from_utf8(p.release(&table(G_P1), &[0, 0, 0]).unwrap().to_bytes()).unwrap();
+        assert!(release.ends_with("\n,10489,M,flu\n"), "{release}");
+        assert_eq!(p.release(&table(G_P1), &[2, 0, 0]).err().map(|e| e.code), Some("node_invalid"));
+    }
+
+    #[test]
+    fn cells_a_ladder_cannot_read_are_named_with_their_line() {
+        let csv = "age,zip,sex\n34,1,F\nforty,2,M\n";
+        let e = error(csv, &k2(&[("age", Ladder::Bands { widths: vec![10.0], bottom: None, top: None })]));
+        assert_eq!((e.code, e.line, e.column.as_deref()), ("ladder_not_numeric", Some(3), Some("age")));
+        let csv = "age,zip,sex\n03.04.2021,1,F\n12.11.2020,2,M\nsoon,3,M\n";
+        let e = error(csv, &k2(&[("age", Ladder::Dates { levels: vec![DateLevel::Month] })]));
+        assert_eq!((e.code, e.line), ("ladder_not_date", Some(4)));
+    }
+
+    #[test]
+    fn dates_of_the_column_s_written_form() {
+        let csv = "age,zip,sex\n03.04.2021,1,F\n12.11.2020,2,M\n28.11.2020,3,M\n";
+        let p = k2(&[("age", Ladder::Dates { levels: vec![DateLevel::Month, DateLevel::Quarter, DateLevel::Year] })]);
+        let p = Protector::new(&table(csv), &Normaliser::default(), &p).unwrap();
+        assert_eq!(p.ladders[0].to_arx_csv(), "03.04.2021;2021-04;2021-Q2;2021;*\n12.11.2020;2020-11;2020-Q4;2020;*\n28.11.2020;2020-11;2020-Q4;2020;*\n");
+        assert_eq!(p.ladders[0].levels.iter().map(|l| l.distinct).collect::<Vec<_>>(), vec![3, 2, 2, 2, 1]);
+    }
+
+    #[test]
+    fn settings_protect_refuses() {
+        let wildcard = ProtectParams { missing_policy: MissingPolicy::Wildcard, ..k2(&[]) };
+        assert_eq!(error(G_P1, &wildcard).code, "protect_wildcard_unsupported");
+        let e = error(G_P1, &ProtectParams { max_nodes: 7, ..k2(&[("age", Ladder::Bands { widths: vec![10.0, 20.0], bottom: None, top: None })]) });
+        assert_eq!(e.code, "too_many_nodes");
+        assert!(e.message.contains("16 nodes") && e.message.contains("\"age\" has the most levels (4)"), "{}", e.message);
+        assert_eq!(error(G_P1, &ProtectParams { criteria: Criteria::default(), ..k2(&[]) }).code, "no_criteria");
+        assert_eq!(error(G_P1, &ProtectParams { criteria: Criteria { l: Some(2), ..Criteria::default() }, ..k2(&[]) }).code, "no_sensitive_attribute");
+        let none = protect(&table(G_P1), &Normaliser::default(), &ProtectParams { quasi_identifiers: Vec::new(), ..k2(&[]) }).unwrap();
+        assert_eq!((none.status, none.reason), (crate::metric::Status::NotApplicable, Some("no_quasi_identifiers")));
+    }
+
+    #[test]
+    fn without_a_feasible_node_the_closest_is_reported() {
+        // k = 20 over 12 records: every node suppresses all 12; the lowest node is closest.
+        let p = ProtectParams { criteria: Criteria { k: Some(20), ..Criteria::default() }, ..k2(&[]) };
+        let r = protect(&table(G_P1), &Normaliser::default(), &p).unwrap();
+        assert_eq!((r.value.clone(), r.warnings.clone()), (serde_json::Value::Null, vec!["no_feasible_node"]));
+        let closest = &r.details["closest"];
+        assert_eq!((closest["levels"].clone(), closest["records_suppressed"].clone()), (serde_json::json!({ "age": 0, "zip": 0, "sex": 0 }), serde_json::json!(12)));
+        assert_eq!((r.details["nodes_total"].clone(), r.details["nodes_evaluated"].clone()), (serde_json::json!(8), serde_json::json!(8)));
+    }
+
+    #[test]
+    fn under_drop_records_with_a_blank_qi_are_out_of_scope_and_not_written() {
+        let node = BTreeMap::from([("age".to_string(), 3), ("zip".to_string(), 2)]);
+        let bands = Ladder::Bands { widths: vec![10.0, 20.0], bottom: None, top: None };
+        let p = ProtectParams { missing_policy: MissingPolicy::Drop, node: Some(node), ..k2(&[("age", bands), ("zip", Ladder::Prefix { lengths: vec![4, 3] })]) };
+        let r = protect(&table(G_P1), &Normaliser::default(), &p).unwrap();
+        assert_eq!((r.details["records_in_scope"].clone(), r.details["records_out_of_scope"].clone()), (serde_json::json!(11), serde_json::json!(1)));
+        let release = String::from_utf8(release_csv(&table(G_P1), &Normaliser::default(), &p).unwrap()).unwrap();
+        assert_eq!(release.lines().count(), 12);
+        assert!(!release.contains(",10489,M,flu\n"));
+    }
 }

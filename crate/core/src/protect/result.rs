@@ -60,6 +60,7 @@ pub fn result(p: &Protector, s: &Search) -> MetricResult {
         "suppressed": params.suppressed,
         "objective": params.objective,
         "records_in_scope": p.records(),
+        "records_out_of_scope": p.rows() - p.records(),
         "best": Value::Null,
     });
     if p.records() == 0 {
