@@ -132,7 +132,8 @@ fn g_p1_applied() {
     let removed = String::from_utf8(release_csv(&t, &Normaliser::default(), &p).unwrap()).unwrap();
     assert_eq!(removed.lines().count(), 11);
     assert!(!removed.contains("103**,F"));
-    let starred = String::from_utf8(release_csv(&t, &Normaliser::default(), &ProtectParams { suppressed: pseudolens_core::Suppressed::Star, ..p }).unwrap()).unwrap();
+    let starred =
+        String::from_utf8(release_csv(&t, &Normaliser::default(), &ProtectParams { suppressed: pseudolens_core::Suppressed::Star, ..p }).unwrap()).unwrap();
     assert_eq!(starred.lines().filter(|l| *l == "*,*,*,flu").count(), 2);
 }
 

@@ -48,7 +48,7 @@ fn given(q: usize, v: &str, widths: &[i64], lengths: &[usize]) -> Vec<String> {
 
 /// The brute-force model: every QI's label per level for each record, from the definitions.
 struct Model {
-    /// Per record in scope: per QI, per level, its label (`None`: blank).
+    /// Per QI: per record in scope, per level, its label (`None`: blank).
     labels: Vec<Vec<Vec<Option<String>>>>,
     /// Per record in scope, the SA.
     sa: Vec<&'static str>,
@@ -60,7 +60,7 @@ struct Model {
 fn model(rows: &[Row], widths: &[i64], lengths: &[usize], hierarchy: bool, drop: bool) -> Model {
     let scope: Vec<&Row> = rows.iter().filter(|r| !drop || (r.0.is_some() && r.1.is_some() && r.2.is_some())).collect();
     let cells = |r: &Row| -> [Option<String>; 3] { [r.0.map(|n| n.to_string()), r.1.map(str::to_string), r.2.map(str::to_string)] };
-    let mut labels = vec![vec![Vec::new(); 3]; scope.len()];
+    let mut labels = Vec::new();
     let mut cost = Vec::new();
     let mut heights = Vec::new();
     for q in 0..3 {
@@ -79,13 +79,15 @@ fn model(rows: &[Row], widths: &[i64], lengths: &[usize], hierarchy: bool, drop:
         let top_label = if last_single { levels.pop().unwrap().values().next().unwrap().clone() } else { "*".to_string() };
         let d = values.len();
         let mut q_cost = Vec::new();
-        for (r, row) in scope.iter().enumerate() {
+        let mut q_labels = Vec::new();
+        for row in &scope {
             let v = cells(row)[q].clone();
             let mut per_level: Vec<Option<String>> = levels.iter().map(|l| v.as_ref().map(|v| l[v].clone())).collect();
             per_level.push(Some(top_label.clone()));
-            labels[r][q] = per_level;
+            q_labels.push(per_level);
         }
-        for (j, level) in levels.iter().enumerate() {
+        labels.push(q_labels);
+        for level in &levels {
             q_cost.push(
                 scope
                     .iter()
@@ -95,7 +97,6 @@ fn model(rows: &[Row], widths: &[i64], lengths: &[usize], hierarchy: bool, drop:
                     })
                     .collect(),
             );
-            let _ = j;
         }
         q_cost.push(scope.iter().map(|row| if cells(row)[q].is_some() && d > 1 { 1.0 } else { 0.0 }).collect());
         heights.push(levels.len() + 1);
@@ -133,7 +134,7 @@ fn brute(m: &Model, node: &[usize], c: &Criteria, ordered: bool, s_max: f64, tau
     let n = m.sa.len();
     let mut classes: BTreeMap<Vec<Option<String>>, Vec<usize>> = BTreeMap::new();
     for r in 0..n {
-        classes.entry((0..3).map(|q| m.labels[r][q][node[q]].clone()).collect()).or_default().push(r);
+        classes.entry(node.iter().enumerate().map(|(q, &l)| m.labels[q][r][l].clone()).collect()).or_default().push(r);
     }
     let (mut s, mut kept_classes, mut kept, mut k, mut at_risk, mut disc) = (0u64, 0u64, 0u64, u64::MAX, 0u64, 0u64);
     let mut suppressed = vec![false; n];
@@ -158,9 +159,9 @@ fn brute(m: &Model, node: &[usize], c: &Criteria, ordered: bool, s_max: f64, tau
         }
     }
     let mut penalty = 0.0;
-    for r in 0..n {
-        for q in 0..3 {
-            penalty += if suppressed[r] { 1.0 } else { m.cost[q][node[q]][r] };
+    for (r, &gone) in suppressed.iter().enumerate() {
+        for (q, &l) in node.iter().enumerate() {
+            penalty += if gone { 1.0 } else { m.cost[q][l][r] };
         }
     }
     let average_risk = (kept > 0).then(|| kept_classes as f64 / kept as f64);

@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 
 use super::base::{Base, DROPPED, EXCLUDED};
+use super::csv::write_field;
 use super::ladder::BuiltLadder;
 use crate::table::Table;
 
@@ -21,25 +22,6 @@ pub enum Suppressed {
     Remove,
     /// Written with every QI cell `*` (as ARX writes them).
     Star,
-}
-
-/// Writes one field: quoted (quotes doubled) only when it holds the delimiter, a quote, a
-/// line feed or a carriage return.
-pub fn write_field(out: &mut Vec<u8>, field: &str, delimiter: &[u8]) {
-    let b = field.as_bytes();
-    let needs = b.iter().any(|&c| c == b'"' || c == b'\n' || c == b'\r') || (!delimiter.is_empty() && b.windows(delimiter.len()).any(|w| w == delimiter));
-    if !needs {
-        out.extend_from_slice(b);
-        return;
-    }
-    out.push(b'"');
-    for &c in b {
-        if c == b'"' {
-            out.push(b'"');
-        }
-        out.push(c);
-    }
-    out.push(b'"');
 }
 
 /// The release of one node of a kept table, ready to be written range by range.
@@ -58,7 +40,15 @@ pub struct Release<'a> {
 
 impl<'a> Release<'a> {
     /// The release of the node `levels`: `qi` the QIs' columns, `suppressed` per level-0 class.
-    pub(super) fn new(table: &'a Table, base: &'a Base, ladders: &'a [BuiltLadder], qi: &[usize], levels: &[usize], suppressed: Vec<bool>, mode: Suppressed) -> Release<'a> {
+    pub(super) fn new(
+        table: &'a Table,
+        base: &'a Base,
+        ladders: &'a [BuiltLadder],
+        qi: &[usize],
+        levels: &[usize],
+        suppressed: Vec<bool>,
+        mode: Suppressed,
+    ) -> Release<'a> {
         let mut qi_of = vec![None; table.header.len()];
         for (a, &j) in qi.iter().enumerate() {
             qi_of[j] = Some(a);
@@ -142,23 +132,5 @@ impl<'a> Release<'a> {
         self.write_header(&mut out);
         self.write_rows(0, self.rows(), &mut out);
         out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fields_are_quoted_only_where_needed() {
-        let mut out = Vec::new();
-        for f in ["plain", "a,b", "say \"hi\"", "two\nlines", "semi;colon", ""] {
-            write_field(&mut out, f, b",");
-            out.push(b'|');
-        }
-        assert_eq!(String::from_utf8(out).unwrap(), "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"|semi;colon||");
-        let mut out = Vec::new();
-        write_field(&mut out, "semi;colon", b";");
-        assert_eq!(out, b"\"semi;colon\"");
     }
 }

@@ -49,7 +49,7 @@ pub struct Base {
 }
 
 /// The codes of a column, which must be kept (`not_retained` otherwise).
-fn codes<'t>(table: &'t Table, j: usize) -> Result<&'t Codes> {
+fn codes(table: &Table, j: usize) -> Result<&Codes> {
     table.columns[j].codes.as_ref().ok_or_else(|| {
         let why = table.not_retained.clone().unwrap_or_else(|| format!("more than {} distinct values", crate::table::RETAIN_CAP));
         Error::config("not_retained", format!("this column was not kept in memory ({why}): it cannot be protected")).in_column(&table.header[j])

@@ -59,7 +59,10 @@ impl Bands {
         if widths.is_empty() {
             return Err(invalid("no width is given".into()));
         }
-        let decimals: Vec<Decimal> = widths.iter().map(|&w| Decimal::of(w).filter(|d| d.units > 0).ok_or_else(|| invalid(format!("width {w} is not a positive number")))).collect::<Result<_>>()?;
+        let decimals: Vec<Decimal> = widths
+            .iter()
+            .map(|&w| Decimal::of(w).filter(|d| d.units > 0).ok_or_else(|| invalid(format!("width {w} is not a positive number"))))
+            .collect::<Result<_>>()?;
         for b in [bottom, top].into_iter().flatten() {
             if !b.is_finite() {
                 return Err(invalid(format!("{b} is not a number")));
@@ -74,11 +77,7 @@ impl Bands {
         let widths: Vec<i128> = decimals.iter().map(|d| d.at(scale).ok_or_else(|| invalid("a width has too many digits".into()))).collect::<Result<_>>()?;
         for pair in widths.windows(2) {
             if pair[1] <= pair[0] || pair[1] % pair[0] != 0 {
-                return Err(invalid(format!(
-                    "width {} is not a larger whole multiple of {}",
-                    decimal_text(pair[1], scale),
-                    decimal_text(pair[0], scale)
-                )));
+                return Err(invalid(format!("width {} is not a larger whole multiple of {}", decimal_text(pair[1], scale), decimal_text(pair[0], scale))));
             }
         }
         Ok(Bands { widths, scale, bottom, top })
@@ -221,20 +220,28 @@ mod tests {
     #[test]
     fn bands_are_written_in_their_shortest_decimal_form() {
         let b = Bands::new("age", &[10.0, 20.0], None, None).unwrap();
-        assert_eq!((b.label(34.0, 1), b.label(34.0, 2), b.label(40.0, 1), b.label(-1.0, 1)), ("[30,40)".into(), "[20,40)".into(), "[40,50)".into(), "[-10,0)".into()));
+        assert_eq!(
+            (b.label(34.0, 1), b.label(34.0, 2), b.label(40.0, 1), b.label(-1.0, 1)),
+            ("[30,40)".into(), "[20,40)".into(), "[40,50)".into(), "[-10,0)".into())
+        );
         let half = Bands::new("x", &[0.5, 1.0], None, None).unwrap();
         assert_eq!((half.label(0.7, 1), half.label(0.7, 2), half.label(1.25, 1)), ("[0.5,1)".into(), "[0,1)".into(), "[1,1.5)".into()));
         // 0.3 / 0.1 is 2.9999999999999996 in binary64: the band is still [0.3,0.4).
         let tenth = Bands::new("x", &[0.1], None, None).unwrap();
         assert_eq!(tenth.label(0.3, 1), "[0.3,0.4)");
         let coded = Bands::new("age", &[10.0], Some(18.0), Some(90.0)).unwrap();
-        assert_eq!((coded.label(17.0, 1), coded.label(18.0, 1), coded.label(90.0, 1), coded.label(89.5, 1)), ("<18".into(), "[10,20)".into(), ">=90".into(), "[80,90)".into()));
+        assert_eq!(
+            (coded.label(17.0, 1), coded.label(18.0, 1), coded.label(90.0, 1), coded.label(89.5, 1)),
+            ("<18".into(), "[10,20)".into(), ">=90".into(), "[80,90)".into())
+        );
         assert_eq!(b.describe(2), "bands of 20");
     }
 
     #[test]
     fn bands_must_grow_by_whole_multiples() {
-        for (widths, bottom, top) in [(vec![10.0, 15.0], None, None), (vec![10.0, 10.0], None, None), (vec![0.0], None, None), (vec![], None, None), (vec![5.0], Some(9.0), Some(3.0))] {
+        for (widths, bottom, top) in
+            [(vec![10.0, 15.0], None, None), (vec![10.0, 10.0], None, None), (vec![0.0], None, None), (vec![], None, None), (vec![5.0], Some(9.0), Some(3.0))]
+        {
             assert_eq!(Bands::new("age", &widths, bottom, top).unwrap_err().code, "ladder_invalid", "{widths:?}");
         }
         assert!(Bands::new("x", &[0.5, 1.5, 4.5], None, None).is_ok());
@@ -242,8 +249,14 @@ mod tests {
 
     #[test]
     fn dates_and_prefixes() {
-        assert_eq!((DateLevel::Month.label(2022, 4), DateLevel::Quarter.label(2022, 4), DateLevel::Quarter.label(2022, 12), DateLevel::Year.label(987, 1)), ("2022-04".into(), "2022-Q2".into(), "2022-Q4".into(), "0987".into()));
-        assert_eq!((prefix("10489", 4), prefix("10489", 3), prefix("104", 4), prefix("Zürich", 2)), ("1048*".into(), "104**".into(), "104".into(), "Zü****".into()));
+        assert_eq!(
+            (DateLevel::Month.label(2022, 4), DateLevel::Quarter.label(2022, 4), DateLevel::Quarter.label(2022, 12), DateLevel::Year.label(987, 1)),
+            ("2022-04".into(), "2022-Q2".into(), "2022-Q4".into(), "0987".into())
+        );
+        assert_eq!(
+            (prefix("10489", 4), prefix("10489", 3), prefix("104", 4), prefix("Zürich", 2)),
+            ("1048*".into(), "104**".into(), "104".into(), "Zü****".into())
+        );
     }
 
     #[test]

@@ -115,7 +115,8 @@ impl BuiltLadder {
             None => (Vec::new(), Vec::new()),
             Some(l) => given(qi, l, &values, reading, label, line)?,
         };
-        let rows: Vec<Vec<&str>> = values.iter().enumerate().map(|(i, (_, v))| std::iter::once(v.as_str()).chain(given.iter().map(|g| g[i].as_str())).collect()).collect();
+        let rows: Vec<Vec<&str>> =
+            values.iter().enumerate().map(|(i, (_, v))| std::iter::once(v.as_str()).chain(given.iter().map(|g| g[i].as_str())).collect()).collect();
         check_nested(qi, rows.iter().map(|r| r.as_slice()))?;
         let mut levels = vec![level(&values, codes, |i| values[i].1.clone(), "value".into())];
         for (j, name) in names.into_iter().enumerate() {
@@ -152,7 +153,7 @@ impl BuiltLadder {
                 if i > 0 {
                     out.push(b';');
                 }
-                super::apply::write_field(&mut out, f, b";");
+                super::csv::write_field(&mut out, f, b";");
             }
             out.push(b'\n');
         }
@@ -192,7 +193,14 @@ fn level(values: &[(u32, String)], codes: usize, label: impl Fn(usize) -> String
 }
 
 /// The labels of every value at each level the ladder gives (`1 ..`), and the levels' names.
-fn given(qi: &str, ladder: &Ladder, values: &[(u32, String)], reading: ColumnReading, label: &dyn Fn(&str) -> String, line: &dyn Fn(u32) -> u64) -> Result<Given> {
+fn given(
+    qi: &str,
+    ladder: &Ladder,
+    values: &[(u32, String)],
+    reading: ColumnReading,
+    label: &dyn Fn(&str) -> String,
+    line: &dyn Fn(u32) -> u64,
+) -> Result<Given> {
     let invalid = |why: &str| Error::config("ladder_invalid", format!("the ladder of \"{qi}\": {why}")).in_column(qi);
     let per_value = |f: &dyn Fn(&str) -> Option<Vec<String>>, code: &'static str, what: &str| -> Result<Vec<Vec<String>>> {
         let mut out: Vec<Vec<String>> = Vec::new();
@@ -210,7 +218,8 @@ fn given(qi: &str, ladder: &Ladder, values: &[(u32, String)], reading: ColumnRea
     match ladder {
         Ladder::Bands { widths, bottom, top } => {
             let bands = Bands::new(qi, widths, *bottom, *top)?;
-            let number = |t: &str| crate::ingest::cell::parse_num(t).or_else(|| reading.decimal_comma.then(|| crate::ingest::cell::parse_comma_num(t)).flatten());
+            let number =
+                |t: &str| crate::ingest::cell::parse_num(t).or_else(|| reading.decimal_comma.then(|| crate::ingest::cell::parse_comma_num(t)).flatten());
             let labels = per_value(&|v| number(v).map(|x| (1..=bands.levels()).map(|j| bands.label(x, j)).collect()), "ladder_not_numeric", "a number")?;
             Ok((pad(labels, bands.levels(), values.len()), (1..=bands.levels()).map(|j| bands.describe(j)).collect()))
         }

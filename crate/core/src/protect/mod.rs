@@ -6,10 +6,11 @@
 //! - Sec 1 ladders: [`ladder`] (kinds, nesting, ARX's layout) and [`labels`];
 //! - Sec 2-3 the classes of a node, merged from the level-0 class table: [`base`], [`node`];
 //! - Sec 3-4 the search, the best node, minimal nodes, Pareto front: [`search`];
-//! - Sec 5 apply: [`apply`]; Sec 6 the result: [`result`].
+//! - Sec 5 apply: [`apply`] (its fields: [`csv`]); Sec 6 the result: [`result`].
 
 pub mod apply;
 pub mod base;
+pub mod csv;
 pub mod labels;
 pub mod ladder;
 pub mod node;
@@ -196,7 +197,11 @@ impl Protector {
                     let date = profile.date_form.or_else(|| norm.date_form(q));
                     if date.is_none() && !profile.ambiguous_date_forms.is_empty() {
                         let forms: Vec<&str> = profile.ambiguous_date_forms.iter().map(|f| f.name()).collect();
-                        return Err(Error::config("date_form_ambiguous", format!("the dates of \"{q}\" read in several forms ({}): set its date form", forms.join(", "))).in_column(q));
+                        return Err(Error::config(
+                            "date_form_ambiguous",
+                            format!("the dates of \"{q}\" read in several forms ({}): set its date form", forms.join(", ")),
+                        )
+                        .in_column(q));
                     }
                     ColumnReading { date, decimal_comma: profile.decimal_comma }
                 }
@@ -280,7 +285,8 @@ impl Protector {
     /// (`not_retained` otherwise).
     pub fn release<'a>(&'a self, table: &'a Table, levels: &[usize]) -> Result<Release<'a>> {
         if let Some(j) = table.columns.iter().position(|c| !c.is_retained()) {
-            return Err(Error::config("not_retained", "this column was not kept in memory: the release cannot be written from the kept table").in_column(&table.header[j]));
+            return Err(Error::config("not_retained", "this column was not kept in memory: the release cannot be written from the kept table")
+                .in_column(&table.header[j]));
         }
         self.check(levels)?;
         let (_, suppressed) = node::evaluate(&self.base, &self.ladders, &self.rules, levels);
@@ -360,7 +366,10 @@ mod tests {
 
     #[test]
     fn a_hierarchy_ending_in_one_label_gets_no_star() {
-        let k1 = ProtectParams { criteria: Criteria { k: Some(1), ..Criteria::default() }, ..k2(&[("sex", Ladder::Hierarchy { csv: "F;person\nM;person\n".into() })]) };
+        let k1 = ProtectParams {
+            criteria: Criteria { k: Some(1), ..Criteria::default() },
+            ..k2(&[("sex", Ladder::Hierarchy { csv: "F;person\nM;person\n".into() })])
+        };
         let p = Protector::new(&table(G_P1), &Normaliser::default(), &k1).unwrap();
         let sex = &p.ladders[2];
         assert_eq!((sex.height(), sex.levels[1].texts[2].as_str(), sex.to_arx_csv()), (2, "person", "F;person\nM;person\n".to_string()));
@@ -411,7 +420,10 @@ mod tests {
         let r = protect(&table(G_P1), &Normaliser::default(), &p).unwrap();
         assert_eq!((r.value.clone(), r.warnings.clone()), (serde_json::Value::Null, vec!["no_feasible_node"]));
         let closest = &r.details["closest"];
-        assert_eq!((closest["levels"].clone(), closest["records_suppressed"].clone()), (serde_json::json!({ "age": 0, "zip": 0, "sex": 0 }), serde_json::json!(12)));
+        assert_eq!(
+            (closest["levels"].clone(), closest["records_suppressed"].clone()),
+            (serde_json::json!({ "age": 0, "zip": 0, "sex": 0 }), serde_json::json!(12))
+        );
         assert_eq!((r.details["nodes_total"].clone(), r.details["nodes_evaluated"].clone()), (serde_json::json!(8), serde_json::json!(8)));
     }
 
@@ -419,7 +431,8 @@ mod tests {
     fn under_drop_records_with_a_blank_qi_are_out_of_scope_and_not_written() {
         let node = BTreeMap::from([("age".to_string(), 3), ("zip".to_string(), 2)]);
         let bands = Ladder::Bands { widths: vec![10.0, 20.0], bottom: None, top: None };
-        let p = ProtectParams { missing_policy: MissingPolicy::Drop, node: Some(node), ..k2(&[("age", bands), ("zip", Ladder::Prefix { lengths: vec![4, 3] })]) };
+        let p =
+            ProtectParams { missing_policy: MissingPolicy::Drop, node: Some(node), ..k2(&[("age", bands), ("zip", Ladder::Prefix { lengths: vec![4, 3] })]) };
         let r = protect(&table(G_P1), &Normaliser::default(), &p).unwrap();
         assert_eq!((r.details["records_in_scope"].clone(), r.details["records_out_of_scope"].clone()), (serde_json::json!(11), serde_json::json!(1)));
         let release = String::from_utf8(release_csv(&table(G_P1), &Normaliser::default(), &p).unwrap()).unwrap();

@@ -41,7 +41,10 @@ impl Lattice {
             let (most, h) = heights.iter().enumerate().max_by_key(|&(i, h)| (h, std::cmp::Reverse(i))).map_or((0, 0), |(i, &h)| (i, h));
             return Err(Error::config(
                 "too_many_nodes",
-                format!("the lattice has {size} nodes, more than max_nodes ({max_nodes}); the ladder of \"{}\" has the most levels ({h}): give it fewer", names[most]),
+                format!(
+                    "the lattice has {size} nodes, more than max_nodes ({max_nodes}); the ladder of \"{}\" has the most levels ({h}): give it fewer",
+                    names[most]
+                ),
             ));
         }
         let mut strides = vec![1usize; heights.len()];
@@ -78,7 +81,7 @@ impl Lattice {
 
     /// The nodes one level below node `i` in one QI.
     fn below(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        self.strides.iter().zip(&self.heights).filter(move |&(&s, &h)| i / s % h > 0).map(move |(&s, _)| i - s)
+        self.strides.iter().zip(&self.heights).filter(move |&(&s, &h)| !(i / s).is_multiple_of(h)).map(move |(&s, _)| i - s)
     }
 }
 
@@ -162,9 +165,9 @@ pub fn search(base: &Base, ladders: &[BuiltLadder], rules: &Rules, lattice: Latt
         (rounded(f.average_risk.unwrap_or(0.0)), rounded(f.loss))
     });
     let closest = if feasible.is_empty() {
-        for i in 0..size {
-            if nodes[i].is_none() {
-                nodes[i] = Some(evaluate(base, ladders, rules, &lattice.levels(i)).0);
+        for (i, node) in nodes.iter_mut().enumerate() {
+            if node.is_none() {
+                *node = Some(evaluate(base, ladders, rules, &lattice.levels(i)).0);
                 evaluated += 1;
             }
         }
