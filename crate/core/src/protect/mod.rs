@@ -3,6 +3,7 @@
 //! search of that lattice for the criteria `k`, distinct `l`, `t` and a maximum average risk,
 //! and the release of a chosen node as CSV.
 //!
+//! - the settings: [`params`];
 //! - Sec 1 ladders: [`ladder`] (kinds, nesting, ARX's layout) and [`labels`];
 //! - Sec 2-3 the classes of a node, merged from the level-0 class table: [`base`], [`node`];
 //! - Sec 3-4 the search, the best node, minimal nodes, Pareto front: [`search`];
@@ -14,17 +15,17 @@ pub mod csv;
 pub mod labels;
 pub mod ladder;
 pub mod node;
+pub mod params;
 pub mod result;
 pub mod search;
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 pub use apply::{Release, Suppressed};
 pub use labels::DateLevel;
 pub use ladder::{BuiltLadder, ColumnReading, Ladder};
 pub use node::Figures;
+pub use params::{Criteria, DEFAULT_MAX_NODES, ProtectParams, TDistance};
 pub use search::{Objective, Search};
 
 use base::Base;
@@ -36,90 +37,6 @@ use crate::ingest::cell::Normaliser;
 use crate::metric::MetricResult;
 use crate::table::Table;
 use crate::table::classes::MissingPolicy;
-
-/// The default most nodes a lattice may have (Sec 2).
-pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
-
-/// The t-closeness distance of the `t` criterion (attribute-risk.md Sec 3).
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TDistance {
-    /// Ordered for a numeric SA, else equal.
-    #[default]
-    Auto,
-    /// The equal distance.
-    Equal,
-    /// The ordered distance (a numeric SA; else `sa_not_ordered`).
-    Ordered,
-}
-
-/// The privacy criteria (Sec 3), each optional, at least one given.
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Criteria {
-    /// A class smaller than `k` violates it.
-    pub k: Option<u64>,
-    /// A class with fewer than `l` distinct values of some SA violates it.
-    pub l: Option<u64>,
-    /// A class farther than `t` from some SA's distribution over `O` violates it.
-    pub t: Option<f64>,
-    /// The distance of `t`.
-    pub t_distance: TDistance,
-    /// The largest average risk `K' / N'` of a feasible node.
-    pub average_risk: Option<f64>,
-}
-
-/// Settings of the protect family (spec protect.md).
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ProtectParams {
-    /// The quasi-identifiers (taken in column order).
-    pub quasi_identifiers: Vec<String>,
-    /// The sensitive attributes of `l` and `t`.
-    pub sensitive: Vec<String>,
-    /// The ladder of each QI; a QI without one gets (value, `*`).
-    pub ladders: BTreeMap<String, Ladder>,
-    /// The criteria.
-    pub criteria: Criteria,
-    /// `s_max`: the share of the records in scope that may be suppressed, in `[0, 1]`.
-    pub suppression_limit: f64,
-    /// What orders the feasible nodes.
-    pub objective: Objective,
-    /// What the release does with suppressed records.
-    pub suppressed: Suppressed,
-    /// The most nodes the lattice may have.
-    pub max_nodes: u64,
-    /// `ordinary` or `drop` (`wildcard`: `protect_wildcard_unsupported`).
-    pub missing_policy: MissingPolicy,
-    /// Records whose QI cells are all `SUPPRESSED` leave the scope (README Sec 7).
-    pub exclude_suppressed_rows: bool,
-    /// `tau` of the records at risk (identity-risk.md Sec 5).
-    pub risk_threshold: f64,
-    /// The node to apply, `{qi: level}` (a QI not named: level 0); `None`: the best node.
-    pub node: Option<BTreeMap<String, usize>>,
-}
-
-impl Default for ProtectParams {
-    fn default() -> Self {
-        ProtectParams {
-            quasi_identifiers: Vec::new(),
-            sensitive: Vec::new(),
-            ladders: BTreeMap::new(),
-            criteria: Criteria::default(),
-            suppression_limit: 0.0,
-            objective: Objective::Loss,
-            suppressed: Suppressed::Remove,
-            max_nodes: DEFAULT_MAX_NODES,
-            missing_policy: MissingPolicy::Ordinary,
-            exclude_suppressed_rows: true,
-            risk_threshold: 0.2,
-            node: None,
-        }
-    }
-}
 
 /// A table prepared for protection: its QIs in column order, their ladders, the level-0
 /// classes and the rules. Any node's figures and release come from it without reading the
@@ -411,6 +328,22 @@ mod tests {
         assert_eq!(error(G_P1, &ProtectParams { criteria: Criteria { l: Some(2), ..Criteria::default() }, ..k2(&[]) }).code, "no_sensitive_attribute");
         let none = protect(&table(G_P1), &Normaliser::default(), &ProtectParams { quasi_identifiers: Vec::new(), ..k2(&[]) }).unwrap();
         assert_eq!((none.status, none.reason), (crate::metric::Status::NotApplicable, Some("no_quasi_identifiers")));
+    }
+
+    #[test]
+    fn the_three_ways_of_grouping_a_node_s_classes_agree() {
+        let bands = Ladder::Bands { widths: vec![10.0, 20.0], bottom: None, top: None };
+        let p = Protector::new(&table(G_P1), &Normaliser::default(), &k2(&[("age", bands), ("zip", Ladder::Prefix { lengths: vec![4, 3] })])).unwrap();
+        let lattice = p.lattice().unwrap();
+        for i in 0..lattice.size() {
+            let levels = lattice.levels(i);
+            let active: Vec<usize> = (0..3).filter(|&a| levels[a] + 1 < p.ladders[a].height()).collect();
+            let dense = node::grouped(&p.base, &p.ladders, &levels, u64::MAX);
+            assert_eq!(node::grouped(&p.base, &p.ladders, &levels, 0), dense, "{levels:?}");
+            assert_eq!(node::refined(&p.base, &p.ladders, &levels, &active, vec![0; p.base.classes.len()]), dense, "{levels:?}");
+        }
+        // (3,2,0): four classes (*,104**,F), (*,104**,M), (*,103**,M), (*,103**,F).
+        assert_eq!(node::grouped(&p.base, &p.ladders, &[3, 2, 0], 0).1, 4);
     }
 
     #[test]

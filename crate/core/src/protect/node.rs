@@ -109,18 +109,54 @@ pub fn evaluate(base: &Base, ladders: &[BuiltLadder], rules: &Rules, levels: &[u
     (figures, group.iter().map(|&g| violates[g as usize]).collect())
 }
 
-/// The class of the node of each level-0 class: the level-0 classes refined QI by QI by their
-/// label codes (a QI at its top level splits nothing); and the number of classes.
+/// The class of the node of each level-0 class, and the number of classes. Each class's key is
+/// its label codes in mixed radix (a QI at its top level splits nothing and is left out): a
+/// key below a few times the level-0 classes indexes an array, a larger one a hash table; a key
+/// past 64 bits refines the classes QI by QI.
 fn groups(base: &Base, ladders: &[BuiltLadder], levels: &[usize]) -> (Vec<u32>, usize) {
+    grouped(base, ladders, levels, (4 * base.classes.len() as u64).max(1 << 12))
+}
+
+/// [`groups`], keys up to `dense` indexing an array.
+pub(super) fn grouped(base: &Base, ladders: &[BuiltLadder], levels: &[usize], dense: u64) -> (Vec<u32>, usize) {
     let c0 = base.classes.len();
+    let active: Vec<usize> = (0..ladders.len()).filter(|&a| levels[a] + 1 < ladders[a].height()).collect();
+    let radix = |a: usize| ladders[a].levels[levels[a]].texts.len() as u64;
+    let product = active.iter().try_fold(1u64, |p, &a| p.checked_mul(radix(a)));
+    let key = |i: usize| active.iter().fold(0u64, |k, &a| k * radix(a) + u64::from(ladders[a].levels[levels[a]].map[base.class_codes[a][i] as usize]));
     let mut group = vec![0u32; c0];
-    let mut groups = usize::from(c0 > 0);
-    let mut ids: Map<u64, u32> = map();
-    for (a, ladder) in ladders.iter().enumerate() {
-        if levels[a] + 1 == ladder.height() {
-            continue;
+    match product {
+        Some(p) if p <= dense => {
+            let mut ids = vec![u32::MAX; p as usize];
+            let mut next = 0u32;
+            for (i, g) in group.iter_mut().enumerate() {
+                let id = &mut ids[key(i) as usize];
+                if *id == u32::MAX {
+                    *id = next;
+                    next += 1;
+                }
+                *g = *id;
+            }
+            (group, next as usize)
         }
-        let labels = &ladder.levels[levels[a]].map;
+        Some(_) => {
+            let mut ids: Map<u64, u32> = map();
+            for (i, g) in group.iter_mut().enumerate() {
+                let next = ids.len() as u32;
+                *g = *ids.entry(key(i)).or_insert(next);
+            }
+            (group, ids.len())
+        }
+        None => refined(base, ladders, levels, &active, group),
+    }
+}
+
+/// [`groups`] QI by QI: each class's group so far and its label code as one 64-bit key.
+pub(super) fn refined(base: &Base, ladders: &[BuiltLadder], levels: &[usize], active: &[usize], mut group: Vec<u32>) -> (Vec<u32>, usize) {
+    let mut groups = usize::from(!group.is_empty());
+    let mut ids: Map<u64, u32> = map();
+    for &a in active {
+        let labels = &ladders[a].levels[levels[a]].map;
         ids.clear();
         for (g, &code) in group.iter_mut().zip(&base.class_codes[a]) {
             let key = u64::from(*g) << 32 | u64::from(labels[code as usize]);
