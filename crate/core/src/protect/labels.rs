@@ -102,11 +102,13 @@ impl Bands {
         let at = |k: i128| (k * w) as f64 / ten;
         // floor(x / w) in binary64, then moved so that at(k) <= x < at(k + 1) holds for the
         // decimals themselves (x / w rounds: 0.3 / 0.1 is 2.9999999999999996).
-        let mut k = (x * ten / w as f64).floor() as i128;
-        while at(k + 1) <= x {
+        let (lowest, highest) = (i128::MIN / w + 1, i128::MAX / w - 1);
+        let mut k = ((x * ten / w as f64).floor() as i128).clamp(lowest, highest);
+        // (Clamped: a value past 10^36 gets the last band of the range, not a panic.)
+        while k < highest && at(k + 1) <= x {
             k += 1;
         }
-        while at(k) > x {
+        while k > lowest && at(k) > x {
             k -= 1;
         }
         format!("[{},{})", decimal_text(k * w, self.scale), decimal_text((k + 1) * w, self.scale))
@@ -235,6 +237,8 @@ mod tests {
             ("<18".into(), "[10,20)".into(), ">=90".into(), "[80,90)".into())
         );
         assert_eq!(b.describe(2), "bands of 20");
+        // A huge value gets a band, not a panic.
+        assert!(b.label(1e300, 1).starts_with('['));
     }
 
     #[test]
