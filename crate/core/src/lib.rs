@@ -11,7 +11,7 @@
 //!   uniqueness): [`identity::class_size`]; Sec 4-5 (record risk, R_internal, prosecutor,
 //!   risk distribution): [`identity::record_risk`].
 //! - balance.md (R_external, risk_r, safety, RUT, candidate choice): [`balance`].
-//! - protect.md (ladders, the lattice search, apply): [`protect`].
+//! - protect.md (ladders, the lattice search, apply): [`mod@protect`].
 
 // The core does no I/O: nothing it computes is printed, every figure goes into the report.
 #![warn(clippy::print_stdout, clippy::print_stderr)]

@@ -198,12 +198,17 @@ impl Protector {
         result::result(self, search)
     }
 
-    /// The release of the node `levels` (Sec 5): every column must be kept in memory
-    /// (`not_retained` otherwise).
+    /// The release of the node `levels` (Sec 5) of `table`, the table this protector was built
+    /// from (`table_differs` otherwise): every column must be kept in memory (`not_retained`
+    /// otherwise).
     pub fn release<'a>(&'a self, table: &'a Table, levels: &[usize]) -> Result<Release<'a>> {
         if let Some(j) = table.columns.iter().position(|c| !c.is_retained()) {
             return Err(Error::config("not_retained", "this column was not kept in memory: the release cannot be written from the kept table")
                 .in_column(&table.header[j]));
+        }
+        let rows = table.columns.first().and_then(|c| c.codes.as_ref()).map_or(0, |c| c.len());
+        if rows != self.base.row_class.len() || self.qi_columns.iter().zip(&self.qis).any(|(&j, q)| table.header.get(j) != Some(q)) {
+            return Err(bad("table_differs", "the release is written from the table the search was prepared on".into()));
         }
         self.check(levels)?;
         let (_, suppressed) = node::evaluate(&self.base, &self.ladders, &self.rules, levels);
@@ -296,6 +301,7 @@ mod tests {
         let release = String::from_utf8(p.release(&table(G_P1), &[0, 0, 0]).unwrap().to_bytes()).unwrap();
         assert!(release.ends_with("\n,10489,M,flu\n"), "{release}");
         assert_eq!(p.release(&table(G_P1), &[2, 0, 0]).err().map(|e| e.code), Some("node_invalid"));
+        assert_eq!(p.release(&table("age,zip,sex\n1,2,F\n"), &[0, 0, 0]).err().map(|e| e.code), Some("table_differs"));
     }
 
     #[test]
