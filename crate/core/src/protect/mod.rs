@@ -35,7 +35,7 @@ use search::Lattice;
 use crate::error::{Error, Result};
 use crate::ingest::cell::Normaliser;
 use crate::metric::MetricResult;
-use crate::table::Table;
+use crate::table::{Table, header};
 use crate::table::classes::MissingPolicy;
 
 /// A table prepared for protection: its QIs in column order, their ladders, the level-0
@@ -55,11 +55,6 @@ pub struct Protector {
 /// A settings error.
 fn bad(code: &'static str, message: String) -> Error {
     Error::config(code, message)
-}
-
-/// The column of `name`: `unknown_column` otherwise.
-fn column(table: &Table, name: &str) -> Result<usize> {
-    table.header.iter().position(|h| h == name).ok_or_else(|| bad("unknown_column", format!("there is no column \"{name}\"")))
 }
 
 impl Protector {
@@ -92,14 +87,14 @@ impl Protector {
                 return Err(bad("invalid_parameter", what.into()));
             }
         }
-        let mut qi_columns: Vec<usize> = p.quasi_identifiers.iter().map(|q| column(table, q)).collect::<Result<_>>()?;
+        let mut qi_columns: Vec<usize> = p.quasi_identifiers.iter().map(|q| header::find(&table.header, q)).collect::<Result<_>>()?;
         qi_columns.sort_unstable();
         qi_columns.dedup();
         let qis: Vec<String> = qi_columns.iter().map(|&j| table.header[j].clone()).collect();
         if let Some(q) = p.ladders.keys().find(|q| !qis.contains(q)) {
             return Err(bad("ladder_without_qi", format!("a ladder is given for \"{q}\", which is no quasi-identifier")));
         }
-        let sa_columns: Vec<usize> = p.sensitive.iter().map(|s| column(table, s)).collect::<Result<_>>()?;
+        let sa_columns: Vec<usize> = p.sensitive.iter().map(|s| header::find(&table.header, s)).collect::<Result<_>>()?;
         if let Some(s) = p.sensitive.iter().find(|s| qis.contains(s)) {
             return Err(bad("sensitive_is_qi", format!("\"{s}\" cannot be both a quasi-identifier and a sensitive attribute")));
         }
