@@ -69,7 +69,7 @@ mod contract;
 pub use advice::AdviceParams;
 pub use attack::AttackParams;
 pub use attribute::AttributeParams;
-pub use audit::{Audit, AuditPart, SplitAudit, TableSummary, audit_disjoint, audit_table, audit_table_with_control, class_statistics, sorting_bytes};
+pub use audit::{Audit, AuditPart, SplitAudit, TableSummary, audit_disjoint, audit_table, class_statistics, sorting_bytes};
 pub use balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination, WeightPreset, choose};
 pub use class_part::ClassPart;
 pub use config::{AuditConfig, DEFAULT_MEMORY_BUDGET};

@@ -457,7 +457,7 @@ impl KeptTable {
     /// file again).
     pub fn audit(&self, config: JsValue) -> Result<JsValue, JsValue> {
         let config = config_from(config)?;
-        reporting(|| self.sides.audit_table(&self.part.table, &config)).map(|r| to_js(&r)).map_err(|e| error(&e))
+        reporting(|| pseudolens_core::audit_table(&self.part.table, &config, &self.sides)).map(|r| to_js(&r)).map_err(|e| error(&e))
     }
 
     /// An audit with these settings in steps (`not_retained` as `audit`), whose attribution
@@ -465,14 +465,14 @@ impl KeptTable {
     /// the other metrics: `lattice()`, `finish_others()`, `complete(stats)`. The same report.
     pub fn start_audit(&self, config: JsValue) -> Result<PendingAudit, JsValue> {
         let config = config_from(config)?;
-        reporting(|| self.sides.start_audit(&self.part.table, &config)).map(|a| PendingAudit(Some(a))).map_err(|e| error(&e))
+        reporting(|| pseudolens_core::SplitAudit::start(&self.part.table, &config, &self.sides)).map(|a| PendingAudit(Some(a))).map_err(|e| error(&e))
     }
 
     /// The per-record CSV of an audit with these settings, from the table's row codes
     /// (`not_retained`: read the file again with `Audit.for_records`).
     pub fn per_record_csv(&self, config: JsValue) -> Result<String, JsValue> {
         let config = AuditConfig { keep_records: true, ..config_from(config)? };
-        self.sides.audit_table(&self.part.table, &config).map(|r| per_record_csv(&r)).map_err(|e| error(&e))
+        pseudolens_core::audit_table(&self.part.table, &config, &self.sides).map(|r| per_record_csv(&r)).map_err(|e| error(&e))
     }
 
     /// The rows of these classes, from the table (see `Extract`).
