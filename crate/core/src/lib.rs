@@ -86,7 +86,7 @@ pub use ingest::format::Format;
 pub use ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Ragged, Reader, Span};
 pub use report::{ReadPath, Report, Warning};
 pub use sample::{BENCH_QIS, bench_table, hospital_sample};
-pub use shareable::{DEFAULT_MIN_COUNT, min_count_of, shareable};
+pub use shareable::{DEFAULT_MIN_COUNT, ShareableInfo, ShareableReport, min_count_of, shareable};
 pub use sides::{Original, SideReader, SideRole, Sides, reference};
 pub use table::classes::MissingPolicy;
 pub use table::kind::Kind;
