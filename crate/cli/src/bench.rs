@@ -154,7 +154,7 @@ fn part(file: &Path, config: &AuditConfig, runs: usize) -> Result<serde_json::Va
     let mut checked = None;
     for _ in 0..runs.max(1) {
         let start = Instant::now();
-        let report = pseudolens_core::audit_table(&table, config, None, None)?;
+        let report = pseudolens_core::audit_table(&table, config, &pseudolens_core::Sides::default())?;
         // The report serialized, as the binding turns it into JS objects.
         let json = serde_json::to_string(&report).map_err(|e| Failure::Io(e.to_string()))?;
         audits.push(start.elapsed().as_secs_f64());
@@ -171,18 +171,17 @@ pub fn run(mode: Mode) -> Result<(), Failure> {
         Mode::Reaudit { file, qi, then_qi, sensitive, threads } => {
             let config = AuditConfig { quasi_identifiers: qi, sensitive: sensitive.clone(), ..AuditConfig::default() };
             let second = AuditConfig { quasi_identifiers: then_qi, sensitive, ..AuditConfig::default() };
-            let mut files = Files::read(&config, SidePaths::default(), &())?;
-            files.threads = crate::read::use_threads(threads);
+            let files = Files::read(&config, SidePaths::default(), crate::read::use_threads(threads), None, &())?;
             let start = Instant::now();
             // Both audits' columns keep every value.
             let both = AuditConfig { quasi_identifiers: [config.quasi_identifiers.clone(), second.quasi_identifiers.clone()].concat(), ..config.clone() };
             let (table, _) = files.read_table(&file, &both)?;
             let read_s = start.elapsed().as_secs_f64();
             let start = Instant::now();
-            let first = files.sides.audit_table(&table, &config)?;
+            let first = pseudolens_core::audit_table(&table, &config, &files.sides)?;
             let first_s = start.elapsed().as_secs_f64();
             let start = Instant::now();
-            let again = files.sides.audit_table(&table, &second)?;
+            let again = pseudolens_core::audit_table(&table, &second, &files.sides)?;
             let reaudit_s = start.elapsed().as_secs_f64();
             let k = |r: &pseudolens_core::Report| r.metric("k_anonymity").map(|m| m.value.clone());
             let line = serde_json::json!({

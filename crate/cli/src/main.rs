@@ -155,8 +155,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 write_per_record(&report, path)?;
             }
             if let Some(k) = args.shareable {
-                let full = serde_json::to_value(&report).map_err(|e| Failure::Io(e.to_string()))?;
-                let safe = shareable(&full, k.unwrap_or_else(|| min_count_of(&full)));
+                let safe = shareable(&report, k.unwrap_or_else(|| min_count_of(&report)));
                 serde_json::to_writer_pretty(&mut out, &safe).map_err(|e| Failure::Io(e.to_string()))?;
                 writeln!(out).map_err(write)?;
             } else {

@@ -22,10 +22,7 @@ pub fn use_threads(asked: Option<usize>) -> usize {
 /// threads and from the sheet the settings give.
 pub fn files(config: &AuditConfig, settings: &Settings, original: Option<&Path>) -> Result<Files, Failure> {
     let paths = SidePaths { original, reference: settings.reference.as_deref(), control: settings.attacks.control.as_deref() };
-    let mut files = Files::read(config, paths, &FileBytes)?;
-    files.threads = use_threads(settings.threads);
-    files.sheet = settings.sheet.clone();
-    Ok(files)
+    Files::read(config, paths, use_threads(settings.threads), settings.sheet.clone(), &FileBytes)
 }
 
 /// Audits the release at `path` against the side tables: from a table kept in memory with
@@ -33,7 +30,7 @@ pub fn files(config: &AuditConfig, settings: &Settings, original: Option<&Path>)
 pub fn audit(files: &Files, path: &Path, config: &AuditConfig, retain: bool) -> Result<Report, Failure> {
     let why = if retain {
         let (table, warning) = files.read_table(path, config)?;
-        match files.sides.audit_table(&table, config) {
+        match pseudolens_core::audit_table(&table, config, &files.sides) {
             Ok(mut report) => {
                 files.add_warnings(&mut report, warning);
                 return Ok(report);

@@ -137,7 +137,7 @@ fn read_lines(report: &Report, out: &mut impl Write) -> io::Result<()> {
         "read {} bytes, {} records = {} header + {} rows + {} blank + {} in error",
         i.bytes, i.records, i.header_records, i.rows_total, i.blank_records, i.error_records
     )?;
-    if let Some(scope) = pseudolens_core::scope::RowScope::of(&report.metrics) {
+    if let Some(scope) = &report.figures.identity.scope {
         writeln!(out, "audited: {}", scope.account())?;
     }
     writeln!(out, "read path: {} ({})", report.read.mode, report.read.reason)

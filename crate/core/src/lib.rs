@@ -71,7 +71,7 @@ mod contract;
 pub use advice::AdviceParams;
 pub use attack::AttackParams;
 pub use attribute::AttributeParams;
-pub use audit::{Audit, AuditPart, SplitAudit, TableSummary, audit_disjoint, audit_table, audit_table_with_control, class_statistics, sorting_bytes};
+pub use audit::{Audit, AuditPart, SplitAudit, TableSummary, audit_disjoint, audit_table, class_statistics, sorting_bytes};
 pub use balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination, WeightPreset, choose};
 pub use class_part::ClassPart;
 pub use config::{AuditConfig, DEFAULT_MEMORY_BUDGET};
@@ -89,7 +89,7 @@ pub use ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Ragged, Read
 pub use protect::{Criteria, DateLevel, Ladder, Objective, ProtectParams, Protector, Release, Suppressed, protect, release_csv};
 pub use report::{ReadPath, Report, Warning};
 pub use sample::{BENCH_QIS, bench_table, hospital_sample};
-pub use shareable::{DEFAULT_MIN_COUNT, min_count_of, shareable};
+pub use shareable::{DEFAULT_MIN_COUNT, ShareableInfo, ShareableReport, min_count_of, shareable};
 pub use sides::{Original, SideReader, SideRole, Sides, reference};
 pub use table::classes::MissingPolicy;
 pub use table::kind::Kind;

@@ -134,7 +134,8 @@ mod tests {
         let table = reader.finish().unwrap().table;
         let seen = Arc::new(Mutex::new(Vec::new()));
         let sink = seen.clone();
-        let report = reporting(Arc::new(move |s: Step| sink.lock().unwrap().push(s)), || crate::audit_table(&table, &config, None, None).unwrap());
+        let report =
+            reporting(Arc::new(move |s: Step| sink.lock().unwrap().push(s)), || crate::audit_table(&table, &config, &crate::Sides::default()).unwrap());
         assert_eq!(report.input.rows_total, 70_000);
         let seen = seen.lock().unwrap();
         let rows: Vec<u64> = seen.iter().filter(|s| s.phase == Phase::Rows).map(|s| s.done).collect();

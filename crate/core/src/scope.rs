@@ -1,74 +1,15 @@
-//! The rows an audit covers (issue 36, item 6): how many of the file's rows are in scope, and
-//! the warnings when a policy leaves many out, or when a quasi-identifier is mostly blank and
+//! The rows an audit covers (issue 36, item 6): the warnings, from the identity family's
+//! [`RowScope`], when a policy leaves many out, or when a quasi-identifier is mostly blank and
 //! the policy `ordinary` counts its blanks as one value.
 
 use crate::config::AuditConfig;
-use crate::metric::MetricResult;
+use crate::figures::RowScope;
 use crate::report::Warning;
 use crate::table::classes::MissingPolicy;
 use crate::table::profile::ColumnProfile;
 
 /// The share of blank cells above which a quasi-identifier is "mostly blank".
 pub const MOSTLY_BLANK_SHARE: f64 = 0.5;
-
-/// The rows of a file and those the identity metrics covered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RowScope {
-    /// The data rows read.
-    pub rows: u64,
-    /// The rows in scope.
-    pub in_scope: u64,
-    /// Rows left out for a blank quasi-identifier (the policy `drop`).
-    pub dropped: u64,
-    /// Rows left out with every quasi-identifier suppressed (`exclude_suppressed_rows`).
-    pub suppressed: u64,
-}
-
-impl RowScope {
-    /// The scope of the identity metrics (`n_records_total`, `n_records`, `n_dropped_records`,
-    /// `n_suppressed_records`), or `None` without them (no quasi-identifiers).
-    pub fn of(metrics: &[MetricResult]) -> Option<RowScope> {
-        let count = |id: &str| metrics.iter().find(|m| m.id == id && m.family == "identity").and_then(|m| m.value.as_u64());
-        Some(RowScope {
-            rows: count("n_records_total")?,
-            in_scope: count("n_records")?,
-            dropped: count("n_dropped_records").unwrap_or(0),
-            suppressed: count("n_suppressed_records").unwrap_or(0),
-        })
-    }
-
-    /// The rows left out.
-    pub fn left_out(&self) -> u64 {
-        self.rows - self.in_scope.min(self.rows)
-    }
-
-    /// Whether more than `share` of the rows were left out.
-    pub fn leaves_out_more_than(&self, share: f64) -> bool {
-        self.rows > 0 && self.left_out() as f64 / self.rows as f64 > share
-    }
-
-    /// "11 of 10000 rows in scope (9989 left out: 9989 with a blank quasi-identifier under
-    /// the missing policy drop)": the account of the rows the figures describe.
-    pub fn account(&self) -> String {
-        let mut text = format!("{} of {} rows in scope", self.in_scope, self.rows);
-        if self.left_out() > 0 {
-            text.push_str(&format!(" ({} left out: {})", self.left_out(), self.reasons().join(", ")));
-        }
-        text
-    }
-
-    /// Why rows were left out, one phrase per reason.
-    fn reasons(&self) -> Vec<String> {
-        let mut why = Vec::new();
-        if self.dropped > 0 {
-            why.push(format!("{} with a blank quasi-identifier under the missing policy drop", self.dropped));
-        }
-        if self.suppressed > 0 {
-            why.push(format!("{} with every quasi-identifier suppressed (exclude_suppressed_rows)", self.suppressed));
-        }
-        why
-    }
-}
 
 /// The share `part / whole` in percent, one decimal.
 fn percent(part: u64, whole: u64) -> String {
@@ -88,9 +29,10 @@ pub fn blank_qis<'a>(columns: &'a [ColumnProfile], config: &AuditConfig) -> Vec<
 /// `left_out_share` of the rows, naming how many and why; `qi_mostly_blank` for each
 /// quasi-identifier blank in more than half the rows under the policy `ordinary` (its blanks
 /// form one value, a large class that looks safe). `blank`: the blank cells of each
-/// quasi-identifier, most first ([`blank_qis`]).
-pub fn warnings(metrics: &[MetricResult], blank: &[(&str, u64)], config: &AuditConfig) -> Vec<Warning> {
-    let Some(scope) = RowScope::of(metrics) else { return Vec::new() };
+/// quasi-identifier, most first ([`blank_qis`]). `scope`: the identity family's, none when it
+/// did not run (no quasi-identifiers).
+pub fn warnings(scope: Option<&RowScope>, blank: &[(&str, u64)], config: &AuditConfig) -> Vec<Warning> {
+    let Some(scope) = scope else { return Vec::new() };
     let mut out = Vec::new();
     if scope.leaves_out_more_than(config.left_out_share) {
         let mut message = format!(
@@ -136,20 +78,9 @@ fn percent_of_share(share: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metric::{Context, Scope};
 
-    fn metrics(rows: u64, dropped: u64, suppressed: u64) -> Vec<MetricResult> {
-        let ctx = Context {
-            family: "identity",
-            scope: Scope { table: "P", quasi_identifiers: vec!["zip".into()], sensitive: None, attribute: None, subset: None },
-            params: serde_json::Value::Null,
-        };
-        vec![
-            ctx.ok("n_records_total", rows),
-            ctx.ok("n_records", rows - dropped - suppressed),
-            ctx.ok("n_suppressed_records", suppressed),
-            ctx.ok("n_dropped_records", dropped),
-        ]
+    fn scope(rows: u64, dropped: u64, suppressed: u64) -> RowScope {
+        RowScope { rows, in_scope: rows - dropped - suppressed, dropped, suppressed }
     }
 
     fn zip_blank(n: u64) -> Vec<(&'static str, u64)> {
@@ -168,9 +99,9 @@ mod tests {
     fn left_out_warned_above_the_share_only() {
         let c = config(MissingPolicy::Drop);
         // Exactly 10 %: no warning; one row more: a warning; below: none.
-        assert!(codes(&warnings(&metrics(1000, 100, 0), &zip_blank(100), &c)).is_empty());
-        assert!(codes(&warnings(&metrics(1000, 99, 0), &zip_blank(99), &c)).is_empty());
-        let above = warnings(&metrics(1000, 101, 0), &zip_blank(101), &c);
+        assert!(codes(&warnings(Some(&scope(1000, 100, 0)), &zip_blank(100), &c)).is_empty());
+        assert!(codes(&warnings(Some(&scope(1000, 99, 0)), &zip_blank(99), &c)).is_empty());
+        let above = warnings(Some(&scope(1000, 101, 0)), &zip_blank(101), &c);
         assert_eq!(codes(&above), ["rows_left_out"]);
         assert_eq!(
             above[0].message,
@@ -181,8 +112,8 @@ mod tests {
     #[test]
     fn left_out_share_is_a_setting_and_counts_suppressed_rows() {
         let c = AuditConfig { exclude_suppressed_rows: true, left_out_share: 0.5, ..config(MissingPolicy::Ordinary) };
-        assert!(warnings(&metrics(10, 0, 5), &zip_blank(0), &c).is_empty());
-        let w = warnings(&metrics(10, 0, 6), &zip_blank(0), &c);
+        assert!(warnings(Some(&scope(10, 0, 5)), &zip_blank(0), &c).is_empty());
+        let w = warnings(Some(&scope(10, 0, 6)), &zip_blank(0), &c);
         assert_eq!(codes(&w), ["rows_left_out"]);
         assert!(w[0].message.contains("6 with every quasi-identifier suppressed"), "{}", w[0].message);
         assert!(w[0].message.contains("the 50 % the setting"), "{}", w[0].message);
@@ -191,19 +122,10 @@ mod tests {
     #[test]
     fn mostly_blank_qi_warned_under_ordinary_only() {
         let ordinary = config(MissingPolicy::Ordinary);
-        assert!(warnings(&metrics(1000, 0, 0), &zip_blank(500), &ordinary).is_empty());
-        let w = warnings(&metrics(1000, 0, 0), &zip_blank(501), &ordinary);
+        assert!(warnings(Some(&scope(1000, 0, 0)), &zip_blank(500), &ordinary).is_empty());
+        let w = warnings(Some(&scope(1000, 0, 0)), &zip_blank(501), &ordinary);
         assert_eq!(codes(&w), ["qi_mostly_blank"]);
         assert!(w[0].message.starts_with("the quasi-identifier \"zip\" is blank in 501 of the 1000 rows (50.1 %)"), "{}", w[0].message);
-        assert!(warnings(&metrics(1000, 0, 0), &zip_blank(900), &config(MissingPolicy::Wildcard)).is_empty());
-    }
-
-    #[test]
-    fn account_states_the_rows_in_scope_and_why_others_are_out() {
-        let all = RowScope::of(&metrics(10, 0, 0)).unwrap();
-        assert_eq!(all.account(), "10 of 10 rows in scope");
-        let some = RowScope::of(&metrics(10000, 9989, 0)).unwrap();
-        assert_eq!(some.account(), "11 of 10000 rows in scope (9989 left out: 9989 with a blank quasi-identifier under the missing policy drop)");
-        assert_eq!(RowScope::of(&[]), None);
+        assert!(warnings(Some(&scope(1000, 0, 0)), &zip_blank(900), &config(MissingPolicy::Wildcard)).is_empty());
     }
 }

@@ -16,14 +16,22 @@
 //! settings (they list every value). What was left out is counted in `shareable.removed`, by
 //! what it was.
 //!
-//! A function of the report's JSON form, so that the CLI (`--shareable`), the binding and the
-//! page's HTML report all filter one way.
+//! A function of the typed report, so that the CLI (`--shareable`), the binding and the page's
+//! HTML report all filter one way: it reads the report's typed fields (its k, its input's
+//! rows, the columns' profiles, each metric's id, family, scope and reason) and edits the
+//! parts of a metric that are JSON already (its `details`). The page's worker makes the
+//! variant from the report it holds, in the engine, without the report crossing back
+//! (issue 37).
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde::{Serialize, Serializer};
 use serde_json::{Value, json};
 
+use crate::metric::MetricResult;
 use crate::report::Report;
+use crate::table::profile::ColumnProfile;
+use crate::table::roles::Role;
 
 /// The warning code marking a full report that holds per-record values (`per_record`).
 pub const RECORD_LEVEL: &str = "record_level_values";
@@ -31,7 +39,7 @@ pub const RECORD_LEVEL: &str = "record_level_values";
 /// The minimum count when the report names none (the usual k of k-anonymity).
 pub const DEFAULT_MIN_COUNT: u64 = 5;
 
-/// What the shareable report left out, by kind, and its minimum count (`report.shareable`).
+/// What the shareable report left out, by kind (`report.shareable.removed`).
 #[derive(Debug, Default)]
 struct Removed(BTreeMap<&'static str, u64>);
 
@@ -43,106 +51,109 @@ impl Removed {
     }
 }
 
-/// The report's k: the advice's suppression k (`params.advice.suppress_below`), else 5.
-pub fn min_count_of(report: &Value) -> u64 {
-    report["params"]["advice"]["suppress_below"].as_u64().filter(|&k| k >= 1).unwrap_or(DEFAULT_MIN_COUNT)
+/// The shareable variant's own entry (`shareable` of its JSON form): its minimum count and
+/// what it left out, by kind.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ShareableInfo {
+    /// The minimum count of records of every aggregate it kept.
+    pub min_count: u64,
+    /// What it left out, by kind, with how many; empty: the report held no record-level value.
+    pub removed: BTreeMap<&'static str, u64>,
 }
 
-impl Report {
-    /// [`shareable`] of this report's JSON form.
-    pub fn shareable(&self, min_count: u64) -> Value {
-        shareable(&serde_json::to_value(self).unwrap_or(Value::Null), min_count)
+/// The shareable variant of a report ([`shareable`]): the report with what it may show, and
+/// its [`ShareableInfo`].
+///
+/// Its JSON form is the report's with `shareable` added, every object's keys in alphabetical
+/// order: the form the variant has had since issue 13, when it was made of the report's JSON
+/// (a `serde_json::Value`, whose objects are sorted maps); the report corpus test pins it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShareableReport {
+    /// The report, less what a shareable report does not show.
+    pub report: Report,
+    /// Its minimum count and what was left out.
+    pub shareable: ShareableInfo,
+}
+
+impl Serialize for ShareableReport {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serde_json::to_value(&self.report).map_err(serde::ser::Error::custom)?;
+        out["shareable"] = serde_json::to_value(&self.shareable).map_err(serde::ser::Error::custom)?;
+        out.serialize(serializer)
     }
 }
 
-/// The shareable variant of a report (its JSON form): only aggregates of at least `min_count`
-/// records, with `shareable = {min_count, removed: {what: how many}}` added. A report whose
-/// `removed` is empty held no record-level value.
-pub fn shareable(report: &Value, min_count: u64) -> Value {
+/// The report's k: the advice's suppression k (`params.advice.suppress_below`), else 5.
+pub fn min_count_of(report: &Report) -> u64 {
+    report.params.advice.map(|a| a.suppress_below).filter(|&k| k >= 1).unwrap_or(DEFAULT_MIN_COUNT)
+}
+
+/// The shareable variant of a report: only aggregates of at least `min_count` records, with
+/// `shareable = {min_count, removed: {what: how many}}`. A report whose `removed` is empty held
+/// no record-level value.
+pub fn shareable(report: &Report, min_count: u64) -> ShareableReport {
     let k = min_count.max(1);
     let mut out = report.clone();
     let mut removed = Removed::default();
-    let rows = |key: &str| report[key]["rows_total"].as_u64();
-    let (n_released, n_original) = (rows("input"), rows("original_input"));
+    let n_released = Some(report.input.rows_total);
+    let n_original = report.original_input.as_ref().map(|f| f.rows_total);
     let shown = value_columns(report);
-    if let Some(columns) = out["columns"].as_array_mut() {
-        for c in columns {
-            let valued = c["name"].as_str().is_some_and(|n| shown.contains(n));
-            columns_entry(c, if valued { k } else { u64::MAX }, &mut removed);
-        }
+    for c in &mut out.columns {
+        let valued = shown.contains(c.name.as_str());
+        columns_entry(c, if valued { k } else { u64::MAX }, &mut removed);
     }
-    if let Some(metrics) = out["metrics"].as_array_mut() {
-        for m in metrics {
-            // A metric of a column whose values are not shown shows none of them either.
-            let scope = &m["scope"];
-            let named = scope["quasi_identifiers"].as_array().into_iter().flatten().chain([&scope["attribute"], &scope["sensitive"]]);
-            let hidden = named.filter_map(Value::as_str).any(|c| !shown.contains(c));
-            metric(m, if hidden { u64::MAX } else { k }, (n_original, n_released), &mut removed);
-        }
+    for m in &mut out.metrics {
+        // A metric of a column whose values are not shown shows none of them either.
+        let scope = &m.scope;
+        let mut named = scope.quasi_identifiers.iter().chain(&scope.attribute).chain(&scope.sensitive);
+        let hidden = named.any(|c| !shown.contains(c.as_str()));
+        metric(m, if hidden { u64::MAX } else { k }, (n_original, n_released), &mut removed);
     }
-    if let Some(attributes) = out["params"]["attributes"].as_object_mut() {
-        for settings in attributes.values_mut() {
-            if settings.get("hierarchy").is_some_and(|h| !h.is_null()) {
-                settings["hierarchy"] = Value::Null;
-                removed.add("hierarchies", 1);
-            }
-            if settings.get("order").is_some_and(|o| !o.is_null()) {
-                settings["order"] = Value::Null;
-                removed.add("orders", 1);
-            }
+    for settings in out.params.attributes.values_mut() {
+        if settings.hierarchy.take().is_some() {
+            removed.add("hierarchies", 1);
+        }
+        if settings.order.take().is_some() {
+            removed.add("orders", 1);
         }
     }
     // The full report's mark that it holds per-record values: they are gone.
-    if let Some(warnings) = out["warnings"].as_array_mut() {
-        warnings.retain(|w| w["code"] != RECORD_LEVEL);
-    }
-    out["shareable"] = json!({ "min_count": k, "removed": removed.0 });
-    out
+    out.warnings.retain(|w| w.code != RECORD_LEVEL);
+    ShareableReport { report: out, shareable: ShareableInfo { min_count: k, removed: removed.0 } }
 }
 
 /// The columns whose values the shareable report may show (those of at least `k` records):
 /// the ones the audit measured (quasi-identifiers, sensitive attributes and, with an original
-/// table, the utility attributes and the columns its queries group by), unless ignored or
-/// proposed as a direct identifier. A direct identifier, an ignored column or one no metric
-/// read shows no value at all, however many records hold it.
-fn value_columns(report: &Value) -> BTreeSet<String> {
-    let p = &report["params"];
-    let names = |v: &Value| -> Vec<String> { v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect() };
-    let ignored = names(&p["ignored"]);
-    let special: Vec<&str> = ["record_id", "person_id", "weight"].iter().filter_map(|key| p[*key].as_str()).collect();
-    let mut audited: BTreeSet<String> = names(&p["quasi_identifiers"]).into_iter().chain(names(&p["sensitive"])).collect();
-    if !report["original_input"].is_null() {
-        let utility = names(&p["utility_columns"]);
-        audited.extend(
-            report["columns"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|c| c["name"].as_str())
-                .filter(|n| !special.contains(n) && (utility.is_empty() || utility.iter().any(|u| u == n)))
-                .map(str::to_string),
-        );
-        for q in p["utility"]["queries"].as_array().into_iter().flatten() {
-            audited.extend(names(&q["group_by"]));
-        }
+/// table, the utility attributes), unless ignored or proposed as a direct identifier. A direct
+/// identifier, an ignored column or one no metric read shows no value at all, however many
+/// records hold it.
+///
+/// The columns the utility queries group by are not added: the JSON form this read before
+/// issue 37 looked for them at `params.utility.queries`, which no report has (the utility
+/// settings are flattened into `params`), so none ever was; adding them would show more
+/// values, a change of the public report left to a decision of its own.
+fn value_columns(report: &Report) -> BTreeSet<&str> {
+    let p = &report.params;
+    let special: Vec<&str> = [&p.record_id, &p.person_id, &p.weight].into_iter().filter_map(Option::as_deref).collect();
+    let mut audited: BTreeSet<&str> = p.quasi_identifiers.iter().chain(&p.sensitive).map(String::as_str).collect();
+    if report.original_input.is_some() {
+        let utility = &p.utility_columns;
+        audited
+            .extend(report.columns.iter().map(|c| c.name.as_str()).filter(|n| !special.contains(n) && (utility.is_empty() || utility.iter().any(|u| u == n))));
     }
-    let direct: BTreeSet<&str> =
-        report["columns"].as_array().into_iter().flatten().filter(|c| c["proposed_role"] == "direct_identifier").filter_map(|c| c["name"].as_str()).collect();
-    audited.retain(|c| !ignored.contains(c) && !direct.contains(c.as_str()));
+    let direct: BTreeSet<&str> = report.columns.iter().filter(|c| c.proposed_role == Role::DirectIdentifier).map(|c| c.name.as_str()).collect();
+    audited.retain(|c| !p.ignored.iter().any(|i| i == c) && !direct.contains(c));
     audited
 }
 
 /// A column's profile: its frequent values of at least `k` records (none with `u64::MAX`),
 /// no extremes.
-fn columns_entry(c: &mut Value, k: u64, removed: &mut Removed) {
-    if let Some(top) = c["top"].as_array_mut() {
-        let before = top.len();
-        top.retain(|e| e[1].as_u64().is_some_and(|n| n >= k));
-        removed.add("column_values", before - top.len());
-    }
-    for key in ["min", "max"] {
-        if c.get(key).is_some_and(|v| !v.is_null()) {
-            c[key] = Value::Null;
+fn columns_entry(c: &mut ColumnProfile, k: u64, removed: &mut Removed) {
+    let before = c.top.len();
+    c.top.retain(|(_, n)| *n >= k);
+    removed.add("column_values", before - c.top.len());
+    for extreme in [&mut c.min, &mut c.max] {
+        if extreme.take().is_some() {
             removed.add("column_extremes", 1);
         }
     }
@@ -166,10 +177,12 @@ fn drop_key(details: &mut Value, key: &str, what: &'static str, removed: &mut Re
     }
 }
 
-fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed: &mut Removed) {
-    let id = m["id"].as_str().unwrap_or("").to_string();
-    let attack = m["family"] == "attack";
-    let details = &mut m["details"];
+/// A metric's details: what they show of fewer than `k` records goes (`n_o`, `n_p`: the rows
+/// of the original and of the released table).
+fn metric(m: &mut MetricResult, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed: &mut Removed) {
+    let id = m.id;
+    let attack = m.family == "attack";
+    let details = &mut m.details;
     if !details.is_object() {
         return;
     }
@@ -197,12 +210,11 @@ fn metric(m: &mut Value, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), removed
         retain(unseen, "sensitive_values", removed, |e| e[1].as_u64().is_some_and(|n| n >= k));
     }
     // The values an ordinal order or a hierarchy lacks (any of them may be one record's).
-    match m["reason"].as_str() {
-        Some("ordinal_label_unknown") => drop_key(&mut m["details"], "labels", "sensitive_values", removed),
-        Some("hierarchy_incomplete") => drop_key(&mut m["details"], "missing", "sensitive_values", removed),
+    match m.reason {
+        Some("ordinal_label_unknown") => drop_key(details, "labels", "sensitive_values", removed),
+        Some("hierarchy_incomplete") => drop_key(details, "missing", "sensitive_values", removed),
         _ => {}
     }
-    let details = &mut m["details"];
     // The classes past the l, t or beta threshold, with their records.
     if let Some(failing) = details.get_mut("failing")
         && failing.get("listed").is_some()
@@ -345,29 +357,106 @@ fn drop_everywhere(v: &mut Value, key: &str, what: &'static str, removed: &mut R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::AuditConfig;
+    use crate::figures::Figures;
+    use crate::ingest::reader::InputFacts;
+    use crate::metric::{Scope, Status};
+    use crate::report::{ReadPath, Warning};
+    use crate::table::kind::Kind;
+    use crate::table::profile::Forms;
+    use crate::utility::attribute::AttributeSettings;
 
-    /// The parts no generated table of the integration tests reaches: per-record lists, the
-    /// pairing's examples, SCORR's classes at a maximum, hierarchies, extremes.
+    fn report(params: AuditConfig, columns: Vec<ColumnProfile>, metrics: Vec<MetricResult>) -> Report {
+        Report {
+            input: InputFacts::default(),
+            original_input: None,
+            reference_input: None,
+            columns,
+            params,
+            metrics,
+            warnings: Vec::new(),
+            read: ReadPath::streaming(""),
+            per_record: None,
+            figures: Figures::default(),
+        }
+    }
+
+    fn column(name: &str, role: Role, top: &[(&str, u64)]) -> ColumnProfile {
+        ColumnProfile {
+            name: name.into(),
+            index: 0,
+            kind: Kind::Categorical,
+            forms: Forms::default(),
+            shape: String::new(),
+            distinct: top.len() as u64,
+            distinct_exact: true,
+            min: None,
+            max: None,
+            top: top.iter().map(|(v, n)| (v.to_string(), *n)).collect(),
+            proposed_role: role,
+            role_reason: String::new(),
+            date_form: None,
+            decimal_comma: false,
+            ambiguous_date_forms: Vec::new(),
+            mixed_decimals: false,
+        }
+    }
+
+    /// A metric over `scope`'s columns: the quasi-identifiers, then an attribute.
+    fn metric(id: &'static str, qis: &[&str], attribute: Option<&str>, details: Value) -> MetricResult {
+        MetricResult {
+            id,
+            family: "test",
+            scope: Scope {
+                table: "P",
+                quasi_identifiers: qis.iter().map(|q| q.to_string()).collect(),
+                sensitive: None,
+                attribute: attribute.map(str::to_string),
+                subset: None,
+            },
+            value: Value::Null,
+            status: Status::Ok,
+            reason: None,
+            params: Value::Null,
+            details,
+            warnings: Vec::new(),
+        }
+    }
+
+    fn names(xs: &[&str]) -> Vec<String> {
+        xs.iter().map(|x| x.to_string()).collect()
+    }
+
+    fn json_of(r: &ShareableReport) -> Value {
+        serde_json::to_value(r).unwrap()
+    }
+
     /// The attribute options' values (issue 15): released values `O` lacks, of fewer records;
     /// the values an ordinal order or a hierarchy lacks; the declared orders.
     #[test]
     fn unseen_unknown_and_orders_go() {
-        let report = json!({
-            "params": { "advice": null, "attributes": { "grade": { "kind": "ordinal", "order": ["lo", "hi"], "hierarchy": null } } },
-            "metrics": [
-                { "id": "delta_disclosure", "details": { "log_base": "e", "unseen_values": [["rare", 1], ["common", 9]] } },
-                { "id": "t_closeness", "reason": "ordinal_label_unknown", "details": { "labels": ["mid"], "count": 1 } },
-                { "id": "t_closeness_hierarchical", "reason": "hierarchy_incomplete", "details": { "missing": ["x"], "count": 1 } },
-                { "id": "l_distinct", "details": { "labels": ["kept: not an unknown label"] } }
-            ]
-        });
-        let safe = shareable(&report, 5);
-        assert_eq!(safe["metrics"][0]["details"]["unseen_values"], json!([["common", 9]]));
-        assert_eq!(safe["metrics"][1]["details"], json!({ "count": 1 }));
-        assert_eq!(safe["metrics"][2]["details"], json!({ "count": 1 }));
-        assert_eq!(safe["metrics"][3], report["metrics"][3]);
-        assert_eq!(safe["params"]["attributes"]["grade"]["order"], Value::Null);
-        assert_eq!(safe["shareable"]["removed"], json!({ "orders": 1, "sensitive_values": 3 }));
+        let mut params = AuditConfig::default();
+        let grade = AttributeSettings { kind: Some(Kind::Ordinal), order: Some(names(&["lo", "hi"])), ..AttributeSettings::default() };
+        params.attributes.insert("grade".into(), grade);
+        let unknown = |id, reason, details| MetricResult { reason: Some(reason), ..metric(id, &[], None, details) };
+        let full = report(
+            params,
+            Vec::new(),
+            vec![
+                metric("delta_disclosure", &[], None, json!({ "log_base": "e", "unseen_values": [["rare", 1], ["common", 9]] })),
+                unknown("t_closeness", "ordinal_label_unknown", json!({ "labels": ["mid"], "count": 1 })),
+                unknown("t_closeness_hierarchical", "hierarchy_incomplete", json!({ "missing": ["x"], "count": 1 })),
+                metric("l_distinct", &[], None, json!({ "labels": ["kept: not an unknown label"] })),
+            ],
+        );
+        let safe = shareable(&full, 5);
+        let details = |i: usize| &safe.report.metrics[i].details;
+        assert_eq!(details(0)["unseen_values"], json!([["common", 9]]));
+        assert_eq!(details(1), &json!({ "count": 1 }));
+        assert_eq!(details(2), &json!({ "count": 1 }));
+        assert_eq!(safe.report.metrics[3], full.metrics[3]);
+        assert_eq!(safe.report.params.attributes["grade"].order, None);
+        assert_eq!(json_of(&safe)["shareable"]["removed"], json!({ "orders": 1, "sensitive_values": 3 }));
     }
 
     /// Issue 36: only the audited columns show values (of at least k records); a direct
@@ -375,65 +464,107 @@ mod tests {
     /// metric of such a column.
     #[test]
     fn only_audited_columns_show_values() {
-        let column = |name: &str, role: &str| json!({ "name": name, "proposed_role": role, "top": [["frequent", 50]] });
-        let mut report = json!({
-            "original_input": null,
-            "params": { "quasi_identifiers": ["age", "name"], "sensitive": ["diag"], "ignored": ["note"], "record_id": "rid",
-                        "utility_columns": [], "utility": { "queries": [{ "group_by": ["ward"] }] } },
-            "columns": [column("age", "quasi_identifier"), column("name", "direct_identifier"), column("diag", "sensitive"),
-                        column("note", "insensitive"), column("remarks", "insensitive"), column("rid", "direct_identifier"),
-                        column("ward", "insensitive")],
-            "metrics": [
-                { "id": "record_risk", "scope": { "quasi_identifiers": ["age", "name"] }, "details": { "top": [{ "size": 50 }] } },
-                { "id": "jsd", "scope": { "attribute": "remarks" }, "details": { "cells": [{ "rows": [50, 50] }] } },
-                { "id": "jsd", "scope": { "attribute": "ward" }, "details": { "cells": [{ "rows": [50, 50] }] } }
-            ]
-        });
-        let tops = |safe: &Value| -> Vec<usize> { safe["columns"].as_array().unwrap().iter().map(|c| c["top"].as_array().unwrap().len()).collect() };
-        let safe = shareable(&report, 5);
+        let frequent = [("frequent", 50)];
+        let mut params = AuditConfig { quasi_identifiers: names(&["age", "name"]), sensitive: names(&["diag"]), ..AuditConfig::default() };
+        params.ignored = names(&["note"]);
+        params.record_id = Some("rid".into());
+        let columns = [
+            ("age", Role::QuasiIdentifier),
+            ("name", Role::DirectIdentifier),
+            ("diag", Role::Sensitive),
+            ("note", Role::Insensitive),
+            ("remarks", Role::Insensitive),
+            ("rid", Role::DirectIdentifier),
+            ("ward", Role::Insensitive),
+        ];
+        let cells = json!({ "cells": [{ "rows": [50, 50] }] });
+        let mut full = report(
+            params,
+            columns.iter().map(|(n, r)| column(n, *r, &frequent)).collect(),
+            vec![
+                metric("record_risk", &["age", "name"], None, json!({ "top": [{ "size": 50 }] })),
+                metric("jsd", &[], Some("remarks"), cells.clone()),
+                metric("jsd", &[], Some("ward"), cells),
+            ],
+        );
+        let tops = |safe: &ShareableReport| -> Vec<usize> { safe.report.columns.iter().map(|c| c.top.len()).collect() };
+        let safe = shareable(&full, 5);
         assert_eq!(tops(&safe), [1, 0, 1, 0, 0, 0, 0]);
-        assert_eq!(safe["metrics"][0]["details"]["top"], json!([]), "a class holding a direct identifier's value");
-        assert_eq!(safe["shareable"]["removed"], json!({ "classes": 1, "column_values": 5, "query_cells": 2 }));
-        // With an original table: the utility attributes and the queries' columns are audited.
-        report["original_input"] = json!({ "rows_total": 100 });
-        let safe = shareable(&report, 5);
+        assert_eq!(safe.report.metrics[0].details["top"], json!([]), "a class holding a direct identifier's value");
+        assert_eq!(json_of(&safe)["shareable"]["removed"], json!({ "classes": 1, "column_values": 5, "query_cells": 2 }));
+        // With an original table: the utility attributes are audited.
+        full.original_input = Some(InputFacts { rows_total: 100, ..InputFacts::default() });
+        let safe = shareable(&full, 5);
         assert_eq!(tops(&safe), [1, 0, 1, 0, 1, 0, 1]);
-        assert_eq!((&safe["metrics"][1], &safe["metrics"][2]), (&report["metrics"][1], &report["metrics"][2]));
-        report["params"]["utility_columns"] = json!(["age"]);
-        assert_eq!(tops(&shareable(&report, 5)), [1, 0, 1, 0, 0, 0, 1]);
+        assert_eq!(safe.report.metrics[1..], full.metrics[1..]);
+        full.params.utility_columns = names(&["age", "ward"]);
+        assert_eq!(tops(&shareable(&full, 5)), [1, 0, 1, 0, 0, 0, 1]);
+    }
+
+    /// The parts no generated table of the integration tests reaches: per-record lists, the
+    /// pairing's examples, SCORR's classes at a maximum, hierarchies, extremes.
+    #[test]
+    fn per_record_lists_examples_and_hierarchies_go() {
+        let mut params = AuditConfig { quasi_identifiers: names(&["age"]), ..AuditConfig::default() };
+        let diag = AttributeSettings { hierarchy: Some(vec![names(&["Flu", "Respiratory"])]), ..AttributeSettings::default() };
+        params.attributes.insert("diag".into(), diag);
+        let age = ColumnProfile { min: Some("17".into()), max: Some("90".into()), ..column("age", Role::QuasiIdentifier, &[("30", 12), ("90", 1)]) };
+        let mut full = report(
+            params,
+            vec![age],
+            vec![
+                metric("perm_reverse_mapping", &[], None, json!({ "n": 40, "z": [1.0], "pi": [1], "e": [0.0], "d": [0] })),
+                metric("cell_transitions", &[], None, json!({ "alignment": "none", "examples": ["P7", "P9"], "nested": { "examples": ["P1"] } })),
+                metric("scorr_uniqueness_risk", &[], None, json!({ "argmax": [{ "age": "90" }] })),
+                metric("scorr_uniformity_risk_attr", &[], None, json!({ "argmax_values": ["90"] })),
+                metric("rut_alpha_sweep", &[], None, json!({ "argmax": "lvl1.csv" })),
+                MetricResult { value: json!(1), ..metric("k_anonymity", &["age"], None, json!({})) },
+                metric("record_risk", &["age"], None, json!({ "top": [], "per_record": { "1": 0.5, "2": 0.5 } })),
+            ],
+        );
+        full.input.rows_total = 40;
+        let other = Warning { code: "other", message: String::new() };
+        full.warnings = vec![Warning { code: RECORD_LEVEL, message: String::new() }, other.clone()];
+        let safe = shareable(&full, 5);
+        let age = &safe.report.columns[0];
+        assert_eq!((&age.min, &age.max, &age.top), (&None, &None, &vec![("30".to_string(), 12)]));
+        let details = |i: usize| &safe.report.metrics[i].details;
+        assert_eq!(details(0), &json!({ "n": 40 }));
+        assert_eq!(details(1), &json!({ "alignment": "none", "nested": {} }));
+        assert_eq!(details(2)["argmax"], json!([]));
+        assert_eq!(details(3)["argmax_values"], json!([]));
+        assert_eq!(details(4)["argmax"], "lvl1.csv", "a candidate's name is no value of the data");
+        assert_eq!(safe.report.metrics[5], full.metrics[5]);
+        assert_eq!(details(6), &json!({ "top": [] }));
+        assert_eq!(safe.report.warnings, [other]);
+        assert_eq!(safe.report.params.attributes["diag"].hierarchy, None);
+        assert_eq!(
+            json_of(&safe)["shareable"],
+            json!({ "min_count": 5, "removed": { "classes": 2, "column_extremes": 2, "column_values": 1, "hierarchies": 1, "per_record_lists": 7 } })
+        );
+    }
+
+    /// The JSON form: the report's, `shareable` added, every object's keys in alphabetical
+    /// order (the form the variant has had since it was made of the report's JSON).
+    #[test]
+    fn its_json_is_the_reports_with_shareable_added_keys_sorted() {
+        let params = AuditConfig { quasi_identifiers: names(&["age"]), ..AuditConfig::default() };
+        let full = report(params, vec![column("age", Role::QuasiIdentifier, &[("30", 12)])], Vec::new());
+        let text = serde_json::to_string(&shareable(&full, 5)).unwrap();
+        let mut expected = serde_json::to_value(&full).unwrap();
+        expected["shareable"] = json!({ "min_count": 5, "removed": {} });
+        assert_eq!(text, serde_json::to_string(&expected).unwrap());
+        assert!(text.starts_with(r#"{"columns":[{"ambiguous_date_forms":[]"#), "{text}");
     }
 
     #[test]
-    fn per_record_lists_examples_and_hierarchies_go() {
-        let report = json!({
-            "input": { "rows_total": 40 },
-            "warnings": [{ "code": "record_level_values", "message": "" }, { "code": "other", "message": "" }],
-            "columns": [{ "name": "age", "min": "17", "max": "90", "top": [["30", 12], ["90", 1]] }],
-            "params": { "advice": null, "quasi_identifiers": ["age"], "attributes": { "diag": { "hierarchy": [["Flu", "Respiratory"]], "kind": null } } },
-            "metrics": [
-                { "id": "perm_reverse_mapping", "details": { "n": 40, "z": [1.0], "pi": [1], "e": [0.0], "d": [0] } },
-                { "id": "cell_transitions", "details": { "alignment": "none", "examples": ["P7", "P9"], "nested": { "examples": ["P1"] } } },
-                { "id": "scorr_uniqueness_risk", "details": { "argmax": [{ "age": "90" }] } },
-                { "id": "scorr_uniformity_risk_attr", "details": { "argmax_values": ["90"] } },
-                { "id": "rut_alpha_sweep", "details": { "argmax": "lvl1.csv" } },
-                { "id": "k_anonymity", "value": 1, "details": {} },
-                { "id": "record_risk", "details": { "top": [], "per_record": { "1": 0.5, "2": 0.5 } } }
-            ]
-        });
-        let safe = shareable(&report, 5);
-        assert_eq!(safe["columns"][0], json!({ "name": "age", "min": null, "max": null, "top": [["30", 12]] }));
-        assert_eq!(safe["metrics"][0]["details"], json!({ "n": 40 }));
-        assert_eq!(safe["metrics"][1]["details"], json!({ "alignment": "none", "nested": {} }));
-        assert_eq!(safe["metrics"][2]["details"]["argmax"], json!([]));
-        assert_eq!(safe["metrics"][3]["details"]["argmax_values"], json!([]));
-        assert_eq!(safe["metrics"][4]["details"]["argmax"], "lvl1.csv", "a candidate's name is no value of the data");
-        assert_eq!(safe["metrics"][5], report["metrics"][5]);
-        assert_eq!(safe["metrics"][6]["details"], json!({ "top": [] }));
-        assert_eq!(safe["warnings"], json!([{ "code": "other", "message": "" }]));
-        assert_eq!(safe["params"]["attributes"]["diag"]["hierarchy"], Value::Null);
-        assert_eq!(
-            safe["shareable"],
-            json!({ "min_count": 5, "removed": { "classes": 2, "column_extremes": 2, "column_values": 1, "hierarchies": 1, "per_record_lists": 7 } })
-        );
+    fn the_minimum_is_the_advice_k_else_five() {
+        let mut full = report(AuditConfig::default(), Vec::new(), Vec::new());
+        assert_eq!(min_count_of(&full), 5);
+        full.params.advice = Some(crate::advice::AdviceParams { suppress_below: 8 });
+        assert_eq!(min_count_of(&full), 8);
+        full.params.advice = Some(crate::advice::AdviceParams { suppress_below: 0 });
+        assert_eq!(min_count_of(&full), 5);
+        assert_eq!(shareable(&full, 0).shareable.min_count, 1);
     }
 }

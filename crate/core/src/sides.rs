@@ -7,16 +7,14 @@
 
 use std::sync::Arc;
 
-use crate::audit::{Audit, SplitAudit, audit_table_with_control};
 use crate::config::AuditConfig;
 use crate::error::{Error, Result};
 use crate::ingest::cell::Normaliser;
 use crate::ingest::encoding::Encoding;
 use crate::ingest::format::Format;
 use crate::ingest::reader::{Collect, CsvOptions, Feed, InputFacts, RecordSink, Rows};
-use crate::report::Report;
+use crate::table::TableBuilder;
 use crate::table::reference::{Reference, ReferenceSink, ReferenceTable};
-use crate::table::{Table, TableBuilder};
 use crate::utility::capture::Captured;
 
 /// Whether a column of `O` is a utility attribute (spec README Sec 3): not one of the
@@ -184,32 +182,6 @@ pub struct Sides {
     pub reference: Option<Arc<ReferenceTable>>,
     /// The control table `C` of the attacks.
     pub control: Option<Arc<Captured>>,
-}
-
-impl Sides {
-    /// Gives these tables to a streaming audit (or a part of one); call before the first push.
-    pub fn give_to(&self, audit: &mut Audit) {
-        if let Some(o) = &self.original {
-            audit.set_original(o.clone());
-        }
-        if let Some(c) = &self.control {
-            audit.set_control(c.clone());
-        }
-        if let Some(e) = &self.reference {
-            audit.set_population(e.clone());
-        }
-    }
-
-    /// Audits a retained table against these tables (`not_retained` as
-    /// [`audit_table`](crate::audit::audit_table)).
-    pub fn audit_table(&self, table: &Table, config: &AuditConfig) -> Result<Report> {
-        audit_table_with_control(table, config, self.original.clone(), self.reference.clone(), self.control.clone())
-    }
-
-    /// Starts an audit in steps of a retained table against these tables ([`SplitAudit`]).
-    pub fn start_audit(&self, table: &Table, config: &AuditConfig) -> Result<SplitAudit> {
-        SplitAudit::start(table, config, self.original.clone(), self.reference.clone(), self.control.clone())
-    }
 }
 
 #[cfg(test)]

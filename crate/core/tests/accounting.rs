@@ -302,7 +302,7 @@ fn tables_in_parts(bytes: &[u8], config: &AuditConfig, cuts: &[u64]) -> Option<R
         back
     };
     let parts = in_parts(bytes, config, cuts, 5, true, false, |probe, span| Ok(TableReader::part(config.table_settings()?, probe, span)), through_bytes)?;
-    Some(parts.and_then(|p| audit_table(&p.table, config, None, None)))
+    Some(parts.and_then(|p| audit_table(&p.table, config, &pseudolens_core::Sides::default())))
 }
 
 /// The classes of a kept table, found by sorting the rows' keys, pass the memory budget at the
@@ -317,7 +317,7 @@ fn a_kept_table_meets_the_memory_budget_where_the_streaming_read_does() {
         let config = AuditConfig { memory_budget: budget, ..qi(&["id", "b"]) };
         let mut reader = TableReader::new(qi(&[]).table_settings().unwrap());
         reader.push(csv.as_bytes()).unwrap();
-        let kept = audit_table(&reader.finish().unwrap().table, &config, None, None);
+        let kept = audit_table(&reader.finish().unwrap().table, &config, &pseudolens_core::Sides::default());
         match (kept, audit_chunked(csv.as_bytes(), &config, 1 << 20)) {
             (Err(k), Err(s)) => {
                 assert_eq!(k.code, "memory_budget_exceeded");
@@ -372,7 +372,7 @@ proptest! {
                 Err(e) => prop_assert!(["invalid_table", "unsupported_table_version"].contains(&e.code), "{}", e.code),
                 // A table that passes every check audits without a panic.
                 Ok(part) => {
-                    let _ = audit_table(&part.table, &qi(&["c1"]), None, None);
+                    let _ = audit_table(&part.table, &qi(&["c1"]), &pseudolens_core::Sides::default());
                 }
             }
             // And with the old checksum, always an error.

@@ -77,7 +77,7 @@ fn a_table_reader_keeps_a_table_of_cells() {
     let table = a.finish().unwrap().table;
     assert!(table.is_retained());
     assert_eq!((table.facts.format, table.facts.bytes), (Format::Xlsx, 1234));
-    let r = pseudolens_core::audit_table(&table, &config(), None, None).unwrap();
+    let r = pseudolens_core::audit_table(&table, &config(), &pseudolens_core::Sides::default()).unwrap();
     let mut csv = table_part(csv());
     csv.read = r.read.clone();
     assert_eq!(table_part(r), csv);

@@ -90,7 +90,7 @@ proptest! {
         exclude in any::<bool>(),
     ) {
         let config = config(if drop { MissingPolicy::Drop } else { MissingPolicy::Ordinary }, exclude);
-        let whole = audit_table(&table(&rows, &config), &config, None, None).unwrap();
+        let whole = audit_table(&table(&rows, &config), &config, &pseudolens_core::Sides::default()).unwrap();
         let split = partitioned(&rows, parts, &config);
         prop_assert!(!split.metrics.is_empty());
         for m in &split.metrics {

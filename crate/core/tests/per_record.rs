@@ -148,7 +148,7 @@ proptest! {
         reader.push(&csv(&rows, q)).unwrap();
         let table = reader.finish().unwrap().table;
         pseudolens_core::par::set_threads(threads);
-        let kept = audit_table(&table, &c, None, None).unwrap();
+        let kept = audit_table(&table, &c, &pseudolens_core::Sides::default()).unwrap();
         prop_assert_eq!(&kept.per_record, &a.per_record);
         prop_assert_eq!(&per_record(&kept, "record_risk"), &p);
         // Through JSON and back.

@@ -19,7 +19,7 @@ fn kept(chunks: impl IntoIterator<Item = Vec<u8>>, config: &AuditConfig) -> Tabl
 /// The report with the lattice sent away as bytes and its statistics back as bytes (`remote`),
 /// or computed by `complete` itself.
 fn split(table: &Table, config: &AuditConfig, remote: bool) -> (Report, bool) {
-    let mut audit = SplitAudit::start(table, config, None, None, None).unwrap();
+    let mut audit = SplitAudit::start(table, config, &pseudolens_core::Sides::default()).unwrap();
     let stats = audit.lattice().filter(|_| remote).map(|l| {
         let piece = Lattice::from_bytes(&l.to_bytes()).unwrap();
         stats_from_bytes(&stats_to_bytes(&piece.stats())).unwrap()
@@ -67,7 +67,7 @@ fn the_audit_in_steps_is_the_one_pass_audit() {
         [(AuditConfig { advice, ..c.clone() }, *deferred), (AuditConfig { advice, threshold: 0.05, ..c.clone() }, *deferred)]
     });
     for (config, deferred) in configs.clone().into_iter().chain(advised) {
-        let one = audit_table(&table, &config, None, None).unwrap();
+        let one = audit_table(&table, &config, &pseudolens_core::Sides::default()).unwrap();
         for remote in [true, false] {
             let (steps, was_deferred) = split(&table, &config, remote);
             assert_eq!(was_deferred, deferred, "{:?}", config.quasi_identifiers);
@@ -81,8 +81,8 @@ fn statistics_of_another_audit_are_refused() {
     let table = kept(bench_table(2_000, 3, 0), &AuditConfig::default());
     let three = AuditConfig { quasi_identifiers: names(&["age", "sex", "ward"]), ..AuditConfig::default() };
     let two = AuditConfig { quasi_identifiers: names(&["age", "sex"]), ..AuditConfig::default() };
-    let other = SplitAudit::start(&table, &two, None, None, None).unwrap().lattice().unwrap().clone().stats();
-    let mut audit = SplitAudit::start(&table, &three, None, None, None).unwrap();
+    let other = SplitAudit::start(&table, &two, &pseudolens_core::Sides::default()).unwrap().lattice().unwrap().clone().stats();
+    let mut audit = SplitAudit::start(&table, &three, &pseudolens_core::Sides::default()).unwrap();
     audit.finish_others();
     assert_eq!(audit.complete(Some(other)).unwrap_err().code, "invalid_piece");
 }
@@ -118,7 +118,7 @@ proptest! {
             ..AuditConfig::default()
         };
         let table = kept([csv], &config);
-        let one = audit_table(&table, &config, None, None).unwrap();
+        let one = audit_table(&table, &config, &pseudolens_core::Sides::default()).unwrap();
         let (steps, deferred) = split(&table, &config, true);
         prop_assert!(deferred);
         prop_assert_eq!(json(&steps), json(&one));

@@ -304,7 +304,7 @@ fn row_groups_read_from_their_pieces_give_the_whole_files_report() {
     };
     let mut parts = read_run(0, 1).unwrap();
     parts.merge(read_run(2, 3).unwrap()).unwrap();
-    let merged = pseudolens_core::audit_table(&parts.table, &config(), None, None).unwrap();
+    let merged = pseudolens_core::audit_table(&parts.table, &config(), &pseudolens_core::Sides::default()).unwrap();
     let mut expected = table_part(whole);
     expected.read = merged.read.clone();
     assert_eq!(table_part(merged), expected);

@@ -858,7 +858,7 @@ pub fn table_bytes(data: &[u8]) {
             if draw(data).is_multiple_of(FULL_EVERY) {
                 let qi: Vec<String> = part.table.header.iter().take(2).cloned().collect();
                 let config = AuditConfig { quasi_identifiers: qi, ..AuditConfig::default() };
-                if let Err(e) = pseudolens_core::audit_table(&part.table, &config, None, None) {
+                if let Err(e) = pseudolens_core::audit_table(&part.table, &config, &pseudolens_core::Sides::default()) {
                     assert_clean(&e);
                 }
             }

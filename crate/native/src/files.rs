@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use pseudolens_core::{Audit, AuditConfig, Format, Probe, Report, SideReader, SideRole, Sides, Span, Table, TableReader, Warning};
+use pseudolens_core::{Audit, AuditConfig, Error, Format, Probe, ReadsTable, Report, SideReader, SideRole, Sides, Span, Table, TableReader, Warning};
 
 use crate::cells::read_cells;
 use crate::file::{Failure, ReadProgress, format_of, io_err, stream, with_fallback};
@@ -38,15 +38,21 @@ pub struct Files {
 impl Files {
     /// Reads the side tables at `paths` with the audit's settings: each must be CSV (checked
     /// for all before any is read); each detects its own encoding, with the fallback. A
-    /// release is then read on one thread, from the first sheet of a workbook.
-    pub fn read(config: &AuditConfig, paths: SidePaths<'_>, progress: &'static dyn ReadProgress) -> Result<Files, Failure> {
+    /// release is then read on `threads` threads, from `sheet` of a workbook (else its first).
+    pub fn read(
+        config: &AuditConfig,
+        paths: SidePaths<'_>,
+        threads: usize,
+        sheet: Option<String>,
+        progress: &'static dyn ReadProgress,
+    ) -> Result<Files, Failure> {
         // The order of the warnings: E, O, C.
         let paths = [(SideRole::Reference, paths.reference), (SideRole::Original, paths.original), (SideRole::Control, paths.control)];
         let paths: Vec<(SideRole, &Path)> = paths.into_iter().filter_map(|(role, path)| Some((role, path?))).collect();
         for &(role, path) in &paths {
             role.check_format(&path.display().to_string(), format_of(path)?)?;
         }
-        let mut files = Files { sides: Sides::default(), warnings: Vec::new(), threads: 1, sheet: None, progress };
+        let mut files = Files { sides: Sides::default(), warnings: Vec::new(), threads: threads.max(1), sheet, progress };
         for (role, path) in paths {
             let (reader, warning) = with_fallback(path, None, |encoding| {
                 let mut reader = SideReader::new(role, config, encoding);
@@ -68,60 +74,72 @@ impl Files {
     /// Reads the release at `path` into a table kept in memory, with the encoding fallback
     /// (its warning, if any): in parts on [`Files::threads`] threads when it is large enough.
     pub fn read_table(&self, path: &Path, config: &AuditConfig) -> Result<(Table, Option<Warning>), Failure> {
-        let format = format_of(path)?;
-        if format != Format::Csv {
-            let make = || Ok(TableReader::new(config.table_settings()?));
-            return Ok((read_cells(path, &make, format, self.sheet.as_deref(), self.threads)?.table, None));
-        }
         let len = std::fs::metadata(path).map_err(io_err(path))?.len();
-        with_fallback(path, config.encoding, |encoding| {
-            let config = AuditConfig { encoding, ..config.clone() };
-            let make = |probe: &Probe, span: Span| {
-                let mut part = TableReader::part(config.table_settings()?, probe, span);
-                part.expect_file_bytes(len);
-                Ok(part)
+        let (part, warning) = self.read_release(path, config, |config, start| {
+            let settings = config.table_settings()?;
+            let mut reader = match start {
+                Start::Cells => return Ok(TableReader::new(settings)),
+                Start::Whole => TableReader::new(settings),
+                Start::Part(probe, span) => TableReader::part(settings, probe, span),
             };
-            if let Some(part) = read_in_parts(path, &config, self.threads, self.progress, &make)? {
-                return Ok(part.table);
-            }
-            let mut reader = TableReader::new(config.table_settings()?);
             reader.expect_file_bytes(len);
-            stream(path, self.progress, |chunk| reader.push(chunk))?;
-            Ok(reader.finish()?.table)
-        })
+            Ok(reader)
+        })?;
+        Ok((part.table, warning))
     }
 
     /// Audits the release at `path` against the side tables, streaming (in parts on
     /// [`Files::threads`] threads when it is large enough), with the encoding fallback; the
     /// report has the warnings of reading ([`Files::add_warnings`]).
     pub fn stream(&self, path: &Path, config: &AuditConfig) -> Result<Report, Failure> {
-        let audit = |config: &AuditConfig| {
-            let mut audit = Audit::new(config.clone())?;
-            self.sides.give_to(&mut audit);
-            Ok(audit)
-        };
-        let format = format_of(path)?;
-        if format != Format::Csv {
-            let make = || audit(config);
-            let mut report = read_cells(path, &make, format, self.sheet.as_deref(), self.threads)?.finish();
-            self.add_warnings(&mut report, None);
-            return Ok(report);
-        }
-        let (mut report, warning) = with_fallback(path, config.encoding, |encoding| {
-            let config = AuditConfig { encoding, ..config.clone() };
-            let make = |probe: &Probe, span: Span| {
-                let mut part = Audit::part(config.clone(), probe, span)?;
-                self.sides.give_to(&mut part);
-                Ok(part)
+        let (part, warning) = self.read_release(path, config, |config, start| {
+            let mut audit = match start {
+                Start::Cells | Start::Whole => Audit::new(config.clone())?,
+                Start::Part(probe, span) => Audit::part(config.clone(), probe, span)?,
             };
-            if let Some(part) = read_in_parts(path, &config, self.threads, self.progress, &make)? {
-                return Ok(part.finish());
-            }
-            let mut audit = audit(&config)?;
-            stream(path, self.progress, |chunk| audit.push(chunk))?;
-            Ok(audit.finish()?)
+            audit.set_sides(&self.sides);
+            Ok(audit)
         })?;
+        let mut report = part.finish();
         self.add_warnings(&mut report, warning);
         Ok(report)
     }
+
+    /// Reads the release at `path` into readers that `start` makes with the settings to read
+    /// with: a Parquet or Excel file by [`read_cells`]; a CSV file with the encoding fallback
+    /// (its warning, if any), in parts on [`Files::threads`] threads when it is large enough,
+    /// else on one.
+    fn read_release<R: ReadsTable>(
+        &self,
+        path: &Path,
+        config: &AuditConfig,
+        start: impl Fn(&AuditConfig, Start<'_>) -> Result<R, Error> + Sync,
+    ) -> Result<(R::Part, Option<Warning>), Failure>
+    where
+        R::Part: Send,
+    {
+        let format = format_of(path)?;
+        if format != Format::Csv {
+            let make = || start(config, Start::Cells);
+            return Ok((read_cells(path, &make, format, self.sheet.as_deref(), self.threads)?, None));
+        }
+        with_fallback(path, config.encoding, |encoding| {
+            let config = AuditConfig { encoding, ..config.clone() };
+            let make = |probe: &Probe, span: Span| start(&config, Start::Part(probe, span));
+            if let Some(part) = read_in_parts(path, &config, self.threads, self.progress, &make)? {
+                return Ok(part);
+            }
+            let mut reader = start(&config, Start::Whole)?;
+            stream(path, self.progress, |chunk| reader.reader().push(chunk))?;
+            Ok(reader.finish_part()?)
+        })
+    }
+}
+
+/// How a reader of a release starts: on the cells of a Parquet or Excel file, on the whole of
+/// a CSV file, or on a part of it.
+enum Start<'a> {
+    Cells,
+    Whole,
+    Part(&'a Probe, Span),
 }

@@ -25,7 +25,7 @@ fn config(qi: &[&str]) -> AuditConfig {
 fn a_side_table_that_is_not_csv_is_the_cores_error() {
     let parquet = Path::new(FIXTURES).join("formats.parquet");
     let paths = SidePaths { reference: Some(&parquet), ..SidePaths::default() };
-    match Files::read(&config(&["age"]), paths, &()) {
+    match Files::read(&config(&["age"]), paths, 1, None, &()) {
         Err(Failure::Audit(e)) => {
             assert_eq!(e.code, "side_table_not_csv");
             assert!(e.message.contains("the reference table is read as CSV only; this file is a Parquet file"), "{}", e.message);
@@ -41,7 +41,7 @@ fn a_file_that_is_not_utf8_is_read_again_as_windows_1252() {
     bytes.extend(b"Bern,30\n".repeat(200_000));
     bytes.extend(b"Z\xfcrich,30\nGen\xe8ve,40\nGen\xe8ve,40\n");
     let path = temp("latin.csv", &bytes);
-    let files = Files::read(&config(&["city"]), SidePaths::default(), &()).unwrap();
+    let files = Files::read(&config(&["city"]), SidePaths::default(), 1, None, &()).unwrap();
     let Ok(report) = files.stream(&path, &config(&["city"])) else { panic!("the file is read") };
     let Ok((table, warning)) = files.read_table(&path, &config(&["city"])) else { panic!("the file is read") };
     std::fs::remove_file(&path).unwrap();
@@ -56,7 +56,7 @@ fn a_file_read_in_parts_gives_the_one_thread_report() {
     // 100,000 rows (10.6 MB): over the size read in parts.
     let path = temp("parts.csv", &bench_table(100_000, 1, 0).flatten().collect::<Vec<u8>>());
     let config = config(&["age", "sex", "region"]);
-    let mut files = Files::read(&config, SidePaths::default(), &()).unwrap();
+    let mut files = Files::read(&config, SidePaths::default(), 1, None, &()).unwrap();
     let report = |files: &Files| match files.stream(&path, &config) {
         Ok(r) => serde_json::to_string(&r).unwrap(),
         Err(_) => panic!("the file is read"),

@@ -42,10 +42,7 @@ fn config(json: &str) -> PyResult<AuditConfig> {
 /// (`pseudolens_core::par::threads`) from the workbook's `sheet`, else its first.
 fn files(config: &AuditConfig, original: Option<&str>, reference: Option<&str>, control: Option<&str>, sheet: Option<&str>) -> Result<Files, Failure> {
     let paths = SidePaths { original: original.map(Path::new), reference: reference.map(Path::new), control: control.map(Path::new) };
-    let mut files = Files::read(config, paths, &())?;
-    files.threads = pseudolens_core::par::threads();
-    files.sheet = sheet.map(str::to_string);
-    Ok(files)
+    Files::read(config, paths, pseudolens_core::par::threads(), sheet.map(str::to_string), &())
 }
 
 /// The Arrow C stream of a PyCapsule named `arrow_array_stream` (the stream is consumed).
@@ -202,7 +199,7 @@ impl PartialTable {
         let part = self.part.as_ref().ok_or_else(|| PyValueError::new_err("the partial table holds no source yet"))?;
         let report = py.allow_threads(|| {
             let files = files(&config, original, reference, control, None)?;
-            let mut report = files.sides.audit_table(&part.table, &config)?;
+            let mut report = pseudolens_core::audit_table(&part.table, &config, &files.sides)?;
             files.add_warnings(&mut report, self.warnings.iter().cloned());
             Ok(report)
         });

@@ -92,9 +92,9 @@ impl Audit {
     }
 
     /// Ends the input and returns the report; the audit cannot be used afterwards.
-    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+    pub fn finish(&mut self) -> Result<Audited, JsValue> {
         let audit = self.0.take().ok_or_else(finished)?;
-        reporting(|| audit.finish()).map(|r| to_js(&r)).map_err(|e| error(&e))
+        reporting(|| audit.finish()).map(Audited).map_err(|e| error(&e))
     }
 
     /// An audit that keeps each record's class, for [`Audit::finish_per_record`] (the
@@ -455,9 +455,9 @@ impl KeptTable {
 
     /// The report of an audit with these settings, from the table (`not_retained`: read the
     /// file again).
-    pub fn audit(&self, config: JsValue) -> Result<JsValue, JsValue> {
+    pub fn audit(&self, config: JsValue) -> Result<Audited, JsValue> {
         let config = config_from(config)?;
-        reporting(|| self.sides.audit_table(&self.part.table, &config)).map(|r| to_js(&r)).map_err(|e| error(&e))
+        reporting(|| pseudolens_core::audit_table(&self.part.table, &config, &self.sides)).map(Audited).map_err(|e| error(&e))
     }
 
     /// An audit with these settings in steps (`not_retained` as `audit`), whose attribution
@@ -465,14 +465,14 @@ impl KeptTable {
     /// the other metrics: `lattice()`, `finish_others()`, `complete(stats)`. The same report.
     pub fn start_audit(&self, config: JsValue) -> Result<PendingAudit, JsValue> {
         let config = config_from(config)?;
-        reporting(|| self.sides.start_audit(&self.part.table, &config)).map(|a| PendingAudit(Some(a))).map_err(|e| error(&e))
+        reporting(|| pseudolens_core::SplitAudit::start(&self.part.table, &config, &self.sides)).map(|a| PendingAudit(Some(a))).map_err(|e| error(&e))
     }
 
     /// The per-record CSV of an audit with these settings, from the table's row codes
     /// (`not_retained`: read the file again with `Audit.for_records`).
     pub fn per_record_csv(&self, config: JsValue) -> Result<String, JsValue> {
         let config = AuditConfig { keep_records: true, ..config_from(config)? };
-        self.sides.audit_table(&self.part.table, &config).map(|r| per_record_csv(&r)).map_err(|e| error(&e))
+        pseudolens_core::audit_table(&self.part.table, &config, &self.sides).map(|r| per_record_csv(&r)).map_err(|e| error(&e))
     }
 
     /// The rows of these classes, from the table (see `Extract`).
@@ -506,10 +506,40 @@ impl PendingAudit {
 
     /// The report, with the attribution statistics `attribution_stats` gave for `lattice()`
     /// (undefined: computed here); the audit cannot be used afterwards.
-    pub fn complete(&mut self, stats: Option<Vec<u8>>) -> Result<JsValue, JsValue> {
+    pub fn complete(&mut self, stats: Option<Vec<u8>>) -> Result<Audited, JsValue> {
         let audit = self.0.take().ok_or_else(finished)?;
         let stats = stats.map(|b| pseudolens_core::stats_from_bytes(&b)).transpose().map_err(|e| error(&e))?;
-        audit.complete(stats).map(|r| to_js(&r)).map_err(|e| error(&e))
+        audit.complete(stats).map(Audited).map_err(|e| error(&e))
+    }
+}
+
+/// An audit's report, held in the engine (`Audit.finish`, `KeptTable.audit`,
+/// `PendingAudit.complete`): its JSON form, and its shareable variant at any minimum count made
+/// from the typed report, so the report never crosses back into the engine (issue 37). Free it
+/// when no other variant will be asked for.
+#[wasm_bindgen]
+pub struct Audited(pseudolens_core::Report);
+
+#[wasm_bindgen]
+impl Audited {
+    /// The report (its JSON form).
+    pub fn report(&self) -> JsValue {
+        to_js(&self.0)
+    }
+
+    /// The report safe to share (issue 13, Deliver 2): only aggregates of at least
+    /// `min_count` records (undefined: the report's k, the advice's, else 5), with
+    /// `shareable = {min_count, removed}`; a report whose `removed` is empty held no
+    /// record-level value.
+    pub fn shareable(&self, min_count: Option<f64>) -> JsValue {
+        let k = min_count.filter(|k| k.is_finite() && *k >= 1.0).map_or_else(|| pseudolens_core::min_count_of(&self.0), |k| k as u64);
+        to_js(&pseudolens_core::shareable(&self.0, k))
+    }
+
+    /// The file's SHA-256 when the report has none yet (a hash still under way when the
+    /// audit of a kept table started).
+    pub fn set_sha256(&mut self, hex: String) {
+        self.0.input.sha256.get_or_insert(hex);
     }
 }
 
@@ -567,17 +597,6 @@ pub fn choose(quasi_identifiers: Vec<String>, candidates: JsValue, params: JsVal
     Ok(to_js(&pseudolens_core::choose(&quasi_identifiers, &candidates, &params)))
 }
 
-/// The report safe to share (issue 13, Deliver 2): only aggregates of at least `min_count`
-/// records (null: the report's k, the advice's, else 5), with `shareable = {min_count,
-/// removed}`; a report whose `removed` is empty held no record-level value.
-#[wasm_bindgen]
-pub fn shareable(report: JsValue, min_count: Option<f64>) -> Result<JsValue, JsValue> {
-    let report: serde_json::Value =
-        serde_wasm_bindgen::from_value(report).map_err(|e| error(&Error::config("invalid_report", format!("the report is not valid: {e}"))))?;
-    let k = min_count.filter(|k| k.is_finite() && *k >= 1.0).map_or_else(|| pseudolens_core::min_count_of(&report), |k| k as u64);
-    Ok(to_js(&pseudolens_core::shareable(&report, k)))
-}
-
 /// The encoding to read a file in again after an error with this `code` (`"windows-1252"`
 /// after `encoding_mismatch`), or undefined: the core's rule, so the worker keeps no copy.
 #[wasm_bindgen]
@@ -624,7 +643,8 @@ pub fn warm_up() -> Result<(), JsValue> {
         let stats = pending.lattice().map(|lattice| attribution_stats(&lattice)).transpose()?;
         pending.finish_others()?;
         // The worker sends the shareable variant with every report it posts.
-        shareable(pending.complete(stats)?, None)?;
+        let audited = pending.complete(stats)?;
+        let _ = (audited.report(), audited.shareable(None));
     }
     Ok(())
 }

@@ -38,18 +38,19 @@ export function onPerRecord(csv: string, records: number, kept: boolean): void {
 }
 
 /** The core's shareable variant of the shown report at `minCount` (null: the report's k): the
- * one the worker sent with the report when it is at that k, else made by the worker now. */
-function shareableAt(full: Report, own: ShareableVariant | null, minCount: number | null): Promise<ShareableReport> {
-  if (own?.report && (minCount === null || minCount === own.report.shareable.min_count)) return Promise.resolve(own.report);
-  if (own?.error && minCount === null) return Promise.reject(own.error);
-  return client.shareable(full, minCount);
+ * one the worker sent with the report when it is at that k, else made now by the worker from
+ * the report it holds. */
+function shareableAt(own: ShareableVariant, minCount: number | null): Promise<ShareableReport> {
+  if (own.report && (minCount === null || minCount === own.report.shareable.min_count)) return Promise.resolve(own.report);
+  if (own.error && minCount === null) return Promise.reject(own.error);
+  return client.shareable(own.held, minCount);
 }
 
 /** The report of the variant chosen: the full one, or the core's shareable one. */
 async function variantReport(variant: ReportVariant): Promise<{ report: Report; disclosure: Disclosure } | null> {
-  if (!job?.report) return null;
+  if (!job?.report || !job.shareable) return null;
   const full = job.report;
-  const at = await shareableAt(full, job.shareable, variant.shareable ? variant.minCount : null);
+  const at = await shareableAt(job.shareable, variant.shareable ? variant.minCount : null);
   const disclosure = { shareable: variant.shareable, minCount: at.shareable.min_count, removed: removedCount(at) };
   return { report: variant.shareable ? at : full, disclosure };
 }
@@ -58,7 +59,8 @@ function downloadReport(variant: ReportVariant): void {
   if (!job?.report) return;
   const stem = `pseudolens-report-${fileStem(job.label)}${variant.shareable ? '-shareable' : ''}`;
   if (!variant.shareable) return saveText(JSON.stringify(job.report, null, 2), 'application/json', `${stem}.json`);
-  void shareableAt(job.report, job.shareable, variant.minCount).then(
+  if (!job.shareable) return;
+  void shareableAt(job.shareable, variant.minCount).then(
     (safe) => saveText(JSON.stringify(safe, null, 2), 'application/json', `${stem}.json`),
     (e: WireError) => showMessage(messages, 'error', 'The shareable report could not be made.', e.message),
   );

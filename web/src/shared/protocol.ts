@@ -55,9 +55,10 @@ export type Request =
   /** The core's `choose` over candidates already audited (no file is read). */
   | { type: 'choose'; id: number; quasi_identifiers: string[]; candidates: Candidate[]; params: ChoiceParams }
   /** The core's report safe to share (`shareable`): aggregates of at least `min_count`
-   * records (null: the report's k). No file is read. (Each audit's report comes with its
-   * shareable variant at the report's own k: this is for another k.) */
-  | { type: 'shareable'; id: number; report: Report; min_count: number | null }
+   * records (null: the report's k) of the report the worker holds for the message `of`
+   * (`ShareableVariant.held`). No file is read, no report is sent back. (Each audit's report
+   * comes with its shareable variant at the report's own k: this is for another k.) */
+  | { type: 'shareable'; id: number; of: number; min_count: number | null }
   /** The column names of a side table as the core reads its header (nothing else is read). */
   | { type: 'header'; id: number; file: File }
   /** The page has drawn the profile of run `id`: the work put off so as not to slow that

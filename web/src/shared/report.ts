@@ -43,8 +43,10 @@ export interface ShareableReport extends Report {
 }
 
 /** The core's shareable variant of an audit's report at the report's own k, which the worker
- * makes right after the audit and sends with it (or why it could not be made). */
-export type ShareableVariant = { report: ShareableReport; error: null } | { report: null; error: WireError };
+ * makes right after the audit and sends with it (or why it could not be made); `held`: the
+ * id under which the worker holds the typed report, to ask it for the variant at another k
+ * (the `shareable` request's `of`). */
+export type ShareableVariant = ({ report: ShareableReport; error: null } | { report: null; error: WireError }) & { held: number };
 
 /** The entries the shareable variant leaves out of a report (0: it holds no record-level value). */
 export function removedCount(s: ShareableReport): number {

@@ -2,8 +2,9 @@
 // and is not kept yet), else a streaming read of the file; with its side tables, the encoding
 // the engine settles on, the engine's progress, and how the table was read.
 
+import type { Audited } from '../../pkg/pseudolens_wasm.js';
 import type { Target, TableRead } from '../shared/protocol';
-import { toWireError, type AuditConfig, type Report } from '../shared/report';
+import { toWireError, type AuditConfig } from '../shared/report';
 import { withEncoding, withEncodingRetry } from './encoding-retry';
 import { auditKept, forgetKept, keep, kept, withHash } from './kept-table';
 import { withAuditProgress } from './progress';
@@ -23,8 +24,9 @@ export function forgetWhyNotKept(): void {
 }
 
 /**
- * The report of `config` on the released file: an audit of the kept table (read now, in
- * parallel, when `mayRead` and it is not kept yet), else a streaming read of the file.
+ * The report of `config` on the released file, held in the engine: an audit of the kept table
+ * (read now, in parallel, when `mayRead` and it is not kept yet), else a streaming read of the
+ * file.
  */
 async function auditTable(
   id: number,
@@ -33,7 +35,7 @@ async function auditTable(
   sides: Sides,
   mayRead: boolean,
   hashed: boolean,
-): Promise<{ report: Report; read: Omit<TableRead, 'seconds' | 'fileReads' | 'sheets'> }> {
+): Promise<{ audited: Audited; read: Omit<TableRead, 'seconds' | 'fileReads' | 'sheets'> }> {
   if (kept && kept.ragged !== config.ragged && released.format === 'csv') forgetKept();
   if (!kept && (mayRead || released.format !== 'csv') && notKept === null && !(await keep(id, blob, config))) notKept = NOT_IN_PARTS;
   let why = notKept ?? 'the table was not kept in this worker';
@@ -45,7 +47,7 @@ async function auditTable(
     const readers = kept.readers;
     giveSides(table, sides);
     try {
-      return { report: await withHash(await auditKept(table, config), hash), read: { kept: true, why: null, readers } };
+      return { audited: await withHash(await auditKept(table, config), hash), read: { kept: true, why: null, readers } };
     } catch (e) {
       const error = toWireError(e);
       if (error.code !== 'not_retained') throw e;
@@ -56,17 +58,18 @@ async function auditTable(
       await keep(id, blob, config);
       const again = kept!.table;
       giveSides(again, sides);
-      return { report: await auditKept(again, config), read: { kept: true, why: null, readers: 1 } };
+      return { audited: await auditKept(again, config), read: { kept: true, why: null, readers: 1 } };
     }
   }
-  return { report: await streamAudit(id, blob, config, sides), read: { kept: false, why, readers: 1 } };
+  return { audited: await streamAudit(id, blob, config, sides), read: { kept: false, why, readers: 1 } };
 }
 
 /**
  * Audits the released file `blob` against the side tables, with the encoding the engine
  * settles on; `mayRead`: the file may be read in parallel to keep its table; `hashed`: the
- * report needs the file's SHA-256 (every report but the profile's). Returns the report with
- * how it was read and how long it took.
+ * report needs the file's SHA-256 (every report but the profile's). Returns the report, held
+ * in the engine (the caller frees it or keeps it for its shareable variants), with how it was
+ * read and how long it took.
  */
 export async function auditRelease(
   id: number,
@@ -78,9 +81,9 @@ export async function auditRelease(
   mayRead: boolean,
   hashed: boolean,
   onTarget: (t: Target) => void,
-): Promise<{ report: Report; read: TableRead }> {
+): Promise<{ audited: Audited; read: TableRead }> {
   const started = performance.now();
-  const { report, read } = await withAuditProgress(id, () =>
+  const { audited, read } = await withAuditProgress(id, () =>
     withEncodingRetry(id, 'table', config.encoding === 'windows-1252', async (encoding) => {
       // Read as windows-1252 after all: the parts may have failed for the encoding alone.
       if (encoding !== (config.encoding ?? null)) notKept = null;
@@ -88,5 +91,5 @@ export async function auditRelease(
       return auditTable(id, blob, withEncoding(config, encoding), sides, mayRead, hashed);
     }),
   );
-  return { report, read: { ...read, fileReads: released.fileReads, seconds: (performance.now() - started) / 1000, sheets: released.sheets } };
+  return { audited, read: { ...read, fileReads: released.fileReads, seconds: (performance.now() - started) / 1000, sheets: released.sheets } };
 }

@@ -3,6 +3,7 @@
 // one read whole into a table freed after its audit. Nothing of them is kept.
 
 import type { Request, Target } from '../shared/protocol';
+import type { Audited } from '../../pkg/pseudolens_wasm.js';
 import type { Report } from '../shared/report';
 import { withEncoding, withEncodingRetry } from './encoding-retry';
 import { cellsTable } from './kept-table';
@@ -11,6 +12,15 @@ import { formatOf } from './released';
 import { post } from './scope';
 import { giveSides, sidesFor } from './side-tables';
 import { streamAudit } from './streaming';
+
+/** A candidate's report (no shareable variant is asked of it: the engine holds nothing). */
+function reportOf(audited: Audited): Report {
+  try {
+    return audited.report() as Report;
+  } finally {
+    audited.free();
+  }
+}
 
 /** Every candidate's report, in their order; the page is told which candidate is audited. */
 export async function auditCandidates(request: Extract<Request, { type: 'compare' }>, onTarget: (t: Target) => void): Promise<Report[]> {
@@ -25,11 +35,11 @@ export async function auditCandidates(request: Extract<Request, { type: 'compare
     const { report } = await withAuditProgress(id, () =>
       withEncodingRetry(id, 'table', own.encoding === 'windows-1252', async (encoding) => {
         const sides = await sidesFor(id, config, request.original, request.reference, request.control, onTarget);
-        if (format === 'csv') return { report: await streamAudit(id, file, withEncoding(own, encoding), sides) };
+        if (format === 'csv') return { report: reportOf(await streamAudit(id, file, withEncoding(own, encoding), sides)) };
         const { table } = await cellsTable(id, file, config, format);
         try {
           giveSides(table, sides);
-          return { report: table.audit(config) as Report };
+          return { report: reportOf(table.audit(config)) };
         } finally {
           table.free();
         }

@@ -2,10 +2,10 @@
 // Parquet or Excel file whole) into a table kept in this worker, which the profile, the audit,
 // every recompute, the drill-down and the per-record values read instead of the file.
 
-import { KeptTable, read_cells, sheet_names } from '../../pkg/pseudolens_wasm.js';
+import { KeptTable, read_cells, sheet_names, type Audited } from '../../pkg/pseudolens_wasm.js';
 import type { CellsFormat } from '../shared/part-protocol';
 import type { ClassValues, Extracted, Response } from '../shared/protocol';
-import { toWireError, type AuditConfig, type Report, type WireError } from '../shared/report';
+import { toWireError, type AuditConfig, type WireError } from '../shared/report';
 import { poolReady, readers } from './engine';
 import { progressPoster } from './progress';
 import { released } from './released';
@@ -107,11 +107,12 @@ export async function keep(id: number, blob: Blob, config: AuditConfig): Promise
   return true;
 }
 
-/** `report` with the file's SHA-256 from `hash` when the table had none yet at its start. */
-export async function withHash(report: Report, hash: Promise<string | null> | null): Promise<Report> {
+/** The report `audited` with the file's SHA-256 from `hash` when the table had none yet at its
+ * start. */
+export async function withHash(audited: Audited, hash: Promise<string | null> | null): Promise<Audited> {
   const sha256 = hash && (await hash);
-  if (sha256 && report.input.sha256 === null) report.input.sha256 = sha256;
-  return report;
+  if (sha256) audited.set_sha256(sha256);
+  return audited;
 }
 
 /**
@@ -121,14 +122,14 @@ export async function withHash(report: Report, hash: Promise<string | null> | nu
  * either way. The pending audit holds nothing of the table, which another request may free
  * meanwhile.
  */
-export async function auditKept(table: KeptTable, config: AuditConfig): Promise<Report> {
+export async function auditKept(table: KeptTable, config: AuditConfig): Promise<Audited> {
   const audit = table.start_audit(config);
   try {
     const lattice = audit.lattice();
     const pool = readers();
     const remote = lattice && pool ? pool.attributionStats(lattice) : null;
     audit.finish_others();
-    return audit.complete((remote && (await remote)) ?? undefined) as Report;
+    return audit.complete((remote && (await remote)) ?? undefined);
   } finally {
     audit.free();
   }

@@ -3,7 +3,7 @@
 // and a result is posted only if no newer request came in meanwhile.
 
 import type { RecomputeRequest, Target } from '../shared/protocol';
-import { toWireError } from '../shared/report';
+import { toWireError, type Report } from '../shared/report';
 import { auditRelease } from './audit-release';
 import { loadWasm } from './engine';
 import { asBlob } from './released';
@@ -33,10 +33,11 @@ export async function recompute(request: RecomputeRequest): Promise<void> {
       latestRecompute = null;
       let target: Target = 'table';
       try {
-        const answer = await auditRelease(id, asBlob(source), config, original, reference, control, false, true, (t) => {
+        const { audited, read } = await auditRelease(id, asBlob(source), config, original, reference, control, false, true, (t) => {
           target = t;
         });
-        if (!latestRecompute) post({ type: 'recomputed', id, ...answer, shareable: shareableOf(answer.report) });
+        if (latestRecompute) audited.free();
+        else post({ type: 'recomputed', id, report: audited.report() as Report, read, shareable: shareableOf(id, audited) });
       } catch (e) {
         if (!latestRecompute) post({ type: 'recompute_error', id, target, error: toWireError(e) });
       }

@@ -2,21 +2,21 @@
 // or a column these settings need was not kept), the audit, the drill-down and the per-record
 // values read it again, chunk by chunk, into the engine's streaming `Audit` and `Extract`.
 
-import { Audit, Extract } from '../../pkg/pseudolens_wasm.js';
+import { Audit, Extract, type Audited } from '../../pkg/pseudolens_wasm.js';
 import type { ClassValues, Extracted } from '../shared/protocol';
-import type { AuditConfig, Report } from '../shared/report';
+import type { AuditConfig } from '../shared/report';
 import type { Sides } from './side-tables';
 import { stream } from './stream-read';
 
-/** The streaming audit: the file read once more, chunk by chunk. */
-export async function streamAudit(id: number, blob: Blob, config: AuditConfig, sides: Sides): Promise<Report> {
+/** The streaming audit: the file read once more, chunk by chunk; its report held in the engine. */
+export async function streamAudit(id: number, blob: Blob, config: AuditConfig, sides: Sides): Promise<Audited> {
   const audit = new Audit(config);
   try {
     if (sides.original) audit.set_original(sides.original); // before the first push
     if (sides.control) audit.set_control(sides.control);
     await stream(id, blob, 'table', audit);
     if (sides.population) audit.set_population(sides.population);
-    return audit.finish() as Report;
+    return audit.finish();
   } finally {
     audit.free(); // finish() empties the audit but leaves its handle to be freed
   }

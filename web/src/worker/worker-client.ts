@@ -11,7 +11,7 @@
 
 import type { Candidate, ChoiceParams } from '../shared/balance-data';
 import type { ClassValues, Request, Response, Source } from '../shared/protocol';
-import type { AuditConfig, MetricResult, Report, ShareableReport, WireError } from '../shared/report';
+import type { AuditConfig, MetricResult, ShareableReport, WireError } from '../shared/report';
 import { spawnWorker } from './spawn';
 import auditWorkerUrl from './worker.ts?worker&url';
 
@@ -116,12 +116,13 @@ export class WorkerClient {
   }
 
   /** The core's report safe to share: aggregates of at least `minCount` records (null: the
-   * report's k; an audit's report comes with that one). Like `choose`, it runs beside a pass. */
-  shareable(report: Report, minCount: number | null): Promise<ShareableReport> {
+   * report's k; an audit's report comes with that one) of the report the worker holds as
+   * `held` (`ShareableVariant.held`). Like `choose`, it runs beside a pass. */
+  shareable(held: number, minCount: number | null): Promise<ShareableReport> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.shareables.set(id, { resolve, reject });
-      this.post({ type: 'shareable', id, report, min_count: minCount });
+      this.post({ type: 'shareable', id, of: held, min_count: minCount });
     });
   }
 

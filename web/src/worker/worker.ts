@@ -27,7 +27,7 @@ import {
   type ShownRequest,
   type Target,
 } from '../shared/protocol';
-import { toWireError } from '../shared/report';
+import { toWireError, type Report } from '../shared/report';
 import { runChoose, runHeader } from './answers';
 import { auditRelease, forgetWhyNotKept } from './audit-release';
 import { auditCandidates } from './candidates';
@@ -58,7 +58,7 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
           await newRelease(request.source);
         }
         const { original, reference, control } = request.pass === 'audit' ? request : { original: null, reference: null, control: null };
-        const { report, read } = await auditRelease(
+        const { audited, read } = await auditRelease(
           id,
           asBlob(request.source),
           config,
@@ -69,8 +69,11 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
           request.pass !== 'profile',
           onTarget,
         );
-        if (request.pass === 'profile') post({ type: 'result', id, pass: 'profile', report, read });
-        else post({ type: 'result', id, pass: 'audit', report, read, shareable: shareableOf(report) });
+        if (request.pass === 'profile') {
+          const report = audited.report() as Report;
+          audited.free();
+          post({ type: 'result', id, pass: 'profile', report, read });
+        } else post({ type: 'result', id, pass: 'audit', report: audited.report() as Report, read, shareable: shareableOf(id, audited) });
         break;
       }
       case 'compare':
@@ -92,7 +95,7 @@ async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | 
 
 onRequest((request) => {
   if (request.type === 'choose') void runChoose(request);
-  else if (request.type === 'shareable') void runShareable(request);
+  else if (request.type === 'shareable') runShareable(request);
   else if (request.type === 'header') void runHeader(request);
   else if (request.type === 'recompute') void recompute(request);
   else if (request.type === 'shown') {

@@ -185,6 +185,78 @@ struct PerSa {
     results: Vec<MetricResult>,
     /// The figures other families read.
     figures: SensitiveFigures,
+    /// The figures the `"*"` aggregate folds.
+    headline: Headline,
+}
+
+/// A per-SA result the `"*"` aggregate folds (Sec 8), in the aggregate's output order.
+#[derive(Debug, Clone, Copy)]
+enum Folded {
+    LDistinct,
+    LEntropy,
+    LEntropyFloor,
+    RecursiveClL,
+    RecursiveClC,
+    TCloseness,
+    BetaBasic,
+    BetaEnhanced,
+    Delta,
+}
+
+impl Folded {
+    const ALL: [Folded; 9] = [
+        Folded::LDistinct,
+        Folded::LEntropy,
+        Folded::LEntropyFloor,
+        Folded::RecursiveClL,
+        Folded::RecursiveClC,
+        Folded::TCloseness,
+        Folded::BetaBasic,
+        Folded::BetaEnhanced,
+        Folded::Delta,
+    ];
+
+    /// The id of the result, per SA and aggregated.
+    fn id(self) -> &'static str {
+        match self {
+            Folded::LDistinct => "l_distinct",
+            Folded::LEntropy => "l_entropy",
+            Folded::LEntropyFloor => "l_entropy_floor",
+            Folded::RecursiveClL => "recursive_cl_l",
+            Folded::RecursiveClC => "recursive_cl_c",
+            Folded::TCloseness => "t_closeness",
+            Folded::BetaBasic => "beta_likeness_basic",
+            Folded::BetaEnhanced => "beta_likeness_enhanced",
+            Folded::Delta => "delta_disclosure",
+        }
+    }
+
+    /// Whether the aggregate is the smallest value over the SAs (the diversities), else the
+    /// largest (the disclosures).
+    fn lowest(self) -> bool {
+        matches!(self, Folded::LDistinct | Folded::LEntropy | Folded::LEntropyFloor | Folded::RecursiveClL)
+    }
+}
+
+/// One SA's values of the [`Folded`] results, each its value or the reason it has none, and
+/// the `alpha` of `alpha_k_anonymity`: taken from each result as it is made.
+#[derive(Debug, Clone)]
+struct Headline {
+    folded: [Result<f64, &'static str>; 9],
+    alpha: Option<f64>,
+}
+
+impl Headline {
+    /// No value, for `reason`.
+    fn none(reason: &'static str) -> Headline {
+        Headline { folded: [Err(reason); 9], alpha: None }
+    }
+
+    /// Keeps the value of `r`, the result `f`, and gives `r` back.
+    fn keep(&mut self, f: Folded, r: MetricResult) -> MetricResult {
+        self.folded[f as usize] = r.value.as_f64().ok_or(r.reason.unwrap_or("not_applicable"));
+        r
+    }
 }
 
 /// Every attribute metric per SA, then the `"*"` aggregate (Sec 8); and each SA's figures.
@@ -210,8 +282,8 @@ pub fn finish_all(inputs: &[&AttributeInput<'_>], qi: &[String], p: &AttributePa
     let per: Vec<PerSa> = crate::par::map(jobs, |(input, sa)| {
         let own = context(input.qi);
         let ctx = Context { scope: Scope { sensitive: Some(sa.name.to_string()), ..own.scope.clone() }, ..own };
-        let (results, figures) = one(&ctx, input, sa, p);
-        PerSa { results, figures }
+        let (results, figures, headline) = one(&ctx, input, sa, p);
+        PerSa { results, figures, headline }
     });
     let all_ctx = Context { scope: Scope { sensitive: Some("*".into()), ..base.scope.clone() }, ..base };
     let mut out: Vec<MetricResult> = per.iter().flat_map(|s| s.results.iter().cloned()).collect();
@@ -331,18 +403,20 @@ fn chosen(p: &AttributeParams, ordered: bool, tree: &Option<Result<hierarchical:
 
 /// Every attribute metric of one SA ([`IDS`] in order, `scorr_correlation_risk_attr` once per
 /// QI), and its figures.
-fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &AttributeParams) -> (Vec<MetricResult>, SensitiveFigures) {
+fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &AttributeParams) -> (Vec<MetricResult>, SensitiveFigures, Headline) {
     let t = input.table;
     let mut figures = SensitiveFigures { name: sa.name.to_string(), ..SensitiveFigures::default() };
     let dist = match Distributions::of(sa.summary, t, input.alpha, sa.declared) {
         Ok(d) => d,
         Err(unknown) => {
             let details = json!({ "labels": unknown.iter().take(LISTED).collect::<Vec<_>>(), "count": unknown.len() });
-            return (IDS.iter().map(|id| ctx.without_value(id, Status::Error, "ordinal_label_unknown").with_details(details.clone())).collect(), figures);
+            let results = IDS.iter().map(|id| ctx.without_value(id, Status::Error, "ordinal_label_unknown").with_details(details.clone())).collect();
+            return (results, figures, Headline::none("ordinal_label_unknown"));
         }
     };
     if dist.n_s == 0 {
-        return (IDS.iter().map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect(), figures);
+        let results = IDS.iter().map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
+        return (results, figures, Headline::none("no_records_in_scope"));
     }
     let ordered = closeness::Ordered::new(&dist);
     let can_order = dist.numeric || dist.ordinal;
@@ -423,6 +497,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
     };
     let v_size = dist.order.len();
     let mut out = Vec::new();
+    let mut headline = Headline::none("not_applicable");
 
     let (l_distinct, worst) = l_min.get();
     let mut r = ctx.ok("l_distinct", l_distinct as usize).with_details(json!({ "worst_class": class_values(worst.class), "worst_class_size": worst.records }));
@@ -430,20 +505,22 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
         r.details["failing"] = listed(&l_failing);
         r.details["threshold"] = json!(l0);
     }
-    out.push(r);
+    out.push(headline.keep(Folded::LDistinct, r));
     out.push(match input.k {
         Some(k) => ctx.ok("l_distinct_max", crate::json::count_or_real(k.min(v_size as f64))),
         None => ctx.without_value("l_distinct_max", Status::NotApplicable, "no_k"),
     });
     let (l_entropy, worst) = e_min.get();
-    out.push(ctx.ok("l_entropy", l_entropy).with_details(json!({ "worst_class": class_values(worst.class), "worst_class_size": worst.records })));
-    out.push(ctx.ok("l_entropy_floor", crate::json::count_or_real(diversity::floor_tolerant(l_entropy))));
-    out.push(if c_missing {
+    let r = ctx.ok("l_entropy", l_entropy).with_details(json!({ "worst_class": class_values(worst.class), "worst_class_size": worst.records }));
+    out.push(headline.keep(Folded::LEntropy, r));
+    out.push(headline.keep(Folded::LEntropyFloor, ctx.ok("l_entropy_floor", crate::json::count_or_real(diversity::floor_tolerant(l_entropy)))));
+    let r = if c_missing {
         ctx.without_value("recursive_cl_c", Status::NotApplicable, "l_exceeds_distinct").with_details(json!({ "l": p.recursive_l }))
     } else {
         ctx.ok("recursive_cl_c", c_star).with_details(json!({ "l": p.recursive_l, "c_int": crate::json::count_or_real(c_star.floor() + 1.0) }))
-    });
-    out.push(ctx.ok("recursive_cl_l", l_for_c).with_details(json!({ "c": p.recursive_c })));
+    };
+    out.push(headline.keep(Folded::RecursiveClC, r));
+    out.push(headline.keep(Folded::RecursiveClL, ctx.ok("recursive_cl_l", l_for_c).with_details(json!({ "c": p.recursive_c }))));
 
     let reference = if dist.from_original { "original" } else { "released" };
     let (t_value, worst) = t_max.get();
@@ -477,7 +554,7 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
     if sa.reference_missing {
         r = r.with_warning("original_lacks_sensitive");
     }
-    out.push(r);
+    out.push(headline.keep(Folded::TCloseness, r));
     out.push(ctx.ok("t_closeness_equal", eq_max.get().0));
     out.push(if can_order {
         ctx.ok("t_closeness_ordered", ord_max.get().0).with_details(json!({ "order": if dist.ordinal { "declared" } else { "numeric" } }))
@@ -507,20 +584,22 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
         r.details["failing"] = listed(&b_failing);
         r.details["threshold"] = json!(b0);
     }
-    out.push(r);
-    out.push(if violations == 0 {
+    out.push(headline.keep(Folded::BetaBasic, r));
+    let r = if violations == 0 {
         ctx.ok("beta_likeness_enhanced", beta)
     } else {
         ctx.without_value("beta_likeness_enhanced", Status::NotApplicable, "unsatisfiable").with_details(json!({ "violations": violations }))
-    });
+    };
+    out.push(headline.keep(Folded::BetaEnhanced, r));
     let (delta, worst) = d_max.get();
     let mut r =
         ctx.ok("delta_disclosure", delta).with_details(json!({ "log_base": "e", "worst_class": class_values(worst.class), "worst_class_size": worst.records }));
     if dist.from_original {
         r.details["unseen_values"] = json!(unseen);
     }
-    out.push(r);
+    out.push(headline.keep(Folded::Delta, r));
     out.push(ctx.ok("delta_disclosure_log2", delta / std::f64::consts::LN_2).with_details(json!({ "log_base": 2 })));
+    headline.alpha = finite(a_max.get().0);
     out.push(ctx.ok("alpha_k_anonymity", json!({ "alpha": a_max.get().0, "k": input.k.map(crate::json::count_or_real) })));
 
     let spread = |s: correlation::Spread| min_mean_max(s.min, s.mean, s.max);
@@ -535,28 +614,26 @@ fn one(ctx: &Context, input: &AttributeInput<'_>, sa: &SaInput<'_>, p: &Attribut
         Some(s) => ctx.ok("scorr_markov_risk", spread(s)).with_details(json!({ "informational": true })),
         None => ctx.without_value("scorr_markov_risk", Status::NotApplicable, "wildcard_policy"),
     });
-    (out, figures)
+    (out, figures, headline)
 }
 
-/// The `"*"` results: the worst case over the SAs (Sec 8).
+/// The `"*"` results: the worst case over the SAs (Sec 8), from each SA's [`Headline`].
 fn aggregate(ctx: &Context, per: &[PerSa], k: Option<f64>) -> Vec<MetricResult> {
-    let values = |id: &str| -> Vec<Option<f64>> { per.iter().map(|s| s.results.iter().find(|m| m.id == id).and_then(|m| m.value.as_f64())).collect() };
-    let fold = |id: &'static str, min: bool| -> MetricResult {
-        let v = values(id);
-        if v.iter().any(Option::is_none) {
-            let reason = per.iter().flat_map(|s| &s.results).find(|m| m.id == id && m.value.is_null()).and_then(|m| m.reason).unwrap_or("not_applicable");
-            return ctx.without_value(id, Status::NotApplicable, reason);
-        }
-        let it = v.into_iter().flatten();
-        let x = if min { it.fold(f64::INFINITY, f64::min) } else { it.fold(f64::NEG_INFINITY, f64::max) };
-        ctx.ok(id, crate::json::count_or_real(x))
-    };
-    let mut out: Vec<MetricResult> = ["l_distinct", "l_entropy", "l_entropy_floor", "recursive_cl_l"].into_iter().map(|id| fold(id, true)).collect();
-    out.extend(["recursive_cl_c", "t_closeness", "beta_likeness_basic", "beta_likeness_enhanced", "delta_disclosure"].into_iter().map(|id| fold(id, false)));
-    let alpha = per
-        .iter()
-        .filter_map(|s| s.results.iter().find(|m| m.id == "alpha_k_anonymity").and_then(|m| m.value["alpha"].as_f64()))
-        .fold(f64::NEG_INFINITY, f64::max);
+    let mut out: Vec<MetricResult> = Folded::ALL
+        .into_iter()
+        .map(|f| {
+            let values: Result<Vec<f64>, &'static str> = per.iter().map(|s| s.headline.folded[f as usize]).collect();
+            match values {
+                Ok(v) => {
+                    let it = v.into_iter();
+                    let x = if f.lowest() { it.fold(f64::INFINITY, f64::min) } else { it.fold(f64::NEG_INFINITY, f64::max) };
+                    ctx.ok(f.id(), crate::json::count_or_real(x))
+                }
+                Err(reason) => ctx.without_value(f.id(), Status::NotApplicable, reason),
+            }
+        })
+        .collect();
+    let alpha = per.iter().filter_map(|s| s.headline.alpha).fold(f64::NEG_INFINITY, f64::max);
     if alpha.is_finite() {
         out.push(ctx.ok("alpha_k_anonymity", json!({ "alpha": alpha, "k": k.map(crate::json::count_or_real) })));
     }

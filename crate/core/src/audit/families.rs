@@ -142,7 +142,7 @@ impl TableSummary {
             figures.risk_r = risk_r;
         }
         steps.next();
-        warnings.extend(crate::scope::warnings(&metrics, &crate::scope::blank_qis(&columns, config), config));
+        warnings.extend(crate::scope::warnings(figures.identity.scope.as_ref(), &crate::scope::blank_qis(&columns, config), config));
         warnings.extend(metric_warnings(&metrics));
         let report = Report {
             input: self.facts,
@@ -226,11 +226,12 @@ impl TableSummary {
         let mut record_level = risks_kept && figures.n_records > 0;
         let identity_len = metrics.len();
         if let Some(suda) = suda {
+            // SUDA's scores list each scored record when the settings keep per-record values.
+            record_level |= config.per_record && suda.scores.is_some();
             if let (Some(columns), Some((scores, dis))) = (per_record.as_mut(), suda.scores) {
                 columns.add_column("suda_score", scores);
                 columns.add_column("dis_suda_score", dis);
             }
-            record_level |= suda.metrics.iter().any(|m| m.details.get("per_record").is_some());
             metrics.extend(suda.metrics);
         }
         (metrics, per_record, record_level, figures, identity_len)

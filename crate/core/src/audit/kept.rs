@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::ingest::reader::InputFacts;
 use crate::metric::MetricResult;
 use crate::report::{ReadPath, Report};
+use crate::sides::Sides;
 use crate::table::profile::ColumnProfile;
 use crate::table::reference::ReferenceTable;
 use crate::table::{Block, Table};
@@ -37,20 +38,10 @@ pub fn sorting_bytes(rows: u64) -> usize {
 
 /// Audits a retained table ([`Table::is_retained`]) without reading its file again: the same
 /// report as a streaming audit with the same settings. `not_retained` when a column a role
-/// of `config` needs was not kept (the caller reads the file again, streaming).
-pub fn audit_table(table: &Table, config: &AuditConfig, original: Option<Arc<Captured>>, population: Option<Arc<ReferenceTable>>) -> Result<Report> {
-    audit_table_with_control(table, config, original, population, None)
-}
-
-/// [`audit_table`] with the control table `C` of the attacks (peer-measures.md Sec 5.1).
-pub fn audit_table_with_control(
-    table: &Table,
-    config: &AuditConfig,
-    original: Option<Arc<Captured>>,
-    population: Option<Arc<ReferenceTable>>,
-    control: Option<Arc<Captured>>,
-) -> Result<Report> {
-    Ok(Summarised::of(table, config, original, population, control)?.finish(config, false).0)
+/// of `config` needs was not kept (the caller reads the file again, streaming). `sides`: the
+/// side tables it is audited against (none: `Sides::default()`).
+pub fn audit_table(table: &Table, config: &AuditConfig, sides: &Sides) -> Result<Report> {
+    Ok(Summarised::of(table, config, sides)?.finish(config, false).0)
 }
 
 /// A retained table summarised with the settings of an audit: all its report needs, so the
@@ -63,15 +54,9 @@ pub(super) struct Summarised {
 }
 
 impl Summarised {
-    pub(super) fn of(
-        table: &Table,
-        config: &AuditConfig,
-        original: Option<Arc<Captured>>,
-        population: Option<Arc<ReferenceTable>>,
-        control: Option<Arc<Captured>>,
-    ) -> Result<Summarised> {
-        let mut summary = summarise(table, config, original, population)?;
-        summary.control = control;
+    pub(super) fn of(table: &Table, config: &AuditConfig, sides: &Sides) -> Result<Summarised> {
+        let mut summary = summarise(table, config, sides.original.clone(), sides.reference.clone())?;
+        summary.control = sides.control.clone();
         let profiles = table.profiles(&config.normaliser());
         let hipaa = hipaa_metric(table, &profiles, config);
         Ok(Summarised { summary, profiles, facts: table.facts.clone(), hipaa })

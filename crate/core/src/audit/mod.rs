@@ -26,7 +26,7 @@ mod summary;
 mod warnings;
 
 pub use disjoint::{audit_disjoint, class_statistics};
-pub use kept::{audit_table, audit_table_with_control, sorting_bytes};
+pub use kept::{audit_table, sorting_bytes};
 pub use split::SplitAudit;
 pub use stream::{Audit, AuditBlocks, AuditPart};
 pub use summary::TableSummary;

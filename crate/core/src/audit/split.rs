@@ -1,8 +1,6 @@
 //! The audit of a kept table in steps ([`SplitAudit`]): its attribution lattice computed
 //! elsewhere (another worker of the page) while the other metrics finish here.
 
-use std::sync::Arc;
-
 use super::families::Deferred;
 use super::kept::Summarised;
 use crate::config::AuditConfig;
@@ -10,9 +8,8 @@ use crate::error::Result;
 use crate::identity::attribution::{Lattice, SubsetStats};
 use crate::identity::{self, lattice::invalid_piece};
 use crate::report::Report;
+use crate::sides::Sides;
 use crate::table::Table;
-use crate::table::reference::ReferenceTable;
-use crate::utility::capture::Captured;
 
 /// An audit of a retained table in steps, whose attribution lattice (the largest piece of
 /// the audit of the classes: about 45 % of the page's audit of the 1M-row Adult-like table
@@ -20,7 +17,7 @@ use crate::utility::capture::Captured;
 /// metrics: [`SplitAudit::start`] summarises the table, [`SplitAudit::lattice`] gives the
 /// piece ([`crate::identity::lattice`]), [`SplitAudit::finish_others`] computes the rest and
 /// [`SplitAudit::complete`] adds the attribution results and the advice's "drop a QI" entries
-/// from the statistics computed elsewhere, or here. The same report as [`audit_table_with_control`](super::audit_table_with_control) (the page's audit
+/// from the statistics computed elsewhere, or here. The same report as [`audit_table`](super::audit_table) (the page's audit
 /// worker and its reader workers; natively the lattice already runs beside the rest).
 pub struct SplitAudit {
     config: AuditConfig,
@@ -38,14 +35,8 @@ pub struct SplitAudit {
 impl SplitAudit {
     /// Summarises `table` with these settings and the side tables (`not_retained` as
     /// [`audit_table`](super::audit_table)); the table is not read afterwards.
-    pub fn start(
-        table: &Table,
-        config: &AuditConfig,
-        original: Option<Arc<Captured>>,
-        population: Option<Arc<ReferenceTable>>,
-        control: Option<Arc<Captured>>,
-    ) -> Result<SplitAudit> {
-        let summarised = Summarised::of(table, config, original, population, control)?;
+    pub fn start(table: &Table, config: &AuditConfig, sides: &Sides) -> Result<SplitAudit> {
+        let summarised = Summarised::of(table, config, sides)?;
         let classes = &summarised.summary.classes;
         let q = summarised.summary.qi_index.len();
         let n = classes.records();

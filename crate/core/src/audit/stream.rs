@@ -13,6 +13,7 @@ use crate::ingest::cells::CellBatch;
 use crate::ingest::format::Format;
 use crate::ingest::reader::{PartBounds, Probe, Span};
 use crate::report::Report;
+use crate::sides::Sides;
 use crate::table::read::{BlockSink, FilePart, ReadsTable, TableReader};
 use crate::table::reference::ReferenceTable;
 use crate::table::{Block, Table, merge_bounds};
@@ -100,6 +101,20 @@ impl Audit {
     /// Data rows read so far.
     pub fn rows(&self) -> u64 {
         self.reader.rows()
+    }
+
+    /// Gives the side tables ([`Sides`]): the original, the control and the population
+    /// table, those it holds; call before the first push.
+    pub fn set_sides(&mut self, sides: &Sides) {
+        if let Some(o) = &sides.original {
+            self.set_original(o.clone());
+        }
+        if let Some(c) = &sides.control {
+            self.set_control(c.clone());
+        }
+        if let Some(e) = &sides.reference {
+            self.set_population(e.clone());
+        }
     }
 
     /// Gives the population table `E` of the journalist and marketer models (Sec 6).

@@ -65,9 +65,6 @@ const LISTED_NAMES: usize = 20;
 /// The reason (and warning) code when every quasi-identifier cell of the audit is blank.
 const QI_ALL_BLANK: &str = "quasi_identifiers_all_blank";
 
-/// The verdicts, which a table whose quasi-identifiers are all blank cannot support.
-const VERDICT_IDS: [&str; 4] = ["verdict_arx_thresholds", "verdict_scorr_conventional", "verdict_scorr_extended", "verdict_scorr_final"];
-
 /// Whether the audit has records and every quasi-identifier is blank in each of them (the
 /// class table then holds one class of blanks; a suppressed `*` is a value, not a blank).
 pub(super) fn qi_all_blank(classes: &ClassTable) -> bool {
@@ -78,7 +75,8 @@ pub(super) fn qi_all_blank(classes: &ClassTable) -> bool {
 /// file holds nothing to group by. The verdicts say "not assessable" instead of a light
 /// (docs/decisions/verdict/quasi-identifiers-all-blank.md); the warning that says why.
 pub(super) fn not_assessable(metrics: &mut [MetricResult], qi: &[String]) -> Warning {
-    for m in metrics.iter_mut().filter(|m| VERDICT_IDS.contains(&m.id)) {
+    // The verdicts (family `verdict`: ARX's and SCORR's), which such a table cannot support.
+    for m in metrics.iter_mut().filter(|m| m.family == "verdict") {
         m.value = serde_json::Value::Null;
         m.status = Status::NotApplicable;
         m.reason = Some(QI_ALL_BLANK);

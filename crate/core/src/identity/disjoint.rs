@@ -11,9 +11,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{IdentityParams, RiskyClass, SizeGroup, Sizes, arx_verdict, context, counts, empty_scope, journalist, kmap, riskiest, size_family};
+use super::{ArxChecked, IdentityParams, RiskyClass, SizeGroup, Sizes, arx_verdict, context, counts, empty_scope, journalist, kmap, riskiest, size_family};
 use crate::error::{Error, Result};
-use crate::figures::IdentityFigures;
+use crate::figures::{IdentityFigures, RowScope};
 use crate::ingest::cell::{Cell, Normaliser};
 use crate::metric::MetricResult;
 use crate::table::classes::{ClassTable, MissingPolicy};
@@ -107,17 +107,25 @@ impl DisjointClasses {
     pub fn metrics(&self, qi: &[String], p: &IdentityParams) -> (Vec<MetricResult>, IdentityFigures) {
         let ctx = context(qi, p);
         let sizes = self.sizes();
-        let mut out = counts(&ctx, self.rows_total, sizes.n, self.suppressed, self.dropped);
+        let scope = RowScope { rows: self.rows_total, in_scope: sizes.n, dropped: self.dropped, suppressed: self.suppressed };
+        let mut out = counts(&ctx, &scope);
         if sizes.n == 0 {
             out.extend(empty_scope(&ctx, p));
-            return (out, IdentityFigures::default());
+            return (out, IdentityFigures { scope: Some(scope), ..IdentityFigures::default() });
         }
-        let (sized, r_internal) = size_family(&ctx, &sizes, true, self.riskiest.clone(), None, p);
+        let (sized, r_internal, prosecutor) = size_family(&ctx, &sizes, true, self.riskiest.clone(), None, p);
         out.extend(sized);
-        out.extend(journalist::without_population(&ctx, &sizes, p.threshold));
+        let (models, others) = journalist::without_population(&ctx, &sizes, p.threshold);
+        out.extend(models);
         out.push(kmap::k_map_estimated(&ctx, sizes.n, sizes.min_f(), &p.population, &p.kmap));
-        out.push(arx_verdict(&ctx, &out, p));
-        let figures = IdentityFigures { n_records: sizes.n, k_anonymity: Some(sizes.min_f()), r_internal: Some(r_internal), ..IdentityFigures::default() };
+        out.push(arx_verdict(&ctx, &ArxChecked { prosecutor, others: Some(others) }, p));
+        let figures = IdentityFigures {
+            n_records: sizes.n,
+            k_anonymity: Some(sizes.min_f()),
+            r_internal: Some(r_internal),
+            scope: Some(scope),
+            ..IdentityFigures::default()
+        };
         (out, figures)
     }
 }

@@ -59,43 +59,55 @@ pub fn population_counts(p: &ClassTable, e: &ClassTable, columns: &[usize], f: &
 
 /// The journalist and marketer metrics without a population table: `F = f`, and the values
 /// equal the prosecutor model's (ARX behaviour), from the size groups.
-pub fn without_population(ctx: &Context, s: &Sizes, tau: f64) -> Vec<MetricResult> {
-    let mut out = from_groups(ctx, s.groups.iter().map(|g| (g.f, g.records, g.classes)), s.n, s.classes, tau);
+pub fn without_population(ctx: &Context, s: &Sizes, tau: f64) -> (Vec<MetricResult>, Checked) {
+    let (mut out, checked) = from_groups(ctx, s.groups.iter().map(|g| (g.f, g.records, g.classes)), s.n, s.classes, tau);
     for m in &mut out {
         m.warnings.push("no_population_table");
     }
-    out
+    (out, checked)
 }
 
 /// The journalist and marketer metrics from `F` per class of `p` (`raised`: the keys whose
 /// `F` was raised to `f`).
-pub fn with_population(ctx: &Context, p: &ClassTable, big_f: &[f64], raised: usize, tau: f64) -> Vec<MetricResult> {
-    let mut out = from_groups(ctx, (0..p.len()).map(|i| (big_f[i], p.count(i), 1)), p.records(), p.len() as u64, tau);
+pub fn with_population(ctx: &Context, p: &ClassTable, big_f: &[f64], raised: usize, tau: f64) -> (Vec<MetricResult>, Checked) {
+    let (mut out, checked) = from_groups(ctx, (0..p.len()).map(|i| (big_f[i], p.count(i), 1)), p.records(), p.len() as u64, tau);
     if raised > 0 {
         for m in &mut out {
             m.warnings.push("population_smaller_than_sample");
             m.details["keys_raised_to_sample"] = json!(raised);
         }
     }
-    out
+    (out, checked)
 }
 
 /// The five metrics from groups of keys `(F, records, keys)` (a group per class, or per
-/// distinct `F`), over `n` records and `keys` keys.
-fn from_groups(ctx: &Context, groups: impl Iterator<Item = (f64, u64, u64)> + Clone, n: u64, keys: u64, tau: f64) -> Vec<MetricResult> {
+/// distinct `F`), over `n` records and `keys` keys, and the values ARX checks.
+fn from_groups(ctx: &Context, groups: impl Iterator<Item = (f64, u64, u64)> + Clone, n: u64, keys: u64, tau: f64) -> (Vec<MetricResult>, Checked) {
     let n = n as f64;
     let records = |pred: &dyn Fn(f64) -> bool| groups.clone().filter(|g| pred(g.0)).map(|g| g.1).sum::<u64>() as f64 / n;
     let min_f = min_of(groups.clone().map(|g| g.0), f64::INFINITY);
     let max_f = max_of(groups.clone().map(|g| g.0), 0.0);
     let marketer = neumaier(groups.clone().map(|(f, r, _)| r as f64 / f)) / n;
     let keys_over_population = keys as f64 / neumaier(groups.clone().map(|(f, _, k)| f * k as f64));
-    vec![
-        ctx.ok("journalist_records_at_risk", records(&|x| 1.0 / x > tau)).with_details(json!({ "tau": tau })),
-        ctx.ok("journalist_highest_risk", 1.0 / min_f),
+    let journalist = [records(&|x| 1.0 / x > tau), 1.0 / min_f, keys_over_population.max(marketer)];
+    let out = vec![
+        ctx.ok("journalist_records_at_risk", journalist[0]).with_details(json!({ "tau": tau })),
+        ctx.ok("journalist_highest_risk", journalist[1]),
         ctx.ok("journalist_lowest_risk", 1.0 / max_f),
-        ctx.ok("journalist_success_rate", keys_over_population.max(marketer)),
+        ctx.ok("journalist_success_rate", journalist[2]),
         ctx.ok("marketer_success_rate", marketer),
-    ]
+    ];
+    (out, Checked { journalist, marketer })
+}
+
+/// What ARX's thresholds check of these models (identity-risk.md Sec 11.1): the journalist's
+/// records at risk, highest risk and success rate, and the marketer's success rate.
+#[derive(Debug, Clone, Copy)]
+pub struct Checked {
+    /// Records at risk, highest risk, success rate.
+    pub journalist: [f64; 3],
+    /// The marketer's success rate.
+    pub marketer: f64,
 }
 
 /// Every result `not_applicable` because `E` lacks some QIs.

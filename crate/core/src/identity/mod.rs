@@ -21,7 +21,7 @@ use std::cmp::Ordering;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::figures::IdentityFigures;
+use crate::figures::{IdentityFigures, RowScope};
 use crate::metric::{Context, MetricResult, Scope, Status};
 pub use crate::table::classes::{ClassTable, MissingPolicy};
 use crate::table::reference::Subset;
@@ -187,19 +187,20 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> (Vec<MetricResul
     let (table, qi) = (input.table, input.qi);
     let ctx = context(qi, p);
     let n = table.records();
-    let mut out = counts(&ctx, table.rows_total, n, table.suppressed, table.dropped);
+    let scope = RowScope { rows: table.rows_total, in_scope: n, dropped: table.dropped, suppressed: table.suppressed };
+    let mut out = counts(&ctx, &scope);
     if n == 0 {
         out.extend(empty_scope(&ctx, p));
-        return (out, IdentityFigures::default());
+        return (out, IdentityFigures { scope: Some(scope), ..IdentityFigures::default() });
     }
     // Attribution reads the class table alone: it runs beside the other metrics, whose own
     // steps (the bootstrap, SCORR) leave cores idle.
     let attribution = (!input.attribution_deferred).then_some(|| attribution::metrics(&ctx, table, qi, p.threshold));
-    let (attribution, (rest, figures)) = crate::par::join_some(attribution, || from_classes(&ctx, input, p));
+    let (attribution, (rest, figures, checked)) = crate::par::join_some(attribution, || from_classes(&ctx, input, p));
     out.extend(rest);
     out.extend(attribution.into_iter().flatten());
-    out.push(arx_verdict(&ctx, &out, p));
-    (out, figures)
+    out.push(arx_verdict(&ctx, &checked, p));
+    (out, IdentityFigures { scope: Some(scope), ..figures })
 }
 
 /// The attribution results [`finish`] leaves out when `attribution_deferred`, from the
@@ -210,8 +211,8 @@ pub fn attribution_from(qi: &[String], p: &IdentityParams, n: u64, stats: Vec<at
 }
 
 /// Every identity metric but attribution, from the class table (Sec 2-9), and the figures
-/// other families read.
-fn from_classes(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) -> (Vec<MetricResult>, IdentityFigures) {
+/// other families read, and the values ARX's thresholds check.
+fn from_classes(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) -> (Vec<MetricResult>, IdentityFigures, ArxChecked) {
     let (table, qi) = (input.table, input.qi);
     let n = table.records();
     let mut out = Vec::new();
@@ -219,41 +220,50 @@ fn from_classes(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) ->
     let wildcard_f = (!partition).then(|| table.match_counts(p.wildcard_alpha));
     let f_of = |i: usize| wildcard_f.as_ref().map_or(table.count(i) as f64, |f| f[i]);
     let sizes = Sizes::of(table, f_of);
-    let (sized, r_internal) = size_family(ctx, &sizes, partition, riskiest(table, f_of), input.record_risks.clone(), p);
+    let (sized, r_internal, prosecutor) = size_family(ctx, &sizes, partition, riskiest(table, f_of), input.record_risks.clone(), p);
     out.extend(sized);
     let f: Vec<f64> = (0..table.len()).map(f_of).collect();
     out.extend(weighted_risk(ctx, table, &f, p.wildcard_alpha, &p.ci));
     drop(wildcard_f);
     let mut peers = Vec::new();
-    out.extend(match &input.population {
+    let (models, checked) = match &input.population {
         PopulationTable::Absent => {
             peers.push(kmap::k_map_without(ctx, "no_population_table", &[]));
             peers.push(kmap::delta_presence_without(ctx, "no_population_table", &[]));
-            journalist::without_population(ctx, &sizes, p.threshold)
+            let (models, checked) = journalist::without_population(ctx, &sizes, p.threshold);
+            (models, Some(checked))
         }
         PopulationTable::MissingQi(missing) => {
             peers.push(kmap::k_map_without(ctx, "population_missing_qi", missing));
             peers.push(kmap::delta_presence_without(ctx, "population_missing_qi", missing));
-            journalist::missing_qi(ctx, missing)
+            (journalist::missing_qi(ctx, missing), None)
         }
         PopulationTable::Table(e, columns, subset) => {
             let (big_f, raised) = journalist::population_counts(table, e, columns, &f, p.wildcard_alpha);
             peers.push(kmap::k_map(ctx, table, &big_f, raised, qi, &p.kmap));
             peers.push(kmap::delta_presence(ctx, table, e, columns, *subset, qi, &p.kmap));
-            journalist::with_population(ctx, table, &big_f, raised, p.threshold)
+            let (models, checked) = journalist::with_population(ctx, table, &big_f, raised, p.threshold);
+            (models, Some(checked))
         }
-    });
+    };
+    out.extend(models);
     peers.insert(1, kmap::k_map_estimated(ctx, n, sizes.min_f(), &p.population, &p.kmap));
     out.extend(peers);
     let (scorr, scorr_figures) = scorr::metrics(ctx, &scorr::ScorrInput { table, f: &f, persons: input.persons, alpha: p.wildcard_alpha, qi });
     out.extend(scorr);
     drop(f);
-    (out, IdentityFigures { n_records: n, k_anonymity: Some(sizes.min_f()), r_internal: Some(r_internal), ..scorr_figures })
+    let figures = IdentityFigures { n_records: n, k_anonymity: Some(sizes.min_f()), r_internal: Some(r_internal), ..scorr_figures };
+    (out, figures, ArxChecked { prosecutor, others: checked })
 }
 
 /// The records in and out of scope (spec identity-risk.md Sec 1.2).
-fn counts(ctx: &Context, rows_total: u64, n: u64, suppressed: u64, dropped: u64) -> Vec<MetricResult> {
-    vec![ctx.ok("n_records_total", rows_total), ctx.ok("n_records", n), ctx.ok("n_suppressed_records", suppressed), ctx.ok("n_dropped_records", dropped)]
+fn counts(ctx: &Context, s: &RowScope) -> Vec<MetricResult> {
+    vec![
+        ctx.ok("n_records_total", s.rows),
+        ctx.ok("n_records", s.in_scope),
+        ctx.ok("n_suppressed_records", s.suppressed),
+        ctx.ok("n_dropped_records", s.dropped),
+    ]
 }
 
 /// What an empty scope reports: every metric from the classes `empty_input`.
@@ -271,14 +281,21 @@ fn empty_scope(ctx: &Context, p: &IdentityParams) -> Vec<MetricResult> {
 /// uniqueness, record risk and the prosecutor model (`top`: the riskiest classes), the
 /// population-uniqueness estimators; and `R_int`. `per_record`: each record's risk, for
 /// `record_risk`'s details.
-fn size_family(ctx: &Context, sizes: &Sizes, partition: bool, top: Vec<RiskyClass>, per_record: Option<Value>, p: &IdentityParams) -> (Vec<MetricResult>, f64) {
+fn size_family(
+    ctx: &Context,
+    sizes: &Sizes,
+    partition: bool,
+    top: Vec<RiskyClass>,
+    per_record: Option<Value>,
+    p: &IdentityParams,
+) -> (Vec<MetricResult>, f64, [f64; 3]) {
     let mut out = class_size::metrics(ctx, sizes, partition);
     let top = RiskyClass::list_json(&top, &ctx.scope.quasi_identifiers);
-    let (risk, r_internal) = record_risk::metrics(ctx, sizes, partition, p.threshold, top, per_record);
+    let (risk, r_internal, prosecutor) = record_risk::metrics(ctx, sizes, partition, p.threshold, top, per_record);
     out.extend(risk);
     let hist: Vec<(u64, u64)> = sizes.groups.iter().map(|g| (g.f as u64, g.classes)).collect();
     out.extend(population::metrics(ctx, &hist, sizes.n, &p.population, partition, &p.ci));
-    (out, r_internal)
+    (out, r_internal, prosecutor)
 }
 
 /// sdcMicro's individual and global risk with the weight column (Sec 8), and the weighted
@@ -302,20 +319,23 @@ fn weighted_risk(ctx: &Context, table: &ClassTable, f: &[f64], alpha: f64, ci: &
     out
 }
 
-/// `verdict_arx_thresholds` from the attacker-model results already computed.
-fn arx_verdict(ctx: &Context, out: &[MetricResult], p: &IdentityParams) -> MetricResult {
-    let value = |id: &str| out.iter().find(|m| m.id == id).and_then(|m| m.value.as_f64());
-    let three = |model: &str| ["records_at_risk", "highest_risk", "success_rate"].map(|what| value(&format!("{model}_{what}")));
+/// The values of the attacker models ARX's thresholds check: the prosecutor's records at risk,
+/// highest risk and success rate, and the journalist's and marketer's (none when the
+/// population table lacks QIs).
+struct ArxChecked {
+    prosecutor: [f64; 3],
+    others: Option<journalist::Checked>,
+}
+
+/// `verdict_arx_thresholds` from the attacker models' values; `attacker_model_missing` when one
+/// has none (or one that is not finite, which its result reports as `null`).
+fn arx_verdict(ctx: &Context, checked: &ArxChecked, p: &IdentityParams) -> MetricResult {
     let ctx = Context { family: "verdict", ..ctx.clone() };
-    let (Some(pr), Some(jo), Some(marketer)) = (
-        three("prosecutor").into_iter().collect::<Option<Vec<f64>>>(),
-        three("journalist").into_iter().collect::<Option<Vec<f64>>>(),
-        value("marketer_success_rate"),
-    ) else {
-        return ctx.without_value("verdict_arx_thresholds", Status::NotApplicable, "attacker_model_missing");
-    };
-    let values = crate::verdict::arx::AttackerValues { prosecutor: [pr[0], pr[1], pr[2]], journalist: [jo[0], jo[1], jo[2]], marketer };
-    crate::verdict::arx::arx(&ctx, &values, &p.arx_thresholds())
+    let values = checked.others.map(|o| crate::verdict::arx::AttackerValues { prosecutor: checked.prosecutor, journalist: o.journalist, marketer: o.marketer });
+    match values.filter(|v| v.prosecutor.iter().chain(&v.journalist).chain([&v.marketer]).all(|x| x.is_finite())) {
+        Some(values) => crate::verdict::arx::arx(&ctx, &values, &p.arx_thresholds()),
+        None => ctx.without_value("verdict_arx_thresholds", Status::NotApplicable, "attacker_model_missing"),
+    }
 }
 
 /// Ids computed from the classes, in output order (empty input reports each as `empty_input`).

@@ -18,7 +18,9 @@ pub fn r_internal(s: &Sizes, partition: bool) -> f64 {
 /// `record_risk`, `r_internal`, `avg_risk_class_mean`, the six prosecutor metrics and
 /// `risk_distribution`, at per-record threshold `tau`, and `R_int`. `top` is the riskiest
 /// classes; `per_record`, each record's risk when kept (`record_risk.details.per_record`).
-pub fn metrics(ctx: &Context, s: &Sizes, partition: bool, tau: f64, top: Value, per_record: Option<Value>) -> (Vec<MetricResult>, f64) {
+/// Also gives `R_int` and ARX's three checked values of the prosecutor model (records at risk,
+/// highest risk, success rate).
+pub fn metrics(ctx: &Context, s: &Sizes, partition: bool, tau: f64, top: Value, per_record: Option<Value>) -> (Vec<MetricResult>, f64, [f64; 3]) {
     let nf = s.n as f64;
     let (k, max_f) = (s.min_f(), s.max_f());
     let r_int = r_internal(s, partition);
@@ -43,6 +45,7 @@ pub fn metrics(ctx: &Context, s: &Sizes, partition: bool, tau: f64, top: Value, 
     if let Some(per_record) = per_record {
         record_risk.details["per_record"] = per_record;
     }
+    let at_risk = share_where(&|f| 1.0 / f > tau);
     let out = vec![
         record_risk,
         ctx.ok("r_internal", r_int),
@@ -50,10 +53,10 @@ pub fn metrics(ctx: &Context, s: &Sizes, partition: bool, tau: f64, top: Value, 
         ctx.ok("prosecutor_lowest_risk", 1.0 / max_f),
         ctx.ok("prosecutor_success_rate", r_int),
         ctx.ok("prosecutor_highest_risk", 1.0 / k),
-        ctx.ok("prosecutor_records_at_risk", share_where(&|f| 1.0 / f > tau)).with_details(json!({ "tau": tau })),
+        ctx.ok("prosecutor_records_at_risk", at_risk).with_details(json!({ "tau": tau })),
         ctx.ok("prosecutor_records_affected_by_highest_risk", share_where(&|f| f == k)),
         ctx.ok("prosecutor_records_affected_by_lowest_risk", share_where(&|f| f == max_f)),
         ctx.ok("risk_distribution", distribution),
     ];
-    (out, r_int)
+    (out, r_int, [at_risk, 1.0 / k, r_int])
 }

@@ -54,10 +54,22 @@ fn result(ctx: &Context, id: &'static str, m: Model, rows: u64, skipped: u64) ->
     ctx.ok(id, json!({ "result": m.result, "min": m.min, "max": m.max, "loss": m.loss() })).with_details(json!({ "rows": rows, "skipped": skipped }))
 }
 
-/// The three models of one quasi-identifier.
-pub fn attribute(s: &Subject<'_>) -> Vec<MetricResult> {
+/// The three models of one quasi-identifier, and each one's loss (`None` without a value).
+pub fn attribute(s: &Subject<'_>) -> (Vec<MetricResult>, Losses) {
     let ctx = Context { family: FAMILY, ..s.ctx.clone() };
-    vec![granularity(s, &ctx), gen_intensity(s, &ctx), nue(s, &ctx)]
+    let out = vec![granularity(s, &ctx), gen_intensity(s, &ctx), nue(s, &ctx)];
+    let loss = |r: &MetricResult| (r.status == Status::Ok).then(|| r.value["loss"].as_f64()).flatten();
+    let losses = Losses { attribute: s.a.name.clone(), loss: [loss(&out[0]), loss(&out[1]), loss(&out[2])] };
+    (out, losses)
+}
+
+/// The loss of each model ([`IDS`] order) of one quasi-identifier.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Losses {
+    /// The quasi-identifier.
+    pub attribute: String,
+    /// Per model, its loss.
+    pub loss: [Option<f64>; 3],
 }
 
 fn granularity(s: &Subject<'_>, ctx: &Context) -> MetricResult {
@@ -147,15 +159,12 @@ fn nue(s: &Subject<'_>, ctx: &Context) -> MetricResult {
 }
 
 /// Per model, the loss averaged over the quasi-identifiers (`scope.attribute = null`).
-pub fn averages(t: &Tables<'_>, per_attribute: &[MetricResult]) -> Vec<MetricResult> {
+pub fn averages(t: &Tables<'_>, per_attribute: &[Losses]) -> Vec<MetricResult> {
     let ctx = t.context(FAMILY, None);
     IDS.iter()
-        .map(|&id| {
-            let (names, losses): (Vec<&str>, Vec<f64>) = per_attribute
-                .iter()
-                .filter(|m| m.id == id && m.status == Status::Ok)
-                .filter_map(|m| Some((m.scope.attribute.as_deref()?, m.value["loss"].as_f64()?)))
-                .unzip();
+        .enumerate()
+        .map(|(model, &id)| {
+            let (names, losses): (Vec<&str>, Vec<f64>) = per_attribute.iter().filter_map(|a| Some((a.attribute.as_str(), a.loss[model]?))).unzip();
             if losses.is_empty() {
                 return ctx.without_value(id, Status::NotApplicable, "no_usable_attribute");
             }

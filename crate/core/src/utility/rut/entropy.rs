@@ -81,22 +81,27 @@ pub fn original(a: &Attribute, n_o: usize, ctx: &Context) -> MetricResult {
     result(ctx, "entropy_original", &a.o_count, a.masses.as_ref().map(|m| (&m.o[..], m.o_weighted)), n_o)
 }
 
-/// The four entropy metrics of one attribute.
-pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
+/// The four entropy metrics of one attribute, and `entropy_loss`'s value.
+pub fn metrics(s: &Subject<'_>) -> (Vec<MetricResult>, Option<f64>) {
     let ho = original(s.a, s.n_o, &s.ctx);
     let hp = result(&s.ctx, "entropy_released", &s.a.p_count, s.a.masses.as_ref().map(|m| (&m.p[..], m.p_weighted)), s.n_p);
-    let (diff, loss) = match (ho.value.as_f64(), hp.value.as_f64()) {
+    let (diff, loss, value) = match (ho.value.as_f64(), hp.value.as_f64()) {
         (Some(o), Some(p)) => {
             let details = json!({ "entropy_original": o, "entropy_released": p });
-            (s.ctx.ok("entropy_difference", o - p).with_details(details.clone()), s.ctx.ok("entropy_loss", relative_loss(o, p)).with_details(details))
+            let loss = relative_loss(o, p);
+            (
+                s.ctx.ok("entropy_difference", o - p).with_details(details.clone()),
+                s.ctx.ok("entropy_loss", loss).with_details(details),
+                crate::figures::finite(loss),
+            )
         }
         _ => {
             let failed = if ho.value.is_null() { &ho } else { &hp };
             let (status, reason) = (failed.status, failed.reason.unwrap_or("no_records_in_scope"));
-            (s.ctx.without_value("entropy_difference", status, reason), s.ctx.without_value("entropy_loss", status, reason))
+            (s.ctx.without_value("entropy_difference", status, reason), s.ctx.without_value("entropy_loss", status, reason), None)
         }
     };
-    vec![ho, hp, diff, loss]
+    (vec![ho, hp, diff, loss], value)
 }
 
 #[cfg(test)]

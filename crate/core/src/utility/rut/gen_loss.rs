@@ -48,8 +48,8 @@ pub fn counted(s: &Subject<'_>) -> (Vec<u64>, bool) {
     }
 }
 
-/// `gen_loss` and `gen_loss_ncp` of one attribute.
-pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
+/// `gen_loss` and `gen_loss_ncp` of one attribute, and `gen_loss`'s value.
+pub fn metrics(s: &Subject<'_>) -> (Vec<MetricResult>, Option<f64>) {
     let (count, paired) = counted(s);
     let dom = domain_size(s.a);
     let (mut cells, mut generalized, mut blank, mut invalid) = (0u64, 0u64, 0u64, 0u64);
@@ -93,10 +93,11 @@ pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
     });
     if cells == 0 {
         let (status, reason) = if s.n_p == 0 { (Status::EmptyInput, "no_records_in_scope") } else { (Status::NotApplicable, "no_counted_cells") };
-        return ["gen_loss", "gen_loss_ncp"].iter().map(|id| s.ctx.without_value(id, status, reason).with_details(details.clone())).collect();
+        return (["gen_loss", "gen_loss_ncp"].iter().map(|id| s.ctx.without_value(id, status, reason).with_details(details.clone())).collect(), None);
     }
     let mean = |v: Vec<f64>| neumaier(v) / cells as f64;
-    let mut loss = s.ctx.ok("gen_loss", mean(g)).with_details(details.clone());
+    let value = mean(g);
+    let mut loss = s.ctx.ok("gen_loss", value).with_details(details.clone());
     loss.warnings.clone_from(&warnings);
     let ncp = match dom {
         Some(d) => {
@@ -108,7 +109,7 @@ pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
         }
         None => s.ctx.without_value("gen_loss_ncp", Status::NotApplicable, "no_domain").with_details(details),
     };
-    vec![loss, ncp]
+    (vec![loss, ncp], crate::figures::finite(value))
 }
 
 #[cfg(test)]
@@ -131,7 +132,8 @@ mod tests {
             let a = attribute(&["34", "20", "50"], &[released, "20", "50"], AttributeSettings::default());
             let pairs = row_pairs(3);
             let s = Subject::new(&a, Ok(&pairs), &params, 3, 3);
-            let out = metrics(&s);
+            let (out, given) = metrics(&s);
+            assert_eq!(given, out[0].value.as_f64());
             assert!((value(&out, "gen_loss") - 0.9 / 3.0).abs() < 1e-15, "{released}");
             assert_eq!(out[0].details["generalized"], 1);
         }
@@ -140,7 +142,7 @@ mod tests {
         for (released, expected) in [("1048", 0.9), ("104", 0.99)] {
             let a = attribute(&["10489"], &[released], zip.clone());
             let pairs = row_pairs(1);
-            let out = metrics(&Subject::new(&a, Ok(&pairs), &params, 1, 1));
+            let (out, _) = metrics(&Subject::new(&a, Ok(&pairs), &params, 1, 1));
             assert!((value(&out, "gen_loss") - expected).abs() < 1e-12, "{released}");
         }
     }
@@ -150,16 +152,16 @@ mod tests {
         let params = UtilityParams::default();
         let a = attribute(&["34", "", "50", "51"], &["34", "40-49", "*", "40-49"], AttributeSettings::default());
         let pairs = row_pairs(4);
-        let out = metrics(&Subject::new(&a, Ok(&pairs), &params, 4, 4));
+        let (out, _) = metrics(&Subject::new(&a, Ok(&pairs), &params, 4, 4));
         // Row 2 is blank in O: counted cells 34 (0), * (1), 40-49 (0.9).
         assert!((value(&out, "gen_loss") - 1.9 / 3.0).abs() < 1e-15);
         assert_eq!(out[0].details["cells"], 3);
         // Unpaired: every P cell counts.
-        let out = metrics(&Subject::new(&a, Err("row_count_mismatch"), &params, 4, 4));
+        let (out, _) = metrics(&Subject::new(&a, Err("row_count_mismatch"), &params, 4, 4));
         assert!((value(&out, "gen_loss") - 2.8 / 4.0).abs() < 1e-15);
         assert_eq!(out[0].details["counted"], "released_cells");
         // NCP: |Dom| = 51 - 34 + 1 = 18 grid points; 40-49 -> 9/17.
-        let ncp = value(&metrics(&Subject::new(&a, Ok(&pairs), &params, 4, 4)), "gen_loss_ncp");
+        let ncp = value(&metrics(&Subject::new(&a, Ok(&pairs), &params, 4, 4)).0, "gen_loss_ncp");
         assert!((ncp - (1.0 + 9.0 / 17.0) / 3.0).abs() < 1e-15);
     }
 
@@ -167,12 +169,12 @@ mod tests {
     fn recoded_labels_without_pairs_are_unknown() {
         let params = UtilityParams::default();
         let a = attribute(&["x", "y"], &["group", "x"], AttributeSettings::default());
-        let out = metrics(&Subject::new(&a, Err("row_count_mismatch"), &params, 2, 2));
+        let (out, _) = metrics(&Subject::new(&a, Err("row_count_mismatch"), &params, 2, 2));
         assert_eq!(value(&out, "gen_loss"), 0.0);
         assert_eq!(out[0].warnings, ["gr_unknown"]);
         // Paired: |pre(group)| = |{x}| = 1 as well, without a warning.
         let pairs = row_pairs(2);
-        let out = metrics(&Subject::new(&a, Ok(&pairs), &params, 2, 2));
+        let (out, _) = metrics(&Subject::new(&a, Ok(&pairs), &params, 2, 2));
         assert!(out[0].warnings.is_empty());
     }
 }

@@ -134,6 +134,7 @@ pub fn metrics(t: &Tables<'_>) -> (Vec<MetricResult>, Option<f64>) {
     let mut out = Vec::new();
     let mut summaries = Vec::new();
     let mut quality = Vec::new();
+    let mut model_losses = Vec::new();
     for a in &t.attributes {
         let ctx = t.context(FAMILY, Some(&a.name));
         if a.p.is_none() {
@@ -143,23 +144,29 @@ pub fn metrics(t: &Tables<'_>) -> (Vec<MetricResult>, Option<f64>) {
         }
         let mut s = Subject::new(a, t.pairing.pairs(), t.params, t.n_o, t.n_p);
         s.ctx = ctx;
-        let mut results = gen_loss::metrics(&s);
-        results.extend(proximity::metrics(&s));
-        results.extend(entropy::metrics(&s));
+        let (mut results, gen_loss) = gen_loss::metrics(&s);
+        let (proximity, proximity_loss) = proximity::metrics(&s);
+        results.extend(proximity);
+        let (entropy, entropy_loss) = entropy::metrics(&s);
+        results.extend(entropy);
         results.extend(consistency::metrics(&s));
-        results.extend(similarity::metrics(&s));
-        let (summary, combined) = totals::attribute(&s, &results);
+        let (similarity, similarities) = similarity::metrics(&s);
+        results.extend(similarity);
+        let given = totals::Components { gen_loss, proximity_loss, entropy_loss, similarity: similarities };
+        let (summary, combined) = totals::attribute(&s, &given);
         summaries.push(summary);
         out.extend(results);
         out.extend(combined);
         if t.qi.contains(&a.name) {
-            quality.extend(arx::attribute(&s));
+            let (models, losses) = arx::attribute(&s);
+            quality.extend(models);
+            model_losses.push(losses);
         }
     }
     out.extend(proximity::record_metrics(t));
     let (totals, utility_u) = totals::metrics(t, &summaries);
     out.extend(totals);
-    let averages = arx::averages(t, &quality);
+    let averages = arx::averages(t, &model_losses);
     out.extend(quality);
     out.extend(averages);
     out.extend(arx_classes::metrics(t, t.exclude_suppressed_rows));

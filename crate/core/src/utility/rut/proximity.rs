@@ -125,14 +125,14 @@ pub fn loss(err: f64, lmax: f64) -> f64 {
     }
 }
 
-/// Distances, MAD, RMSE and proximity loss of one attribute.
-pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
+/// Distances, MAD, RMSE and proximity loss of one attribute, and the proximity loss's value.
+pub fn metrics(s: &Subject<'_>) -> (Vec<MetricResult>, Option<f64>) {
     if !s.numeric() {
-        return IDS.iter().map(|id| s.ctx.without_value(id, Status::NotApplicable, "not_numeric")).collect();
+        return (IDS.iter().map(|id| s.ctx.without_value(id, Status::NotApplicable, "not_numeric")).collect(), None);
     }
     let pairs = match s.pairs {
         Ok(p) => p,
-        Err(reason) => return s.unpaired(&IDS, reason),
+        Err(reason) => return (s.unpaired(&IDS, reason), None),
     };
     let e = errors(s.a, s.p, pairs);
     let mut warnings = Vec::new();
@@ -153,7 +153,7 @@ pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
         r
     };
     if n == 0 {
-        return IDS.iter().map(|id| with(s.ctx.without_value(id, Status::NotApplicable, "no_pairs"), base.clone())).collect();
+        return (IDS.iter().map(|id| with(s.ctx.without_value(id, Status::NotApplicable, "no_pairs"), base.clone())).collect(), None);
     }
     let es = e.es();
     let (dm, de) = (manhattan(&es), euclidean(&es));
@@ -164,6 +164,7 @@ pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
     details["lmax_mode"] = json!(s.params.lmax_mode);
     details["mad"] = json!(mad);
     details["rmse"] = json!(rmse);
+    let mut value = None;
     out.push(match lmax(s.a, s.params, &e.xs()) {
         Ok((lm, le)) => {
             let (err, l) = match s.params.proximity_norm {
@@ -173,11 +174,12 @@ pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
             details["lmax_m"] = json!(lm);
             details["lmax_e"] = json!(le);
             details["lmax"] = json!(l);
+            value = crate::figures::finite(loss(err, l));
             with(s.ctx.ok("proximity_loss", loss(err, l)), details)
         }
         Err(reason) => with(s.ctx.without_value("proximity_loss", Status::NotApplicable, reason), details),
     });
-    out
+    (out, value)
 }
 
 /// `proximity_loss_record_l1` and `proximity_loss_record_l2` over the numeric and date
@@ -245,7 +247,7 @@ mod tests {
         let a = attribute(&["5", "10", "15"], &["6", "9", "14"], AttributeSettings::default());
         let pairs = row_pairs(3);
         let params = UtilityParams::default();
-        let out = metrics(&Subject::new(&a, Ok(&pairs), &params, 3, 3));
+        let (out, _) = metrics(&Subject::new(&a, Ok(&pairs), &params, 3, 3));
         let v = |id: &str| out.iter().find(|m| m.id == id).unwrap().value.as_f64().unwrap();
         assert_eq!(v("mad"), 1.0);
         assert_eq!(v("distance_manhattan"), 3.0);
@@ -275,11 +277,11 @@ mod tests {
         let a = attribute(&["34", "41", "", "50"], &["30-39", "*", "40", "x"], AttributeSettings::default());
         let pairs = row_pairs(4);
         let params = UtilityParams::default();
-        let out = metrics(&Subject::new(&a, Ok(&pairs), &params, 4, 4));
+        let (out, _) = metrics(&Subject::new(&a, Ok(&pairs), &params, 4, 4));
         assert_eq!(out[0].value, json!(0.5));
         assert_eq!(out[0].details["n"], 1);
         assert_eq!(out[0].warnings, ["midpoint_used", "invalid_cells_skipped"]);
-        let out = metrics(&Subject::new(&a, Err("row_count_mismatch"), &params, 4, 4));
+        let (out, _) = metrics(&Subject::new(&a, Err("row_count_mismatch"), &params, 4, 4));
         assert!(out.iter().all(|m| m.status == Status::Error && m.reason == Some("row_count_mismatch")));
     }
 }

@@ -276,8 +276,9 @@ pub fn jaccard_set(o: usize, p: usize, common: usize) -> f64 {
     if union == 0 { 1.0 } else { common as f64 / union as f64 }
 }
 
-/// `cosine_similarity`, `jaccard_similarity` and `jaccard_set` of one attribute.
-pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
+/// `cosine_similarity`, `jaccard_similarity` and `jaccard_set` of one attribute, and the values
+/// of the first two.
+pub fn metrics(s: &Subject<'_>) -> (Vec<MetricResult>, [Option<f64>; 2]) {
     let (o, p, common) = value_sets(s.a);
     let set = s.ctx.ok("jaccard_set", jaccard_set(o, p, common)).with_details(json!({ "original": o, "released": p, "common": common }));
     let (n_o, n_p) = totals(s);
@@ -292,18 +293,25 @@ pub fn metrics(s: &Subject<'_>) -> Vec<MetricResult> {
     } else {
         Ok(categorical(s))
     };
-    let mut out = match vectors {
-        Ok(v) => [("cosine_similarity", cosine(&v.p, &v.q)), ("jaccard_similarity", weighted_jaccard(&v.p, &v.q))]
-            .into_iter()
-            .map(|(id, x)| match x {
-                Some(x) => s.ctx.ok(id, x).with_details(v.details.clone()),
-                None => s.ctx.without_value(id, Status::NotApplicable, "zero_vector").with_details(v.details.clone()),
-            })
-            .collect(),
-        Err((status, reason)) => ["cosine_similarity", "jaccard_similarity"].iter().map(|id| s.ctx.without_value(id, status, reason)).collect::<Vec<_>>(),
+    let (mut out, values) = match vectors {
+        Ok(v) => {
+            let values = [cosine(&v.p, &v.q), weighted_jaccard(&v.p, &v.q)];
+            let out = ["cosine_similarity", "jaccard_similarity"]
+                .into_iter()
+                .zip(values)
+                .map(|(id, x)| match x {
+                    Some(x) => s.ctx.ok(id, x).with_details(v.details.clone()),
+                    None => s.ctx.without_value(id, Status::NotApplicable, "zero_vector").with_details(v.details.clone()),
+                })
+                .collect();
+            (out, values.map(|x| x.and_then(crate::figures::finite)))
+        }
+        Err((status, reason)) => {
+            (["cosine_similarity", "jaccard_similarity"].iter().map(|id| s.ctx.without_value(id, status, reason)).collect::<Vec<_>>(), [None; 2])
+        }
     };
     out.push(set);
-    out
+    (out, values)
 }
 
 #[cfg(test)]

@@ -70,19 +70,74 @@ impl Situation {
     }
 
     /// The selected loss components.
-    pub fn loss(self) -> &'static [&'static str] {
+    pub fn loss(self) -> &'static [Component] {
         match self {
-            Situation::NumericGeneralized | Situation::DigitStringGeneralized => &["gen_loss"],
-            Situation::Numeric => &["proximity_loss"],
-            Situation::CategoricalUnchanged | Situation::CategoricalRecoded => &["entropy_loss"],
+            Situation::NumericGeneralized | Situation::DigitStringGeneralized => &[Component::GenLoss],
+            Situation::Numeric => &[Component::ProximityLoss],
+            Situation::CategoricalUnchanged | Situation::CategoricalRecoded => &[Component::EntropyLoss],
         }
     }
 
     /// The selected similarity components.
-    pub fn similarity(self) -> &'static [&'static str] {
+    pub fn similarity(self) -> &'static [Component] {
         match self {
-            Situation::NumericGeneralized | Situation::Numeric | Situation::CategoricalUnchanged => &["cosine_similarity"],
-            Situation::DigitStringGeneralized | Situation::CategoricalRecoded => &["jaccard_similarity"],
+            Situation::NumericGeneralized | Situation::Numeric | Situation::CategoricalUnchanged => &[Component::Cosine],
+            Situation::DigitStringGeneralized | Situation::CategoricalRecoded => &[Component::Jaccard],
+        }
+    }
+}
+
+/// A component metric `attribute_loss` or `attribute_similarity` may combine (Sec 7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Component {
+    /// `gen_loss`.
+    GenLoss,
+    /// `proximity_loss`.
+    ProximityLoss,
+    /// `entropy_loss`.
+    EntropyLoss,
+    /// `cosine_similarity`.
+    Cosine,
+    /// `jaccard_similarity`.
+    Jaccard,
+}
+
+impl Component {
+    /// Its id, as `details.components` and `details.skipped` name it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Component::GenLoss => "gen_loss",
+            Component::ProximityLoss => "proximity_loss",
+            Component::EntropyLoss => "entropy_loss",
+            Component::Cosine => "cosine_similarity",
+            Component::Jaccard => "jaccard_similarity",
+        }
+    }
+}
+
+/// The values of an attribute's components, handed over by the measures that compute them
+/// (`None`: the component has no value).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Components {
+    /// `gen_loss` ([`gen_loss::metrics`](super::gen_loss::metrics)).
+    pub gen_loss: Option<f64>,
+    /// `proximity_loss` ([`proximity::metrics`](super::proximity::metrics)).
+    pub proximity_loss: Option<f64>,
+    /// `entropy_loss` ([`entropy::metrics`](super::entropy::metrics)).
+    pub entropy_loss: Option<f64>,
+    /// `cosine_similarity` and `jaccard_similarity` ([`similarity::metrics`](super::similarity::metrics)).
+    pub similarity: [Option<f64>; 2],
+}
+
+impl Components {
+    /// The value of component `c`.
+    fn of(&self, c: Component) -> Option<f64> {
+        match c {
+            Component::GenLoss => self.gen_loss,
+            Component::ProximityLoss => self.proximity_loss,
+            Component::EntropyLoss => self.entropy_loss,
+            Component::Cosine => self.similarity[0],
+            Component::Jaccard => self.similarity[1],
         }
     }
 }
@@ -148,23 +203,24 @@ fn how(a: Aggregation) -> &'static str {
     }
 }
 
-/// One combined result (`attribute_loss` or `attribute_similarity`) from the selected ids.
+/// One combined result (`attribute_loss` or `attribute_similarity`) from the selected
+/// components.
 fn combine(
     ctx: &Context,
     id: &'static str,
-    selected: &[&'static str],
-    results: &[MetricResult],
+    selected: &[Component],
+    given: &Components,
     how_: Aggregation,
     situation: Situation,
 ) -> (Option<f64>, MetricResult) {
     let (mut components, mut values, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
     for &c in selected {
-        match results.iter().find(|m| m.id == c && m.status == Status::Ok).and_then(|m| m.value.as_f64()) {
+        match given.of(c) {
             Some(v) => {
-                components.push(c);
+                components.push(c.id());
                 values.push(v);
             }
-            None => skipped.push(c),
+            None => skipped.push(c.id()),
         }
     }
     let v = aggregate(&values, how_);
@@ -179,12 +235,12 @@ fn combine(
     (v, r.with_details(details))
 }
 
-/// `attribute_loss` and `attribute_similarity` of a released attribute, from its results.
-pub fn attribute(s: &Subject<'_>, results: &[MetricResult]) -> (Summary, Vec<MetricResult>) {
+/// `attribute_loss` and `attribute_similarity` of a released attribute, from its components.
+pub fn attribute(s: &Subject<'_>, given: &Components) -> (Summary, Vec<MetricResult>) {
     let sit = situation(s);
     let agg = s.params.component_aggregation;
-    let (loss, l) = combine(&s.ctx, "attribute_loss", sit.loss(), results, agg, sit);
-    let (similarity, m) = combine(&s.ctx, "attribute_similarity", sit.similarity(), results, agg, sit);
+    let (loss, l) = combine(&s.ctx, "attribute_loss", sit.loss(), given, agg, sit);
+    let (similarity, m) = combine(&s.ctx, "attribute_similarity", sit.similarity(), given, agg, sit);
     (Summary { name: s.a.name.clone(), weight: weight(s.a), loss, similarity }, vec![l, m])
 }
 
