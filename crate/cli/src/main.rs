@@ -2,12 +2,14 @@
 //!
 //! `audit` prints the report of one CSV file (spec README Sec 10 result objects with `--json`,
 //! a readable table without); `compare` audits several candidate releases of one original and
-//! chooses among them; `sample` and `generate` write the synthetic tables; `bench` measures
+//! chooses among them; `protect` searches the generalizations of a table for criteria and
+//! writes the release; `sample` and `generate` write the synthetic tables; `bench` measures
 //! the native throughput.
 
 mod bench;
 mod compare;
 mod progress;
+mod protect;
 mod read;
 mod settings;
 mod table;
@@ -40,6 +42,10 @@ enum Command {
     /// Read a CSV file and print its column profile (kinds, forms, distinct values, proposed
     /// roles) and how it was read, without auditing it.
     Profile(Box<ProfileArgs>),
+    /// Search the lattice of generalizations of a table for the criteria given (k, l, t, an
+    /// average risk, a suppression limit) and, with --out, write the protected release and
+    /// audit it (spec protect.md).
+    Protect(Box<protect::ProtectArgs>),
     /// Write the bundled synthetic hospital sample (5,000 rows) to standard output.
     Sample,
     /// Write a generated benchmark table (10 columns, 5 quasi-identifiers) to standard output.
@@ -169,6 +175,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let report = progress::shown(args.settings.progress, || audit(&args.file, &config, &args.settings, None))?;
             print(&report, args.settings.json, table::print_profile, &mut out)?;
         }
+        Command::Protect(args) => protect::protect(&args, &mut out)?,
         Command::Sample => out.write_all(&hospital_sample()).map_err(write)?,
         Command::Generate { rows, seed, level } => {
             for chunk in bench_table(rows, seed, level) {

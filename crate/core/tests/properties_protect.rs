@@ -353,7 +353,7 @@ proptest! {
             let mut reader = TableReader::new(config.table_settings().unwrap());
             reader.push(&bytes).unwrap();
             let released = reader.finish().unwrap().table;
-            let report = audit_table(&released, &config, None, None).unwrap();
+            let report = audit_table(&released, &config, &pseudolens_core::Sides::default()).unwrap();
             let value = |id: &str| report.metric(id).unwrap().value.clone();
             prop_assert_eq!(value("n_records").as_u64(), Some(protector.records() - f.records_suppressed), "{}", String::from_utf8_lossy(&bytes));
             if f.classes > 0 {

@@ -35,8 +35,8 @@ use search::Lattice;
 use crate::error::{Error, Result};
 use crate::ingest::cell::Normaliser;
 use crate::metric::MetricResult;
-use crate::table::{Table, header};
 use crate::table::classes::MissingPolicy;
+use crate::table::{Table, header};
 
 /// A table prepared for protection: its QIs in column order, their ladders, the level-0
 /// classes and the rules. Any node's figures and release come from it without reading the
