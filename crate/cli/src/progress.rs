@@ -143,6 +143,7 @@ fn hook() -> Hook {
             let (what, unit) = match step.phase {
                 Phase::Rows => ("auditing: grouping the rows into classes", "rows"),
                 Phase::Measures => ("auditing: computing the measures", "steps"),
+                Phase::Nodes => ("protecting: searching the lattice", "nodes"),
             };
             m.set(Work { what: what.into(), unit: Unit::Named(unit), done: step.done, total: step.total });
         }

@@ -85,6 +85,10 @@ pub struct ProtectArgs {
     /// Print the result as JSON (the metric `protect`, spec README Sec 10).
     #[arg(long)]
     json: bool,
+    /// Show the progress of the read and the search on stderr, a line per change (without it,
+    /// shown on a terminal after a second).
+    #[arg(long)]
+    progress: bool,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -216,10 +220,13 @@ pub fn protect<W: Write>(args: &ProtectArgs, out: &mut W) -> Result<(), Failure>
     let params = args.params()?;
     let config = args.config();
     let threads = crate::read::use_threads(args.threads);
-    let files = Files::read(&config, SidePaths::default(), threads, args.sheet.clone(), &FileBytes)?;
-    let (table, _) = files.read_table(&args.file, &config)?;
-    let protector = Protector::new(&table, &config.normaliser(), &params)?;
-    let search = protector.search()?;
+    let (files, table, protector, search) = crate::progress::shown(args.progress, || -> Result<_, Failure> {
+        let files = Files::read(&config, SidePaths::default(), threads, args.sheet.clone(), &FileBytes)?;
+        let (table, _) = files.read_table(&args.file, &config)?;
+        let protector = Protector::new(&table, &config.normaliser(), &params)?;
+        let search = protector.search()?;
+        Ok((files, table, protector, search))
+    })?;
     let result = protector.result(&search);
     let write = |e: io::Error| Failure::Io(format!("standard output: {e}"));
     if args.json {

@@ -16,14 +16,17 @@ pub enum Phase {
     Rows,
     /// The metric families computed from the classes (work units: families).
     Measures,
+    /// The nodes of a protect lattice evaluated or ruled out (work units: nodes).
+    Nodes,
 }
 
 impl Phase {
-    /// The phase's name on the wire: `rows`, `measures`.
+    /// The phase's name on the wire: `rows`, `measures`, `nodes`.
     pub fn as_str(self) -> &'static str {
         match self {
             Phase::Rows => "rows",
             Phase::Measures => "measures",
+            Phase::Nodes => "nodes",
         }
     }
 }

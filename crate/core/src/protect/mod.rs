@@ -348,6 +348,18 @@ mod tests {
     }
 
     #[test]
+    fn the_search_reports_its_progress_by_nodes() {
+        let steps = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = steps.clone();
+        let hook: crate::progress::Hook = std::sync::Arc::new(move |s| sink.lock().unwrap().push(s));
+        crate::progress::reporting(hook, || protect(&table(G_P1), &Normaliser::default(), &k2(&[])).unwrap());
+        let steps = steps.lock().unwrap();
+        // (value, *) ladders: 8 nodes, one layer per height 3, 2, 1, 0.
+        let nodes: Vec<(u64, u64)> = steps.iter().filter(|s| s.phase == crate::progress::Phase::Nodes).map(|s| (s.done, s.total)).collect();
+        assert_eq!(nodes, [(1, 8), (4, 8), (7, 8), (8, 8)]);
+    }
+
+    #[test]
     fn without_a_feasible_node_the_closest_is_reported() {
         // k = 20 over 12 records: every node suppresses all 12; the lowest node is closest.
         let p = ProtectParams { criteria: Criteria { k: Some(20), ..Criteria::default() }, ..k2(&[]) };

@@ -122,6 +122,7 @@ pub fn search(base: &Base, ladders: &[BuiltLadder], rules: &Rules, lattice: Latt
         by_height[lattice.height(i)].push(i);
     }
     let mut evaluated = 0u64;
+    let mut done = 0u64;
     for layer in by_height.iter().rev() {
         let todo: Vec<usize> = layer
             .iter()
@@ -138,6 +139,9 @@ pub fn search(base: &Base, ladders: &[BuiltLadder], rules: &Rules, lattice: Latt
             past_limit[i] = !f.within_limit;
             nodes[i] = Some(f);
         }
+        // A layer's nodes are evaluated or ruled out.
+        done += layer.len() as u64;
+        crate::progress::report(crate::progress::Phase::Nodes, done, size as u64);
     }
     let feasible: Vec<usize> = (0..size).filter(|&i| nodes[i].is_some_and(|f| f.feasible)).collect();
     let key = |i: usize| {
