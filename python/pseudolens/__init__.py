@@ -8,6 +8,11 @@ the pseudolens page and CLI, with the same numbers.
     >>> report.metrics_frame()        # one row per metric (pandas)
     >>> report.classes_frame()        # the classes the report names (riskiest, failing)
 
+:func:`protect` turns a table into a release that meets k, l, t or a maximum average risk
+(protect.md: ladders per quasi-identifier, an exact lattice search, apply):
+
+    >>> release, result = pseudolens.protect(df, qi=["age", "zip"], k=5, bands={"age": [10, 20]})
+
 ``source`` is a CSV, Parquet or Excel path, or any Arrow stream through the PyCapsule interface
 (``__arrow_c_stream__``: pandas, polars, pyarrow, DuckDB results). Keyword arguments are the
 keys of the settings file (``pseudolens audit --settings FILE``; the page saves the same
@@ -21,15 +26,18 @@ null as blank; string columns give exactly the CSV's report.
 
 from __future__ import annotations
 
+import importlib.util
+import io
 import json
 import os
-from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._native import PseudolensError
 
 __all__ = [
     "audit",
+    "protect",
     "Report",
     "PartialTable",
     "ClassPart",
@@ -233,6 +241,136 @@ def audit(
     table = PartialTable.from_settings_json(text)
     table.absorb(source)
     return table.audit(original=original, reference=reference, control=control)
+
+
+Ladders = Optional[Mapping[str, Any]]
+
+
+def _hierarchy_csv(given: Any) -> str:
+    """An ARX hierarchy's CSV text: a path (``os.PathLike``, or text of one line) is read;
+    text with a line break is the CSV itself."""
+    if isinstance(given, str) and "\n" in given:
+        return given
+    with open(os.fspath(given), encoding="utf-8") as f:
+        return f.read()
+
+
+def _bands(given: Any) -> dict:
+    """A bands ladder of a list of widths or a dict with ``widths``, ``bottom`` and ``top``."""
+    if isinstance(given, Mapping):
+        return {"kind": "bands", **_plain(given)}
+    return {"kind": "bands", "widths": _plain(given)}
+
+
+def _ladders(hierarchies: Ladders, bands: Ladders, dates: Ladders, prefixes: Ladders) -> dict:
+    """The ladder of each QI as the core takes it (``{"kind": ..., ...}``); a QI given two
+    ladders is an error (``ladder_given_twice``)."""
+    ladders: dict = {}
+    kinds = [
+        (hierarchies, lambda h: {"kind": "hierarchy", "csv": _hierarchy_csv(h)}),
+        (bands, _bands),
+        (dates, lambda d: {"kind": "dates", "levels": _columns(d)}),
+        (prefixes, lambda p: {"kind": "prefix", "lengths": _plain(p)}),
+    ]
+    for given, ladder in kinds:
+        for qi, value in (given or {}).items():
+            if str(qi) in ladders:
+                raise PseudolensError(f'two ladders are given for "{qi}"', "ladder_given_twice", None, str(qi))
+            ladders[str(qi)] = ladder(value)
+    return ladders
+
+
+def _frame_kind(source: Any) -> Optional[str]:
+    """``"pandas"`` or ``"polars"`` for a frame of that library, else None."""
+    if _is_path(source):
+        return None
+    library = type(source).__module__.split(".")[0]
+    return library if library in ("pandas", "polars") else None
+
+
+def _release_frame(csv: bytes, delimiter: str, kind: Optional[str]) -> Any:
+    """The release's CSV as a frame of ``kind`` (None: pandas, else polars), every column
+    text and a blank cell missing."""
+    if kind is None:
+        kind = next((k for k in ("pandas", "polars") if importlib.util.find_spec(k) is not None), None)
+        if kind is None:
+            raise ImportError("pseudolens.protect returns the release of a path as a pandas or polars DataFrame: pip install pandas")
+    if kind == "polars":
+        import polars
+
+        return polars.read_csv(io.BytesIO(csv), separator=delimiter, infer_schema_length=0)
+    return _pandas().read_csv(io.BytesIO(csv), sep=delimiter, dtype=str, keep_default_na=False, na_values=[""])
+
+
+def protect(
+    source: Source,
+    qi: Columns,
+    sensitive: Columns = None,
+    *,
+    k: Optional[int] = None,
+    l: Optional[int] = None,  # noqa: E741 - the criterion's name
+    t: Optional[float] = None,
+    max_average_risk: Optional[float] = None,
+    max_suppression: float = 0.0,
+    hierarchies: Ladders = None,
+    bands: Ladders = None,
+    dates: Ladders = None,
+    prefixes: Ladders = None,
+    objective: str = "loss",
+    node: Optional[Mapping[str, int]] = None,
+    suppressed: str = "remove",
+    missing: str = "ordinary",
+    sheet: Optional[str] = None,
+    **settings: Any,
+) -> Tuple[Any, Dict[str, Any]]:
+    """Searches the lattice of generalizations of ``source`` for the criteria given and returns
+    ``(release, result)``, as ``pseudolens protect FILE --out`` (spec protect.md).
+
+    ``source`` is read as :func:`audit` reads it (a CSV, Parquet or Excel path, ``sheet`` of a
+    workbook; or an Arrow stream) and kept in memory. ``qi`` are the quasi-identifiers,
+    ``sensitive`` the columns of ``l`` and ``t``. Criteria (at least one): ``k``, distinct
+    ``l``, ``t`` (its distance ``t_distance="auto"|"equal"|"ordered"`` among ``settings``),
+    ``max_average_risk``; ``max_suppression`` is the share of the records in scope that may be
+    suppressed, in [0, 1]. A ladder per QI (a QI without one: value, ``*``):
+    ``hierarchies={qi: path or ARX CSV text}`` (text has a line break), ``bands={qi: [10, 20]}``
+    or ``{qi: {"widths": [10, 20], "bottom": 18, "top": 90}}``, ``dates={qi: ["month",
+    "year"]}``, ``prefixes={qi: [4, 3]}``. ``objective`` is ``"loss"`` or
+    ``"discernibility"``; ``node={qi: level}`` applies that node (a QI not named: level 0)
+    instead of the best; ``suppressed`` is ``"remove"`` or ``"star"``; ``missing`` is
+    ``"ordinary"`` or ``"drop"``. Further ``settings`` are the other keys of the protect
+    settings (``max_nodes``, ``risk_threshold``, ``exclude_suppressed_rows``).
+
+    ``result`` is the metric ``protect`` as a dict (protect.md Sec 6: ``value`` the best node
+    ``{qi: level}``, ``details`` its figures, the minimal nodes, the Pareto front, the
+    ladders). ``release`` is the chosen node applied (Sec 5): a polars DataFrame for a polars
+    source, else a pandas DataFrame (for a path, an Arrow table or a pandas source; polars
+    when pandas is not installed). Every column of the release is text (``str``), values as
+    the CSV release writes them (``1048*``, ``[30,40)``, ``*``), a blank cell missing (NaN in
+    pandas, null in polars). With no feasible node and no ``node`` given, ``release`` is None
+    and ``result["value"]`` is None (``result["details"]["closest"]`` the node suppressing the
+    fewest records). Raises :class:`PseudolensError` on bad input (a hierarchy that does not
+    nest, a value missing from it, a non-numeric cell under bands, a lattice over
+    ``max_nodes``), naming the QI, the level, the value or the line."""
+    criteria = {"k": k, "l": l, "t": t, "average_risk": max_average_risk}
+    if "t_distance" in settings:
+        criteria["t_distance"] = settings.pop("t_distance")
+    params = {
+        "quasi_identifiers": _columns(qi) or [],
+        "sensitive": _columns(sensitive) or [],
+        "ladders": _ladders(hierarchies, bands, dates, prefixes),
+        "criteria": {c: v for c, v in criteria.items() if v is not None},
+        "suppression_limit": max_suppression,
+        "objective": objective,
+        "suppressed": suppressed,
+        "missing_policy": missing,
+        **{key: _plain(v) for key, v in settings.items()},
+    }
+    if node is not None:
+        params["node"] = {str(q): int(level) for q, level in node.items()}
+    native_source = os.fspath(source) if _is_path(source) else _arrow_stream(source)
+    release, result = _native.protect(native_source, json.dumps(params), sheet)
+    frame = None if release is None else _release_frame(release[0], release[1], _frame_kind(source))
+    return frame, json.loads(result)
 
 
 class PartialTable:

@@ -1,6 +1,6 @@
 """Type hints of the compiled binding (crate/python); use the package :mod:`pseudolens`."""
 
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 __version__: str
 
@@ -13,6 +13,11 @@ def audit_file(path: str, settings: str, original: Optional[str] = None, referen
     """Streams the file at ``path`` (CSV, Parquet or Excel, by its first bytes and name; a
     large file in parts on every core, as the CLI reads it) through an audit with these settings (the settings file's JSON object), against the
     original and reference CSV files when given; returns the report's JSON text."""
+
+def protect(source: Any, params: str, sheet: Optional[str] = None) -> Tuple[Optional[Tuple[bytes, str]], str]:
+    """The lattice search of protect.md over ``source`` (a path, or an Arrow C stream PyCapsule)
+    with the protect settings' JSON object ``params``: ``((release CSV bytes, their delimiter)
+    or None when no node is feasible and none is given, the metric protect's JSON text)``."""
 
 class PartialTable:
     """Rows kept as the core's table (see :class:`pseudolens.PartialTable`)."""

@@ -151,3 +151,15 @@ fn bad_input_names_what_is_wrong_and_bad_usage_exits_2() {
         std::fs::remove_file(f).unwrap();
     }
 }
+
+#[test]
+fn a_parquet_file_is_released_as_comma_separated_csv() {
+    let parquet = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/e2e/fixtures/formats.parquet");
+    let out = std::env::temp_dir().join(format!("pseudolens-protect-{}-parquet-out.csv", std::process::id()));
+    let o = run(&[parquet, "--qi", "age,sex", "--k", "2", "--max-suppression", "1", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(written.lines().next(), Some("age,sex,zip,code,amount,note"), "{written}");
+    assert!(stderr(&o).contains("as predicted"), "{}", stderr(&o));
+    std::fs::remove_file(out).unwrap();
+}

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use arrow_array::RecordBatchReader;
 use arrow_array::ffi_stream::{FFI_ArrowArrayStream, RecordBatchStreamReader};
-use pseudolens_core::{AuditConfig, ClassPart, Error, Format, Part, ReadPath, Report, TableReader, Warning};
+use pseudolens_core::{AuditConfig, ClassPart, Error, Format, Part, ProtectParams, Protector, ReadPath, Report, Table, TableReader, Warning};
 use pseudolens_native::{Failure, Files, SidePaths};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
@@ -96,6 +96,66 @@ fn audit_file(
     let mut report = py.allow_threads(|| files(&config, original, reference, control, sheet)?.stream(Path::new(path), &config)).map_err(failed)?;
     report.read = ReadPath::streaming("the Python package streams a file");
     report_json(&report)
+}
+
+/// The release of [`protect`]: its CSV bytes and delimiter, or `None` with no node to apply.
+type ProtectRelease<'py> = Option<(Bound<'py, PyBytes>, String)>;
+
+/// The release of [`search_and_release`]: its CSV bytes and delimiter, or `None`.
+type ReleaseCsv = Option<(Vec<u8>, String)>;
+
+/// `protect(source, params_json, sheet=None) -> ((release_csv, delimiter) | None,
+/// result_json)`: the lattice search of protect.md over `source` (a file path, read as the
+/// CLI's `pseudolens protect` reads it, or an Arrow C stream PyCapsule, consumed) with the
+/// settings of the protect family (`params_json`: the JSON object of [`ProtectParams`]; a key
+/// it does not know is an error), without holding the GIL. Returns the release of `node` when
+/// given, else of the best node, as CSV bytes with the delimiter they use (`None` when no node
+/// is feasible and none is given), and the metric `protect` (Sec 6) as JSON text.
+#[pyfunction]
+#[pyo3(signature = (source, params, sheet=None))]
+fn protect<'py>(py: Python<'py>, source: &Bound<'py, PyAny>, params: &str, sheet: Option<&str>) -> PyResult<(ProtectRelease<'py>, String)> {
+    let params: ProtectParams = serde_json::from_str(params)
+        .map_err(|e| PseudolensError::new_err((format!("not a setting of protect: {e}"), "invalid_settings", None::<u64>, None::<String>)))?;
+    // The table is read as the CLI's protect reads it: the QIs and sensitive columns keep every
+    // value, under the same missing-value policy.
+    let config = AuditConfig {
+        quasi_identifiers: params.quasi_identifiers.clone(),
+        sensitive: params.sensitive.clone(),
+        missing_policy: params.missing_policy,
+        ..AuditConfig::default()
+    };
+    let table = match source.downcast::<PyCapsule>() {
+        Ok(stream) => {
+            let ffi = ffi_stream(stream)?;
+            py.allow_threads(|| arrow_part(ffi, &config)).map_err(py_err)?.table
+        }
+        Err(_) => {
+            let path: String = source.extract().map_err(|_| PyTypeError::new_err("expected a path or the PyCapsule of __arrow_c_stream__()"))?;
+            py.allow_threads(|| files(&config, None, None, None, sheet)?.read_table(Path::new(&path), &config)).map_err(failed)?.0
+        }
+    };
+    let (release, result) = py.allow_threads(|| search_and_release(&table, &config, &params)).map_err(py_err)?;
+    let json = serde_json::to_string(&result).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((release.map(|(csv, delimiter)| (PyBytes::new(py, &csv), delimiter)), json))
+}
+
+/// The search over `table`, its result, and the release of `params.node` (else of the best
+/// node, when one is feasible) as CSV bytes with their delimiter.
+fn search_and_release(table: &Table, config: &AuditConfig, params: &ProtectParams) -> Result<(ReleaseCsv, pseudolens_core::metric::MetricResult), Error> {
+    let protector = Protector::new(table, &config.normaliser(), params)?;
+    let search = protector.search()?;
+    let levels = match &params.node {
+        Some(node) => Some(protector.node(node)?),
+        None => search.best.map(|b| search.lattice.levels(b)),
+    };
+    let release = match levels {
+        Some(levels) => {
+            let release = protector.release(table, &levels)?;
+            Some((release.to_bytes(), release.delimiter().to_string()))
+        }
+        None => None,
+    };
+    Ok((release, protector.result(&search)))
 }
 
 /// A partial table: rows read from one or more sources, kept as the core's table (a code per
@@ -289,6 +349,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PartialTable>()?;
     m.add_class::<ClassPartial>()?;
     m.add_function(wrap_pyfunction!(class_hashes, m)?)?;
+    m.add_function(wrap_pyfunction!(protect, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

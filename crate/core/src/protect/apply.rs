@@ -2,7 +2,8 @@
 //! their order under the header as read, the records in file order; each QI cell replaced by
 //! its label (a blank cell stays as it was below the top level); the suppressed records
 //! removed or written with every QI cell `*`; the records out of scope under `drop` removed.
-//! UTF-8, RFC 4180 quoting only where needed, the input's delimiter, `\n` line ends. Rows are
+//! UTF-8, RFC 4180 quoting only where needed, the input's delimiter (a comma for a table read
+//! from cells: Arrow, Parquet, Excel), `\n` line ends. Rows are
 //! written a range at a time, so a front end can stream the release in chunks.
 
 use std::borrow::Cow;
@@ -35,7 +36,7 @@ pub struct Release<'a> {
     /// Per level-0 class, whether its records are suppressed.
     suppressed: Vec<bool>,
     star: bool,
-    delimiter: Vec<u8>,
+    delimiter: String,
 }
 
 impl<'a> Release<'a> {
@@ -80,8 +81,14 @@ impl<'a> Release<'a> {
             cells,
             suppressed,
             star: mode == Suppressed::Star,
-            delimiter: table.facts.delimiter.as_bytes().to_vec(),
+            // A table read from cells (Arrow, Parquet, Excel) has no delimiter of its own.
+            delimiter: if table.facts.delimiter.is_empty() { ",".to_string() } else { table.facts.delimiter.clone() },
         }
+    }
+
+    /// The delimiter the release is written with.
+    pub fn delimiter(&self) -> &str {
+        &self.delimiter
     }
 
     /// Rows of the table (written or not).
@@ -93,9 +100,9 @@ impl<'a> Release<'a> {
     pub fn write_header(&self, out: &mut Vec<u8>) {
         for (j, name) in self.table.header.iter().enumerate() {
             if j > 0 {
-                out.extend_from_slice(&self.delimiter);
+                out.extend_from_slice(self.delimiter.as_bytes());
             }
-            write_field(out, name, &self.delimiter);
+            write_field(out, name, self.delimiter.as_bytes());
         }
         out.push(b'\n');
     }
@@ -111,13 +118,13 @@ impl<'a> Release<'a> {
             }
             for (j, column) in self.table.columns.iter().enumerate() {
                 if j > 0 {
-                    out.extend_from_slice(&self.delimiter);
+                    out.extend_from_slice(self.delimiter.as_bytes());
                 }
                 let code = column.codes.as_ref().map_or(0, |c| c.get(i));
                 match self.qi_of[j] {
                     Some(_) if starred => out.push(b'*'),
-                    Some(a) => write_field(out, &self.cells[a][code as usize], &self.delimiter),
-                    None => write_field(out, column.values.text(code), &self.delimiter),
+                    Some(a) => write_field(out, &self.cells[a][code as usize], self.delimiter.as_bytes()),
+                    None => write_field(out, column.values.text(code), self.delimiter.as_bytes()),
                 }
             }
             out.push(b'\n');
