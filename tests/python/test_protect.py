@@ -4,6 +4,7 @@ transform and audited as predicted), polars in and out, a path in, bad input, no
 node."""
 
 import io
+from pathlib import Path
 
 import pandas as pd
 import polars as pl
@@ -12,20 +13,7 @@ import pytest
 import pseudolens
 
 # G-P1's table (protect.md Sec 7).
-GP1 = """age,zip,sex,diagnosis
-34,10489,F,flu
-36,10482,F,asthma
-38,10441,M,flu
-41,10489,M,diabetes
-43,10485,F,flu
-47,10441,F,asthma
-52,10312,M,flu
-55,10318,M,diabetes
-57,10312,F,flu
-59,10399,M,asthma
-61,10312,F,flu
-,10489,M,flu
-"""
+GP1 = (Path(__file__).resolve().parents[2] / "crate" / "core" / "tests" / "fixtures" / "g-p1.csv").read_text()
 QI = ["age", "zip", "sex"]
 LADDERS = dict(bands={"age": [10, 20]}, prefixes={"zip": [4, 3]})
 

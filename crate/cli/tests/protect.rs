@@ -9,20 +9,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 /// G-P1's table (protect.md Sec 7).
-const GP1: &str = "age,zip,sex,diagnosis
-34,10489,F,flu
-36,10482,F,asthma
-38,10441,M,flu
-41,10489,M,diabetes
-43,10485,F,flu
-47,10441,F,asthma
-52,10312,M,flu
-55,10318,M,diabetes
-57,10312,F,flu
-59,10399,M,asthma
-61,10312,F,flu
-,10489,M,flu
-";
+const GP1: &str = include_str!("../../core/tests/fixtures/g-p1.csv");
 
 /// A file of this test's own in the temporary folder.
 fn temp(name: &str, text: &str) -> PathBuf {

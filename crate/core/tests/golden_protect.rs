@@ -8,20 +8,8 @@ use pseudolens_core::ingest::cell::Normaliser;
 use pseudolens_core::{AuditConfig, Criteria, Ladder, ProtectParams, Protector, Table, TableReader, protect, release_csv};
 use serde_json::{Value, json};
 
-const G_P1: &str = "age,zip,sex,diagnosis
-34,10489,F,flu
-36,10482,F,asthma
-38,10441,M,flu
-41,10489,M,diabetes
-43,10485,F,flu
-47,10441,F,asthma
-52,10312,M,flu
-55,10318,M,diabetes
-57,10312,F,flu
-59,10399,M,asthma
-61,10312,F,flu
-,10489,M,flu
-";
+/// G-P1's table (protect.md Sec 7).
+const G_P1: &str = include_str!("fixtures/g-p1.csv");
 
 fn table(csv: &str) -> Table {
     let config = AuditConfig { quasi_identifiers: vec!["age".into(), "zip".into(), "sex".into()], ..AuditConfig::default() };

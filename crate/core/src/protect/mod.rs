@@ -132,6 +132,9 @@ impl Protector {
                 }
                 true
             }
+            TDistance::Hierarchical => {
+                return Err(bad("t_distance_unsupported", "the hierarchical distance is not supported by protect: choose auto, equal or ordered".into()));
+            }
         };
         let limit = (p.suppression_limit * base.n as f64 + 1e-9).floor() as u64;
         let rules = Rules { k: c.k, l: c.l, t: c.t, t_ordered, average_risk: c.average_risk, limit, tau: p.risk_threshold };
@@ -244,7 +247,7 @@ mod tests {
     use super::*;
     use crate::table::read::TableReader;
 
-    const G_P1: &str = "age,zip,sex,diagnosis\n34,10489,F,flu\n36,10482,F,asthma\n38,10441,M,flu\n41,10489,M,diabetes\n43,10485,F,flu\n47,10441,F,asthma\n52,10312,M,flu\n55,10318,M,diabetes\n57,10312,F,flu\n59,10399,M,asthma\n61,10312,F,flu\n,10489,M,flu\n";
+    const G_P1: &str = include_str!("../../tests/fixtures/g-p1.csv");
 
     fn table(csv: &str) -> Table {
         let config = crate::config::AuditConfig::default();
@@ -327,6 +330,8 @@ mod tests {
         assert!(e.message.contains("16 nodes") && e.message.contains("\"age\" has the most levels (4)"), "{}", e.message);
         assert_eq!(error(G_P1, &ProtectParams { criteria: Criteria::default(), ..k2(&[]) }).code, "no_criteria");
         assert_eq!(error(G_P1, &ProtectParams { criteria: Criteria { l: Some(2), ..Criteria::default() }, ..k2(&[]) }).code, "no_sensitive_attribute");
+        let hierarchical = Criteria { t: Some(0.5), t_distance: TDistance::Hierarchical, ..Criteria::default() };
+        assert_eq!(error(G_P1, &ProtectParams { criteria: hierarchical, sensitive: vec!["diagnosis".into()], ..k2(&[]) }).code, "t_distance_unsupported");
         let none = protect(&table(G_P1), &Normaliser::default(), &ProtectParams { quasi_identifiers: Vec::new(), ..k2(&[]) }).unwrap();
         assert_eq!((none.status, none.reason), (crate::metric::Status::NotApplicable, Some("no_quasi_identifiers")));
     }

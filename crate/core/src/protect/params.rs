@@ -9,24 +9,11 @@ use serde::{Deserialize, Serialize};
 use super::apply::Suppressed;
 use super::ladder::Ladder;
 use super::search::Objective;
+pub use crate::attribute::TDistance;
 use crate::table::classes::MissingPolicy;
 
 /// The default most nodes a lattice may have (Sec 2).
 pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
-
-/// The t-closeness distance of the `t` criterion (attribute-risk.md Sec 3).
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TDistance {
-    /// Ordered for a numeric SA, else equal.
-    #[default]
-    Auto,
-    /// The equal distance.
-    Equal,
-    /// The ordered distance (a numeric SA; else `sa_not_ordered`).
-    Ordered,
-}
 
 /// The privacy criteria (Sec 3), each optional, at least one given.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -39,7 +26,8 @@ pub struct Criteria {
     pub l: Option<u64>,
     /// A class farther than `t` from some SA's distribution over `O` violates it.
     pub t: Option<f64>,
-    /// The distance of `t`.
+    /// The distance of `t` (the attribute family's: `auto` orders a numeric SA; `hierarchical`
+    /// is not supported here, `t_distance_unsupported`).
     pub t_distance: TDistance,
     /// The largest average risk `K' / N'` of a feasible node.
     pub average_risk: Option<f64>,
