@@ -44,8 +44,8 @@ pub struct ProtectArgs {
     /// level; `;` or `,` delimited). Repeat for several.
     #[arg(long, value_name = "QI=FILE", value_parser = pair)]
     hierarchy: Vec<(String, String)>,
-    /// Numeric bands: QI=W1,W2[,bottom=B][,top=T] (each width a whole multiple of the one
-    /// before). Repeat for several.
+    /// Numeric bands: QI=W1,W2,... with optional ,bottom=B and ,top=T (each width a whole
+    /// multiple of the one before). Repeat for several.
     #[arg(long, value_name = "QI=W1,W2,...", value_parser = bands)]
     bands: Vec<(String, Ladder)>,
     /// Date levels: QI=month,quarter,year (a subsequence). Repeat for several.
