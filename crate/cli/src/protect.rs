@@ -12,6 +12,7 @@ use pseudolens_core::{AuditConfig, Criteria, DateLevel, Ladder, Objective, Prote
 use pseudolens_native::{Files, SidePaths};
 
 use crate::progress::FileBytes;
+use crate::settings::pair;
 use crate::{Failure, io_err};
 
 #[derive(clap::Args)]
@@ -112,12 +113,6 @@ enum MissingArg {
 /// A number in [0, 1].
 fn unit(s: &str) -> Result<f64, String> {
     s.trim().parse::<f64>().ok().filter(|x| (0.0..=1.0).contains(x)).ok_or_else(|| format!("expected a number in [0, 1], not \"{s}\""))
-}
-
-/// `QI=REST`.
-fn pair(s: &str) -> Result<(String, String), String> {
-    let (a, b) = s.split_once('=').ok_or("expected QI=...")?;
-    Ok((a.trim().to_string(), b.trim().to_string()))
 }
 
 /// `QI=W1,W2[,bottom=B][,top=T]`.

@@ -710,7 +710,7 @@ fn settings_file(path: &Path) -> Result<AuditConfig, Failure> {
 }
 
 /// `NAME=VALUE` of a repeatable per-column option.
-fn pair(s: &str) -> Result<(String, String), String> {
+pub fn pair(s: &str) -> Result<(String, String), String> {
     let (a, b) = s.split_once('=').ok_or("expected COLUMN=VALUE")?;
     Ok((a.trim().to_string(), b.trim().to_string()))
 }
