@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use pseudolens_core::protect::Figures;
 use pseudolens_core::{AuditConfig, Criteria, DateLevel, Ladder, Objective, ProtectParams, Protector, Suppressed, Table};
 use pseudolens_native::{Files, SidePaths};
 
@@ -246,13 +245,13 @@ pub fn protect<W: Write>(args: &ProtectArgs, out: &mut W) -> Result<(), Failure>
                 predicted.records_suppressed
             );
         }
-        let rows = write_release(&protector, &table, &levels, path)?;
-        let top = levels.iter().zip(&protector.ladders).all(|(&l, ladder)| l + 1 == ladder.height());
-        let audited = files.read_table(path, &config).and_then(|(release, _)| Ok(pseudolens_core::audit_table(&release, &config, &files.sides)?))?;
+        let (rows, delimiter) = write_release(&protector, &table, &levels, path)?;
+        let release_config = pseudolens_core::release_config(&config, &protector.qis, &levels, &delimiter);
+        let audited =
+            files.read_table(path, &release_config).and_then(|(release, _)| Ok(pseudolens_core::audit_table(&release, &release_config, &files.sides)?))?;
         let node: Vec<String> = protector.qis.iter().zip(&levels).map(|(q, l)| format!("{q}={l}")).collect();
         eprintln!("pseudolens: wrote {rows} records to {} (node {})", path.display(), node.join(","));
-        if !top {
-            check(&predicted, protector.records() - predicted.records_suppressed, &audited)?;
+        if pseudolens_core::check_release(&protector, &levels, &audited)? {
             eprintln!(
                 "pseudolens: its audit gives k {}, {} classes and average risk {:.6}, as predicted",
                 predicted.k.unwrap_or(0),
@@ -265,8 +264,8 @@ pub fn protect<W: Write>(args: &ProtectArgs, out: &mut W) -> Result<(), Failure>
 }
 
 /// Writes the release of `levels` to `path` a range of rows at a time; returns the records
-/// written.
-fn write_release(protector: &Protector, table: &Table, levels: &[usize], path: &Path) -> Result<u64, Failure> {
+/// written and the delimiter.
+fn write_release(protector: &Protector, table: &Table, levels: &[usize], path: &Path) -> Result<(u64, String), Failure> {
     /// Rows written per chunk.
     const CHUNK: usize = 1 << 16;
     let release = protector.release(table, levels)?;
@@ -280,29 +279,7 @@ fn write_release(protector: &Protector, table: &Table, levels: &[usize], path: &
         buf.clear();
     }
     file.write_all(&buf).and_then(|()| file.flush()).map_err(io_err(path))?;
-    Ok(written)
-}
-
-/// The audit of the written release against the prediction (Sec 5): `k`, the classes, the
-/// average risk and the records in scope (`kept`: those of the node's kept classes).
-fn check(predicted: &Figures, kept: u64, report: &pseudolens_core::Report) -> Result<(), Failure> {
-    let identity = &report.figures.identity;
-    let classes = report.metric("n_classes").and_then(|m| m.value.as_u64());
-    let close = |a: Option<f64>, b: Option<f64>| match (a, b) {
-        (Some(a), Some(b)) => (a - b).abs() <= 1e-12 * a.abs().max(1.0),
-        (a, b) => a == b,
-    };
-    let same = close(predicted.k.map(|k| k as f64), identity.k_anonymity)
-        && classes == Some(predicted.classes)
-        && close(predicted.average_risk, identity.r_internal)
-        && kept == identity.n_records;
-    if same {
-        return Ok(());
-    }
-    Err(Failure::Io(format!(
-        "the audit of the release differs from the prediction: k {:?} (predicted {:?}), classes {classes:?} (predicted {}), average risk {:?} (predicted {:?}), records {} (predicted {kept}): please report this",
-        identity.k_anonymity, predicted.k, predicted.classes, identity.r_internal, predicted.average_risk, identity.n_records
-    )))
+    Ok((written, release.delimiter().to_string()))
 }
 
 /// Most minimal feasible nodes the readable result lists.

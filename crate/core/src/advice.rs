@@ -194,24 +194,30 @@ fn coarsenings(column: &str, dict: &Dictionary, hierarchy: Option<&[Vec<String>]
     };
     let whole = |t: &str| t.parse::<i64>().ok().filter(|x| x.unsigned_abs() < 1 << 52);
     let civil = |t: &str| date.and_then(|f| f.read(t)).map(crate::ingest::cell::civil);
-    if values.iter().all(|(_, t)| civil(t).is_some()) {
-        let month = |t: &str| civil(t).map(|(y, m, _)| (format!("{y:04}-{m:02}"), crate::ingest::cell::days_in_month(y, m) as f64));
-        let year = |t: &str| {
-            let (y, _, _) = civil(t)?;
-            let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-            Some((format!("{y:04}"), if leap { 366.0 } else { 365.0 }))
-        };
-        out.extend(group(Change::Month { column: column.into() }, &month));
-        out.extend(group(Change::Year { column: column.into() }, &year));
-    } else if let Some(keep) = code_length(&values).map(|len| len - 1) {
-        let digits = values.iter().all(|(_, t)| t.ends_with(|c: char| c.is_ascii_digit()));
-        let cut = |t: &str| Some((t.chars().take(keep).collect::<String>(), if digits { 10.0 } else { 36.0 }));
-        out.extend(group(Change::Truncate { column: column.into(), keep }, &cut));
-    } else if values.iter().all(|(_, t)| whole(t).is_some() && !(t.len() > 1 && t.starts_with('0'))) {
-        for width in [5u32, 10] {
-            let band = |t: &str| whole(t).map(|x| (x.div_euclid(i64::from(width)).to_string(), f64::from(width)));
-            out.extend(group(Change::Bands { column: column.into(), width }, &band));
+    match shape(&values, date) {
+        Shape::Dates => {
+            let month = |t: &str| civil(t).map(|(y, m, _)| (format!("{y:04}-{m:02}"), crate::ingest::cell::days_in_month(y, m) as f64));
+            let year = |t: &str| {
+                let (y, _, _) = civil(t)?;
+                let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+                Some((format!("{y:04}"), if leap { 366.0 } else { 365.0 }))
+            };
+            out.extend(group(Change::Month { column: column.into() }, &month));
+            out.extend(group(Change::Year { column: column.into() }, &year));
         }
+        Shape::Code { length } => {
+            let keep = length - 1;
+            let digits = values.iter().all(|(_, t)| t.ends_with(|c: char| c.is_ascii_digit()));
+            let cut = |t: &str| Some((t.chars().take(keep).collect::<String>(), if digits { 10.0 } else { 36.0 }));
+            out.extend(group(Change::Truncate { column: column.into(), keep }, &cut));
+        }
+        Shape::Whole { .. } => {
+            for width in [5u32, 10] {
+                let band = |t: &str| whole(t).map(|x| (x.div_euclid(i64::from(width)).to_string(), f64::from(width)));
+                out.extend(group(Change::Bands { column: column.into(), width }, &band));
+            }
+        }
+        Shape::Other => {}
     }
     if let Some(rows) = hierarchy {
         out.extend(next_level(column, &values, rows, &group));
@@ -219,14 +225,46 @@ fn coarsenings(column: &str, dict: &Dictionary, hierarchy: Option<&[Vec<String>]
     out
 }
 
-/// The length of the values when they read as codes: letters and digits, all of one length,
-/// at least 2 characters with a letter or at least 4 digits (a postcode, a year; shorter
-/// digit strings are numbers).
-fn code_length(values: &[(u32, &str)]) -> Option<usize> {
-    let len = values[0].1.len();
-    let alnum = values.iter().all(|(_, t)| t.len() == len && t.bytes().all(|b| b.is_ascii_alphanumeric()));
+/// What the non-blank values of a QI read as, which says how they can be coarsened (the
+/// advice's one step, protect's proposed ladder).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Every value a date in the column's written form `date`.
+    Dates,
+    /// Codes: letters and digits, all of one length, at least 2 characters with a letter or at
+    /// least 4 digits (a postcode, a year; shorter digit strings are numbers).
+    Code {
+        /// Their length.
+        length: usize,
+    },
+    /// Whole numbers (no leading zero), from `min` to `max`.
+    Whole {
+        /// The smallest.
+        min: i64,
+        /// The largest.
+        max: i64,
+    },
+    /// None of these (a category).
+    Other,
+}
+
+/// The shape of `values` (code, text; non-blank, at least one), dates read in the form `date`.
+pub fn shape(values: &[(u32, &str)], date: Option<DateForm>) -> Shape {
+    if values.iter().all(|(_, t)| date.and_then(|f| f.read(t)).is_some()) {
+        return Shape::Dates;
+    }
+    let length = values[0].1.len();
+    let alnum = values.iter().all(|(_, t)| t.len() == length && t.bytes().all(|b| b.is_ascii_alphanumeric()));
     let digits = values.iter().all(|(_, t)| t.bytes().all(|b| b.is_ascii_digit()));
-    (alnum && len >= if digits { 4 } else { 2 }).then_some(len)
+    if alnum && length >= if digits { 4 } else { 2 } {
+        return Shape::Code { length };
+    }
+    let whole: Option<Vec<i64>> =
+        values.iter().map(|(_, t)| t.parse::<i64>().ok().filter(|x| x.unsigned_abs() < 1 << 52 && !(t.len() > 1 && t.starts_with('0')))).collect();
+    match whole {
+        Some(xs) => Shape::Whole { min: *xs.iter().min().expect("a value"), max: *xs.iter().max().expect("a value") },
+        None => Shape::Other,
+    }
 }
 
 /// Groups a column's values by a change, given each value's new label and its loss.

@@ -1,8 +1,9 @@
 //! The wire contract in TypeScript (`web/src/shared/contract.ts`): the types of what crosses the wasm
 //! binding (the configuration, the report, its metric results, the error, the candidates and
-//! settings of `choose`, the probe of a file's start, the drill-down), declared from the
-//! Rust types by `ts-rs`, and the core's own defaults and presets the page offers (the default
-//! settings, ARX's regions, the RUT weight presets), so the page copies none of them.
+//! settings of `choose`, the probe of a file's start, the drill-down, protect's settings and
+//! views), declared from the Rust types by `ts-rs`, and the core's own defaults and presets the
+//! page offers (the default settings, ARX's regions, the RUT weight presets, protect's
+//! presets), so the page copies none of them.
 //!
 //! A unit test, so `cargo test` fails when the checked-in file is stale; `scripts/contract.sh`
 //! (run by the build) writes it.
@@ -45,6 +46,8 @@ fn contract() -> String {
     use crate::ingest::format::Format;
     use crate::ingest::reader::{InputFacts, Probe, Ragged};
     use crate::metric::{MetricResult, Scope, Status};
+    use crate::protect::view::{LabelCount, LadderView, LevelView, NodeView};
+    use crate::protect::{Criteria, DateLevel, Figures, Ladder, Objective, ProtectParams, Suppressed};
     use crate::report::{ReadPath, Report, Warning};
     use crate::table::classes::MissingPolicy;
     use crate::table::kind::Kind;
@@ -102,6 +105,17 @@ fn contract() -> String {
         ChoiceParams,
         Probe,
         Extracted,
+        ProtectParams,
+        Criteria,
+        Ladder,
+        DateLevel,
+        Objective,
+        Suppressed,
+        Figures,
+        NodeView,
+        LadderView,
+        LevelView,
+        LabelCount,
     );
     let constants = [
         ("CONFIG_DEFAULTS", "Every setting's default (`AuditConfig::default()`).", serde_json::to_value(AuditConfig::default()).unwrap()),
@@ -116,6 +130,12 @@ fn contract() -> String {
             "RUT_PRESETS",
             "The RUT weight presets of [RUT] Table 4, with alpha, the weight of utility.",
             Value::Array(WeightPreset::ALL.iter().map(|p| json!([p.id(), p.alpha()])).collect()),
+        ),
+        ("PROTECT_DEFAULTS", "Protect's default settings (`ProtectParams::default()`).", serde_json::to_value(crate::ProtectParams::default()).unwrap()),
+        (
+            "PROTECT_PRESETS",
+            "Protect's presets of criteria and suppression limit (`protect::params::PRESETS`).",
+            serde_json::to_value(crate::protect::params::PRESETS).unwrap(),
         ),
     ];
     for (name, doc, value) in constants {

@@ -47,6 +47,11 @@ impl Error {
         Error { kind: ErrorKind::Config, code, message: message.into(), line: None, column: None }
     }
 
+    /// A bug: the sentence asks the user to report it.
+    pub fn internal(code: &'static str, message: impl Into<String>) -> Self {
+        Error { kind: ErrorKind::Internal, code, message: message.into(), line: None, column: None }
+    }
+
     /// The same error, placed at a line.
     pub fn at_line(mut self, line: u64) -> Self {
         self.line = Some(line);

@@ -11,7 +11,8 @@
 //!   uniqueness): [`identity::class_size`]; Sec 4-5 (record risk, R_internal, prosecutor,
 //!   risk distribution): [`identity::record_risk`].
 //! - balance.md (R_external, risk_r, safety, RUT, candidate choice): [`balance`].
-//! - protect.md (ladders, the lattice search, apply): [`mod@protect`].
+//! - protect.md (ladders, the lattice search, apply): [`mod@protect`]; Sec 5 the release audited
+//!   against the prediction: [`release`].
 
 // The core does no I/O: nothing it computes is printed, every figure goes into the report.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
@@ -55,6 +56,7 @@ pub mod audit;
 pub mod class_part;
 pub mod extract;
 pub mod progress;
+pub mod release;
 pub mod report;
 pub mod scope;
 pub mod shareable;
@@ -87,6 +89,7 @@ pub use ingest::encoding::Encoding;
 pub use ingest::format::Format;
 pub use ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Ragged, Reader, Span};
 pub use protect::{Criteria, DateLevel, Ladder, Objective, ProtectParams, Protector, Release, Suppressed, protect, release_csv};
+pub use release::{check_release, release_config};
 pub use report::{ReadPath, Report, Warning};
 pub use sample::{BENCH_QIS, bench_table, hospital_sample};
 pub use shareable::{DEFAULT_MIN_COUNT, ShareableInfo, ShareableReport, min_count_of, shareable};

@@ -20,7 +20,7 @@ fn layer(module: &str) -> Option<u8> {
         "table" => 2,
         "advice" | "attack" | "attribute" | "balance" | "hipaa" | "identity" | "protect" | "utility" | "verdict" => 3,
         "config" => 4,
-        "audit" | "class_part" | "extract" | "report" | "scope" | "shareable" | "sides" | "sample" => 5,
+        "audit" | "class_part" | "extract" | "release" | "report" | "scope" | "shareable" | "sides" | "sample" => 5,
         // contract.rs (a test writing the TypeScript contract) sees everything, as the facade does.
         "lib" | "contract" => 6,
         _ => return None,

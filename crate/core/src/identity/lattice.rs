@@ -6,7 +6,7 @@
 //! bit for bit wherever they were computed.
 
 use super::attribution::{FULL_LATTICE_MAX_QIS, Lattice, SubsetStats};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::table::wire::{Reader, Writer, sealed, unsealed};
 
 /// The first bytes of a lattice and of its statistics, with the version of the format.
@@ -110,7 +110,7 @@ fn checked<'a>(bytes: &'a [u8], magic: &[u8; 4]) -> Result<&'a [u8]> {
 /// An `invalid_piece` error: bytes that are not a piece of an audit, or a piece that does not
 /// fit the audit it is given to (`SplitAudit`).
 pub(crate) fn invalid_piece(why: &str) -> Error {
-    Error { kind: ErrorKind::Internal, code: "invalid_piece", message: format!("a piece of the audit does not fit it ({why})"), line: None, column: None }
+    Error::internal("invalid_piece", format!("a piece of the audit does not fit it ({why})"))
 }
 
 #[cfg(test)]

@@ -25,6 +25,12 @@ pub enum Suppressed {
     Star,
 }
 
+/// The delimiter a release of `table` is written with: the input's; a comma for a table read
+/// from cells (Arrow, Parquet, Excel), which has none of its own.
+pub fn delimiter(table: &Table) -> String {
+    if table.facts.delimiter.is_empty() { ",".to_string() } else { table.facts.delimiter.clone() }
+}
+
 /// The release of one node of a kept table, ready to be written range by range.
 pub struct Release<'a> {
     table: &'a Table,
@@ -74,16 +80,7 @@ impl<'a> Release<'a> {
                     .collect()
             })
             .collect();
-        Release {
-            table,
-            row_class: &base.row_class,
-            qi_of,
-            cells,
-            suppressed,
-            star: mode == Suppressed::Star,
-            // A table read from cells (Arrow, Parquet, Excel) has no delimiter of its own.
-            delimiter: if table.facts.delimiter.is_empty() { ",".to_string() } else { table.facts.delimiter.clone() },
-        }
+        Release { table, row_class: &base.row_class, qi_of, cells, suppressed, star: mode == Suppressed::Star, delimiter: delimiter(table) }
     }
 
     /// The delimiter the release is written with.

@@ -248,7 +248,10 @@ fn given(
                 return Err(invalid("the kept lengths must decrease"));
             }
             let labels = per_value(&|v| Some(lengths.iter().map(|&n| prefix(v, n)).collect()), "ladder_not_numeric", "text")?;
-            Ok((pad(labels, lengths.len(), values.len()), lengths.iter().map(|n| format!("first {n} characters")).collect()))
+            Ok((
+                pad(labels, lengths.len(), values.len()),
+                lengths.iter().map(|n| if *n == 1 { "first character".to_string() } else { format!("first {n} characters") }).collect(),
+            ))
         }
         Ladder::Hierarchy { csv } => hierarchy(qi, csv, values, label),
     }

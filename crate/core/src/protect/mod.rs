@@ -3,11 +3,12 @@
 //! search of that lattice for the criteria `k`, distinct `l`, `t` and a maximum average risk,
 //! and the release of a chosen node as CSV.
 //!
-//! - the settings: [`params`];
+//! - the settings: [`params`]; the ladders proposed from the values: [`mod@propose`];
 //! - Sec 1 ladders: [`ladder`] (kinds, nesting, ARX's layout) and [`labels`];
 //! - Sec 2-3 the classes of a node, merged from the level-0 class table: [`base`], [`node`];
 //! - Sec 3-4 the search, the best node, minimal nodes, Pareto front: [`search`];
-//! - Sec 5 apply: [`apply`] (its fields: [`csv`]); Sec 6 the result: [`result`].
+//! - Sec 5 apply: [`apply`] (its fields: [`csv`]); Sec 6 the result: [`result`];
+//! - what a front end shows of the ladders and of any node: [`view`].
 
 pub mod apply;
 pub mod base;
@@ -16,8 +17,10 @@ pub mod labels;
 pub mod ladder;
 pub mod node;
 pub mod params;
+pub mod propose;
 pub mod result;
 pub mod search;
+pub mod view;
 
 use std::collections::BTreeMap;
 
@@ -25,8 +28,10 @@ pub use apply::{Release, Suppressed};
 pub use labels::DateLevel;
 pub use ladder::{BuiltLadder, ColumnReading, Ladder};
 pub use node::Figures;
-pub use params::{Criteria, DEFAULT_MAX_NODES, ProtectParams, TDistance};
+pub use params::{Criteria, DEFAULT_MAX_NODES, PRESETS, Preset, ProtectParams, TDistance};
+pub use propose::propose;
 pub use search::{Objective, Search};
+pub use view::{LadderView, NodeView};
 
 use base::Base;
 use node::Rules;

@@ -31,6 +31,7 @@ pub struct Rules {
 }
 
 /// The figures of one node (Sec 4).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Figures {
     /// Records of the violating classes.

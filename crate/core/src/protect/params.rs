@@ -82,3 +82,35 @@ impl Default for ProtectParams {
         }
     }
 }
+
+/// A preset of criteria and suppression limit that a front end offers.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Preset {
+    /// A stable id.
+    pub id: &'static str,
+    /// Its name, in words.
+    pub name: &'static str,
+    /// The criteria.
+    pub criteria: Criteria,
+    /// The suppression limit `s_max`.
+    pub suppression_limit: f64,
+}
+
+/// The presets (issue 38): ARX's green thresholds (the audit's ARX verdict is green when no
+/// record's risk is above 0.2, so `k` 5, and the success rate is at most 5 %, so an average
+/// risk of at most 5 %) with up to 5 % of the records suppressed; and `k` 5 with at most 1 %
+/// suppressed (docs/decisions/protect/page-protect.md).
+pub const PRESETS: [Preset; 2] = [
+    Preset {
+        id: "arx_green",
+        name: "ARX's green thresholds: k 5, average risk at most 5 %, at most 5 % suppressed",
+        criteria: Criteria { k: Some(5), l: None, t: None, t_distance: TDistance::Auto, average_risk: Some(0.05) },
+        suppression_limit: 0.05,
+    },
+    Preset {
+        id: "k5_1pct",
+        name: "k 5, at most 1 % suppressed",
+        criteria: Criteria { k: Some(5), l: None, t: None, t_distance: TDistance::Auto, average_risk: None },
+        suppression_limit: 0.01,
+    },
+];

@@ -368,13 +368,7 @@ impl ClassTable {
     pub fn absorb_batch(&mut self, batch: RowBatch) -> std::result::Result<Vec<u32>, (Option<usize>, Error)> {
         let RowBatch { layout, fields, row_bits, most, largest, mut words, rows, room } = batch;
         if rows > room || largest.iter().zip(&most).any(|(l, m)| l > m) {
-            let e = Error {
-                kind: crate::error::ErrorKind::Internal,
-                code: "batch_overflow",
-                message: "a batch of rows held more rows or larger codes than it was made for".into(),
-                line: None,
-                column: None,
-            };
+            let e = Error::internal("batch_overflow", "a batch of rows held more rows or larger codes than it was made for");
             return Err((None, e));
         }
         let mut scratch = Vec::new();

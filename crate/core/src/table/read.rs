@@ -5,7 +5,7 @@
 //! also feed its summaries ([`BlockSink`]).
 
 use super::{Block, Part, Table, TableBuilder};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::ingest::cell::Normaliser;
 use crate::ingest::cells::{CellBatch, CellReader};
 use crate::ingest::format::Format;
@@ -72,7 +72,7 @@ impl Source {
 
 /// An internal error: the input pushed is not the kind the reader was made for.
 fn wrong_input(code: &'static str, message: &str) -> Error {
-    Error { kind: ErrorKind::Internal, code, message: message.into(), line: None, column: None }
+    Error::internal(code, message)
 }
 
 /// The reader's sink: the rows build the table, whose block of codes then goes to `blocks`.
