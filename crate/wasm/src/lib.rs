@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use pseudolens_core::{AuditConfig, Error, ErrorKind};
+use pseudolens_core::{AuditConfig, Error};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -27,12 +27,17 @@ fn error(e: &Error) -> JsValue {
     to_js(e)
 }
 
-fn config_from(config: JsValue) -> Result<AuditConfig, JsValue> {
-    // Through serde_json so that a misspelt setting is refused, not silently ignored.
-    serde_wasm_bindgen::from_value::<serde_json::Value>(config)
+/// Settings from the page, through serde_json so that a misspelt setting is refused, not
+/// silently ignored (`code`, "the `what` are not valid: ...").
+fn settings_from<T: serde::de::DeserializeOwned>(value: JsValue, code: &'static str, what: &str) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value::<serde_json::Value>(value)
         .map_err(|e| e.to_string())
         .and_then(|v| serde_json::from_value(v).map_err(|e| e.to_string()))
-        .map_err(|e| error(&Error::config("invalid_config", format!("the audit settings are not valid: {e}"))))
+        .map_err(|e| error(&Error::config(code, format!("the {what} are not valid: {e}"))))
+}
+
+fn config_from(config: JsValue) -> Result<AuditConfig, JsValue> {
+    settings_from(config, "invalid_config", "audit settings")
 }
 
 thread_local! {
@@ -231,7 +236,7 @@ impl Extract {
 }
 
 fn finished() -> JsValue {
-    error(&Error { kind: ErrorKind::Internal, ..Error::config("audit_finished", "this audit has already finished") })
+    error(&Error::internal("audit_finished", "this audit has already finished"))
 }
 
 /// The dialect and header from the start of a file, for reading it in parts (issue 11):
@@ -481,6 +486,101 @@ impl KeptTable {
         let classes: Vec<Vec<Option<String>>> =
             serde_wasm_bindgen::from_value(classes).map_err(|e| error(&Error::config("invalid_class", format!("the classes are not valid: {e}"))))?;
         pseudolens_core::extract_table(&self.part.table, &config, classes).map(|x| to_js(&x)).map_err(|e| error(&e))
+    }
+}
+
+/// A table's protection (spec protect.md) and each release written from it need the table
+/// itself: these read the kept table.
+#[wasm_bindgen]
+impl KeptTable {
+    /// Prepares the protection of this table with the audit settings it was read with
+    /// (`config`: the normalisation) and protect's `params` (`ProtectParams`): the ladders
+    /// built and checked, the level-0 classes made. Errors name the QI, the level, the value
+    /// or the line (`ladder_not_nested`, `ladder_value_unmapped`, `ladder_not_numeric`, ...).
+    pub fn protector(&self, config: JsValue, params: JsValue) -> Result<Protecting, JsValue> {
+        let config = config_from(config)?;
+        let params: pseudolens_core::ProtectParams = settings_from(params, "invalid_parameter", "protect settings")?;
+        let protector = reporting(|| pseudolens_core::Protector::new(&self.part.table, &config.normaliser(), &params)).map_err(|e| error(&e))?;
+        Ok(Protecting { protector, config, delimiter: pseudolens_core::protect::apply::delimiter(&self.part.table) })
+    }
+
+    /// The ladder proposed for each of `qis` from its values (`{qi: Ladder}`; a QI without
+    /// one takes (value, `*`) or an uploaded hierarchy).
+    pub fn propose_ladders(&self, config: JsValue, qis: Vec<String>) -> Result<JsValue, JsValue> {
+        let config = config_from(config)?;
+        pseudolens_core::protect::propose(&self.part.table, &config.normaliser(), &qis).map(|p| to_js(&p)).map_err(|e| error(&e))
+    }
+
+    /// The release of the node `levels` (in QI order) as CSV bytes: the header line when
+    /// `from` is 0, then the rows `from .. to` (spec protect.md Sec 5), so the page writes a
+    /// download chunk by chunk.
+    pub fn release_rows(&self, protecting: &Protecting, levels: Vec<u32>, from: f64, to: f64) -> Result<Vec<u8>, JsValue> {
+        let levels: Vec<usize> = levels.into_iter().map(|l| l as usize).collect();
+        let release = protecting.protector.release(&self.part.table, &levels).map_err(|e| error(&e))?;
+        let (from, to) = (from as usize, (to as usize).min(release.rows()));
+        let mut out = Vec::new();
+        if from == 0 {
+            release.write_header(&mut out);
+        }
+        release.write_rows(from.min(to), to, &mut out);
+        Ok(out)
+    }
+}
+
+/// The protection of a kept table (`KeptTable.protector`): the search of its lattice, any
+/// node's figures, the ladders as the page shows them and in ARX's layout, and the check of a
+/// written release's audit. It holds no reference to the table.
+#[wasm_bindgen]
+pub struct Protecting {
+    protector: pseudolens_core::Protector,
+    /// The audit settings the table was read with.
+    config: AuditConfig,
+    /// The delimiter its releases are written with.
+    delimiter: String,
+}
+
+#[wasm_bindgen]
+impl Protecting {
+    /// The exact search (its progress: phase `nodes`); the `protect` result (Sec 6).
+    pub fn search(&self) -> Result<JsValue, JsValue> {
+        let search = reporting(|| self.protector.search()).map_err(|e| error(&e))?;
+        Ok(to_js(&self.protector.result(&search)))
+    }
+
+    /// The node `levels` (in QI order) with its figures and feasibility (`NodeView`).
+    pub fn node(&self, levels: Vec<u32>) -> Result<JsValue, JsValue> {
+        let levels: Vec<usize> = levels.into_iter().map(|l| l as usize).collect();
+        self.protector.node_view(&levels).map(|v| to_js(&v)).map_err(|e| error(&e))
+    }
+
+    /// Each ladder's levels with their labels and records (`LadderView[]`, in QI order).
+    pub fn ladders(&self) -> JsValue {
+        to_js(&self.protector.ladder_views())
+    }
+
+    /// The ladder of `qi` in ARX's hierarchy CSV layout.
+    pub fn ladder_csv(&self, qi: &str) -> Result<String, JsValue> {
+        let ladder = self.protector.ladders.iter().find(|l| l.qi == qi);
+        ladder.map(|l| l.to_arx_csv()).ok_or_else(|| error(&Error::config("node_invalid", format!("\"{qi}\" is no quasi-identifier"))))
+    }
+
+    /// Rows of the table (the release's rows are written from 0 to this).
+    pub fn rows(&self) -> f64 {
+        self.protector.rows() as f64
+    }
+
+    /// The settings a written release of the node `levels` is audited with.
+    pub fn release_config(&self, levels: Vec<u32>) -> JsValue {
+        let levels: Vec<usize> = levels.into_iter().map(|l| l as usize).collect();
+        to_js(&pseudolens_core::release_config(&self.config, &self.protector.qis, &levels, &self.delimiter))
+    }
+
+    /// Whether the audit of the written release of the node `levels` gives the figures
+    /// predicted for it (`release_differs` otherwise); false: not checked, at the top of every
+    /// ladder, where no record stays in scope (Sec 5).
+    pub fn check(&self, levels: Vec<u32>, audited: &Audited) -> Result<bool, JsValue> {
+        let levels: Vec<usize> = levels.into_iter().map(|l| l as usize).collect();
+        pseudolens_core::check_release(&self.protector, &levels, &audited.0).map_err(|e| error(&e))
     }
 }
 

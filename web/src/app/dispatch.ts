@@ -71,7 +71,13 @@ export function onWorkerMessage(message: Response): void {
     case 'choice':
     case 'shareable_report':
     case 'header':
-      break; // answered through WorkerClient.choose, .shareable and .header
+    case 'proposed':
+    case 'protected':
+    case 'protect_node':
+    case 'release_chunk':
+    case 'release_written':
+    case 'ladder_csv':
+      break; // answered through WorkerClient.choose, .shareable, .header and .protect
     case 'error': {
       hideProgress();
       if (message.error.kind === 'internal') client.restart();

@@ -14,6 +14,7 @@ import { fileStem, saveText } from '../ui/download';
 import { count } from '../ui/format';
 import { showMessage } from '../ui/messages';
 import { messages, resultsPanel } from './elements';
+import { protectEngine } from './protect';
 import { client, engine } from './engine';
 import { job, sourceSize } from './job';
 import { runExtract, runPerRecord } from './passes';
@@ -124,6 +125,8 @@ export function resultHandlers(report: Report, shareable: ShareableVariant | nul
     onPerRecord: runPerRecord,
     utility: { original: job?.original?.name ?? null, recordId: job?.config?.record_id ?? null },
     choose: (candidates, params) => client.choose(report.params.quasi_identifiers, candidates, params),
+    // Offered on the page's own rendering only, never in a report's snapshot.
+    protect: shareable && job?.config ? protectEngine(job.config) : null,
     shareable,
     onDownloadSettings: shareable ? () => downloadSettings(report) : null,
   };

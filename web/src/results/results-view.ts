@@ -28,6 +28,8 @@ import { addNavigation } from './navigation/results-nav';
 import type { ClassValues } from '../shared/protocol';
 import { isRecord, metric, numberValue, type MetricResult, type Report, type ShareableVariant } from '../shared/report';
 import { personsView, scorrView, weightsView } from './identity/risks-view';
+import { protectView } from './protect/protect-view';
+import type { ProtectEngine } from '../shared/protect-data';
 import { scorrBadge, scorrVerdictView } from './identity/scorr-verdict-view';
 import { scopeAttribute, scopeSubset } from '../shared/suite';
 import { utilityView, type UtilityInputs } from './utility/utility-view';
@@ -96,6 +98,8 @@ export interface ResultHandlers {
   utility: UtilityInputs;
   /** The core's `choose` (run in the worker): the balance section's weights re-score with it. */
   choose?: ChooseFn;
+  /** Protect in the worker ("Make a safe release"; null: not offered, as in a report's snapshot). */
+  protect?: ProtectEngine | null;
 }
 
 /** The charts drawn in each panel (the page's, and the one a shareable HTML report is drawn in). */
@@ -165,13 +169,15 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     afterFrame(panel, () => charts.push(...(utility?.draw?.() ?? [])));
     return;
   }
+  const protect = protectView(report, handlers.protect ?? null);
   const nodes = [
     hasVerdict ? verdictView(report, scorrBadge(report)) : null,
     // The warnings come before the figures they qualify.
     warningsList(report),
     persons?.prominent ? persons.node : null,
     headlineCards(report),
-    adviceView(report),
+    adviceView(report, protect?.apply ?? null),
+    protect?.node ?? null,
     attackersView(report),
     kMapView(report),
     attributeView(report),

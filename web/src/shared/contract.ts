@@ -1024,6 +1024,193 @@ rows: number,
  */
 truncated: boolean, };
 
+export type ProtectParams = { 
+/**
+ * The quasi-identifiers (taken in column order).
+ */
+quasi_identifiers: Array<string>, 
+/**
+ * The sensitive attributes of `l` and `t`.
+ */
+sensitive: Array<string>, 
+/**
+ * The ladder of each QI; a QI without one gets (value, `*`).
+ */
+ladders: { [key in string]: Ladder }, 
+/**
+ * The criteria.
+ */
+criteria: Criteria, 
+/**
+ * `s_max`: the share of the records in scope that may be suppressed, in `[0, 1]`.
+ */
+suppression_limit: number, 
+/**
+ * What orders the feasible nodes.
+ */
+objective: Objective, 
+/**
+ * What the release does with suppressed records.
+ */
+suppressed: Suppressed, 
+/**
+ * The most nodes the lattice may have.
+ */
+max_nodes: number, 
+/**
+ * `ordinary` or `drop` (`wildcard`: `protect_wildcard_unsupported`).
+ */
+missing_policy: MissingPolicy, 
+/**
+ * Records whose QI cells are all `SUPPRESSED` leave the scope (README Sec 7).
+ */
+exclude_suppressed_rows: boolean, 
+/**
+ * `tau` of the records at risk (identity-risk.md Sec 5).
+ */
+risk_threshold: number, 
+/**
+ * The node to apply, `{qi: level}` (a QI not named: level 0); `None`: the best node.
+ */
+node: { [key in string]: number } | null, };
+
+export type Criteria = { 
+/**
+ * A class smaller than `k` violates it.
+ */
+k: number | null, 
+/**
+ * A class with fewer than `l` distinct values of some SA violates it.
+ */
+l: number | null, 
+/**
+ * A class farther than `t` from some SA's distribution over `O` violates it.
+ */
+t: number | null, 
+/**
+ * The distance of `t` (the attribute family's: `auto` orders a numeric SA; `hierarchical`
+ * is not supported here, `t_distance_unsupported`).
+ */
+t_distance: TDistance, 
+/**
+ * The largest average risk `K' / N'` of a feasible node.
+ */
+average_risk: number | null, };
+
+export type Ladder = { "kind": "hierarchy", 
+/**
+ * The CSV text (`;` or `,` delimited).
+ */
+csv: string, } | { "kind": "bands", 
+/**
+ * `w_1 < w_2 < ...`, each a whole multiple of the one before.
+ */
+widths: Array<number>, 
+/**
+ * Cells below it are labelled `<B`.
+ */
+bottom?: number | null, 
+/**
+ * Cells at or above it are labelled `>=T`.
+ */
+top?: number | null, } | { "kind": "dates", 
+/**
+ * The levels, in this order.
+ */
+levels: Array<DateLevel>, } | { "kind": "prefix", 
+/**
+ * `n_1 > n_2 > ...`.
+ */
+lengths: Array<number>, };
+
+export type DateLevel = "month" | "quarter" | "year";
+
+export type Objective = "loss" | "discernibility";
+
+export type Suppressed = "remove" | "star";
+
+export type Figures = { 
+/**
+ * Records of the violating classes.
+ */
+records_suppressed: number, 
+/**
+ * Kept classes `K'`.
+ */
+classes: number, 
+/**
+ * The smallest kept class (`None` when none is kept).
+ */
+k: number | null, 
+/**
+ * `K' / N'` (`None` when no record is kept).
+ */
+average_risk: number | null, 
+/**
+ * Share of the kept records whose risk `1/f` is above `tau`.
+ */
+records_at_risk: number | null, 
+/**
+ * The normalized certainty penalty.
+ */
+loss: number, 
+/**
+ * `sum over kept classes f^2 + N * s`.
+ */
+discernibility: number, };
+
+export type NodeView = { 
+/**
+ * The level of each QI, in QI order.
+ */
+levels: Array<number>, 
+/**
+ * Its figures.
+ */
+figures: Figures, 
+/**
+ * Whether it meets the criteria within the suppression limit.
+ */
+feasible: boolean, };
+
+export type LadderView = { 
+/**
+ * The QI.
+ */
+qi: string, 
+/**
+ * `hierarchy`, `bands`, `dates`, `prefix`, or `default` for (value, `*`).
+ */
+kind: string, 
+/**
+ * Levels `0 .. h - 1`.
+ */
+levels: Array<LevelView>, };
+
+export type LevelView = { 
+/**
+ * What the level is, in words (`value`, `bands of 10`, `quarter`, `*`).
+ */
+name: string, 
+/**
+ * Distinct labels over the values of `O` (Sec 1).
+ */
+labels: number, 
+/**
+ * The most frequent labels (at most [`LABELS_SHOWN`]), most records first, ties by label.
+ */
+largest: Array<LabelCount>, };
+
+export type LabelCount = { 
+/**
+ * The label (`[30,40)`, `2020-Q1`, `104**`, `*`).
+ */
+label: string, 
+/**
+ * Records in scope whose cell takes it (blank cells are not counted below the top).
+ */
+records: number, };
+
 /** Every setting's default (`AuditConfig::default()`). */
 export const CONFIG_DEFAULTS = {
   "advice": null,
@@ -1150,4 +1337,26 @@ export const RUT_PRESETS = [
   ["balanced",0.5],
   ["compliance",0.4],
   ["public",0.3],
+] as const;
+
+/** Protect's default settings (`ProtectParams::default()`). */
+export const PROTECT_DEFAULTS = {
+  "criteria": {"average_risk":null,"k":null,"l":null,"t":null,"t_distance":"auto"},
+  "exclude_suppressed_rows": true,
+  "ladders": {},
+  "max_nodes": 1000000,
+  "missing_policy": "ordinary",
+  "node": null,
+  "objective": "loss",
+  "quasi_identifiers": [],
+  "risk_threshold": 0.2,
+  "sensitive": [],
+  "suppressed": "remove",
+  "suppression_limit": 0.0,
+} as const;
+
+/** Protect's presets of criteria and suppression limit (`protect::params::PRESETS`). */
+export const PROTECT_PRESETS = [
+  {"criteria":{"average_risk":0.05,"k":5,"l":null,"t":null,"t_distance":"auto"},"id":"arx_green","name":"ARX's green thresholds: k 5, average risk at most 5 %, at most 5 % suppressed","suppression_limit":0.05},
+  {"criteria":{"average_risk":null,"k":5,"l":null,"t":null,"t_distance":"auto"},"id":"k5_1pct","name":"k 5, at most 1 % suppressed","suppression_limit":0.01},
 ] as const;

@@ -3,7 +3,7 @@
 // run it belongs to, so a late message from an abandoned run can be recognised and ignored.
 
 import type { Candidate, ChoiceParams } from './balance-data';
-import type { Extracted } from './contract';
+import type { Extracted, LadderView, NodeView, ProtectParams } from './contract';
 import type { AuditConfig, MetricResult, Report, ShareableReport, ShareableVariant, WireError } from './report';
 
 /** What to read: a user's file, or the sample bundled in the wasm module. */
@@ -63,13 +63,29 @@ export type Request =
   | { type: 'header'; id: number; file: File }
   /** The page has drawn the profile of run `id`: the work put off so as not to slow that
    * drawing starts (the hash of a file read in parts, the first audit's memory). No answer. */
-  | { type: 'shown'; id: number };
+  | { type: 'shown'; id: number }
+  /** The ladder proposed for each of `quasi_identifiers` from its values (the kept table;
+   * `source` read again when the worker holds none). */
+  | { type: 'propose_ladders'; id: number; source: Source; config: AuditConfig; quasi_identifiers: string[] }
+  /** Protect (spec protect.md): the exact search of the kept table's lattice under `params`,
+   * `config` the settings the table was read with. Progress comes as `audit_progress` (phase
+   * `nodes`); the protection stays in the worker for `protect_node` and `protect_release`. */
+  | { type: 'protect'; id: number; source: Source; config: AuditConfig; params: ProtectParams }
+  /** The figures of one node of the latest search (levels in QI order). */
+  | { type: 'protect_node'; id: number; levels: number[] }
+  /** The release of a node of the latest search: its CSV bytes come as `release_chunk`s, then
+   * `release_written` with the audit of the release, checked against the prediction. */
+  | { type: 'protect_release'; id: number; levels: number[] }
+  /** The ladder of `qi` of the latest search in ARX's hierarchy CSV layout. */
+  | { type: 'ladder_csv'; id: number; qi: string };
 
 export type ChooseRequest = Extract<Request, { type: 'choose' }>;
 export type ShareableRequest = Extract<Request, { type: 'shareable' }>;
 export type HeaderRequest = Extract<Request, { type: 'header' }>;
 export type RecomputeRequest = Extract<Request, { type: 'recompute' }>;
 export type ShownRequest = Extract<Request, { type: 'shown' }>;
+/** The requests of protect, answered beside the runs (worker/protect.ts). */
+export type ProtectRequest = Extract<Request, { type: 'propose_ladders' | 'protect' | 'protect_node' | 'protect_release' | 'ladder_csv' }>;
 
 /** How a report's table was read: kept in the worker, or streamed from the file. */
 export interface TableRead {
@@ -101,9 +117,10 @@ export interface Progress {
 }
 
 /** The progress of an audit after its read (the core's `progress` module): the rows of the kept
- * table summarised into classes, then the steps of the metric families. */
+ * table summarised into classes, then the steps of the metric families; or of protect's
+ * search, the nodes of its lattice. */
 export interface AuditProgress {
-  phase: 'rows' | 'measures';
+  phase: 'rows' | 'measures' | 'nodes';
   done: number;
   total: number;
 }
@@ -150,6 +167,20 @@ export type Response =
   | { type: 'error'; id: number; target: Target; error: WireError }
   /** A file was not UTF-8: the worker reads it again as windows-1252. */
   | { type: 'encoding_retry'; id: number; target: Target; encoding: 'windows-1252' }
+  /** The answer to `propose_ladders`: `{qi: Ladder}`, or the error. */
+  | { type: 'proposed'; id: number; ladders: ProtectParams['ladders'] | null; error: WireError | null }
+  /** The answer to `protect`: the `protect` result (Sec 6) and the ladders, or the error. */
+  | { type: 'protected'; id: number; result: MetricResult | null; ladders: LadderView[] | null; error: WireError | null }
+  /** The answer to `protect_node`. */
+  | { type: 'protect_node'; id: number; node: NodeView | null; error: WireError | null }
+  /** The next piece of the release of `protect_release` (transferred). */
+  | { type: 'release_chunk'; id: number; bytes: Uint8Array }
+  /** The release is written: its audit (with the shareable variant, as an audit's) and
+   * whether it gave the predicted figures (false: not checked, the node at the top of every
+   * ladder), or the error (`release_differs` when the audit differs). */
+  | { type: 'release_written'; id: number; report: Report | null; shareable: ShareableVariant | null; checked: boolean; error: WireError | null }
+  /** The answer to `ladder_csv`. */
+  | { type: 'ladder_csv'; id: number; csv: string | null; error: WireError | null }
   /** The worker's own CSP violations, forwarded so the page (and tests) can see them. */
   | { type: 'csp_violation'; violation: CspViolation };
 

@@ -6,15 +6,15 @@ import type { CspViolation, Request, Response } from '../shared/protocol';
 
 /** The parts of DedicatedWorkerGlobalScope used here (the DOM lib types `self` as Window). */
 interface WorkerScope {
-  postMessage(message: Response): void;
+  postMessage(message: Response, transfer?: Transferable[]): void;
   addEventListener(type: 'message', listener: (e: MessageEvent<Request>) => void): void;
   addEventListener(type: 'securitypolicyviolation', listener: (e: SecurityPolicyViolationEvent) => void): void;
 }
 const scope = globalThis as unknown as WorkerScope;
 
-/** Posts `message` to the page. */
-export function post(message: Response): void {
-  scope.postMessage(message);
+/** Posts `message` to the page (`transfer`: buffers moved, not copied). */
+export function post(message: Response, transfer: Transferable[] = []): void {
+  scope.postMessage(message, transfer);
 }
 
 /** Forwards a violation (this worker's or a reader's) to the page. */

@@ -10,7 +10,7 @@
 // cannot start fails the run given to it with a message, so the page never waits on it.
 
 import type { Candidate, ChoiceParams } from '../shared/balance-data';
-import type { ClassValues, Request, Response, Source } from '../shared/protocol';
+import type { AuditProgress, ClassValues, ProtectRequest, Request, Response, Source } from '../shared/protocol';
 import type { AuditConfig, MetricResult, ShareableReport, WireError } from '../shared/report';
 import { spawnWorker } from './spawn';
 import auditWorkerUrl from './worker.ts?worker&url';
@@ -41,6 +41,8 @@ export class WorkerClient {
   private shareables = new Map<number, { resolve: (r: ShareableReport) => void; reject: (e: WireError) => void }>();
   /** `header` calls waiting for their answer. */
   private headers = new Map<number, { resolve: (h: string[] | null) => void; reject: (e: WireError) => void }>();
+  /** Protect's requests waiting for their answer, with their progress and chunks. */
+  private protects = new Map<number, { resolve: (a: ProtectAnswer) => void; reject: (e: WireError) => void; on: ProtectListeners }>();
 
   constructor(
     private readonly onMessage: (message: Response) => void,
@@ -138,6 +140,19 @@ export class WorkerClient {
     });
   }
 
+  /**
+   * A protect request (worker/protect.ts): like `choose`, outside the runs, on the table the
+   * worker keeps; `on` gets its search's progress and its release's chunks. Its error comes in
+   * its answer; a restarted worker (a cancel) rejects it.
+   */
+  protect(request: ProtectAsk, on: ProtectListeners = {}): Promise<ProtectAnswer> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.protects.set(id, { resolve, reject, on });
+      this.post({ ...request, id } as ProtectRequest);
+    });
+  }
+
   /** The page has drawn the last profile: the worker starts what it put off (see `shown`). */
   shown(): void {
     this.post({ type: 'shown', id: this.profileId });
@@ -171,7 +186,8 @@ export class WorkerClient {
     this.currentId = 0;
     this.recomputeId = 0;
     const restarted: WireError = { kind: 'internal', code: 'worker_restarted', message: 'The audit worker was restarted.', line: null, column: null };
-    for (const { reject } of [...this.choices.values(), ...this.headers.values()]) reject(restarted);
+    for (const { reject } of [...this.choices.values(), ...this.headers.values(), ...this.protects.values()]) reject(restarted);
+    this.protects.clear();
     this.choices.clear();
     for (const { reject } of this.shareables.values()) reject(restarted);
     this.shareables.clear();
@@ -244,6 +260,16 @@ export class WorkerClient {
       this.headers.delete(message.id);
       return;
     }
+    const protect = this.protects.get(message.id);
+    if (protect) {
+      if (message.type === 'audit_progress') protect.on.progress?.(message.progress);
+      else if (message.type === 'release_chunk') protect.on.chunk?.(message.bytes);
+      else if (isProtectAnswer(message)) {
+        this.protects.delete(message.id);
+        protect.resolve(message);
+      }
+      return;
+    }
     if (message.type === 'recomputed' || message.type === 'recompute_error') {
       if (message.id !== this.recomputeId) return; // superseded, or dropped by a run
       this.recomputeId = 0;
@@ -267,6 +293,20 @@ export class WorkerClient {
     }
     this.onMessage(message);
   }
+}
+
+/** A protect request as the page gives it (the client numbers it). */
+export type ProtectAsk = ProtectRequest extends infer R ? (R extends ProtectRequest ? Omit<R, 'id'> : never) : never;
+/** The answer of a protect request. */
+export type ProtectAnswer = Extract<Response, { type: 'proposed' | 'protected' | 'protect_node' | 'release_written' | 'ladder_csv' }>;
+/** What a protect request reports before its answer. */
+export interface ProtectListeners {
+  progress?: (progress: AuditProgress) => void;
+  chunk?: (bytes: Uint8Array) => void;
+}
+
+function isProtectAnswer(message: Response): message is ProtectAnswer {
+  return ['proposed', 'protected', 'protect_node', 'release_written', 'ladder_csv'].includes(message.type);
 }
 
 /** Why a worker could not start, in words the page can show. */

@@ -21,6 +21,7 @@ import {
   assertNever,
   type ChooseRequest,
   type HeaderRequest,
+  type ProtectRequest,
   type RecomputeRequest,
   type Request,
   type ShareableRequest,
@@ -31,6 +32,7 @@ import { toWireError, type Report } from '../shared/report';
 import { runChoose, runHeader } from './answers';
 import { auditRelease, forgetWhyNotKept } from './audit-release';
 import { auditCandidates } from './candidates';
+import { runProtect } from './protect';
 import { extractRecords, perRecordValues } from './drilldown';
 import { loadWasm, poolReady } from './engine';
 import { forgetKept, kept } from './kept-table';
@@ -40,7 +42,9 @@ import { onRequest, post } from './scope';
 import { runShareable, shareableOf } from './shareable';
 import { forgetSides } from './side-tables';
 
-async function run(request: Exclude<Request, ChooseRequest | ShareableRequest | HeaderRequest | RecomputeRequest | ShownRequest>): Promise<void> {
+async function run(
+  request: Exclude<Request, ChooseRequest | ShareableRequest | HeaderRequest | RecomputeRequest | ShownRequest | ProtectRequest>,
+): Promise<void> {
   const { id, config } = request;
   let target: Target = 'table';
   const onTarget = (t: Target) => {
@@ -98,6 +102,14 @@ onRequest((request) => {
   else if (request.type === 'shareable') runShareable(request);
   else if (request.type === 'header') void runHeader(request);
   else if (request.type === 'recompute') void recompute(request);
+  else if (
+    request.type === 'propose_ladders' ||
+    request.type === 'protect' ||
+    request.type === 'protect_node' ||
+    request.type === 'protect_release' ||
+    request.type === 'ladder_csv'
+  )
+    void runProtect(request);
   else if (request.type === 'shown') {
     // The profile is on screen: the file's hash starts, and the memory of the first audit is
     // taken while the user picks the roles.

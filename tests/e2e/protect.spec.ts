@@ -1,0 +1,115 @@
+// Protect in the page (issue 38): a hospital-like German export (`;`, CRLF, dates written
+// DD.MM.YYYY, postcodes) audits RED; "Make a safe release" proposes a ladder per
+// quasi-identifier from its values, searches the lattice under ARX's green thresholds, shows
+// the best node and any chosen node's figures, writes the protected file and audits it at
+// once (its figures equal the prediction); the downloaded file, audited in the page as a new
+// file, is GREEN with the k the search predicted. Then by keyboard alone at 390 px.
+
+import { readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { cardValue, expectNoHorizontalOverflow, openApp } from './helpers.ts';
+
+const ROLES: Record<string, string> = {
+  Alter: 'quasi_identifier',
+  PLZ: 'quasi_identifier',
+  Aufnahme: 'quasi_identifier',
+  Geschlecht: 'quasi_identifier',
+  Diagnose: 'sensitive',
+};
+
+/** 600 admissions, seeded: ages 18-89, 5-digit postcodes of two cities, admissions over 2023-2024. */
+function hospitalExport(): string {
+  let seed = 7;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const rows = ['Alter;PLZ;Aufnahme;Geschlecht;Diagnose'];
+  for (let i = 0; i < 600; i++) {
+    const dd = String(1 + next(28)).padStart(2, '0');
+    const mm = String(1 + next(12)).padStart(2, '0');
+    const plz = (next(2) ? 10115 : 80331) + next(40);
+    rows.push(`${18 + next(72)};${plz};${dd}.${mm}.${2023 + next(2)};${next(2) ? 'm' : 'w'};${['I10', 'E11', 'J45', 'K21'][next(4)]}`);
+  }
+  return `${rows.join('\r\n')}\r\n`;
+}
+
+async function audit(page: Page, name: string, body: Buffer): Promise<void> {
+  await page.locator('#file-input').setInputFiles({ name, mimeType: 'text/csv', buffer: body });
+  await expect(page.locator('#profile-panel')).toContainText(name);
+  for (const [column, role] of Object.entries(ROLES)) await page.locator(`select[data-column="${column}"]`).selectOption(role);
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(page.locator('#results-panel .card[data-metric="k_anonymity"] .card-value')).toBeVisible({ timeout: 30_000 });
+}
+
+test('a RED export becomes a GREEN release: search, choose, download, audit', async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  await openApp(page);
+  await audit(page, 'aufnahmen.csv', Buffer.from(hospitalExport()));
+  await expect(page.locator('#verdict')).toHaveAttribute('data-light', 'red');
+
+  // The proposals: bands for ages, dates to month/quarter/year, postcodes to prefixes.
+  const section = page.locator('#protect-section');
+  await expect(section.locator('select.protect-kind[data-qi="Alter"]')).toHaveValue('bands');
+  await expect(section.locator('input.protect-text[data-qi="Alter"]')).toHaveValue('5,10,20');
+  await expect(section.locator('select.protect-kind[data-qi="Aufnahme"]')).toHaveValue('dates');
+  await expect(section.locator('select.protect-kind[data-qi="PLZ"]')).toHaveValue('prefix');
+  await expect(section.locator('input.protect-text[data-qi="PLZ"]')).toHaveValue('4,3,2,1');
+  await expect(page.locator('#protect-preset')).toHaveValue('arx_green');
+
+  await page.locator('#protect-search').click();
+  await expect(page.locator('#protect-best')).toContainText('Best release:', { timeout: 60_000 });
+  await expect(page.locator('#protect-figures [data-feasible="true"]')).toBeVisible();
+  await page.locator('#protect-section').screenshot({ path: testInfo.outputPath('protect-searched.png') });
+  const predictedK = await page.locator('#protect-figures tr', { hasText: 'Smallest class k' }).locator('td').last().innerText();
+
+  // A node that breaks the criteria says so; back to the best one.
+  const age = page.locator('select.protect-level[data-qi="Alter"]');
+  const best = await age.inputValue();
+  await page.locator('select.protect-level[data-qi="PLZ"]').selectOption('0');
+  await expect(page.locator('#protect-figures [data-feasible="false"]')).toBeVisible();
+  await page.locator('#protect-search').click();
+  await expect(age).toHaveValue(best, { timeout: 60_000 });
+
+  const downloading = page.waitForEvent('download');
+  await page.locator('#protect-download').click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('aufnahmen-protected.csv');
+  await expect(page.locator('#protect-status')).toContainText('its figures equal the prediction', { timeout: 60_000 });
+  await expect(page.locator('#protect-verdict')).toHaveAttribute('data-light', 'green');
+  await page.locator('#protect-release').screenshot({ path: testInfo.outputPath('protect-release.png') });
+  const written = readFileSync(await download.path());
+  const text = written.toString('utf8');
+  expect(text.startsWith('Alter;PLZ;Aufnahme;Geschlecht;Diagnose\n')).toBe(true);
+  // No exact postcode or admission date is left.
+  expect(text).not.toMatch(/;\d{5};/);
+  expect(text).not.toMatch(/\d\d\.\d\d\.\d{4}/);
+
+  // The downloaded file, audited as a new file: GREEN, with the k the search predicted.
+  await audit(page, 'aufnahmen-protected.csv', written);
+  await expect(page.locator('#verdict')).toHaveAttribute('data-light', 'green');
+  expect(await cardValue(page, 'k_anonymity')).toBe(predictedK);
+  await page.screenshot({ path: testInfo.outputPath('protect-release-audited.png'), fullPage: true });
+});
+
+test('protect by keyboard alone at 390 px', async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openApp(page);
+  await audit(page, 'aufnahmen.csv', Buffer.from(hospitalExport()));
+  await expect(page.locator('#protect-search')).toBeVisible();
+  // From the preset, Tab reaches every field of the form, then the search button.
+  await page.locator('#protect-preset').focus();
+  for (let i = 0; i < 40; i++) {
+    if (await page.locator('#protect-search').evaluate((b) => b === document.activeElement)) break;
+    await page.keyboard.press('Tab');
+  }
+  await expect(page.locator('#protect-search')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#protect-best')).toContainText('Best release:', { timeout: 60_000 });
+  await page.locator('select.protect-level').first().focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('#protect-figures p')).toBeVisible();
+  await expectNoHorizontalOverflow(page);
+  await page.locator('#protect-section').screenshot({ path: testInfo.outputPath('protect-390.png') });
+});

@@ -1,0 +1,241 @@
+// A search's outcome and the node the user keeps (issue 38, Deliver 3-4): the best node and
+// why, the Pareto front of the feasible nodes on the risk-utility map, each ladder's levels
+// with their labels and records, a node chooser (a level per QI) whose figures show at once,
+// then the release of the chosen node written as a download and audited, beside the original.
+
+import type { Figures, LadderView, NodeView } from '../../shared/contract';
+import { isRecord, numberValue, type MetricResult, type Report } from '../../shared/report';
+import { arxVerdict } from '../../shared/suite';
+import { levelsOf, nodeUtility, nodeWords } from '../../shared/protect-data';
+import { riskUtilityMap } from '../../charts/risk-utility-map';
+import { el, scrollTable } from '../../ui/dom';
+import { count, megabytes, percent, plural, score } from '../../ui/format';
+import type { ProtectEngine } from '../../shared/protect-data';
+
+/** Most nodes of the Pareto front drawn on the map. */
+const MAP_POINTS = 12;
+
+/** `most` indices spread evenly over `0 .. n - 1`, both ends included (all when `n <= most`). */
+function evenly(n: number, most: number): number[] {
+  if (n <= most) return [...Array(n).keys()];
+  return [...new Set([...Array(most).keys()].map((i) => Math.round((i * (n - 1)) / (most - 1))))];
+}
+
+export interface ChosenNode {
+  node: HTMLElement;
+  destroy(): void;
+}
+
+/** A node of the result's details as the core writes it: `{levels: {qi: level}, ...figures}`. */
+function detailNode(ladders: LadderView[], x: unknown): NodeView | null {
+  if (!isRecord(x) || !isRecord(x.levels)) return null;
+  const figures = x as unknown as Figures;
+  return { levels: levelsOf(ladders, x.levels as Record<string, number>), figures, feasible: true };
+}
+
+function figureRows(f: Figures, records: number): [string, string][] {
+  return [
+    ['Records suppressed', `${count(f.records_suppressed)} (${percent(records ? f.records_suppressed / records : 0)})`],
+    ['Smallest class k', count(f.k)],
+    ['Classes', count(f.classes)],
+    ['Average risk', score(f.average_risk)],
+    ['Records at risk', percent(f.records_at_risk)],
+    ['Information lost', score(f.loss)],
+  ];
+}
+
+function levelsTable(l: LadderView): HTMLElement {
+  return scrollTable(
+    `Levels of ${l.qi} (${l.kind === 'default' ? 'the value, then *' : l.kind})`,
+    ['Level', 'What', 'Labels', 'Largest labels (records)'],
+    l.levels.map((v, j) => [String(j), v.name, count(v.labels), v.largest.map((x) => `${x.label} (${count(x.records)})`).join(', ')]),
+    [0, 2],
+  );
+}
+
+/** The verdict and headline figures of an audit, for the table of the original and the release. */
+function auditRow(report: Report): string[] {
+  return [
+    arxVerdict(report)?.light.toUpperCase() ?? '—',
+    count(numberValue(report, 'n_records')),
+    count(numberValue(report, 'k_anonymity')),
+    count(numberValue(report, 'sample_uniques')),
+    percent(numberValue(report, 'prosecutor_records_at_risk')),
+    score(numberValue(report, 'r_internal')),
+  ];
+}
+
+export function chosenNode(
+  result: MetricResult,
+  ladders: LadderView[],
+  wanted: { qi: string; level: number | 'top' } | null,
+  engine: ProtectEngine,
+  status: HTMLElement,
+  original?: Report,
+): ChosenNode {
+  const d = isRecord(result.details) ? result.details : {};
+  const records = typeof d.records_in_scope === 'number' ? d.records_in_scope : 0;
+  const best = detailNode(ladders, d.best);
+  const closest = detailNode(ladders, d.closest);
+  const pareto = (Array.isArray(d.pareto) ? d.pareto : []).map((x) => detailNode(ladders, x)).filter((x): x is NodeView => x !== null);
+  const total = typeof d.nodes_total === 'number' ? d.nodes_total : 0;
+  const feasible = typeof d.nodes_feasible === 'number' ? d.nodes_feasible : 0;
+
+  const lead = best
+    ? el(
+        'p',
+        { id: 'protect-best', class: 'lead' },
+        `Best release: ${nodeWords(ladders, best.levels)}. `,
+        `Of ${count(total)} nodes, ${count(feasible)} meet the criteria within the suppression limit; this one loses the least information (${score(best.figures.loss)}), `,
+        `suppressing ${plural(best.figures.records_suppressed, 'record')}, with k ${count(best.figures.k)} and average risk ${score(best.figures.average_risk)}.`,
+      )
+    : el(
+        'p',
+        { id: 'protect-best', class: 'alert' },
+        `No node of the ${count(total)} meets the criteria within the suppression limit. `,
+        closest ? `The closest (${nodeWords(ladders, closest.levels)}) would suppress ${plural(closest.figures.records_suppressed, 'record')}. ` : '',
+        'Allow more suppression, relax a criterion, or give a ladder more levels.',
+      );
+
+  // The Pareto front (risk against utility) on the map, the best ringed; a long front shown
+  // by MAP_POINTS nodes evenly along it.
+  const bestAt = best ? pareto.findIndex((p) => p.levels.join() === best.levels.join()) : -1;
+  const shownAt = [...new Set([...evenly(pareto.length, MAP_POINTS), ...(bestAt >= 0 ? [bestAt] : [])])].sort((a, b) => a - b);
+  const onMap = shownAt.map((i) => pareto[i]);
+  const names = shownAt.map((i, n) => (i === bestAt ? 'best' : `P${n + 1}`));
+  const map = onMap.length
+    ? el(
+        'figure',
+        { class: 'ru-map protect-map' },
+        riskUtilityMap({
+          candidates: onMap.map((p, i) => ({ name: names[i], risk_r: p.figures.average_risk ?? 0, utility_u: nodeUtility(p) })),
+          colorIndex: onMap.map((_, i) => i),
+          chosen: best ? 'best' : null,
+          feasible: new Set(names),
+          tauR: null,
+          tauU: null,
+        }),
+        el(
+          'figcaption',
+          {},
+          `The feasible nodes no other beats on both average risk (x) and information kept (y, 1 − loss): ${plural(pareto.length, 'node')}`,
+          onMap.length < pareto.length ? `, ${count(onMap.length)} of them shown evenly along the front.` : '.',
+        ),
+        scrollTable(
+          'The nodes on the map',
+          ['Point', 'Node', 'Average risk', 'Information lost', 'Records suppressed'],
+          onMap.map((p, i) => [
+            names[i],
+            nodeWords(ladders, p.levels),
+            score(p.figures.average_risk),
+            score(p.figures.loss),
+            count(p.figures.records_suppressed),
+          ]),
+          [2, 3, 4],
+        ),
+      )
+    : null;
+
+  // The node chooser: a level per QI, its figures at once.
+  const start = best?.levels ?? closest?.levels ?? ladders.map(() => 0);
+  if (wanted) {
+    const i = ladders.findIndex((l) => l.qi === wanted.qi);
+    if (i >= 0) start[i] = wanted.level === 'top' ? ladders[i].levels.length - 1 : Math.min(wanted.level, ladders[i].levels.length - 1);
+  }
+  const selects = ladders.map((l, i) => {
+    const s = el(
+      'select',
+      { class: 'protect-level', 'data-qi': l.qi, id: `protect-level-${i}` },
+      ...l.levels.map((v, j) => el('option', { value: String(j) }, `${j}: ${v.name}`)),
+    );
+    s.value = String(start[i]);
+    return s;
+  });
+  const figures = el('div', { id: 'protect-figures', 'aria-live': 'polite' });
+  const download = el('button', { id: 'protect-download', class: 'button', type: 'button' }, 'Write the protected file (CSV)');
+  const releaseOut = el('div', { id: 'protect-release' });
+  const levels = () => selects.map((s) => Number(s.value));
+  let shown = 0;
+  const showFigures = async () => {
+    const asked = ++shown;
+    try {
+      const n = await engine.node(levels());
+      if (asked !== shown) return;
+      figures.replaceChildren(
+        el(
+          'p',
+          { class: n.feasible ? 'protect-feasible' : 'protect-infeasible', 'data-feasible': String(n.feasible) },
+          n.feasible
+            ? 'This node meets the criteria.'
+            : 'This node does not meet the criteria within the suppression limit: it can still be written, at your own judgement.',
+        ),
+        scrollTable('Figures of the chosen node', ['Figure', 'Value'], figureRows(n.figures, records), [1]),
+      );
+    } catch (e) {
+      figures.replaceChildren(el('p', { class: 'alert' }, (e as Error).message));
+    }
+  };
+  for (const s of selects) s.addEventListener('change', () => void showFigures());
+  void showFigures();
+
+  download.addEventListener('click', () => {
+    const at = levels();
+    download.disabled = true;
+    status.dataset.state = 'busy';
+    status.textContent = 'Writing the protected file…';
+    releaseOut.replaceChildren();
+    engine
+      .release(at, (bytes) => (status.textContent = `Writing the protected file: ${megabytes(bytes)} written…`))
+      .then(({ report, checked }) => {
+        status.dataset.state = 'done';
+        status.textContent = `The protected file is saved (${nodeWords(ladders, at)}) and audited${checked ? ': its figures equal the prediction' : ''}.`;
+        const head = ['Table', 'Verdict', 'Records', 'k', 'Uniques', 'Records at risk', 'Average risk'];
+        const rows = [...(original ? [['Original', ...auditRow(original)]] : []), ['Protected release', ...auditRow(report)]];
+        releaseOut.replaceChildren(
+          el(
+            'p',
+            { id: 'protect-verdict', 'data-light': arxVerdict(report)?.light ?? '' },
+            `The protected file's verdict: ${arxVerdict(report)?.light.toUpperCase() ?? 'not available'}.`,
+          ),
+          scrollTable('The original and the protected release, each audited', head, rows, [2, 3, 4, 5, 6]),
+        );
+      })
+      .catch((e: Error) => {
+        status.dataset.state = 'error';
+        status.textContent = `The protected file could not be written: ${e.message}`;
+      })
+      .finally(() => (download.disabled = false));
+  });
+
+  const hierarchies = el(
+    'p',
+    { class: 'protect-hierarchies' },
+    'Download a ladder as an ARX hierarchy: ',
+    ...ladders.flatMap((l, i) => {
+      const b = el('button', { class: 'linklike', type: 'button', 'data-qi': l.qi }, l.qi);
+      b.addEventListener(
+        'click',
+        () => void engine.ladderCsv(l.qi).then((csv) => engine.save(csv, 'text/csv', `hierarchy-${l.qi.replace(/[^\w.-]+/g, '_')}.csv`)),
+      );
+      return i ? [', ', b] : [b];
+    }),
+  );
+
+  const node = el(
+    'div',
+    { class: 'protect-outcome' },
+    lead,
+    map,
+    el(
+      'fieldset',
+      { id: 'protect-node', class: 'protect-node' },
+      el('legend', {}, 'Chosen node: a level per column'),
+      ...ladders.map((l, i) => el('label', { class: 'protect-field', for: selects[i].id }, l.qi, selects[i])),
+    ),
+    figures,
+    el('div', { class: 'protect-actions' }, download),
+    releaseOut,
+    el('details', { class: 'protect-levels' }, el('summary', {}, 'Each ladder’s levels, labels and records'), ...ladders.map(levelsTable), hierarchies),
+  );
+  return { node, destroy: () => (shown = -1) };
+}
