@@ -7,7 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { cardValue, expectNoHorizontalOverflow, openApp } from './helpers.ts';
+import { cardValue, expectNoHorizontalOverflow, openApp, openSection } from './helpers.ts';
 
 const ROLES: Record<string, string> = {
   Alter: 'quasi_identifier',
@@ -78,6 +78,11 @@ test('a RED export becomes a GREEN release: search, choose, download, audit', as
   await expect(page.locator('#protect-status')).toContainText('its figures equal the prediction', { timeout: 60_000 });
   await expect(page.locator('#protect-verdict')).toHaveAttribute('data-light', 'green');
   await page.locator('#protect-release').screenshot({ path: testInfo.outputPath('protect-release.png') });
+  const reporting = page.waitForEvent('download');
+  await page.locator('#protect-report').click();
+  const protection = JSON.parse(readFileSync(await (await reporting).path(), 'utf8'));
+  expect([protection.before.verdict, protection.after.verdict, protection.after.k]).toEqual(['red', 'green', protection.written.predicted.k]);
+  expect(Object.keys(protection.hierarchies)).toEqual(['Alter', 'PLZ', 'Aufnahme', 'Geschlecht']);
   const written = readFileSync(await download.path());
   const text = written.toString('utf8');
   expect(text.startsWith('Alter;PLZ;Aufnahme;Geschlecht;Diagnose\n')).toBe(true);
@@ -90,6 +95,20 @@ test('a RED export becomes a GREEN release: search, choose, download, audit', as
   await expect(page.locator('#verdict')).toHaveAttribute('data-light', 'green');
   expect(await cardValue(page, 'k_anonymity')).toBe(predictedK);
   await page.screenshot({ path: testInfo.outputPath('protect-release-audited.png'), fullPage: true });
+});
+
+test('Apply on an advice row searches with that change and chooses it', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openApp(page);
+  await audit(page, 'aufnahmen.csv', Buffer.from(hospitalExport()));
+  await openSection(page, 'advice-title');
+  const row = page.locator('#results-panel tr', { has: page.locator('.advice-sentence[data-kind="truncate"]') }).first();
+  const keep = Number((await row.locator('.advice-sentence').innerText()).match(/to (\d) characters/)?.[1]);
+  await row.getByRole('button', { name: /^Apply change/ }).click();
+  await expect(page.locator('#protect-best')).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('input.protect-text[data-qi="PLZ"]')).toHaveValue(String(keep));
+  await expect(page.locator('select.protect-level[data-qi="PLZ"]')).toHaveValue('1');
+  await expect(page.locator('#protect-figures p')).toBeVisible();
 });
 
 test('protect by keyboard alone at 390 px', async ({ page }, testInfo) => {

@@ -4,7 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import type { LadderView } from '../../web/src/shared/contract';
-import { adviceLadder, ladderOf, ladderText, levelsOf, nodeWords, protectParams } from '../../web/src/shared/protect-data';
+import { adviceLadder, auditHeadline, ladderOf, ladderText, levelsOf, nodeWords, protectionReport, protectParams } from '../../web/src/shared/protect-data';
+import { report, result } from './fixtures';
 import type { Effect } from '../../web/src/shared/advice-data';
 
 const ladders: LadderView[] = [
@@ -49,5 +50,22 @@ describe('protect form', () => {
     expect(adviceLadder(effect({ kind: 'truncate', column: 'zip', keep: 3 }))?.choice).toEqual({ kind: 'prefix', text: '3' });
     expect(adviceLadder(effect({ kind: 'drop', column: 'zip' }))).toEqual({ qi: 'zip', choice: null, level: 'top' });
     expect(adviceLadder(effect({ kind: 'suppress', below: 3 }))).toBeNull();
+  });
+
+  it('sets the original and the release side by side in the protection report', () => {
+    const audit = (light: string, k: number, r: number) =>
+      report([result('verdict_arx_thresholds', {}, { details: { light } }), result('k_anonymity', k), result('r_internal', r), result('n_records', 10)]);
+    expect(auditHeadline(audit('red', 1, 0.8))).toEqual({ verdict: 'red', records: 10, k: 1, uniques: null, records_at_risk: null, average_risk: 0.8 });
+    const figures = { records_suppressed: 2, classes: 2, k: 4, average_risk: 0.25, records_at_risk: 0, loss: 0.5, discernibility: 36 };
+    const doc = protectionReport(
+      result('protect', { age: 1 }),
+      ladders,
+      { levels: [1, 2], figures, feasible: true },
+      { age: 'a;A\n' },
+      audit('red', 1, 0.8),
+      audit('green', 4, 0.25),
+    );
+    expect(doc.written).toEqual({ levels: { age: 1, zip: 2 }, labels: { age: 'bands of 10', zip: '*' }, feasible: true, predicted: figures });
+    expect([doc.before, doc.after].map((h) => (h as { verdict: string }).verdict)).toEqual(['red', 'green']);
   });
 });

@@ -7,7 +7,7 @@
 import type { Effect } from './advice-data';
 import { PROTECT_DEFAULTS, type Criteria, type Ladder, type LadderView, type NodeView, type ProtectParams } from './contract';
 import type { AuditProgress } from './protocol';
-import type { MetricResult, Report } from './report';
+import { isRecord, metric, numberValue, type MetricResult, type Report } from './report';
 
 /** What "Make a safe release" asks of the engine (app/protect.ts runs each in the worker). */
 export interface ProtectEngine {
@@ -162,4 +162,53 @@ export function adviceLadder(effect: Effect): { qi: string; choice: LadderChoice
     default:
       return null;
   }
+}
+
+/** The headline figures of an audit that the protection report sets side by side. */
+export interface AuditHeadline {
+  verdict: string | null;
+  records: number | null;
+  k: number | null;
+  uniques: number | null;
+  records_at_risk: number | null;
+  average_risk: number | null;
+}
+
+/** The headline figures of `report`. */
+export function auditHeadline(report: Report): AuditHeadline {
+  const light = metric(report, 'verdict_arx_thresholds')?.details;
+  return {
+    verdict: isRecord(light) && typeof light.light === 'string' ? light.light : null,
+    records: numberValue(report, 'n_records'),
+    k: numberValue(report, 'k_anonymity'),
+    uniques: numberValue(report, 'sample_uniques'),
+    records_at_risk: numberValue(report, 'prosecutor_records_at_risk'),
+    average_risk: numberValue(report, 'r_internal'),
+  };
+}
+
+/** The protection report (issue 38, Deliver 4): the search's `protect` result, the node
+ * written with its levels' names and predicted figures, each ladder in ARX's layout, and the
+ * original's and the release's headline figures. It lists every value of each ladder (the
+ * hierarchies): not a shareable report. */
+export function protectionReport(
+  result: MetricResult,
+  ladders: LadderView[],
+  written: NodeView,
+  hierarchies: Record<string, string>,
+  original: Report | null,
+  release: Report,
+): Record<string, unknown> {
+  return {
+    protect: result,
+    written: {
+      levels: Object.fromEntries(ladders.map((l, i) => [l.qi, written.levels[i]])),
+      labels: Object.fromEntries(ladders.map((l, i) => [l.qi, l.levels[written.levels[i]]?.name ?? null])),
+      feasible: written.feasible,
+      predicted: written.figures,
+    },
+    hierarchies,
+    before: original ? auditHeadline(original) : null,
+    after: auditHeadline(release),
+  };
 }

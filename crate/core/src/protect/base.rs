@@ -42,6 +42,8 @@ pub struct Base {
     pub col_to_dict: Vec<Vec<u32>>,
     /// Per QI, the first row of each dictionary code.
     pub first_row: Vec<Vec<u32>>,
+    /// Per QI, the records in scope of each dictionary code.
+    pub value_records: Vec<Vec<u64>>,
     /// The sensitive attributes.
     pub sensitive: Vec<SaBase>,
     /// Records in scope `N`.
@@ -116,9 +118,20 @@ impl Base {
                 SaBase { name: table.header[j].clone(), dist, ordered, entries }
             })
             .collect();
-        let class_codes = (0..qi.len()).map(|a| (0..classes.len()).map(|i| classes.code_at(i, a)).collect()).collect();
+        let class_codes: Vec<Vec<u32>> = (0..qi.len()).map(|a| (0..classes.len()).map(|i| classes.code_at(i, a)).collect()).collect();
+        let value_records = class_codes
+            .iter()
+            .enumerate()
+            .map(|(a, codes)| {
+                let mut records = vec![0u64; classes.dict(a).len()];
+                for (i, &c) in codes.iter().enumerate() {
+                    records[c as usize] += classes.count(i);
+                }
+                records
+            })
+            .collect();
         let n = classes.records();
-        Ok(Base { classes, class_codes, row_class, col_to_dict, first_row, sensitive, n })
+        Ok(Base { classes, class_codes, row_class, col_to_dict, first_row, value_records, sensitive, n })
     }
 
     /// The non-blank values of QI `a` in scope, by code (first appearance), with their

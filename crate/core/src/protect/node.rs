@@ -86,11 +86,19 @@ pub fn evaluate(base: &Base, ladders: &[BuiltLadder], rules: &Rules, levels: &[u
             }
         }
     }
+    // The loss of the kept cells: each QI's loss over every record in scope at its level (per
+    // value, not per class), less the cells of the suppressed classes, which cost 1 each.
     let m = ladders.len();
+    let cells = |a: usize| &ladders[a].levels[levels[a]].cost;
     let mut penalty = s as f64 * m as f64;
-    for i in (0..c0).filter(|&i| !violates[group[i] as usize]) {
-        let cells: f64 = (0..m).map(|a| ladders[a].levels[levels[a]].cost[base.class_codes[a][i] as usize]).sum();
-        penalty += base.classes.count(i) as f64 * cells;
+    for a in 0..m {
+        penalty += base.value_records[a].iter().zip(cells(a)).map(|(&n, &c)| n as f64 * c).sum::<f64>();
+    }
+    if s > 0 {
+        for i in (0..c0).filter(|&i| violates[group[i] as usize]) {
+            let lost: f64 = (0..m).map(|a| cells(a)[base.class_codes[a][i] as usize]).sum();
+            penalty -= base.classes.count(i) as f64 * lost;
+        }
     }
     let n = base.n;
     let average_risk = (kept > 0).then(|| kept_classes as f64 / kept as f64);

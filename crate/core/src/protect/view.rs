@@ -77,10 +77,7 @@ impl Protector {
             .iter()
             .enumerate()
             .map(|(a, ladder)| {
-                let mut per_code = vec![0u64; ladder.levels[0].map.len()];
-                for (i, &code) in self.base.class_codes[a].iter().enumerate() {
-                    per_code[code as usize] += self.base.classes.count(i);
-                }
+                let per_code = &self.base.value_records[a];
                 let top = ladder.height() - 1;
                 let levels = ladder
                     .levels

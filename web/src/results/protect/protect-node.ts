@@ -6,7 +6,7 @@
 import type { Figures, LadderView, NodeView } from '../../shared/contract';
 import { isRecord, numberValue, type MetricResult, type Report } from '../../shared/report';
 import { arxVerdict } from '../../shared/suite';
-import { levelsOf, nodeUtility, nodeWords } from '../../shared/protect-data';
+import { levelsOf, nodeUtility, nodeWords, protectionReport } from '../../shared/protect-data';
 import { riskUtilityMap } from '../../charts/risk-utility-map';
 import { el, scrollTable } from '../../ui/dom';
 import { count, megabytes, percent, plural, score } from '../../ui/format';
@@ -186,9 +186,14 @@ export function chosenNode(
     releaseOut.replaceChildren();
     engine
       .release(at, (bytes) => (status.textContent = `Writing the protected file: ${megabytes(bytes)} written…`))
-      .then(({ report, checked }) => {
+      .then(async ({ report, checked }) => {
         status.dataset.state = 'done';
         status.textContent = `The protected file is saved (${nodeWords(ladders, at)}) and audited${checked ? ': its figures equal the prediction' : ''}.`;
+        const reportButton = el(
+          'button',
+          { id: 'protect-report', class: 'button secondary', type: 'button', disabled: true },
+          'Download the protection report (JSON: node, criteria, ladders, before and after)',
+        );
         const head = ['Table', 'Verdict', 'Records', 'k', 'Uniques', 'Records at risk', 'Average risk'];
         const rows = [...(original ? [['Original', ...auditRow(original)]] : []), ['Protected release', ...auditRow(report)]];
         releaseOut.replaceChildren(
@@ -198,7 +203,13 @@ export function chosenNode(
             `The protected file's verdict: ${arxVerdict(report)?.light.toUpperCase() ?? 'not available'}.`,
           ),
           scrollTable('The original and the protected release, each audited', head, rows, [2, 3, 4, 5, 6]),
+          reportButton,
         );
+        const written = await engine.node(at);
+        const hierarchies = Object.fromEntries(await Promise.all(ladders.map(async (l) => [l.qi, await engine.ladderCsv(l.qi)] as const)));
+        const doc = protectionReport(result, ladders, written, hierarchies, original ?? null, report);
+        reportButton.onclick = () => engine.save(JSON.stringify(doc, null, 2), 'application/json', 'pseudolens-protection.json');
+        reportButton.disabled = false;
       })
       .catch((e: Error) => {
         status.dataset.state = 'error';
