@@ -214,6 +214,13 @@ export function protectView(report: Report, engine: ProtectEngine | null): { nod
       risk.node,
       suppression.node,
       noSa ? el('p', { class: 'help' }, 'l and t need a sensitive column (step 2).') : null,
+      report.params.missing_policy === 'wildcard'
+        ? el(
+            'p',
+            { class: 'help', id: 'protect-wildcard' },
+            'Blank cells are searched as ordinary values here: the wildcard policy of this audit is not supported by the search.',
+          )
+        : null,
     ),
     ladderTable,
     el('div', { class: 'protect-actions' }, search, cancel),
