@@ -39,10 +39,10 @@ export function protectEngine(config: AuditConfig): ProtectEngine | null {
     release: async (levels, written) => {
       const parts: Uint8Array<ArrayBuffer>[] = [];
       let bytes = 0;
-      const chunk = (b: Uint8Array) => {
+      const chunk = (b: Uint8Array, rows: number, total: number) => {
         parts.push(b as Uint8Array<ArrayBuffer>);
         bytes += b.length;
-        written(bytes);
+        written(bytes, total ? rows / total : 1);
       };
       const a = answer(await client.protect({ type: 'protect_release', levels }, { chunk }), 'release_written');
       if (!a.report) throw new Error('no report');

@@ -14,8 +14,9 @@ export interface ProtectEngine {
   propose(qis: string[]): Promise<ProtectParams['ladders']>;
   search(params: ProtectParams, progress: (p: AuditProgress) => void): Promise<{ result: MetricResult; ladders: LadderView[] }>;
   node(levels: number[]): Promise<NodeView>;
-  /** Writes the release of `levels` as a download and audits it; `written`: bytes so far. */
-  release(levels: number[], written: (bytes: number) => void): Promise<{ report: Report; checked: boolean }>;
+  /** Writes the release of `levels` as a download and audits it; `written`: the bytes and the
+   * share of the rows written so far. */
+  release(levels: number[], written: (bytes: number, share: number) => void): Promise<{ report: Report; checked: boolean }>;
   ladderCsv(qi: string): Promise<string>;
   /** Saves text made here as a file. */
   save(text: string, type: string, name: string): void;

@@ -173,8 +173,9 @@ export type Response =
   | { type: 'protected'; id: number; result: MetricResult | null; ladders: LadderView[] | null; error: WireError | null }
   /** The answer to `protect_node`. */
   | { type: 'protect_node'; id: number; node: NodeView | null; error: WireError | null }
-  /** The next piece of the release of `protect_release` (transferred). */
-  | { type: 'release_chunk'; id: number; bytes: Uint8Array }
+  /** The next piece of the release of `protect_release` (transferred), with the rows of the
+   * table written so far and in all. */
+  | { type: 'release_chunk'; id: number; bytes: Uint8Array; rows: number; total: number }
   /** The release is written: its audit (with the shareable variant, as an audit's) and
    * whether it gave the predicted figures (false: not checked, the node at the top of every
    * ladder), or the error (`release_differs` when the audit differs). */

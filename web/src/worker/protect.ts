@@ -12,7 +12,7 @@ import { toWireError, type AuditConfig, type MetricResult, type Report, type Wir
 import { loadWasm } from './engine';
 import { keep, kept } from './kept-table';
 import { withAuditProgress } from './progress';
-import { asBlob } from './released';
+import { asBlob, newRelease } from './released';
 import { post } from './scope';
 import { shareableOf } from './shareable';
 
@@ -28,7 +28,11 @@ function error(code: string, message: string): WireError {
 
 /** The kept table, read again from `source` when this worker holds none (a restarted worker). */
 async function keptTable(id: number, source: Source, config: AuditConfig) {
-  if (!kept) await keep(id, asBlob(source), config);
+  if (!kept) {
+    // A restarted worker knows nothing of the file yet: its format and sheet first.
+    await newRelease(source);
+    await keep(id, asBlob(source), config);
+  }
   if (!kept) throw error('not_kept', 'The file could not be kept in memory (UTF-16 text, or a problem in a part), which protect needs.');
   return kept.table;
 }
@@ -61,7 +65,7 @@ async function release(id: number, levels: number[]): Promise<void> {
     for (let from = 0; from === 0 || from < rows; from += RELEASE_ROWS) {
       const bytes = table.release_rows(protecting, levelsU32, from, from + RELEASE_ROWS);
       audit.push(bytes);
-      post({ type: 'release_chunk', id, bytes }, [bytes.buffer]);
+      post({ type: 'release_chunk', id, bytes, rows: Math.min(rows, from + RELEASE_ROWS), total: rows }, [bytes.buffer]);
       // Let a cancel (the page terminates this worker) and other messages in between chunks.
       await new Promise((resolve) => setTimeout(resolve, 0));
     }

@@ -263,7 +263,7 @@ export class WorkerClient {
     const protect = this.protects.get(message.id);
     if (protect) {
       if (message.type === 'audit_progress') protect.on.progress?.(message.progress);
-      else if (message.type === 'release_chunk') protect.on.chunk?.(message.bytes);
+      else if (message.type === 'release_chunk') protect.on.chunk?.(message.bytes, message.rows, message.total);
       else if (isProtectAnswer(message)) {
         this.protects.delete(message.id);
         protect.resolve(message);
@@ -302,7 +302,7 @@ export type ProtectAnswer = Extract<Response, { type: 'proposed' | 'protected' |
 /** What a protect request reports before its answer. */
 export interface ProtectListeners {
   progress?: (progress: AuditProgress) => void;
-  chunk?: (bytes: Uint8Array) => void;
+  chunk?: (bytes: Uint8Array, rows: number, total: number) => void;
 }
 
 function isProtectAnswer(message: Response): message is ProtectAnswer {

@@ -153,6 +153,7 @@ export function chosenNode(
   });
   const figures = el('div', { id: 'protect-figures', 'aria-live': 'polite' });
   const download = el('button', { id: 'protect-download', class: 'button', type: 'button' }, 'Write the protected file (CSV)');
+  const cancel = el('button', { id: 'protect-release-cancel', class: 'button secondary', type: 'button', hidden: true }, 'Cancel');
   const releaseOut = el('div', { id: 'protect-release' });
   const levels = () => selects.map((s) => Number(s.value));
   let shown = 0;
@@ -178,14 +179,28 @@ export function chosenNode(
   for (const s of selects) s.addEventListener('change', () => void showFigures());
   void showFigures();
 
+  let cancelled = false;
+  cancel.addEventListener('click', () => {
+    cancelled = true;
+    engine.cancel();
+    status.dataset.state = 'error';
+    status.textContent = 'Cancelled: no file was saved. Search again to write it (the file is read again first).';
+  });
   download.addEventListener('click', () => {
     const at = levels();
     download.disabled = true;
+    cancel.hidden = false;
+    cancelled = false;
     status.dataset.state = 'busy';
     status.textContent = 'Writing the protected file…';
     releaseOut.replaceChildren();
+    const started = performance.now();
     engine
-      .release(at, (bytes) => (status.textContent = `Writing the protected file: ${megabytes(bytes)} written…`))
+      .release(at, (bytes, share) => {
+        const elapsed = (performance.now() - started) / 1000;
+        const left = share > 0.05 && share < 1 ? `, about ${Math.max(1, Math.round((elapsed * (1 - share)) / share))} s left` : '';
+        status.textContent = `Writing the protected file: ${megabytes(bytes)} written (${percent(share)} of the rows)${left}; then it is audited.`;
+      })
       .then(async ({ report, checked }) => {
         status.dataset.state = 'done';
         status.textContent = `The protected file is saved (${nodeWords(ladders, at)}) and audited${checked ? ': its figures equal the prediction' : ''}.`;
@@ -212,10 +227,14 @@ export function chosenNode(
         reportButton.disabled = false;
       })
       .catch((e: Error) => {
+        if (cancelled) return;
         status.dataset.state = 'error';
         status.textContent = `The protected file could not be written: ${e.message}`;
       })
-      .finally(() => (download.disabled = false));
+      .finally(() => {
+        download.disabled = false;
+        cancel.hidden = true;
+      });
   });
 
   const hierarchies = el(
@@ -244,7 +263,7 @@ export function chosenNode(
       ...ladders.map((l, i) => el('label', { class: 'protect-field', for: selects[i].id }, l.qi, selects[i])),
     ),
     figures,
-    el('div', { class: 'protect-actions' }, download),
+    el('div', { class: 'protect-actions' }, download, cancel),
     releaseOut,
     el('details', { class: 'protect-levels' }, el('summary', {}, 'Each ladder’s levels, labels and records'), ...ladders.map(levelsTable), hierarchies),
   );

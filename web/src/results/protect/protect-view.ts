@@ -137,6 +137,8 @@ export function protectView(report: Report, engine: ProtectEngine | null): { nod
   const search = el('button', { id: 'protect-search', class: 'button', type: 'button' }, 'Search for the best release');
   const cancel = el('button', { id: 'protect-cancel', class: 'button secondary', type: 'button', hidden: true }, 'Cancel');
   let chosen: ChosenNode | null = null;
+  /** The user cancelled the search under way (its rejection is not an error to show). */
+  let cancelled = false;
   /** The node an advice change asked for, chosen once its search ends. */
   let wanted: { qi: string; level: number | 'top' } | null = null;
 
@@ -161,6 +163,7 @@ export function protectView(report: Report, engine: ProtectEngine | null): { nod
     }
     chosen?.destroy();
     chosen = null;
+    cancelled = false;
     out.replaceChildren();
     search.disabled = true;
     cancel.hidden = false;
@@ -181,7 +184,7 @@ export function protectView(report: Report, engine: ProtectEngine | null): { nod
       wanted = null;
       out.append(chosen.node);
     } catch (e) {
-      fail('The search stopped', e);
+      if (!cancelled) fail('The search stopped', e);
     } finally {
       search.disabled = false;
       cancel.hidden = true;
@@ -189,9 +192,10 @@ export function protectView(report: Report, engine: ProtectEngine | null): { nod
   };
   search.addEventListener('click', () => void run());
   cancel.addEventListener('click', () => {
+    cancelled = true;
     engine.cancel();
     status.dataset.state = 'error';
-    status.textContent = 'Cancelled. The file stays loaded; search again when ready.';
+    status.textContent = 'Cancelled. Search again when ready (the file is read again first).';
   });
 
   const node = section(
