@@ -3,7 +3,8 @@
 // quasi-identifier from its values, searches the lattice under ARX's green thresholds, shows
 // the best node and any chosen node's figures, writes the protected file and audits it at
 // once (its figures equal the prediction); the downloaded file, audited in the page as a new
-// file, is GREEN with the k the search predicted. Then by keyboard alone at 390 px.
+// file, is GREEN with the k the search predicted. Apply on an advice row; by keyboard alone at
+// 390 px; a lattice past the node limit refused by name, a long search's progress and cancel.
 
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
@@ -131,4 +132,50 @@ test('protect by keyboard alone at 390 px', async ({ page }, testInfo) => {
   await expect(page.locator('#protect-figures p')).toBeVisible();
   await expectNoHorizontalOverflow(page);
   await page.locator('#protect-section').screenshot({ path: testInfo.outputPath('protect-390.png') });
+});
+
+/** 3,000 rows of `cols` 5-digit codes (each proposed prefixes 4,3,2,1: 6 levels) and a diagnosis. */
+function codes(cols: number): string {
+  let seed = 3;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const head = [...Array(cols).keys()].map((i) => `c${i}`);
+  const rows = [[...head, 'dx'].join(',')];
+  for (let r = 0; r < 3000; r++) rows.push([...head.map(() => String(10000 + next(90000))), ['a', 'b', 'c'][next(3)]].join(','));
+  return `${rows.join('\n')}\n`;
+}
+
+async function auditCodes(page: Page, cols: number): Promise<void> {
+  await page.locator('#file-input').setInputFiles({ name: `codes-${cols}.csv`, mimeType: 'text/csv', buffer: Buffer.from(codes(cols)) });
+  await expect(page.locator('#profile-panel')).toContainText(`codes-${cols}.csv`);
+  for (let i = 0; i < cols; i++) await page.locator(`select[data-column="c${i}"]`).selectOption('quasi_identifier');
+  await page.locator('select[data-column="dx"]').selectOption('sensitive');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(page.locator('input.protect-text[data-qi="c0"]')).toHaveValue('4,3,2,1', { timeout: 30_000 });
+}
+
+test('a lattice past the node limit is refused by name; a long search shows its progress and cancels', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openApp(page);
+  // 6^8 nodes: over the limit, the ladder to shorten named.
+  await auditCodes(page, 8);
+  await page.locator('#protect-search').click();
+  await expect(page.locator('#protect-status')).toContainText('the lattice has 1679616 nodes, more than max_nodes (1000000); the ladder of "c0"');
+  // 6^7 nodes with t and suppression: nothing may be pruned, every node is evaluated.
+  await auditCodes(page, 7);
+  await page.locator('#protect-t').fill('0.2');
+  await page.locator('#protect-search').click();
+  await expect(page.locator('#protect-status')).toContainText(
+    /Searching the lattice: [\d,]+ of 279,936 nodes, (about \d+ (s|min) left|estimating the time left) at most\./,
+  );
+  await page.locator('#protect-cancel').click();
+  await expect(page.locator('#protect-status')).toHaveText('Cancelled. Search again when ready (the file is read again first).');
+  await expect(page.locator('#protect-cancel')).toBeHidden();
+  // The restarted worker reads the file again and searches.
+  await page.locator('#protect-search').click();
+  await expect(page.locator('#protect-status')).toContainText('of 279,936 nodes');
+  await page.locator('#protect-cancel').click();
+  await expect(page.locator('#protect-search')).toBeEnabled();
 });

@@ -9,6 +9,7 @@ import { arxVerdict } from '../../shared/suite';
 import { levelsOf, nodeUtility, nodeWords, protectionReport } from '../../shared/protect-data';
 import { riskUtilityMap } from '../../charts/risk-utility-map';
 import { el, scrollTable } from '../../ui/dom';
+import { timeLeft } from '../../ui/estimate';
 import { count, megabytes, percent, plural, score } from '../../ui/format';
 import type { ProtectEngine } from '../../shared/protect-data';
 
@@ -197,9 +198,8 @@ export function chosenNode(
     const started = performance.now();
     engine
       .release(at, (bytes, share) => {
-        const elapsed = (performance.now() - started) / 1000;
-        const left = share > 0.05 && share < 1 ? `, about ${Math.max(1, Math.round((elapsed * (1 - share)) / share))} s left` : '';
-        status.textContent = `Writing the protected file: ${megabytes(bytes)} written (${percent(share)} of the rows)${left}; then it is audited.`;
+        const left = timeLeft(share, 1, 0, (performance.now() - started) / 1000);
+        status.textContent = `Writing the protected file: ${megabytes(bytes)} written (${percent(share)} of the rows), ${left}; then it is audited.`;
       })
       .then(async ({ report, checked }) => {
         status.dataset.state = 'done';

@@ -17,6 +17,7 @@ import {
 } from '../../shared/protect-data';
 import type { Report, WireError } from '../../shared/report';
 import { el } from '../../ui/dom';
+import { timeLeft } from '../../ui/estimate';
 import { count } from '../../ui/format';
 import { section } from '../../ui/view-kit';
 import { chosenNode, type ChosenNode } from './protect-node';
@@ -173,10 +174,9 @@ export function protectView(report: Report, engine: ProtectEngine | null): { nod
     try {
       const { result, ladders } = await engine.search(params, (p) => {
         if (p.phase !== 'nodes' || p.total === 0) return;
-        const done = p.done / p.total;
-        const elapsed = (performance.now() - started) / 1000;
-        const left = done > 0.05 ? ` about ${Math.max(1, Math.round((elapsed * (1 - done)) / done))} s left` : '';
-        status.textContent = `Searching the lattice: ${count(p.done)} of ${count(p.total)} nodes,${left}.`;
+        // Nodes skipped by the search's pruning end it early: the time left is at most this.
+        const left = timeLeft(p.done, p.total, 0, (performance.now() - started) / 1000);
+        status.textContent = `Searching the lattice: ${count(p.done)} of ${count(p.total)} nodes, ${left} at most.`;
       });
       status.dataset.state = 'done';
       status.textContent = `Searched in ${((performance.now() - started) / 1000).toFixed(1)} s.`;
