@@ -15,8 +15,8 @@ use pseudolens_core::attribute::{SaMode, TDistance, TReference};
 use pseudolens_core::identity::suda::SudaWeights;
 use pseudolens_core::ingest::cell::{DATE_FORMS, DateForm};
 use pseudolens_core::{
-    AdviceParams, Aggregate, AttackParams, AttributeSettings, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination, UtilityParams,
-    WeightPreset,
+    AdviceParams, Aggregate, AttackParams, AttributeSettings, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination, SyntheticParams,
+    UtilityParams, WeightPreset,
 };
 
 use crate::{Failure, io_err};
@@ -359,6 +359,8 @@ pub struct Settings {
     pub json: bool,
     #[command(flatten)]
     pub attacks: AttackArgs,
+    #[command(flatten)]
+    synthetic: SyntheticArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -422,6 +424,56 @@ pub struct AttackArgs {
     /// Relative tolerance of a numeric guess [default: 0.05].
     #[arg(long)]
     inf_tolerance: Option<f64>,
+}
+
+/// The measures of a synthetic or perturbed release (synthetic.md, after SDNist): any of these
+/// flags turns them on; they need --original.
+#[derive(clap::Args)]
+struct SyntheticArgs {
+    /// Compare a synthetic or perturbed release with the original: k-marginal score, unique
+    /// exact matches, apparent match on the QIs (needs --original).
+    #[arg(long)]
+    synthetic: bool,
+    /// Percentile bins of a numeric column in the k-marginal [default: 20].
+    #[arg(long, value_name = "B")]
+    kmarg_bins: Option<u32>,
+    /// Numeric columns binned in the k-marginal whatever their number of values, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    kmarg_binned: Vec<String>,
+    /// Columns left out of the k-marginal, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    kmarg_exclude: Vec<String>,
+    /// The group column of the grouped k-marginal (SDNist's PUMA), with a score per group.
+    #[arg(long, value_name = "COL")]
+    kmarg_group_by: Option<String>,
+    /// Columns the apparent match does not compare, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    amd_exclude: Vec<String>,
+}
+
+impl SyntheticArgs {
+    /// The synthetic settings over the file's: any flag turns the measures on.
+    fn apply(&self, synthetic: &mut Option<SyntheticParams>) {
+        let any = self.synthetic
+            || self.kmarg_bins.is_some()
+            || !self.kmarg_binned.is_empty()
+            || !self.kmarg_exclude.is_empty()
+            || self.kmarg_group_by.is_some()
+            || !self.amd_exclude.is_empty();
+        if !any {
+            return;
+        }
+        let s = synthetic.get_or_insert_with(SyntheticParams::default);
+        set(&mut s.kmarg_bins, self.kmarg_bins);
+        for (list, into) in [(&self.kmarg_binned, &mut s.kmarg_binned), (&self.kmarg_exclude, &mut s.kmarg_exclude), (&self.amd_exclude, &mut s.amd_exclude)] {
+            if !list.is_empty() {
+                into.clone_from(list);
+            }
+        }
+        if let Some(g) = &self.kmarg_group_by {
+            s.kmarg_group_by = Some(g.clone());
+        }
+    }
 }
 
 impl AttackArgs {
@@ -645,6 +697,7 @@ impl Settings {
         self.utility_params(&mut c.utility)?;
         self.attribute_settings(&mut c.attributes)?;
         self.attacks.apply(&mut c.attacks)?;
+        self.synthetic.apply(&mut c.synthetic);
         Ok(c)
     }
 

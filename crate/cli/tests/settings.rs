@@ -130,6 +130,39 @@ fn the_attacks_from_a_settings_file_or_flags() {
     assert!(plain["metrics"].as_array().unwrap().iter().all(|m| m["family"] != "attack"));
 }
 
+/// The synthetic measures (synthetic.md Sec 2-4, issue 39): `--synthetic` and the `--kmarg-*`
+/// flags give the report of `"synthetic"` in a settings file; `--shareable` drops the apparent
+/// matches; without them no synthetic measure and no `synthetic` key.
+#[test]
+fn the_synthetic_measures_from_a_settings_file_or_flags() {
+    let d = dir("synthetic");
+    let original = "age,sex,diagnosis\n30,M,flu\n33,M,flu\n34,F,asthma\n41,F,flu\n42,F,gout\n41,F,flu\n45,F,cold\n47,F,flu\n";
+    std::fs::write(d.join("o.csv"), original).unwrap();
+    let settings = json!({ "quasi_identifiers": ["age", "sex"], "synthetic": { "kmarg_binned": ["age"], "kmarg_bins": 4, "kmarg_group_by": "sex" } });
+    std::fs::write(d.join("s.json"), settings.to_string()).unwrap();
+    let from_file = json_of(&d, &["--settings", "s.json", "--original", "o.csv", "--json"]);
+    let flags = ["--qi", "age,sex", "--synthetic", "--kmarg-binned", "age", "--kmarg-bins", "4", "--kmarg-group-by", "sex", "--original", "o.csv", "--json"];
+    let from_flags = json_of(&d, &flags);
+    assert_eq!(from_file["metrics"], from_flags["metrics"]);
+    assert_eq!(from_file["params"]["synthetic"], from_flags["params"]["synthetic"]);
+    let synthetic: Vec<&Value> = from_flags["metrics"].as_array().unwrap().iter().filter(|m| m["family"] == "synthetic").collect();
+    let ids: Vec<&str> = synthetic.iter().map(|m| m["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["k_marginal", "unique_exact_matches", "apparent_match"]);
+    assert!(synthetic.iter().all(|m| m["status"] == "ok"), "{synthetic:?}");
+    assert_eq!(synthetic[0]["details"]["binned"], json!(["age"]));
+    // Unique on (age, sex): in the release (31,M) (32,M) (33,F); in the original none of them.
+    assert_eq!(synthetic[2]["details"]["matched"], 0);
+    let safe = json_of(&d, &[&flags[..], &["--shareable"]].concat());
+    let am = safe["metrics"].as_array().unwrap().iter().find(|m| m["id"] == "apparent_match").unwrap();
+    assert!(am["details"].get("records").is_none());
+    let (code, text, err) = run(&d, &flags[..flags.len() - 1]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.lines().any(|l| l.starts_with("k_marginal ")), "{text}");
+    let plain = json_of(&d, &["--qi", "age,sex", "--original", "o.csv", "--json"]);
+    assert!(plain["metrics"].as_array().unwrap().iter().all(|m| m["family"] != "synthetic"));
+    assert!(plain["params"].get("synthetic").is_none());
+}
+
 /// The peers' settings (issue 16): the flags and the settings file's keys give the same report;
 /// `--hipaa` prints the checklist in the readable output, never the word "compliant".
 #[test]

@@ -18,6 +18,7 @@ use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
 use crate::ingest::encoding::Encoding;
 use crate::ingest::reader::{CsvOptions, Ragged};
 use crate::interval::CiParams;
+use crate::synthetic::SyntheticParams;
 use crate::table::classes::MissingPolicy;
 use crate::table::read::ReadSettings;
 use crate::utility::attribute::AttributeSettings;
@@ -114,6 +115,10 @@ pub struct AuditConfig {
     /// The attacks on the release (peer-measures.md Sec 5), when set; they need the original
     /// table, and take a control table when one is given.
     pub attacks: Option<AttackParams>,
+    /// The measures of a synthetic or perturbed release against the original (synthetic.md),
+    /// when set; they need the original table. Left out of the report's settings when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub synthetic: Option<SyntheticParams>,
     /// k-map and delta-presence (peer-measures.md Sec 3, 4): `k_map`, `k_map_alpha`,
     /// `k_map_estimator`, `delta_min`, `delta_max`.
     #[serde(flatten)]
@@ -181,6 +186,7 @@ impl Default for AuditConfig {
             memory_budget: DEFAULT_MEMORY_BUDGET,
             advice: None,
             attacks: None,
+            synthetic: None,
             kmap: KMapParams::default(),
             hipaa: false,
             suda: SudaParams::default(),
@@ -327,6 +333,9 @@ impl AuditConfig {
         self.utility.check()?;
         if let Some(a) = &self.attacks {
             a.check()?;
+        }
+        if let Some(s) = &self.synthetic {
+            s.check()?;
         }
         let delimiter = match self.delimiter.as_deref() {
             None => None,

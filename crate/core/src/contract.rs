@@ -49,6 +49,7 @@ fn contract() -> String {
     use crate::protect::view::{LabelCount, LadderView, LevelView, NodeView};
     use crate::protect::{Criteria, DateLevel, Figures, Ladder, Objective, ProtectParams, Suppressed};
     use crate::report::{ReadPath, Report, Warning};
+    use crate::synthetic::SyntheticParams;
     use crate::table::classes::MissingPolicy;
     use crate::table::kind::Kind;
     use crate::table::profile::{ColumnProfile, Forms};
@@ -82,6 +83,7 @@ fn contract() -> String {
         AdviceParams,
         AttackParams,
         SoMode,
+        SyntheticParams,
         KMapParams,
         KMapEstimator,
         SudaParams,

@@ -11,6 +11,7 @@
 //! `details.per_record`: record risk, SUDA's scores; the permutation model's vectors, the
 //! pairing's example ids, SUDA's MSU counts and its highest-scoring records), k-map's and
 //! delta-presence's keys of fewer released records, the HIPAA checklist's example values, the
+//! synthetic measures' apparent matches and k-marginal groups of fewer records, the
 //! released sensitive values the original lacks (`unseen_values`) of fewer records, the values
 //! an ordinal order or a hierarchy lacks, and the hierarchies and ordinal orders of the
 //! settings (they list every value). What was left out is counted in `shareable.removed`, by
@@ -229,6 +230,14 @@ fn metric(m: &mut MetricResult, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), 
     // The attacks' singling-out queries: each picks out one record by its values.
     if attack {
         drop_key(details, "queries", "attack_queries", removed);
+    }
+    // The apparent matches: each is a record alone in both tables with its QI values; the
+    // k-marginal's groups of fewer records.
+    if m.family == "synthetic" {
+        drop_key(details, "records", "apparent_matches", removed);
+        if let Some(groups) = details.get_mut("groups") {
+            retain(groups, "k_marginal_groups", removed, |g| g["rows"].as_u64().is_some_and(|n| n >= k));
+        }
     }
     // SCORR: the QI values of classes at a maximum, whose sizes the report does not give.
     if id.starts_with("scorr_") {

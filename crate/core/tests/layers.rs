@@ -18,7 +18,7 @@ fn layer(module: &str) -> Option<u8> {
         "error" | "figures" | "hash" | "interval" | "json" | "metric" | "numeric" | "par" | "progress" | "radix" | "rng" | "special" => 0,
         "ingest" => 1,
         "table" => 2,
-        "advice" | "attack" | "attribute" | "balance" | "hipaa" | "identity" | "protect" | "utility" | "verdict" => 3,
+        "advice" | "attack" | "attribute" | "balance" | "hipaa" | "identity" | "protect" | "synthetic" | "utility" | "verdict" => 3,
         "config" => 4,
         "audit" | "class_part" | "extract" | "release" | "report" | "scope" | "shareable" | "sides" | "sample" => 5,
         // contract.rs (a test writing the TypeScript contract) sees everything, as the facade does.

@@ -129,6 +129,11 @@ advice: AdviceParams | null,
  */
 attacks: AttackParams | null, 
 /**
+ * The measures of a synthetic or perturbed release against the original (synthetic.md),
+ * when set; they need the original table. Left out of the report's settings when unset.
+ */
+synthetic?: SyntheticParams | null, 
+/**
  * The HIPAA Safe Harbor checklist (the `hipaa_safe_harbor` metric), when set.
  */
 hipaa: boolean, 
@@ -614,6 +619,28 @@ inf_regression: boolean | null,
 inf_tolerance: number, };
 
 export type SoMode = "multivariate" | "univariate";
+
+export type SyntheticParams = { 
+/**
+ * `kmarg.bins`: percentile bins of a numeric column, default 20 (Sec 1.5).
+ */
+kmarg_bins: number, 
+/**
+ * `kmarg.binned`: numeric columns binned whatever their number of values (Sec 1.5).
+ */
+kmarg_binned: Array<string>, 
+/**
+ * `kmarg.exclude`: columns left out of the marginals (Sec 2.1).
+ */
+kmarg_exclude: Array<string>, 
+/**
+ * `kmarg.group_by`: the group column of the grouped score (Sec 2.4).
+ */
+kmarg_group_by: string | null, 
+/**
+ * The excluded set `X` of the apparent match: columns not compared (Sec 4).
+ */
+amd_exclude: Array<string>, };
 
 export type KMapParams = { 
 /**

@@ -1,6 +1,6 @@
 //! The family runner: a [`TableSummary`] finished into the report, one step per group of
 //! metric families (identity with SUDA, the advice, the sensitive attributes and the
-//! verdicts, utility, the attacks, balance), each from the summary and the settings.
+//! verdicts, utility, the attacks and the synthetic measures, balance), each from the summary and the settings.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -127,6 +127,7 @@ impl TableSummary {
         }
         steps.next();
         metrics.extend(self.attack_metrics(&qi, config));
+        metrics.extend(self.synthetic_metrics(&qi, config));
         steps.next();
         if !qi.is_empty() {
             let input = BalanceInput {
@@ -375,6 +376,24 @@ impl TableSummary {
             norm: &norm,
         };
         crate::attack::metrics(&input, attacks)
+    }
+
+    /// The measures of a synthetic release against the original, when asked for.
+    fn synthetic_metrics(&self, qi: &[String], config: &AuditConfig) -> Vec<MetricResult> {
+        let Some(params) = &config.synthetic else { return Vec::new() };
+        let norm = config.normaliser();
+        let norm = match self.original.as_deref() {
+            Some(o) => norm.delimiter(&o.input.delimiter),
+            None => norm,
+        };
+        let input = crate::synthetic::SyntheticInput {
+            original: self.original.as_deref(),
+            released: self.released.as_ref(),
+            qi,
+            attributes: &config.attributes,
+            norm: &norm,
+        };
+        crate::synthetic::metrics(&input, params)
     }
 }
 

@@ -1,0 +1,121 @@
+//! The columns the synthetic measures compare (spec synthetic.md Sec 1.2-1.3): each column the
+//! original `O` and the release `P` both hold, in one space of value ids where a value is read
+//! in the column's kind (numbers compare as numbers, `35` equals `35.0`) and missing is one
+//! value. Built once per distinct value of each table's dictionary, never per row.
+
+use std::cmp::Ordering;
+
+use crate::hash::{Map, map};
+use crate::ingest::cell::Normaliser;
+use crate::table::dictionary::{MISSING, SUPPRESSED};
+use crate::utility::attribute::{Attribute, AttributeSettings, Typed};
+use crate::utility::capture::Column;
+
+/// One column of `O` and `P` in a joint space of value ids (`MISSING` and `SUPPRESSED` keep
+/// their codes, 0 and 1).
+#[derive(Debug, Clone)]
+pub struct SynColumn {
+    /// The column's name.
+    pub name: String,
+    /// Per row of `O`, its value id.
+    pub o: Vec<u32>,
+    /// Per row of `P`, its value id.
+    pub p: Vec<u32>,
+    /// Numeric or date (README Sec 4.1): its exact values are numbers.
+    pub numeric: bool,
+    /// Per value id, the number of an exact numeric or date value.
+    pub numbers: Vec<Option<f64>>,
+    /// Per value id, its text as reports show it (`None` for missing, `*` for suppressed).
+    pub labels: Vec<Option<String>>,
+}
+
+impl SynColumn {
+    /// Joins `O`'s column `name` with `P`'s, read in the kind the settings declare or the one
+    /// inferred from `O` (README Sec 4.1).
+    pub fn new(name: &str, o: &Column, p: &Column, settings: AttributeSettings, norm: &Normaliser) -> Self {
+        let attr = Attribute::new(name, o, Some(p), settings, norm);
+        let numeric = attr.is_numeric();
+        let mut numbers = vec![None, None];
+        let mut labels = vec![None, Some("*".to_string())];
+        let mut by_number: Map<u64, u32> = map();
+        let mut to_id = vec![MISSING, SUPPRESSED];
+        for code in 2..attr.values.len() as u32 {
+            // -0 and 0 are one number.
+            let number = match attr.typed[code as usize] {
+                Typed::Exact(x) if numeric => Some(x + 0.0),
+                _ => None,
+            };
+            let known = number.and_then(|x| by_number.get(&x.to_bits()).copied());
+            let id = known.unwrap_or_else(|| {
+                let id = numbers.len() as u32;
+                numbers.push(number);
+                labels.push(attr.values.display(code).map(str::to_string));
+                if let Some(x) = number {
+                    by_number.insert(x.to_bits(), id);
+                }
+                id
+            });
+            to_id.push(id);
+        }
+        let ids = |codes: &[u32]| codes.iter().map(|&c| to_id[c as usize]).collect();
+        SynColumn { name: name.to_string(), o: ids(&attr.o), p: ids(attr.p.as_deref().expect("P's column is joined")), numeric, numbers, labels }
+    }
+
+    /// Number of value ids.
+    pub fn n_values(&self) -> usize {
+        self.numbers.len()
+    }
+
+    /// The order of values in reports: missing, suppressed, then numbers ascending, then
+    /// other values by their text.
+    pub fn order(&self, a: u32, b: u32) -> Ordering {
+        let key = |v: u32| (v.min(2), self.numbers[v as usize].is_none());
+        key(a).cmp(&key(b)).then_with(|| match (self.numbers[a as usize], self.numbers[b as usize]) {
+            (Some(x), Some(y)) => x.total_cmp(&y),
+            _ => self.labels[a as usize].cmp(&self.labels[b as usize]),
+        })
+    }
+}
+
+/// The columns `O` and `P` both hold, in `O`'s order.
+pub fn common(original: &crate::utility::capture::Captured, released: &crate::utility::capture::Captured) -> Vec<String> {
+    original.names.iter().filter(|n| released.column(n).is_some()).cloned().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_compare_as_numbers_and_missing_is_one_value() {
+        let o = Column::of(&["35", "35.0", "", "x"]);
+        let p = Column::of(&["35.00", "", "36"]);
+        let c = SynColumn::new("age", &o, &p, AttributeSettings::default(), &Normaliser::default());
+        // "x" makes the inferred kind categorical unless declared numeric: texts differ.
+        assert!(!c.numeric);
+        assert_eq!(c.o[2], MISSING);
+        assert_eq!(c.p[1], MISSING);
+        let numeric = AttributeSettings { kind: Some(crate::table::kind::Kind::Numeric), ..AttributeSettings::default() };
+        let o = Column::of(&["35", "35.0", "", "-0"]);
+        let p = Column::of(&["35.00", "", "36", "0"]);
+        let c = SynColumn::new("age", &o, &p, numeric, &Normaliser::default());
+        assert!(c.numeric);
+        assert_eq!(c.o[0], c.o[1]);
+        assert_eq!(c.o[0], c.p[0]);
+        assert_eq!(c.o[3], c.p[3]);
+        assert_ne!(c.p[2], c.p[0]);
+        assert_eq!(c.numbers[c.p[2] as usize], Some(36.0));
+        assert_eq!(c.labels[c.o[0] as usize].as_deref(), Some("35"));
+    }
+
+    #[test]
+    fn values_are_ordered_blank_then_numbers_then_text() {
+        let numeric = AttributeSettings { kind: Some(crate::table::kind::Kind::Numeric), ..AttributeSettings::default() };
+        let o = Column::of(&["10", "9", "", "10-20"]);
+        let c = SynColumn::new("age", &o, &Column::of(&[]), numeric, &Normaliser::default());
+        let mut ids: Vec<u32> = (0..c.n_values() as u32).collect();
+        ids.sort_by(|&a, &b| c.order(a, b));
+        let shown: Vec<_> = ids.iter().map(|&i| c.labels[i as usize].as_deref()).collect();
+        assert_eq!(shown, [None, Some("*"), Some("9"), Some("10"), Some("10-20")]);
+    }
+}

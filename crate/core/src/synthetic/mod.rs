@@ -1,0 +1,217 @@
+//! Measures of a synthetic or perturbed release against the original (spec synthetic.md,
+//! after NIST's SDNist 2.4), computed per distinct value from the tables kept in memory:
+//!
+//! - Sec 1.2-1.4 (the compared columns, one value space): [`columns`];
+//! - Sec 1.5 (percentile bins): [`binning`]; Sec 2 (`k_marginal`): [`kmarginal`];
+//! - Sec 3 (`unique_exact_matches`): [`exact_matches`]; Sec 4 (`apparent_match`):
+//!   [`apparent_match`]; both number row tuples with [`tuples`].
+//!
+//! The compared columns are those `O` and `P` both hold among `O`'s utility attributes: the
+//! record id, the person id, the weight and the ignored columns are never compared.
+
+pub mod apparent_match;
+pub mod binning;
+pub mod columns;
+pub mod exact_matches;
+pub mod kmarginal;
+pub mod tuples;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::error::{Error, Result};
+use crate::ingest::cell::Normaliser;
+use crate::metric::{Context, MetricResult, Scope, Status};
+use crate::utility::attribute::AttributeSettings;
+use crate::utility::capture::Captured;
+use binning::Marginal;
+use columns::SynColumn;
+
+/// The settings of the synthetic measures (the spec's `kmarg.*` names, with `_` for `.`).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SyntheticParams {
+    /// `kmarg.bins`: percentile bins of a numeric column, default 20 (Sec 1.5).
+    pub kmarg_bins: u32,
+    /// `kmarg.binned`: numeric columns binned whatever their number of values (Sec 1.5).
+    pub kmarg_binned: Vec<String>,
+    /// `kmarg.exclude`: columns left out of the marginals (Sec 2.1).
+    pub kmarg_exclude: Vec<String>,
+    /// `kmarg.group_by`: the group column of the grouped score (Sec 2.4).
+    pub kmarg_group_by: Option<String>,
+    /// The excluded set `X` of the apparent match: columns not compared (Sec 4).
+    pub amd_exclude: Vec<String>,
+}
+
+impl Default for SyntheticParams {
+    fn default() -> Self {
+        SyntheticParams { kmarg_bins: 20, kmarg_binned: Vec::new(), kmarg_exclude: Vec::new(), kmarg_group_by: None, amd_exclude: Vec::new() }
+    }
+}
+
+impl SyntheticParams {
+    /// Checks the settings.
+    pub fn check(&self) -> Result<()> {
+        if self.kmarg_bins == 0 {
+            return Err(Error::config("invalid_synthetic_setting", "the k-marginal's number of bins (kmarg_bins) must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// What the synthetic measures read.
+pub struct SyntheticInput<'a> {
+    /// The original `O`; `None`: every measure is `not_applicable`.
+    pub original: Option<&'a Captured>,
+    /// The release `P` (the columns `O` has).
+    pub released: Option<&'a Captured>,
+    /// The QIs: the apparent match's set `Q`.
+    pub qi: &'a [String],
+    /// Declared kinds (numbers compare as numbers).
+    pub attributes: &'a BTreeMap<String, AttributeSettings>,
+    /// The normalisation of cells.
+    pub norm: &'a Normaliser,
+}
+
+const IDS: [&str; 3] = ["k_marginal", "unique_exact_matches", "apparent_match"];
+
+/// The three measures' results.
+pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<MetricResult> {
+    let ctx = Context {
+        family: "synthetic",
+        scope: Scope { table: "P", quasi_identifiers: input.qi.to_vec(), sensitive: None, attribute: None, subset: None },
+        params: serde_json::to_value(params).unwrap_or(Value::Null),
+    };
+    let all = |status: Status, reason: &'static str| IDS.iter().map(|id| ctx.without_value(id, status, reason)).collect();
+    let (Some(o), Some(p)) = (input.original, input.released) else {
+        return all(Status::NotApplicable, "no_original_table");
+    };
+    let (n_o, n_p) = (o.rows(), p.rows());
+    if n_o == 0 || n_p == 0 {
+        return all(Status::EmptyInput, "empty_input");
+    }
+    let columns: Vec<SynColumn> = columns::common(o, p)
+        .iter()
+        .map(|name| {
+            let settings = input.attributes.get(name).cloned().unwrap_or_default();
+            SynColumn::new(name, o.column(name).expect("common"), p.column(name).expect("common"), settings, input.norm)
+        })
+        .collect();
+    vec![k_marginal_metric(&ctx, &columns, params), exact_matches_metric(&ctx, &columns, n_o, n_p), apparent_match_metric(&ctx, &columns, input.qi, params)]
+}
+
+fn column_missing(ctx: &Context, id: &'static str, name: &str) -> MetricResult {
+    ctx.without_value(id, Status::Error, "column_missing").with_details(json!({ "column": name }))
+}
+
+fn find<'c>(columns: &'c [SynColumn], name: &str) -> Option<&'c SynColumn> {
+    columns.iter().find(|c| c.name == name)
+}
+
+/// `k_marginal` (Sec 2): the grouped score when grouped, else the ungrouped one; both in details.
+fn k_marginal_metric(ctx: &Context, columns: &[SynColumn], params: &SyntheticParams) -> MetricResult {
+    const ID: &str = "k_marginal";
+    let group = match &params.kmarg_group_by {
+        Some(g) => match find(columns, g) {
+            Some(c) => Some(c),
+            None => return column_missing(ctx, ID, g),
+        },
+        None => None,
+    };
+    if let Some(name) = params.kmarg_binned.iter().find(|b| find(columns, b).is_none()) {
+        return column_missing(ctx, ID, name);
+    }
+    if let Some(name) = params.kmarg_binned.iter().find(|b| find(columns, b).is_some_and(|c| !c.numeric)) {
+        return ctx.without_value(ID, Status::Error, "column_not_numeric").with_details(json!({ "column": name }));
+    }
+    let mut marginal: Vec<&SynColumn> =
+        columns.iter().filter(|c| Some(c.name.as_str()) != params.kmarg_group_by.as_deref() && !params.kmarg_exclude.contains(&c.name)).collect();
+    if marginal.is_empty() {
+        return ctx.without_value(ID, Status::NotApplicable, "no_marginal_columns");
+    }
+    marginal.sort_by(|a, b| a.name.cmp(&b.name));
+    let bins = params.kmarg_bins;
+    let mut binned = Vec::new();
+    let marginals: Vec<(String, Marginal)> = marginal
+        .iter()
+        .map(|c| {
+            let distinct_in_o = {
+                let mut seen = vec![false; c.n_values()];
+                c.o.iter().filter(|&&v| c.numbers[v as usize].is_some()).for_each(|&v| seen[v as usize] = true);
+                seen.iter().filter(|&&s| s).count()
+            };
+            let bin = c.numeric && (distinct_in_o > bins as usize || params.kmarg_binned.contains(&c.name));
+            if bin {
+                binned.push(c.name.clone());
+            }
+            (c.name.clone(), if bin { Marginal::binned(c, bins) } else { Marginal::plain(c) })
+        })
+        .collect();
+    let k = kmarginal::k_marginal(&marginals, group.map(|g| kmarginal::Group { o: &g.o, p: &g.p, len: g.n_values() }));
+    let mut groups = k.groups.clone();
+    if let Some(g) = group {
+        groups.sort_by(|a, b| g.order(a.group, b.group));
+    }
+    let details = json!({
+        "score_ungrouped": k.score_ungrouped,
+        "score_grouped": k.score_grouped,
+        "group_by": params.kmarg_group_by,
+        "bins": bins,
+        "binned": binned,
+        "pairs": k.pairs.iter().map(|p| json!({ "columns": p.columns, "l1": p.l1, "l1_grouped": p.l1_grouped })).collect::<Vec<_>>(),
+        "groups": groups.iter().map(|s| json!({ "group": group.and_then(|g| g.labels[s.group as usize].clone()), "rows": s.rows, "score": s.score })).collect::<Vec<_>>(),
+    });
+    ctx.ok(ID, k.score_grouped.unwrap_or(k.score_ungrouped)).with_details(details)
+}
+
+/// `unique_exact_matches` (Sec 3): the share of `O`'s unique records `P` holds, in percent.
+fn exact_matches_metric(ctx: &Context, columns: &[SynColumn], n_o: usize, n_p: usize) -> MetricResult {
+    let m = exact_matches::exact_matches(columns, n_o, n_p);
+    ctx.ok("unique_exact_matches", m.pct_matched).with_details(json!({
+        "unique_target_records": m.unique,
+        "pct_unique": m.pct_unique,
+        "matched": m.matched,
+        "pct_matched": m.pct_matched,
+        "log10_feature_space": m.log10_feature_space,
+        "columns": columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+    }))
+}
+
+/// `apparent_match` (Sec 4): the share of `O`'s records apparently matched, in percent; the
+/// matches (their QI values, rows and match percentage) and the histogram in details.
+fn apparent_match_metric(ctx: &Context, columns: &[SynColumn], qi: &[String], params: &SyntheticParams) -> MetricResult {
+    const ID: &str = "apparent_match";
+    if qi.is_empty() {
+        return ctx.without_value(ID, Status::NotApplicable, "no_quasi_identifiers");
+    }
+    let mut quasi = Vec::new();
+    for name in qi {
+        match find(columns, name) {
+            Some(c) => quasi.push(c),
+            None => return column_missing(ctx, ID, name),
+        }
+    }
+    let rest: Vec<&SynColumn> = columns.iter().filter(|c| !qi.contains(&c.name) && !params.amd_exclude.contains(&c.name)).collect();
+    let n_o = columns[0].o.len();
+    let m = apparent_match::apparent_match(&quasi, &rest, n_o, columns[0].p.len());
+    let mut records = m.matches.clone();
+    records.sort_by(|a, b| quasi.iter().map(|c| c.order(c.o[a.row_o], c.o[b.row_o])).find(|o| o.is_ne()).unwrap_or(std::cmp::Ordering::Equal));
+    let records: Vec<Value> = records
+        .iter()
+        .map(|r| {
+            let values: Vec<Option<&str>> = quasi.iter().map(|c| c.labels[c.o[r.row_o] as usize].as_deref()).collect();
+            json!({ "quasi": values, "row_original": r.row_o + 1, "row_released": r.row_p + 1, "match_pct": r.match_pct })
+        })
+        .collect();
+    ctx.ok(ID, 100.0 * m.matches.len() as f64 / n_o as f64).with_details(json!({
+        "matched": m.matches.len(),
+        "unique_original": m.unique_o,
+        "unique_released": m.unique_p,
+        "compared": rest.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+        "histogram": m.histogram,
+        "records": records,
+    }))
+}

@@ -1,0 +1,236 @@
+//! The synthetic measures compared per distinct value (spec synthetic.md Sec 2-4) against the
+//! worked example of Sec 13 (values obtained by running sdnist 2.4), and their properties: the
+//! order of the rows of either table and the cutting of the release into chunks do not
+//! change them; the report without the setting has none of them.
+
+mod common;
+
+use common::fixture;
+use proptest::prelude::*;
+use pseudolens_core::metric::{MetricResult, Status};
+use pseudolens_core::{Audit, AuditConfig, Original, Report, SyntheticParams, shareable};
+use serde_json::{Value, json};
+
+fn names(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+fn config(params: SyntheticParams) -> AuditConfig {
+    AuditConfig { quasi_identifiers: names(&["SEX", "RACE"]), synthetic: Some(params), ..AuditConfig::default() }
+}
+
+/// Sec 13's settings: AGE binned, grouped by G.
+fn example() -> SyntheticParams {
+    SyntheticParams { kmarg_binned: names(&["AGE"]), kmarg_group_by: Some("G".into()), ..SyntheticParams::default() }
+}
+
+fn audit(o: &[u8], p: &[u8], config: &AuditConfig, chunk: usize) -> Report {
+    let mut original = Original::new(config, None);
+    original.push(o).unwrap();
+    let mut a = Audit::new(config.clone()).unwrap();
+    a.set_original(original.finish().unwrap());
+    for piece in p.chunks(chunk.max(1)) {
+        a.push(piece).unwrap();
+    }
+    a.finish().unwrap()
+}
+
+fn synthetic(report: &Report) -> Vec<MetricResult> {
+    report.metrics.iter().filter(|m| m.family == "synthetic").cloned().collect()
+}
+
+fn metric<'a>(ms: &'a [MetricResult], id: &str) -> &'a MetricResult {
+    ms.iter().find(|m| m.id == id).unwrap_or_else(|| panic!("no {id}"))
+}
+
+/// Sec 15: k-marginal within 1e-6 on the 0-1000 scale.
+#[track_caller]
+fn kmarg_close(got: &Value, expected: f64) {
+    let got = got.as_f64().unwrap_or_else(|| panic!("not a number: {got}"));
+    assert!((got - expected).abs() <= 1e-6, "got {got}, expected {expected}");
+}
+
+fn run(params: SyntheticParams) -> Vec<MetricResult> {
+    synthetic(&audit(&fixture("synthetic/original.csv"), &fixture("synthetic/released.csv"), &config(params), usize::MAX))
+}
+
+#[test]
+fn k_marginal_of_the_worked_example() {
+    let ms = run(example());
+    let k = metric(&ms, "k_marginal");
+    assert_eq!(k.status, Status::Ok);
+    // Grouped by G: overall 541.667, the headline; ungrouped 708.333.
+    kmarg_close(&k.value, 1625.0 / 3.0);
+    kmarg_close(&k.details["score_grouped"], 1625.0 / 3.0);
+    kmarg_close(&k.details["score_ungrouped"], 2125.0 / 3.0);
+    assert_eq!(k.details["binned"], json!(["AGE"]));
+    let l1: Vec<(Value, f64)> = k.details["pairs"].as_array().unwrap().iter().map(|p| (p["columns"].clone(), p["l1"].as_f64().unwrap())).collect();
+    let expected =
+        [(["AGE", "EDU"], 0.75), (["AGE", "RACE"], 1.0), (["AGE", "SEX"], 0.25), (["EDU", "RACE"], 0.75), (["EDU", "SEX"], 0.25), (["RACE", "SEX"], 0.5)];
+    assert_eq!(l1.len(), expected.len());
+    for ((columns, got), (want_columns, want)) in l1.iter().zip(expected) {
+        assert_eq!(*columns, json!(want_columns));
+        assert!((got - want).abs() <= 1e-12, "{columns}: {got} vs {want}");
+    }
+    // Per group: A 333.333, B 83.333.
+    let groups = k.details["groups"].as_array().unwrap();
+    assert_eq!(groups.iter().map(|g| g["group"].clone()).collect::<Vec<_>>(), [json!("A"), json!("B")]);
+    kmarg_close(&groups[0]["score"], 1000.0 / 3.0);
+    kmarg_close(&groups[1]["score"], 250.0 / 3.0);
+    assert_eq!((groups[0]["rows"].as_u64(), groups[1]["rows"].as_u64()), (Some(4), Some(4)));
+}
+
+#[test]
+fn k_marginal_without_binning_or_group() {
+    // Sec 13: AGE has 6 values in O, so the default rule leaves it unbinned: 645.833.
+    let ms = run(SyntheticParams { kmarg_exclude: names(&["G"]), ..SyntheticParams::default() });
+    let k = metric(&ms, "k_marginal");
+    kmarg_close(&k.value, 7750.0 / 12.0);
+    assert_eq!(k.details["score_grouped"], Value::Null);
+    assert_eq!(k.details["binned"], json!([]));
+}
+
+#[test]
+fn unique_exact_matches_of_the_worked_example() {
+    let ms = run(example());
+    let u = metric(&ms, "unique_exact_matches");
+    // 8 unique target records (100 %); 3 matched exactly (rows 1, 3, 6): 37.5 %.
+    assert_eq!(u.value, json!(37.5));
+    assert_eq!((u.details["unique_target_records"].as_u64(), u.details["matched"].as_u64()), (Some(8), Some(3)));
+    assert_eq!(u.details["pct_unique"], json!(100.0));
+}
+
+#[test]
+fn apparent_match_of_the_worked_example() {
+    let ms = run(example());
+    let a = metric(&ms, "apparent_match");
+    // Q = {SEX, RACE}: 3 unique in O, 2 in P, 1 pair (SEX 1, RACE 2), 12.5 % of O; G and EDU
+    // agree, AGE does not (36 vs 35): 66.67 %.
+    assert_eq!(a.value, json!(12.5));
+    assert_eq!(a.details["matched"], json!(1));
+    assert_eq!((a.details["unique_original"].as_u64(), a.details["unique_released"].as_u64()), (Some(3), Some(2)));
+    assert_eq!(a.details["compared"], json!(["G", "EDU", "AGE"]));
+    let record = &a.details["records"][0];
+    assert_eq!(record["quasi"], json!(["1", "2"]));
+    assert_eq!((record["row_original"].as_u64(), record["row_released"].as_u64()), (Some(2), Some(2)));
+    assert!((record["match_pct"].as_f64().unwrap() - 200.0 / 3.0).abs() <= 1e-9);
+    assert_eq!(a.details["histogram"], json!([0, 0, 0, 0, 0, 0, 1, 0, 0, 0]));
+}
+
+#[test]
+fn without_the_setting_the_report_has_no_synthetic_measure_nor_key() {
+    let config = AuditConfig { quasi_identifiers: names(&["SEX", "RACE"]), ..AuditConfig::default() };
+    let report = audit(&fixture("synthetic/original.csv"), &fixture("synthetic/released.csv"), &config, usize::MAX);
+    assert!(synthetic(&report).is_empty());
+    let json = serde_json::to_value(&report).unwrap();
+    assert!(json["params"].get("synthetic").is_none());
+}
+
+#[test]
+fn without_an_original_every_measure_is_not_applicable() {
+    let mut a = Audit::new(config(example())).unwrap();
+    a.push(&fixture("synthetic/released.csv")).unwrap();
+    let ms = synthetic(&a.finish().unwrap());
+    assert_eq!(ms.len(), 3);
+    assert!(ms.iter().all(|m| m.status == Status::NotApplicable && m.reason == Some("no_original_table")));
+}
+
+#[test]
+fn bad_settings_give_clear_results() {
+    let group_missing = run(SyntheticParams { kmarg_group_by: Some("PUMA".into()), ..SyntheticParams::default() });
+    let k = metric(&group_missing, "k_marginal");
+    assert_eq!((k.status, k.reason, &k.details["column"]), (Status::Error, Some("column_missing"), &json!("PUMA")));
+    let not_numeric = run(SyntheticParams { kmarg_binned: names(&["G"]), ..SyntheticParams::default() });
+    assert_eq!(metric(&not_numeric, "k_marginal").reason, Some("column_not_numeric"));
+    let nothing = run(SyntheticParams { kmarg_exclude: names(&["G", "SEX", "RACE", "EDU", "AGE"]), ..SyntheticParams::default() });
+    assert_eq!(metric(&nothing, "k_marginal").reason, Some("no_marginal_columns"));
+    let zero_bins = AuditConfig { synthetic: Some(SyntheticParams { kmarg_bins: 0, ..SyntheticParams::default() }), ..AuditConfig::default() };
+    assert_eq!(Audit::new(zero_bins).err().map(|e| e.code), Some("invalid_synthetic_setting"));
+}
+
+#[test]
+fn the_shareable_report_drops_the_matches_and_small_groups() {
+    let report = audit(&fixture("synthetic/original.csv"), &fixture("synthetic/released.csv"), &config(example()), usize::MAX);
+    let shared = shareable(&report, 5);
+    let ms = synthetic(&shared.report);
+    let a = metric(&ms, "apparent_match");
+    assert!(a.details.get("records").is_none());
+    assert_eq!(metric(&ms, "k_marginal").details["groups"], json!([]));
+}
+
+/// Sorts a table's data rows with `order` (a permutation of them).
+fn reorder(csv: &[u8], order: &[usize]) -> Vec<u8> {
+    let text = std::str::from_utf8(csv).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    let rows: Vec<&str> = lines.collect();
+    let mut out = format!("{header}\n");
+    for &i in order {
+        out.push_str(rows[i % rows.len()]);
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+/// What does not depend on the order of the rows: everything but the matches' row numbers.
+fn invariant(ms: &[MetricResult]) -> Vec<Value> {
+    ms.iter()
+        .map(|m| {
+            let mut d = m.details.clone();
+            if let Some(records) = d.get_mut("records").and_then(Value::as_array_mut) {
+                for r in records.iter_mut() {
+                    r.as_object_mut().unwrap().retain(|k, _| k == "quasi" || k == "match_pct");
+                }
+            }
+            json!([m.id, m.value, d])
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn row_order_and_chunks_do_not_matter(
+        o_order in Just((0..8).collect::<Vec<usize>>()).prop_shuffle(),
+        p_order in Just((0..8).collect::<Vec<usize>>()).prop_shuffle(),
+        chunk in 1usize..64,
+    ) {
+        let config = config(example());
+        let base = invariant(&run(example()));
+        let o = reorder(&fixture("synthetic/original.csv"), &o_order);
+        let p = reorder(&fixture("synthetic/released.csv"), &p_order);
+        let got = invariant(&synthetic(&audit(&o, &p, &config, chunk)));
+        prop_assert_eq!(got, base);
+    }
+
+    #[test]
+    fn scores_stay_in_their_bounds_and_serialize_round_trip(
+        o in proptest::collection::vec((0u8..3, 0u8..4, 0u8..30), 1..40),
+        p in proptest::collection::vec((0u8..3, 0u8..4, 0u8..30), 1..40),
+        group in any::<bool>(),
+    ) {
+        let csv = |rows: &[(u8, u8, u8)]| {
+            let mut s = String::from("G,SEX,RACE,EDU,AGE\n");
+            for (i, &(a, b, c)) in rows.iter().enumerate() {
+                s.push_str(&format!("{},{a},{b},{},{c}\n", if i % 2 == 0 { "A" } else { "B" }, i % 3));
+            }
+            s.into_bytes()
+        };
+        let params = SyntheticParams { kmarg_group_by: group.then(|| "G".to_string()), kmarg_bins: 5, ..SyntheticParams::default() };
+        let report = audit(&csv(&o), &csv(&p), &config(params), usize::MAX);
+        let ms = synthetic(&report);
+        let k = metric(&ms, "k_marginal");
+        for score in [&k.value, &k.details["score_ungrouped"]].into_iter().chain(k.details["groups"].as_array().unwrap().iter().map(|g| &g["score"])) {
+            let s = score.as_f64().unwrap();
+            prop_assert!((-1e-9..=1000.0 + 1e-9).contains(&s), "score {}", s);
+        }
+        for id in ["unique_exact_matches", "apparent_match"] {
+            let v = metric(&ms, id).value.as_f64().unwrap();
+            prop_assert!((0.0..=100.0).contains(&v));
+        }
+        let json = serde_json::to_string(&report.params).unwrap();
+        let back: AuditConfig = serde_json::from_str(&json).unwrap();
+        prop_assert_eq!(back, report.params);
+    }
+}
