@@ -91,6 +91,8 @@ def cli_best(result):
 def agree(name, cli, peer):
     """Both best nodes the same (levels, records suppressed, classes, k; the loss to 1e-9):
     the line to print, or exit 1 with both."""
+    if cli is None and peer is None:
+        sys.exit("%s: no node is feasible for either (the bench needs one: more rows)" % name)
     same = (cli is not None and peer is not None and cli["levels"] == peer["levels"]
             and all(cli[f] == peer[f] for f in ("records_suppressed", "classes", "k"))
             and abs(cli["loss"] - peer["loss"]) <= 1e-9)
