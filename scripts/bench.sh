@@ -28,7 +28,14 @@
 # --wildcard runs bench/wildcard.py alone: `audit --missing wildcard` against `--missing ordinary`
 # on an Adult-like table of ROWS rows (default here 200,000) with its sensitive column, and on
 # a copy with 1 % of the QI cells blank, medians of BENCH_RUNS (default 5), and the ratios.
-# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard]
+# The native run then benches protect (issue 38; bench/protect.py): the whole `pseudolens
+# protect` search on the Adult-like table (its first 4 QIs, age in bands of 5/10/20, k 10, 1 %
+# suppression) against polars evaluating the same lattice node by node
+# (bench/protect_polars.py; both must find the same best node, else the bench fails), applying
+# and writing the release (--out) against the first audit, and the search on ARX's Adult with
+# ARX's hierarchies (shared/data/adult); medians of BENCH_RUNS, bench-out/protect-bench.json.
+# Polars (PyPI `polars`, pinned) is installed into bench-out/venv. --protect runs it alone.
+# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect]
 #        (ROWS default 1,000,000)
 source "$(dirname "$0")/lib.sh"
 ROWS=1000000
@@ -37,6 +44,7 @@ NATIVE=1
 THROUGHPUT=
 BIG=
 WILDCARD=
+PROTECT=
 ROWS_GIVEN=
 for arg in "$@"; do
   case $arg in
@@ -45,12 +53,14 @@ for arg in "$@"; do
     --browser-throughput) THROUGHPUT=1 ;;
     --browser-big) BIG=1 NATIVE= ;;
     --wildcard) WILDCARD=1 ;;
-    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard]" >&2; exit 2 ;;
+    --protect) PROTECT=1 ;;
+    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect]" >&2; exit 2 ;;
     *) ROWS=$arg ROWS_GIVEN=1 ;;
   esac
 done
 DUCKDB_VERSION=2.0.0
 DUCKDB_WASM_VERSION=1.32.0
+POLARS_VERSION=2.1.0
 GEN=$ROOT/../shared/bench/gen.py
 [ -f "$GEN" ] || { echo "missing $GEN (the shared/ folder beside the repository)" >&2; exit 1; }
 
@@ -69,6 +79,15 @@ ensure_duckdb() {
     step "installing duckdb $DUCKDB_VERSION into bench-out/venv (benchmark only)"
     [ -x "$py" ] || python3 -m venv bench-out/venv
     "$py" -m pip install --quiet --disable-pip-version-check "duckdb==$DUCKDB_VERSION"
+  fi
+}
+
+ensure_polars() {
+  local py=bench-out/venv/bin/python
+  if ! "$py" -c "import polars, sys; sys.exit(polars.__version__ != '$POLARS_VERSION')" 2>/dev/null; then
+    step "installing polars $POLARS_VERSION into bench-out/venv (benchmark only)"
+    [ -x "$py" ] || python3 -m venv bench-out/venv
+    "$py" -m pip install --quiet --disable-pip-version-check "polars==$POLARS_VERSION"
   fi
 }
 
@@ -97,12 +116,29 @@ json.dump({"args": args, "line": line, "bytes": os.path.getsize(path)}, open(pat
 PY
 }
 
+# Protect (issue 38): the search against polars node by node, apply + write, ARX's Adult.
+bench_protect() {
+  ensure_polars
+  mkdir -p bench-out
+  ensure_table "adult-$ROWS.csv" --rows "$ROWS" --seed 1 --qis 8
+  step "pseudolens protect vs polars node by node, $ROWS rows, ${BENCH_RUNS:-5} runs"
+  bench-out/venv/bin/python bench/protect.py --table "bench-out/adult-$ROWS.csv" --runs "${BENCH_RUNS:-5}" \
+    --out bench-out --cli target/release/pseudolens --adult "$ROOT/../shared/data/adult"
+}
+
+if [ -n "$PROTECT" ]; then
+  build_cli
+  bench_protect
+  exit 0
+fi
+
 if [ -n "$NATIVE" ]; then
   build_cli
   ensure_duckdb
   step "pseudolens CLI vs DuckDB native, $ROWS rows"
   bench-out/venv/bin/python bench/compare.py --rows "$ROWS" --runs "${BENCH_RUNS:-5}" \
     --out bench-out --cli target/release/pseudolens --gen "$GEN"
+  bench_protect
 fi
 
 [ -n "$BROWSER$THROUGHPUT$BIG" ] || exit 0

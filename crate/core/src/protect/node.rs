@@ -132,31 +132,38 @@ pub(super) fn grouped(base: &Base, ladders: &[BuiltLadder], levels: &[usize], de
     let active: Vec<usize> = (0..ladders.len()).filter(|&a| levels[a] + 1 < ladders[a].height()).collect();
     let radix = |a: usize| ladders[a].levels[levels[a]].texts.len() as u64;
     let product = active.iter().try_fold(1u64, |p, &a| p.checked_mul(radix(a)));
-    let key = |i: usize| active.iter().fold(0u64, |k, &a| k * radix(a) + u64::from(ladders[a].levels[levels[a]].map[base.class_codes[a][i] as usize]));
+    let Some(p) = product else {
+        return refined(base, ladders, levels, &active, vec![0u32; c0]);
+    };
+    // Each class's key, a QI (a column) at a time.
+    let mut keys = vec![0u64; c0];
+    for &a in &active {
+        let (r, labels) = (radix(a), &ladders[a].levels[levels[a]].map);
+        for (k, &code) in keys.iter_mut().zip(&base.class_codes[a]) {
+            *k = *k * r + u64::from(labels[code as usize]);
+        }
+    }
     let mut group = vec![0u32; c0];
-    match product {
-        Some(p) if p <= dense => {
-            let mut ids = vec![u32::MAX; p as usize];
-            let mut next = 0u32;
-            for (i, g) in group.iter_mut().enumerate() {
-                let id = &mut ids[key(i) as usize];
-                if *id == u32::MAX {
-                    *id = next;
-                    next += 1;
-                }
-                *g = *id;
+    if p <= dense {
+        let mut ids = vec![u32::MAX; p as usize];
+        let mut next = 0u32;
+        for (g, &k) in group.iter_mut().zip(&keys) {
+            let id = &mut ids[k as usize];
+            if *id == u32::MAX {
+                *id = next;
+                next += 1;
             }
-            (group, next as usize)
+            *g = *id;
         }
-        Some(_) => {
-            let mut ids: Map<u64, u32> = map();
-            for (i, g) in group.iter_mut().enumerate() {
-                let next = ids.len() as u32;
-                *g = *ids.entry(key(i)).or_insert(next);
-            }
-            (group, ids.len())
+        (group, next as usize)
+    } else {
+        let mut ids: Map<u64, u32> = map();
+        ids.reserve(c0);
+        for (g, &k) in group.iter_mut().zip(&keys) {
+            let next = ids.len() as u32;
+            *g = *ids.entry(k).or_insert(next);
         }
-        None => refined(base, ladders, levels, &active, group),
+        (group, ids.len())
     }
 }
 
