@@ -16,7 +16,7 @@
 # headless Chromium against `pseudolens bench part`, the same calls natively, one core each;
 # prints the ratios and writes bench-out/engine-bench.json. Then protect's search of ARX's Adult
 # with its eight hierarchies in wasm (tests/bench/protect.bench.ts, issue 38: at most 1 s) beside
-# the CLI's whole command; writes bench-out/protect-bench.json. --browser-only runs the browser
+# the CLI's whole command; writes bench-out/protect-wasm-bench.json. --browser-only runs the browser
 # part alone (generating the two tables if missing).
 # --browser-throughput adds the older benchmark: the native CLI and the worker in headless
 # Chromium on the CLI's own generated table (5 QIs; 8 QIs; 5 QIs + 2 SAs; the utility pass).
@@ -176,8 +176,8 @@ if [ -n "$BROWSER" ]; then
   grep -q "1 passed" bench-out/engine-bench.log
   step "protect: the full search of Adult with ARX's hierarchies in wasm (headless Chromium), ${BENCH_RUNS:-5} runs"
   npx playwright test -c tests/bench/protect.config.ts --reporter=line 2>&1 \
-    | grep --line-buffered -vE "^(npm warn|\[WebServer\] npm warn)" | tee bench-out/protect-bench.log
-  grep -q "1 passed" bench-out/protect-bench.log
+    | grep --line-buffered -vE "^(npm warn|\[WebServer\] npm warn)" | tee bench-out/protect-wasm-bench.log
+  grep -q "1 passed" bench-out/protect-wasm-bench.log
 fi
 
 [ -n "$THROUGHPUT" ] || exit 0

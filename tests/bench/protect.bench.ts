@@ -5,7 +5,7 @@
 // suppressed) and searches the whole lattice, BENCH_RUNS times after `warm_up`; the
 // preparation (ladders built and checked, the level-0 classes) and the search are timed apart.
 // Beside it, the native CLI's whole command on the same settings (read included). Medians;
-// prints one table and writes bench-out/protect-bench.json. Run by `scripts/bench.sh --browser`
+// prints one table and writes bench-out/protect-wasm-bench.json. Run by `scripts/bench.sh --browser`
 // (not a test).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -95,7 +95,7 @@ test('protect: the full search of Adult in wasm', async ({ browser }) => {
     ].join('\n'),
   );
   writeFileSync(
-    join(OUT, 'protect-bench.json'),
+    join(OUT, 'protect-wasm-bench.json'),
     JSON.stringify({ date: new Date().toISOString(), runs: RUNS, wasm: w, cli, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadAtEnd }, null, 2),
   );
 });
