@@ -23,6 +23,9 @@ export function forgetWhyNotKept(): void {
   notKept = null;
 }
 
+/** Whether the released file was found not to be keepable (it is streamed at every audit). */
+export const foundNotKeepable = (): boolean => notKept !== null;
+
 /**
  * The report of `config` on the released file, held in the engine: an audit of the kept table
  * (read now, in parallel, when `mayRead` and it is not kept yet), else a streaming read of the

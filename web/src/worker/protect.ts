@@ -9,10 +9,11 @@ import { Audit, type Protecting } from '../../pkg/pseudolens_wasm.js';
 import type { LadderView, NodeView, ProtectParams } from '../shared/contract';
 import { assertNever, type ProtectRequest, type Source } from '../shared/protocol';
 import { toWireError, type AuditConfig, type MetricResult, type Report, type WireError } from '../shared/report';
+import { foundNotKeepable } from './audit-release';
 import { loadWasm } from './engine';
 import { keep, kept } from './kept-table';
 import { withAuditProgress } from './progress';
-import { asBlob, newRelease } from './released';
+import { asBlob, newRelease, released } from './released';
 import { post } from './scope';
 import { shareableOf } from './shareable';
 
@@ -28,9 +29,10 @@ function error(code: string, message: string): WireError {
 
 /** The kept table, read again from `source` when this worker holds none (a restarted worker). */
 async function keptTable(id: number, source: Source, config: AuditConfig) {
-  if (!kept) {
+  // A file found not keepable is not read again for nothing (nor its count of reads reset).
+  if (!kept && !foundNotKeepable()) {
     // A restarted worker knows nothing of the file yet: its format and sheet first.
-    await newRelease(source);
+    if (released.fileReads === 0) await newRelease(source);
     await keep(id, asBlob(source), config);
   }
   if (!kept) throw error('not_kept', 'The file could not be kept in memory (UTF-16 text, or a problem in a part), which protect needs.');
