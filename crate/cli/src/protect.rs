@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use pseudolens_core::{AuditConfig, Criteria, DateLevel, Ladder, Objective, ProtectParams, Protector, Suppressed, Table};
+use pseudolens_core::{AuditConfig, DateLevel, Ladder, Objective, ProtectParams, Protector, Suppressed, Table};
 use pseudolens_native::{Files, SidePaths};
 
 use crate::progress::FileBytes;
@@ -19,8 +19,13 @@ pub struct ProtectArgs {
     /// The table to protect (the original): a CSV, Parquet or .xlsx file, read once and kept
     /// in memory.
     file: PathBuf,
-    /// Quasi-identifier columns, comma-separated.
-    #[arg(long, value_delimiter = ',', required = true)]
+    /// A settings file (the page's "Download settings", or `audit`'s): the audit settings the
+    /// file is read with, its QIs and sensitive columns, and its `protect` (ladders, criteria,
+    /// node); the flags given override it.
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
+    /// Quasi-identifier columns, comma-separated (required unless --settings names them).
+    #[arg(long, value_delimiter = ',', required_unless_present = "settings")]
     qi: Vec<String>,
     /// Sensitive columns of the criteria l and t, comma-separated.
     #[arg(long, value_delimiter = ',')]
@@ -37,9 +42,10 @@ pub struct ProtectArgs {
     /// The largest average re-identification risk (classes over records kept), in (0, 1].
     #[arg(long, value_parser = unit)]
     max_average_risk: Option<f64>,
-    /// The share of the records in scope that may be suppressed, a fraction in [0, 1].
-    #[arg(long, value_parser = unit, default_value_t = 0.0)]
-    max_suppression: f64,
+    /// The share of the records in scope that may be suppressed, a fraction in [0, 1]
+    /// (default 0).
+    #[arg(long, value_parser = unit)]
+    max_suppression: Option<f64>,
     /// An ARX hierarchy for a quasi-identifier: QI=FILE (one row per value, its label per
     /// level; `;` or `,` delimited). Repeat for several.
     #[arg(long, value_name = "QI=FILE", value_parser = pair)]
@@ -54,22 +60,22 @@ pub struct ProtectArgs {
     /// Kept prefix lengths: QI=N1,N2 (decreasing). Repeat for several.
     #[arg(long, value_name = "QI=N1,N2,...", value_parser = prefix)]
     prefix: Vec<(String, Ladder)>,
-    /// What orders the feasible nodes.
-    #[arg(long, value_enum, default_value = "loss")]
-    objective: ObjectiveArg,
+    /// What orders the feasible nodes (default loss).
+    #[arg(long, value_enum)]
+    objective: Option<ObjectiveArg>,
     /// The node to apply instead of the best: QI=LEVEL,QI=LEVEL (a QI not named: level 0).
     #[arg(long, value_name = "QI=LEVEL,...", value_delimiter = ',', value_parser = level)]
     node: Vec<(String, usize)>,
-    /// What the release does with the records of the violating classes.
-    #[arg(long, value_enum, default_value = "remove")]
-    suppressed: SuppressedArg,
+    /// What the release does with the records of the violating classes (default remove).
+    #[arg(long, value_enum)]
+    suppressed: Option<SuppressedArg>,
     /// Blank quasi-identifier cells: ordinary (a value like any other) or drop (the records
-    /// leave the scope and the release).
-    #[arg(long, value_enum, default_value = "ordinary")]
-    missing: MissingArg,
-    /// The most nodes the lattice may have.
-    #[arg(long, default_value_t = pseudolens_core::protect::DEFAULT_MAX_NODES)]
-    max_nodes: u64,
+    /// leave the scope and the release); default ordinary.
+    #[arg(long, value_enum)]
+    missing: Option<MissingArg>,
+    /// The most nodes the lattice may have (default 1,000,000).
+    #[arg(long)]
+    max_nodes: Option<u64>,
     /// Write the release here (CSV) and audit it; without it the search only reports.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -154,56 +160,66 @@ fn level(s: &str) -> Result<(String, usize), String> {
 }
 
 impl ProtectArgs {
-    /// The settings of the search, the hierarchy files read.
-    fn params(&self) -> Result<ProtectParams, Failure> {
-        let mut ladders = BTreeMap::new();
+    /// The audit settings the table is read with, and its release audited with: the settings
+    /// file's (or the defaults), then the QIs, sensitive columns, policy and delimiter given.
+    fn config(&self) -> Result<AuditConfig, Failure> {
+        let mut c = match &self.settings {
+            Some(path) => crate::settings::settings_file(path)?,
+            None => AuditConfig::default(),
+        };
+        if !self.qi.is_empty() {
+            c.quasi_identifiers = self.qi.clone();
+        }
+        if !self.sensitive.is_empty() {
+            c.sensitive = self.sensitive.clone();
+        }
+        if let Some(m) = self.missing {
+            c.missing_policy = match m {
+                MissingArg::Ordinary => pseudolens_core::MissingPolicy::Ordinary,
+                MissingArg::Drop => pseudolens_core::MissingPolicy::Drop,
+            };
+        }
+        if self.delimiter.is_some() {
+            c.delimiter = self.delimiter.clone();
+        }
+        Ok(c)
+    }
+
+    /// The settings of the search: the protection of `config` (its `protect`), then the
+    /// ladders (the hierarchy files read), criteria and choices given as flags.
+    fn params(&self, config: &AuditConfig) -> Result<ProtectParams, Failure> {
+        let mut p = config.protect_params();
+        let mut given = BTreeMap::new();
         for (qi, path) in &self.hierarchy {
             let csv = std::fs::read_to_string(path).map_err(io_err(Path::new(path)))?;
-            ladders.insert(qi.clone(), Ladder::Hierarchy { csv });
+            given.insert(qi.clone(), Ladder::Hierarchy { csv });
         }
         for (qi, ladder) in self.bands.iter().chain(&self.dates).chain(&self.prefix) {
-            if ladders.insert(qi.clone(), ladder.clone()).is_some() {
+            if given.insert(qi.clone(), ladder.clone()).is_some() {
                 return Err(Failure::Audit(pseudolens_core::Error::config("ladder_given_twice", format!("two ladders are given for \"{qi}\"")).in_column(qi)));
             }
         }
-        Ok(ProtectParams {
-            quasi_identifiers: self.qi.clone(),
-            sensitive: self.sensitive.clone(),
-            ladders,
-            criteria: Criteria { k: self.k, l: self.l, t: self.t, average_risk: self.max_average_risk, ..Criteria::default() },
-            suppression_limit: self.max_suppression,
-            objective: match self.objective {
+        p.ladders.extend(given);
+        let c = &mut p.criteria;
+        (c.k, c.l, c.t, c.average_risk) = (self.k.or(c.k), self.l.or(c.l), self.t.or(c.t), self.max_average_risk.or(c.average_risk));
+        p.suppression_limit = self.max_suppression.unwrap_or(p.suppression_limit);
+        if let Some(o) = self.objective {
+            p.objective = match o {
                 ObjectiveArg::Loss => Objective::Loss,
                 ObjectiveArg::Discernibility => Objective::Discernibility,
-            },
-            suppressed: match self.suppressed {
+            };
+        }
+        if let Some(s) = self.suppressed {
+            p.suppressed = match s {
                 SuppressedArg::Remove => Suppressed::Remove,
                 SuppressedArg::Star => Suppressed::Star,
-            },
-            missing_policy: self.missing_policy(),
-            max_nodes: self.max_nodes,
-            node: (!self.node.is_empty()).then(|| self.node.iter().cloned().collect()),
-            ..ProtectParams::default()
-        })
-    }
-
-    fn missing_policy(&self) -> pseudolens_core::MissingPolicy {
-        match self.missing {
-            MissingArg::Ordinary => pseudolens_core::MissingPolicy::Ordinary,
-            MissingArg::Drop => pseudolens_core::MissingPolicy::Drop,
+            };
         }
-    }
-
-    /// The audit settings the table is read with, and its release audited with: the QIs and
-    /// sensitive columns (which keep every value), the policy, the delimiter.
-    fn config(&self) -> AuditConfig {
-        AuditConfig {
-            quasi_identifiers: self.qi.clone(),
-            sensitive: self.sensitive.clone(),
-            missing_policy: self.missing_policy(),
-            delimiter: self.delimiter.clone(),
-            ..AuditConfig::default()
+        p.max_nodes = self.max_nodes.unwrap_or(p.max_nodes);
+        if !self.node.is_empty() {
+            p.node = Some(self.node.iter().cloned().collect());
         }
+        Ok(p)
     }
 }
 
@@ -211,8 +227,8 @@ impl ProtectArgs {
 /// writes the release and checks its audit against the prediction. No feasible node is a
 /// result (said on standard error), not an error.
 pub fn protect<W: Write>(args: &ProtectArgs, out: &mut W) -> Result<(), Failure> {
-    let params = args.params()?;
-    let config = args.config();
+    let config = args.config()?;
+    let params = args.params(&config)?;
     let threads = crate::read::use_threads(args.threads);
     let (files, table, protector, search) = crate::progress::shown(args.progress, || -> Result<_, Failure> {
         let files = Files::read(&config, SidePaths::default(), threads, args.sheet.clone(), &FileBytes)?;

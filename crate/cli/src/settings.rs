@@ -757,7 +757,7 @@ fn set<T>(field: &mut T, flag: Option<T>) {
 }
 
 /// `--settings FILE`: an [`AuditConfig`] in its JSON form; a key it does not know is an error.
-fn settings_file(path: &Path) -> Result<AuditConfig, Failure> {
+pub fn settings_file(path: &Path) -> Result<AuditConfig, Failure> {
     let text = std::fs::read_to_string(path).map_err(io_err(path))?;
     serde_json::from_str(&text).map_err(|e| Failure::Io(format!("{}: not a settings file: {e}", path.display())))
 }

@@ -109,6 +109,36 @@ fn a_node_chosen_by_hand_is_written_with_stars_and_its_audit_checked() {
 }
 
 #[test]
+fn a_settings_file_gives_the_qis_ladders_criteria_and_node_and_flags_override_it() {
+    let table = temp("settings.csv", GP1);
+    let settings = temp(
+        "settings.json",
+        r#"{"quasi_identifiers": ["age", "zip", "sex"], "protect": {"ladders": {"age": {"kind": "bands", "widths": [10, 20]},
+            "zip": {"kind": "prefix", "lengths": [4, 3]}}, "criteria": {"k": 2}, "suppression_limit": 0.25}}"#,
+    );
+    let (path, file) = (table.to_str().unwrap(), settings.to_str().unwrap());
+    let json = |more: &[&str]| -> Value {
+        let o = run(&[&[path, "--settings", file, "--json"], more].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    // The same result as the flags of G-P1's row 2.
+    let (flags, _) = gp1(path, &["--k", "2", "--max-suppression", "0.25"]);
+    assert_eq!(json(&[]), flags);
+    // A flag overrides the file's value: row 1 (no suppression).
+    let (row1, _) = gp1(path, &["--k", "2"]);
+    assert_eq!(json(&["--max-suppression", "0"]), row1);
+    // The file's node is the one written.
+    let with_node = temp("node.json", &std::fs::read_to_string(&settings).unwrap().replace(r#""criteria""#, r#""node": {"age": 1, "zip": 1}, "criteria""#));
+    let out = std::env::temp_dir().join(format!("pseudolens-protect-{}-settings-out.csv", std::process::id()));
+    let o = run(&[path, "--settings", with_node.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success() && stderr(&o).contains("(node age=1,zip=1,sex=0)"), "{}", stderr(&o));
+    for f in [table, settings, with_node, out] {
+        std::fs::remove_file(f).unwrap();
+    }
+}
+
+#[test]
 fn bad_input_names_what_is_wrong_and_bad_usage_exits_2() {
     let table = temp("bad.csv", "c,d\n1,0\n2,1\n3,x\n");
     let path = table.to_str().unwrap();

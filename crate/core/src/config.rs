@@ -18,6 +18,7 @@ use crate::ingest::cell::{DEFAULT_MISSING_TOKENS, Normaliser};
 use crate::ingest::encoding::Encoding;
 use crate::ingest::reader::{CsvOptions, Ragged};
 use crate::interval::CiParams;
+use crate::protect::{ProtectParams, ProtectSettings};
 use crate::synthetic::SyntheticParams;
 use crate::table::classes::MissingPolicy;
 use crate::table::read::ReadSettings;
@@ -119,6 +120,12 @@ pub struct AuditConfig {
     /// when set; they need the original table. Left out of the report's settings when unset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub synthetic: Option<SyntheticParams>,
+    /// The protection chosen for this table (protect.md; issue 38): its ladders, criteria and
+    /// node, carried by the settings file and the link for `pseudolens protect --settings` and
+    /// the page's "Make a safe release"; the audit does not run it. Left out of the report's
+    /// settings when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protect: Option<ProtectSettings>,
     /// k-map and delta-presence (peer-measures.md Sec 3, 4): `k_map`, `k_map_alpha`,
     /// `k_map_estimator`, `delta_min`, `delta_max`.
     #[serde(flatten)]
@@ -187,6 +194,7 @@ impl Default for AuditConfig {
             advice: None,
             attacks: None,
             synthetic: None,
+            protect: None,
             kmap: KMapParams::default(),
             hipaa: false,
             suda: SudaParams::default(),
@@ -215,6 +223,26 @@ impl AuditConfig {
             },
             kmap: self.kmap,
             ci: self.ci,
+        }
+    }
+
+    /// The settings of a protect search of this table: its QIs, sensitive columns, policies
+    /// and `tau`, with the protection of `protect` (its defaults when unset).
+    pub fn protect_params(&self) -> ProtectParams {
+        let p = self.protect.clone().unwrap_or_default();
+        ProtectParams {
+            quasi_identifiers: self.quasi_identifiers.clone(),
+            sensitive: self.sensitive.clone(),
+            ladders: p.ladders,
+            criteria: p.criteria,
+            suppression_limit: p.suppression_limit,
+            objective: p.objective,
+            suppressed: p.suppressed,
+            max_nodes: p.max_nodes,
+            missing_policy: self.missing_policy,
+            exclude_suppressed_rows: self.exclude_suppressed_rows,
+            risk_threshold: self.threshold,
+            node: p.node,
         }
     }
 

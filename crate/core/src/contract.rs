@@ -47,7 +47,7 @@ fn contract() -> String {
     use crate::ingest::reader::{InputFacts, Probe, Ragged};
     use crate::metric::{MetricResult, Scope, Status};
     use crate::protect::view::{LabelCount, LadderView, LevelView, NodeView};
-    use crate::protect::{Criteria, DateLevel, Figures, Ladder, Objective, ProtectParams, Suppressed};
+    use crate::protect::{Criteria, DateLevel, Figures, Ladder, Objective, ProtectParams, ProtectSettings, Suppressed};
     use crate::report::{ReadPath, Report, Warning};
     use crate::synthetic::SyntheticParams;
     use crate::table::classes::MissingPolicy;
@@ -108,6 +108,7 @@ fn contract() -> String {
         Probe,
         Extracted,
         ProtectParams,
+        ProtectSettings,
         Criteria,
         Ladder,
         DateLevel,

@@ -89,7 +89,7 @@ pub use ingest::cells::{CellBatch, CellReader};
 pub use ingest::encoding::Encoding;
 pub use ingest::format::Format;
 pub use ingest::reader::{CsvOptions, InputFacts, PartBounds, Probe, Ragged, Reader, Span};
-pub use protect::{Criteria, DateLevel, Ladder, Objective, ProtectParams, Protector, Release, Suppressed, protect, release_csv};
+pub use protect::{Criteria, DateLevel, Ladder, Objective, ProtectParams, ProtectSettings, Protector, Release, Suppressed, protect, release_csv};
 pub use release::{check_release, release_config};
 pub use report::{ReadPath, Report, Warning};
 pub use sample::{BENCH_QIS, bench_table, hospital_sample};

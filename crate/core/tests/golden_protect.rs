@@ -134,3 +134,29 @@ fn g_p1_ladders_in_arx_layout() {
     assert_eq!(age.lines().count(), 11);
     assert_eq!(p.ladders[1].to_arx_csv().lines().next(), Some("10489;1048*;104**;*"));
 }
+
+#[test]
+fn a_settings_file_carries_the_protection_and_gives_the_search_its_params() {
+    let text = r#"{
+        "quasi_identifiers": ["age", "zip", "sex"],
+        "threshold": 0.1,
+        "protect": {
+            "ladders": {"age": {"kind": "bands", "widths": [10, 20]}, "zip": {"kind": "prefix", "lengths": [4, 3]}},
+            "criteria": {"k": 2},
+            "suppression_limit": 0.25,
+            "node": {"age": 2, "zip": 1}
+        }
+    }"#;
+    let config: AuditConfig = serde_json::from_str(text).unwrap();
+    let p = config.protect_params();
+    let want = ProtectParams { risk_threshold: 0.1, node: Some(BTreeMap::from([("age".into(), 2), ("zip".into(), 1)])), ..params(2, None, 0.25) };
+    assert_eq!(p, want);
+    // The settings written again read back the same, and a key protect does not know is refused.
+    let back: AuditConfig = serde_json::from_str(&serde_json::to_string(&config).unwrap()).unwrap();
+    assert_eq!(back, config);
+    assert!(serde_json::from_str::<AuditConfig>(r#"{"protect": {"criteria": {"k": 2}, "supression_limit": 0.1}}"#).is_err());
+    // Without it, nothing is written and the search gets protect's defaults.
+    let plain = AuditConfig { quasi_identifiers: vec!["age".into()], ..AuditConfig::default() };
+    assert!(!serde_json::to_string(&plain).unwrap().contains("protect"));
+    assert_eq!(plain.protect_params().criteria, ProtectParams::default().criteria);
+}

@@ -134,6 +134,13 @@ attacks: AttackParams | null,
  */
 synthetic?: SyntheticParams | null, 
 /**
+ * The protection chosen for this table (protect.md; issue 38): its ladders, criteria and
+ * node, carried by the settings file and the link for `pseudolens protect --settings` and
+ * the page's "Make a safe release"; the audit does not run it. Left out of the report's
+ * settings when unset.
+ */
+protect?: ProtectSettings | null, 
+/**
  * The HIPAA Safe Harbor checklist (the `hipaa_safe_harbor` metric), when set.
  */
 hipaa: boolean, 
@@ -1098,6 +1105,36 @@ exclude_suppressed_rows: boolean,
 risk_threshold: number, 
 /**
  * The node to apply, `{qi: level}` (a QI not named: level 0); `None`: the best node.
+ */
+node: { [key in string]: number } | null, };
+
+export type ProtectSettings = { 
+/**
+ * The ladder of each QI; a QI without one gets (value, `*`).
+ */
+ladders: { [key in string]: Ladder }, 
+/**
+ * The criteria.
+ */
+criteria: Criteria, 
+/**
+ * `s_max`, in `[0, 1]`.
+ */
+suppression_limit: number, 
+/**
+ * What orders the feasible nodes.
+ */
+objective: Objective, 
+/**
+ * What the release does with suppressed records.
+ */
+suppressed: Suppressed, 
+/**
+ * The most nodes the lattice may have.
+ */
+max_nodes: number, 
+/**
+ * The node chosen, `{qi: level}`; `None`: the best node.
  */
 node: { [key in string]: number } | null, };
 

@@ -28,7 +28,7 @@ pub use apply::{Release, Suppressed};
 pub use labels::DateLevel;
 pub use ladder::{BuiltLadder, ColumnReading, Ladder};
 pub use node::Figures;
-pub use params::{Criteria, DEFAULT_MAX_NODES, PRESETS, Preset, ProtectParams, TDistance};
+pub use params::{Criteria, DEFAULT_MAX_NODES, PRESETS, Preset, ProtectParams, ProtectSettings, TDistance};
 pub use propose::propose;
 pub use search::{Objective, Search};
 pub use view::{LadderView, NodeView};

@@ -83,6 +83,46 @@ impl Default for ProtectParams {
     }
 }
 
+/// The protection chosen for a table as a settings file and a link carry it (issue 38,
+/// Deliver 5; `AuditConfig::protect`): what [`ProtectParams`] holds beyond the audit's own
+/// settings, from which the QIs, the sensitive columns, the missing-value policy and `tau` come
+/// (`AuditConfig::protect_params`). Hierarchy ladders hold values of the data: a link leaves
+/// them out (the page), the settings file keeps them.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ProtectSettings {
+    /// The ladder of each QI; a QI without one gets (value, `*`).
+    pub ladders: BTreeMap<String, Ladder>,
+    /// The criteria.
+    pub criteria: Criteria,
+    /// `s_max`, in `[0, 1]`.
+    pub suppression_limit: f64,
+    /// What orders the feasible nodes.
+    pub objective: Objective,
+    /// What the release does with suppressed records.
+    pub suppressed: Suppressed,
+    /// The most nodes the lattice may have.
+    pub max_nodes: u64,
+    /// The node chosen, `{qi: level}`; `None`: the best node.
+    pub node: Option<BTreeMap<String, usize>>,
+}
+
+impl Default for ProtectSettings {
+    fn default() -> Self {
+        let p = ProtectParams::default();
+        ProtectSettings {
+            ladders: p.ladders,
+            criteria: p.criteria,
+            suppression_limit: p.suppression_limit,
+            objective: p.objective,
+            suppressed: p.suppressed,
+            max_nodes: p.max_nodes,
+            node: p.node,
+        }
+    }
+}
+
 /// A preset of criteria and suppression limit that a front end offers.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Preset {
