@@ -4,7 +4,20 @@
 
 import { describe, expect, it } from 'vitest';
 import type { LadderView } from '../../web/src/shared/contract';
-import { adviceLadder, auditHeadline, ladderOf, ladderText, levelsOf, nodeWords, protectionReport, protectParams } from '../../web/src/shared/protect-data';
+import {
+  adviceLadder,
+  auditHeadline,
+  ladderOf,
+  ladderText,
+  levelsOf,
+  nodeWords,
+  protectForm,
+  protectionReport,
+  protectParams,
+  protectSettings,
+} from '../../web/src/shared/protect-data';
+import { linkSettings } from '../../web/src/setup/settings-share';
+import type { AuditConfig } from '../../web/src/shared/report';
 import { report, result } from './fixtures';
 import type { Effect } from '../../web/src/shared/advice-data';
 
@@ -67,5 +80,42 @@ describe('protect form', () => {
     );
     expect(doc.written).toEqual({ levels: { age: 1, zip: 2 }, labels: { age: 'bands of 10', zip: '*' }, feasible: true, predicted: figures });
     expect([doc.before, doc.after].map((h) => (h as { verdict: string }).verdict)).toEqual(['red', 'green']);
+  });
+});
+
+describe('protect settings', () => {
+  const params = protectParams(
+    ['age', 'zip', 'ward'],
+    [],
+    { age: { kind: 'bands', text: '10,20' }, zip: { kind: 'prefix', text: '4,3' }, ward: { kind: 'hierarchy', text: 'W1;north\nW2;north\n' } },
+    { k: 5, l: null, t: null, averageRisk: 0.05, suppression: 0.05 },
+    'ordinary',
+    0.2,
+  );
+
+  it('carries the ladders, criteria and node chosen, and sets the form again from them', () => {
+    const s = protectSettings(params, { age: 1, zip: 2, ward: 0 });
+    expect(s.node).toEqual({ age: 1, zip: 2, ward: 0 });
+    expect((s as Record<string, unknown>).quasi_identifiers).toBeUndefined();
+    const form = protectForm(s);
+    // ARX's green thresholds: k 5, average risk 5 %, 5 % suppressed.
+    expect(form.preset).toBe('arx_green');
+    expect(form.ladders).toEqual({
+      age: { kind: 'bands', text: '10,20' },
+      zip: { kind: 'prefix', text: '4,3' },
+      ward: { kind: 'hierarchy', text: 'W1;north\nW2;north\n' },
+    });
+    expect(protectForm({ ...s, suppression_limit: 0.02 })).toMatchObject({ preset: 'custom', criteria: { k: 5, averageRisk: 0.05, suppression: 0.02 } });
+  });
+
+  it('leaves the hierarchy ladders out of a link, and says so', () => {
+    const config = { quasi_identifiers: ['age', 'zip', 'ward'], protect: protectSettings(params, null) } as unknown as AuditConfig;
+    const { config: link, left } = linkSettings(config);
+    expect(left).toEqual(['protect_hierarchies']);
+    expect(Object.keys(link.protect?.ladders ?? {})).toEqual(['age', 'zip']);
+    expect(JSON.stringify(link)).not.toContain('W1');
+    // Without a hierarchy nothing is said to be left out.
+    const plain = { ...config, protect: { ...config.protect!, ladders: { age: config.protect!.ladders.age } } };
+    expect(linkSettings(plain).left).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { htmlReport, pageCss, snapshotResults, type Disclosure } from '../export
 import type { ReportVariant } from '../results/report-variant';
 import { settingsFileText } from '../setup/settings-share';
 import type { Extracted } from '../shared/protocol';
-import { removedCount, type Report, type ShareableReport, type ShareableVariant, type WireError } from '../shared/report';
+import { removedCount, type AuditConfig, type Report, type ShareableReport, type ShareableVariant, type WireError } from '../shared/report';
 import { el } from '../ui/dom';
 import { fileStem, saveText } from '../ui/download';
 import { count } from '../ui/format';
@@ -128,12 +128,12 @@ export function resultHandlers(report: Report, shareable: ShareableVariant | nul
     // Offered on the page's own rendering only, never in a report's snapshot.
     protect: shareable && job?.config ? protectEngine(job.config) : null,
     shareable,
-    onDownloadSettings: shareable ? () => downloadSettings(report) : null,
+    onDownloadSettings: shareable ? downloadSettings : null,
   };
 }
 
-/** The settings file of an audit: the configuration's keys, as the engine echoes them. */
-function downloadSettings(report: Report): void {
-  saveText(settingsFileText(report.params), 'application/json', `pseudolens-settings-${fileStem(job?.label ?? 'audit')}.json`);
+/** The settings file: the configuration's keys, as the engine echoes them in a report. */
+function downloadSettings(config: AuditConfig): void {
+  saveText(settingsFileText(config), 'application/json', `pseudolens-settings-${fileStem(job?.label ?? 'audit')}.json`);
   announce('Settings file saved.');
 }

@@ -26,7 +26,7 @@ import { groupsView, headlineCards } from './identity/overview-view';
 import { populationView } from './identity/population-view';
 import { addNavigation } from './navigation/results-nav';
 import type { ClassValues } from '../shared/protocol';
-import { isRecord, metric, numberValue, type MetricResult, type Report, type ShareableVariant } from '../shared/report';
+import { isRecord, metric, numberValue, type AuditConfig, type MetricResult, type Report, type ShareableVariant } from '../shared/report';
 import { personsView, scorrView, weightsView } from './identity/risks-view';
 import { protectView } from './protect/protect-view';
 import type { ProtectEngine } from '../shared/protect-data';
@@ -89,8 +89,8 @@ export interface ResultHandlers {
   /** The core's shareable report at the report's own k, to say what the full one holds
    * (null: the download offers no shareable variant, as in the report's own snapshot). */
   shareable: ShareableVariant | null;
-  /** Saves the settings file of this audit (null: no "share these settings"). */
-  onDownloadSettings: (() => void) | null;
+  /** Saves these settings as a file (null: no "share these settings"). */
+  onDownloadSettings: ((config: AuditConfig) => void) | null;
   onExtract: (classes: ClassValues[]) => void;
   /** Downloads each record's values as CSV (the kept table, else a second read). */
   onPerRecord: () => void;
@@ -121,6 +121,14 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   chartsOf.set(panel, charts);
   const variant = handlers.shareable ? reportVariant(handlers.shareable) : null;
   const full: ReportVariant = { shareable: false, minCount: null };
+  // The settings as they are now: the audit's, with the protection chosen since ("Make a safe
+  // release", drawn below).
+  let protect: ReturnType<typeof protectView> = null;
+  const settingsNow = (): AuditConfig => {
+    const chosen = protect?.settings() ?? null;
+    const { protect: _, ...rest } = report.params;
+    return chosen ? { ...rest, protect: chosen } : rest;
+  };
   const download = el('button', { id: 'download-json', class: 'button', type: 'button' }, 'Download JSON report');
   download.addEventListener('click', () => handlers.onDownload(variant?.read() ?? full));
   const downloadHtml = el('button', { id: 'download-html', class: 'button', type: 'button' }, 'Download HTML report');
@@ -137,7 +145,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   panel.append(
     el('div', { class: 'results-head' }, el('h2', { id: 'results-title' }, '3. Results'), el('div', { class: 'downloads' }, download, downloadHtml)),
     ...(variant ? [variant.node] : []),
-    ...(handlers.onDownloadSettings ? [settingsShareView(report, handlers.onDownloadSettings)] : []),
+    ...(handlers.onDownloadSettings ? [settingsShareView(report, settingsNow, handlers.onDownloadSettings)] : []),
     qis.length === 0
       ? el('p', { class: 'lead' }, `${fileLabel}. No quasi-identifiers were chosen, so only the utility results are shown.`)
       : el(
@@ -169,7 +177,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     afterFrame(panel, () => charts.push(...(utility?.draw?.() ?? [])));
     return;
   }
-  const protect = protectView(report, handlers.protect ?? null);
+  protect = protectView(report, handlers.protect ?? null);
   const nodes = [
     hasVerdict ? verdictView(report, scorrBadge(report)) : null,
     // The warnings come before the figures they qualify.

@@ -2,8 +2,8 @@
 // fragment (never sent to a server: a browser does not send the part after "#") with a format
 // version and the SHA-256 of the file they were made for, and as a settings file whose keys are
 // the configuration's (AuditConfig's JSON form, the report's `params`; the CLI reads it with
-// `--settings FILE`). Settings that hold data values (the user's queries, the hierarchies) go
-// only in the file. Pure functions, no DOM.
+// `--settings FILE`). Settings that hold data values (the user's queries, the hierarchies,
+// protect's hierarchy ladders) go only in the file. Pure functions, no DOM.
 
 import type { AuditConfig } from '../shared/report';
 
@@ -44,7 +44,8 @@ function holds(v: unknown): boolean {
   return typeof v !== 'object' || Object.keys(v).length > 0;
 }
 
-/** The settings of the link: every setting but those holding data values (named in `left`). */
+/** The settings of the link: every setting but those holding data values (named in `left`);
+ * the protection without its hierarchy ladders (`protect_hierarchies`), which list values. */
 export function linkSettings(config: AuditConfig): { config: AuditConfig; left: string[] } {
   const kept: Record<string, unknown> = {};
   const left: string[] = [];
@@ -52,6 +53,12 @@ export function linkSettings(config: AuditConfig): { config: AuditConfig; left: 
     if (DATA_VALUE_KEYS.includes(key)) {
       if (holds(v)) left.push(key);
     } else kept[key] = v;
+  }
+  if (config.protect) {
+    const ladders = Object.entries(config.protect.ladders);
+    const plain = ladders.filter(([, l]) => l.kind !== 'hierarchy');
+    if (plain.length < ladders.length) left.push('protect_hierarchies');
+    kept.protect = { ...config.protect, ladders: Object.fromEntries(plain) };
   }
   return { config: kept as unknown as AuditConfig, left };
 }

@@ -5,7 +5,16 @@
 // (worker/protect.ts).
 
 import type { Effect } from './advice-data';
-import { PROTECT_DEFAULTS, type Criteria, type Ladder, type LadderView, type NodeView, type ProtectParams } from './contract';
+import {
+  PROTECT_DEFAULTS,
+  PROTECT_PRESETS,
+  type Criteria,
+  type Ladder,
+  type LadderView,
+  type NodeView,
+  type ProtectParams,
+  type ProtectSettings,
+} from './contract';
 import type { AuditProgress } from './protocol';
 import { isRecord, metric, numberValue, type MetricResult, type Report } from './report';
 
@@ -125,6 +134,30 @@ export function protectParams(
     risk_threshold: threshold,
     node: null,
   };
+}
+
+/** The protection of a search's `params` and the node chosen, as the settings file and the
+ * link carry it (`AuditConfig.protect`; `pseudolens protect --settings` reads it). */
+export function protectSettings(params: ProtectParams, node: Record<string, number> | null): ProtectSettings {
+  const { ladders, criteria, suppression_limit, objective, suppressed, max_nodes } = params;
+  return { ladders, criteria, suppression_limit, objective, suppressed, max_nodes, node };
+}
+
+/** The form as settings from a link or a settings file set it: each ladder's choice, the
+ * criteria, and the preset they are (`custom` when none). */
+export function protectForm(settings: ProtectSettings): { ladders: Record<string, LadderChoice>; criteria: CriteriaChoice; preset: string } {
+  const c = settings.criteria;
+  const criteria = { k: c.k, l: c.l, t: c.t, averageRisk: c.average_risk, suppression: settings.suppression_limit };
+  const preset = PROTECT_PRESETS.find(
+    (p) =>
+      p.criteria.k === c.k &&
+      p.criteria.l === c.l &&
+      p.criteria.t === c.t &&
+      p.criteria.average_risk === c.average_risk &&
+      p.suppression_limit === settings.suppression_limit,
+  );
+  const ladders = Object.fromEntries(Object.entries(settings.ladders).map(([q, l]) => [q, { kind: l.kind, text: ladderText(l) }]));
+  return { ladders, criteria, preset: preset?.id ?? 'custom' };
 }
 
 /** A node's levels in words: `age: bands of 10, zip: 104**` (a QI at level 0 left out). */

@@ -24,6 +24,8 @@ function evenly(n: number, most: number): number[] {
 
 export interface ChosenNode {
   node: HTMLElement;
+  /** The levels chosen, in the ladders' order. */
+  levels(): number[];
   destroy(): void;
 }
 
@@ -69,7 +71,7 @@ function auditRow(report: Report): string[] {
 export function chosenNode(
   result: MetricResult,
   ladders: LadderView[],
-  wanted: { qi: string; level: number | 'top' } | null,
+  wanted: Record<string, number | 'top'> | null,
   engine: ProtectEngine,
   status: HTMLElement,
   original?: Report,
@@ -139,9 +141,9 @@ export function chosenNode(
 
   // The node chooser: a level per QI, its figures at once.
   const start = best?.levels ?? closest?.levels ?? ladders.map(() => 0);
-  if (wanted) {
-    const i = ladders.findIndex((l) => l.qi === wanted.qi);
-    if (i >= 0) start[i] = wanted.level === 'top' ? ladders[i].levels.length - 1 : Math.min(wanted.level, ladders[i].levels.length - 1);
+  for (const [i, l] of ladders.entries()) {
+    const level = wanted?.[l.qi];
+    if (level !== undefined) start[i] = level === 'top' ? l.levels.length - 1 : Math.min(level, l.levels.length - 1);
   }
   const selects = ladders.map((l, i) => {
     const s = el(
@@ -267,5 +269,5 @@ export function chosenNode(
     releaseOut,
     el('details', { class: 'protect-levels' }, el('summary', {}, 'Each ladder’s levels, labels and records'), ...ladders.map(levelsTable), hierarchies),
   );
-  return { node, destroy: () => (shown = -1) };
+  return { node, levels, destroy: () => (shown = -1) };
 }

@@ -4,12 +4,14 @@
 // then the chosen node (protect-node.ts). Every figure comes from the core in the worker
 // (`ProtectEngine`); this file reads the form and draws.
 
-import { PROTECT_PRESETS, type ProtectParams } from '../../shared/contract';
+import { PROTECT_PRESETS, type LadderView, type ProtectParams, type ProtectSettings } from '../../shared/contract';
 import type { Effect } from '../../shared/advice-data';
 import {
   adviceLadder,
   ladderText,
+  protectForm,
   protectParams,
+  protectSettings,
   type CriteriaChoice,
   type LadderChoice,
   type LadderKind,
@@ -45,8 +47,16 @@ function numberInput(id: string, label: string, value: number | null, attrs: Rec
   return { node: el('label', { class: 'protect-field', for: id }, label, input), input };
 }
 
-/** The section, or null without quasi-identifiers. */
-export function protectView(report: Report, engine: ProtectEngine | null): { node: HTMLElement; apply: (e: Effect) => void } | null {
+/** A share as the form's percent (no binary residue: 0.07 is 7, not 7.000000000000001). */
+const percent = (share: number | null) => (share === null ? '' : String(Number((share * 100).toPrecision(12))));
+
+/** The section (null without quasi-identifiers): `apply` opens it with an advice change;
+ * `settings` is the protection the settings file and the link carry (the last search's with
+ * the node chosen, else the one this audit's settings brought). */
+export function protectView(
+  report: Report,
+  engine: ProtectEngine | null,
+): { node: HTMLElement; apply: (e: Effect) => void; settings: () => ProtectSettings | null } | null {
   const qis = report.params.quasi_identifiers;
   if (!engine || qis.length === 0) return null;
   const sensitive = report.params.sensitive ?? [];
@@ -71,12 +81,25 @@ export function protectView(report: Report, engine: ProtectEngine | null): { nod
     k.input.value = p.criteria.k === null ? '' : String(p.criteria.k);
     l.input.value = '';
     t.input.value = '';
-    risk.input.value = p.criteria.average_risk === null ? '' : String(p.criteria.average_risk * 100);
-    suppression.input.value = String(p.suppression_limit * 100);
+    risk.input.value = percent(p.criteria.average_risk);
+    suppression.input.value = percent(p.suppression_limit);
   };
   preset.addEventListener('change', () => setPreset(preset.value));
   for (const f of [k, l, t, risk, suppression]) f.input.addEventListener('input', () => (preset.value = 'custom'));
-  setPreset(PROTECT_PRESETS[0].id);
+  // Settings from a link or a settings file set the form; else the first preset.
+  const restored = report.params.protect ? protectForm(report.params.protect) : null;
+  if (restored && restored.preset === 'custom') {
+    preset.value = 'custom';
+    const c = restored.criteria;
+    k.input.value = c.k === null ? '' : String(c.k);
+    l.input.value = c.l === null ? '' : String(c.l);
+    t.input.value = c.t === null ? '' : String(c.t);
+    risk.input.value = percent(c.averageRisk);
+    suppression.input.value = percent(c.suppression);
+  } else {
+    preset.value = restored?.preset ?? PROTECT_PRESETS[0].id;
+    setPreset(preset.value);
+  }
   const noSa = sensitive.length === 0;
   l.input.disabled = noSa;
   t.input.disabled = noSa;
@@ -84,7 +107,7 @@ export function protectView(report: Report, engine: ProtectEngine | null): { nod
   // A ladder per QI.
   const choices: Record<string, LadderChoice> = {};
   const rows = qis.map((q) => {
-    choices[q] = { kind: 'none', text: '' };
+    choices[q] = restored?.ladders[q] ?? { kind: 'none', text: '' };
     const kind = el(
       'select',
       { class: 'protect-kind', 'data-qi': q, 'aria-label': `Ladder of ${q}` },
@@ -140,8 +163,10 @@ export function protectView(report: Report, engine: ProtectEngine | null): { nod
   let chosen: ChosenNode | null = null;
   /** The user cancelled the search under way (its rejection is not an error to show). */
   let cancelled = false;
-  /** The node an advice change asked for, chosen once its search ends. */
-  let wanted: { qi: string; level: number | 'top' } | null = null;
+  /** The node an advice change or the settings asked for, chosen once its search ends. */
+  let wanted: Record<string, number | 'top'> | null = report.params.protect?.node ?? null;
+  /** The last search's settings and ladders (for the settings file and the link). */
+  let searched: { params: ProtectParams; ladders: LadderView[] } | null = null;
 
   const criteria = (): CriteriaChoice => {
     const n = (i: HTMLInputElement) => (i.value.trim() === '' || i.disabled ? null : Number(i.value));
@@ -181,6 +206,7 @@ export function protectView(report: Report, engine: ProtectEngine | null): { nod
       status.dataset.state = 'done';
       status.textContent = `Searched in ${((performance.now() - started) / 1000).toFixed(1)} s.`;
       chosen = chosenNode(result, ladders, wanted, engine, status, report);
+      searched = { params, ladders };
       wanted = null;
       out.append(chosen.node);
     } catch (e) {
@@ -243,10 +269,18 @@ export function protectView(report: Report, engine: ProtectEngine | null): { nod
     void proposed.then(() => {
       if (a?.choice) choices[a.qi] = a.choice;
       for (const r of rows) r.show();
-      wanted = a ? { qi: a.qi, level: a.level } : null;
+      wanted = a ? { [a.qi]: a.level } : null;
       search.focus();
       void run();
     });
   };
-  return { node, apply };
+  const settings = (): ProtectSettings | null => {
+    if (!searched || !chosen) return report.params.protect ?? null;
+    const at = chosen.levels();
+    return protectSettings(searched.params, Object.fromEntries(searched.ladders.map((x, i) => [x.qi, at[i]])));
+  };
+  if (restored) {
+    status.textContent = `Criteria and ladders set from this audit's settings${wanted ? ', with its chosen node' : ''}: search to see the release.`;
+  }
+  return { node, apply, settings };
 }
