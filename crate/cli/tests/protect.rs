@@ -139,6 +139,27 @@ fn a_settings_file_gives_the_qis_ladders_criteria_and_node_and_flags_override_it
 }
 
 #[test]
+fn a_column_too_varied_to_keep_is_written_from_the_file_read_again() {
+    // 270,000 distinct ids: past what a kept column holds (262,144 distinct values).
+    let mut csv = String::from("id;age;zip\r\n");
+    for i in 0..270_000 {
+        csv.push_str(&format!("P{i};{};{}\r\n", 20 + i % 50, 10_000 + i % 30));
+    }
+    let table = temp("ids.csv", &csv);
+    let out = std::env::temp_dir().join(format!("pseudolens-protect-{}-ids-out.csv", std::process::id()));
+    let o = run(&[table.to_str().unwrap(), "--qi", "age,zip", "--k", "2", "--node", "age=1", "--out", out.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("wrote 270000 records") && err.contains("as predicted"), "{err}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!((lines.len(), lines[0], lines[1], lines[270_000]), (270_001, "id;age;zip", "P0;*;10000", "P269999;*;10029"));
+    for f in [table, out] {
+        std::fs::remove_file(f).unwrap();
+    }
+}
+
+#[test]
 fn bad_input_names_what_is_wrong_and_bad_usage_exits_2() {
     let table = temp("bad.csv", "c,d\n1,0\n2,1\n3,x\n");
     let path = table.to_str().unwrap();

@@ -104,30 +104,43 @@ impl<'a> Release<'a> {
         out.push(b'\n');
     }
 
-    /// Writes the records of rows `from..to` that the release keeps; returns how many.
+    /// Writes the records of rows `from..to` that the release keeps; returns how many. Every
+    /// column must have kept its codes (`Protector::release` checks it).
     pub fn write_rows(&self, from: usize, to: usize, out: &mut Vec<u8>) -> u64 {
         let mut written = 0;
         for i in from..to.min(self.rows()) {
-            let class = self.row_class[i];
-            let starred = class != DROPPED && class != EXCLUDED && self.suppressed[class as usize];
-            if class == DROPPED || (starred && !self.star) {
-                continue;
-            }
-            for (j, column) in self.table.columns.iter().enumerate() {
-                if j > 0 {
-                    out.extend_from_slice(self.delimiter.as_bytes());
-                }
-                let code = column.codes.as_ref().map_or(0, |c| c.get(i));
-                match self.qi_of[j] {
-                    Some(_) if starred => out.push(b'*'),
-                    Some(a) => write_field(out, &self.cells[a][code as usize], self.delimiter.as_bytes()),
-                    None => write_field(out, column.values.text(code), self.delimiter.as_bytes()),
-                }
-            }
-            out.push(b'\n');
-            written += 1;
+            let wrote = self
+                .write_row(i, out, |j| Err(crate::Error::internal("not_retained", format!("column {j} of the release kept no codes"))))
+                .expect("Protector::release checks that every column kept its codes");
+            written += u64::from(wrote);
         }
         written
+    }
+
+    /// Writes row `i` when the release keeps it (true then): the QI cells from their labels,
+    /// another column's cell from the kept table, or from `cell(column)` (the file read again,
+    /// trimmed as a kept cell is) when that column kept no codes.
+    pub(super) fn write_row<'r>(&self, i: usize, out: &mut Vec<u8>, cell: impl Fn(usize) -> crate::Result<Cow<'r, str>>) -> crate::Result<bool> {
+        let class = self.row_class[i];
+        let starred = class != DROPPED && class != EXCLUDED && self.suppressed[class as usize];
+        if class == DROPPED || (starred && !self.star) {
+            return Ok(false);
+        }
+        let delimiter = self.delimiter.as_bytes();
+        for (j, column) in self.table.columns.iter().enumerate() {
+            if j > 0 {
+                out.extend_from_slice(delimiter);
+            }
+            match (self.qi_of[j], &column.codes) {
+                (Some(_), _) if starred => out.push(b'*'),
+                (Some(a), Some(codes)) => write_field(out, &self.cells[a][codes.get(i) as usize], delimiter),
+                (None, Some(codes)) => write_field(out, column.values.text(codes.get(i)), delimiter),
+                // A QI always keeps its codes (the search needs them); another column may not.
+                (_, None) => write_field(out, cell(j)?.trim_matches(|c| matches!(c, ' ' | '\t'..='\r')), delimiter),
+            }
+        }
+        out.push(b'\n');
+        Ok(true)
     }
 
     /// The whole release: the header, then every row.

@@ -7,7 +7,8 @@
 //! - Sec 1 ladders: [`ladder`] (kinds, nesting, ARX's layout) and [`labels`];
 //! - Sec 2-3 the classes of a node, merged from the level-0 class table: [`base`], [`node`];
 //! - Sec 3-4 the search, the best node, minimal nodes, Pareto front: [`search`];
-//! - Sec 5 apply: [`apply`] (its fields: [`csv`]); Sec 6 the result: [`result`];
+//! - Sec 5 apply: [`apply`] (its fields: [`csv`]; written while the file is read again:
+//!   [`stream`]); Sec 6 the result: [`result`];
 //! - what a front end shows of the ladders and of any node: [`view`].
 
 pub mod apply;
@@ -20,6 +21,7 @@ pub mod params;
 pub mod propose;
 pub mod result;
 pub mod search;
+pub mod stream;
 pub mod view;
 
 use std::collections::BTreeMap;
@@ -31,6 +33,7 @@ pub use node::Figures;
 pub use params::{Criteria, DEFAULT_MAX_NODES, PRESETS, Preset, ProtectParams, ProtectSettings, TDistance};
 pub use propose::propose;
 pub use search::{Objective, Search};
+pub use stream::StreamedRelease;
 pub use view::{LadderView, NodeView};
 
 use base::Base;
@@ -39,6 +42,7 @@ use search::Lattice;
 
 use crate::error::{Error, Result};
 use crate::ingest::cell::Normaliser;
+use crate::ingest::reader::CsvOptions;
 use crate::metric::MetricResult;
 use crate::table::classes::MissingPolicy;
 use crate::table::{Table, header};
@@ -209,7 +213,18 @@ impl Protector {
             return Err(Error::config("not_retained", "this column was not kept in memory: the release cannot be written from the kept table")
                 .in_column(&table.header[j]));
         }
-        let rows = table.columns.first().and_then(|c| c.codes.as_ref()).map_or(0, |c| c.len());
+        self.release_of(table, levels)
+    }
+
+    /// The release of the node `levels` of `table` written while its file is read again with
+    /// `opts` (the options it was read with): for a table of which a column kept no codes.
+    pub fn release_streamed<'a>(&'a self, table: &'a Table, levels: &[usize], opts: CsvOptions) -> Result<StreamedRelease<'a>> {
+        Ok(StreamedRelease::new(self.release_of(table, levels)?, table, opts))
+    }
+
+    /// The release of `levels` of `table`, checked to be the table of the search.
+    fn release_of<'a>(&'a self, table: &'a Table, levels: &[usize]) -> Result<Release<'a>> {
+        let rows = self.qi_columns.first().and_then(|&j| table.columns.get(j)?.codes.as_ref()).map_or(0, |c| c.len());
         if rows != self.base.row_class.len() || self.qi_columns.iter().zip(&self.qis).any(|(&j, q)| table.header.get(j) != Some(q)) {
             return Err(bad("table_differs", "the release is written from the table the search was prepared on".into()));
         }
