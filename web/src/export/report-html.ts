@@ -17,6 +17,7 @@ import { scorrBadge } from '../results/identity/scorr-verdict-view';
 import { metricInterval, scopeAttribute, scopeSubset } from '../shared/suite';
 import { verdictView } from '../results/identity/verdict-view';
 import { metricText } from '../ui/view-kit';
+import { escapeHtml as esc, htmlTable, KEEP_TOGETHER_ROWS } from './html-text';
 
 /** The names the page knows for the tables of the audit (the report holds no file names), and
  * their sizes when it knows them (the account compares the bytes read with them). */
@@ -49,14 +50,6 @@ export interface HtmlReportParts {
 }
 
 const TOOL = 'pseudolens';
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-const esc = escapeHtml;
-
-/** Tables with at most this many rows are kept on one printed page. */
-const KEEP_TOGETHER_ROWS = 16;
 
 // --- reading the live page ------------------------------------------------------------------
 
@@ -220,14 +213,6 @@ body.report { background: var(--bg-soft, #f5f7f9); }
 /** The Content-Security-Policy of the saved file: its own styles and data: images, nothing else. */
 const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
-function table(caption: string, head: string[], rows: string[], className = ''): string {
-  return (
-    `<div class="table-wrap${rows.length < KEEP_TOGETHER_ROWS ? ' keep' : ''}"><table class="${esc(className)}"><caption class="visually-hidden">${esc(caption)}</caption>` +
-    `<thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead>` +
-    `<tbody>${rows.join('')}</tbody></table></div>`
-  );
-}
-
 /** One file of the report: what it is, its name, how it was read and its size on disk. */
 function inputRow(what: string, name: string | null, facts: InputFacts | null | undefined, fileBytes: number | null): string {
   // The account of the file: every byte (against the file's size) and every record.
@@ -353,7 +338,7 @@ function rolesSection(report: Report): string {
     });
   return (
     `<section class="panel report-block" id="report-roles" aria-labelledby="roles-title"><h2 id="roles-title">Roles and settings</h2>` +
-    table('Column roles', ['Role', 'Columns'], rows, 'kv') +
+    htmlTable('Column roles', ['Role', 'Columns'], rows, 'kv') +
     `<h3>Policies and thresholds</h3>` +
     `<dl class="settings">${settings.join('')}</dl>` +
     `</section>`
@@ -512,7 +497,7 @@ function inputsSection(caption: string, rows: string[]): string {
   return (
     `<section class="panel report-block" id="report-inputs" aria-labelledby="inputs-title"><h2 id="inputs-title">Inputs</h2>` +
     `<p class="help">Each file is identified by its SHA-256 hash, computed over its bytes as they were read; the same file always gives the same hash.</p>` +
-    table(caption, ['Table', 'Name', 'Size', 'Records', 'Read as', 'SHA-256'], rows) +
+    htmlTable(caption, ['Table', 'Name', 'Size', 'Records', 'Read as', 'SHA-256'], rows) +
     `</section>`
   );
 }
