@@ -4,7 +4,8 @@
 // the best node and any chosen node's figures, writes the protected file and audits it at
 // once (its figures equal the prediction); the downloaded file, audited in the page as a new
 // file, is GREEN with the k the search predicted. Apply on an advice row; by keyboard alone at
-// 390 px; a lattice past the node limit refused by name, a long search's progress and cancel.
+// 390 px; a lattice past the node limit refused by name, a long search's progress and cancel; a
+// release cancelled while it is written.
 
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
@@ -18,15 +19,16 @@ const ROLES: Record<string, string> = {
   Diagnose: 'sensitive',
 };
 
-/** 600 admissions, seeded: ages 18-89, 5-digit postcodes of two cities, admissions over 2023-2024. */
-function hospitalExport(): string {
+/** `count` admissions (600 by default), seeded: ages 18-89, 5-digit postcodes of two cities,
+ * admissions over 2023-2024. */
+function hospitalExport(count = 600): string {
   let seed = 7;
   const next = (n: number) => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     return seed % n;
   };
   const rows = ['Alter;PLZ;Aufnahme;Geschlecht;Diagnose'];
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < count; i++) {
     const dd = String(1 + next(28)).padStart(2, '0');
     const mm = String(1 + next(12)).padStart(2, '0');
     const plz = (next(2) ? 10115 : 80331) + next(40);
@@ -172,10 +174,56 @@ test('a lattice past the node limit is refused by name; a long search shows its 
   );
   await page.locator('#protect-cancel').click();
   await expect(page.locator('#protect-status')).toHaveText('Cancelled. Search again when ready (the file is read again first).');
+  await expect(page.locator('#protect-status')).toHaveAttribute('data-state', 'cancelled');
   await expect(page.locator('#protect-cancel')).toBeHidden();
   // The restarted worker reads the file again and searches.
   await page.locator('#protect-search').click();
   await expect(page.locator('#protect-status')).toContainText('of 279,936 nodes');
   await page.locator('#protect-cancel').click();
   await expect(page.locator('#protect-search')).toBeEnabled();
+});
+
+test('a release cancelled while it is written saves nothing and shows no error; a new search writes it', async ({ page }) => {
+  test.setTimeout(180_000);
+  const downloads: string[] = [];
+  page.on('download', (d) => downloads.push(d.suggestedFilename()));
+  await openApp(page);
+  // 300,000 rows: the release is written in 5 chunks of 65,536 rows, then audited.
+  await audit(page, 'aufnahmen-gross.csv', Buffer.from(hospitalExport(300_000)));
+  await expect(page.locator('input.protect-text[data-qi="PLZ"]')).toHaveValue('4,3,2,1');
+  await page.locator('#protect-search').click();
+  await expect(page.locator('#protect-best')).toContainText('Best release:', { timeout: 60_000 });
+
+  // Cancel pressed as soon as the page says the first chunk is written: the worker is still
+  // writing the others. The status at that moment is kept to show it.
+  const status = page.locator('#protect-status');
+  await page.locator('#protect-release-cancel').evaluate((cancel: HTMLButtonElement) => {
+    const line = document.getElementById('protect-status') as HTMLElement;
+    new MutationObserver((_, observer) => {
+      if (!/MB written/.test(line.textContent ?? '')) return;
+      observer.disconnect();
+      line.dataset.atCancel = line.textContent ?? '';
+      cancel.click();
+    }).observe(line, { childList: true, characterData: true, subtree: true });
+  });
+  await page.locator('#protect-download').click();
+  await expect(status).toHaveText('Cancelled: no file was saved. Search again to write it (the file is read again first).');
+  expect(await status.getAttribute('data-at-cancel')).toMatch(/^Writing the protected file: [\d.]+ MB written \((?!100\.00%)[\d.]+% of the rows\)/);
+  await expect(status).toHaveAttribute('data-state', 'cancelled');
+  await expect(page.locator('#messages [data-kind="error"]')).toHaveCount(0);
+  await expect(page.locator('#protect-release-cancel')).toBeHidden();
+  await expect(page.locator('#protect-release')).toBeEmpty();
+  // The search went with the worker: nothing asks it until the next search.
+  await expect(page.locator('#protect-download')).toBeDisabled();
+  await expect(page.locator('select.protect-level').first()).toBeDisabled();
+
+  // Searched again (the file read again first), the release is written and saved.
+  await page.locator('#protect-search').click();
+  await expect(page.locator('#protect-best')).toContainText('Best release:', { timeout: 60_000 });
+  const downloading = page.waitForEvent('download');
+  await page.locator('#protect-download').click();
+  await downloading;
+  await expect(status).toContainText('its figures equal the prediction', { timeout: 60_000 });
+  await expect(page.locator('#protect-verdict')).toHaveAttribute('data-light', 'green');
+  expect(downloads).toEqual(['aufnahmen-gross-protected.csv']);
 });
