@@ -86,6 +86,7 @@ test('a RED export becomes a GREEN release: search, choose, download, audit', as
   const protection = JSON.parse(readFileSync(await (await reporting).path(), 'utf8'));
   expect([protection.before.verdict, protection.after.verdict, protection.after.k]).toEqual(['red', 'green', protection.written.predicted.k]);
   expect(Object.keys(protection.hierarchies)).toEqual(['Alter', 'PLZ', 'Aufnahme', 'Geschlecht']);
+  expect(protection.checked).toBe(true);
   const written = readFileSync(await download.path());
   const text = written.toString('utf8');
   expect(text.startsWith('Alter;PLZ;Aufnahme;Geschlecht;Diagnose\n')).toBe(true);

@@ -5,7 +5,7 @@
 // (worker/protect.ts).
 
 import type { Effect } from './advice-data';
-import { PROTECT_DEFAULTS, type Criteria, type Ladder, type LadderView, type NodeView, type ProtectParams } from './contract';
+import { PROTECT_DEFAULTS, type Criteria, type Figures, type Ladder, type LadderView, type NodeView, type ProtectParams } from './contract';
 import type { AuditProgress } from './protocol';
 import { isRecord, metric, numberValue, type MetricResult, type Report } from './report';
 
@@ -188,18 +188,36 @@ export function auditHeadline(report: Report): AuditHeadline {
   };
 }
 
-/** The protection report (issue 38, Deliver 4): the search's `protect` result, the node
- * written with its levels' names and predicted figures, each ladder in ARX's layout, and the
- * original's and the release's headline figures. It lists every value of each ladder (the
- * hierarchies): not a shareable report. */
+/** The protection report (issue 38, Deliver 4) of a release written: the search's `protect`
+ * result (its criteria, suppression limit, ladders and lattice), the node written with its
+ * levels' names and predicted figures, whether the release's audit gives them, each ladder in
+ * ARX's layout, and the original's and the release's headline figures; saved as JSON. Its
+ * hierarchies list every value of each ladder: not shareable. */
+export interface ProtectionReport {
+  protect: MetricResult;
+  written: {
+    levels: Record<string, number>;
+    labels: Record<string, string | null>;
+    feasible: boolean;
+    predicted: Figures;
+  };
+  /** The release's audit gives the predicted figures (false: not checked, every QI at the top
+   * of its ladder, where no record stays in scope). */
+  checked: boolean;
+  hierarchies: Record<string, string>;
+  before: AuditHeadline | null;
+  after: AuditHeadline;
+}
+
+/** The protection report of the release of `written`, audited as `released`. */
 export function protectionReport(
   result: MetricResult,
   ladders: LadderView[],
   written: NodeView,
   hierarchies: Record<string, string>,
   original: Report | null,
-  release: Report,
-): Record<string, unknown> {
+  released: { report: Report; checked: boolean },
+): ProtectionReport {
   return {
     protect: result,
     written: {
@@ -208,8 +226,9 @@ export function protectionReport(
       feasible: written.feasible,
       predicted: written.figures,
     },
+    checked: released.checked,
     hierarchies,
     before: original ? auditHeadline(original) : null,
-    after: auditHeadline(release),
+    after: auditHeadline(released.report),
   };
 }

@@ -222,7 +222,7 @@ export function chosenNode(
         const left = timeLeft(share, 1, 0, (performance.now() - started) / 1000);
         status.textContent = `Writing the protected file: ${megabytes(bytes)} written (${percent(share)} of the rows), ${left}; then it is audited.`;
       });
-      const doc = protectionReport(result, ladders, written, hierarchies, original ?? null, released.report);
+      const doc = protectionReport(result, ladders, written, hierarchies, original ?? null, released);
       const report = released.report;
       status.dataset.state = 'done';
       status.textContent = `The protected file is saved (${nodeWords(ladders, at)}) and audited${released.checked ? ': its figures equal the prediction' : ''}.`;
