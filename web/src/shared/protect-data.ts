@@ -18,6 +18,8 @@ export interface ProtectEngine {
    * share of the rows written so far. */
   release(levels: number[], written: (bytes: number, share: number) => void): Promise<{ report: Report; checked: boolean }>;
   ladderCsv(qi: string): Promise<string>;
+  /** Keeps the protection report of the release just written, for the saved HTML report. */
+  keepProtection(report: ProtectionReport): void;
   /** Saves text made here as a file. */
   save(text: string, type: string, name: string): void;
   /** Stops the search or the release (the worker is restarted). */
@@ -191,8 +193,9 @@ export function auditHeadline(report: Report): AuditHeadline {
 /** The protection report (issue 38, Deliver 4) of a release written: the search's `protect`
  * result (its criteria, suppression limit, ladders and lattice), the node written with its
  * levels' names and predicted figures, whether the release's audit gives them, each ladder in
- * ARX's layout, and the original's and the release's headline figures; saved as JSON. Its
- * hierarchies list every value of each ladder: not shareable. */
+ * ARX's layout, and the original's and the release's headline figures; saved as JSON and told
+ * in the HTML report (export/protection-html.ts). Its hierarchies list every value of each
+ * ladder: not shareable. */
 export interface ProtectionReport {
   protect: MetricResult;
   written: {

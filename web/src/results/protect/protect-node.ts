@@ -223,6 +223,7 @@ export function chosenNode(
         status.textContent = `Writing the protected file: ${megabytes(bytes)} written (${percent(share)} of the rows), ${left}; then it is audited.`;
       });
       const doc = protectionReport(result, ladders, written, hierarchies, original ?? null, released);
+      engine.keepProtection(doc);
       const report = released.report;
       status.dataset.state = 'done';
       status.textContent = `The protected file is saved (${nodeWords(ladders, at)}) and audited${released.checked ? ': its figures equal the prediction' : ''}.`;
