@@ -70,16 +70,12 @@ describe('protect form', () => {
       report([result('verdict_arx_thresholds', {}, { details: { light } }), result('k_anonymity', k), result('r_internal', r), result('n_records', 10)]);
     expect(auditHeadline(audit('red', 1, 0.8))).toEqual({ verdict: 'red', records: 10, k: 1, uniques: null, records_at_risk: null, average_risk: 0.8 });
     const figures = { records_suppressed: 2, classes: 2, k: 4, average_risk: 0.25, records_at_risk: 0, loss: 0.5, discernibility: 36 };
-    const doc = protectionReport(
-      result('protect', { age: 1 }),
-      ladders,
-      { levels: [1, 2], figures, feasible: true },
-      { age: 'a;A\n' },
-      audit('red', 1, 0.8),
-      audit('green', 4, 0.25),
-    );
+    const doc = protectionReport(result('protect', { age: 1 }), ladders, { levels: [1, 2], figures, feasible: true }, { age: 'a;A\n' }, audit('red', 1, 0.8), {
+      report: audit('green', 4, 0.25),
+      checked: true,
+    });
     expect(doc.written).toEqual({ levels: { age: 1, zip: 2 }, labels: { age: 'bands of 10', zip: '*' }, feasible: true, predicted: figures });
-    expect([doc.before, doc.after].map((h) => (h as { verdict: string }).verdict)).toEqual(['red', 'green']);
+    expect([doc.before?.verdict, doc.after.verdict, doc.checked]).toEqual(['red', 'green', true]);
   });
 });
 

@@ -55,6 +55,8 @@ function showAudit(report: Report, shareable: ShareableVariant): boolean {
   removeErrors(messages); // an error of an earlier attempt no longer describes what is shown
   // What the full report holds: the core's shareable variant at the report's own k.
   job.shareable = shareable;
+  // The release of an earlier report was written with its settings: not this one's.
+  job.protection = null;
   renderResults(resultsPanel, report, job.label, resultHandlers(report, job.shareable));
   return true;
 }

@@ -84,8 +84,9 @@ async function snapshotOf(report: Report): Promise<string> {
   }
 }
 
-/** The whole audit as one HTML file: the verdict, the results, metrics and charts, then the
- * inputs with their hashes and the settings; the full report or the shareable one. */
+/** The whole audit as one HTML file: the verdict, the results, metrics and charts, the release
+ * written in the page if any, then the inputs with their hashes and the settings; the full
+ * report or the shareable one. */
 async function downloadHtmlReport(variant: ReportVariant): Promise<void> {
   if (!job?.report) return;
   const current = job;
@@ -108,6 +109,7 @@ async function downloadHtmlReport(variant: ReportVariant): Promise<void> {
     },
     resultsHtml: variant.shareable ? await snapshotOf(chosen.report) : await snapshotResults(resultsPanel),
     css: pageCss(),
+    protection: current.protection,
     version: engine.version,
     generatedAt: new Date(),
   });

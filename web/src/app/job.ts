@@ -5,6 +5,7 @@
 
 import type { ProfileForm } from '../setup/profile-view';
 import { auditConfig, mergeAttributes, type AuditChoices } from '../setup/roles';
+import type { ProtectionReport } from '../shared/protect-data';
 import type { Pass, Source } from '../shared/protocol';
 import type { AuditConfig, Encoding, Report, ShareableVariant } from '../shared/report';
 import { headerRowBox, lenientBox } from './elements';
@@ -51,6 +52,9 @@ export interface Job {
   /** Settings from a link or a settings file, applied to this file: what the form does not
    * hold of them is kept under the form's settings (`configOf`). */
   base: AuditConfig | null;
+  /** The protection report of the release last written from the report shown ("Make a safe
+   * release"), told in the HTML report; null until one is written. */
+  protection: ProtectionReport | null;
 }
 
 /** The current job (null before the first file). */
@@ -81,6 +85,7 @@ export function newJob(source: Source, label: string, autoAudit: boolean, candid
     profile: null,
     fileHash: undefined,
     base: null,
+    protection: null,
   };
   return job;
 }

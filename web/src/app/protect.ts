@@ -1,6 +1,7 @@
 // Protect's engine for the page (results/protect): each request goes to the worker that keeps
 // the table (worker/protect.ts); the release's chunks are gathered into the download, which is
-// saved once the worker has written and audited it.
+// saved once the worker has written and audited it; its protection report is kept on the job
+// for the HTML report.
 
 import type { ProtectEngine } from '../shared/protect-data';
 import type { AuditConfig, WireError } from '../shared/report';
@@ -20,7 +21,8 @@ function answer<T extends ProtectAnswer['type']>(a: ProtectAnswer, type: T): Ext
 /** The engine of the shown audit's file, read with `config` (null: no file). */
 export function protectEngine(config: AuditConfig): ProtectEngine | null {
   if (!job) return null;
-  const { source, label } = job;
+  const owner = job;
+  const { source, label } = owner;
   return {
     propose: async (qis) => {
       const a = answer(await client.protect({ type: 'propose_ladders', source, config, quasi_identifiers: qis }), 'proposed');
@@ -50,6 +52,7 @@ export function protectEngine(config: AuditConfig): ProtectEngine | null {
       return { report: a.report, checked: a.checked };
     },
     ladderCsv: async (qi) => answer(await client.protect({ type: 'ladder_csv', qi }), 'ladder_csv').csv ?? '',
+    keepProtection: (report) => (owner.protection = report),
     save: saveText,
     cancel: () => client.cancel(),
   };

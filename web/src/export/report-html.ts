@@ -1,12 +1,13 @@
 // The audit as one self-contained HTML file, made on this computer. It opens with what it may
 // be used for (confidential when it holds record-level values, or the shareable variant of
 // issue 13 Deliver 2) and the verdict with its reasons; then the results panel as the page
-// shows it, its canvas charts turned into PNG images, every metric with its sentence, and last
-// the inputs (name, size, SHA-256), the roles and every setting. The file carries its own CSS,
-// no script and no link to anything outside it, so it opens offline and prints to PDF.
+// shows it, its canvas charts turned into PNG images, the release written in the page if any
+// (protection-html.ts), every metric with its sentence, and last the inputs (name, size,
+// SHA-256), the roles and every setting. The file carries its own CSS, no script and no link to
+// anything outside it, so it opens offline and prints to PDF.
 //
 // `snapshotResults` and `pageCss` read the live page; `htmlReport` is a pure function of the
-// Report, that snapshot and the input names.
+// Report, that snapshot, the protection report and the input names.
 
 import { bytesText, delimiterName, readAsText, recordsText } from '../ui/account';
 import { explain, reasonText } from '../ui/explain';
@@ -17,6 +18,9 @@ import { scorrBadge } from '../results/identity/scorr-verdict-view';
 import { metricInterval, scopeAttribute, scopeSubset } from '../shared/suite';
 import { verdictView } from '../results/identity/verdict-view';
 import { metricText } from '../ui/view-kit';
+import type { ProtectionReport } from '../shared/protect-data';
+import { escapeHtml as esc, htmlTable, KEEP_TOGETHER_ROWS } from './html-text';
+import { protectionSection } from './protection-html';
 
 /** The names the page knows for the tables of the audit (the report holds no file names), and
  * their sizes when it knows them (the account compares the bytes read with them). */
@@ -43,20 +47,14 @@ export interface HtmlReportParts {
   resultsHtml: string | null;
   /** The page's CSS (`pageCss`), so the snapshot looks as it does on the page. */
   css: string;
+  /** The protection report of the release written in the page, or null when none was. */
+  protection: ProtectionReport | null;
   /** The engine's version (wasm `version()`), null when unknown. */
   version: string | null;
   generatedAt: Date;
 }
 
 const TOOL = 'pseudolens';
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-const esc = escapeHtml;
-
-/** Tables with at most this many rows are kept on one printed page. */
-const KEEP_TOGETHER_ROWS = 16;
 
 // --- reading the live page ------------------------------------------------------------------
 
@@ -103,7 +101,9 @@ export async function snapshotResults(panel: HTMLElement): Promise<string> {
   for (const control of clone.querySelectorAll('input, select, textarea')) (control.closest('label') ?? control).remove();
   // The verdict opens the report on its own; the choice of variant, the sharing of settings
   // and the weight controls are the page's (the text below them names the weight used).
-  const drop = 'button, .chart-readout, .drilldown, .all-metrics, .report-variant, .share-settings, .choice-controls, #verdict';
+  // "Make a safe release" is a form: the report tells the release written in a part of its own
+  // (protection-html.ts).
+  const drop = 'button, .chart-readout, .drilldown, .all-metrics, .report-variant, .share-settings, .choice-controls, #verdict, #protect-section';
   for (const node of clone.querySelectorAll(drop)) node.remove();
   for (const d of clone.querySelectorAll('details')) d.setAttribute('open', '');
   // The contents keep only the sections the report holds.
@@ -183,6 +183,13 @@ body.report { background: var(--bg-soft, #f5f7f9); }
 .report .disclosure-confidential { border-color: var(--error, #a1261b); background: #fdf0ee; }
 .report .disclosure-confidential h2 { color: var(--error, #a1261b); }
 .report .disclosure-shareable { border-color: var(--ok, #1e6b3a); }
+.report .hierarchy-csv { font-family: var(--mono, monospace); font-size: 0.8rem; max-height: 20rem; overflow: auto; margin: 0 0 1rem; padding: 0.5rem; background: #fff; border: 1px solid var(--line, #d5dae1); }
+.report .protection-figures thead th + th { text-align: right; }
+@media (max-width: 30rem) {
+  .report #report-protection table { font-size: 0.85rem; }
+  .report #report-protection th, .report #report-protection td { padding: 0.35rem 0.4rem; }
+  .report #report-protection thead th, .report #report-protection td.num { white-space: normal; }
+}
 
 @media print {
   @page { margin: 14mm 12mm; }
@@ -191,7 +198,8 @@ body.report { background: var(--bg-soft, #f5f7f9); }
   .wrap { max-width: none; padding: 0; }
   .site-header { border-bottom: 2px solid #000; margin-bottom: 0.75rem; }
   .panel { border: 0; border-radius: 0; padding: 0; margin: 0 0 1.25rem; background: #fff; }
-  #report-results, #report-metrics, #report-inputs { break-before: page; }
+  #report-results, #report-protection, #report-metrics, #report-inputs { break-before: page; }
+  .report .hierarchy-csv { max-height: none; overflow: visible; white-space: pre-wrap; }
   .disclosure-confidential { border: 2px solid #000 !important; }
   h2, h3, h4, summary { break-after: avoid; page-break-after: avoid; }
   .keep, tr, .card, .fact, .setting, .verdict, .headline-stat, .bar-row, .message, .note, .alert,
@@ -219,14 +227,6 @@ body.report { background: var(--bg-soft, #f5f7f9); }
 
 /** The Content-Security-Policy of the saved file: its own styles and data: images, nothing else. */
 const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
-
-function table(caption: string, head: string[], rows: string[], className = ''): string {
-  return (
-    `<div class="table-wrap${rows.length < KEEP_TOGETHER_ROWS ? ' keep' : ''}"><table class="${esc(className)}"><caption class="visually-hidden">${esc(caption)}</caption>` +
-    `<thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead>` +
-    `<tbody>${rows.join('')}</tbody></table></div>`
-  );
-}
 
 /** One file of the report: what it is, its name, how it was read and its size on disk. */
 function inputRow(what: string, name: string | null, facts: InputFacts | null | undefined, fileBytes: number | null): string {
@@ -353,7 +353,7 @@ function rolesSection(report: Report): string {
     });
   return (
     `<section class="panel report-block" id="report-roles" aria-labelledby="roles-title"><h2 id="roles-title">Roles and settings</h2>` +
-    table('Column roles', ['Role', 'Columns'], rows, 'kv') +
+    htmlTable('Column roles', ['Role', 'Columns'], rows, 'kv') +
     `<h3>Policies and thresholds</h3>` +
     `<dl class="settings">${settings.join('')}</dl>` +
     `</section>`
@@ -433,9 +433,11 @@ function metricsSection(report: Report): string {
   );
 }
 
-/** The notice at the top: confidential, only aggregates, or the shareable variant. */
-function disclosureNotice(d: Disclosure): string {
+/** The notice at the top: confidential, only aggregates, or the shareable variant; `ladders`:
+ * the full report lists the protection's ladders, every value of the quasi-identifiers. */
+function disclosureNotice(d: Disclosure, ladders: boolean): string {
   const k = count(d.minCount);
+  const listed = 'The ladders of the protection list every value of the quasi-identifiers, rare ones included.';
   const [kind, title, text] = d.shareable
     ? [
         'shareable',
@@ -446,9 +448,15 @@ function disclosureNotice(d: Disclosure): string {
       ? [
           'confidential',
           'Confidential: this report contains record-level values',
-          `${count(d.removed)} ${d.removed === 1 ? 'entry concerns' : 'entries concern'} fewer than ${k} records (rare values, small classes and their sensitive values, small query cells). Treat it like the data itself; to share the results, download the shareable variant instead.`,
+          `${count(d.removed)} ${d.removed === 1 ? 'entry concerns' : 'entries concern'} fewer than ${k} records (rare values, small classes and their sensitive values, small query cells).${ladders ? ` ${listed}` : ''} Treat it like the data itself; to share the results, download the shareable variant instead.`,
         ]
-      : ['aggregates', 'Aggregates only', `This report holds no value, class or query cell of fewer than ${k} records.`];
+      : ladders
+        ? [
+            'confidential',
+            'Confidential: this report contains record-level values',
+            `${listed} Treat it like the data itself; to share the results, download the shareable variant instead.`,
+          ]
+        : ['aggregates', 'Aggregates only', `This report holds no value, class or query cell of fewer than ${k} records.`];
   return `<section class="disclosure disclosure-${kind}" id="report-disclosure" data-disclosure="${kind}" aria-labelledby="disclosure-title"><h2 id="disclosure-title">${esc(title)}</h2><p>${esc(text)}</p></section>`;
 }
 
@@ -512,7 +520,7 @@ function inputsSection(caption: string, rows: string[]): string {
   return (
     `<section class="panel report-block" id="report-inputs" aria-labelledby="inputs-title"><h2 id="inputs-title">Inputs</h2>` +
     `<p class="help">Each file is identified by its SHA-256 hash, computed over its bytes as they were read; the same file always gives the same hash.</p>` +
-    table(caption, ['Table', 'Name', 'Size', 'Records', 'Read as', 'SHA-256'], rows) +
+    htmlTable(caption, ['Table', 'Name', 'Size', 'Records', 'Read as', 'SHA-256'], rows) +
     `</section>`
   );
 }
@@ -525,9 +533,10 @@ export function htmlReport(parts: HtmlReportParts): string {
     heading: `${TOOL} audit report`,
     subtitle: parts.inputs.released,
     main: [
-      disclosureNotice(parts.disclosure),
+      disclosureNotice(parts.disclosure, parts.protection !== null && !parts.disclosure.shareable),
       verdictSection(report),
       parts.resultsHtml ?? '',
+      parts.protection ? protectionSection(parts.protection, parts.disclosure.shareable) : '',
       metricsSection(report),
       inputsSection('The tables of the audit', inputRows(report, parts.inputs)),
       rolesSection(report),

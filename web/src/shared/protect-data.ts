@@ -9,6 +9,7 @@ import {
   PROTECT_DEFAULTS,
   PROTECT_PRESETS,
   type Criteria,
+  type Figures,
   type Ladder,
   type LadderView,
   type NodeView,
@@ -27,6 +28,8 @@ export interface ProtectEngine {
    * share of the rows written so far. */
   release(levels: number[], written: (bytes: number, share: number) => void): Promise<{ report: Report; checked: boolean }>;
   ladderCsv(qi: string): Promise<string>;
+  /** Keeps the protection report of the release just written, for the saved HTML report. */
+  keepProtection(report: ProtectionReport): void;
   /** Saves text made here as a file. */
   save(text: string, type: string, name: string): void;
   /** Stops the search or the release (the worker is restarted). */
@@ -221,18 +224,37 @@ export function auditHeadline(report: Report): AuditHeadline {
   };
 }
 
-/** The protection report (issue 38, Deliver 4): the search's `protect` result, the node
- * written with its levels' names and predicted figures, each ladder in ARX's layout, and the
- * original's and the release's headline figures. It lists every value of each ladder (the
- * hierarchies): not a shareable report. */
+/** The protection report (issue 38, Deliver 4) of a release written: the search's `protect`
+ * result (its criteria, suppression limit, ladders and lattice), the node written with its
+ * levels' names and predicted figures, whether the release's audit gives them, each ladder in
+ * ARX's layout, and the original's and the release's headline figures; saved as JSON and told
+ * in the HTML report (export/protection-html.ts). Its hierarchies list every value of each
+ * ladder: not shareable. */
+export interface ProtectionReport {
+  protect: MetricResult;
+  written: {
+    levels: Record<string, number>;
+    labels: Record<string, string | null>;
+    feasible: boolean;
+    predicted: Figures;
+  };
+  /** The release's audit gives the predicted figures (false: not checked, every QI at the top
+   * of its ladder, where no record stays in scope). */
+  checked: boolean;
+  hierarchies: Record<string, string>;
+  before: AuditHeadline | null;
+  after: AuditHeadline;
+}
+
+/** The protection report of the release of `written`, audited as `released`. */
 export function protectionReport(
   result: MetricResult,
   ladders: LadderView[],
   written: NodeView,
   hierarchies: Record<string, string>,
   original: Report | null,
-  release: Report,
-): Record<string, unknown> {
+  released: { report: Report; checked: boolean },
+): ProtectionReport {
   return {
     protect: result,
     written: {
@@ -241,8 +263,9 @@ export function protectionReport(
       feasible: written.feasible,
       predicted: written.figures,
     },
+    checked: released.checked,
     hierarchies,
     before: original ? auditHeadline(original) : null,
-    after: auditHeadline(release),
+    after: auditHeadline(released.report),
   };
 }

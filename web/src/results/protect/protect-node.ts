@@ -182,76 +182,80 @@ export function chosenNode(
   for (const s of selects) s.addEventListener('change', () => void showFigures());
   void showFigures();
 
+  const ladderButtons = ladders.map((l) => {
+    const b = el('button', { class: 'linklike', type: 'button', 'data-qi': l.qi }, l.qi);
+    b.addEventListener(
+      'click',
+      () => void engine.ladderCsv(l.qi).then((csv) => engine.save(csv, 'text/csv', `hierarchy-${l.qi.replace(/[^\w.-]+/g, '_')}.csv`)),
+    );
+    return b;
+  });
+  const ladderLinks = el(
+    'p',
+    { class: 'protect-hierarchies' },
+    'Download a ladder as an ARX hierarchy: ',
+    ...ladderButtons.flatMap((b, i) => (i ? [', ', b] : [b])),
+  );
+
+  /** The user cancelled the release under way: the worker was restarted, this search is gone. */
   let cancelled = false;
   cancel.addEventListener('click', () => {
     cancelled = true;
     engine.cancel();
-    status.dataset.state = 'error';
+    // What asks the worker for this search can no longer be answered.
+    for (const c of [...selects, ...ladderButtons]) c.disabled = true;
+    status.dataset.state = 'cancelled';
     status.textContent = 'Cancelled: no file was saved. Search again to write it (the file is read again first).';
   });
-  download.addEventListener('click', () => {
+  const write = async () => {
     const at = levels();
     download.disabled = true;
     cancel.hidden = false;
-    cancelled = false;
     status.dataset.state = 'busy';
     status.textContent = 'Writing the protected file…';
     releaseOut.replaceChildren();
-    const started = performance.now();
-    engine
-      .release(at, (bytes, share) => {
+    try {
+      // What the protection report tells of the node, asked first: the release's answer is the
+      // last one, so a cancel before it saves nothing.
+      const written = await engine.node(at);
+      const hierarchies = Object.fromEntries(await Promise.all(ladders.map(async (l) => [l.qi, await engine.ladderCsv(l.qi)] as const)));
+      const started = performance.now();
+      const released = await engine.release(at, (bytes, share) => {
         const left = timeLeft(share, 1, 0, (performance.now() - started) / 1000);
         status.textContent = `Writing the protected file: ${megabytes(bytes)} written (${percent(share)} of the rows), ${left}; then it is audited.`;
-      })
-      .then(async ({ report, checked }) => {
-        status.dataset.state = 'done';
-        status.textContent = `The protected file is saved (${nodeWords(ladders, at)}) and audited${checked ? ': its figures equal the prediction' : ''}.`;
-        const reportButton = el(
-          'button',
-          { id: 'protect-report', class: 'button secondary', type: 'button', disabled: true },
-          'Download the protection report (JSON: node, criteria, ladders, before and after)',
-        );
-        const head = ['Table', 'Verdict', 'Records', 'k', 'Uniques', 'Records at risk', 'Average risk'];
-        const rows = [...(original ? [['Original', ...auditRow(original)]] : []), ['Protected release', ...auditRow(report)]];
-        releaseOut.replaceChildren(
-          el(
-            'p',
-            { id: 'protect-verdict', 'data-light': arxVerdict(report)?.light ?? '' },
-            `The protected file's verdict: ${arxVerdict(report)?.light.toUpperCase() ?? 'not available'}.`,
-          ),
-          scrollTable('The original and the protected release, each audited', head, rows, [2, 3, 4, 5, 6]),
-          reportButton,
-        );
-        const written = await engine.node(at);
-        const hierarchies = Object.fromEntries(await Promise.all(ladders.map(async (l) => [l.qi, await engine.ladderCsv(l.qi)] as const)));
-        const doc = protectionReport(result, ladders, written, hierarchies, original ?? null, report);
-        reportButton.onclick = () => engine.save(JSON.stringify(doc, null, 2), 'application/json', 'pseudolens-protection.json');
-        reportButton.disabled = false;
-      })
-      .catch((e: Error) => {
-        if (cancelled) return;
-        status.dataset.state = 'error';
-        status.textContent = `The protected file could not be written: ${e.message}`;
-      })
-      .finally(() => {
-        download.disabled = false;
-        cancel.hidden = true;
       });
-  });
-
-  const hierarchies = el(
-    'p',
-    { class: 'protect-hierarchies' },
-    'Download a ladder as an ARX hierarchy: ',
-    ...ladders.flatMap((l, i) => {
-      const b = el('button', { class: 'linklike', type: 'button', 'data-qi': l.qi }, l.qi);
-      b.addEventListener(
-        'click',
-        () => void engine.ladderCsv(l.qi).then((csv) => engine.save(csv, 'text/csv', `hierarchy-${l.qi.replace(/[^\w.-]+/g, '_')}.csv`)),
+      const doc = protectionReport(result, ladders, written, hierarchies, original ?? null, released);
+      engine.keepProtection(doc);
+      const report = released.report;
+      status.dataset.state = 'done';
+      status.textContent = `The protected file is saved (${nodeWords(ladders, at)}) and audited${released.checked ? ': its figures equal the prediction' : ''}.`;
+      const reportButton = el(
+        'button',
+        { id: 'protect-report', class: 'button secondary', type: 'button' },
+        'Download the protection report (JSON: node, criteria, ladders, before and after)',
       );
-      return i ? [', ', b] : [b];
-    }),
-  );
+      reportButton.addEventListener('click', () => engine.save(JSON.stringify(doc, null, 2), 'application/json', 'pseudolens-protection.json'));
+      const head = ['Table', 'Verdict', 'Records', 'k', 'Uniques', 'Records at risk', 'Average risk'];
+      const rows = [...(original ? [['Original', ...auditRow(original)]] : []), ['Protected release', ...auditRow(report)]];
+      releaseOut.replaceChildren(
+        el(
+          'p',
+          { id: 'protect-verdict', 'data-light': arxVerdict(report)?.light ?? '' },
+          `The protected file's verdict: ${arxVerdict(report)?.light.toUpperCase() ?? 'not available'}.`,
+        ),
+        scrollTable('The original and the protected release, each audited', head, rows, [2, 3, 4, 5, 6]),
+        reportButton,
+      );
+    } catch (e) {
+      if (cancelled) return;
+      status.dataset.state = 'error';
+      status.textContent = `The protected file could not be written: ${(e as Error).message}`;
+    } finally {
+      download.disabled = cancelled;
+      cancel.hidden = true;
+    }
+  };
+  download.addEventListener('click', () => void write());
 
   const node = el(
     'div',
@@ -267,7 +271,7 @@ export function chosenNode(
     figures,
     el('div', { class: 'protect-actions' }, download, cancel),
     releaseOut,
-    el('details', { class: 'protect-levels' }, el('summary', {}, 'Each ladder’s levels, labels and records'), ...ladders.map(levelsTable), hierarchies),
+    el('details', { class: 'protect-levels' }, el('summary', {}, 'Each ladder’s levels, labels and records'), ...ladders.map(levelsTable), ladderLinks),
   );
   return { node, levels, destroy: () => (shown = -1) };
 }

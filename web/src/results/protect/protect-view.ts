@@ -220,7 +220,7 @@ export function protectView(
   cancel.addEventListener('click', () => {
     cancelled = true;
     engine.cancel();
-    status.dataset.state = 'error';
+    status.dataset.state = 'cancelled';
     status.textContent = 'Cancelled. Search again when ready (the file is read again first).';
   });
 
