@@ -1,5 +1,5 @@
 // A hospital-like German export for protect's tests (issue 38): `;`, CRLF, dates written
-// DD.MM.YYYY, postcodes of two cities; seeded, 600 admissions; and its audit with the roles of
+// DD.MM.YYYY, postcodes of two cities; seeded; and its audit with the roles of
 // a hospital's export.
 
 import { expect, type Page } from '@playwright/test';
@@ -12,15 +12,16 @@ export const ROLES: Record<string, string> = {
   Diagnose: 'sensitive',
 };
 
-/** 600 admissions, seeded: ages 18-89, 5-digit postcodes of two cities, admissions over 2023-2024. */
-export function hospitalExport(): string {
+/** `count` admissions (600 by default), seeded: ages 18-89, 5-digit postcodes of two cities,
+ * admissions over 2023-2024. */
+export function hospitalExport(count = 600): string {
   let seed = 7;
   const next = (n: number) => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     return seed % n;
   };
   const rows = ['Alter;PLZ;Aufnahme;Geschlecht;Diagnose'];
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < count; i++) {
     const dd = String(1 + next(28)).padStart(2, '0');
     const mm = String(1 + next(12)).padStart(2, '0');
     const plz = (next(2) ? 10115 : 80331) + next(40);

@@ -232,7 +232,7 @@ pub fn protect<W: Write>(args: &ProtectArgs, out: &mut W) -> Result<(), Failure>
     let threads = crate::read::use_threads(args.threads);
     let (files, table, protector, search) = crate::progress::shown(args.progress, || -> Result<_, Failure> {
         let files = Files::read(&config, SidePaths::default(), threads, args.sheet.clone(), &FileBytes)?;
-        let (table, _) = files.read_table(&args.file, &config)?;
+        let (table, _) = files.read_needed(&args.file, &config)?;
         let protector = Protector::new(&table, &config.normaliser(), &params)?;
         let search = protector.search()?;
         Ok((files, table, protector, search))

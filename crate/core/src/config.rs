@@ -276,7 +276,7 @@ impl AuditConfig {
     /// How a streaming audit with these settings reads its table (the settings checked:
     /// [`AuditConfig::csv_options`]).
     pub fn read_settings(&self) -> Result<ReadSettings> {
-        Ok(ReadSettings { csv: self.csv_options()?, norm: self.normaliser(), needed: self.needed_columns(), retain: None })
+        Ok(ReadSettings { csv: self.csv_options()?, norm: self.normaliser(), needed: self.needed_columns(), retain: None, needed_only: false })
     }
 
     /// How a [`TableReader`](crate::table::read::TableReader) reads a table kept in memory

@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use pseudolens_core::{Audit, AuditConfig, Error, Format, Probe, ReadsTable, Report, SideReader, SideRole, Sides, Span, Table, TableReader, Warning};
+use pseudolens_core::{
+    Audit, AuditConfig, Error, Format, Probe, ReadSettings, ReadsTable, Report, SideReader, SideRole, Sides, Span, Table, TableReader, Warning,
+};
 
 use crate::cells::read_cells;
 use crate::file::{Failure, ReadProgress, format_of, io_err, stream, with_fallback};
@@ -74,9 +76,20 @@ impl Files {
     /// Reads the release at `path` into a table kept in memory, with the encoding fallback
     /// (its warning, if any): in parts on [`Files::threads`] threads when it is large enough.
     pub fn read_table(&self, path: &Path, config: &AuditConfig) -> Result<(Table, Option<Warning>), Failure> {
+        self.read_kept(path, config, false)
+    }
+
+    /// Reads the columns `config`'s roles need (QIs, sensitive columns) into a table kept in
+    /// memory, the others left unread (a Parquet or Excel file is read whole), without the
+    /// file's SHA-256: the table of protect's search, whose release reads the file again.
+    pub fn read_needed(&self, path: &Path, config: &AuditConfig) -> Result<(Table, Option<Warning>), Failure> {
+        self.read_kept(path, config, true)
+    }
+
+    fn read_kept(&self, path: &Path, config: &AuditConfig, needed_only: bool) -> Result<(Table, Option<Warning>), Failure> {
         let len = std::fs::metadata(path).map_err(io_err(path))?.len();
-        let (part, warning) = self.read_release(path, config, |config, start| {
-            let settings = config.table_settings()?;
+        let (part, warning) = self.read_release(path, config, !needed_only, |config, start| {
+            let settings = ReadSettings { needed_only, ..config.table_settings()? };
             let mut reader = match start {
                 Start::Cells => return Ok(TableReader::new(settings)),
                 Start::Whole => TableReader::new(settings),
@@ -92,7 +105,7 @@ impl Files {
     /// [`Files::threads`] threads when it is large enough), with the encoding fallback; the
     /// report has the warnings of reading ([`Files::add_warnings`]).
     pub fn stream(&self, path: &Path, config: &AuditConfig) -> Result<Report, Failure> {
-        let (part, warning) = self.read_release(path, config, |config, start| {
+        let (part, warning) = self.read_release(path, config, true, |config, start| {
             let mut audit = match start {
                 Start::Cells | Start::Whole => Audit::new(config.clone())?,
                 Start::Part(probe, span) => Audit::part(config.clone(), probe, span)?,
@@ -113,6 +126,7 @@ impl Files {
         &self,
         path: &Path,
         config: &AuditConfig,
+        hash: bool,
         start: impl Fn(&AuditConfig, Start<'_>) -> Result<R, Error> + Sync,
     ) -> Result<(R::Part, Option<Warning>), Failure>
     where
@@ -126,7 +140,7 @@ impl Files {
         with_fallback(path, config.encoding, |encoding| {
             let config = AuditConfig { encoding, ..config.clone() };
             let make = |probe: &Probe, span: Span| start(&config, Start::Part(probe, span));
-            if let Some(part) = read_in_parts(path, &config, self.threads, self.progress, &make)? {
+            if let Some(part) = read_in_parts(path, &config, self.threads, hash, self.progress, &make)? {
                 return Ok(part);
             }
             let mut reader = start(&config, Start::Whole)?;

@@ -31,13 +31,14 @@ const PROBE_FIRST: usize = 64 << 10;
 pub type PartReader<'a, R> = dyn Fn(&Probe, Span) -> Result<R, pseudolens_core::Error> + Sync + 'a;
 
 /// Reads `path` in parts on `threads` threads, each started by `make`, counting the bytes in
-/// `progress`; `None` when the file is better read on one thread (small, UTF-16, a header
+/// `progress`, with its SHA-256 when `hash`; `None` when the file is better read on one thread (small, UTF-16, a header
 /// that does not probe, or an error somewhere: the caller's one-thread read reports it
 /// exactly).
 pub fn read_in_parts<R: ReadsTable>(
     path: &Path,
     config: &AuditConfig,
     threads: usize,
+    hash: bool,
     progress: &dyn ReadProgress,
     make: &PartReader<'_, R>,
 ) -> Result<Option<R::Part>, Failure>
@@ -52,7 +53,7 @@ where
     progress.start(&path.display().to_string(), len);
     let board = Board::new(Span::split(len, threads), len);
     let (parts, sha) = std::thread::scope(|s| {
-        let sha = s.spawn(|| sha256(path));
+        let sha = s.spawn(|| hash.then(|| sha256(path)).transpose());
         let (probe, board) = (&probe, &board);
         let readers: Vec<_> = (0..threads)
             .map(|first| {
@@ -90,7 +91,7 @@ where
         read.push(part);
     }
     let Ok(Some(mut merged)) = pseudolens_core::par::merge_smallest_first(read, FilePart::merge_cost, FilePart::merge) else { return Ok(None) };
-    merged.table_mut().facts.sha256 = Some(sha?);
+    merged.table_mut().facts.sha256 = sha?;
     Ok(Some(merged))
 }
 

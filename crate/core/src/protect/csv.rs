@@ -5,7 +5,12 @@
 /// line feed or a carriage return.
 pub fn write_field(out: &mut Vec<u8>, field: &str, delimiter: &[u8]) {
     let b = field.as_bytes();
-    let needs = b.iter().any(|&c| c == b'"' || c == b'\n' || c == b'\r') || (!delimiter.is_empty() && b.windows(delimiter.len()).any(|w| w == delimiter));
+    let special = |c: u8| c == b'"' || c == b'\n' || c == b'\r';
+    // One pass for a delimiter of one byte (every CSV's): no comparison of slices per byte.
+    let needs = match delimiter {
+        [d] => b.iter().any(|&c| special(c) || c == *d),
+        _ => b.iter().any(|&c| special(c)) || (!delimiter.is_empty() && b.windows(delimiter.len()).any(|w| w == delimiter)),
+    };
     if !needs {
         out.extend_from_slice(b);
         return;

@@ -234,6 +234,10 @@ pub struct TableBuilder {
     absorbed: u64,
     /// Rows absorbed at the next look at the columns' variety.
     next_look: u64,
+    /// Whether the columns no role needs are left unread ([`TableBuilder::read_needed_only`]).
+    needed_only: bool,
+    /// Per column, whether it is left unread.
+    unread: Vec<bool>,
 }
 
 impl TableBuilder {
@@ -254,7 +258,15 @@ impl TableBuilder {
             first_offset: None,
             absorbed: 0,
             next_look: FIRST_LOOK_ROWS,
+            needed_only: false,
+            unread: Vec::new(),
         }
+    }
+
+    /// Leaves the columns no role needs unread (before the header): they keep no value, no
+    /// code and no profile, and the table is not retained as a whole.
+    pub fn read_needed_only(&mut self) {
+        self.needed_only = true;
     }
 
     /// The size of the whole file in bytes: with the bytes per row read so far it tells how
@@ -283,6 +295,10 @@ impl TableBuilder {
         self.columns =
             names.iter().map(|n| Column::new(if self.needed.contains(n) { Cap::needed() } else { Cap::soft(soft) }, self.retain.is_some())).collect();
         self.codes = vec![Vec::new(); names.len()];
+        self.unread = names.iter().map(|n| self.needed_only && !self.needed.contains(n)).collect();
+        for (c, _) in self.columns.iter_mut().zip(&self.unread).filter(|(_, u)| **u) {
+            c.codes = None;
+        }
     }
 
     /// Takes a batch of rows.
@@ -295,6 +311,10 @@ impl TableBuilder {
         for (j, column) in self.columns.iter_mut().enumerate() {
             let out = &mut self.codes[j];
             out.clear();
+            if self.unread[j] {
+                out.resize(n, SKETCHED);
+                continue;
+            }
             if column.is_frozen() {
                 for i in 0..n {
                     column.sketch_cell(rows.field(i, j), encoding, &self.norm).map_err(|o| overflow_error(o, rows.line(i), &self.header[j]))?;

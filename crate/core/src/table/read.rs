@@ -24,6 +24,9 @@ pub struct ReadSettings {
     /// Keeps a code per row within this memory budget in bytes (`None`: streaming, the
     /// table keeps its values and counts alone).
     pub retain: Option<u64>,
+    /// Reads the `needed` columns alone: the others are left unread (no value, no code, no
+    /// profile). The table of protect's search, whose release reads the file again.
+    pub needed_only: bool,
 }
 
 /// What the blocks of codes of a table being read feed besides the table: the summaries of a
@@ -121,7 +124,10 @@ impl TableReader {
 
     /// A reader of `source` with these settings.
     fn reading(settings: ReadSettings, source: Source) -> Self {
-        let builder = TableBuilder::new(settings.norm, settings.needed, settings.retain);
+        let mut builder = TableBuilder::new(settings.norm, settings.needed, settings.retain);
+        if settings.needed_only {
+            builder.read_needed_only();
+        }
         TableReader { source, builder, header_row: settings.csv.header_row, blocks: () }
     }
 
