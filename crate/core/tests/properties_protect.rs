@@ -2,14 +2,17 @@
 //! rows by the definitions (feasible nodes, best node under both objectives, minimal nodes,
 //! Pareto front, figures, the closest node), for every criterion and several suppression
 //! limits; the release of a node, read back and audited, gives the figures the search
-//! reported for it, and it is the spec's transform of the rows; the settings survive JSON.
+//! reported for it, and it is the spec's transform of the rows, also when written while the
+//! file is read again from a table of the needed columns alone; the settings survive JSON.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
 use pseudolens_core::ingest::cell::Normaliser;
 use pseudolens_core::protect::{Figures, TDistance};
-use pseudolens_core::{AuditConfig, Criteria, Ladder, MissingPolicy, Objective, ProtectParams, Protector, Suppressed, Table, TableReader, audit_table};
+use pseudolens_core::{
+    AuditConfig, Criteria, Ladder, MissingPolicy, Objective, ProtectParams, Protector, ReadSettings, Suppressed, Table, TableReader, audit_table,
+};
 
 /// One record: a number (blank: `None`), a code, a category, and the SA.
 type Row = (Option<i64>, Option<&'static str>, Option<&'static str>, &'static str);
@@ -28,10 +31,28 @@ fn csv(rows: &[Row]) -> String {
 }
 
 fn table(text: &str) -> Table {
-    let config = AuditConfig { quasi_identifiers: vec!["num".into(), "code".into(), "cat".into()], ..AuditConfig::default() };
-    let mut reader = TableReader::new(config.table_settings().unwrap());
+    read(text, &[], false)
+}
+
+/// `text` kept, the QIs and `sensitive` needed; the other columns left unread when `needed_only`
+/// (the CLI's read for protect).
+fn read(text: &str, sensitive: &[String], needed_only: bool) -> Table {
+    let config = AuditConfig { quasi_identifiers: vec!["num".into(), "code".into(), "cat".into()], sensitive: sensitive.to_vec(), ..AuditConfig::default() };
+    let mut reader = TableReader::new(ReadSettings { needed_only, ..config.table_settings().unwrap() });
     reader.push(text.as_bytes()).unwrap();
     reader.finish().unwrap().table
+}
+
+/// The release of `node` written while `text` is read again, in chunks of 7 bytes.
+fn streamed(protector: &Protector, table: &Table, node: &[usize], text: &str) -> Vec<u8> {
+    let mut s = protector.release_streamed(table, node, AuditConfig::default().csv_options().unwrap()).unwrap();
+    let mut out = Vec::new();
+    for chunk in text.as_bytes().chunks(7) {
+        s.push(chunk).unwrap();
+        out.extend(s.take());
+    }
+    out.extend(s.finish().unwrap().0);
+    out
 }
 
 /// The labels of a value at each given level `1 ..` of the test's ladders, by definition.
@@ -328,10 +349,14 @@ proptest! {
 
     #[test]
     fn the_release_is_the_transform_and_its_audit_the_prediction(rows in prop::collection::vec(row(), 1..24), (widths, lengths, hierarchy, drop, s_max, _objective) in settings(), c in criteria(), pick in any::<prop::sample::Index>(), star in any::<bool>()) {
-        let t = table(&csv(&rows));
+        let text = csv(&rows);
+        let t = table(&text);
         let mut p = params(&widths, &lengths, hierarchy, drop, s_max, Objective::Loss, c);
         p.suppressed = if star { Suppressed::Star } else { Suppressed::Remove };
         let protector = Protector::new(&t, &Normaliser::default(), &p).unwrap();
+        // Read with the needed columns alone, the file read again for the release.
+        let needed = read(&text, &p.sensitive, true);
+        let from_needed = Protector::new(&needed, &Normaliser::default(), &p).unwrap();
         let heights: Vec<usize> = protector.ladders.iter().map(|l| l.height()).collect();
         let size: usize = heights.iter().product();
         // Any node but the top of every ladder (its release has no record in scope, Sec 5), and
@@ -342,6 +367,8 @@ proptest! {
         for node in nodes.into_iter().map(|i| levels_of(i, &heights)) {
             let f = protector.evaluate(&node).unwrap();
             let bytes = protector.release(&t, &node).unwrap().to_bytes();
+            prop_assert_eq!(from_needed.evaluate(&node).unwrap(), f);
+            prop_assert_eq!(streamed(&from_needed, &needed, &node, &text), bytes.clone());
             // The release is the spec's transform of the model.
             let (_, suppressed) = brute_with_suppressed(&m, &node, &c, c.t_distance == TDistance::Auto, s_max, p.risk_threshold);
             prop_assert_eq!(String::from_utf8(bytes.clone()).unwrap(), transform(&m, &node, &suppressed, star));

@@ -23,7 +23,7 @@ export function holdsText(s: ShareableReport): string {
 
 /** The choice of variant, from the shareable variant at the report's own k (what the full report
  * holds; its k, the minimum offered first). */
-export function reportVariant(shareable: ShareableVariant): { node: HTMLElement; read(): ReportVariant } {
+export function reportVariant(shareable: ShareableVariant): { node: HTMLElement; read(): ReportVariant; holdsLadders(): void } {
   const own = shareable.report;
   const fullHelp = el('p', { class: 'help', id: 'variant-full-help' }, own ? holdsText(own) : 'It may hold record-level values.');
   const k = el('input', {
@@ -74,5 +74,13 @@ export function reportVariant(shareable: ShareableVariant): { node: HTMLElement;
     const n = Number(k.value);
     return safe.checked ? { shareable: true, minCount: Number.isSafeInteger(n) && n >= 1 ? n : null } : { shareable: false, minCount: null };
   };
-  return { node, read };
+  /** A release was written: the full HTML report now tells it with its ladders, which list
+   * every value of the quasi-identifiers (export/protection-html.ts). */
+  const holdsLadders = () => {
+    node.dataset.recordLevel = 'true';
+    const ladders = 'the ladders of the release written, which list every value of the quasi-identifiers.';
+    fullHelp.textContent =
+      own && removedCount(own) > 0 ? `${holdsText(own)} Its HTML report also holds ${ladders}` : `Confidential: its HTML report holds ${ladders}`;
+  };
+  return { node, read, holdsLadders };
 }

@@ -29,7 +29,7 @@ import type { ClassValues } from '../shared/protocol';
 import { isRecord, metric, numberValue, type AuditConfig, type MetricResult, type Report, type ShareableVariant } from '../shared/report';
 import { personsView, scorrView, weightsView } from './identity/risks-view';
 import { protectView } from './protect/protect-view';
-import type { ProtectEngine } from '../shared/protect-data';
+import type { ProtectEngine, ProtectionReport } from '../shared/protect-data';
 import { scorrBadge, scorrVerdictView } from './identity/scorr-verdict-view';
 import { scopeAttribute, scopeSubset } from '../shared/suite';
 import { utilityView, type UtilityInputs } from './utility/utility-view';
@@ -177,7 +177,17 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     afterFrame(panel, () => charts.push(...(utility?.draw?.() ?? [])));
     return;
   }
-  protect = protectView(report, handlers.protect ?? null);
+  // A release written with hierarchies makes the full HTML report confidential: its choice says so.
+  const engine = handlers.protect
+    ? {
+        ...handlers.protect,
+        keepProtection: (p: ProtectionReport) => {
+          handlers.protect?.keepProtection(p);
+          if (Object.keys(p.hierarchies).length) variant?.holdsLadders();
+        },
+      }
+    : null;
+  protect = protectView(report, engine);
   const nodes = [
     hasVerdict ? verdictView(report, scorrBadge(report)) : null,
     // The warnings come before the figures they qualify.
