@@ -121,7 +121,7 @@ test('a RED export becomes a GREEN release: search, choose, download, audit', as
   expect(download.suggestedFilename()).toBe('aufnahmen-protected.csv');
   await expect(page.locator('#protect-status')).toContainText('its figures equal the prediction', { timeout: 60_000 });
   // The choice of report says the full one now holds the ladders (every value of the QIs).
-  await expect(page.locator('#variant-full-help')).toContainText('HTML report holds the ladders of the release written');
+  await expect(page.locator('#variant-full-help')).toContainText('HTML report also holds the ladders of the release written');
   await expect(page.locator('#protect-verdict')).toHaveAttribute('data-light', 'green');
   await page.locator('#protect-release').screenshot({ path: testInfo.outputPath('protect-release.png') });
   const reporting = page.waitForEvent('download');
