@@ -261,7 +261,7 @@ pub fn protect<W: Write>(args: &ProtectArgs, out: &mut W) -> Result<(), Failure>
                 predicted.records_suppressed
             );
         }
-        let (rows, delimiter) = write_release(&protector, &table, &levels, &args.file, &config, path)?;
+        let (rows, delimiter) = write_release(&protector, &table, &levels, &args.file, &config, threads, path)?;
         let release_config = pseudolens_core::release_config(&config, &protector.qis, &levels, &delimiter);
         let audited =
             files.read_table(path, &release_config).and_then(|(release, _)| Ok(pseudolens_core::audit_table(&release, &release_config, &files.sides)?))?;
@@ -280,13 +280,22 @@ pub fn protect<W: Write>(args: &ProtectArgs, out: &mut W) -> Result<(), Failure>
 }
 
 /// Writes the release of `levels` to `path` a range of rows at a time; returns the records
-/// written and the delimiter. A CSV table of which a column kept no codes (an id past the
-/// retain cap) is written while `input` is read again (`Protector::release_streamed`).
-fn write_release(protector: &Protector, table: &Table, levels: &[usize], input: &Path, config: &AuditConfig, path: &Path) -> Result<(u64, String), Failure> {
+/// written and the delimiter. A CSV table of which a column kept no codes (every column but
+/// the QIs and sensitive ones: `Files::read_needed`) is written while `input` is read again
+/// (`pseudolens_native::write_release`).
+fn write_release(
+    protector: &Protector,
+    table: &Table,
+    levels: &[usize],
+    input: &Path,
+    config: &AuditConfig,
+    threads: usize,
+    path: &Path,
+) -> Result<(u64, String), Failure> {
     /// Rows written per chunk.
     const CHUNK: usize = 1 << 16;
     if !table.is_retained() && !table.facts.delimiter.is_empty() {
-        return write_streamed(protector, table, levels, input, config, path);
+        return write_streamed(protector, table, levels, input, config, threads, path);
     }
     let release = protector.release(table, levels)?;
     let mut file = io::BufWriter::new(std::fs::File::create(path).map_err(io_err(path))?);
@@ -302,26 +311,20 @@ fn write_release(protector: &Protector, table: &Table, levels: &[usize], input: 
     Ok((written, release.delimiter().to_string()))
 }
 
-/// Writes the release of `levels` to `path` while `input` is read again, a chunk at a time.
-fn write_streamed(protector: &Protector, table: &Table, levels: &[usize], input: &Path, config: &AuditConfig, path: &Path) -> Result<(u64, String), Failure> {
-    /// Bytes of the input read per chunk.
-    const CHUNK: usize = 1 << 20;
-    let mut release = protector.release_streamed(table, levels, config.csv_options()?)?;
-    let mut from = std::fs::File::open(input).map_err(io_err(input))?;
+/// Writes the release of `levels` to `path` while `input` is read again, on `threads` threads.
+fn write_streamed(
+    protector: &Protector,
+    table: &Table,
+    levels: &[usize],
+    input: &Path,
+    config: &AuditConfig,
+    threads: usize,
+    path: &Path,
+) -> Result<(u64, String), Failure> {
     let mut file = io::BufWriter::new(std::fs::File::create(path).map_err(io_err(path))?);
-    let mut chunk = vec![0; CHUNK];
-    loop {
-        let n = io::Read::read(&mut from, &mut chunk).map_err(io_err(input))?;
-        if n == 0 {
-            break;
-        }
-        release.push(&chunk[..n])?;
-        file.write_all(&release.take()).map_err(io_err(path))?;
-    }
-    let delimiter = release.delimiter().to_string();
-    let (last, written) = release.finish()?;
-    file.write_all(&last).and_then(|()| file.flush()).map_err(io_err(path))?;
-    Ok((written, delimiter))
+    let written = pseudolens_native::write_release(input, protector, table, levels, config, threads, &mut file)?;
+    file.flush().map_err(io_err(path))?;
+    Ok(written)
 }
 
 /// Most minimal feasible nodes the readable result lists.

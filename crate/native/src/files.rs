@@ -89,7 +89,8 @@ impl Files {
     fn read_kept(&self, path: &Path, config: &AuditConfig, needed_only: bool) -> Result<(Table, Option<Warning>), Failure> {
         let len = std::fs::metadata(path).map_err(io_err(path))?.len();
         let (part, warning) = self.read_release(path, config, !needed_only, |config, start| {
-            let settings = ReadSettings { needed_only, ..config.table_settings()? };
+            // Cells (Parquet, Excel) are read whole: their release is written from the table.
+            let settings = ReadSettings { needed_only: needed_only && !matches!(start, Start::Cells), ..config.table_settings()? };
             let mut reader = match start {
                 Start::Cells => return Ok(TableReader::new(settings)),
                 Start::Whole => TableReader::new(settings),

@@ -5,11 +5,15 @@
 //! in parts merged in order ([`parallel`] for CSV, row groups for Parquet) -> the file's
 //! SHA-256 beside. [`Files`] holds the side tables of an audit (read once, as the core's
 //! [`Sides`](pseudolens_core::Sides)) and reads or audits each release against them.
+//! Protect's release of a CSV file is written while the file is read again, in parts
+//! ([`release`]).
 
 pub mod cells;
 pub mod file;
 pub mod files;
 pub mod parallel;
+pub mod release;
 
 pub use file::{Failure, ReadProgress};
 pub use files::{Files, SidePaths};
+pub use release::write_release;

@@ -18,7 +18,7 @@ use pseudolens_core::{Probe, Reader, Span};
 use crate::file::{CHUNK, Failure, ReadProgress, io_err, sha256};
 
 /// Below this size a file is read on one thread.
-const MIN_PARALLEL: u64 = 8 << 20;
+pub(crate) const MIN_PARALLEL: u64 = 8 << 20;
 
 /// How much of the start of a file the probe reads at most to find the header.
 const PROBE_BYTES: usize = 16 << 20;
@@ -166,7 +166,7 @@ pub(crate) fn panicked() -> Failure {
 /// The dialect and header from the start of the file: read in growing steps (64 KB, then 4
 /// times more each time, up to [`PROBE_BYTES`]), since the header is nearly always in the
 /// first step and every byte read here is read again by the parts.
-fn probe(path: &Path, config: &AuditConfig, len: u64) -> Result<Option<Probe>, Failure> {
+pub(crate) fn probe(path: &Path, config: &AuditConfig, len: u64) -> Result<Option<Probe>, Failure> {
     let opts = config.csv_options()?;
     let mut file = File::open(path).map_err(io_err(path))?;
     let whole = PROBE_BYTES.min(len as usize);

@@ -415,6 +415,12 @@ impl Reader {
         }
     }
 
+    /// The same reader without the file's SHA-256 (`facts.sha256` stays `None`).
+    pub fn without_hash(mut self) -> Self {
+        self.hash = None;
+        self
+    }
+
     /// A reader of one part of a file whose start was probed; the part's own records are
     /// those starting in `span`. The first part is read like a whole file; every other one
     /// knows the dialect and the header, and starts at `span.start` (exact) or after the first

@@ -33,7 +33,7 @@ pub use node::Figures;
 pub use params::{Criteria, DEFAULT_MAX_NODES, PRESETS, Preset, ProtectParams, ProtectSettings, TDistance};
 pub use propose::propose;
 pub use search::{Objective, Search};
-pub use stream::StreamedRelease;
+pub use stream::{RecordCount, StreamedRelease};
 pub use view::{LadderView, NodeView};
 
 use base::Base;
@@ -42,7 +42,7 @@ use search::Lattice;
 
 use crate::error::{Error, Result};
 use crate::ingest::cell::Normaliser;
-use crate::ingest::reader::CsvOptions;
+use crate::ingest::reader::{CsvOptions, Probe, Span};
 use crate::metric::MetricResult;
 use crate::table::classes::MissingPolicy;
 use crate::table::{Table, header};
@@ -220,6 +220,21 @@ impl Protector {
     /// `opts` (the options it was read with): for a table of which a column kept no codes.
     pub fn release_streamed<'a>(&'a self, table: &'a Table, levels: &[usize], opts: CsvOptions) -> Result<StreamedRelease<'a>> {
         Ok(StreamedRelease::new(self.release_of(table, levels)?, table, opts))
+    }
+
+    /// The release of one part of the file (an exact `span` from a [`stream::RecordCount`]'s
+    /// bounds, its first record the table's row `first_row`), written on its own; the parts'
+    /// bytes joined in file order after [`StreamedRelease::header`] are the release.
+    pub fn release_part<'a>(
+        &'a self,
+        table: &'a Table,
+        levels: &[usize],
+        opts: CsvOptions,
+        probe: &Probe,
+        span: Span,
+        first_row: usize,
+    ) -> Result<StreamedRelease<'a>> {
+        Ok(StreamedRelease::part(self.release_of(table, levels)?, table, opts, probe, span, first_row))
     }
 
     /// The release of `levels` of `table`, checked to be the table of the search.
