@@ -33,7 +33,10 @@ function fragmentSettings(link: string): Carried {
   return JSON.parse(Buffer.from(b64, 'base64').toString('utf8')) as Carried;
 }
 
-test('the settings file and the link carry the protection: a fresh page searches to the node chosen, the CLI writes it', async ({ page, browser }) => {
+test('the settings file and the link carry the protection: a fresh page searches to the node chosen, the CLI writes it', async ({
+  page,
+  browser,
+}, testInfo) => {
   test.setTimeout(150_000);
   const body = Buffer.from(hospitalExport());
   const path = resolve('test-results/protect-settings.csv');
@@ -88,6 +91,7 @@ test('the settings file and the link carry the protection: a fresh page searches
   await expect(other.locator('#protect-suppression')).toHaveValue('2');
   await expect(other.locator('input.protect-text[data-qi="Alter"]')).toHaveValue(ageLadder);
   await expect(other.locator('#protect-status')).toContainText('with its chosen node');
+  await other.locator('#protect-section').screenshot({ path: testInfo.outputPath('protect-restored.png') });
   await other.locator('#protect-search').click();
   await expect(other.locator('#protect-best')).toBeVisible({ timeout: 60_000 });
   await expect(other.locator('#protect-figures p')).toBeVisible();
