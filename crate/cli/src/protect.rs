@@ -294,11 +294,13 @@ fn write_release(
 ) -> Result<(u64, String), Failure> {
     /// Rows written per chunk.
     const CHUNK: usize = 1 << 16;
+    let mut file = io::BufWriter::new(std::fs::File::create(path).map_err(io_err(path))?);
     if !table.is_retained() && !table.facts.delimiter.is_empty() {
-        return write_streamed(protector, table, levels, input, config, threads, path);
+        let written = pseudolens_native::write_release(input, protector, table, levels, config, threads, &mut file)?;
+        file.flush().map_err(io_err(path))?;
+        return Ok(written);
     }
     let release = protector.release(table, levels)?;
-    let mut file = io::BufWriter::new(std::fs::File::create(path).map_err(io_err(path))?);
     let mut buf = Vec::new();
     release.write_header(&mut buf);
     let mut written = 0;
@@ -309,22 +311,6 @@ fn write_release(
     }
     file.write_all(&buf).and_then(|()| file.flush()).map_err(io_err(path))?;
     Ok((written, release.delimiter().to_string()))
-}
-
-/// Writes the release of `levels` to `path` while `input` is read again, on `threads` threads.
-fn write_streamed(
-    protector: &Protector,
-    table: &Table,
-    levels: &[usize],
-    input: &Path,
-    config: &AuditConfig,
-    threads: usize,
-    path: &Path,
-) -> Result<(u64, String), Failure> {
-    let mut file = io::BufWriter::new(std::fs::File::create(path).map_err(io_err(path))?);
-    let written = pseudolens_native::write_release(input, protector, table, levels, config, threads, &mut file)?;
-    file.flush().map_err(io_err(path))?;
-    Ok(written)
 }
 
 /// Most minimal feasible nodes the readable result lists.

@@ -9,12 +9,12 @@
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
+use pseudolens_core::par;
 use pseudolens_core::protect::RecordCount;
 use pseudolens_core::{AuditConfig, CsvOptions, Error, PartBounds, Probe, Protector, Span, Table};
 
-use crate::file::{CHUNK, Failure, io_err};
+use crate::file::{CHUNK, Failure, io_err, stream};
 use crate::parallel::{MIN_PARALLEL, probe};
 
 /// The bytes of the file each part reads (at least one part per thread).
@@ -44,30 +44,6 @@ fn count(path: &Path, opts: &CsvOptions, probe: &Probe, span: Span) -> Result<(u
     Ok((records, bounds.ok_or_else(|| Failure::Audit(Error::internal("part_unbounded", "a part of the file ended without its bounds")))?))
 }
 
-/// Runs `task` on each index below `n` on `threads` threads; the results in index order.
-fn on_threads<T: Send>(n: usize, threads: usize, task: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, T)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads.min(n))
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= n {
-                            return mine;
-                        }
-                        mine.push((k, task(k)));
-                    }
-                })
-            })
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().expect("a release thread panicked")).collect()
-    });
-    done.sort_by_key(|(k, _)| *k);
-    done.into_iter().map(|(_, t)| t).collect()
-}
-
 /// Writes the release of `levels` of `table` (read from `path` with `config`) to `out` while
 /// reading `path` again, on `threads` threads; returns the records written and the delimiter.
 pub fn write_release(
@@ -86,10 +62,7 @@ pub fn write_release(
     let len = std::fs::metadata(path).map_err(io_err(path))?.len();
     let probed = if threads >= 2 && len >= MIN_PARALLEL { probe(path, config, len)?.filter(|p| p.header == table.header) } else { None };
     let Some(probe) = probed else {
-        feed(path, 0, |chunk| {
-            whole.push(chunk)?;
-            Ok(false)
-        })?;
+        stream(path, &(), |chunk| whole.push(chunk))?;
         write(out, &whole.take())?;
         let (last, written) = whole.finish()?;
         write(out, &last)?;
@@ -98,7 +71,7 @@ pub fn write_release(
     write(out, &whole.header())?;
     // The first pass: each part's records and bounds, the parts following one another.
     let spans = Span::split(len, (len.div_ceil(PART_BYTES) as usize).max(threads));
-    let guessed = on_threads(spans.len(), threads, |k| count(path, &opts, &probe, spans[k]));
+    let guessed = par::map(spans.clone(), |span| count(path, &opts, &probe, span));
     let mut parts: Vec<(Span, usize)> = Vec::with_capacity(spans.len());
     let (mut first_row, mut previous_end) = (0, 0);
     for (span, guess) in spans.iter().zip(guessed) {
@@ -114,8 +87,7 @@ pub fn write_release(
     // The second pass, a batch of parts at a time, each part's bytes in file order.
     let mut written = 0;
     for batch in parts.chunks(threads) {
-        let bytes = on_threads(batch.len(), threads, |k| -> Result<(Vec<u8>, u64, usize), Failure> {
-            let (span, first) = batch[k];
+        let bytes = par::map(batch.to_vec(), |(span, first)| -> Result<(Vec<u8>, u64, usize), Failure> {
             let mut part = protector.release_part(table, levels, opts.clone(), &probe, span, first)?;
             feed(path, span.start, |chunk| {
                 part.push(chunk)?;
