@@ -21,7 +21,16 @@ pub fn use_threads(asked: Option<usize>) -> usize {
 /// Reads the side tables these settings name (and `original`), for releases read on the
 /// threads and from the sheet the settings give.
 pub fn files(config: &AuditConfig, settings: &Settings, original: Option<&Path>) -> Result<Files, Failure> {
-    let paths = SidePaths { original, reference: settings.reference.as_deref(), control: settings.attacks.control.as_deref() };
+    let control = match (&settings.attacks.control, &settings.synthetic.holdout) {
+        (Some(c), Some(h)) if c != h => {
+            return Err(Failure::Audit(pseudolens_core::Error::config(
+                "holdout_and_control",
+                "--control and --holdout name one table (records not used to make the release): give one of them",
+            )));
+        }
+        (c, h) => c.as_deref().or(h.as_deref()),
+    };
+    let paths = SidePaths { original, reference: settings.reference.as_deref(), control };
     Files::read(config, paths, use_threads(settings.threads), settings.sheet.clone(), &FileBytes)
 }
 

@@ -15,8 +15,8 @@ use pseudolens_core::attribute::{SaMode, TDistance, TReference};
 use pseudolens_core::identity::suda::SudaWeights;
 use pseudolens_core::ingest::cell::{DATE_FORMS, DateForm};
 use pseudolens_core::{
-    AdviceParams, Aggregate, AttackParams, AttributeSettings, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination, SyntheticParams,
-    UtilityParams, WeightPreset,
+    AdviceParams, Aggregate, AttackParams, AttributeSettings, CapMethod, Encoding, KBasis, Kind, MissingPolicy, Query, Ragged, RiskCombination,
+    SyntheticParams, UtilityParams, WeightPreset,
 };
 
 use crate::{Failure, io_err};
@@ -360,7 +360,7 @@ pub struct Settings {
     #[command(flatten)]
     pub attacks: AttackArgs,
     #[command(flatten)]
-    synthetic: SyntheticArgs,
+    pub synthetic: SyntheticArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -429,7 +429,7 @@ pub struct AttackArgs {
 /// The measures of a synthetic or perturbed release (synthetic.md, after SDNist): any of these
 /// flags turns them on; they need --original.
 #[derive(clap::Args)]
-struct SyntheticArgs {
+pub struct SyntheticArgs {
     /// Compare a synthetic or perturbed release with the original: k-marginal score, unique
     /// exact matches, apparent match on the QIs (needs --original).
     #[arg(long)]
@@ -449,23 +449,121 @@ struct SyntheticArgs {
     /// Columns the apparent match does not compare, comma-separated.
     #[arg(long, value_delimiter = ',')]
     amd_exclude: Vec<String>,
+    /// A holdout table: real records NOT used to make the release, same columns as the
+    /// original (CSV); the DCR overfitting protection compares the release with it. It is the
+    /// attacks' --control too: give one or the other.
+    #[arg(long)]
+    pub holdout: Option<PathBuf>,
+    /// Seed of the k-marginal's sampling-equivalent samples [default: 0].
+    #[arg(long)]
+    kmarg_seed: Option<u64>,
+    /// Label permutations of the pMSE's null [default: 20; 0: none].
+    #[arg(long)]
+    pmse_null_perms: Option<u32>,
+    /// Seed of the pMSE's permutations [default: 0].
+    #[arg(long)]
+    pmse_seed: Option<u64>,
+    /// The linear regression's explanatory column (with --linreg-y).
+    #[arg(long, value_name = "COL")]
+    linreg_x: Option<String>,
+    /// The linear regression's explained column (with --linreg-x).
+    #[arg(long, value_name = "COL")]
+    linreg_y: Option<String>,
+    /// Columns whose value combinations are the regression's subgroups, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    linreg_groups: Vec<String>,
+    /// Rows an x value needs for its row of the regression's density matrix [default: 20].
+    #[arg(long)]
+    linreg_min_rows: Option<u32>,
+    /// Seed of the DCR's random table and subsamples [default: 0].
+    #[arg(long)]
+    dcr_seed: Option<u64>,
+    /// Pairs of rows (release x original) above which the DCR runs on a seeded subsample
+    /// [default: 1000000000].
+    #[arg(long)]
+    dcr_max_cells: Option<u64>,
+    /// CAP's known columns, comma-separated (default: the QIs).
+    #[arg(long, value_delimiter = ',')]
+    cap_known: Vec<String>,
+    /// CAP's sensitive columns, comma-separated (default: the sensitive columns).
+    #[arg(long, value_delimiter = ',')]
+    cap_sensitive: Vec<String>,
+    /// CAP's attacker [default: cap].
+    #[arg(long, value_enum)]
+    cap_method: Option<CapMethodArg>,
+    /// CAP's continuous columns, cut into --cap-bins equal-width bins, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    cap_continuous: Vec<String>,
+    /// CAP's number of bins of a continuous column [default: 10].
+    #[arg(long)]
+    cap_bins: Option<u32>,
+}
+
+/// `--cap-method`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum CapMethodArg {
+    Cap,
+    ZeroCap,
+    GeneralizedCap,
+}
+
+impl From<CapMethodArg> for CapMethod {
+    fn from(m: CapMethodArg) -> Self {
+        match m {
+            CapMethodArg::Cap => CapMethod::Cap,
+            CapMethodArg::ZeroCap => CapMethod::ZeroCap,
+            CapMethodArg::GeneralizedCap => CapMethod::GeneralizedCap,
+        }
+    }
 }
 
 impl SyntheticArgs {
     /// The synthetic settings over the file's: any flag turns the measures on.
     fn apply(&self, synthetic: &mut Option<SyntheticParams>) {
+        let lists =
+            [&self.kmarg_binned, &self.kmarg_exclude, &self.amd_exclude, &self.linreg_groups, &self.cap_known, &self.cap_sensitive, &self.cap_continuous];
         let any = self.synthetic
             || self.kmarg_bins.is_some()
-            || !self.kmarg_binned.is_empty()
-            || !self.kmarg_exclude.is_empty()
             || self.kmarg_group_by.is_some()
-            || !self.amd_exclude.is_empty();
+            || self.holdout.is_some()
+            || self.kmarg_seed.is_some()
+            || self.pmse_null_perms.is_some()
+            || self.pmse_seed.is_some()
+            || self.linreg_x.is_some()
+            || self.linreg_y.is_some()
+            || self.linreg_min_rows.is_some()
+            || self.dcr_seed.is_some()
+            || self.dcr_max_cells.is_some()
+            || self.cap_method.is_some()
+            || self.cap_bins.is_some()
+            || lists.iter().any(|l| !l.is_empty());
         if !any {
             return;
         }
         let s = synthetic.get_or_insert_with(SyntheticParams::default);
         set(&mut s.kmarg_bins, self.kmarg_bins);
-        for (list, into) in [(&self.kmarg_binned, &mut s.kmarg_binned), (&self.kmarg_exclude, &mut s.kmarg_exclude), (&self.amd_exclude, &mut s.amd_exclude)] {
+        set(&mut s.kmarg_seed, self.kmarg_seed);
+        set(&mut s.pmse_null_perms, self.pmse_null_perms);
+        set(&mut s.pmse_seed, self.pmse_seed);
+        set(&mut s.linreg_min_rows, self.linreg_min_rows);
+        set(&mut s.dcr_seed, self.dcr_seed);
+        set(&mut s.dcr_max_cells, self.dcr_max_cells);
+        set(&mut s.cap_bins, self.cap_bins);
+        set(&mut s.cap_method, self.cap_method.map(CapMethod::from));
+        for (name, into) in [(&self.linreg_x, &mut s.linreg_x), (&self.linreg_y, &mut s.linreg_y)] {
+            if name.is_some() {
+                into.clone_from(name);
+            }
+        }
+        for (list, into) in [
+            (&self.kmarg_binned, &mut s.kmarg_binned),
+            (&self.kmarg_exclude, &mut s.kmarg_exclude),
+            (&self.amd_exclude, &mut s.amd_exclude),
+            (&self.linreg_groups, &mut s.linreg_groups),
+            (&self.cap_known, &mut s.cap_known),
+            (&self.cap_sensitive, &mut s.cap_sensitive),
+            (&self.cap_continuous, &mut s.cap_continuous),
+        ] {
             if !list.is_empty() {
                 into.clone_from(list);
             }

@@ -49,7 +49,7 @@ fn contract() -> String {
     use crate::protect::view::{LabelCount, LadderView, LevelView, NodeView};
     use crate::protect::{Criteria, DateLevel, Figures, Ladder, Objective, ProtectParams, ProtectSettings, Suppressed};
     use crate::report::{ReadPath, Report, Warning};
-    use crate::synthetic::SyntheticParams;
+    use crate::synthetic::{CapMethod, SyntheticParams};
     use crate::table::classes::MissingPolicy;
     use crate::table::kind::Kind;
     use crate::table::profile::{ColumnProfile, Forms};
@@ -84,6 +84,7 @@ fn contract() -> String {
         AttackParams,
         SoMode,
         SyntheticParams,
+        CapMethod,
         KMapParams,
         KMapEstimator,
         SudaParams,

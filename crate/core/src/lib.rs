@@ -95,7 +95,7 @@ pub use report::{ReadPath, Report, Warning};
 pub use sample::{BENCH_QIS, bench_table, hospital_sample};
 pub use shareable::{DEFAULT_MIN_COUNT, ShareableInfo, ShareableReport, min_count_of, shareable};
 pub use sides::{Original, SideReader, SideRole, Sides, reference};
-pub use synthetic::SyntheticParams;
+pub use synthetic::{CapMethod, SyntheticParams};
 pub use table::classes::MissingPolicy;
 pub use table::kind::Kind;
 pub use table::read::{BlockSink, FilePart, ReadSettings, ReadsTable, TableReader};

@@ -645,9 +645,70 @@ kmarg_exclude: Array<string>,
  */
 kmarg_group_by: string | null, 
 /**
+ * `kmarg.seed`: the seed of the sampling-equivalent's samples (Sec 2.5), default 0.
+ */
+kmarg_seed: number, 
+/**
  * The excluded set `X` of the apparent match: columns not compared (Sec 4).
  */
-amd_exclude: Array<string>, };
+amd_exclude: Array<string>, 
+/**
+ * `pmse.null_perms`: label permutations of the pMSE's null (Sec 5.4), default 20; 0: none.
+ */
+pmse_null_perms: number, 
+/**
+ * `pmse.seed`: the seed of the permutations, default 0.
+ */
+pmse_seed: number, 
+/**
+ * `linreg.x`: the regression's explanatory column (Sec 8); without it and `linreg_y`,
+ * no regression.
+ */
+linreg_x: string | null, 
+/**
+ * `linreg.y`: the explained column.
+ */
+linreg_y: string | null, 
+/**
+ * `linreg.groups`: columns whose value combinations are the subgroups fitted besides the
+ * total (SDNist's RAC1P x SEX).
+ */
+linreg_groups: Array<string>, 
+/**
+ * `linreg.min_row`: rows an `x` value needs for its row of the density matrix, default 20.
+ */
+linreg_min_rows: number, 
+/**
+ * `dcr.seed`: the seed of the random table and of any subsample (Sec 10.2), default 0.
+ */
+dcr_seed: number, 
+/**
+ * `dcr.max_cells`: above `n_P x n_O` pairs of rows, the DCR runs on a seeded subsample,
+ * labelled an estimate; default 1e9.
+ */
+dcr_max_cells: number, 
+/**
+ * CAP's known columns `K` (Sec 11); empty: the QIs.
+ */
+cap_known: Array<string>, 
+/**
+ * CAP's sensitive columns `S`; empty: the sensitive columns.
+ */
+cap_sensitive: Array<string>, 
+/**
+ * CAP's method, default `cap`.
+ */
+cap_method: CapMethod, 
+/**
+ * CAP's continuous columns, cut into `cap_bins` equal-width bins; default none.
+ */
+cap_continuous: Array<string>, 
+/**
+ * `num_discrete_bins`, default 10.
+ */
+cap_bins: number, };
+
+export type CapMethod = "cap" | "zero_cap" | "generalized_cap";
 
 export type KMapParams = { 
 /**

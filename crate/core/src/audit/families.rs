@@ -389,7 +389,9 @@ impl TableSummary {
         let input = crate::synthetic::SyntheticInput {
             original: self.original.as_deref(),
             released: self.released.as_ref(),
+            holdout: self.control.as_deref(),
             qi,
+            sensitive: &config.sensitive,
             attributes: &config.attributes,
             norm: &norm,
         };

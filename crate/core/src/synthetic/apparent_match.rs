@@ -63,8 +63,7 @@ mod tests {
     use super::*;
 
     fn column(o: &[u32], p: &[u32]) -> SynColumn {
-        let len = *o.iter().chain(p).max().unwrap_or(&1) as usize + 1;
-        SynColumn { name: String::new(), o: o.to_vec(), p: p.to_vec(), numeric: false, numbers: vec![None; len], labels: vec![None; len] }
+        SynColumn::of_ids(o, p)
     }
 
     #[test]

@@ -85,7 +85,7 @@ mod tests {
 
     fn column(o: &[&str], p: &[&str]) -> SynColumn {
         let numeric = AttributeSettings { kind: Some(Kind::Numeric), ..AttributeSettings::default() };
-        SynColumn::new("AGE", &Column::of(o), &Column::of(p), numeric, &Normaliser::default())
+        SynColumn::new("AGE", &Column::of(o), &Column::of(p), None, numeric, &Normaliser::default())
     }
 
     #[test]

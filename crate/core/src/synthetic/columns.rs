@@ -8,6 +8,7 @@ use std::cmp::Ordering;
 use crate::hash::{Map, map};
 use crate::ingest::cell::Normaliser;
 use crate::table::dictionary::{MISSING, SUPPRESSED};
+use crate::table::kind::Kind;
 use crate::utility::attribute::{Attribute, AttributeSettings, Typed};
 use crate::utility::capture::Column;
 
@@ -21,19 +22,27 @@ pub struct SynColumn {
     pub o: Vec<u32>,
     /// Per row of `P`, its value id.
     pub p: Vec<u32>,
+    /// Per row of the holdout `H`, its value id (empty without a holdout).
+    pub h: Vec<u32>,
     /// Numeric or date (README Sec 4.1): its exact values are numbers.
     pub numeric: bool,
-    /// Per value id, the number of an exact numeric or date value.
+    /// The kind, declared or inferred on `O` (README Sec 4.1).
+    pub kind: Kind,
+    /// The declared order of an ordinal column, lowest first.
+    pub order: Option<Vec<String>>,
+    /// Per value id, the number of an exact numeric or date value (dates: the day number).
     pub numbers: Vec<Option<f64>>,
     /// Per value id, its text as reports show it (`None` for missing, `*` for suppressed).
     pub labels: Vec<Option<String>>,
 }
 
 impl SynColumn {
-    /// Joins `O`'s column `name` with `P`'s, read in the kind the settings declare or the one
-    /// inferred from `O` (README Sec 4.1).
-    pub fn new(name: &str, o: &Column, p: &Column, settings: AttributeSettings, norm: &Normaliser) -> Self {
-        let attr = Attribute::new(name, o, Some(p), settings, norm);
+    /// Joins `O`'s column `name` with `P`'s and the holdout's, read in the kind the settings
+    /// declare or the one inferred from `O` (README Sec 4.1).
+    pub fn new(name: &str, o: &Column, p: &Column, h: Option<&Column>, settings: AttributeSettings, norm: &Normaliser) -> Self {
+        let order = settings.order.clone();
+        let mut attr = Attribute::new(name, o, Some(p), settings, norm);
+        let h_codes = h.map(|h| attr.join(h, norm)).unwrap_or_default();
         let numeric = attr.is_numeric();
         let mut numbers = vec![None, None];
         let mut labels = vec![None, Some("*".to_string())];
@@ -58,7 +67,34 @@ impl SynColumn {
             to_id.push(id);
         }
         let ids = |codes: &[u32]| codes.iter().map(|&c| to_id[c as usize]).collect();
-        SynColumn { name: name.to_string(), o: ids(&attr.o), p: ids(attr.p.as_deref().expect("P's column is joined")), numeric, numbers, labels }
+        SynColumn {
+            name: name.to_string(),
+            o: ids(&attr.o),
+            p: ids(attr.p.as_deref().expect("P's column is joined")),
+            h: ids(&h_codes),
+            numeric,
+            kind: attr.kind,
+            order,
+            numbers,
+            labels,
+        }
+    }
+
+    /// A column of these value ids, categorical with no labels (for tests).
+    #[cfg(test)]
+    pub(crate) fn of_ids(o: &[u32], p: &[u32]) -> Self {
+        let len = *o.iter().chain(p).max().unwrap_or(&1) as usize + 1;
+        SynColumn {
+            name: String::new(),
+            o: o.to_vec(),
+            p: p.to_vec(),
+            h: Vec::new(),
+            numeric: false,
+            kind: Kind::Categorical,
+            order: None,
+            numbers: vec![None; len],
+            labels: vec![None; len],
+        }
     }
 
     /// Number of value ids.
@@ -90,7 +126,7 @@ mod tests {
     fn numbers_compare_as_numbers_and_missing_is_one_value() {
         let o = Column::of(&["35", "35.0", "", "x"]);
         let p = Column::of(&["35.00", "", "36"]);
-        let c = SynColumn::new("age", &o, &p, AttributeSettings::default(), &Normaliser::default());
+        let c = SynColumn::new("age", &o, &p, None, AttributeSettings::default(), &Normaliser::default());
         // "x" makes the inferred kind categorical unless declared numeric: texts differ.
         assert!(!c.numeric);
         assert_eq!(c.o[2], MISSING);
@@ -98,7 +134,7 @@ mod tests {
         let numeric = AttributeSettings { kind: Some(crate::table::kind::Kind::Numeric), ..AttributeSettings::default() };
         let o = Column::of(&["35", "35.0", "", "-0"]);
         let p = Column::of(&["35.00", "", "36", "0"]);
-        let c = SynColumn::new("age", &o, &p, numeric, &Normaliser::default());
+        let c = SynColumn::new("age", &o, &p, None, numeric, &Normaliser::default());
         assert!(c.numeric);
         assert_eq!(c.o[0], c.o[1]);
         assert_eq!(c.o[0], c.p[0]);
@@ -112,7 +148,7 @@ mod tests {
     fn values_are_ordered_blank_then_numbers_then_text() {
         let numeric = AttributeSettings { kind: Some(crate::table::kind::Kind::Numeric), ..AttributeSettings::default() };
         let o = Column::of(&["10", "9", "", "10-20"]);
-        let c = SynColumn::new("age", &o, &Column::of(&[]), numeric, &Normaliser::default());
+        let c = SynColumn::new("age", &o, &Column::of(&[]), None, numeric, &Normaliser::default());
         let mut ids: Vec<u32> = (0..c.n_values() as u32).collect();
         ids.sort_by(|&a, &b| c.order(a, b));
         let shown: Vec<_> = ids.iter().map(|&i| c.labels[i as usize].as_deref()).collect();

@@ -11,6 +11,7 @@
 
 pub mod apparent_match;
 pub mod binning;
+pub mod coded;
 pub mod columns;
 pub mod exact_matches;
 pub mod kmarginal;
@@ -29,7 +30,21 @@ use crate::utility::capture::Captured;
 use binning::Marginal;
 use columns::SynColumn;
 
-/// The settings of the synthetic measures (the spec's `kmarg.*` names, with `_` for `.`).
+/// The method of the CAP attacker (synthetic.md Sec 11, SDMetrics' `computation_method`).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CapMethod {
+    /// Rows of `O` whose key `P` lacks are skipped.
+    #[default]
+    Cap,
+    /// Rows of `O` whose key `P` lacks score 0.
+    ZeroCap,
+    /// The keys of `P` at the least Hamming distance are pooled.
+    GeneralizedCap,
+}
+
+/// The settings of the synthetic measures (the spec's names, with `_` for `.`).
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -42,13 +57,68 @@ pub struct SyntheticParams {
     pub kmarg_exclude: Vec<String>,
     /// `kmarg.group_by`: the group column of the grouped score (Sec 2.4).
     pub kmarg_group_by: Option<String>,
+    /// `kmarg.seed`: the seed of the sampling-equivalent's samples (Sec 2.5), default 0.
+    #[cfg_attr(test, ts(type = "number"))]
+    pub kmarg_seed: u64,
     /// The excluded set `X` of the apparent match: columns not compared (Sec 4).
     pub amd_exclude: Vec<String>,
+    /// `pmse.null_perms`: label permutations of the pMSE's null (Sec 5.4), default 20; 0: none.
+    pub pmse_null_perms: u32,
+    /// `pmse.seed`: the seed of the permutations, default 0.
+    #[cfg_attr(test, ts(type = "number"))]
+    pub pmse_seed: u64,
+    /// `linreg.x`: the regression's explanatory column (Sec 8); without it and `linreg_y`,
+    /// no regression.
+    pub linreg_x: Option<String>,
+    /// `linreg.y`: the explained column.
+    pub linreg_y: Option<String>,
+    /// `linreg.groups`: columns whose value combinations are the subgroups fitted besides the
+    /// total (SDNist's RAC1P x SEX).
+    pub linreg_groups: Vec<String>,
+    /// `linreg.min_row`: rows an `x` value needs for its row of the density matrix, default 20.
+    pub linreg_min_rows: u32,
+    /// `dcr.seed`: the seed of the random table and of any subsample (Sec 10.2), default 0.
+    #[cfg_attr(test, ts(type = "number"))]
+    pub dcr_seed: u64,
+    /// `dcr.max_cells`: above `n_P x n_O` pairs of rows, the DCR runs on a seeded subsample,
+    /// labelled an estimate; default 1e9.
+    #[cfg_attr(test, ts(type = "number"))]
+    pub dcr_max_cells: u64,
+    /// CAP's known columns `K` (Sec 11); empty: the QIs.
+    pub cap_known: Vec<String>,
+    /// CAP's sensitive columns `S`; empty: the sensitive columns.
+    pub cap_sensitive: Vec<String>,
+    /// CAP's method, default `cap`.
+    pub cap_method: CapMethod,
+    /// CAP's continuous columns, cut into `cap_bins` equal-width bins; default none.
+    pub cap_continuous: Vec<String>,
+    /// `num_discrete_bins`, default 10.
+    pub cap_bins: u32,
 }
 
 impl Default for SyntheticParams {
     fn default() -> Self {
-        SyntheticParams { kmarg_bins: 20, kmarg_binned: Vec::new(), kmarg_exclude: Vec::new(), kmarg_group_by: None, amd_exclude: Vec::new() }
+        SyntheticParams {
+            kmarg_bins: 20,
+            kmarg_binned: Vec::new(),
+            kmarg_exclude: Vec::new(),
+            kmarg_group_by: None,
+            kmarg_seed: 0,
+            amd_exclude: Vec::new(),
+            pmse_null_perms: 20,
+            pmse_seed: 0,
+            linreg_x: None,
+            linreg_y: None,
+            linreg_groups: Vec::new(),
+            linreg_min_rows: 20,
+            dcr_seed: 0,
+            dcr_max_cells: 1_000_000_000,
+            cap_known: Vec::new(),
+            cap_sensitive: Vec::new(),
+            cap_method: CapMethod::Cap,
+            cap_continuous: Vec::new(),
+            cap_bins: 10,
+        }
     }
 }
 
@@ -57,6 +127,12 @@ impl SyntheticParams {
     pub fn check(&self) -> Result<()> {
         if self.kmarg_bins == 0 {
             return Err(Error::config("invalid_synthetic_setting", "the k-marginal's number of bins (kmarg_bins) must be at least 1"));
+        }
+        if self.cap_bins == 0 {
+            return Err(Error::config("invalid_synthetic_setting", "CAP's number of bins (cap_bins) must be at least 1"));
+        }
+        if self.linreg_x.is_some() != self.linreg_y.is_some() {
+            return Err(Error::config("invalid_synthetic_setting", "the regression needs both its columns (linreg_x and linreg_y)"));
         }
         Ok(())
     }
@@ -68,8 +144,13 @@ pub struct SyntheticInput<'a> {
     pub original: Option<&'a Captured>,
     /// The release `P` (the columns `O` has).
     pub released: Option<&'a Captured>,
-    /// The QIs: the apparent match's set `Q`.
+    /// The holdout `H`: records of the population not used to make `P` (the attacks' control
+    /// table; Sec 10.3).
+    pub holdout: Option<&'a Captured>,
+    /// The QIs: the apparent match's set `Q` and CAP's default known columns.
     pub qi: &'a [String],
+    /// The sensitive columns: CAP's default sensitive columns.
+    pub sensitive: &'a [String],
     /// Declared kinds (numbers compare as numbers).
     pub attributes: &'a BTreeMap<String, AttributeSettings>,
     /// The normalisation of cells.
@@ -97,7 +178,8 @@ pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<Metr
         .iter()
         .map(|name| {
             let settings = input.attributes.get(name).cloned().unwrap_or_default();
-            SynColumn::new(name, o.column(name).expect("common"), p.column(name).expect("common"), settings, input.norm)
+            let h = input.holdout.and_then(|h| h.column(name));
+            SynColumn::new(name, o.column(name).expect("common"), p.column(name).expect("common"), h, settings, input.norm)
         })
         .collect();
     vec![k_marginal_metric(&ctx, &columns, params), exact_matches_metric(&ctx, &columns, n_o, n_p), apparent_match_metric(&ctx, &columns, input.qi, params)]
