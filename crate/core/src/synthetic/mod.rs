@@ -2,7 +2,8 @@
 //! after NIST's SDNist 2.4), computed per distinct value from the tables kept in memory:
 //!
 //! - Sec 1.2-1.4 (the compared columns, one value space): [`columns`];
-//! - Sec 1.5 (percentile bins): [`binning`]; Sec 2 (`k_marginal`): [`kmarginal`];
+//! - Sec 1.5 (percentile bins): [`binning`]; Sec 2 (`k_marginal`): [`kmarginal`], its
+//!   sampling-equivalent baseline (Sec 2.5): [`sampling`];
 //! - Sec 3 (`unique_exact_matches`): [`exact_matches`]; Sec 4 (`apparent_match`):
 //!   [`apparent_match`]; both number row tuples with [`tuples`].
 //!
@@ -15,6 +16,7 @@ pub mod coded;
 pub mod columns;
 pub mod exact_matches;
 pub mod kmarginal;
+pub mod sampling;
 pub mod tuples;
 
 use std::collections::BTreeMap;
@@ -232,11 +234,20 @@ fn k_marginal_metric(ctx: &Context, columns: &[SynColumn], params: &SyntheticPar
             (c.name.clone(), if bin { Marginal::binned(c, bins) } else { Marginal::plain(c) })
         })
         .collect();
-    let k = kmarginal::k_marginal(&marginals, group.map(|g| kmarginal::Group { o: &g.o, p: &g.p, len: g.n_values() }));
+    let as_group = || group.map(|g| kmarginal::Group { o: &g.o, p: &g.p, len: g.n_values() });
+    let k = kmarginal::k_marginal(&marginals, as_group());
+    let headline = k.score_grouped.unwrap_or(k.score_ungrouped);
+    // O's rows by their values (the group's, then each marginal column's): the samples do
+    // not depend on the file's row order.
+    let mut rows: Vec<u32> = (0..marginals[0].1.o.len() as u32).collect();
+    let keys: Vec<&SynColumn> = group.into_iter().chain(marginal.iter().copied()).collect();
+    rows.sort_by(|&a, &b| keys.iter().map(|c| c.order(c.o[a as usize], c.o[b as usize])).find(|o| o.is_ne()).unwrap_or(std::cmp::Ordering::Equal));
+    let baseline = sampling::sampling_equivalent(&marginals, as_group(), headline, params.kmarg_seed, rows);
     let mut groups = k.groups.clone();
     if let Some(g) = group {
         groups.sort_by(|a, b| g.order(a.group, b.group));
     }
+    let sample_score = |group: u32| baseline.groups.iter().find(|&&(g, _)| g == group).map(|&(_, s)| s);
     let details = json!({
         "score_ungrouped": k.score_ungrouped,
         "score_grouped": k.score_grouped,
@@ -244,9 +255,18 @@ fn k_marginal_metric(ctx: &Context, columns: &[SynColumn], params: &SyntheticPar
         "bins": bins,
         "binned": binned,
         "pairs": k.pairs.iter().map(|p| json!({ "columns": p.columns, "l1": p.l1, "l1_grouped": p.l1_grouped })).collect::<Vec<_>>(),
-        "groups": groups.iter().map(|s| json!({ "group": group.and_then(|g| g.labels[s.group as usize].clone()), "rows": s.rows, "score": s.score })).collect::<Vec<_>>(),
+        "groups": groups
+            .iter()
+            .map(|s| json!({ "group": group.and_then(|g| g.labels[s.group as usize].clone()), "rows": s.rows, "score": s.score, "sample_score": sample_score(s.group) }))
+            .collect::<Vec<_>>(),
+        "sampling_equivalent": {
+            "seed": params.kmarg_seed,
+            "stochastic": true,
+            "samples": baseline.samples.iter().map(|s| json!({ "percent": s.percent, "rows": s.rows, "score": s.score })).collect::<Vec<_>>(),
+            "equivalent_percent": baseline.equivalent_percent,
+        },
     });
-    ctx.ok(ID, k.score_grouped.unwrap_or(k.score_ungrouped)).with_details(details)
+    ctx.ok(ID, headline).with_details(details)
 }
 
 /// `unique_exact_matches` (Sec 3): the share of `O`'s unique records `P` holds, in percent.
