@@ -112,6 +112,15 @@ fn the_sampling_equivalent_is_seeded_and_scores_every_size() {
 }
 
 #[test]
+fn measures_names_the_ones_computed_and_an_unknown_name_is_refused() {
+    let ms = run(SyntheticParams { measures: names(&["unique_exact_matches"]), ..example() });
+    assert_eq!(ms.iter().map(|m| m.id).collect::<Vec<_>>(), ["unique_exact_matches"]);
+    let bad = SyntheticParams { measures: names(&["k_marginals"]), ..example() };
+    let e = bad.check().unwrap_err();
+    assert!(e.to_string().contains("\"k_marginals\""), "{e}");
+}
+
+#[test]
 fn unique_exact_matches_of_the_worked_example() {
     let ms = run(example());
     let u = metric(&ms, "unique_exact_matches");

@@ -51,6 +51,9 @@ pub enum CapMethod {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SyntheticParams {
+    /// The measures to compute, by metric id; empty: every one (a pseudolens setting: the DCR is
+    /// quadratic, and a bench times one measure at a time).
+    pub measures: Vec<String>,
     /// `kmarg.bins`: percentile bins of a numeric column, default 20 (Sec 1.5).
     pub kmarg_bins: u32,
     /// `kmarg.binned`: numeric columns binned whatever their number of values (Sec 1.5).
@@ -101,6 +104,7 @@ pub struct SyntheticParams {
 impl Default for SyntheticParams {
     fn default() -> Self {
         SyntheticParams {
+            measures: Vec::new(),
             kmarg_bins: 20,
             kmarg_binned: Vec::new(),
             kmarg_exclude: Vec::new(),
@@ -129,6 +133,9 @@ impl SyntheticParams {
     pub fn check(&self) -> Result<()> {
         if self.kmarg_bins == 0 {
             return Err(Error::config("invalid_synthetic_setting", "the k-marginal's number of bins (kmarg_bins) must be at least 1"));
+        }
+        if let Some(m) = self.measures.iter().find(|m| !IDS.contains(&m.as_str())) {
+            return Err(Error::config("invalid_synthetic_setting", format!("no synthetic measure is called {m:?} (measures: {})", IDS.join(", "))));
         }
         if self.cap_bins == 0 {
             return Err(Error::config("invalid_synthetic_setting", "CAP's number of bins (cap_bins) must be at least 1"));
@@ -159,16 +166,18 @@ pub struct SyntheticInput<'a> {
     pub norm: &'a Normaliser,
 }
 
+/// The measures' ids, in the report's order.
 const IDS: [&str; 3] = ["k_marginal", "unique_exact_matches", "apparent_match"];
 
-/// The three measures' results.
+/// The measures' results (those `measures` names, or every one).
 pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<MetricResult> {
     let ctx = Context {
         family: "synthetic",
         scope: Scope { table: "P", quasi_identifiers: input.qi.to_vec(), sensitive: None, attribute: None, subset: None },
         params: serde_json::to_value(params).unwrap_or(Value::Null),
     };
-    let all = |status: Status, reason: &'static str| IDS.iter().map(|id| ctx.without_value(id, status, reason)).collect();
+    let wants = |id: &str| params.measures.is_empty() || params.measures.iter().any(|m| m == id);
+    let all = |status: Status, reason: &'static str| IDS.iter().filter(|id| wants(id)).map(|id| ctx.without_value(id, status, reason)).collect();
     let (Some(o), Some(p)) = (input.original, input.released) else {
         return all(Status::NotApplicable, "no_original_table");
     };
@@ -184,7 +193,17 @@ pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<Metr
             SynColumn::new(name, o.column(name).expect("common"), p.column(name).expect("common"), h, settings, input.norm)
         })
         .collect();
-    vec![k_marginal_metric(&ctx, &columns, params), exact_matches_metric(&ctx, &columns, n_o, n_p), apparent_match_metric(&ctx, &columns, input.qi, params)]
+    let mut out = Vec::new();
+    if wants("k_marginal") {
+        out.push(k_marginal_metric(&ctx, &columns, params));
+    }
+    if wants("unique_exact_matches") {
+        out.push(exact_matches_metric(&ctx, &columns, n_o, n_p));
+    }
+    if wants("apparent_match") {
+        out.push(apparent_match_metric(&ctx, &columns, input.qi, params));
+    }
+    out
 }
 
 fn column_missing(ctx: &Context, id: &'static str, name: &str) -> MetricResult {
