@@ -115,10 +115,10 @@ pub enum Mode {
         runs: usize,
     },
     /// The synthetic measures one at a time (issue 39's bench against sdnist and sdmetrics,
-    /// bench/synthetic.py): the release RELEASE read into a table kept in memory and the
-    /// original (and holdout) read once, then each measure of MEASURES timed in-process as
-    /// the audit of the kept table with only that measure, RUNS times, beside the same audit
-    /// without any synthetic measure. Prints one JSON line of every time in seconds.
+    /// bench/synthetic.py): the original, the release and the holdout read once into memory,
+    /// then each measure of MEASURES computed alone (`synthetic::metrics`, its columns joined
+    /// included) RUNS times. Prints one JSON line of every time in seconds and each measure's
+    /// status.
     Synthetic {
         /// The release (CSV).
         #[arg(long)]
@@ -224,26 +224,40 @@ pub fn run(mode: Mode) -> Result<(), Failure> {
         }
         Mode::Synthetic { release, original, holdout, settings, measures, runs } => {
             let config = crate::settings::settings_file(&settings)?;
-            let paths = SidePaths { original: Some(&original), control: holdout.as_deref(), ..SidePaths::default() };
-            let files = Files::read(&config, paths, crate::read::use_threads(None), None, &())?;
-            let (table, _) = files.read_table(&release, &config)?;
-            let time = |config: &AuditConfig| -> Result<Vec<f64>, Failure> {
-                (0..runs.max(1))
-                    .map(|_| {
-                        let start = Instant::now();
-                        pseudolens_core::audit_table(&table, config, &files.sides)?;
-                        Ok(start.elapsed().as_secs_f64())
-                    })
-                    .collect()
+            let threads = crate::read::use_threads(None);
+            // The release is read as a side table too (the control's slot): the measures
+            // compare two captured tables.
+            let both = Files::read(&config, SidePaths { original: Some(&original), control: Some(&release), ..SidePaths::default() }, threads, None, &())?;
+            let held = match &holdout {
+                Some(h) => Some(Files::read(&config, SidePaths { control: Some(h), ..SidePaths::default() }, threads, None, &())?),
+                None => None,
             };
-            let base = time(&AuditConfig { synthetic: None, ..config.clone() })?;
+            let o = both.sides.original.as_deref().expect("read");
+            let norm = config.normaliser().delimiter(&o.input.delimiter);
+            let params = config.synthetic.clone().unwrap_or_default();
+            let input = pseudolens_core::synthetic::SyntheticInput {
+                original: Some(o),
+                released: both.sides.control.as_deref(),
+                holdout: held.as_ref().and_then(|f| f.sides.control.as_deref()),
+                qi: &config.quasi_identifiers,
+                sensitive: &config.sensitive,
+                attributes: &config.attributes,
+                norm: &norm,
+            };
             let mut times = serde_json::Map::new();
+            let mut statuses = serde_json::Map::new();
             for id in measures {
-                let mut one = config.clone();
-                one.synthetic.get_or_insert_with(Default::default).measures = vec![id.clone()];
-                times.insert(id, serde_json::json!(time(&one)?));
+                let one = pseudolens_core::SyntheticParams { measures: vec![id.clone()], ..params.clone() };
+                let mut secs = Vec::new();
+                for _ in 0..runs.max(1) {
+                    let start = Instant::now();
+                    let result = pseudolens_core::synthetic::metrics(&input, &one);
+                    secs.push(start.elapsed().as_secs_f64());
+                    statuses.insert(id.clone(), serde_json::json!(result.first().map(|m| (m.status, m.reason))));
+                }
+                times.insert(id, serde_json::json!(secs));
             }
-            println!("{}", serde_json::json!({ "rows": table.facts.rows_total, "base_s": base, "measures_s": times }));
+            println!("{}", serde_json::json!({ "rows": o.rows(), "measures_s": times, "status": statuses }));
             Ok(())
         }
     }

@@ -113,6 +113,49 @@ impl SynColumn {
     }
 }
 
+/// `O`'s rows ordered by their values over `keys` (the first key first, each as
+/// [`SynColumn::order`]), rows of equal values in file order: an order that does not depend on
+/// the file's, for seeded samples. Per distinct value and distinct tuple, then one pass.
+pub fn rows_by_value(keys: &[&SynColumn], n_o: usize) -> Vec<u32> {
+    // Each key's rank per value id, then the tuples' ids and each tuple's first row.
+    let ranks: Vec<Vec<u32>> = keys
+        .iter()
+        .map(|c| {
+            let mut ids: Vec<u32> = (0..c.n_values() as u32).collect();
+            ids.sort_by(|&a, &b| c.order(a, b));
+            let mut rank = vec![0u32; ids.len()];
+            ids.iter().enumerate().for_each(|(r, &v)| rank[v as usize] = r as u32);
+            rank
+        })
+        .collect();
+    let pairs: Vec<(&[u32], &[u32])> = keys.iter().map(|c| (c.o.as_slice(), &[][..])).collect();
+    let (tuple, _, n_tuples) = super::tuples::tuple_ids(&pairs, n_o, 0);
+    let mut first = vec![u32::MAX; n_tuples];
+    let mut count = vec![0u32; n_tuples];
+    for (row, &t) in tuple.iter().enumerate() {
+        if first[t as usize] == u32::MAX {
+            first[t as usize] = row as u32;
+        }
+        count[t as usize] += 1;
+    }
+    let mut order: Vec<u32> = (0..n_tuples as u32).collect();
+    let key = |t: u32, k: usize| ranks[k][keys[k].o[first[t as usize] as usize] as usize];
+    order.sort_unstable_by(|&a, &b| (0..keys.len()).map(|k| key(a, k).cmp(&key(b, k))).find(|o| o.is_ne()).unwrap_or(Ordering::Equal));
+    // Each tuple's first position, then its rows in file order.
+    let mut start = vec![0u32; n_tuples];
+    let mut at = 0u32;
+    for &t in &order {
+        start[t as usize] = at;
+        at += count[t as usize];
+    }
+    let mut rows = vec![0u32; n_o];
+    for (row, &t) in tuple.iter().enumerate() {
+        rows[start[t as usize] as usize] = row as u32;
+        start[t as usize] += 1;
+    }
+    rows
+}
+
 /// The columns `O` and `P` both hold, in `O`'s order.
 pub fn common(original: &crate::utility::capture::Captured, released: &crate::utility::capture::Captured) -> Vec<String> {
     original.names.iter().filter(|n| released.column(n).is_some()).cloned().collect()
@@ -142,6 +185,17 @@ mod tests {
         assert_ne!(c.p[2], c.p[0]);
         assert_eq!(c.numbers[c.p[2] as usize], Some(36.0));
         assert_eq!(c.labels[c.o[0] as usize].as_deref(), Some("35"));
+    }
+
+    #[test]
+    fn rows_by_value_sorts_by_each_key_then_keeps_file_order() {
+        let numeric = AttributeSettings { kind: Some(crate::table::kind::Kind::Numeric), ..AttributeSettings::default() };
+        let a = SynColumn::new("a", &Column::of(&["10", "9", "10", "9", ""]), &Column::of(&[]), None, numeric, &Normaliser::default());
+        let b = SynColumn::new("b", &Column::of(&["x", "y", "w", "y", "z"]), &Column::of(&[]), None, AttributeSettings::default(), &Normaliser::default());
+        // By a (blank, 9, 9, 10, 10), then b: row 4 (blank), rows 1 and 3 (9, y) in file
+        // order, row 2 (10, w), row 0 (10, x).
+        assert_eq!(rows_by_value(&[&a, &b], 5), [4, 1, 3, 2, 0]);
+        assert_eq!(rows_by_value(&[], 3), [0, 1, 2]);
     }
 
     #[test]

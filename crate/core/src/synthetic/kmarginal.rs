@@ -57,25 +57,44 @@ fn gap(c: [u64; 2], n_o: u64, n_p: u64) -> u128 {
     (u128::from(c[0]) * u128::from(n_p)).abs_diff(u128::from(c[1]) * u128::from(n_o))
 }
 
+/// Dense cell numbering of `(g, a, b)` when the cells are few beside the rows (an array index,
+/// no hashing per row), else `None`.
+pub(super) fn dense_cells(a: &Marginal, b: &Marginal, groups: usize) -> Option<(usize, usize, usize)> {
+    let len = |m: &Marginal| m.o.iter().chain(&m.p).max().map_or(1, |&c| c as usize + 1);
+    let (la, lb) = (len(a), len(b));
+    let cells = la.checked_mul(lb)?.checked_mul(groups)?;
+    (cells <= 4 * (a.o.len() + a.p.len()) + 1024).then_some((la, lb, cells))
+}
+
 /// One marginal: the numerators of its L1 over `(a, b)` and, per group, over `(g, a, b)`.
 fn numerators(a: &Marginal, b: &Marginal, group: Option<&Group<'_>>) -> (u128, Vec<u128>) {
     let (n_o, n_p) = (a.o.len() as u64, a.p.len() as u64);
-    let mut cells: Map<(u32, u32, u32), [u64; 2]> = map();
-    for i in 0..a.o.len() {
-        cells.entry((group.map_or(0, |g| g.o[i]), a.o[i], b.o[i])).or_default()[0] += 1;
-    }
-    for i in 0..a.p.len() {
-        cells.entry((group.map_or(0, |g| g.p[i]), a.p[i], b.p[i])).or_default()[1] += 1;
-    }
-    let mut per_group = vec![0u128; group.map_or(1, |g| g.len)];
+    let groups = group.map_or(1, |g| g.len);
+    let g_o = |i: usize| group.map_or(0, |g| g.o[i]);
+    let g_p = |i: usize| group.map_or(0, |g| g.p[i]);
+    let mut per_group = vec![0u128; groups];
     let mut flat: Map<(u32, u32), [u64; 2]> = map();
-    for (&(g, x, y), &c) in &cells {
+    let mut add = |g: u32, x: u32, y: u32, c: [u64; 2]| {
         per_group[g as usize] += gap(c, n_o, n_p);
         if group.is_some() {
             let e = flat.entry((x, y)).or_default();
             e[0] += c[0];
             e[1] += c[1];
         }
+    };
+    if let Some((la, lb, len)) = dense_cells(a, b, groups) {
+        let mut cells = vec![[0u64; 2]; len];
+        let at = |g: u32, x: u32, y: u32| (g as usize * la + x as usize) * lb + y as usize;
+        (0..a.o.len()).for_each(|i| cells[at(g_o(i), a.o[i], b.o[i])][0] += 1);
+        (0..a.p.len()).for_each(|i| cells[at(g_p(i), a.p[i], b.p[i])][1] += 1);
+        for (i, &c) in cells.iter().enumerate().filter(|(_, c)| c[0] + c[1] > 0) {
+            add((i / (la * lb)) as u32, ((i / lb) % la) as u32, (i % lb) as u32, c);
+        }
+    } else {
+        let mut cells: Map<(u32, u32, u32), [u64; 2]> = map();
+        (0..a.o.len()).for_each(|i| cells.entry((g_o(i), a.o[i], b.o[i])).or_default()[0] += 1);
+        (0..a.p.len()).for_each(|i| cells.entry((g_p(i), a.p[i], b.p[i])).or_default()[1] += 1);
+        cells.into_iter().for_each(|((g, x, y), c)| add(g, x, y, c));
     }
     let ungrouped = if group.is_some() { flat.values().map(|&c| gap(c, n_o, n_p)).sum() } else { per_group[0] };
     (ungrouped, per_group)
@@ -139,6 +158,20 @@ mod tests {
         assert_eq!(same.score_ungrouped, 1000.0);
         let apart = k_marginal(&[marginal(&[2, 2], &[3, 3])], None);
         assert_eq!((apart.score_ungrouped, apart.pairs[0].l1), (0.0, 2.0));
+    }
+
+    #[test]
+    fn many_cells_are_hashed_with_the_same_result() {
+        // Codes past 4 (n_O + n_P) + 1024 cells: the hashed path; the same cells shifted.
+        let (a_o, a_p, b_o, b_p) = ([2u32, 2, 3, 3], [2u32, 3, 3, 3], [4u32, 4, 5, 4], [4u32, 5, 5, 5]);
+        let far = |v: &[u32]| v.iter().map(|&c| c + 5000).collect::<Vec<_>>();
+        let (go, gp) = ([0, 0, 1, 1], [0, 1, 1, 1]);
+        let near = [marginal(&a_o, &a_p), marginal(&b_o, &b_p)];
+        let far = [marginal(&far(&a_o), &far(&a_p)), marginal(&far(&b_o), &far(&b_p))];
+        assert!(dense_cells(&near[0].1, &near[1].1, 3).is_some() && dense_cells(&far[0].1, &far[1].1, 3).is_none());
+        let group = || Some(Group { o: &go, p: &gp, len: 3 });
+        assert_eq!(k_marginal(&near, group()), k_marginal(&far, group()));
+        assert_eq!(k_marginal(&near, None), k_marginal(&far, None));
     }
 
     #[test]

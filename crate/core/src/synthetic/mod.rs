@@ -258,9 +258,8 @@ fn k_marginal_metric(ctx: &Context, columns: &[SynColumn], params: &SyntheticPar
     let headline = k.score_grouped.unwrap_or(k.score_ungrouped);
     // O's rows by their values (the group's, then each marginal column's): the samples do
     // not depend on the file's row order.
-    let mut rows: Vec<u32> = (0..marginals[0].1.o.len() as u32).collect();
     let keys: Vec<&SynColumn> = group.into_iter().chain(marginal.iter().copied()).collect();
-    rows.sort_by(|&a, &b| keys.iter().map(|c| c.order(c.o[a as usize], c.o[b as usize])).find(|o| o.is_ne()).unwrap_or(std::cmp::Ordering::Equal));
+    let rows = columns::rows_by_value(&keys, marginals[0].1.o.len());
     let baseline = sampling::sampling_equivalent(&marginals, as_group(), headline, params.kmarg_seed, rows);
     let mut groups = k.groups.clone();
     if let Some(g) = group {

@@ -10,7 +10,7 @@
 //! and a sample only counts its rows into an array: no hashing per sample.
 
 use super::binning::Marginal;
-use super::kmarginal::Group;
+use super::kmarginal::{Group, dense_cells};
 use crate::hash::{Map, map};
 use crate::rng::SplitMix64;
 
@@ -61,21 +61,42 @@ struct Cells {
 
 impl Cells {
     fn new(a: &Marginal, b: &Marginal, group: Option<&Group<'_>>) -> Self {
-        let mut ids: Map<(u32, u32, u32), u32> = map();
+        let g_of = |i: usize| group.map_or(0, |g| g.o[i]);
         let (mut rows, mut groups) = (Vec::new(), Vec::new());
-        let of_row = (0..a.o.len())
-            .map(|i| {
-                let g = group.map_or(0, |g| g.o[i]);
-                let fresh = ids.len() as u32;
-                let id = *ids.entry((g, a.o[i], b.o[i])).or_insert(fresh);
-                if id == fresh {
-                    rows.push(0);
-                    groups.push(g);
-                }
-                rows[id as usize] += 1;
-                id
-            })
-            .collect();
+        let mut number = |id: u32, fresh: bool, g: u32| {
+            if fresh {
+                rows.push(0);
+                groups.push(g);
+            }
+            rows[id as usize] += 1;
+            id
+        };
+        let of_row = match dense_cells(a, b, group.map_or(1, |g| g.len)) {
+            Some((la, lb, len)) => {
+                let (mut ids, mut next) = (vec![u32::MAX; len], 0u32);
+                (0..a.o.len())
+                    .map(|i| {
+                        let at = (g_of(i) as usize * la + a.o[i] as usize) * lb + b.o[i] as usize;
+                        let fresh = ids[at] == u32::MAX;
+                        if fresh {
+                            ids[at] = next;
+                            next += 1;
+                        }
+                        number(ids[at], fresh, g_of(i))
+                    })
+                    .collect()
+            }
+            None => {
+                let mut ids: Map<(u32, u32, u32), u32> = map();
+                (0..a.o.len())
+                    .map(|i| {
+                        let next = ids.len() as u32;
+                        let id = *ids.entry((g_of(i), a.o[i], b.o[i])).or_insert(next);
+                        number(id, id == next, g_of(i))
+                    })
+                    .collect()
+            }
+        };
         Cells { of_row, rows, group: groups }
     }
 
