@@ -1,7 +1,8 @@
-//! Row tuples as ids: the values of some columns of `O` and `P` numbered jointly, one column
-//! at a time (a pair of the tuple so far and the next value gets the next id), so that two
-//! rows, of either table, share an id exactly when they hold the same values. No hash of a
-//! whole row, so no collision.
+//! Row tuples as ids: the values of some columns of `O` and `P` numbered jointly, so that two
+//! rows, of either table, share an id exactly when they hold the same values. The tuple so far
+//! and as many next columns as fit make one mixed-radix `u64` key per row (value ids are
+//! small), numbered in an array when the keys are few, else in a hash map: one pass per group
+//! of columns, and no hash of a whole row, so no collision.
 
 use crate::hash::{Map, map};
 
@@ -9,17 +10,44 @@ use crate::hash::{Map, map};
 /// value ids), and how many ids there are. No column: one tuple.
 pub fn tuple_ids(columns: &[(&[u32], &[u32])], n_o: usize, n_p: usize) -> (Vec<u32>, Vec<u32>, usize) {
     let (mut o, mut p) = (vec![0u32; n_o], vec![0u32; n_p]);
+    let lens: Vec<u64> = columns.iter().map(|(co, cp)| co.iter().chain(cp.iter()).max().map_or(1, |&v| u64::from(v) + 1)).collect();
     let mut ids = 1usize;
-    for &(co, cp) in columns {
-        let mut next: Map<u64, u32> = map();
-        let mut step = |tuple: &mut u32, value: u32| {
-            let key = (u64::from(*tuple) << 32) | u64::from(value);
-            let fresh = next.len() as u32;
-            *tuple = *next.entry(key).or_insert(fresh);
+    let mut i = 0;
+    while i < columns.len() {
+        // The tuple so far is the first digit; then columns i..j while the radix fits.
+        let mut radix = ids as u64;
+        let mut j = i;
+        while let Some(r) = lens.get(j).and_then(|&l| radix.checked_mul(l)) {
+            radix = r;
+            j += 1;
+        }
+        let key = |tuple: u32, row: usize, side: usize| {
+            columns[i..j].iter().zip(&lens[i..j]).fold(u64::from(tuple), |k, (c, &l)| k * l + u64::from(if side == 0 { c.0[row] } else { c.1[row] }))
         };
-        o.iter_mut().zip(co).for_each(|(t, &v)| step(t, v));
-        p.iter_mut().zip(cp).for_each(|(t, &v)| step(t, v));
-        ids = next.len();
+        let keys = |t: &[u32], side: usize| -> Vec<u64> { t.iter().enumerate().map(|(row, &tuple)| key(tuple, row, side)).collect() };
+        let (ko, kp) = (keys(&o, 0), keys(&p, 1));
+        ids = if radix <= 4 * (n_o + n_p) as u64 + 1024 {
+            let mut id = vec![u32::MAX; radix as usize];
+            let mut next = 0u32;
+            for (t, k) in o.iter_mut().zip(&ko).chain(p.iter_mut().zip(&kp)) {
+                let slot = &mut id[*k as usize];
+                if *slot == u32::MAX {
+                    *slot = next;
+                    next += 1;
+                }
+                *t = *slot;
+            }
+            next as usize
+        } else {
+            let mut id: Map<u64, u32> = map();
+            id.reserve((n_o + n_p).min(radix as usize));
+            for (t, &k) in o.iter_mut().zip(&ko).chain(p.iter_mut().zip(&kp)) {
+                let fresh = id.len() as u32;
+                *t = *id.entry(k).or_insert(fresh);
+            }
+            id.len()
+        };
+        i = j;
     }
     (o, p, ids)
 }
@@ -46,6 +74,21 @@ mod tests {
         assert_eq!(p[0], o[2]);
         assert!(o[0] != o[1] && !o.contains(&p[1]));
         assert_eq!(counts(&o, n).iter().sum::<u32>(), 3);
+    }
+
+    #[test]
+    fn columns_past_one_key_and_large_values_still_number_exactly() {
+        // Three columns of values near 2^31: no two fit one u64 key with the tuple, so each
+        // is its own hashed step.
+        let big = |v: &[u32]| v.iter().map(|&x| x + (1 << 31)).collect::<Vec<_>>();
+        let (a_o, b_o, c_o) = (big(&[1, 1, 2, 1]), big(&[5, 5, 5, 5]), big(&[7, 8, 7, 7]));
+        let (a_p, b_p, c_p) = (big(&[2, 1]), big(&[5, 5]), big(&[7, 9]));
+        let (o, p, n) = tuple_ids(&[(&a_o, &a_p), (&b_o, &b_p), (&c_o, &c_p)], 4, 2);
+        assert_eq!(n, 4);
+        assert_eq!((o[0], o[3]), (o[3], o[0]));
+        assert!(o[0] != o[1] && o[0] != o[2] && o[1] != o[2]);
+        assert_eq!(p[0], o[2]);
+        assert!(!o.contains(&p[1]));
     }
 
     #[test]
