@@ -398,7 +398,7 @@ class PartialTable:
         >>> whole.audit()                                      # == audit(the whole table)
 
     The settings chosen here decide which columns keep every value (the quasi-identifiers,
-    sensitive attributes, weight, person id) and how cells are read (missing tokens, delimiter,
+    sensitive attributes, weight, person id, household id) and how cells are read (missing tokens, delimiter,
     encoding); :meth:`audit` may change the others. The merged report's ``input`` adds up the
     parts' accounts (bytes, records, one header per part read from a file).
     """

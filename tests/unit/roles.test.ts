@@ -54,6 +54,20 @@ describe('proposed roles', () => {
     expect(roles.get('ward')).toBe('insensitive');
     expect(auditConfig({ ...choices(), roles }).weight).toBe('sex');
   });
+
+  it('the household id is a single role that becomes household_column and reads back', () => {
+    const roles = proposedRoles(columns);
+    expect(auditConfig({ ...choices(), roles }).household_column).toBeNull();
+    expect(assignRole(roles, 'ward', 'household_id')).toBeNull();
+    expect(assignRole(roles, 'diagnosis', 'household_id')).toBe('ward');
+    const config = auditConfig({ ...choices(), roles });
+    expect(config.household_column).toBe('diagnosis');
+    expect(config.sensitive).toEqual([]);
+    const back = choicesFromConfig(config, columns, null);
+    expect(back.choices.roles.get('diagnosis')).toBe('household_id');
+    expect(back.missing).toEqual([]);
+    expect(choicesFromConfig({ quasi_identifiers: [], household_column: 'hid' }, columns, null).missing).toEqual(['hid']);
+  });
 });
 
 describe('the settings', () => {

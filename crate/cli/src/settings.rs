@@ -191,6 +191,10 @@ pub struct Settings {
     /// Person-id column of event-level data (one person, several rows).
     #[arg(long)]
     person_id: Option<String>,
+    /// Household-id column: the household risk (sdcMicro measure_risk with hid) groups records
+    /// by it; not a QI, and never compared with the original.
+    #[arg(long = "household", value_name = "COL")]
+    household: Option<String>,
     /// ARX records-at-risk threshold of the verdict [default: 0.05].
     #[arg(long)]
     records_at_risk_threshold: Option<f64>,
@@ -265,7 +269,7 @@ pub struct Settings {
     #[arg(long, value_delimiter = ',')]
     perm_columns: Vec<String>,
     /// Columns compared with the original (default: every column but the record id, person
-    /// id, weight and --ignore columns).
+    /// id, weight, household and --ignore columns).
     #[arg(long, value_delimiter = ',')]
     utility_columns: Vec<String>,
     /// Columns left out of every computation (direct identifiers, free text).
@@ -700,7 +704,12 @@ impl Settings {
             (false, Some(RaggedArg::Error)) => c.ragged = Ragged::Error,
             (false, None) => {}
         }
-        for (field, flag) in [(&mut c.person_id, &self.person_id), (&mut c.weight, &self.weight), (&mut c.record_id, &self.record_id)] {
+        for (field, flag) in [
+            (&mut c.person_id, &self.person_id),
+            (&mut c.weight, &self.weight),
+            (&mut c.record_id, &self.record_id),
+            (&mut c.household_column, &self.household),
+        ] {
             if flag.is_some() {
                 field.clone_from(flag);
             }

@@ -53,6 +53,7 @@ const CASES: &[(&str, &[&str])] = &[
     ("persons_scorr", &["audit", "f:g5.csv", "--qi", "age_band,sex", "--person-id", "pid", "--sensitive", "result", "--scorr-k-persons", "--json"]),
     ("wildcard", &["audit", "f:g6.csv", "--qi", "age_band,sex", "--missing", "wildcard", "--json"]),
     ("suda", &["audit", "f:suda_g1.csv", "--qi", "age,sex,zip,job", "--suda", "--json"]),
+    ("household", &["audit", "f:suda_g1.csv", "--qi", "age,sex,zip,job", "--household", "hid", "--per-record-in-report", "--json"]),
     ("population", &["audit", "f:e3.csv", "--qi", "age,zip,sex", "--weight", "count", "--population", "1000", "--json"]),
     (
         "sample_advice_suda",

@@ -69,6 +69,12 @@ pub struct AuditConfig {
     pub person_id: Option<String>,
     /// The sampling-weight column (spec README Sec 3 `weight`).
     pub weight: Option<String>,
+    /// The household-id column (peer-measures.md Sec 2, role "household id"): the household
+    /// risk groups records by it. Any column but a quasi-identifier; left out of the utility
+    /// attributes and so of every utility and synthetic measure. Left out of the report's
+    /// settings when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub household_column: Option<String>,
     /// Population size `N` for the uniqueness estimators (identity-risk.md Sec 7).
     pub population_size: Option<u64>,
     /// Sampling fraction `pi`, giving `N = round(n / pi)`.
@@ -92,7 +98,7 @@ pub struct AuditConfig {
     /// The record-id column pairing `O` and `P` (spec README Sec 8).
     pub record_id: Option<String>,
     /// The utility attributes (spec README Sec 3): columns of `O` compared with `P`; empty =
-    /// every column but the record id, person id, weight and `ignored` ones.
+    /// every column but the record id, person id, weight, household id and `ignored` ones.
     pub utility_columns: Vec<String>,
     /// Columns left out of every computation (spec README Sec 3 roles `ignored` and
     /// `direct_identifier`).
@@ -175,6 +181,7 @@ impl Default for AuditConfig {
             header_row: None,
             person_id: None,
             weight: None,
+            household_column: None,
             population_size: None,
             sampling_fraction: None,
             population_region: None,
@@ -269,7 +276,7 @@ impl AuditConfig {
     /// The columns the roles need value by value: they keep every value.
     pub fn needed_columns(&self) -> Vec<String> {
         let mut v: Vec<String> = self.quasi_identifiers.iter().chain(&self.sensitive).cloned().collect();
-        v.extend([&self.weight, &self.person_id, &self.record_id].into_iter().flatten().cloned());
+        v.extend([&self.weight, &self.person_id, &self.record_id, &self.household_column].into_iter().flatten().cloned());
         v
     }
 

@@ -8,7 +8,8 @@
 //! classes at a maximum (their sizes are not known), a sensitive value tied to a class fewer
 //! times, a query cell over fewer records of either table, a category of a similarity
 //! distribution held by fewer records of either table, per-record lists (every
-//! `details.per_record`: record risk, SUDA's scores; the permutation model's vectors, the
+//! `details.per_record`: record risk, SUDA's scores; the household risk's `per_household`,
+//! which names households by their ids; the permutation model's vectors, the
 //! pairing's example ids, SUDA's MSU counts and its highest-scoring records), k-map's and
 //! delta-presence's keys of fewer released records, the HIPAA checklist's example values, the
 //! synthetic measures' apparent matches and k-marginal groups of fewer records, the
@@ -135,7 +136,7 @@ pub fn shareable(report: &Report, min_count: u64) -> ShareableReport {
 /// values, a change of the public report left to a decision of its own.
 fn value_columns(report: &Report) -> BTreeSet<&str> {
     let p = &report.params;
-    let special: Vec<&str> = [&p.record_id, &p.person_id, &p.weight].into_iter().filter_map(Option::as_deref).collect();
+    let special: Vec<&str> = [&p.record_id, &p.person_id, &p.weight, &p.household_column].into_iter().filter_map(Option::as_deref).collect();
     let mut audited: BTreeSet<&str> = p.quasi_identifiers.iter().chain(&p.sensitive).map(String::as_str).collect();
     if report.original_input.is_some() {
         let utility = &p.utility_columns;
@@ -339,10 +340,11 @@ fn metric(m: &mut MetricResult, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), 
             drop_key(details, key, "per_record_lists", removed);
         }
     }
-    // Per-record vectors of any metric (spec README Sec 10: record risk, SUDA's scores) and
-    // SUDA's MSU counts per record (its highest-scoring records, one record each, went with
+    // Per-record vectors of any metric (spec README Sec 10: record risk, SUDA's scores),
+    // each household's risk and SUDA's MSU counts per record (its highest-scoring records, one record each, went with
     // `top` above).
-    for key in ["per_record", "msu_counts"] {
+    // The household risk's list of households names each by its id, an identifier.
+    for key in ["per_record", "msu_counts", "per_household"] {
         drop_key(details, key, "per_record_lists", removed);
     }
     drop_everywhere(details, "examples", "per_record_lists", removed);
@@ -477,6 +479,7 @@ mod tests {
         let mut params = AuditConfig { quasi_identifiers: names(&["age", "name"]), sensitive: names(&["diag"]), ..AuditConfig::default() };
         params.ignored = names(&["note"]);
         params.record_id = Some("rid".into());
+        params.household_column = Some("hh".into());
         let columns = [
             ("age", Role::QuasiIdentifier),
             ("name", Role::DirectIdentifier),
@@ -485,6 +488,7 @@ mod tests {
             ("remarks", Role::Insensitive),
             ("rid", Role::DirectIdentifier),
             ("ward", Role::Insensitive),
+            ("hh", Role::Insensitive),
         ];
         let cells = json!({ "cells": [{ "rows": [50, 50] }] });
         let mut full = report(
@@ -498,16 +502,17 @@ mod tests {
         );
         let tops = |safe: &ShareableReport| -> Vec<usize> { safe.report.columns.iter().map(|c| c.top.len()).collect() };
         let safe = shareable(&full, 5);
-        assert_eq!(tops(&safe), [1, 0, 1, 0, 0, 0, 0]);
+        assert_eq!(tops(&safe), [1, 0, 1, 0, 0, 0, 0, 0]);
         assert_eq!(safe.report.metrics[0].details["top"], json!([]), "a class holding a direct identifier's value");
-        assert_eq!(json_of(&safe)["shareable"]["removed"], json!({ "classes": 1, "column_values": 5, "query_cells": 2 }));
+        assert_eq!(json_of(&safe)["shareable"]["removed"], json!({ "classes": 1, "column_values": 6, "query_cells": 2 }));
         // With an original table: the utility attributes are audited.
         full.original_input = Some(InputFacts { rows_total: 100, ..InputFacts::default() });
         let safe = shareable(&full, 5);
-        assert_eq!(tops(&safe), [1, 0, 1, 0, 1, 0, 1]);
+        // The household column is no utility attribute: its values stay hidden.
+        assert_eq!(tops(&safe), [1, 0, 1, 0, 1, 0, 1, 0]);
         assert_eq!(safe.report.metrics[1..], full.metrics[1..]);
         full.params.utility_columns = names(&["age", "ward"]);
-        assert_eq!(tops(&shareable(&full, 5)), [1, 0, 1, 0, 0, 0, 1]);
+        assert_eq!(tops(&shareable(&full, 5)), [1, 0, 1, 0, 0, 0, 1, 0]);
     }
 
     /// The parts no generated table of the integration tests reaches: per-record lists, the
@@ -529,6 +534,7 @@ mod tests {
                 metric("rut_alpha_sweep", &[], None, json!({ "argmax": "lvl1.csv" })),
                 MetricResult { value: json!(1), ..metric("k_anonymity", &["age"], None, json!({})) },
                 metric("record_risk", &["age"], None, json!({ "top": [], "per_record": { "1": 0.5, "2": 0.5 } })),
+                metric("household_risk_er", &["age"], None, json!({ "households": 1, "per_household": [{ "id": "H1", "size": 2, "h": 0.75 }] })),
             ],
         );
         full.input.rows_total = 40;
@@ -545,11 +551,12 @@ mod tests {
         assert_eq!(details(4)["argmax"], "lvl1.csv", "a candidate's name is no value of the data");
         assert_eq!(safe.report.metrics[5], full.metrics[5]);
         assert_eq!(details(6), &json!({ "top": [] }));
+        assert_eq!(details(7), &json!({ "households": 1 }), "the households' ids go");
         assert_eq!(safe.report.warnings, [other]);
         assert_eq!(safe.report.params.attributes["diag"].hierarchy, None);
         assert_eq!(
             json_of(&safe)["shareable"],
-            json!({ "min_count": 5, "removed": { "classes": 2, "column_extremes": 2, "column_values": 1, "hierarchies": 1, "per_record_lists": 7 } })
+            json!({ "min_count": 5, "removed": { "classes": 2, "column_extremes": 2, "column_values": 1, "hierarchies": 1, "per_record_lists": 8 } })
         );
     }
 

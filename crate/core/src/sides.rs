@@ -20,7 +20,7 @@ use crate::utility::capture::Captured;
 /// Whether a column of `O` is a utility attribute (spec README Sec 3): not one of the
 /// special columns, not ignored, and among `utility_columns` when those are given.
 pub fn is_utility_attribute(config: &AuditConfig, name: &str) -> bool {
-    let special = [&config.record_id, &config.person_id, &config.weight].iter().any(|c| c.as_deref() == Some(name));
+    let special = [&config.record_id, &config.person_id, &config.weight, &config.household_column].iter().any(|c| c.as_deref() == Some(name));
     !special && !config.ignored.iter().any(|c| c == name) && (config.utility_columns.is_empty() || config.utility_columns.iter().any(|c| c == name))
 }
 

@@ -291,6 +291,32 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// The household risk (peer-measures.md Sec 2) of a file read in parts, or kept in parts
+    /// and merged, is the one-pass report's: each part's (household, class) counts merge
+    /// exactly, whatever the cuts.
+    #[test]
+    fn parts_with_households_give_the_one_pass_report(f in file(), cuts in proptest::collection::vec(any::<u64>(), 1..5), chunk in 1usize..40) {
+        let config = AuditConfig { household_column: Some("c2".into()), per_record: true, ..qi(&["c1", "c3"]) };
+        let cuts: Vec<u64> = cuts.iter().map(|c| c % (f.bytes.len() as u64 + 1)).collect();
+        let whole = audit_chunked(&f.bytes, &config, 64);
+        let households = |r: &Report| -> Vec<pseudolens_core::metric::MetricResult> { r.metrics.iter().filter(|m| m.id.starts_with("household_risk")).cloned().collect() };
+        if let Ok(whole) = &whole {
+            prop_assert_eq!(households(whole).len(), 2);
+        }
+        if let (Some(Ok(parts)), Ok(whole)) = (read_in_parts(&f.bytes, &config, &cuts, chunk, true, true), &whole) {
+            prop_assert_eq!(households(&parts), households(whole));
+            prop_assert_eq!(&parts.metrics, &whole.metrics);
+        }
+        if let (Some(Ok(kept)), Ok(whole)) = (tables_in_parts(&f.bytes, &config, &cuts), &whole) {
+            prop_assert_eq!(households(&kept), households(whole));
+            prop_assert_eq!(&kept.metrics, &whole.metrics);
+        }
+    }
+}
+
 /// Reads `bytes` into kept tables part by part (cut at `cuts`), each part through its binary
 /// form as a worker hands it over (what comes back writes the same bytes), merged in order;
 /// then audits the merged table.

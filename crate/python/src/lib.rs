@@ -161,7 +161,7 @@ fn search_and_release(table: &Table, config: &AuditConfig, params: &ProtectParam
 /// A partial table: rows read from one or more sources, kept as the core's table (a code per
 /// cell), mergeable with other partial tables and shipped as bytes (the core's wire format,
 /// [`Part::to_bytes`]). The settings given when it is made choose the columns whose every value
-/// is kept (QIs, sensitive attributes, weight, person id); an audit may use other settings
+/// is kept (QIs, sensitive attributes, weight, person id, household id); an audit may use other settings
 /// over those columns.
 #[pyclass(module = "pseudolens._native")]
 pub struct PartialTable {

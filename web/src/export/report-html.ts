@@ -262,6 +262,7 @@ const ROLE_KEYS: readonly [string, string][] = [
   ['record_id', 'Record id (pairs original and released rows)'],
   ['person_id', 'Person id (several rows per person)'],
   ['weight', 'Sampling weight'],
+  ['household_column', 'Household id (the household risk groups rows by it)'],
   ['ignored', 'Ignored and direct identifiers (left out of every computation)'],
 ];
 

@@ -6,13 +6,22 @@ import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS as CORE_REGIONS, type Attribu
 import { defaultAttacks } from '../shared/attack-data';
 import { DEFAULT_BALANCE, DEFAULT_PEERS, validateBalance, validatePeers, type PopulationSize, type Settings } from './settings';
 
-/** The roles the page offers: the four the engine proposes, plus three the user assigns. */
-export type ColumnRole = Role | 'person_id' | 'weight' | 'ignored';
+/** The roles the page offers: the four the engine proposes, plus four the user assigns. */
+export type ColumnRole = Role | 'person_id' | 'weight' | 'household_id' | 'ignored';
 
-export const ROLES: readonly ColumnRole[] = ['quasi_identifier', 'sensitive', 'direct_identifier', 'insensitive', 'person_id', 'weight', 'ignored'];
+export const ROLES: readonly ColumnRole[] = [
+  'quasi_identifier',
+  'sensitive',
+  'direct_identifier',
+  'insensitive',
+  'person_id',
+  'weight',
+  'household_id',
+  'ignored',
+];
 
 /** Roles at most one column can have. */
-export const SINGLE_ROLES: readonly ColumnRole[] = ['person_id', 'weight'];
+export const SINGLE_ROLES: readonly ColumnRole[] = ['person_id', 'weight', 'household_id'];
 
 export const ROLE_LABELS: Readonly<Record<ColumnRole, string>> = {
   quasi_identifier: 'Quasi-identifier',
@@ -21,6 +30,7 @@ export const ROLE_LABELS: Readonly<Record<ColumnRole, string>> = {
   insensitive: 'Other',
   person_id: 'Person id (event-level data)',
   weight: 'Sampling weight',
+  household_id: 'Household id',
   ignored: 'Ignored',
 };
 
@@ -31,6 +41,8 @@ export const ROLE_HELP: Readonly<Record<ColumnRole, string>> = {
   insensitive: 'Neither identifying nor sensitive: not part of the risk audit, but compared with the original table for utility.',
   person_id: 'Tells which rows belong to the same person when one person can have several rows (such as one row per hospital stay).',
   weight: 'How many people of the population each row stands for, as in a survey sample.',
+  household_id:
+    'Tells which rows live in the same household: the household risk is the chance that at least one member is re-identified. Not a quasi-identifier, and never compared with the original table.',
   ignored: 'Left out of everything: neither audited for risk nor compared with the original table.',
 };
 
@@ -201,6 +213,7 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
     case_insensitive: choices.caseInsensitive,
     person_id: columnsWithRole(choices.roles, 'person_id')[0] ?? null,
     weight: columnsWithRole(choices.roles, 'weight')[0] ?? null,
+    household_column: columnsWithRole(choices.roles, 'household_id')[0] ?? null,
     population_size: p.kind === 'size' ? p.size : null,
     sampling_fraction: p.kind === 'fraction' ? p.fraction : null,
     population_region: p.kind === 'region' ? p.region : null,
@@ -287,7 +300,7 @@ export function mergeAttributes(base: AuditConfig['attributes'], form: AuditConf
 /**
  * Columns left out of every computation: those marked "Ignored" and the direct identifiers.
  * The utility attributes are the original's other columns; the engine itself leaves out the
- * record id, person id and weight columns (spec README Sec 3).
+ * record id, person id, weight and household id columns (spec README Sec 3).
  */
 export function ignoredColumns(roles: RoleTable): string[] {
   return [...roles].filter(([, r]) => r === 'ignored' || r === 'direct_identifier').map(([name]) => name);
@@ -316,15 +329,25 @@ export function choicesFromConfig(
             ? 'person_id'
             : config.weight === c.name
               ? 'weight'
-              : has(config.ignored, c.name)
-                ? c.proposed_role === 'direct_identifier'
-                  ? 'direct_identifier'
-                  : 'ignored'
-                : 'insensitive';
+              : config.household_column === c.name
+                ? 'household_id'
+                : has(config.ignored, c.name)
+                  ? c.proposed_role === 'direct_identifier'
+                    ? 'direct_identifier'
+                    : 'ignored'
+                  : 'insensitive';
       return [c.name, role];
     }),
   );
-  const named = [...config.quasi_identifiers, ...(config.sensitive ?? []), config.person_id, config.weight, config.record_id, ...(config.ignored ?? [])];
+  const named = [
+    ...config.quasi_identifiers,
+    ...(config.sensitive ?? []),
+    config.person_id,
+    config.weight,
+    config.household_column,
+    config.record_id,
+    ...(config.ignored ?? []),
+  ];
   const known = new Set(columns.map((c) => c.name));
   const missing = [...new Set(named.filter((n): n is string => typeof n === 'string' && !known.has(n)))];
   const population: PopulationSize =

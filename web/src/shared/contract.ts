@@ -67,6 +67,13 @@ person_id: string | null,
  */
 weight: string | null, 
 /**
+ * The household-id column (peer-measures.md Sec 2, role "household id"): the household
+ * risk groups records by it. Any column but a quasi-identifier; left out of the utility
+ * attributes and so of every utility and synthetic measure. Left out of the report's
+ * settings when unset.
+ */
+household_column?: string | null, 
+/**
  * Population size `N` for the uniqueness estimators (identity-risk.md Sec 7).
  */
 population_size: number | null, 
@@ -92,7 +99,7 @@ success_rate_threshold: number,
 record_id: string | null, 
 /**
  * The utility attributes (spec README Sec 3): columns of `O` compared with `P`; empty =
- * every column but the record id, person id, weight and `ignored` ones.
+ * every column but the record id, person id, weight, household id and `ignored` ones.
  */
 utility_columns: Array<string>, 
 /**

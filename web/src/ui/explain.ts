@@ -43,6 +43,9 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   global_risk: 'The expected re-identifications as a share of all audited records.',
   risky_observations: 'Records whose weighted risk stands out clearly from the rest (far above the median and above 0.1).',
   r_internal_weighted: 'The average re-identification risk of the records, weighted by their sampling weights.',
+  household_risk_er:
+    'The number of records expected to be re-identified when finding one member of a household reveals the others: each record carries the chance that someone in its household is re-identified.',
+  household_risk: 'The household risk as a share of all audited records (sdcMicro): 1 would mean every household has a member certain to be re-identified.',
   scorr_uniqueness_risk: 'How unique a record’s combination is on a log scale: 1 for a unique record, 0 when all records look alike.',
   scorr_uniformity_risk_qi: 'The share of a record’s look-alikes that belong to the same person; 1 means every look-alike is that person.',
   scorr_uniformity_risk_attr: 'The same uniformity risk on one quasi-identifier alone: how strongly a single value points to one person.',

@@ -119,6 +119,17 @@ impl TableSummary {
             }
         }
         self.rows_seen += block.len() as u64;
+        // Each in-scope record's household, with its class (a blank id counts in no household).
+        if let (Some(col), Some(households)) = (self.household_index, &mut self.households) {
+            let map = &mut self.household_map;
+            for (i, class) in rows.classes.iter().enumerate() {
+                if let Some(class) = *class {
+                    let code = block.codes[col][i];
+                    let household = map.get(code, || households.code(norm.normalise(values(col).text(code))));
+                    households.absorb(class, household);
+                }
+            }
+        }
         // The combined pseudo-SA's tuple of a row, one buffer for the block.
         let mut tuple = Vec::new();
         for (i, class) in rows.classes.iter().enumerate() {

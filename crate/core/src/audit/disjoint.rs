@@ -40,7 +40,7 @@ pub fn audit_disjoint(profile: &Table, classes: &DisjointClasses, config: &Audit
     warnings.extend(crate::scope::warnings(identity.scope.as_ref(), &crate::scope::blank_qis(&columns, config), config));
     warnings.push(Warning {
         code: "class_partitioned",
-        message: "audited from per-partition class statistics (the class-partitioned mode): the class sizes, uniqueness, record risk, the prosecutor, journalist and marketer models without a population table, the population-uniqueness estimators, the estimated k-map and ARX's verdict are exact; the sensitive-attribute family, QI attribution (distinction, separation, contribution, singling out), SCORR's risks and verdicts, the weighted risks, the journalist model, k-map and delta-presence against a population table, the HIPAA checklist, SUDA, the attacks, utility and balance need the whole table and are not computed (docs/spark.md)".into(),
+        message: "audited from per-partition class statistics (the class-partitioned mode): the class sizes, uniqueness, record risk, the prosecutor, journalist and marketer models without a population table, the population-uniqueness estimators, the estimated k-map and ARX's verdict are exact; the sensitive-attribute family, QI attribution (distinction, separation, contribution, singling out), SCORR's risks and verdicts, the weighted risks, the household risk, the journalist model, k-map and delta-presence against a population table, the HIPAA checklist, SUDA, the attacks, utility and balance need the whole table and are not computed (docs/spark.md)".into(),
     });
     warnings.extend(metric_warnings(&metrics));
     Ok(Report {

@@ -107,7 +107,7 @@ impl TableSummary {
         if record_level {
             warnings.push(Warning {
                 code: crate::shareable::RECORD_LEVEL,
-                message: "this report holds a value per record (details.per_record, asked for by the setting per_record): share its shareable variant, which leaves them out".into(),
+                message: "this report holds a value per record (details.per_record, and the household ids of details.per_household, asked for by the setting per_record): share its shareable variant, which leaves them out".into(),
             });
         }
         steps.next();
@@ -204,7 +204,16 @@ impl TableSummary {
         });
         let record_risks = per_record.as_ref().filter(|_| config.per_record).map(PerRecord::risk_json);
         let risks_kept = record_risks.is_some();
-        let input = IdentityInput { table: &self.classes, persons: self.persons.as_ref(), population, qi, attribution_deferred, record_risks };
+        let input = IdentityInput {
+            table: &self.classes,
+            persons: self.persons.as_ref(),
+            population,
+            qi,
+            attribution_deferred,
+            record_risks,
+            households: self.households.as_ref(),
+            per_household: config.per_record,
+        };
         // SUDA (its search and its metrics) reads the class table alone: it runs beside the
         // identity suite, whose steps and its own leave cores idle in turn.
         let suda_ctx = crate::metric::Context {
@@ -223,8 +232,9 @@ impl TableSummary {
             }),
             || if qi.is_empty() { (Vec::new(), IdentityFigures::default()) } else { identity::finish(&input, identity) },
         );
-        // `record_risk` holds them when the identity family measured records.
-        let mut record_level = risks_kept && figures.n_records > 0;
+        // `record_risk` holds them when the identity family measured records; the household
+        // risk lists each household's id with the setting `per_record`.
+        let mut record_level = (risks_kept || (config.per_record && self.households.is_some())) && figures.n_records > 0;
         let identity_len = metrics.len();
         if let Some(suda) = suda {
             // SUDA's scores list each scored record when the settings keep per-record values.

@@ -78,7 +78,7 @@ pub(super) fn summarise(table: &Table, config: &AuditConfig, original: Option<Ar
     summary.set_original(original, &table.header, config)?;
     summary.population = population;
     let mut needed: Vec<usize> = summary.qi_index.iter().chain(&summary.sensitive_index).copied().collect();
-    needed.extend([summary.weight_index, summary.person_index, summary.record_index].into_iter().flatten());
+    needed.extend([summary.weight_index, summary.person_index, summary.record_index, summary.household_index].into_iter().flatten());
     if let Some(r) = &summary.released {
         needed.extend(r.positions());
     }

@@ -8,6 +8,7 @@ use super::maps::{BlockRows, CodeMap, first_id, first_row};
 use crate::attribute::{self, SensitiveSummary};
 use crate::config::AuditConfig;
 use crate::error::{Error, Result};
+use crate::identity::household::Households;
 use crate::identity::per_record::RecordClasses;
 use crate::identity::persons::Persons;
 use crate::ingest::cell::Normaliser;
@@ -33,6 +34,10 @@ pub struct TableSummary {
     pub(super) extended: Vec<TableSummary>,
     pub(super) classes: ClassTable,
     pub(super) persons: Option<Persons>,
+    /// The household column (peer-measures.md Sec 2): its position, and the records per
+    /// (household, class).
+    pub(super) household_index: Option<usize>,
+    pub(super) households: Option<Households>,
     pub(super) population: Option<Arc<ReferenceTable>>,
     pub(super) original: Option<Arc<Captured>>,
     pub(super) released: Option<Captured>,
@@ -43,6 +48,7 @@ pub struct TableSummary {
     pub(super) qi_maps: Vec<CodeMap>,
     pub(super) sa_maps: Vec<CodeMap>,
     pub(super) person_map: CodeMap,
+    pub(super) household_map: CodeMap,
     /// Per code of the weight column: its weight, or NaN when it is not a weight.
     pub(super) weights: Vec<f64>,
     /// The block being absorbed, row by row: keys (the QI codes of each row one after the
@@ -73,6 +79,14 @@ impl TableSummary {
         let weight_index = config.weight.as_ref().map(find).transpose()?;
         let record_index = config.record_id.as_ref().filter(|_| config.suda.suda || config.records_kept()).map(find).transpose()?;
         let person_index = config.person_id.as_ref().map(find).transpose()?;
+        let household_index = config.household_column.as_ref().map(find).transpose()?;
+        if let Some(h) = household_index.filter(|h| sorted.contains(h)) {
+            return Err(Error::config(
+                "role_conflict",
+                "the household id column is a quasi-identifier: household risk groups records by it, so it cannot also be known to an attacker as a QI; choose another column or give it another role",
+            )
+            .in_column(&columns[h]));
+        }
         let special = [("weight", weight_index), ("person id", person_index)];
         let roles = special.iter().filter_map(|(r, i)| i.map(|i| (*r, i))).chain(sensitive_index.iter().map(|&i| ("sensitive", i)));
         let mut taken: Vec<usize> = sorted.clone();
@@ -95,7 +109,14 @@ impl TableSummary {
                     let mut quasi_identifiers = config.quasi_identifiers.clone();
                     quasi_identifiers.extend(config.sensitive.iter().filter(|o| *o != sa).cloned());
                     let attribute = attribute::AttributeParams { sa_mode: attribute::SaMode::PerAttribute, ..config.attribute.clone() };
-                    let sub = AuditConfig { quasi_identifiers, sensitive: vec![sa.clone()], suda: Default::default(), attribute, ..config.clone() };
+                    let sub = AuditConfig {
+                        quasi_identifiers,
+                        sensitive: vec![sa.clone()],
+                        suda: Default::default(),
+                        attribute,
+                        household_column: None,
+                        ..config.clone()
+                    };
                     TableSummary::new(columns, &sub)
                 })
                 .collect::<Result<Vec<_>>>()?
@@ -116,6 +137,8 @@ impl TableSummary {
             extended,
             classes,
             persons: person_index.map(|_| Persons::new(qi_index.len())),
+            household_index,
+            households: household_index.map(|_| Households::new()),
             population: None,
             original: None,
             released: None,
@@ -123,6 +146,7 @@ impl TableSummary {
             norm: config.normaliser(),
             facts: InputFacts::default(),
             person_map: CodeMap::default(),
+            household_map: CodeMap::default(),
             weights: Vec::new(),
             rows: BlockRows::default(),
             first_rows: config.suda.suda.then(Vec::new),
@@ -155,6 +179,9 @@ impl TableSummary {
             (Some(mine), Some(theirs)) => Some(mine.merge(theirs, &remap)),
             _ => None,
         };
+        if let (Some(mine), Some(theirs)) = (&mut self.households, other.households) {
+            mine.merge(theirs, &remap.classes);
+        }
         for (mine, theirs) in self.sensitive.iter_mut().zip(other.sensitive) {
             mine.merge(theirs, &remap, persons.as_deref());
         }
@@ -192,6 +219,7 @@ impl TableSummary {
         self.qi_maps = vec![CodeMap::default(); self.qi_maps.len()];
         self.sa_maps = vec![CodeMap::default(); self.sa_maps.len()];
         self.person_map = CodeMap::default();
+        self.household_map = CodeMap::default();
         self.weights.clear();
         Ok(())
     }

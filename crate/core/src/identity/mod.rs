@@ -5,6 +5,7 @@
 pub mod attribution;
 pub mod class_size;
 pub mod disjoint;
+pub mod household;
 pub mod journalist;
 pub mod kmap;
 pub mod lattice;
@@ -166,6 +167,10 @@ pub struct IdentityInput<'a> {
     /// Each record's risk, when the settings keep them: `details.per_record` of
     /// `record_risk` (spec README Sec 10).
     pub record_risks: Option<Value>,
+    /// The household column's summary (peer-measures.md Sec 2), when one is named.
+    pub households: Option<&'a household::Households>,
+    /// Whether `household_risk_er` lists each household (the setting `per_record`).
+    pub per_household: bool,
 }
 
 /// The context of the identity family's results.
@@ -191,6 +196,7 @@ pub fn finish(input: &IdentityInput<'_>, p: &IdentityParams) -> (Vec<MetricResul
     let mut out = counts(&ctx, &scope);
     if n == 0 {
         out.extend(empty_scope(&ctx, p));
+        out.extend(household::metrics(&ctx, input.households, &[], 0, household::RiskSource::InverseF, false));
         return (out, IdentityFigures { scope: Some(scope), ..IdentityFigures::default() });
     }
     // Attribution reads the class table alone: it runs beside the other metrics, whose own
@@ -223,8 +229,10 @@ fn from_classes(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) ->
     let (sized, r_internal, prosecutor) = size_family(ctx, &sizes, partition, riskiest(table, f_of), input.record_risks.clone(), p);
     out.extend(sized);
     let f: Vec<f64> = (0..table.len()).map(f_of).collect();
-    out.extend(weighted_risk(ctx, table, &f, p.wildcard_alpha, &p.ci));
-    drop(wildcard_f);
+    let big_f = table.is_weighted().then(|| table.match_sums(p.wildcard_alpha, |j| table.weight(j)));
+    out.extend(weighted_risk(ctx, table, &f, big_f.as_deref(), &p.ci));
+    out.extend(household_risk(ctx, input, &f, big_f.as_deref()));
+    drop((wildcard_f, big_f));
     let mut peers = Vec::new();
     let (models, checked) = match &input.population {
         PopulationTable::Absent => {
@@ -299,13 +307,13 @@ fn size_family(
 }
 
 /// sdcMicro's individual and global risk with the weight column (Sec 8), and the weighted
-/// R_internal (Sec 4, opt); `not_applicable` without weights.
-fn weighted_risk(ctx: &Context, table: &ClassTable, f: &[f64], alpha: f64, ci: &crate::interval::CiParams) -> Vec<MetricResult> {
-    if !table.is_weighted() {
+/// R_internal (Sec 4, opt); `not_applicable` without weights. `big_f`: each class's weighted
+/// count `Fk` (Sec 8), with a weight column.
+fn weighted_risk(ctx: &Context, table: &ClassTable, f: &[f64], big_f: Option<&[f64]>, ci: &crate::interval::CiParams) -> Vec<MetricResult> {
+    let Some(big_f) = big_f else {
         let ids = ["sdc_individual_risk", "global_risk_er", "global_risk", "risky_observations", "r_internal_weighted"];
         return ids.iter().map(|id| ctx.without_value(id, Status::NotApplicable, "no_weight_column")).collect();
-    }
-    let big_f = table.match_sums(alpha, |j| table.weight(j));
+    };
     let classes: Vec<(f64, f64, u64)> = (0..table.len()).map(|i| (f[i], big_f[i], table.count(i))).collect();
     let total = crate::numeric::neumaier((0..table.len()).map(|i| table.weight(i)));
     // The sampling fraction the weights imply: records over the population they stand for.
@@ -317,6 +325,20 @@ fn weighted_risk(ctx: &Context, table: &ClassTable, f: &[f64], alpha: f64, ci: &
         ctx.without_value("r_internal_weighted", Status::NotApplicable, "zero_total_weight")
     });
     out
+}
+
+/// Household risk (peer-measures.md Sec 2): each class's `r(i)`, sdcMicro's individual risk
+/// with the weight column (`big_f`, Sec 8), else `1/f(i)`; `not_applicable` without a household
+/// column.
+fn household_risk(ctx: &Context, input: &IdentityInput<'_>, f: &[f64], big_f: Option<&[f64]>) -> Vec<MetricResult> {
+    let Some(households) = input.households else {
+        return household::metrics(ctx, None, &[], 0, household::RiskSource::InverseF, false);
+    };
+    let (r, source): (Vec<f64>, _) = match big_f {
+        Some(big_f) => (f.iter().zip(big_f).map(|(&fk, &big)| weighted::individual_risk(fk, big)).collect(), household::RiskSource::Weights),
+        None => (f.iter().map(|&fk| 1.0 / fk).collect(), household::RiskSource::InverseF),
+    };
+    household::metrics(ctx, Some(households), &r, input.table.records(), source, input.per_household)
 }
 
 /// The values of the attacker models ARX's thresholds check: the prosecutor's records at risk,
