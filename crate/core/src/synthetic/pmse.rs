@@ -200,4 +200,30 @@ mod tests {
     fn bins_follow_numpy_rounding() {
         assert_eq!((bin(0.0), bin(0.004), bin(0.005), bin(0.015), bin(0.29), bin(0.5), bin(0.995), bin(1.0)), (0, 0, 0, 2, 28, 50, 99, 99));
     }
+
+    /// The timing of the task: 100k + 100k rows x 10 columns (4 of 2-10 codes, 4 of 100-1000,
+    /// 2 near-continuous), the release shifted. Run with
+    /// `cargo test --release -p pseudolens-core --lib pmse_timing -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn pmse_timing() {
+        let n = 100_000;
+        let mut rng = SplitMix64(42);
+        let widths = [2usize, 4, 7, 10, 100, 300, 1000, 1000, 100_000, 1_000_000];
+        let features: Vec<Feature> = widths
+            .iter()
+            .map(|&w| {
+                let x: Vec<f64> = (0..2 * n).map(|i| (rng.below(w) + usize::from(i >= n && rng.below(10) == 0)) as f64).collect();
+                Feature::new(&x)
+            })
+            .collect();
+        for perms in [0, 20] {
+            let t = std::time::Instant::now();
+            let r = pmse(&features, n, n, perms, 0);
+            eprintln!("pmse {perms} perms: {:.3} s, pMSE {}, {} leaves, null {:?}", t.elapsed().as_secs_f64(), r.pmse, r.leaves, r.null.map(|n| n.mean));
+        }
+        let t = std::time::Instant::now();
+        let tree = fit(&features, &(0..2 * n).map(|i| i >= n).collect::<Vec<_>>(), MAX_DEPTH);
+        eprintln!("one fit: {:.3} s, {} leaves", t.elapsed().as_secs_f64(), tree.leaves.len());
+    }
 }
