@@ -82,6 +82,9 @@ pub struct Tree {
     pub splits: Vec<Split>,
 }
 
+/// Nodes of fewer rows compare costs without overflow checks: `(2^25)^5 < 2^128`.
+const SMALL: usize = 1 << 25;
+
 /// A split's Gini cost `a_L b_L / n_L + a_R b_R / n_R` as one fraction `num / den`.
 #[derive(Debug, Clone, Copy)]
 struct Cost {
@@ -96,8 +99,13 @@ impl Cost {
     }
 
     /// Exact comparison: cross-multiplied in `u128` (Sec 5.2); past `u128` (more than about
-    /// 4e7 rows), by the continued fractions of the two.
-    fn less(&self, other: &Cost) -> bool {
+    /// 4e7 rows), by the continued fractions of the two. `small`: the node has fewer than
+    /// [`SMALL`] rows, so that `num <= n^3` and `den <= n^2` multiply within `u128` (no
+    /// overflow check, which costs a call per product).
+    fn less(&self, other: &Cost, small: bool) -> bool {
+        if small {
+            return self.num * other.den < other.num * self.den;
+        }
         match (self.num.checked_mul(other.den), other.num.checked_mul(self.den)) {
             (Some(x), Some(y)) => x < y,
             _ => fraction_cmp(self.num, self.den, other.num, other.den) == Ordering::Less,
@@ -157,6 +165,7 @@ pub fn fit(features: &[Feature], labels: &[bool], max_depth: u32) -> Tree {
             continue;
         }
         let mut best: Option<Best> = None;
+        let small = rows.len() < SMALL;
         for (f, feature) in features.iter().enumerate() {
             present.clear();
             for &r in rows.iter() {
@@ -168,7 +177,14 @@ pub fn fit(features: &[Feature], labels: &[bool], max_depth: u32) -> Tree {
                 c[usize::from(labels[r as usize])] += 1;
             }
             if present.len() > 1 {
-                present.sort_unstable();
+                // In value order: a scan of every value when the node holds many of them,
+                // else a sort of those it holds.
+                if feature.values.len() <= 8 * present.len() {
+                    present.clear();
+                    present.extend((0..feature.values.len() as u32).filter(|&v| counts[v as usize] != [0, 0]));
+                } else {
+                    present.sort_unstable();
+                }
                 let (mut a_l, mut b_l) = (0u64, 0u64);
                 for w in present.windows(2) {
                     let c = counts[w[0] as usize];
@@ -179,7 +195,7 @@ pub fn fit(features: &[Feature], labels: &[bool], max_depth: u32) -> Tree {
                         continue;
                     }
                     let cost = Cost::new(a_l, b_l, zeros - a_l, ones - b_l);
-                    if best.as_ref().is_none_or(|b| cost.less(&b.cost)) {
+                    if best.as_ref().is_none_or(|b| cost.less(&b.cost, small)) {
                         let mid = lo / 2.0 + hi / 2.0;
                         let threshold = if mid == hi || mid.is_infinite() { lo } else { mid };
                         best = Some(Best { cost, feature: f, last_left: w[0], threshold });
@@ -296,6 +312,8 @@ mod tests {
         assert_eq!(fraction_cmp(2, 4, 3, 7), Ordering::Greater);
         let big = Cost { num: u128::MAX / 3, den: u128::MAX / 2 };
         let bigger = Cost { num: u128::MAX / 2, den: u128::MAX / 2 };
-        assert!(big.less(&bigger) && !bigger.less(&big));
+        assert!(big.less(&bigger, false) && !bigger.less(&big, false));
+        let (third, half) = (Cost::new(1, 1, 0, 1), Cost::new(1, 1, 1, 1));
+        assert!(third.less(&half, true) && third.less(&half, false) && !half.less(&third, true));
     }
 }

@@ -206,6 +206,7 @@ mod tests {
     /// `cargo test --release -p pseudolens-core --lib pmse_timing -- --ignored --nocapture`.
     #[test]
     #[ignore]
+    #[allow(clippy::print_stderr)]
     fn pmse_timing() {
         let n = 100_000;
         let mut rng = SplitMix64(42);
