@@ -63,6 +63,43 @@ def apparent_match(t, quasi):
     return {"matched": int(len(matched)), "match_pct": sorted(float(x) for x in pct)}
 
 
+def coded(o, p):
+    """Sec 1.4 (after sdnist/report/dataset/transform.py:4-34): a text column's values become
+    their integers when every one reads as an integer, else their 0-based rank in the byte-wise
+    sorted distinct values of both tables; missing -1. Numeric columns stay as they are."""
+    o, p = o.copy(), p.copy()
+    for col in o.columns:
+        if o[col].dtype != object and p[col].dtype != object:
+            continue
+        values = sorted({str(v) for v in pd.concat([o[col], p[col]]).dropna()}, key=lambda v: v.encode())
+        try:
+            code = {v: int(v) for v in values}
+        except ValueError:
+            code = {v: i for i, v in enumerate(values)}
+        for df in (o, p):
+            df[col] = df[col].map(lambda v: -1 if pd.isna(v) else code[str(v)])
+    return o, p
+
+
+@measure
+def pmse(t, seeds=20):
+    """Sec 5 and 14: the seeded equivalent of sdnist's propensity.py:58-93 (sklearn's
+    DecisionTreeClassifier(max_depth=6, random_state=r) fitted on O over P, coded by Sec 1.4,
+    predicted in-sample) for r in 0..seeds-1: the envelope of Sec 5.6 (b) and every value."""
+    from sklearn import tree
+
+    o, p = coded(t["original"], t["released"])
+    n = pd.concat([o.assign(i=0), p.assign(i=1)]).reset_index(drop=True)
+    f = list(o.columns)
+    c = len(p) / len(n)
+    values = []
+    for r in range(seeds):
+        clf = tree.DecisionTreeClassifier(max_depth=6, random_state=r).fit(n[f].values, n["i"].values)
+        prob = clf.predict_proba(n[f].values)[:, 1]
+        values.append(float(((prob - c) ** 2).mean()))
+    return {"min": min(values), "max": max(values), "values": values}
+
+
 def run(job):
     tables = {name: pd.read_csv(path) for name, path in job["tables"].items() if path}
     out = []

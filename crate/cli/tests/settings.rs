@@ -147,7 +147,7 @@ fn the_synthetic_measures_from_a_settings_file_or_flags() {
     assert_eq!(from_file["params"]["synthetic"], from_flags["params"]["synthetic"]);
     let synthetic: Vec<&Value> = from_flags["metrics"].as_array().unwrap().iter().filter(|m| m["family"] == "synthetic").collect();
     let ids: Vec<&str> = synthetic.iter().map(|m| m["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["k_marginal", "unique_exact_matches", "apparent_match"]);
+    assert_eq!(ids, ["k_marginal", "unique_exact_matches", "apparent_match", "pmse"]);
     assert!(synthetic.iter().all(|m| m["status"] == "ok"), "{synthetic:?}");
     assert_eq!(synthetic[0]["details"]["binned"], json!(["age"]));
     // Unique on (age, sex): in the release (31,M) (32,M) (33,F); in the original none of them.

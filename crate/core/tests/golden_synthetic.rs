@@ -148,6 +148,26 @@ fn apparent_match_of_the_worked_example() {
 }
 
 #[test]
+fn pmse_of_the_worked_example() {
+    let ms = run(example());
+    let m = metric(&ms, "pmse");
+    assert_eq!(m.status, Status::Ok);
+    // Sec 13: G coded A=0, B=1, c = 1/2; the reference tree gives 25/192 (inside sklearn's
+    // envelope {0.09375, 0.0989583, 0.125, 0.1302083} over random_state 0..49).
+    let v = m.value.as_f64().unwrap();
+    assert!((v - 25.0 / 192.0).abs() <= 1e-12, "pMSE {v}");
+    assert_eq!((m.details["c"].as_f64(), m.details["max"].as_f64()), (Some(0.5), Some(0.25)));
+    assert_eq!((m.details["n_original"].as_u64(), m.details["n_released"].as_u64()), (Some(8), Some(8)));
+    let count = |key: &str| m.details["histogram"][key].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum::<u64>();
+    assert_eq!((count("original"), count("released")), (8, 8));
+    assert_eq!(m.details["null"]["extension"], json!(true));
+    assert_eq!(m.details["null"]["perms"], json!(20));
+    let without_null = run(SyntheticParams { pmse_null_perms: 0, ..example() });
+    assert_eq!(metric(&without_null, "pmse").details["null"], Value::Null);
+    assert_eq!(metric(&without_null, "pmse").value, m.value);
+}
+
+#[test]
 fn without_the_setting_the_report_has_no_synthetic_measure_nor_key() {
     let config = AuditConfig { quasi_identifiers: names(&["SEX", "RACE"]), ..AuditConfig::default() };
     let report = audit(&fixture("synthetic/original.csv"), &fixture("synthetic/released.csv"), &config, usize::MAX);
@@ -161,7 +181,7 @@ fn without_an_original_every_measure_is_not_applicable() {
     let mut a = Audit::new(config(example())).unwrap();
     a.push(&fixture("synthetic/released.csv")).unwrap();
     let ms = synthetic(&a.finish().unwrap());
-    assert_eq!(ms.len(), 3);
+    assert_eq!(ms.len(), 4);
     assert!(ms.iter().all(|m| m.status == Status::NotApplicable && m.reason == Some("no_original_table")));
 }
 
@@ -259,6 +279,11 @@ proptest! {
             let v = metric(&ms, id).value.as_f64().unwrap();
             prop_assert!((0.0..=100.0).contains(&v));
         }
+        let m = metric(&ms, "pmse");
+        let (v, max) = (m.value.as_f64().unwrap(), m.details["max"].as_f64().unwrap());
+        prop_assert!((0.0..=max + 1e-15).contains(&v), "pMSE {} above {}", v, max);
+        let null = m.details["null"]["mean"].as_f64().unwrap();
+        prop_assert!((0.0..=max + 1e-15).contains(&null));
         let json = serde_json::to_string(&report.params).unwrap();
         let back: AuditConfig = serde_json::from_str(&json).unwrap();
         prop_assert_eq!(back, report.params);

@@ -5,17 +5,20 @@
 //! - Sec 1.5 (percentile bins): [`binning`]; Sec 2 (`k_marginal`): [`kmarginal`], its
 //!   sampling-equivalent baseline (Sec 2.5): [`sampling`];
 //! - Sec 3 (`unique_exact_matches`): [`exact_matches`]; Sec 4 (`apparent_match`):
-//!   [`apparent_match`]; both number row tuples with [`tuples`].
+//!   [`apparent_match`]; both number row tuples with [`tuples`];
+//! - Sec 5 (`pmse`): [`pmse`], on the reference tree of [`cart`] and the codes of [`coded`].
 //!
 //! The compared columns are those `O` and `P` both hold among `O`'s utility attributes: the
 //! record id, the person id, the weight and the ignored columns are never compared.
 
 pub mod apparent_match;
 pub mod binning;
+pub mod cart;
 pub mod coded;
 pub mod columns;
 pub mod exact_matches;
 pub mod kmarginal;
+pub mod pmse;
 pub mod sampling;
 pub mod tuples;
 
@@ -167,7 +170,7 @@ pub struct SyntheticInput<'a> {
 }
 
 /// The measures' ids, in the report's order.
-const IDS: [&str; 3] = ["k_marginal", "unique_exact_matches", "apparent_match"];
+const IDS: [&str; 4] = ["k_marginal", "unique_exact_matches", "apparent_match", "pmse"];
 
 /// The measures' results (those `measures` names, or every one).
 pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<MetricResult> {
@@ -202,6 +205,9 @@ pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<Metr
     }
     if wants("apparent_match") {
         out.push(apparent_match_metric(&ctx, &columns, input.qi, params));
+    }
+    if wants("pmse") {
+        out.push(pmse_metric(&ctx, &columns, params));
     }
     out
 }
@@ -333,5 +339,30 @@ fn apparent_match_metric(ctx: &Context, columns: &[SynColumn], qi: &[String], pa
         "compared": rest.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
         "histogram": m.histogram,
         "records": records,
+    }))
+}
+
+/// `pmse` (Sec 5): the propensity mean-squared error of the reference tree; `c`, the counts, the
+/// maximum `c(1-c)`, the leaves, the histogram of Sec 5.5 and the permutation null of Sec 5.4
+/// (an extension, labelled so) in details.
+fn pmse_metric(ctx: &Context, columns: &[SynColumn], params: &SyntheticParams) -> MetricResult {
+    const ID: &str = "pmse";
+    if columns.is_empty() {
+        return ctx.without_value(ID, Status::NotApplicable, "no_compared_columns");
+    }
+    let compared: Vec<&SynColumn> = columns.iter().collect();
+    let (n_o, n_p) = (columns[0].o.len(), columns[0].p.len());
+    let r = pmse::pmse(&pmse::features(&compared), n_o, n_p, params.pmse_null_perms, params.pmse_seed);
+    let permutation_null = r.null.as_ref().map(|n| json!({ "perms": n.perms, "seed": n.seed, "mean": n.mean, "ratio": n.ratio, "extension": true }));
+    ctx.ok(ID, r.pmse).with_details(json!({
+        "c": r.c,
+        "n_original": r.n_original,
+        "n_released": r.n_released,
+        "max": r.max(),
+        "max_depth": pmse::MAX_DEPTH,
+        "leaves": r.leaves,
+        "histogram": { "original": r.histogram_original, "released": r.histogram_released },
+        "null": permutation_null,
+        "columns": columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
     }))
 }
