@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CLI = os.path.join(ROOT, "target", "release", "pseudolens")
+CLI = os.environ.get("PSEUDOLENS_CLI", os.path.join(ROOT, "target", "release", "pseudolens"))
 ORACLE = os.path.join(ROOT, "tests", "crosscheck", "synthetic_dcr_oracle.py")
 VENVS = [os.path.join(ROOT, ".venv-sdnist", "bin", "python"), "/tmp/venv-sdnist/bin/python"]
 VENV_PYTHON = next((v for v in VENVS if os.path.exists(v)), None)
@@ -38,7 +38,7 @@ def write(path, rows):
 
 def audit(folder, method, continuous):
     args = [CLI, "audit", f"{folder}/P.csv", "--original", f"{folder}/O.csv", "--holdout", f"{folder}/H.csv", "--synthetic",
-            "--quasi-identifiers", "SEX,RACE,G", "--cap-sensitive", "EDU,AGE", "--cap-method", method.replace("_", "-"), "--format", "json"]
+            "--qi", "SEX,RACE,G", "--cap-sensitive", "EDU,AGE", "--cap-method", method.replace("_", "-"), "--json"]
     if continuous:
         args += ["--cap-continuous", "AGE", "--cap-bins", "4"]
     for c, k in KINDS.items():
