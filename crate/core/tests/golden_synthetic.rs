@@ -8,7 +8,9 @@ mod common;
 use common::fixture;
 use proptest::prelude::*;
 use pseudolens_core::metric::{MetricResult, Status};
-use pseudolens_core::{Audit, AuditConfig, Original, Report, SyntheticParams, shareable};
+use pseudolens_core::table::kind::Kind;
+use pseudolens_core::utility::attribute::AttributeSettings;
+use pseudolens_core::{Audit, AuditConfig, CapMethod, Original, Report, SyntheticParams, shareable};
 use serde_json::{Value, json};
 
 fn names(v: &[&str]) -> Vec<String> {
@@ -176,12 +178,146 @@ fn without_the_setting_the_report_has_no_synthetic_measure_nor_key() {
     assert!(json["params"].get("synthetic").is_none());
 }
 
+/// Sec 13's metadata for SDMetrics: G, SEX, RACE categorical; EDU, AGE numerical.
+fn sdmetrics_config(params: SyntheticParams) -> AuditConfig {
+    let mut c = config(params);
+    for (name, kind) in [("G", Kind::Categorical), ("SEX", Kind::Categorical), ("RACE", Kind::Categorical), ("EDU", Kind::Numeric), ("AGE", Kind::Numeric)] {
+        c.attributes.insert(name.into(), AttributeSettings { kind: Some(kind), ..AttributeSettings::default() });
+    }
+    c
+}
+
+fn captured(config: &AuditConfig, csv: &[u8]) -> pseudolens_core::utility::capture::Captured {
+    let mut o = Original::new(config, None);
+    o.push(csv).unwrap();
+    o.finish().unwrap()
+}
+
+/// The synthetic measures of O and P (and the holdout H, when given) under Sec 13's metadata.
+fn run_sdmetrics(params: SyntheticParams, holdout: Option<&[u8]>) -> Vec<MetricResult> {
+    let config = sdmetrics_config(params);
+    let mut a = Audit::new(config.clone()).unwrap();
+    a.set_original(captured(&config, &fixture("synthetic/original.csv")));
+    if let Some(h) = holdout {
+        a.set_control(captured(&config, h));
+    }
+    a.push(&fixture("synthetic/released.csv")).unwrap();
+    synthetic(&a.finish().unwrap())
+}
+
+/// Sec 15: DCR distances, medians and CAP within 1e-9.
+#[track_caller]
+fn close(got: &Value, expected: f64) {
+    let got = got.as_f64().unwrap_or_else(|| panic!("not a number: {got}"));
+    assert!((got - expected).abs() <= 1e-9, "got {got}, expected {expected}");
+}
+
+#[test]
+fn dcr_overfitting_of_the_worked_example() {
+    let ms = run_sdmetrics(SyntheticParams::default(), Some(&fixture("synthetic/holdout.csv")));
+    let o = metric(&ms, "dcr_overfitting_protection");
+    assert_eq!(o.status, Status::Ok);
+    // 7 of 8 rows of P are closer to O than to H: score 2 (1 - 7/8) = 0.25.
+    close(&o.value, 0.25);
+    close(&o.details["closer_to_training"], 0.875);
+    close(&o.details["closer_to_holdout"], 0.125);
+    // DCR(P->O) = (0, .004255, 0, .259574, .181560, 0, .225532, .2): the median is the mean of
+    // row 2's 1/235 (AGE 1/47 over 5 columns) and row 5's (EDU 1/3 + AGE 27/47) / 5 = 128/705:
+    // 131/1410 = 0.0929078.
+    close(&o.details["median_dcr_training"], 131.0 / 1410.0);
+    // DCR(P->H), ranges from H (EDU 3, AGE 43): the middle ones are 1/43 and (1 + 2/43) / 5
+    // = 9/43: median 5/43.
+    close(&o.details["median_dcr_holdout"], 5.0 / 43.0);
+    assert_eq!(o.details["holdout_rows"], json!(6));
+    assert_eq!(o.details["holdout_small"], json!(false));
+    assert_eq!(o.details["histogram_training"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).sum::<u64>(), 8);
+    assert_eq!(o.details["estimate"], json!(false));
+}
+
+#[test]
+fn dcr_baseline_of_the_worked_example_is_seeded() {
+    let ms = run_sdmetrics(SyntheticParams::default(), None);
+    let b = metric(&ms, "dcr_baseline_protection");
+    assert_eq!(b.status, Status::Ok);
+    close(&b.details["median_dcr_released"], 131.0 / 1410.0);
+    assert_eq!((&b.details["seed"], &b.details["stochastic"], &b.details["estimate"]), (&json!(0), &json!(true), &json!(false)));
+    let s = b.value.as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&s));
+    close(&b.value, (131.0 / 1410.0 / b.details["median_dcr_random"].as_f64().unwrap()).min(1.0));
+    // The same seed, the same table; another seed, another table.
+    assert_eq!(run_sdmetrics(SyntheticParams::default(), None), ms);
+    let other = run_sdmetrics(SyntheticParams { dcr_seed: 1, ..SyntheticParams::default() }, None);
+    assert_ne!(metric(&other, "dcr_baseline_protection").details["median_dcr_random"], b.details["median_dcr_random"]);
+    // Without a holdout, no overfitting score.
+    assert_eq!(metric(&ms, "dcr_overfitting_protection").reason, Some("no_holdout"));
+}
+
+#[test]
+fn a_holdout_lacking_a_column_is_an_error() {
+    let h = b"G,SEX,RACE,EDU\nA,1,1,2\nB,2,2,4\n";
+    let ms = run_sdmetrics(SyntheticParams::default(), Some(h));
+    let o = metric(&ms, "dcr_overfitting_protection");
+    assert_eq!((o.status, o.reason, &o.details["column"]), (Status::Error, Some("holdout_columns_differ"), &json!("AGE")));
+    // Two rows against O's 8: a small holdout is flagged.
+    let small = run_sdmetrics(SyntheticParams::default(), Some(b"G,SEX,RACE,EDU,AGE\nA,1,1,2,25\n"));
+    let o = metric(&small, "dcr_overfitting_protection");
+    assert_eq!((o.status, &o.details["holdout_small"]), (Status::Ok, &json!(true)));
+    assert!(o.warnings.contains(&"holdout_small"));
+}
+
+fn cap_params(method: CapMethod, sensitive: &[&str], continuous: &[&str], bins: u32) -> SyntheticParams {
+    SyntheticParams {
+        cap_known: names(&["SEX", "RACE"]),
+        cap_sensitive: names(sensitive),
+        cap_method: method,
+        cap_continuous: names(continuous),
+        cap_bins: bins,
+        ..SyntheticParams::default()
+    }
+}
+
+#[test]
+fn disclosure_protection_of_the_worked_example() {
+    // K = {SEX, RACE}, S = {EDU}: baseline 0.75; CAP 0.5 -> 0.6667; ZERO_CAP 0.5625 -> 0.75;
+    // GENERALIZED 0.5125 -> 0.6833.
+    for (method, protection, score) in
+        [(CapMethod::Cap, 0.5, 2.0 / 3.0), (CapMethod::ZeroCap, 0.5625, 0.75), (CapMethod::GeneralizedCap, 0.5125, 0.5125 / 0.75)]
+    {
+        let ms = run_sdmetrics(cap_params(method, &["EDU"], &[], 10), None);
+        let d = metric(&ms, "disclosure_protection");
+        assert_eq!(d.status, Status::Ok, "{method:?}");
+        close(&d.value, score);
+        close(&d.details["cap_protection"], protection);
+        close(&d.details["baseline_protection"], 0.75);
+    }
+    // S = {AGE} continuous in 3 bins: baseline 2/3, CAP 0.5 -> 0.75.
+    let ms = run_sdmetrics(cap_params(CapMethod::Cap, &["AGE"], &["AGE"], 3), None);
+    let d = metric(&ms, "disclosure_protection");
+    close(&d.value, 0.75);
+    close(&d.details["baseline_protection"], 2.0 / 3.0);
+    close(&d.details["cap_protection"], 0.5);
+}
+
+#[test]
+fn disclosure_protection_needs_its_columns() {
+    let no_sensitive = run_sdmetrics(SyntheticParams::default(), None);
+    assert_eq!(metric(&no_sensitive, "disclosure_protection").reason, Some("no_sensitive_columns"));
+    let missing = run_sdmetrics(cap_params(CapMethod::Cap, &["INCOME"], &[], 10), None);
+    let d = metric(&missing, "disclosure_protection");
+    assert_eq!((d.reason, &d.details["column"]), (Some("column_missing"), &json!("INCOME")));
+    let text = run_sdmetrics(cap_params(CapMethod::Cap, &["G"], &["G"], 10), None);
+    assert_eq!(metric(&text, "disclosure_protection").reason, Some("column_not_numeric"));
+    // S = {G}: O holds 2 values; one constant column would give a zero baseline.
+    let constant = run_sdmetrics(SyntheticParams { cap_known: names(&["G"]), cap_sensitive: names(&["SEX"]), ..SyntheticParams::default() }, None);
+    assert_eq!(metric(&constant, "disclosure_protection").status, Status::Ok);
+}
+
 #[test]
 fn without_an_original_every_measure_is_not_applicable() {
     let mut a = Audit::new(config(example())).unwrap();
     a.push(&fixture("synthetic/released.csv")).unwrap();
     let ms = synthetic(&a.finish().unwrap());
-    assert_eq!(ms.len(), 4);
+    assert_eq!(ms.len(), 7);
     assert!(ms.iter().all(|m| m.status == Status::NotApplicable && m.reason == Some("no_original_table")));
 }
 
@@ -267,7 +403,15 @@ proptest! {
             }
             s.into_bytes()
         };
-        let params = SyntheticParams { kmarg_group_by: group.then(|| "G".to_string()), kmarg_bins: 5, ..SyntheticParams::default() };
+        let params = SyntheticParams {
+            kmarg_group_by: group.then(|| "G".to_string()),
+            kmarg_bins: 5,
+            cap_known: names(&["SEX", "RACE"]),
+            cap_sensitive: names(&["AGE"]),
+            cap_continuous: if group { names(&["AGE"]) } else { Vec::new() },
+            cap_method: if group { CapMethod::GeneralizedCap } else { CapMethod::ZeroCap },
+            ..SyntheticParams::default()
+        };
         let report = audit(&csv(&o), &csv(&p), &config(params), usize::MAX);
         let ms = synthetic(&report);
         let k = metric(&ms, "k_marginal");
@@ -284,8 +428,42 @@ proptest! {
         prop_assert!((0.0..=max + 1e-15).contains(&v), "pMSE {} above {}", v, max);
         let null = m.details["null"]["mean"].as_f64().unwrap();
         prop_assert!((0.0..=max + 1e-15).contains(&null));
+        for id in ["dcr_baseline_protection", "disclosure_protection"] {
+            let m = metric(&ms, id);
+            if let Some(v) = m.value.as_f64() {
+                prop_assert!((0.0..=1.0).contains(&v), "{} {}", id, v);
+            } else {
+                prop_assert!(m.reason.is_some());
+            }
+        }
         let json = serde_json::to_string(&report.params).unwrap();
         let back: AuditConfig = serde_json::from_str(&json).unwrap();
         prop_assert_eq!(back, report.params);
+    }
+
+    #[test]
+    fn dcr_and_cap_do_not_depend_on_row_order(
+        o_order in Just((0..8).collect::<Vec<usize>>()).prop_shuffle(),
+        p_order in Just((0..8).collect::<Vec<usize>>()).prop_shuffle(),
+        h_order in Just((0..6).collect::<Vec<usize>>()).prop_shuffle(),
+        method in prop_oneof![Just(CapMethod::Cap), Just(CapMethod::ZeroCap), Just(CapMethod::GeneralizedCap)],
+    ) {
+        let params = cap_params(method, &["EDU", "AGE"], &["AGE"], 3);
+        let config = sdmetrics_config(params.clone());
+        let mine = |ms: Vec<MetricResult>| -> Vec<MetricResult> {
+            ms.into_iter().filter(|m| m.id.starts_with("dcr_") || m.id == "disclosure_protection").collect()
+        };
+        let base = mine(run_sdmetrics(params, Some(&fixture("synthetic/holdout.csv"))));
+        let mut a = Audit::new(config.clone()).unwrap();
+        a.set_original(captured(&config, &reorder(&fixture("synthetic/original.csv"), &o_order)));
+        a.set_control(captured(&config, &reorder(&fixture("synthetic/holdout.csv"), &h_order)));
+        a.push(&reorder(&fixture("synthetic/released.csv"), &p_order)).unwrap();
+        let got = mine(synthetic(&a.finish().unwrap()));
+        prop_assert_eq!(got.len(), 3);
+        for (g, b) in got.iter().zip(&base) {
+            prop_assert_eq!(g.status, b.status);
+            let (x, y) = (g.value.as_f64().unwrap(), b.value.as_f64().unwrap());
+            prop_assert!((x - y).abs() <= 1e-12, "{}: {} vs {}", g.id, x, y);
+        }
     }
 }

@@ -7,15 +7,21 @@
 //! - Sec 3 (`unique_exact_matches`): [`exact_matches`]; Sec 4 (`apparent_match`):
 //!   [`apparent_match`]; both number row tuples with [`tuples`];
 //! - Sec 5 (`pmse`): [`pmse`], on the reference tree of [`cart`] and the codes of [`coded`].
+//! - Sec 10 (`dcr_baseline_protection`, `dcr_overfitting_protection`): [`dcr`] (the distance
+//!   and the nearest-record search), [`dcr_protection`] (the scores, the random table);
+//! - Sec 11 (`disclosure_protection`): [`cap`].
 //!
 //! The compared columns are those `O` and `P` both hold among `O`'s utility attributes: the
 //! record id, the person id, the weight and the ignored columns are never compared.
 
 pub mod apparent_match;
 pub mod binning;
+pub mod cap;
 pub mod cart;
 pub mod coded;
 pub mod columns;
+pub mod dcr;
+pub mod dcr_protection;
 pub mod exact_matches;
 pub mod kmarginal;
 pub mod pmse;
@@ -170,7 +176,8 @@ pub struct SyntheticInput<'a> {
 }
 
 /// The measures' ids, in the report's order.
-const IDS: [&str; 4] = ["k_marginal", "unique_exact_matches", "apparent_match", "pmse"];
+const IDS: &[&str] =
+    &["k_marginal", "unique_exact_matches", "apparent_match", "pmse", "dcr_baseline_protection", "dcr_overfitting_protection", "disclosure_protection"];
 
 /// The measures' results (those `measures` names, or every one).
 pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<MetricResult> {
@@ -208,6 +215,18 @@ pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<Metr
     }
     if wants("pmse") {
         out.push(pmse_metric(&ctx, &columns, params));
+    }
+    if wants("dcr_baseline_protection") || wants("dcr_overfitting_protection") {
+        let [base, over] = dcr_metrics(&ctx, &columns, input.holdout, params);
+        if wants("dcr_baseline_protection") {
+            out.push(base);
+        }
+        if wants("dcr_overfitting_protection") {
+            out.push(over);
+        }
+    }
+    if wants("disclosure_protection") {
+        out.push(disclosure_metric(&ctx, &columns, input, params));
     }
     out
 }
@@ -365,4 +384,109 @@ fn pmse_metric(ctx: &Context, columns: &[SynColumn], params: &SyntheticParams) -
         "null": permutation_null,
         "columns": columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
     }))
+}
+
+/// `dcr_baseline_protection` (Sec 10.2) and `dcr_overfitting_protection` (Sec 10.3) over
+/// every compared column; the DCR of `P` to `O` is computed once for both.
+fn dcr_metrics(ctx: &Context, columns: &[SynColumn], holdout: Option<&Captured>, params: &SyntheticParams) -> [MetricResult; 2] {
+    const BASE: &str = "dcr_baseline_protection";
+    const OVER: &str = "dcr_overfitting_protection";
+    if columns.is_empty() {
+        return [BASE, OVER].map(|id| ctx.without_value(id, Status::NotApplicable, "no_compared_columns"));
+    }
+    let used: Vec<&SynColumn> = columns.iter().collect();
+    let names: Vec<&str> = used.iter().map(|c| c.name.as_str()).collect();
+    let released = dcr_protection::Released::new(&used, params.dcr_seed, params.dcr_max_cells);
+    let b = dcr_protection::baseline(&used, &released, params.dcr_seed);
+    let details = json!({
+        "median_dcr_released": b.median_released,
+        "median_dcr_random": b.median_random,
+        "seed": params.dcr_seed,
+        "stochastic": true,
+        "estimate": released.estimate,
+        "rows_compared": released.table.rows,
+        "columns": names,
+        "histogram_released": b.histogram_released,
+        "histogram_random": b.histogram_random,
+    });
+    let base = match b.score {
+        Some(s) => ctx.ok(BASE, s),
+        None => ctx.without_value(BASE, Status::NotApplicable, "random_median_zero"),
+    }
+    .with_details(details);
+    let over = match holdout {
+        Some(h) if h.rows() > 0 => match used.iter().find(|c| h.column(&c.name).is_none()) {
+            Some(c) => ctx.without_value(OVER, Status::Error, "holdout_columns_differ").with_details(json!({ "column": c.name })),
+            None => {
+                let o = dcr_protection::overfitting(&used, &released);
+                let n_o = used[0].o.len();
+                let small = (h.rows() as f64) < 0.5 * n_o as f64;
+                let r = ctx.ok(OVER, o.score).with_details(json!({
+                    "closer_to_training": o.closer_to_training,
+                    "closer_to_holdout": o.closer_to_holdout,
+                    "median_dcr_training": o.median_training,
+                    "median_dcr_holdout": o.median_holdout,
+                    "holdout_rows": h.rows(),
+                    "holdout_small": small,
+                    "estimate": released.estimate,
+                    "rows_compared": released.table.rows,
+                    "columns": names,
+                    "histogram_training": dcr::histogram(&released.to_original),
+                    "histogram_holdout": o.histogram_holdout,
+                }));
+                if small { r.with_warning("holdout_small") } else { r }
+            }
+        },
+        _ => ctx.without_value(OVER, Status::NotApplicable, "no_holdout"),
+    };
+    [base, over]
+}
+
+/// `disclosure_protection` (Sec 11): CAP with the known columns `cap_known` (else the QIs)
+/// and the sensitive columns `cap_sensitive` (else the sensitive columns).
+fn disclosure_metric(ctx: &Context, columns: &[SynColumn], input: &SyntheticInput<'_>, params: &SyntheticParams) -> MetricResult {
+    const ID: &str = "disclosure_protection";
+    let known = if params.cap_known.is_empty() { input.qi } else { &params.cap_known };
+    let sensitive = if params.cap_sensitive.is_empty() { input.sensitive } else { &params.cap_sensitive };
+    if known.is_empty() {
+        return ctx.without_value(ID, Status::NotApplicable, "no_known_columns");
+    }
+    if sensitive.is_empty() {
+        return ctx.without_value(ID, Status::NotApplicable, "no_sensitive_columns");
+    }
+    let pick = |names: &[String]| -> std::result::Result<Vec<cap::CapColumn>, Box<MetricResult>> {
+        names
+            .iter()
+            .map(|name| {
+                let c = find(columns, name).ok_or_else(|| Box::new(column_missing(ctx, ID, name)))?;
+                if !params.cap_continuous.contains(name) {
+                    return Ok(cap::CapColumn::plain(c));
+                }
+                if !c.numeric {
+                    return Err(Box::new(ctx.without_value(ID, Status::Error, "column_not_numeric").with_details(json!({ "column": name }))));
+                }
+                Ok(cap::CapColumn::binned(c, params.cap_bins))
+            })
+            .collect()
+    };
+    let (k, s) = match (pick(known), pick(sensitive)) {
+        (Ok(k), Ok(s)) => (k, s),
+        (Err(e), _) | (_, Err(e)) => return *e,
+    };
+    let c = cap::cap(&k, &s, params.cap_method);
+    let details = json!({
+        "cap_protection": c.cap_protection,
+        "baseline_protection": c.baseline,
+        "method": params.cap_method,
+        "known": known,
+        "sensitive": sensitive,
+        "continuous": params.cap_continuous.iter().filter(|n| known.contains(n) || sensitive.contains(n)).collect::<Vec<_>>(),
+        "bins": params.cap_bins,
+        "scored_rows": c.scored_rows,
+    });
+    match (c.score, c.cap_protection) {
+        (Some(s), _) => ctx.ok(ID, s).with_details(details),
+        (None, None) => ctx.without_value(ID, Status::NotApplicable, "no_row_scored").with_details(details),
+        (None, Some(_)) => ctx.without_value(ID, Status::NotApplicable, "baseline_zero").with_details(details),
+    }
 }
