@@ -100,6 +100,46 @@ def pmse(t, seeds=20):
     return {"min": min(values), "max": max(values), "values": values}
 
 
+def _metadata(kinds):
+    """SDMetrics' metadata of Sec 14: numeric columns `numerical`, the others `categorical`."""
+    return {"columns": {c: {"sdtype": "numerical" if k == "numeric" else "categorical"} for c, k in kinds.items()}}
+
+
+@measure
+def dcr(t, kinds):
+    """Sec 10: calculate_dcr P->O and P->H, their medians and 20-bin histograms over [0, 1],
+    and DCROverfittingProtection.compute_breakdown."""
+    import warnings
+
+    from sdmetrics.single_table import DCROverfittingProtection
+    from sdmetrics.single_table.privacy.dcr_utils import calculate_dcr
+
+    warnings.filterwarnings("ignore")
+    o, p, h, md = t["original"], t["released"], t["holdout"], _metadata(kinds)
+    to_o, to_h = calculate_dcr(p, o, md), calculate_dcr(p, h, md)
+
+    def hist(v):
+        return [int(sum(1 for x in v if min(int(x * 20), 19) == b)) for b in range(20)]
+
+    ov = DCROverfittingProtection.compute_breakdown(o, p, h, md, None)
+    return {"median_training": float(to_o.median()), "median_holdout": float(to_h.median()), "histogram_training": hist(to_o),
+            "histogram_holdout": hist(to_h), "score": float(ov["score"]),
+            "closer_to_training": float(ov["synthetic_data_percentages"]["closer_to_training"])}
+
+
+@measure
+def cap(t, known, sensitive, method, continuous, bins):
+    """Sec 11: DisclosureProtection.compute_breakdown."""
+    import warnings
+
+    from sdmetrics.single_table import DisclosureProtection
+
+    warnings.filterwarnings("ignore")
+    r = DisclosureProtection.compute_breakdown(t["original"], t["released"], known_column_names=known, sensitive_column_names=sensitive,
+                                               computation_method=method, continuous_column_names=continuous or None, num_discrete_bins=bins)
+    return {k: float(v) for k, v in r.items()}
+
+
 def run(job):
     tables = {name: pd.read_csv(path) for name, path in job["tables"].items() if path}
     out = []
