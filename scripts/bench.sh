@@ -35,7 +35,12 @@
 # and writing the release (--out) against the first audit, and the search on ARX's Adult with
 # ARX's hierarchies (shared/data/adult); medians of BENCH_RUNS, bench-out/protect-bench.json.
 # Polars (PyPI `polars`, pinned) is installed into bench-out/venv. --protect runs it alone.
-# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect]
+# --synthetic runs bench/synthetic.py alone (issue 39): each synthetic measure timed in-process
+# (`pseudolens bench synthetic`) against its oracle, sdnist 2.4 or sdmetrics 0.32.0, in
+# .venv-sdnist (ensure_sdnist): 100k + 100k rows (ROWS when given), DCR and CAP on 10k + 10k;
+# medians of BENCH_RUNS (SYNTHETIC_PEER_RUNS for the peers' quadratic DCR); writes
+# bench-out/synthetic-bench.json.
+# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect] [--synthetic]
 #        (ROWS default 1,000,000)
 source "$(dirname "$0")/lib.sh"
 ROWS=1000000
@@ -45,6 +50,7 @@ THROUGHPUT=
 BIG=
 WILDCARD=
 PROTECT=
+SYNTHETIC=
 ROWS_GIVEN=
 for arg in "$@"; do
   case $arg in
@@ -54,7 +60,8 @@ for arg in "$@"; do
     --browser-big) BIG=1 NATIVE= ;;
     --wildcard) WILDCARD=1 ;;
     --protect) PROTECT=1 ;;
-    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect]" >&2; exit 2 ;;
+    --synthetic) SYNTHETIC=1 ;;
+    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect] [--synthetic]" >&2; exit 2 ;;
     *) ROWS=$arg ROWS_GIVEN=1 ;;
   esac
 done
@@ -63,6 +70,17 @@ DUCKDB_WASM_VERSION=1.32.0
 POLARS_VERSION=2.1.0
 GEN=$ROOT/../shared/bench/gen.py
 [ -f "$GEN" ] || { echo "missing $GEN (the shared/ folder beside the repository)" >&2; exit 1; }
+
+if [ -n "$SYNTHETIC" ]; then
+  [ -n "$ROWS_GIVEN" ] || ROWS=100000
+  build_cli
+  ensure_sdnist
+  mkdir -p bench-out
+  step "synthetic measures vs sdnist and sdmetrics, $ROWS rows, ${BENCH_RUNS:-5} runs"
+  .venv-sdnist/bin/python bench/synthetic.py --rows "$ROWS" --runs "${BENCH_RUNS:-5}" \
+    ${SYNTHETIC_PEER_RUNS:+--peer-runs "$SYNTHETIC_PEER_RUNS"} --out bench-out --cli target/release/pseudolens --gen "$GEN"
+  exit 0
+fi
 
 if [ -n "$WILDCARD" ]; then
   [ -n "$ROWS_GIVEN" ] || ROWS=200000

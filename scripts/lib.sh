@@ -97,6 +97,18 @@ ensure_anonymeter() {
   fi
 }
 
+# sdnist 2.4 and sdmetrics 0.32.0 (PyPI), the synthetic measures' oracles
+# (tests/crosscheck/test_synthetic*.py, spec synthetic.md Sec 14), in their own virtual
+# environment .venv-sdnist: sdnist pins pandas 2.0.0 and scikit-learn 1.2.2.
+SDNIST_VENV="$ROOT/.venv-sdnist"
+ensure_sdnist() {
+  if ! "$SDNIST_VENV/bin/python" -c "import sdnist.report, sdmetrics" 2>/dev/null; then
+    step "installing sdnist 2.4 and sdmetrics 0.32.0 into .venv-sdnist"
+    [ -x "$SDNIST_VENV/bin/python" ] || python3 -m venv "$SDNIST_VENV"
+    "$SDNIST_VENV/bin/python" -m pip install --quiet --disable-pip-version-check sdnist==2.4 sdmetrics==0.32.0
+  fi
+}
+
 # Spark's JVM for the Python package's Spark test: Debian's headless Java 17.
 ensure_java() {
   if ! command -v java >/dev/null 2>&1; then

@@ -3,7 +3,7 @@
 # the page's TypeScript format and lints (Biome, biome.jsonc);
 # Rust unit, golden and property tests; the wasm binding in headless Chromium; the page's types
 # (tsc, the generated contract included) and pure logic (Vitest, tests/unit); the Python
-# cross-check against the spec's reference and the malformed-input corpus (tests/corpus)
+# cross-checks against live peers (pyCANON, Anonymeter, sdnist, sdmetrics) and the spec's reference, the malformed-input corpus (tests/corpus)
 # through the CLI; Playwright end to end (the same corpus in the page).
 # Installs what is missing first. Prints each runner's summary, then one closing line.
 source "$(dirname "$0")/lib.sh"
@@ -16,6 +16,7 @@ ensure_npm
 ensure_chromium
 ensure_python_deps
 ensure_anonymeter
+ensure_sdnist
 ensure_python_package_deps
 
 failed_steps=()

@@ -214,6 +214,15 @@ def _side(path: Optional[PathLike]) -> Optional[str]:
     return None if path is None else os.fspath(path)
 
 
+def _third(control: Optional[PathLike], holdout: Optional[PathLike]) -> Optional[str]:
+    """The third table: the attacks' control and the synthetic measures' holdout are one
+    table (records of the population not used to make the release), as the CLI's
+    ``--control`` and ``--holdout``."""
+    if control is not None and holdout is not None and os.fspath(control) != os.fspath(holdout):
+        raise PseudolensError("control and holdout name one table (records not used to make the release): give one of them")
+    return _side(control if control is not None else holdout)
+
+
 def audit(
     source: Source,
     qi: Columns = None,
@@ -223,6 +232,7 @@ def audit(
     reference: Optional[PathLike] = None,
     sheet: Optional[str] = None,
     control: Optional[PathLike] = None,
+    holdout: Optional[PathLike] = None,
     **settings: Any,
 ) -> Report:
     """Audits ``source`` (a file path: CSV, Parquet or Excel .xlsx, told apart by the CLI's rule,
@@ -232,15 +242,17 @@ def audit(
     ``original`` and ``reference`` are the CSV files of the CLI's ``--original`` (the utility
     metrics) and ``--reference`` (the population table ``E``); ``sheet`` the workbook's sheet
     (default: the first), as ``--sheet``; ``control`` the attacks' control table, as
-    ``--control`` (the attacks run with ``attacks={...}``, keys as in the settings file). Returns the report as the CLI's JSON (a
+    ``--control`` (the attacks run with ``attacks={...}``, keys as in the settings file);
+    ``holdout`` the same table for the synthetic measures (``synthetic={...}``), as
+    ``--holdout``. Returns the report as the CLI's JSON (a
     :class:`Report`, a dict). Raises :class:`PseudolensError` on bad input or settings, naming
     line (or row) and column."""
     text = settings_json(qi, sensitive, **settings)
     if _is_path(source):
-        return _report(_native.audit_file(os.fspath(source), text, _side(original), _side(reference), sheet, _side(control)))
+        return _report(_native.audit_file(os.fspath(source), text, _side(original), _side(reference), sheet, _third(control, holdout)))
     table = PartialTable.from_settings_json(text)
     table.absorb(source)
-    return table.audit(original=original, reference=reference, control=control)
+    return table.audit(original=original, reference=reference, control=control, holdout=holdout)
 
 
 Ladders = Optional[Mapping[str, Any]]
@@ -449,13 +461,14 @@ class PartialTable:
         original: Optional[PathLike] = None,
         reference: Optional[PathLike] = None,
         control: Optional[PathLike] = None,
+        holdout: Optional[PathLike] = None,
         **settings: Any,
     ) -> Report:
         """Audits the rows held: with the settings of the partial table, or with these when any
         is given (a fresh set, not added to the table's); against the ``original``,
-        ``reference`` and ``control`` CSV files when given (as :func:`audit`)."""
+        ``reference`` and ``control`` (or ``holdout``) CSV files when given (as :func:`audit`)."""
         text = None if qi is None and sensitive is None and not settings else settings_json(qi, sensitive, **settings)
-        return _report(self._native.audit(text, _side(original), _side(reference), _side(control)))
+        return _report(self._native.audit(text, _side(original), _side(reference), _third(control, holdout)))
 
     def class_part(self) -> "ClassPart":
         """The rows held as a :class:`ClassPart`: their profile and class statistics, for a

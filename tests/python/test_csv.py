@@ -164,6 +164,23 @@ def test_the_attacks_by_keyword_with_a_control_table(tmp_path):
         assert from_part.metric(i) == mine.metric(i)
 
 
+def test_the_synthetic_measures_by_keyword_with_a_holdout(tmp_path):
+    """synthetic={...} and holdout= (the CLI's --synthetic and --holdout): the same measures as
+    the CLI's; holdout= and control= name one table."""
+    header = "age,sex,diag\n"
+    rows = lambda shift: header + "".join(f"{20 + (i * 7 + shift) % 40},{'FM'[i % 2]},{['flu', 'cold', 'asthma'][(i + shift) % 3]}\n" for i in range(40))
+    paths = {}
+    for name, shift in (("o", 0), ("p", 3), ("h", 5)):
+        paths[name] = tmp_path / f"{name}.csv"
+        paths[name].write_text(rows(shift))
+    mine = pseudolens.audit(paths["p"], qi=["age", "sex"], original=paths["o"], holdout=paths["h"], synthetic={"kmarg_seed": 2})
+    theirs = cli("audit", paths["p"], "--qi", "age,sex", "--original", paths["o"], "--holdout", paths["h"], "--kmarg-seed", "2")
+    ours = [m for m in mine["metrics"] if m["family"] == "synthetic"]
+    assert ours and ours == [m for m in theirs["metrics"] if m["family"] == "synthetic"]
+    with pytest.raises(pseudolens.PseudolensError):
+        pseudolens.audit(paths["p"], qi=["age", "sex"], original=paths["o"], holdout=paths["h"], control=paths["o"], synthetic={})
+
+
 def test_case_insensitive_keyword(tmp_path):
     """`case_insensitive=True` is the settings key and the CLI's --case-insensitive: Male,
     male and MALE form one class (3 classes instead of 6)."""

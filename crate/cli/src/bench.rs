@@ -114,6 +114,31 @@ pub enum Mode {
         #[arg(long, default_value_t = 5)]
         runs: usize,
     },
+    /// The synthetic measures one at a time (issue 39's bench against sdnist and sdmetrics,
+    /// bench/synthetic.py): the release RELEASE read into a table kept in memory and the
+    /// original (and holdout) read once, then each measure of MEASURES timed in-process as
+    /// the audit of the kept table with only that measure, RUNS times, beside the same audit
+    /// without any synthetic measure. Prints one JSON line of every time in seconds.
+    Synthetic {
+        /// The release (CSV).
+        #[arg(long)]
+        release: PathBuf,
+        /// The original (CSV).
+        #[arg(long)]
+        original: PathBuf,
+        /// The holdout (CSV).
+        #[arg(long)]
+        holdout: Option<PathBuf>,
+        /// The settings file: QIs, kinds, the synthetic settings.
+        #[arg(long)]
+        settings: PathBuf,
+        /// The measures, by metric id.
+        #[arg(long, value_delimiter = ',', required = true)]
+        measures: Vec<String>,
+        /// Runs of each.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+    },
 }
 
 /// The median of some times.
@@ -195,6 +220,30 @@ pub fn run(mode: Mode) -> Result<(), Failure> {
         Mode::Part { file, qi, sensitive, runs } => {
             let config = AuditConfig { quasi_identifiers: qi, sensitive, ..AuditConfig::default() };
             println!("{}", part(&file, &config, runs)?);
+            Ok(())
+        }
+        Mode::Synthetic { release, original, holdout, settings, measures, runs } => {
+            let config = crate::settings::settings_file(&settings)?;
+            let paths = SidePaths { original: Some(&original), control: holdout.as_deref(), ..SidePaths::default() };
+            let files = Files::read(&config, paths, crate::read::use_threads(None), None, &())?;
+            let (table, _) = files.read_table(&release, &config)?;
+            let time = |config: &AuditConfig| -> Result<Vec<f64>, Failure> {
+                (0..runs.max(1))
+                    .map(|_| {
+                        let start = Instant::now();
+                        pseudolens_core::audit_table(&table, config, &files.sides)?;
+                        Ok(start.elapsed().as_secs_f64())
+                    })
+                    .collect()
+            };
+            let base = time(&AuditConfig { synthetic: None, ..config.clone() })?;
+            let mut times = serde_json::Map::new();
+            for id in measures {
+                let mut one = config.clone();
+                one.synthetic.get_or_insert_with(Default::default).measures = vec![id.clone()];
+                times.insert(id, serde_json::json!(time(&one)?));
+            }
+            println!("{}", serde_json::json!({ "rows": table.facts.rows_total, "base_s": base, "measures_s": times }));
             Ok(())
         }
     }

@@ -434,6 +434,9 @@ pub struct SyntheticArgs {
     /// exact matches, apparent match on the QIs (needs --original).
     #[arg(long)]
     synthetic: bool,
+    /// The synthetic measures to compute, by metric id, comma-separated (default: every one).
+    #[arg(long, value_delimiter = ',')]
+    synthetic_measures: Vec<String>,
     /// Percentile bins of a numeric column in the k-marginal [default: 20].
     #[arg(long, value_name = "B")]
     kmarg_bins: Option<u32>,
@@ -556,6 +559,7 @@ impl SyntheticArgs {
             }
         }
         for (list, into) in [
+            (&self.synthetic_measures, &mut s.measures),
             (&self.kmarg_binned, &mut s.kmarg_binned),
             (&self.kmarg_exclude, &mut s.kmarg_exclude),
             (&self.amd_exclude, &mut s.amd_exclude),

@@ -163,6 +163,24 @@ fn the_synthetic_measures_from_a_settings_file_or_flags() {
     assert!(plain["params"].get("synthetic").is_none());
 }
 
+/// `--holdout` is the attacks' `--control`: the same table reaches both; two different tables
+/// are refused with a message naming both flags.
+#[test]
+fn the_holdout_is_the_control_table() {
+    let d = dir("holdout");
+    std::fs::write(d.join("o.csv"), "age,sex,diagnosis\n30,M,flu\n33,M,flu\n34,F,asthma\n41,F,flu\n").unwrap();
+    std::fs::write(d.join("h.csv"), "age,sex,diagnosis\n31,M,flu\n35,F,gout\n40,F,flu\n").unwrap();
+    let base = ["--qi", "age,sex", "--original", "o.csv", "--json"];
+    let by_holdout = json_of(&d, &[&base[..], &["--holdout", "h.csv"]].concat());
+    let by_both = json_of(&d, &[&base[..], &["--holdout", "h.csv", "--control", "h.csv"]].concat());
+    let synthetic = |r: &Value| r["metrics"].as_array().unwrap().iter().filter(|m| m["family"] == "synthetic").cloned().collect::<Vec<_>>();
+    assert!(!synthetic(&by_holdout).is_empty());
+    assert_eq!(synthetic(&by_holdout), synthetic(&by_both));
+    let (code, _, err) = run(&d, &[&base[..], &["--holdout", "h.csv", "--control", "o.csv"]].concat());
+    assert_ne!(code, 0);
+    assert!(err.contains("--control and --holdout"), "{err}");
+}
+
 /// The peers' settings (issue 16): the flags and the settings file's keys give the same report;
 /// `--hipaa` prints the checklist in the readable output, never the word "compliant".
 #[test]

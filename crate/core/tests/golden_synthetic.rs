@@ -98,6 +98,36 @@ fn k_marginal_without_binning_or_group() {
 }
 
 #[test]
+fn the_sampling_equivalent_is_seeded_and_scores_every_size() {
+    // Sec 2.5 on the worked example (n_O = 8): sizes round half to even (1 % -> 0 rows, 5 % ->
+    // 0, 10 % -> 1, 20 % -> 2, 30 % -> 2, 40 % -> 3, 50 % -> 4, 60 % -> 5, 70 % -> 6, 80 % -> 6,
+    // 90 % -> 7); each group gets the mean of 5 samples of 40 %; a seed repeats them.
+    let k = |seed| metric(&run(SyntheticParams { kmarg_seed: seed, ..example() }), "k_marginal").details.clone();
+    let d = k(0);
+    let s = &d["sampling_equivalent"];
+    assert_eq!(s["stochastic"], json!(true));
+    let rows: Vec<u64> = s["samples"].as_array().unwrap().iter().map(|x| x["rows"].as_u64().unwrap()).collect();
+    assert_eq!(rows, [0, 0, 1, 2, 2, 3, 4, 5, 6, 6, 7]);
+    let percents: Vec<u64> = s["samples"].as_array().unwrap().iter().map(|x| x["percent"].as_u64().unwrap()).collect();
+    assert!(percents.contains(&s["equivalent_percent"].as_u64().unwrap()));
+    for g in d["groups"].as_array().unwrap() {
+        let v = g["sample_score"].as_f64().unwrap();
+        assert!((0.0..=1000.0).contains(&v));
+    }
+    assert_eq!(d, k(0));
+    assert_ne!(d["sampling_equivalent"]["samples"], k(1)["sampling_equivalent"]["samples"]);
+}
+
+#[test]
+fn measures_names_the_ones_computed_and_an_unknown_name_is_refused() {
+    let ms = run(SyntheticParams { measures: names(&["unique_exact_matches"]), ..example() });
+    assert_eq!(ms.iter().map(|m| m.id).collect::<Vec<_>>(), ["unique_exact_matches"]);
+    let bad = SyntheticParams { measures: names(&["k_marginals"]), ..example() };
+    let e = bad.check().unwrap_err();
+    assert!(e.to_string().contains("\"k_marginals\""), "{e}");
+}
+
+#[test]
 fn unique_exact_matches_of_the_worked_example() {
     let ms = run(example());
     let u = metric(&ms, "unique_exact_matches");

@@ -629,6 +629,11 @@ export type SoMode = "multivariate" | "univariate";
 
 export type SyntheticParams = { 
 /**
+ * The measures to compute, by metric id; empty: every one (a pseudolens setting: the DCR is
+ * quadratic, and a bench times one measure at a time).
+ */
+measures: Array<string>, 
+/**
  * `kmarg.bins`: percentile bins of a numeric column, default 20 (Sec 1.5).
  */
 kmarg_bins: number, 

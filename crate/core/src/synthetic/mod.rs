@@ -2,7 +2,8 @@
 //! after NIST's SDNist 2.4), computed per distinct value from the tables kept in memory:
 //!
 //! - Sec 1.2-1.4 (the compared columns, one value space): [`columns`];
-//! - Sec 1.5 (percentile bins): [`binning`]; Sec 2 (`k_marginal`): [`kmarginal`];
+//! - Sec 1.5 (percentile bins): [`binning`]; Sec 2 (`k_marginal`): [`kmarginal`], its
+//!   sampling-equivalent baseline (Sec 2.5): [`sampling`];
 //! - Sec 3 (`unique_exact_matches`): [`exact_matches`]; Sec 4 (`apparent_match`):
 //!   [`apparent_match`]; both number row tuples with [`tuples`];
 //! - Sec 1.4 (columns as numbers): [`coded`]; Sec 6 (`correlation_difference`):
@@ -22,6 +23,7 @@ pub mod exact_matches;
 pub mod kmarginal;
 pub mod pca;
 pub mod regression;
+pub mod sampling;
 pub mod tuples;
 
 use std::collections::BTreeMap;
@@ -56,6 +58,9 @@ pub enum CapMethod {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SyntheticParams {
+    /// The measures to compute, by metric id; empty: every one (a pseudolens setting: the DCR is
+    /// quadratic, and a bench times one measure at a time).
+    pub measures: Vec<String>,
     /// `kmarg.bins`: percentile bins of a numeric column, default 20 (Sec 1.5).
     pub kmarg_bins: u32,
     /// `kmarg.binned`: numeric columns binned whatever their number of values (Sec 1.5).
@@ -106,6 +111,7 @@ pub struct SyntheticParams {
 impl Default for SyntheticParams {
     fn default() -> Self {
         SyntheticParams {
+            measures: Vec::new(),
             kmarg_bins: 20,
             kmarg_binned: Vec::new(),
             kmarg_exclude: Vec::new(),
@@ -134,6 +140,9 @@ impl SyntheticParams {
     pub fn check(&self) -> Result<()> {
         if self.kmarg_bins == 0 {
             return Err(Error::config("invalid_synthetic_setting", "the k-marginal's number of bins (kmarg_bins) must be at least 1"));
+        }
+        if let Some(m) = self.measures.iter().find(|m| !IDS.contains(&m.as_str())) {
+            return Err(Error::config("invalid_synthetic_setting", format!("no synthetic measure is called {m:?} (measures: {})", IDS.join(", "))));
         }
         if self.cap_bins == 0 {
             return Err(Error::config("invalid_synthetic_setting", "CAP's number of bins (cap_bins) must be at least 1"));
@@ -164,16 +173,18 @@ pub struct SyntheticInput<'a> {
     pub norm: &'a Normaliser,
 }
 
+/// The measures' ids, in the report's order.
 const IDS: [&str; 6] = ["k_marginal", "unique_exact_matches", "apparent_match", "correlation_difference", "pca_comparison", "linear_regression"];
 
-/// The three measures' results.
+/// The measures' results (those `measures` names, or every one).
 pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<MetricResult> {
     let ctx = Context {
         family: "synthetic",
         scope: Scope { table: "P", quasi_identifiers: input.qi.to_vec(), sensitive: None, attribute: None, subset: None },
         params: serde_json::to_value(params).unwrap_or(Value::Null),
     };
-    let all = |status: Status, reason: &'static str| IDS.iter().map(|id| ctx.without_value(id, status, reason)).collect();
+    let wants = |id: &str| params.measures.is_empty() || params.measures.iter().any(|m| m == id);
+    let all = |status: Status, reason: &'static str| IDS.iter().filter(|id| wants(id)).map(|id| ctx.without_value(id, status, reason)).collect();
     let (Some(o), Some(p)) = (input.original, input.released) else {
         return all(Status::NotApplicable, "no_original_table");
     };
@@ -189,14 +200,26 @@ pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<Metr
             SynColumn::new(name, o.column(name).expect("common"), p.column(name).expect("common"), h, settings, input.norm)
         })
         .collect();
-    vec![
-        k_marginal_metric(&ctx, &columns, params),
-        exact_matches_metric(&ctx, &columns, n_o, n_p),
-        apparent_match_metric(&ctx, &columns, input.qi, params),
-        correlation_metric(&ctx, &columns),
-        pca_metric(&ctx, &columns),
-        regression_metric(&ctx, &columns, params),
-    ]
+    let mut out = Vec::new();
+    if wants("k_marginal") {
+        out.push(k_marginal_metric(&ctx, &columns, params));
+    }
+    if wants("unique_exact_matches") {
+        out.push(exact_matches_metric(&ctx, &columns, n_o, n_p));
+    }
+    if wants("apparent_match") {
+        out.push(apparent_match_metric(&ctx, &columns, input.qi, params));
+    }
+    if wants("correlation_difference") {
+        out.push(correlation_metric(&ctx, &columns));
+    }
+    if wants("pca_comparison") {
+        out.push(pca_metric(&ctx, &columns));
+    }
+    if wants("linear_regression") {
+        out.push(regression_metric(&ctx, &columns, params));
+    }
+    out
 }
 
 fn column_missing(ctx: &Context, id: &'static str, name: &str) -> MetricResult {
@@ -246,11 +269,20 @@ fn k_marginal_metric(ctx: &Context, columns: &[SynColumn], params: &SyntheticPar
             (c.name.clone(), if bin { Marginal::binned(c, bins) } else { Marginal::plain(c) })
         })
         .collect();
-    let k = kmarginal::k_marginal(&marginals, group.map(|g| kmarginal::Group { o: &g.o, p: &g.p, len: g.n_values() }));
+    let as_group = || group.map(|g| kmarginal::Group { o: &g.o, p: &g.p, len: g.n_values() });
+    let k = kmarginal::k_marginal(&marginals, as_group());
+    let headline = k.score_grouped.unwrap_or(k.score_ungrouped);
+    // O's rows by their values (the group's, then each marginal column's): the samples do
+    // not depend on the file's row order.
+    let mut rows: Vec<u32> = (0..marginals[0].1.o.len() as u32).collect();
+    let keys: Vec<&SynColumn> = group.into_iter().chain(marginal.iter().copied()).collect();
+    rows.sort_by(|&a, &b| keys.iter().map(|c| c.order(c.o[a as usize], c.o[b as usize])).find(|o| o.is_ne()).unwrap_or(std::cmp::Ordering::Equal));
+    let baseline = sampling::sampling_equivalent(&marginals, as_group(), headline, params.kmarg_seed, rows);
     let mut groups = k.groups.clone();
     if let Some(g) = group {
         groups.sort_by(|a, b| g.order(a.group, b.group));
     }
+    let sample_score = |group: u32| baseline.groups.iter().find(|&&(g, _)| g == group).map(|&(_, s)| s);
     let details = json!({
         "score_ungrouped": k.score_ungrouped,
         "score_grouped": k.score_grouped,
@@ -258,9 +290,18 @@ fn k_marginal_metric(ctx: &Context, columns: &[SynColumn], params: &SyntheticPar
         "bins": bins,
         "binned": binned,
         "pairs": k.pairs.iter().map(|p| json!({ "columns": p.columns, "l1": p.l1, "l1_grouped": p.l1_grouped })).collect::<Vec<_>>(),
-        "groups": groups.iter().map(|s| json!({ "group": group.and_then(|g| g.labels[s.group as usize].clone()), "rows": s.rows, "score": s.score })).collect::<Vec<_>>(),
+        "groups": groups
+            .iter()
+            .map(|s| json!({ "group": group.and_then(|g| g.labels[s.group as usize].clone()), "rows": s.rows, "score": s.score, "sample_score": sample_score(s.group) }))
+            .collect::<Vec<_>>(),
+        "sampling_equivalent": {
+            "seed": params.kmarg_seed,
+            "stochastic": true,
+            "samples": baseline.samples.iter().map(|s| json!({ "percent": s.percent, "rows": s.rows, "score": s.score })).collect::<Vec<_>>(),
+            "equivalent_percent": baseline.equivalent_percent,
+        },
     });
-    ctx.ok(ID, k.score_grouped.unwrap_or(k.score_ungrouped)).with_details(details)
+    ctx.ok(ID, headline).with_details(details)
 }
 
 /// `unique_exact_matches` (Sec 3): the share of `O`'s unique records `P` holds, in percent.
