@@ -110,12 +110,16 @@ fn scatter(ranked: &Ranked, mean: &[f64], sd: &[f64], axes: &[Vec<f64>]) -> (Vec
     };
     let (po, pp) = (project(&ranked.o), project(&ranked.p));
     let range: Vec<(f64, f64)> = po.iter().map(|v| v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)))).collect();
+    let dims = axes.len();
     let sample = |proj: &[Vec<f64>]| -> Vec<Vec<f64>> {
         let n = proj.first().map_or(0, Vec::len);
-        let mut points: Vec<Vec<f64>> = (0..n)
-            .map(|i| proj.iter().zip(&range).map(|(v, &(lo, hi))| if hi > lo { ((v[i] - lo) / (hi - lo) * 1e4).round() / 1e4 } else { 0.0 }).collect())
-            .collect();
-        points.sort_by(|a, b| a.iter().zip(b).map(|(x, y)| x.total_cmp(y)).find(|o| o.is_ne()).unwrap_or(std::cmp::Ordering::Equal));
+        let scaled = |a: usize, i: usize| {
+            let (lo, hi) = range[a];
+            if hi > lo { ((proj[a][i] - lo) / (hi - lo) * 1e4).round() / 1e4 } else { 0.0 }
+        };
+        // Fixed-size points (no allocation per row); the second coordinate 0 when k = 1.
+        let mut points: Vec<[f64; 2]> = (0..n).map(|i| [scaled(0, i), if dims > 1 { scaled(1, i) } else { 0.0 }]).collect();
+        points.sort_unstable_by(|a, b| a[0].total_cmp(&b[0]).then(a[1].total_cmp(&b[1])));
         if n > SCATTER_POINTS {
             // A partial Fisher-Yates draw of positions, kept in sorted order.
             let mut rng = SplitMix64(SCATTER_SEED);
@@ -126,9 +130,9 @@ fn scatter(ranked: &Ranked, mean: &[f64], sd: &[f64], axes: &[Vec<f64>]) -> (Vec
             }
             let mut chosen = idx[..SCATTER_POINTS].to_vec();
             chosen.sort_unstable();
-            points = chosen.iter().map(|&i| std::mem::take(&mut points[i])).collect();
+            points = chosen.iter().map(|&i| points[i]).collect();
         }
-        points
+        points.iter().map(|p| p[..dims].to_vec()).collect()
     };
     (sample(&po), sample(&pp))
 }
