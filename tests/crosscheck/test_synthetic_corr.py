@@ -21,8 +21,8 @@ DEC_KINDS = dict(KINDS, DEC="numeric")
 
 
 def with_dec(rows):
-    """Adds DEC = min(9, (AGE - 18) // 7), 0..9."""
-    return [dict(r, DEC=min(9, (r["AGE"] - 18) // 7)) for r in rows]
+    """Adds DEC = min(9, (AGE - 26) // 6), 0..9 (AGE >= 26 in these tables)."""
+    return [dict(r, DEC=min(9, (r["AGE"] - 26) // 6)) for r in rows]
 
 
 def calls(features, regression):
