@@ -139,6 +139,81 @@ def cap(t, known, sensitive, method, continuous, bins):
                                                computation_method=method, continuous_column_names=continuous or None, num_discrete_bins=bins)
     return {k: float(v) for k, v in r.items()}
 
+def _nan_to_none(rows):
+    """A matrix as lists, NaN as None (JSON null)."""
+    return [[None if v != v else float(v) for v in row] for row in rows]
+
+
+@measure
+def correlations(t, features):
+    """Sec 6 and 14: PearsonCorrelationDifference (P - O) and correlation_difference for
+    Kendall tau-b (synthetic first, P - O), on `features`."""
+    from sdnist.metrics.pearson_correlation import PearsonCorrelationDifference
+    from sdnist.report.plots.correlation import correlation_difference
+
+    t = dict(zip(("original", "released"), coded(t["original"], t["released"])))
+    o, p = t["original"][features], t["released"][features]
+    d = PearsonCorrelationDifference(o, p, features)
+    d.compute()
+    k = correlation_difference(p, o, features)
+    return {"pearson": _nan_to_none(d.pp_corr_diff.values.tolist()), "kendall": _nan_to_none(k.values.tolist())}
+
+
+@measure
+def pca(t, features):
+    """Sec 7 and 14: PCAMetric's components (k x d; each row's sign arbitrary)."""
+    from sdnist.metrics.pca import PCAMetric
+
+    t = dict(zip(("original", "released"), coded(t["original"], t["released"])))
+    m = PCAMetric(t["original"][features], t["released"][features])
+    m.compute_pca()
+    return {"loadings": m.comp_df.values.tolist()}
+
+
+@measure
+def linear_regression(t, x, y, groups=()):
+    """Sec 8 and 14: LinearRegressionMetric with x renamed EDU and y PINCP_DECILE (codes
+    0..K-1), on all rows and on each combination of `groups` values the original holds; null
+    where sdnist fits no line (it prints 0)."""
+    import tempfile
+    from pathlib import Path
+
+    from sdnist.metrics.regression import LinearRegressionMetric
+
+    o, p = t["original"], t["released"]
+
+    def fit(a, b):
+        a = a.rename(columns={x: "EDU", y: "PINCP_DECILE"})
+        b = b.rename(columns={x: "EDU", y: "PINCP_DECILE"})
+        values = lambda c: {str(v): str(v) for v in sorted(set(a[c]) | set(b[c]))}
+        dd = {"EDU": {"values": values("EDU")}, "PINCP_DECILE": {"values": values("PINCP_DECILE")}}
+        with tempfile.TemporaryDirectory() as d:
+            lr = LinearRegressionMetric(a, b, dd, Path(d))
+            lr.compute()
+        def line(s):
+            ok = s.shape[0] > 1 and s["EDU"].nunique() > 1
+            return lr_line(s) if ok else None
+        return {
+            "original": line(a),
+            "released": line(b),
+            "rounded": [lr.t_slope, lr.t_intercept, lr.s_slope, lr.s_intercept],
+            "rows": [len(a), len(b)],
+            "diff": lr.diff.values.tolist(),
+        }
+
+    def lr_line(s):
+        from scipy import stats
+        r = stats.linregress(s["EDU"].astype(float), s["PINCP_DECILE"].astype(float))
+        return {"slope": float(r.slope), "intercept": float(r.intercept)}
+
+    out = {"total": fit(o, p), "subgroups": []}
+    if groups:
+        for key, part in o.groupby(list(groups)):
+            key = key if isinstance(key, tuple) else (key,)
+            mask = (p[list(groups)] == pd.Series(key, index=list(groups))).all(axis=1)
+            out["subgroups"].append({"values": [str(v) for v in key], **fit(part, p[mask])})
+    return out
+
 
 def run(job):
     tables = {name: pd.read_csv(path) for name, path in job["tables"].items() if path}

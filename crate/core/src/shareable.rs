@@ -236,6 +236,15 @@ fn metric(m: &mut MetricResult, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), 
     // k-marginal's groups of fewer records.
     if m.family == "synthetic" {
         drop_key(details, "records", "apparent_matches", removed);
+        // The PCA's scatter: each point is one record's coordinates.
+        drop_key(details, "scatter", "pca_points", removed);
+        // The regression's subgroups (values of the table): those of at least k records of
+        // the original and none or at least k of the release.
+        if let Some(subgroups) = details.get_mut("subgroups") {
+            retain(subgroups, "regression_subgroups", removed, |g| {
+                g["rows_original"].as_u64().is_some_and(|n| n >= k) && g["rows_released"].as_u64().is_some_and(|n| n == 0 || n >= k)
+            });
+        }
         if let Some(groups) = details.get_mut("groups") {
             retain(groups, "k_marginal_groups", removed, |g| g["rows"].as_u64().is_some_and(|n| n >= k));
         }

@@ -1,4 +1,4 @@
-//! The synthetic measures compared per distinct value (spec synthetic.md Sec 2-4) against the
+//! The synthetic measures compared per distinct value (spec synthetic.md Sec 2-8) against the
 //! worked example of Sec 13 (values obtained by running sdnist 2.4), and their properties: the
 //! order of the rows of either table and the cutting of the release into chunks do not
 //! change them; the report without the setting has none of them.
@@ -21,9 +21,16 @@ fn config(params: SyntheticParams) -> AuditConfig {
     AuditConfig { quasi_identifiers: names(&["SEX", "RACE"]), synthetic: Some(params), ..AuditConfig::default() }
 }
 
-/// Sec 13's settings: AGE binned, grouped by G.
+/// Sec 13's settings: AGE binned, grouped by G; the regression of AGE on EDU, by SEX.
 fn example() -> SyntheticParams {
-    SyntheticParams { kmarg_binned: names(&["AGE"]), kmarg_group_by: Some("G".into()), ..SyntheticParams::default() }
+    SyntheticParams {
+        kmarg_binned: names(&["AGE"]),
+        kmarg_group_by: Some("G".into()),
+        linreg_x: Some("EDU".into()),
+        linreg_y: Some("AGE".into()),
+        linreg_groups: names(&["SEX"]),
+        ..SyntheticParams::default()
+    }
 }
 
 fn audit(o: &[u8], p: &[u8], config: &AuditConfig, chunk: usize) -> Report {
@@ -317,7 +324,7 @@ fn without_an_original_every_measure_is_not_applicable() {
     let mut a = Audit::new(config(example())).unwrap();
     a.push(&fixture("synthetic/released.csv")).unwrap();
     let ms = synthetic(&a.finish().unwrap());
-    assert_eq!(ms.len(), 7);
+    assert_eq!(ms.len(), 10);
     assert!(ms.iter().all(|m| m.status == Status::NotApplicable && m.reason == Some("no_original_table")));
 }
 
@@ -342,6 +349,193 @@ fn the_shareable_report_drops_the_matches_and_small_groups() {
     let a = metric(&ms, "apparent_match");
     assert!(a.details.get("records").is_none());
     assert_eq!(metric(&ms, "k_marginal").details["groups"], json!([]));
+    // The PCA's scatter (one point per record) goes; the regression's subgroups (4 + 4 rows
+    // each) go at k = 5 and stay at k = 4.
+    assert!(metric(&ms, "pca_comparison").details.get("scatter").is_none());
+    assert!(metric(&ms, "pca_comparison").details.get("loadings").is_some());
+    assert_eq!(metric(&ms, "linear_regression").details["subgroups"], json!([]));
+    let kept = synthetic(&shareable(&report, 4).report);
+    assert_eq!(metric(&kept, "linear_regression").details["subgroups"].as_array().map(Vec::len), Some(2));
+    assert!(metric(&synthetic(&report), "pca_comparison").details["scatter"]["original"].as_array().is_some_and(|a| a.len() == 8));
+}
+
+/// `got` (a JSON number) within `tol` of `want`.
+#[track_caller]
+fn near(got: &Value, want: f64, tol: f64) {
+    let g = got.as_f64().unwrap_or_else(|| panic!("not a number: {got}"));
+    assert!((g - want).abs() <= tol, "got {g}, expected {want}");
+}
+
+/// The upper triangle of the diff over (SEX, RACE, EDU, AGE), G (column 0) left out.
+fn upper(diff: &Value) -> Vec<Value> {
+    (1..5).flat_map(|a| (a + 1..5).map(move |b| (a, b))).map(|(a, b)| diff[a][b].clone()).collect()
+}
+
+#[test]
+fn correlation_difference_of_the_worked_example() {
+    let ms = run(example());
+    let c = metric(&ms, "correlation_difference");
+    assert_eq!(c.status, Status::Ok);
+    assert_eq!(c.details["columns"], json!(["G", "SEX", "RACE", "EDU", "AGE"]));
+    assert_eq!(c.details["extension"], json!(true));
+    // Sec 13 as printed (1e-4), and sdnist 2.4 run on the fixtures (1e-9): SEX.RACE, SEX.EDU,
+    // SEX.AGE, RACE.EDU, RACE.AGE, EDU.AGE.
+    let pearson = [-0.5331586926200487, 0.06924912249073067, 0.0008603790935888256, -0.8821056586275231, -0.8979454800443868, -0.08914999134791862];
+    let printed = [-0.5332, 0.0692, 0.0009, -0.8821, -0.8979, -0.0891];
+    let kendall = [-0.41787739823069714, 0.04334806586398221, -0.06686378036847207, -0.8054118967153452, -0.7008482884140108, -0.14121675113605808];
+    let printed_kendall = [-0.4179, 0.0433, -0.0669, -0.8054, -0.7008, -0.1412];
+    for (((got, run), printed), (got_k, (run_k, printed_k))) in upper(&c.details["pearson"]["diff"])
+        .iter()
+        .zip(pearson)
+        .zip(printed)
+        .zip(upper(&c.details["kendall"]["diff"]).iter().zip(kendall.iter().zip(printed_kendall)))
+    {
+        near(got, run, 1e-9);
+        near(got, printed, 5e-5);
+        near(got_k, *run_k, 1e-9);
+        near(got_k, printed_k, 5e-5);
+    }
+    // Symmetric, 0 on the diagonal.
+    let diff = &c.details["pearson"]["diff"];
+    assert_eq!(diff[2][1], diff[1][2]);
+    assert_eq!(diff[3][3], json!(0.0));
+    // The value: the mean |diff| of Pearson over the 10 pairs of the 5 columns.
+    let all: Vec<f64> = (0..5).flat_map(|a| (a + 1..5).map(move |b| (a, b))).map(|(a, b)| diff[a][b].as_f64().unwrap().abs()).collect();
+    near(&c.value, all.iter().sum::<f64>() / 10.0, 1e-15);
+    near(&c.details["pearson"]["mean_abs_diff"], all.iter().sum::<f64>() / 10.0, 1e-15);
+    let max = &c.details["pearson"]["max_abs_diff"];
+    assert!(max["pair"] == json!(["RACE", "AGE"]) || max["value"].as_f64().unwrap() > 0.8979454800443868);
+}
+
+#[test]
+fn a_constant_column_gives_null_cells() {
+    let o = b"A,B,C\n1,5,2\n2,5,4\n3,5,5\n";
+    let p = b"A,B,C\n1,6,1\n2,7,2\n2,6,3\n";
+    let ms = synthetic(&audit(o, p, &AuditConfig { synthetic: Some(SyntheticParams::default()), ..AuditConfig::default() }, usize::MAX));
+    let c = metric(&ms, "correlation_difference");
+    assert_eq!(c.status, Status::Ok);
+    assert_eq!(c.details["constant_columns"]["original"], json!(["B"]));
+    assert_eq!(c.details["pearson"]["original"][0][1], Value::Null);
+    assert_eq!(c.details["pearson"]["diff"][1][2], Value::Null);
+    assert_eq!(c.details["kendall"]["diff"][0][1], Value::Null);
+    assert!(c.details["pearson"]["diff"][0][2].is_number());
+    // Only A.C is defined.
+    assert_eq!(c.value, c.details["pearson"]["diff"][0][2].as_f64().map(f64::abs).map(Value::from).unwrap());
+}
+
+/// A table without its first column (G).
+fn without_g(csv: &[u8]) -> Vec<u8> {
+    std::str::from_utf8(csv).unwrap().lines().map(|l| format!("{}\n", l.split_once(',').unwrap().1)).collect::<String>().into_bytes()
+}
+
+/// Each loading row equals `want`'s up to its sign, within `tol`.
+#[track_caller]
+fn loadings_up_to_sign(got: &Value, want: &[&[f64]], tol: f64) {
+    let got = got.as_array().unwrap();
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(want) {
+        let g: Vec<f64> = g.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        let sign = if g.iter().zip(w.iter()).map(|(a, b)| a * b).sum::<f64>() < 0.0 { -1.0 } else { 1.0 };
+        for (a, b) in g.iter().zip(w.iter()) {
+            assert!((a * sign - b).abs() <= tol, "{g:?} vs {w:?}");
+        }
+    }
+}
+
+#[test]
+fn pca_of_the_worked_example() {
+    // Sec 13 on (SEX, RACE, EDU, AGE): k = 4, as printed (1e-4) and as sdnist 2.4 ran (1e-6).
+    let config = config(example());
+    let ms = synthetic(&audit(&without_g(&fixture("synthetic/original.csv")), &without_g(&fixture("synthetic/released.csv")), &config, usize::MAX));
+    let m = metric(&ms, "pca_comparison");
+    assert_eq!(m.status, Status::Ok);
+    assert_eq!(m.details["k"], json!(4));
+    loadings_up_to_sign(
+        &m.details["loadings"],
+        &[&[0.4152, 0.5378, 0.5096, 0.5279], &[0.7567, -0.4098, -0.4435, 0.2505], &[0.4457, -0.1849, 0.5435, -0.6868], &[-0.2373, -0.7132, 0.4982, 0.4322]],
+        1e-4,
+    );
+    loadings_up_to_sign(
+        &m.details["loadings"],
+        &[
+            &[0.4151751379199041, 0.5378282412537758, 0.509591386334222, 0.5279081423287811],
+            &[0.7567442716703423, -0.40981461029334026, -0.4434678170177789, 0.25045236623702977],
+            &[0.44571118823303546, -0.18487460198254904, 0.5435176245038885, -0.6868416921528133],
+            &[-0.2372956991418258, -0.7131718934743446, 0.4982384028726626, 0.43224425436309516],
+        ],
+        1e-6,
+    );
+    // The sign convention: each axis's largest loading is positive (PC1's 0.7567, PC3's -0.7132 turned).
+    assert!(m.details["loadings"][3][1].as_f64().unwrap() > 0.0);
+    // The explained variance ratios sum to 1 over all 4 axes.
+    let ratios: f64 = m.details["explained_variance_ratio"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).sum();
+    assert!((ratios - 1.0).abs() < 1e-12);
+    let v = m.value.as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&v));
+    // SDNist's listing: PC0 "AGE (0.53),RACE (0.54)..." sorted by |loading rounded|.
+    assert_eq!(m.details["top_features"][0][0]["name"], json!("RACE"));
+    // With G (coded A = 0, B = 1), all 5 columns: sdnist 2.4's components.
+    let ms = run(example());
+    loadings_up_to_sign(
+        &metric(&ms, "pca_comparison").details["loadings"],
+        &[
+            &[0.3256482527229543, 0.354696263937189, 0.5113309544003143, 0.4883426209265494, 0.5178860062853016],
+            &[-0.70207525061368, 0.701847688841876, -0.054783618231569055, -0.07019925254189173, 0.08106160779970367],
+            &[-0.48608215230303653, -0.35241589435013065, 0.4474604909449282, 0.5315164576018402, -0.3959754322727102],
+            &[0.2968198444739467, 0.37181324562461804, -0.47607093041856696, 0.5522356105498378, -0.4919808837298436],
+            &[0.27688567877941034, 0.3451931775163033, 0.5555852666326253, -0.41124157774742004, -0.5712979671901788],
+        ],
+        1e-6,
+    );
+}
+
+#[test]
+fn linear_regression_of_the_worked_example() {
+    let ms = run(example());
+    let r = metric(&ms, "linear_regression");
+    assert_eq!(r.status, Status::Ok);
+    // Sec 13: O slope 8.73, intercept 20.33; P 6.05, 28.75 (scipy: 8.73015873015873,
+    // 20.333333333333336).
+    let t = &r.details["total"];
+    near(&t["original"]["slope"], 8.73015873015873, 1e-9);
+    near(&t["original"]["intercept"], 20.333333333333336, 1e-9);
+    near(&t["released"]["slope"], 6.05, 1e-9);
+    near(&t["released"]["intercept"], 28.75, 1e-9);
+    assert_eq!((t["rows_original"].as_u64(), t["rows_released"].as_u64()), (Some(8), Some(8)));
+    near(&r.value, 8.73015873015873 - 6.05, 1e-9);
+    // By SEX (scipy): 1 -> O 2.3333 / 28, P -7 / 48.5; 2 -> 6.1667 / 34.75 in both.
+    let s = r.details["subgroups"].as_array().unwrap();
+    assert_eq!(s.iter().map(|g| g["values"].clone()).collect::<Vec<_>>(), [json!(["1"]), json!(["2"])]);
+    near(&s[0]["original"]["slope"], 7.0 / 3.0, 1e-9);
+    near(&s[0]["original"]["intercept"], 28.0, 1e-9);
+    near(&s[0]["released"]["slope"], -7.0, 1e-9);
+    near(&s[0]["released"]["intercept"], 48.5, 1e-9);
+    near(&s[1]["released"]["slope"], 37.0 / 6.0, 1e-9);
+    // Every x has fewer than 20 rows: the density matrices are all zero.
+    for key in ["original", "released", "diff"] {
+        assert!(r.details["density"][key].as_array().unwrap().iter().flat_map(|row| row.as_array().unwrap()).all(|v| v.as_f64() == Some(0.0)));
+    }
+    assert_eq!(r.details["density"]["x_values"], json!([1.0, 2.0, 3.0, 4.0]));
+    assert_eq!((r.details["dropped_original"].as_u64(), r.details["dropped_released"].as_u64()), (Some(0), Some(0)));
+}
+
+#[test]
+fn linear_regression_needs_its_setting_and_columns() {
+    let none = run(SyntheticParams::default());
+    let r = metric(&none, "linear_regression");
+    assert_eq!((r.status, r.reason), (Status::NotApplicable, Some("not_configured")));
+    let bad = run(SyntheticParams { linreg_x: Some("EDU".into()), linreg_y: Some("INCOME".into()), ..SyntheticParams::default() });
+    let r = metric(&bad, "linear_regression");
+    assert_eq!((r.status, r.reason, &r.details["column"]), (Status::Error, Some("column_missing"), &json!("INCOME")));
+    // One x value in P: no line, no value, the rest in details.
+    let o = b"X,Y\n1,2\n2,4\n,7\n";
+    let p = b"X,Y\n1,1\n1,3\n";
+    let params = SyntheticParams { linreg_x: Some("X".into()), linreg_y: Some("Y".into()), ..SyntheticParams::default() };
+    let ms = synthetic(&audit(o, p, &AuditConfig { synthetic: Some(params), ..AuditConfig::default() }, usize::MAX));
+    let r = metric(&ms, "linear_regression");
+    assert_eq!((r.status, r.reason), (Status::NotApplicable, Some("no_line")));
+    assert_eq!(r.details["total"]["released"], Value::Null);
+    assert_eq!(r.details["dropped_original"], json!(1));
 }
 
 /// Sorts a table's data rows with `order` (a permutation of them).
@@ -410,6 +604,9 @@ proptest! {
             cap_sensitive: names(&["AGE"]),
             cap_continuous: if group { names(&["AGE"]) } else { Vec::new() },
             cap_method: if group { CapMethod::GeneralizedCap } else { CapMethod::ZeroCap },
+            linreg_x: Some("EDU".into()),
+            linreg_y: Some("AGE".into()),
+            linreg_groups: names(&["G"]),
             ..SyntheticParams::default()
         };
         let report = audit(&csv(&o), &csv(&p), &config(params), usize::MAX);
@@ -435,6 +632,23 @@ proptest! {
             } else {
                 prop_assert!(m.reason.is_some());
             }
+        }
+        // Mean |r_P - r_O| in [0, 2]; the PCA's ratio in [0, 1]; every correlation in [-1, 1].
+        let c = metric(&ms, "correlation_difference");
+        if let Some(v) = c.value.as_f64() {
+            prop_assert!((0.0..=2.0).contains(&v));
+        }
+        for kind in ["pearson", "kendall"] {
+            for table in ["original", "released"] {
+                for r in c.details[kind][table].as_array().unwrap().iter().flat_map(|r| r.as_array().unwrap()).filter_map(Value::as_f64) {
+                    prop_assert!((-1.0..=1.0).contains(&r));
+                }
+            }
+        }
+        let v = metric(&ms, "pca_comparison").value.as_f64().unwrap();
+        prop_assert!((0.0..=1.0 + 1e-12).contains(&v), "pca {}", v);
+        if let Some(v) = metric(&ms, "linear_regression").value.as_f64() {
+            prop_assert!(v >= 0.0);
         }
         let json = serde_json::to_string(&report.params).unwrap();
         let back: AuditConfig = serde_json::from_str(&json).unwrap();

@@ -6,7 +6,9 @@
 //!   sampling-equivalent baseline (Sec 2.5): [`sampling`];
 //! - Sec 3 (`unique_exact_matches`): [`exact_matches`]; Sec 4 (`apparent_match`):
 //!   [`apparent_match`]; both number row tuples with [`tuples`];
-//! - Sec 5 (`pmse`): [`pmse`], on the reference tree of [`cart`] and the codes of [`coded`].
+//! - Sec 1.4 (columns as numbers): [`coded`]; Sec 5 (`pmse`): [`pmse`], on the reference
+//!   tree of [`cart`]; Sec 6 (`correlation_difference`): [`correlation`]; Sec 7
+//!   (`pca_comparison`): [`pca`] with [`eigen`]; Sec 8 (`linear_regression`): [`regression`];
 //! - Sec 10 (`dcr_baseline_protection`, `dcr_overfitting_protection`): [`dcr`] (the distance
 //!   and the nearest-record search), [`dcr_protection`] (the scores, the random table);
 //! - Sec 11 (`disclosure_protection`): [`cap`].
@@ -20,11 +22,15 @@ pub mod cap;
 pub mod cart;
 pub mod coded;
 pub mod columns;
+pub mod correlation;
 pub mod dcr;
 pub mod dcr_protection;
+pub mod eigen;
 pub mod exact_matches;
 pub mod kmarginal;
+pub mod pca;
 pub mod pmse;
+pub mod regression;
 pub mod sampling;
 pub mod tuples;
 
@@ -176,8 +182,18 @@ pub struct SyntheticInput<'a> {
 }
 
 /// The measures' ids, in the report's order.
-const IDS: &[&str] =
-    &["k_marginal", "unique_exact_matches", "apparent_match", "pmse", "dcr_baseline_protection", "dcr_overfitting_protection", "disclosure_protection"];
+const IDS: &[&str] = &[
+    "k_marginal",
+    "unique_exact_matches",
+    "apparent_match",
+    "pmse",
+    "correlation_difference",
+    "pca_comparison",
+    "linear_regression",
+    "dcr_baseline_protection",
+    "dcr_overfitting_protection",
+    "disclosure_protection",
+];
 
 /// The measures' results (those `measures` names, or every one).
 pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<MetricResult> {
@@ -215,6 +231,15 @@ pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<Metr
     }
     if wants("pmse") {
         out.push(pmse_metric(&ctx, &columns, params));
+    }
+    if wants("correlation_difference") {
+        out.push(correlation_metric(&ctx, &columns));
+    }
+    if wants("pca_comparison") {
+        out.push(pca_metric(&ctx, &columns));
+    }
+    if wants("linear_regression") {
+        out.push(regression_metric(&ctx, &columns, params));
     }
     if wants("dcr_baseline_protection") || wants("dcr_overfitting_protection") {
         let [base, over] = dcr_metrics(&ctx, &columns, input.holdout, params);
@@ -488,5 +513,134 @@ fn disclosure_metric(ctx: &Context, columns: &[SynColumn], input: &SyntheticInpu
         (Some(s), _) => ctx.ok(ID, s).with_details(details),
         (None, None) => ctx.without_value(ID, Status::NotApplicable, "no_row_scored").with_details(details),
         (None, Some(_)) => ctx.without_value(ID, Status::NotApplicable, "baseline_zero").with_details(details),
+    }
+}
+
+/// A `d x d` matrix of optional numbers as JSON (null where undefined).
+fn matrix_json(m: &[Vec<Option<f64>>]) -> Value {
+    json!(m)
+}
+
+/// One correlation's matrices and summary (Sec 6).
+fn correlation_json(m: &correlation::Matrices, names: &[&str]) -> Value {
+    json!({
+        "original": matrix_json(&m.original),
+        "released": matrix_json(&m.released),
+        "diff": matrix_json(&m.diff),
+        "mean_abs_diff": m.mean_abs_diff,
+        "max_abs_diff": m.max_abs_diff.map(|(v, a, b)| json!({ "value": v, "pair": [names[a], names[b]] })),
+    })
+}
+
+/// `correlation_difference` (Sec 6): Pearson's and Kendall's tau-b matrices of `O` and `P`
+/// and `P - O`; null for a cell with a constant column. The value, an extension (SDNist gives
+/// no scalar), is the mean `|diff|` of Pearson over the defined cells above the diagonal.
+fn correlation_metric(ctx: &Context, columns: &[SynColumn]) -> MetricResult {
+    const ID: &str = "correlation_difference";
+    if columns.len() < 2 {
+        return ctx.without_value(ID, Status::NotApplicable, "fewer_than_two_columns");
+    }
+    let refs: Vec<&SynColumn> = columns.iter().collect();
+    let names: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
+    let c = correlation::correlations(&refs);
+    // Constant columns (their cells are null): those whose diagonal is null.
+    let constant = |m: &[Vec<Option<f64>>]| (0..names.len()).filter(|&a| m[a][a].is_none()).map(|a| names[a]).collect::<Vec<_>>();
+    let details = json!({
+        "extension": true,
+        "value_is": "pearson.mean_abs_diff",
+        "columns": names,
+        "pearson": correlation_json(&c.pearson, &names),
+        "kendall": correlation_json(&c.kendall, &names),
+        "constant_columns": { "original": constant(&c.pearson.original), "released": constant(&c.pearson.released) },
+        "null_cells": "a cell is null when either of its columns is constant in that table (scipy's NaN)",
+    });
+    match c.pearson.mean_abs_diff {
+        Some(v) => ctx.ok(ID, v).with_details(details),
+        None => ctx.without_value(ID, Status::NotApplicable, "constant_columns").with_details(details),
+    }
+}
+
+/// `pca_comparison` (Sec 7): `O`'s principal axes and `P` projected on them. The value, an
+/// extension (SDNist reports only the loadings), is the mean over the axes of
+/// `min(var_P, var_O) / max(var_P, var_O)` of the projections: 1 when `P` spreads like `O`
+/// along `O`'s axes.
+fn pca_metric(ctx: &Context, columns: &[SynColumn]) -> MetricResult {
+    const ID: &str = "pca_comparison";
+    if columns.is_empty() {
+        return ctx.without_value(ID, Status::NotApplicable, "no_columns");
+    }
+    let refs: Vec<&SynColumn> = columns.iter().collect();
+    let names: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
+    let m = pca::pca(&correlation::Ranked::new(&refs));
+    let top: Vec<Value> =
+        m.loadings.iter().map(|w| json!(pca::top_features(w, 5).iter().map(|&(a, l)| json!({ "name": names[a], "loading": l })).collect::<Vec<_>>())).collect();
+    ctx.ok(ID, m.score).with_details(json!({
+        "extension": true,
+        "value_is": "mean over the axes of min(var_P, var_O) / max(var_P, var_O)",
+        "columns": names,
+        "k": m.loadings.len(),
+        "sign_convention": "each axis's loading of largest magnitude is positive",
+        "loadings": m.loadings,
+        "top_features": top,
+        "explained_variance_ratio": m.explained_variance_ratio,
+        "variance_original": m.variance_original,
+        "variance_released": m.variance_released,
+        "variance_ratio": m.variance_ratio,
+        "scatter": { "original": m.scatter.0, "released": m.scatter.1 },
+    }))
+}
+
+/// A table's side of a fit as JSON.
+fn fit_json(s: &regression::Side) -> Value {
+    s.fit.map_or(Value::Null, |f| json!({ "slope": f.slope, "intercept": f.intercept }))
+}
+
+/// `linear_regression` (Sec 8), only when `linreg_x` and `linreg_y` are set. The value is
+/// `|slope_P - slope_O|` of the total line (SDNist reports the lines only); null when either
+/// line is undefined.
+fn regression_metric(ctx: &Context, columns: &[SynColumn], params: &SyntheticParams) -> MetricResult {
+    const ID: &str = "linear_regression";
+    let (Some(xn), Some(yn)) = (&params.linreg_x, &params.linreg_y) else {
+        return ctx.without_value(ID, Status::NotApplicable, "not_configured");
+    };
+    let mut found = Vec::new();
+    for name in [xn, yn].into_iter().chain(&params.linreg_groups) {
+        match find(columns, name) {
+            Some(c) => found.push(c),
+            None => return column_missing(ctx, ID, name),
+        }
+    }
+    let r = regression::regression(found[0], found[1], &found[2..], params.linreg_min_rows);
+    let groups = &found[2..];
+    let subgroup = |s: &regression::Subgroup| {
+        json!({
+            "values": s.values.iter().zip(groups).map(|(&v, c)| c.labels[v as usize].clone()).collect::<Vec<_>>(),
+            "rows_original": s.original.rows,
+            "rows_released": s.released.rows,
+            "original": fit_json(&s.original),
+            "released": fit_json(&s.released),
+        })
+    };
+    let details = json!({
+        "x": xn,
+        "y": yn,
+        "group_columns": params.linreg_groups,
+        "value_is": "abs(slope_P - slope_O) of the total",
+        "total": subgroup(&r.total),
+        "subgroups": r.groups.iter().map(subgroup).collect::<Vec<_>>(),
+        "dropped_original": r.dropped.0,
+        "dropped_released": r.dropped.1,
+        "min_rows": params.linreg_min_rows,
+        "density": {
+            "x_values": r.x_values,
+            "y_values": r.y_values,
+            "original": r.density_original,
+            "released": r.density_released,
+            "diff": r.density_diff,
+        },
+    });
+    match (r.total.original.fit, r.total.released.fit) {
+        (Some(o), Some(p)) => ctx.ok(ID, (p.slope - o.slope).abs()).with_details(details),
+        _ => ctx.without_value(ID, Status::NotApplicable, "no_line").with_details(details),
     }
 }
