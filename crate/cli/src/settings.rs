@@ -434,8 +434,10 @@ pub struct AttackArgs {
 /// flags turns them on; they need --original.
 #[derive(clap::Args)]
 pub struct SyntheticArgs {
-    /// Compare a synthetic or perturbed release with the original: k-marginal score, unique
-    /// exact matches, apparent match on the QIs (needs --original).
+    /// Compare a synthetic or perturbed release with the original (needs --original): SDNist's
+    /// k-marginal score, unique exact matches, apparent match on the QIs, pMSE, correlation,
+    /// PCA and regression comparisons; SDMetrics' DCR baseline and (with --holdout) overfitting
+    /// protection, CAP disclosure protection (--cap-known, --cap-sensitive).
     #[arg(long)]
     synthetic: bool,
     /// The synthetic measures to compute, by metric id, comma-separated (default: every one).
