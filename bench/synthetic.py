@@ -63,7 +63,8 @@ def tables(gen, out, rows):
 def settings(out):
     path = os.path.join(out, "synthetic-settings.json")
     kinds = {c: {"kind": "numeric" if c in NUMERIC else "categorical"} for c in COLUMNS}
-    doc = {"quasi_identifiers": QUASI, "attributes": kinds, "synthetic": {"cap_known": QUASI, "cap_sensitive": SENSITIVE}}
+    # The oracles compute no permutation null (a pseudolens extension, Sec 5.4): none here.
+    doc = {"quasi_identifiers": QUASI, "attributes": kinds, "synthetic": {"cap_known": QUASI, "cap_sensitive": SENSITIVE, "pmse_null_perms": 0}}
     with open(path, "w") as f:
         json.dump(doc, f)
     return path

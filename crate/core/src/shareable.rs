@@ -236,8 +236,10 @@ fn metric(m: &mut MetricResult, k: u64, (n_o, n_p): (Option<u64>, Option<u64>), 
     // k-marginal's groups of fewer records.
     if m.family == "synthetic" {
         drop_key(details, "records", "apparent_matches", removed);
-        // The PCA's scatter: each point is one record's coordinates.
+        // The PCA's scatter: each point is one record's coordinates. The regression's density
+        // matrices: a cell's share of an x value's rows may stand for fewer than k records.
         drop_key(details, "scatter", "pca_points", removed);
+        drop_key(details, "density", "regression_density", removed);
         // The regression's subgroups (values of the table): those of at least k records of
         // the original and none or at least k of the release.
         if let Some(subgroups) = details.get_mut("subgroups") {

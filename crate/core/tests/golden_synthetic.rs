@@ -354,7 +354,11 @@ fn the_shareable_report_drops_the_matches_and_small_groups() {
     assert!(metric(&ms, "pca_comparison").details.get("scatter").is_none());
     assert!(metric(&ms, "pca_comparison").details.get("loadings").is_some());
     assert_eq!(metric(&ms, "linear_regression").details["subgroups"], json!([]));
+    // The density matrices (shares of x values' rows) go whatever k.
+    assert!(metric(&ms, "linear_regression").details.get("density").is_none());
+    assert!(metric(&synthetic(&report), "linear_regression").details.get("density").is_some());
     let kept = synthetic(&shareable(&report, 4).report);
+    assert!(metric(&kept, "linear_regression").details.get("density").is_none());
     assert_eq!(metric(&kept, "linear_regression").details["subgroups"].as_array().map(Vec::len), Some(2));
     assert!(metric(&synthetic(&report), "pca_comparison").details["scatter"]["original"].as_array().is_some_and(|a| a.len() == 8));
 }
