@@ -197,52 +197,75 @@ const IDS: &[&str] = &[
 
 /// The measures' results (those `measures` names, or every one).
 pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<MetricResult> {
-    let ctx = Context {
-        family: "synthetic",
-        scope: Scope { table: "P", quasi_identifiers: input.qi.to_vec(), sensitive: None, attribute: None, subset: None },
-        params: serde_json::to_value(params).unwrap_or(Value::Null),
-    };
-    let wants = |id: &str| params.measures.is_empty() || params.measures.iter().any(|m| m == id);
-    let all = |status: Status, reason: &'static str| IDS.iter().filter(|id| wants(id)).map(|id| ctx.without_value(id, status, reason)).collect();
+    let ctx = context(input, params);
+    let all = |status: Status, reason: &'static str| IDS.iter().filter(|id| params.wants(id)).map(|id| ctx.without_value(id, status, reason)).collect();
     let (Some(o), Some(p)) = (input.original, input.released) else {
         return all(Status::NotApplicable, "no_original_table");
     };
-    let (n_o, n_p) = (o.rows(), p.rows());
-    if n_o == 0 || n_p == 0 {
+    if o.rows() == 0 || p.rows() == 0 {
         return all(Status::EmptyInput, "empty_input");
     }
-    let columns: Vec<SynColumn> = columns::common(o, p)
+    measures(input, &joined(input), params)
+}
+
+impl SyntheticParams {
+    /// Whether the measure `id` is asked for.
+    fn wants(&self, id: &str) -> bool {
+        self.measures.is_empty() || self.measures.iter().any(|m| m == id)
+    }
+}
+
+fn context(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Context {
+    Context {
+        family: "synthetic",
+        scope: Scope { table: "P", quasi_identifiers: input.qi.to_vec(), sensitive: None, attribute: None, subset: None },
+        params: serde_json::to_value(params).unwrap_or(Value::Null),
+    }
+}
+
+/// The compared columns of `O` and `P` (and `H`) joined in one value space (Sec 1.2-1.3): the
+/// work every measure shares, done once; empty without `O` or `P`.
+pub fn joined(input: &SyntheticInput<'_>) -> Vec<SynColumn> {
+    let (Some(o), Some(p)) = (input.original, input.released) else { return Vec::new() };
+    columns::common(o, p)
         .iter()
         .map(|name| {
             let settings = input.attributes.get(name).cloned().unwrap_or_default();
             let h = input.holdout.and_then(|h| h.column(name));
             SynColumn::new(name, o.column(name).expect("common"), p.column(name).expect("common"), h, settings, input.norm)
         })
-        .collect();
+        .collect()
+}
+
+/// The measures asked for, on the joined `columns` of `O` and `P`, both with rows.
+pub fn measures(input: &SyntheticInput<'_>, columns: &[SynColumn], params: &SyntheticParams) -> Vec<MetricResult> {
+    let ctx = context(input, params);
+    let wants = |id: &str| params.wants(id);
+    let (n_o, n_p) = (input.original.map_or(0, Captured::rows), input.released.map_or(0, Captured::rows));
     let mut out = Vec::new();
     if wants("k_marginal") {
-        out.push(k_marginal_metric(&ctx, &columns, params));
+        out.push(k_marginal_metric(&ctx, columns, params));
     }
     if wants("unique_exact_matches") {
-        out.push(exact_matches_metric(&ctx, &columns, n_o, n_p));
+        out.push(exact_matches_metric(&ctx, columns, n_o, n_p));
     }
     if wants("apparent_match") {
-        out.push(apparent_match_metric(&ctx, &columns, input.qi, params));
+        out.push(apparent_match_metric(&ctx, columns, input.qi, params));
     }
     if wants("pmse") {
-        out.push(pmse_metric(&ctx, &columns, params));
+        out.push(pmse_metric(&ctx, columns, params));
     }
     if wants("correlation_difference") {
-        out.push(correlation_metric(&ctx, &columns));
+        out.push(correlation_metric(&ctx, columns));
     }
     if wants("pca_comparison") {
-        out.push(pca_metric(&ctx, &columns));
+        out.push(pca_metric(&ctx, columns));
     }
     if wants("linear_regression") {
-        out.push(regression_metric(&ctx, &columns, params));
+        out.push(regression_metric(&ctx, columns, params));
     }
     if wants("dcr_baseline_protection") || wants("dcr_overfitting_protection") {
-        let [base, over] = dcr_metrics(&ctx, &columns, input.holdout, params);
+        let [base, over] = dcr_metrics(&ctx, columns, input.holdout, params);
         if wants("dcr_baseline_protection") {
             out.push(base);
         }
@@ -251,7 +274,7 @@ pub fn metrics(input: &SyntheticInput<'_>, params: &SyntheticParams) -> Vec<Metr
         }
     }
     if wants("disclosure_protection") {
-        out.push(disclosure_metric(&ctx, &columns, input, params));
+        out.push(disclosure_metric(&ctx, columns, input, params));
     }
     out
 }
