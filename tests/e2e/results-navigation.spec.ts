@@ -56,7 +56,7 @@ test('the results open with a summary bar that stays in view, a table of content
 
   // The contents name every section; a link opens its section and moves the focus there,
   // below the bar, without touching the address (its fragment is for the settings).
-  await expect(toc(page).locator('li')).toContainText(['Red: Fails the ARX risk thresholds', 'Attribute disclosure', 'SCORR verdict', 'All 129 metrics']);
+  await expect(toc(page).locator('li')).toContainText(['Red: Fails the ARX risk thresholds', 'Attribute disclosure', 'SCORR verdict', 'All 131 metrics']);
   const url = page.url();
   await bar(page).getByRole('link', { name: 'Contents' }).click();
   await expect(toc(page)).toBeFocused();
