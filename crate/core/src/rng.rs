@@ -24,4 +24,13 @@ impl SplitMix64 {
     pub(crate) fn below(&mut self, n: usize) -> usize {
         ((u128::from(self.next()) * n as u128) >> 64) as usize
     }
+
+    /// Moves `k` entries of `items`, drawn uniformly without replacement, to its front (a
+    /// partial Fisher-Yates shuffle); `k` at most `items.len()`.
+    pub(crate) fn choose_front<T>(&mut self, items: &mut [T], k: usize) {
+        for i in 0..k {
+            let j = i + self.below(items.len() - i);
+            items.swap(i, j);
+        }
+    }
 }

@@ -507,10 +507,7 @@ pub fn subsample(n: usize, k: usize, seed: u64) -> Vec<usize> {
     let mut rng = SplitMix64(seed ^ 0x5DC2_0000_0000_0001);
     let mut all: Vec<usize> = (0..n).collect();
     let k = k.min(n);
-    for i in 0..k {
-        let j = i + rng.below(n - i);
-        all.swap(i, j);
-    }
+    rng.choose_front(&mut all, k);
     all.truncate(k);
     all.sort_unstable();
     all

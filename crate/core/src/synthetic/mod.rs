@@ -264,15 +264,7 @@ pub fn measures(input: &SyntheticInput<'_>, columns: &[SynColumn], params: &Synt
     if wants("linear_regression") {
         out.push(regression_metric(&ctx, columns, params));
     }
-    if wants("dcr_baseline_protection") || wants("dcr_overfitting_protection") {
-        let [base, over] = dcr_metrics(&ctx, columns, input.holdout, params);
-        if wants("dcr_baseline_protection") {
-            out.push(base);
-        }
-        if wants("dcr_overfitting_protection") {
-            out.push(over);
-        }
-    }
+    out.extend(dcr_metrics(&ctx, columns, input.holdout, params, [wants(DCR_BASE), wants(DCR_OVER)]));
     if wants("disclosure_protection") {
         out.push(disclosure_metric(&ctx, columns, input, params));
     }
@@ -434,18 +426,36 @@ fn pmse_metric(ctx: &Context, columns: &[SynColumn], params: &SyntheticParams) -
     }))
 }
 
+const DCR_BASE: &str = "dcr_baseline_protection";
+const DCR_OVER: &str = "dcr_overfitting_protection";
+
 /// `dcr_baseline_protection` (Sec 10.2) and `dcr_overfitting_protection` (Sec 10.3) over
-/// every compared column; the DCR of `P` to `O` is computed once for both.
-fn dcr_metrics(ctx: &Context, columns: &[SynColumn], holdout: Option<&Captured>, params: &SyntheticParams) -> [MetricResult; 2] {
-    const BASE: &str = "dcr_baseline_protection";
-    const OVER: &str = "dcr_overfitting_protection";
+/// every compared column, those `wanted` says (in that order); the DCR of `P` to `O` is
+/// computed once for both, the random table only for the baseline.
+fn dcr_metrics(ctx: &Context, columns: &[SynColumn], holdout: Option<&Captured>, params: &SyntheticParams, wanted: [bool; 2]) -> Vec<MetricResult> {
+    let ids = [DCR_BASE, DCR_OVER].into_iter().zip(wanted).filter_map(|(id, w)| w.then_some(id));
+    if !wanted.contains(&true) {
+        return Vec::new();
+    }
     if columns.is_empty() {
-        return [BASE, OVER].map(|id| ctx.without_value(id, Status::NotApplicable, "no_compared_columns"));
+        return ids.map(|id| ctx.without_value(id, Status::NotApplicable, "no_compared_columns")).collect();
     }
     let used: Vec<&SynColumn> = columns.iter().collect();
     let names: Vec<&str> = used.iter().map(|c| c.name.as_str()).collect();
     let released = dcr_protection::Released::new(&used, params.dcr_seed, params.dcr_max_cells);
-    let b = dcr_protection::baseline(&used, &released, params.dcr_seed);
+    let mut out = Vec::new();
+    if wanted[0] {
+        out.push(dcr_baseline(ctx, &used, &released, &names, params));
+    }
+    if wanted[1] {
+        out.push(dcr_overfitting(ctx, &used, &released, &names, holdout));
+    }
+    out
+}
+
+/// `dcr_baseline_protection` (Sec 10.2): `P`'s DCR to `O` against a seeded random table's.
+fn dcr_baseline(ctx: &Context, used: &[&SynColumn], released: &dcr_protection::Released, names: &[&str], params: &SyntheticParams) -> MetricResult {
+    let b = dcr_protection::baseline(used, released, params.dcr_seed);
     let details = json!({
         "median_dcr_released": b.median_released,
         "median_dcr_random": b.median_random,
@@ -457,19 +467,23 @@ fn dcr_metrics(ctx: &Context, columns: &[SynColumn], holdout: Option<&Captured>,
         "histogram_released": b.histogram_released,
         "histogram_random": b.histogram_random,
     });
-    let base = match b.score {
-        Some(s) => ctx.ok(BASE, s),
-        None => ctx.without_value(BASE, Status::NotApplicable, "random_median_zero"),
+    match b.score {
+        Some(s) => ctx.ok(DCR_BASE, s),
+        None => ctx.without_value(DCR_BASE, Status::NotApplicable, "random_median_zero"),
     }
-    .with_details(details);
-    let over = match holdout {
+    .with_details(details)
+}
+
+/// `dcr_overfitting_protection` (Sec 10.3): `P`'s DCR to `O` against its DCR to the holdout.
+fn dcr_overfitting(ctx: &Context, used: &[&SynColumn], released: &dcr_protection::Released, names: &[&str], holdout: Option<&Captured>) -> MetricResult {
+    match holdout {
         Some(h) if h.rows() > 0 => match used.iter().find(|c| h.column(&c.name).is_none()) {
-            Some(c) => ctx.without_value(OVER, Status::Error, "holdout_columns_differ").with_details(json!({ "column": c.name })),
+            Some(c) => ctx.without_value(DCR_OVER, Status::Error, "holdout_columns_differ").with_details(json!({ "column": c.name })),
             None => {
-                let o = dcr_protection::overfitting(&used, &released);
+                let o = dcr_protection::overfitting(used, released);
                 let n_o = used[0].o.len();
                 let small = (h.rows() as f64) < 0.5 * n_o as f64;
-                let r = ctx.ok(OVER, o.score).with_details(json!({
+                let r = ctx.ok(DCR_OVER, o.score).with_details(json!({
                     "closer_to_training": o.closer_to_training,
                     "closer_to_holdout": o.closer_to_holdout,
                     "median_dcr_training": o.median_training,
@@ -485,9 +499,8 @@ fn dcr_metrics(ctx: &Context, columns: &[SynColumn], holdout: Option<&Captured>,
                 if small { r.with_warning("holdout_small") } else { r }
             }
         },
-        _ => ctx.without_value(OVER, Status::NotApplicable, "no_holdout"),
-    };
-    [base, over]
+        _ => ctx.without_value(DCR_OVER, Status::NotApplicable, "no_holdout"),
+    }
 }
 
 /// `disclosure_protection` (Sec 11): CAP with the known columns `cap_known` (else the QIs)

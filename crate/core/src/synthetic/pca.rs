@@ -124,10 +124,7 @@ fn scatter(ranked: &Ranked, mean: &[f64], sd: &[f64], axes: &[Vec<f64>]) -> (Vec
             // A partial Fisher-Yates draw of positions, kept in sorted order.
             let mut rng = SplitMix64(SCATTER_SEED);
             let mut idx: Vec<usize> = (0..n).collect();
-            for i in 0..SCATTER_POINTS {
-                let j = i + rng.below(n - i);
-                idx.swap(i, j);
-            }
+            rng.choose_front(&mut idx, SCATTER_POINTS);
             let mut chosen = idx[..SCATTER_POINTS].to_vec();
             chosen.sort_unstable();
             points = chosen.iter().map(|&i| points[i]).collect();

@@ -45,10 +45,7 @@ pub struct SamplingEquivalent {
 
 /// A sample of `m` of the rows `0..n` without replacement (a partial Fisher-Yates shuffle).
 fn sample(rng: &mut SplitMix64, order: &mut [u32], m: usize) -> Vec<u32> {
-    for i in 0..m {
-        let j = i + rng.below(order.len() - i);
-        order.swap(i, j);
-    }
+    rng.choose_front(order, m);
     order[..m].to_vec()
 }
 

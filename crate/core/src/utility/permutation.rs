@@ -224,10 +224,7 @@ pub fn cm3_subsampled(x: &[Vec<f64>], y: &[Vec<f64>], seed: u64) -> Option<Cm3Su
     let mut draws = Vec::with_capacity(CM3_DRAWS);
     for _ in 0..CM3_DRAWS {
         let mut idx: Vec<usize> = (0..n).collect();
-        for i in 0..k {
-            let j = i + rng.below(n - i);
-            idx.swap(i, j);
-        }
+        rng.choose_front(&mut idx, k);
         let sub: Matrix = large.iter().map(|c| idx[..k].iter().map(|&i| c[i]).collect()).collect();
         let r_sub = rank_columns(&sub);
         draws.push(if large_is_x { cm3(&r_sub, &r_small) } else { cm3(&r_small, &r_sub) }?);
