@@ -115,9 +115,8 @@ impl SynColumn {
 
 /// `O`'s rows ordered by their values over `keys` (the first key first, each as
 /// [`SynColumn::order`]), rows of equal values in file order: an order that does not depend on
-/// the file's, for seeded samples. Per distinct value and distinct tuple, then one pass.
+/// the file's, for seeded samples.
 pub fn rows_by_value(keys: &[&SynColumn], n_o: usize) -> Vec<u32> {
-    // Each key's rank per value id, then the tuples' ids and each tuple's first row.
     let ranks: Vec<Vec<u32>> = keys
         .iter()
         .map(|c| {
@@ -128,32 +127,8 @@ pub fn rows_by_value(keys: &[&SynColumn], n_o: usize) -> Vec<u32> {
             rank
         })
         .collect();
-    let pairs: Vec<(&[u32], &[u32])> = keys.iter().map(|c| (c.o.as_slice(), &[][..])).collect();
-    let (tuple, _, n_tuples) = super::tuples::tuple_ids(&pairs, n_o, 0);
-    let mut first = vec![u32::MAX; n_tuples];
-    let mut count = vec![0u32; n_tuples];
-    for (row, &t) in tuple.iter().enumerate() {
-        if first[t as usize] == u32::MAX {
-            first[t as usize] = row as u32;
-        }
-        count[t as usize] += 1;
-    }
-    let mut order: Vec<u32> = (0..n_tuples as u32).collect();
-    let key = |t: u32, k: usize| ranks[k][keys[k].o[first[t as usize] as usize] as usize];
-    order.sort_unstable_by(|&a, &b| (0..keys.len()).map(|k| key(a, k).cmp(&key(b, k))).find(|o| o.is_ne()).unwrap_or(Ordering::Equal));
-    // Each tuple's first position, then its rows in file order.
-    let mut start = vec![0u32; n_tuples];
-    let mut at = 0u32;
-    for &t in &order {
-        start[t as usize] = at;
-        at += count[t as usize];
-    }
-    let mut rows = vec![0u32; n_o];
-    for (row, &t) in tuple.iter().enumerate() {
-        rows[start[t as usize] as usize] = row as u32;
-        start[t as usize] += 1;
-    }
-    rows
+    let keyed: Vec<(&[u32], Option<&[u32]>)> = keys.iter().zip(&ranks).map(|(c, r)| (c.o.as_slice(), Some(r.as_slice()))).collect();
+    super::tuples::rows_by_ranks(&keyed, n_o)
 }
 
 /// The columns `O` and `P` both hold, in `O`'s order.

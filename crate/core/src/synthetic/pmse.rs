@@ -91,11 +91,8 @@ fn permutation_rng(seed: u64, k: u32) -> SplitMix64 {
 /// this order, so the null does not depend on the order of the rows of either table (rows
 /// with equal values are interchangeable to the tree).
 fn canonical_order(features: &[Feature], n: usize) -> Vec<u32> {
-    let mut rows: Vec<u32> = (0..n as u32).collect();
-    rows.sort_unstable_by(|&a, &b| {
-        features.iter().map(|f| f.rows[a as usize].cmp(&f.rows[b as usize])).find(|o| o.is_ne()).unwrap_or(std::cmp::Ordering::Equal)
-    });
-    rows
+    let keys: Vec<(&[u32], Option<&[u32]>)> = features.iter().map(|f| (f.rows.as_slice(), None)).collect();
+    super::tuples::rows_by_ranks(&keys, n)
 }
 
 /// The pMSE of the `n_o` rows of `O` and `n_p` of `P` whose features are `features` (rows of

@@ -52,6 +52,42 @@ pub fn tuple_ids(columns: &[(&[u32], &[u32])], n_o: usize, n_p: usize) -> (Vec<u
     (o, p, ids)
 }
 
+/// The rows `0..n` ordered by `keys`, each (per row its value id, per value id its rank, or
+/// `None` when the ids are ranks already), the first key first; rows of equal keys in their
+/// own order. Per distinct tuple (numbered by [`tuple_ids`], then sorted), then one pass.
+pub fn rows_by_ranks(keys: &[(&[u32], Option<&[u32]>)], n: usize) -> Vec<u32> {
+    let columns: Vec<(&[u32], &[u32])> = keys.iter().map(|&(ids, _)| (ids, &[][..])).collect();
+    let (tuple, _, n_tuples) = tuple_ids(&columns, n, 0);
+    let mut first = vec![u32::MAX; n_tuples];
+    let mut count = vec![0u32; n_tuples];
+    for (row, &t) in tuple.iter().enumerate() {
+        if first[t as usize] == u32::MAX {
+            first[t as usize] = row as u32;
+        }
+        count[t as usize] += 1;
+    }
+    let key = |t: u32, k: usize| {
+        let (ids, rank) = keys[k];
+        let v = ids[first[t as usize] as usize];
+        rank.map_or(v, |r| r[v as usize])
+    };
+    let mut order: Vec<u32> = (0..n_tuples as u32).collect();
+    order.sort_unstable_by(|&a, &b| (0..keys.len()).map(|k| key(a, k).cmp(&key(b, k))).find(|o| o.is_ne()).unwrap_or(std::cmp::Ordering::Equal));
+    // Each tuple's first position, then its rows in their own order.
+    let mut start = vec![0u32; n_tuples];
+    let mut at = 0u32;
+    for &t in &order {
+        start[t as usize] = at;
+        at += count[t as usize];
+    }
+    let mut rows = vec![0u32; n];
+    for (row, &t) in tuple.iter().enumerate() {
+        rows[start[t as usize] as usize] = row as u32;
+        start[t as usize] += 1;
+    }
+    rows
+}
+
 /// Rows per tuple id in each table.
 pub fn counts(ids: &[u32], n_ids: usize) -> Vec<u32> {
     let mut c = vec![0u32; n_ids];
@@ -89,6 +125,15 @@ mod tests {
         assert!(o[0] != o[1] && o[0] != o[2] && o[1] != o[2]);
         assert_eq!(p[0], o[2]);
         assert!(!o.contains(&p[1]));
+    }
+
+    #[test]
+    fn rows_by_ranks_orders_by_each_key_then_row() {
+        // Key 0 as its own ranks, key 1 through a rank table that reverses ids 0 and 1.
+        let (a, b) = ([1u32, 0, 1, 0], [0u32, 1, 1, 1]);
+        let reverse = [1u32, 0];
+        assert_eq!(rows_by_ranks(&[(&a, None), (&b, None)], 4), [1, 3, 0, 2]);
+        assert_eq!(rows_by_ranks(&[(&a, None), (&b, Some(&reverse))], 4), [1, 3, 2, 0]);
     }
 
     #[test]
