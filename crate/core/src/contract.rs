@@ -126,6 +126,11 @@ fn contract() -> String {
         ("ADVICE_DEFAULTS", "The advice's default settings (`AdviceParams::default()`).", serde_json::to_value(crate::AdviceParams::default()).unwrap()),
         ("ATTACK_DEFAULTS", "The attacks' default settings (`AttackParams::default()`).", serde_json::to_value(crate::AttackParams::default()).unwrap()),
         (
+            "SYNTHETIC_DEFAULTS",
+            "The synthetic measures' default settings (`SyntheticParams::default()`).",
+            serde_json::to_value(crate::synthetic::SyntheticParams::default()).unwrap(),
+        ),
+        (
             "REGIONS",
             "ARX's region presets with their population (identity-risk.md Sec 7).",
             Value::Array(REGIONS.iter().map(|(name, n)| json!([name, n])).collect()),

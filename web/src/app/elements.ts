@@ -6,6 +6,7 @@ import { byId } from '../ui/dom';
 
 export const fileInput = byId<HTMLInputElement>('file-input');
 export const candidatesInput = byId<HTMLInputElement>('candidates-input');
+export const syntheticInput = byId<HTMLInputElement>('synthetic-input');
 export const dropZone = byId('drop-zone');
 export const sampleButton = byId<HTMLButtonElement>('sample-button');
 export const progressPanel = byId('progress-panel');

@@ -1,9 +1,9 @@
-// Step 1's inputs: a file chosen, candidate releases chosen, the sample, a file dropped (one
-// at a time); and the cancel button of a pass under way.
+// Step 1's inputs: a file chosen, candidate releases chosen, a synthetic release chosen, the
+// sample, a file dropped (one at a time); and the cancel button of a pass under way.
 
 import { showExtractStatus, showPerRecordStatus } from '../results/drilldown/drilldown-view';
 import { showMessage } from '../ui/messages';
-import { cancelButton, candidatesInput, dropZone, fileInput, messages, sampleButton } from './elements';
+import { cancelButton, candidatesInput, dropZone, fileInput, messages, sampleButton, syntheticInput } from './elements';
 import { client } from './engine';
 import { job } from './job';
 import { start } from './passes';
@@ -79,6 +79,12 @@ export function wireInputs(): void {
       return;
     }
     start({ kind: 'file', file: files[0]! }, `${files[0]!.name} (first of ${files.length} candidates)`, false, files);
+  });
+
+  syntheticInput.addEventListener('change', () => {
+    const file = syntheticInput.files?.[0];
+    syntheticInput.value = '';
+    if (file) start({ kind: 'file', file }, file.name, false, null, true);
   });
 
   sampleButton.addEventListener('click', () => start({ kind: 'sample' }, 'Sample (synthetic hospital data)', true));

@@ -36,6 +36,8 @@ export interface Job {
   control: File | null;
   /** Comparing candidate releases: every candidate (the first one is profiled). */
   candidates: File[] | null;
+  /** A synthetic or perturbed release: step 2 asks for its original and starts the synthetic measures on. */
+  synthetic: boolean;
   /** The progress title of the candidate being audited. */
   candidateTitle: string | null;
   candidateName: string | null;
@@ -61,7 +63,7 @@ export interface Job {
 export let job: Job | null = null;
 
 /** A new job for `source`, read with the reading options as they stand; it becomes the current one. */
-export function newJob(source: Source, label: string, autoAudit: boolean, candidates: File[] | null): Job {
+export function newJob(source: Source, label: string, autoAudit: boolean, candidates: File[] | null, synthetic = false): Job {
   job = {
     source,
     label,
@@ -78,6 +80,7 @@ export function newJob(source: Source, label: string, autoAudit: boolean, candid
     original: null,
     control: null,
     candidates,
+    synthetic,
     candidateTitle: null,
     candidateName: null,
     form: null,
@@ -95,7 +98,9 @@ export function newJob(source: Source, label: string, autoAudit: boolean, candid
 export function configOf(j: Job, choices: AuditChoices): AuditConfig {
   const form = auditConfig(choices);
   const attributes = mergeAttributes(j.base?.attributes, form.attributes, form.sensitive ?? []);
-  return { ...(j.base ?? {}), ...form, ...(attributes ? { attributes } : {}), ...readingOf(j) };
+  // The synthetic measures' settings of a link or settings file are kept while the form runs them.
+  const synthetic = form.synthetic && j.base?.synthetic ? { synthetic: { ...form.synthetic, ...j.base.synthetic } } : {};
+  return { ...(j.base ?? {}), ...form, ...(attributes ? { attributes } : {}), ...synthetic, ...readingOf(j) };
 }
 
 /** How the job's file (and its side tables) are read: strictly, or leniently; from which

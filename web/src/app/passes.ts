@@ -19,10 +19,11 @@ export function clearPanel(): void {
   freshness.clear();
 }
 
-/** Reads a new file (a candidate comparison: the first of `candidates`): its profile pass. */
-export function start(source: Source, label: string, autoAudit: boolean, candidates: File[] | null = null): void {
+/** Reads a new file (a candidate comparison: the first of `candidates`; `synthetic`: a
+ * synthetic or perturbed release, measured against its original): its profile pass. */
+export function start(source: Source, label: string, autoAudit: boolean, candidates: File[] | null = null, synthetic = false): void {
   if (client.busy) client.cancel();
-  newJob(source, label, autoAudit, candidates);
+  newJob(source, label, autoAudit, candidates, synthetic);
   clearMessages(messages);
   profilePanel.hidden = true;
   profilePanel.replaceChildren();

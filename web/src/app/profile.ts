@@ -13,6 +13,7 @@ import { el } from '../ui/dom';
 import { showMessage } from '../ui/messages';
 import { showSizeMismatch } from './audit-results';
 import { compareMode, runCompare } from './compare';
+import { syntheticMode } from './synthetic';
 import { messages, profilePanel } from './elements';
 import { client } from './engine';
 import { CHOICE_PAUSE_MS, profileReadText } from './freshness';
@@ -42,7 +43,7 @@ export function onProfile(report: Report, tableRead: TableRead): void {
   const readHeader = (file: File) => client.header(file);
   if (job.candidates) renderProfile(profilePanel, report, job.label, read, runCompare, readHeader, compareMode(job.candidates));
   else
-    job.form = renderProfile(profilePanel, report, job.label, read, runAudit, readHeader, null, (chosen) =>
+    job.form = renderProfile(profilePanel, report, job.label, read, runAudit, readHeader, job.synthetic ? syntheticMode() : null, (chosen) =>
       freshness.changed(chosen ? CHOICE_PAUSE_MS : undefined),
     );
   profilePanel.querySelector('.lead')?.after(el('p', { class: 'note', id: 'read-note', 'data-kept': String(tableRead.kept) }, profileReadText(tableRead)));

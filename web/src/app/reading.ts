@@ -24,7 +24,7 @@ export function readLeniently(): void {
     announce(`Reading ${job.label} again leniently.`);
     return;
   }
-  start(job.source, job.label, job.autoAudit, job.candidates);
+  start(job.source, job.label, job.autoAudit, job.candidates, job.synthetic);
   announce(`Reading ${job.label} again leniently.`);
 }
 
@@ -32,13 +32,13 @@ export function readLeniently(): void {
 export function wireReading(): void {
   lenientBox.addEventListener('change', () => {
     if (!job) return;
-    start(job.source, job.label, job.autoAudit, job.candidates);
+    start(job.source, job.label, job.autoAudit, job.candidates, job.synthetic);
     announce(`Reading ${job.label} again, ${lenientBox.checked ? 'leniently' : 'strictly'}.`);
   });
 
   headerRowBox.addEventListener('change', () => {
     if (!job || headerRowOf() === job.headerRow) return;
-    start(job.source, job.label, job.autoAudit, job.candidates);
+    start(job.source, job.label, job.autoAudit, job.candidates, job.synthetic);
     announce(`Reading ${job.label} again, ${job.headerRow === null ? 'its header row detected' : `its header from row ${job.headerRow}`}.`);
   });
 }

@@ -21,6 +21,8 @@ export interface OverlaySpec {
   /** Shares of rows in [0, 1]. */
   original: number[];
   released: number[];
+  /** The two series' names (default: original, released). */
+  names?: [string, string];
 }
 
 const height = () => (window.innerHeight < 560 ? 170 : 210);
@@ -29,22 +31,23 @@ const height = () => (window.innerHeight < 560 ? 170 : 210);
 const points = (d: number) => signed(Math.round(d * 10000) / 100, (v) => `${v.toFixed(2)} pts`);
 
 export function overlayChart(host: HTMLElement, spec: OverlaySpec): Chart {
+  const [first, second] = spec.names ?? ['Original', 'Released'];
   const xs = spec.labels.map((_, i) => i);
   const label = (i: number) => spec.labels[Math.round(i)] ?? '';
   const summary = spec.labels.map((l, i) => `${l}: ${percent(spec.original[i])} → ${percent(spec.released[i])}`).join('; ');
   const target = el('div', {
     class: 'chart-canvas',
     role: 'img',
-    'aria-label': `Bar chart: share of rows per value of ${spec.column}, original then released. ${summary}.`,
+    'aria-label': `Bar chart: share of rows per value of ${spec.column}, ${first.toLowerCase()} then ${second.toLowerCase()}. ${summary}.`,
   });
   const readout = el('p', { class: 'chart-readout', 'aria-hidden': 'true' }, READOUT_IDLE);
   const key = el(
     'p',
     { class: 'chart-key', 'aria-hidden': 'true' },
     el('span', { class: 'key-swatch key-original' }),
-    el('span', { class: 'key-text' }, 'Original'),
+    el('span', { class: 'key-text' }, first),
     el('span', { class: 'key-swatch key-released' }),
-    el('span', { class: 'key-text' }, 'Released'),
+    el('span', { class: 'key-text' }, second),
   );
   host.append(key, target, readout);
 
@@ -54,7 +57,7 @@ export function overlayChart(host: HTMLElement, spec: OverlaySpec): Chart {
   const width = () => hostWidth(host, 220);
   const hover = hoverReadout(readout, (i) =>
     i < xs.length
-      ? `${label(i)}: ${percent(spec.original[i]!)} of the original rows, ${percent(spec.released[i]!)} of the released rows (${points(spec.released[i]! - spec.original[i]!)}).`
+      ? `${label(i)}: ${percent(spec.original[i]!)} of the ${first.toLowerCase()} rows, ${percent(spec.released[i]!)} of the ${second.toLowerCase()} rows (${points(spec.released[i]! - spec.original[i]!)}).`
       : null,
   );
   const pct = (v: number | null | undefined) => (v === null || v === undefined ? '' : `${v.toFixed(2)}%`);
@@ -64,7 +67,7 @@ export function overlayChart(host: HTMLElement, spec: OverlaySpec): Chart {
     series: [
       { label: 'x', value: (_u, v) => (v === null ? '' : label(v)) },
       {
-        label: 'Original',
+        label: first,
         fill: ORIGINAL_FILL,
         stroke: ORIGINAL_STROKE,
         width: 1,
@@ -73,7 +76,7 @@ export function overlayChart(host: HTMLElement, spec: OverlaySpec): Chart {
         value: (_u, v) => pct(v),
       },
       {
-        label: 'Released',
+        label: second,
         fill: RELEASED_FILL,
         stroke: RELEASED_STROKE,
         width: 1,
@@ -99,7 +102,7 @@ export function overlayChart(host: HTMLElement, spec: OverlaySpec): Chart {
   host.append(
     dataTable(
       `Shares of ${spec.column} as a table`,
-      ['Value', 'Original', 'Released', 'Difference'],
+      ['Value', first, second, 'Difference'],
       spec.labels.map((l, i) => [l, percent(spec.original[i]), percent(spec.released[i]), points(spec.released[i]! - spec.original[i]!)]),
       [1, 2, 3],
     ),

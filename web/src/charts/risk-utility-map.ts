@@ -9,8 +9,8 @@ import { el } from '../ui/dom';
 import { groupClose, placeLabels, type Box } from './label-placement';
 import { decimal, score } from '../ui/format';
 import { candidateClass } from './rut-sweep-chart';
+import { svg } from './svg';
 
-const NS = 'http://www.w3.org/2000/svg';
 /** Below this width balance.css sets larger text on the map. */
 export const NARROW = '(max-width: 520px)';
 const W = 640;
@@ -20,15 +20,6 @@ const PW = W - M.left - M.right;
 const PH = H - M.top - M.bottom;
 const x = (risk: number) => M.left + Math.min(1, Math.max(0, risk)) * PW;
 const y = (utility: number) => M.top + (1 - Math.min(1, Math.max(0, utility))) * PH;
-
-type Attrs = Record<string, string | number>;
-
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs = {}, text?: string): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /** Points closer than this (in map units) share one label: they cannot be told apart. */
 const CLOSE = 9;

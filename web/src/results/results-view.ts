@@ -36,6 +36,7 @@ import { utilityView, type UtilityInputs } from './utility/utility-view';
 import { reportVariant, type ReportVariant } from './report-variant';
 import { settingsShareView } from '../setup/settings-share-view';
 import { sudaView } from './suda/suda-view';
+import { syntheticView } from './synthetic/synthetic-view';
 import { verdictView } from './identity/verdict-view';
 import { metricText, section, type Chart, type View } from '../ui/view-kit';
 
@@ -141,6 +142,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
 
   const utility: View | null = utilityView(report, handlers.utility);
   const balance: View | null = balanceView(report, fileLabel, handlers.choose ?? null);
+  const synthetic: View | null = syntheticView(report);
 
   panel.append(
     el('div', { class: 'results-head' }, el('h2', { id: 'results-title' }, '3. Results'), el('div', { class: 'downloads' }, download, downloadHtml)),
@@ -168,13 +170,21 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     return;
   }
   if (qis.length === 0) {
-    const nodes = [warningsList(report), hipaaView(report), ...(utility?.nodes ?? []), rowOrderView(report), attacksView(report), allMetrics(report)].filter(
-      (n): n is HTMLElement => n instanceof HTMLElement,
-    );
+    const nodes = [
+      warningsList(report),
+      hipaaView(report),
+      ...(utility?.nodes ?? []),
+      rowOrderView(report),
+      ...(synthetic?.nodes ?? []),
+      attacksView(report),
+      allMetrics(report),
+    ].filter((n): n is HTMLElement => n instanceof HTMLElement);
     append(panel, ...nodes);
     addNavigation(panel, report, nodes);
     panel.hidden = false;
-    afterFrame(panel, () => charts.push(...(utility?.draw?.() ?? [])));
+    afterFrame(panel, () => {
+      for (const view of [utility, synthetic]) charts.push(...(view?.draw?.() ?? []));
+    });
     return;
   }
   // A release written with hierarchies makes the full HTML report confidential: its choice says so.
@@ -202,6 +212,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     hipaaView(report),
     ...(utility?.nodes ?? []),
     rowOrderView(report),
+    ...(synthetic?.nodes ?? []),
     attacksView(report),
     ...(balance?.nodes ?? []),
     ...population.nodes,
@@ -222,6 +233,6 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
   // Charts measure their container, so they are drawn once the panel is visible: after the
   // frame that first shows the results (docs/decisions/page/charts-after-first-frame.md).
   afterFrame(panel, () => {
-    for (const view of [utility, balance, groups, population]) charts.push(...(view?.draw?.() ?? []));
+    for (const view of [utility, synthetic, balance, groups, population]) charts.push(...(view?.draw?.() ?? []));
   });
 }

@@ -3,10 +3,12 @@
 // the column that pairs its rows with the released ones ("row order" = row 1 with row 1). The
 // columns compared are the original's, less those the roles leave out (roles.ts). With an
 // original, the user's queries for query accuracy (query-settings.ts) and the attacks on the
-// release (Anonymeter's singling out, linkability, inference) with their control table.
+// release (Anonymeter's singling out, linkability, inference) and the measures of a synthetic or
+// perturbed release (SDNist's and SDMetrics', synthetic.md), with one table of records not used
+// to make the release: the attacks' control table, the synthetic measures' holdout.
 
 import { el } from '../ui/dom';
-import { ATTACKS_HELP, CONTROL_HELP, ORIGINAL_HELP, RECORD_ID_HELP } from '../ui/explain';
+import { ATTACKS_HELP, CONTROL_HELP, HOLDOUT_HELP, ORIGINAL_HELP, RECORD_ID_HELP, SYNTHETIC_HELP } from '../ui/explain';
 import type { AttackParams } from '../shared/contract';
 import { defaultAttacks } from '../shared/attack-data';
 import { fileField } from './file-field';
@@ -18,11 +20,16 @@ import type { OriginalSettings } from './settings';
 /** The value of the "row order" option (no column name is empty). */
 const ROW_ORDER = '';
 
-export function originalSettings(columns: readonly ColumnProfile[]): {
+/** `synthetic`: the synthetic measures are on from the start (the page's "synthetic release" mode). */
+export function originalSettings(
+  columns: readonly ColumnProfile[],
+  synthetic = false,
+): {
   node: HTMLElement;
   read(): OriginalSettings;
-  /** Restores the pairing and the queries (the original file itself is chosen by the user). */
-  write(s: Pick<OriginalSettings, 'recordId' | 'queries' | 'attacks'>): void;
+  /** Restores the pairing, the queries, the attacks and whether the synthetic measures run
+   * (the files themselves are chosen by the user). */
+  write(s: Pick<OriginalSettings, 'recordId' | 'queries' | 'attacks' | 'synthetic'>): void;
 } {
   const select = el(
     'select',
@@ -44,10 +51,12 @@ export function originalSettings(columns: readonly ColumnProfile[]): {
   const guess = guessRecordId(columns);
   const queries = querySettings(columns);
   const attacks = attackSettings();
-  const file = fileField('original', 'Original table (optional)', ORIGINAL_HELP, (chosen) => {
+  const release = syntheticSettings(synthetic, attacks.shareControl);
+  const file = fileField('original', synthetic ? 'Original table (required)' : 'Original table (optional)', ORIGINAL_HELP, (chosen) => {
     pairField.hidden = chosen === null;
     queries.node.hidden = chosen === null;
     attacks.node.hidden = chosen === null;
+    release.node.hidden = chosen === null;
     if (chosen && !touched) select.value = guess ?? ROW_ORDER;
   });
   const node = el(
@@ -55,6 +64,7 @@ export function originalSettings(columns: readonly ColumnProfile[]): {
     { class: 'original-settings' },
     el('legend', {}, 'Utility: compare with the original table'),
     el('div', { class: 'original-grid' }, file.node, pairField),
+    release.node,
     queries.node,
     attacks.node,
   );
@@ -65,13 +75,57 @@ export function originalSettings(columns: readonly ColumnProfile[]): {
       recordId: select.value === ROW_ORDER ? null : select.value,
       queries: queries.read(),
       attacks: file.file() ? attacks.read() : null,
-      control: file.file() ? attacks.control() : null,
+      control: file.file() ? (release.on() ? release.holdout() : attacks.control()) : null,
+      synthetic: release.on(),
     }),
     write: (s) => {
       select.value = s.recordId !== null && columns.some((c) => c.name === s.recordId) ? s.recordId : ROW_ORDER;
       touched = true;
       queries.write(s.queries);
       attacks.write(s.attacks);
+      release.write(s.synthetic);
+    },
+  };
+}
+
+/**
+ * The measures of a synthetic or perturbed release (spec synthetic.md): a box that turns them
+ * on and the holdout table. With the box on, the holdout is also the attacks' control table
+ * (`shareControl`): one table of records not used to make the release serves both.
+ */
+function syntheticSettings(
+  initial: boolean,
+  shareControl: (shared: boolean) => void,
+): { node: HTMLElement; on(): boolean; holdout(): File | null; write(on: boolean): void } {
+  const box = el('input', { id: 'synthetic-on', type: 'checkbox', 'aria-describedby': 'synthetic-help', checked: initial });
+  const holdout = fileField('holdout', 'Holdout table (optional)', HOLDOUT_HELP);
+  holdout.node.hidden = !initial;
+  const sync = () => {
+    holdout.node.hidden = !box.checked;
+    shareControl(box.checked);
+  };
+  box.addEventListener('change', sync);
+  const node = el(
+    'fieldset',
+    { class: 'synthetic-settings', hidden: true },
+    el('legend', {}, 'A synthetic or perturbed release'),
+    el(
+      'div',
+      { class: 'check-field' },
+      box,
+      el('label', { for: 'synthetic-on' }, 'Measure it as SDNist and SDMetrics do: marginals, propensity, correlations, distances to the closest record, CAP'),
+    ),
+    el('p', { class: 'help', id: 'synthetic-help' }, SYNTHETIC_HELP),
+    holdout.node,
+  );
+  sync();
+  return {
+    node,
+    on: () => box.checked,
+    holdout: () => (box.checked ? holdout.file() : null),
+    write: (on) => {
+      box.checked = on;
+      sync();
     },
   };
 }
@@ -81,7 +135,14 @@ export function originalSettings(columns: readonly ColumnProfile[]): {
  * number of attacks and the seed, and the control table. The other attack settings (modes,
  * columns) come from a settings file or link and are kept as they are.
  */
-function attackSettings(): { node: HTMLElement; read(): AttackParams | null; control(): File | null; write(a: AttackParams | null): void } {
+function attackSettings(): {
+  node: HTMLElement;
+  read(): AttackParams | null;
+  control(): File | null;
+  write(a: AttackParams | null): void;
+  /** The holdout of the synthetic measures serves as the control table: its own field hides. */
+  shareControl(shared: boolean): void;
+} {
   let base: AttackParams = defaultAttacks();
   const on = el('input', { id: 'attacks-on', type: 'checkbox', 'aria-describedby': 'attacks-help' });
   const count = el('input', { id: 'n-attacks', type: 'number', min: 1, step: 1, value: base.n_attacks, inputmode: 'numeric' });
@@ -95,6 +156,7 @@ function attackSettings(): { node: HTMLElement; read(): AttackParams | null; con
     'aria-describedby': 'attack-seed-help',
   });
   const control = fileField('control', 'Control table (optional)', CONTROL_HELP);
+  const shared = el('p', { class: 'note', id: 'control-shared', hidden: true }, 'The holdout table above is the control table of the attacks.');
   const details = el(
     'div',
     { class: 'attack-grid', hidden: true },
@@ -107,6 +169,7 @@ function attackSettings(): { node: HTMLElement; read(): AttackParams | null; con
       el('p', { class: 'help', id: 'attack-seed-help' }, 'The same files, settings and seed give the same results.'),
     ),
     control.node,
+    shared,
   );
   on.addEventListener('change', () => (details.hidden = !on.checked));
   const node = el(
@@ -127,6 +190,10 @@ function attackSettings(): { node: HTMLElement; read(): AttackParams | null; con
       details.hidden = !on.checked;
       count.value = String(base.n_attacks);
       seed.value = String(base.seed);
+    },
+    shareControl: (isShared) => {
+      control.node.hidden = isShared;
+      shared.hidden = !isShared;
     },
   };
 }

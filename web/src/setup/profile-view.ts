@@ -110,6 +110,8 @@ export interface ProfileMode {
   runLabel: string;
   intro: string;
   check(choices: AuditChoices): string | null;
+  /** The synthetic measures start on (the synthetic-release mode). */
+  synthetic?: boolean;
 }
 
 /** How the file was read: the encoding the profile pass settled on (windows-1252 after a
@@ -211,7 +213,7 @@ export function renderProfile(
     el('span', { class: 'top-values' }, topText(c)),
   ];
 
-  const settings = settingsForm(report.columns, readHeader);
+  const settings = settingsForm(report.columns, readHeader, mode?.synthetic ?? false);
   const runButton = el('button', { id: 'run-audit', class: 'button primary', type: 'submit' }, mode?.runLabel ?? 'Run audit');
   const form = el('form', { class: 'audit-form', novalidate: true }, ...settings.nodes, directNote, problem, runButton);
   const current = (): AuditChoices | null => {

@@ -4,6 +4,7 @@
 import type { AuditConfig, ColumnProfile, Encoding, MissingPolicy, Role } from '../shared/report';
 import { ADVICE_DEFAULTS, CONFIG_DEFAULTS, REGIONS as CORE_REGIONS, type AttributeSettings, type DateForm } from '../shared/contract';
 import { defaultAttacks } from '../shared/attack-data';
+import { defaultSynthetic } from '../shared/synthetic-data';
 import { DEFAULT_BALANCE, DEFAULT_PEERS, validateBalance, validatePeers, type PopulationSize, type Settings } from './settings';
 
 /** The roles the page offers: the four the engine proposes, plus four the user assigns. */
@@ -140,6 +141,7 @@ export function defaultChoices(roles: RoleTable, encoding: Encoding | null): Aud
     queries: [],
     attacks: null,
     control: null,
+    synthetic: false,
     encoding,
     dateForms: {},
   };
@@ -231,6 +233,7 @@ export function auditConfig(choices: AuditChoices): AuditConfig {
     ...(choices.reference && Object.keys(choices.referenceColumns).length ? { reference_columns: { ...choices.referenceColumns } } : {}),
     ...(choices.original && choices.queries.length ? { queries: choices.queries } : {}),
     attacks: choices.attacks ? { ...choices.attacks } : null,
+    synthetic: choices.original && choices.synthetic ? defaultSynthetic() : null,
     ignored: ignoredColumns(choices.roles),
     risk_combination: choices.riskCombination,
     risk_weight_internal: choices.riskWeightInternal,
@@ -396,6 +399,7 @@ export function choicesFromConfig(
     recordId: config.record_id ?? null,
     queries: (config.queries ?? []).map((q) => ({ ...q, group_by: [...q.group_by] })),
     attacks: config.attacks ? { ...defaultAttacks(), ...config.attacks } : null,
+    synthetic: !!config.synthetic,
     encoding: config.encoding === 'windows-1252' ? 'windows-1252' : encoding,
   };
   return { choices, missing };

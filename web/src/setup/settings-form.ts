@@ -75,7 +75,8 @@ function policyFieldset(): HTMLElement {
  * `columns`: the released file's columns (the original's rows pair by one of them);
  * `readHeader`: the core's reading of the population table's header.
  */
-export function settingsForm(columns: readonly ColumnProfile[], readHeader: HeaderReader): SettingsForm {
+/** `synthetic`: the synthetic measures' box starts ticked (the page's synthetic-release mode). */
+export function settingsForm(columns: readonly ColumnProfile[], readHeader: HeaderReader, synthetic = false): SettingsForm {
   const tau = numberField('threshold', 'Risk threshold τ (highest risk)', THRESHOLD_HELP, DEFAULT_THRESHOLD, 0.01, 0.01);
   const atRisk = numberField('records-at-risk-threshold', 'Records at risk (share)', RECORDS_AT_RISK_HELP, DEFAULT_RECORDS_AT_RISK_THRESHOLD, 0.001, 0.01);
   const success = numberField('success-rate-threshold', 'Success rate', SUCCESS_RATE_HELP, DEFAULT_SUCCESS_RATE_THRESHOLD, 0.001, 0.01);
@@ -126,7 +127,7 @@ export function settingsForm(columns: readonly ColumnProfile[], readHeader: Head
     el('p', { class: 'help', id: 'case-insensitive-help' }, CASE_INSENSITIVE_HELP),
   );
   const attribute = attributeSettings();
-  const original = originalSettings(columns);
+  const original = originalSettings(columns, synthetic);
   const balance = balanceSettings();
   const peers = peerSettings();
   original.node.append(peers.rowOrder);

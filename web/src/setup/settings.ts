@@ -37,8 +37,11 @@ export interface OriginalSettings {
   queries: UtilityQuery[];
   /** The attacks on the release (peer-measures.md Sec 5), null = not run. */
   attacks: AttackParams | null;
-  /** The attacks' control table: records of the population not used to make the release. */
+  /** The attacks' control table and the synthetic measures' holdout (one table): records of
+   * the population not used to make the release. */
   control: File | null;
+  /** The measures of a synthetic or perturbed release (synthetic.md) run with the original. */
+  synthetic: boolean;
 }
 
 /** How R combines R_internal and R_external, and the weight of utility of the RUT score. */

@@ -1450,6 +1450,30 @@ export const ATTACK_DEFAULTS = {
   "so_n_cols": 3,
 } as const;
 
+/** The synthetic measures' default settings (`SyntheticParams::default()`). */
+export const SYNTHETIC_DEFAULTS = {
+  "amd_exclude": [],
+  "cap_bins": 10,
+  "cap_continuous": [],
+  "cap_known": [],
+  "cap_method": "cap",
+  "cap_sensitive": [],
+  "dcr_max_cells": 1000000000,
+  "dcr_seed": 0,
+  "kmarg_binned": [],
+  "kmarg_bins": 20,
+  "kmarg_exclude": [],
+  "kmarg_group_by": null,
+  "kmarg_seed": 0,
+  "linreg_groups": [],
+  "linreg_min_rows": 20,
+  "linreg_x": null,
+  "linreg_y": null,
+  "measures": [],
+  "pmse_null_perms": 20,
+  "pmse_seed": 0,
+} as const;
+
 /** ARX's region presets with their population (identity-risk.md Sec 7). */
 export const REGIONS = [
   ["USA",317238626],

@@ -46,6 +46,21 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
   household_risk_er:
     'The number of records expected to be re-identified when finding one member of a household reveals the others: each record carries the chance that someone in its household is re-identified.',
   household_risk: 'The household risk as a share of all audited records (sdcMicro): 1 would mean every household has a member certain to be re-identified.',
+  k_marginal: 'NIST’s k-marginal score of the release against the original, from 0 to 1,000: 1,000 when every two-column distribution is the same.',
+  unique_exact_matches:
+    'The percentage of the original’s unique records that the release holds unchanged (every column): 0 is what a synthetic release should show.',
+  apparent_match:
+    'The percentage of original records unique on the quasi-identifiers in both tables with the same values: records an attacker would take for the same person.',
+  pmse: 'How well a classification tree tells released records from original ones (propensity mean-squared error): 0 when it cannot.',
+  correlation_difference:
+    'The mean absolute change of the Pearson correlation between pairs of columns, from the original to the release: 0 when every correlation is kept.',
+  pca_comparison: 'How alike the release spreads along the original’s principal axes: 1 when alike on every axis.',
+  linear_regression: 'The change of the regression line’s slope from the original to the release.',
+  dcr_baseline_protection:
+    'The median distance of released records to their closest original record, against that of random records: 1 when the release is as far from real people as random data.',
+  dcr_overfitting_protection: 'Whether released records sit closer to the original records than to the holdout’s: 1 when no closer, 0 when every one is.',
+  disclosure_protection:
+    'SDMetrics’ CAP: how well an attacker who knows the quasi-identifiers guesses a sensitive value from the release, against a blind guess; 1 when no better.',
   scorr_uniqueness_risk: 'How unique a record’s combination is on a log scale: 1 for a unique record, 0 when all records look alike.',
   scorr_uniformity_risk_qi: 'The share of a record’s look-alikes that belong to the same person; 1 means every look-alike is that person.',
   scorr_uniformity_risk_attr: 'The same uniformity risk on one quasi-identifier alone: how strongly a single value points to one person.',
@@ -287,6 +302,23 @@ const REASONS: Readonly<Record<string, string>> = {
   row_order_pairing: 'the rows were paired by their order, so their order cannot be compared; pair them by a record id column',
   too_few_pairs: 'fewer than 2 records could be paired',
   invalid_parameter: 'a setting is out of range',
+  empty_input: 'the original or the released table has no record',
+  column_missing: 'a column it needs is not in both tables',
+  holdout_columns_differ: 'the holdout table lacks a column the release has',
+  baseline_zero: 'every sensitive column has one value in the original, so a blind guess is always right',
+  constant_columns: 'every pair of columns has a column that does not vary',
+  fewer_than_two_columns: 'it needs at least two compared columns',
+  no_columns: 'no column is compared',
+  no_compared_columns: 'no column is compared',
+  no_holdout: 'no holdout table was given',
+  no_known_columns: 'no quasi-identifier to know',
+  no_sensitive_columns: 'no sensitive column to guess',
+  no_line: 'a line needs at least 2 records with 2 different x values in each table',
+  no_marginal_columns: 'every column is the group or left out',
+  no_original_table: 'it needs the original table',
+  no_row_scored: 'no original record’s quasi-identifiers occur in the release',
+  not_configured: 'its columns were not chosen',
+  random_median_zero: 'the random records lie on the original ones, so the ratio is undefined',
 };
 
 /** A reason code in words (the code itself when unknown). */
@@ -334,6 +366,12 @@ export const ORIGINAL_HELP =
 
 export const ATTACKS_HELP =
   "For synthetic or noisy releases: the page plays three attackers against the original records, as Anonymeter does. Can a rule built from the release pick out exactly one original person (singling out)? Can two halves of a person's columns be joined through the release (linkability)? Does the closest released record give away a sensitive value (inference)? Each attack is repeated the number of times below and compared with a random guess.";
+
+export const SYNTHETIC_HELP =
+  'For a synthetic or noise-added release: how closely it keeps the original’s columns and their relations (NIST’s SDNist report), and how close its records come to real people (SDMetrics’ distance to the closest record and CAP). The quasi-identifiers are what an attacker knows; the sensitive columns what CAP guesses.';
+
+export const HOLDOUT_HELP =
+  'Optional but recommended: records of the same population that were NOT used to make the release, with the original’s columns (CSV). A release closer to the original than to these records learned the people, not the population. It is also the control table of the attacks.';
 
 export const CONTROL_HELP =
   "Optional but recommended: other records of the same population that were NOT used to make the release, with the original's columns (CSV). Attacks that work as well on them measure what anyone could guess about such people, not a leak; the risk shown is what the release adds.";

@@ -85,6 +85,14 @@ export const HEADLINES: Readonly<Record<string, (report: Report) => string | nul
   'attribute-title': attributeHeadline,
   'utility-title': utilityHeadline,
   'attacks-title': attacksHeadline,
+  'synthetic-title': (r) => {
+    const k = numberValue(r, 'k_marginal');
+    const uem = numberValue(r, 'unique_exact_matches');
+    const parts = [k === null ? null : `k-marginal ${Math.round(k)} of 1,000`, uem === null ? null : `${percent(uem / 100)} of unique records copied`].filter(
+      (p) => p !== null,
+    );
+    return parts.length ? parts.join(', ') : null;
+  },
   'balance-title': balanceHeadline,
   'population-title': (r) => {
     const d = metric(r, 'population_uniqueness_dankar');
