@@ -11,7 +11,9 @@
 //! - a tuple the reference holds is at distance 0;
 //! - the reference's distinct tuples are grouped by their categorical part; a group whose
 //!   categorical part differs in `h` columns costs at least `h`, so groups are visited by
-//!   increasing `h` and the search stops once `h` reaches the best sum so far;
+//!   increasing `h` and the search stops once `h` reaches the best sum so far; the groups at
+//!   `h` 0 and 1 are looked up by key (the part with one column masked), and the others are
+//!   read only while the best sum is above 2;
 //! - within a group, tuples are sorted by one numeric column (the one with the most distinct
 //!   values) and scanned outward from the searched value, each way until that column's cell
 //!   alone brings the bound to the best sum.
@@ -203,75 +205,152 @@ struct Index {
     ranges: Vec<f64>,
     /// The pivot, an index into the numeric columns (when there is one).
     pivot: usize,
+    /// Every group under the key of its categorical part with one column masked (`c`, for
+    /// each categorical column) and under its whole part (`c` = the number of categorical
+    /// columns), sorted by key: the groups within Hamming distance 1 of a part, found
+    /// without reading every group. Keys may collide: a found group's distance is checked.
+    near: Vec<(u64, u32)>,
+    /// The groups' categorical parts column by column (`[c][g]`): the full order's distances
+    /// are counted a column at a time, in loops the compiler vectorises.
+    by_column: Vec<Vec<u32>>,
+}
+
+/// The key of the categorical part `cat` with its column `masked` left out (none when
+/// `masked` is past its end).
+fn masked_key(cat: &[u32], masked: usize) -> u64 {
+    let mut h = (masked as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for (j, &v) in cat.iter().enumerate() {
+        let v = if j == masked { u64::from(u32::MAX) } else { u64::from(v) };
+        h = (h ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    }
+    h
+}
+
+/// The Hamming distance of two categorical parts.
+fn hamming(a: &[u32], b: &[u32]) -> u32 {
+    a.iter().zip(b).filter(|(x, y)| x != y).count() as u32
 }
 
 impl Index {
-    /// The least sum of cells from the tuple (`cat`, `num`) to a reference tuple, given the
-    /// Hamming distance of its categorical part to each group in `hamming` and the groups
-    /// sorted by it in `order`.
-    fn search(&self, num: &[f64], hamming: &[u32], order: &[u32]) -> f64 {
-        let m = num.len();
+    fn new(groups: Vec<Group>, ranges: Vec<f64>, pivot: usize) -> Index {
+        let n_cat = groups.first().map_or(0, |g| g.categorical.len());
+        let mut near: Vec<(u64, u32)> =
+            groups.iter().enumerate().flat_map(|(g, group)| (0..=n_cat).map(move |c| (masked_key(&group.categorical, c), g as u32))).collect();
+        near.sort_unstable();
+        let by_column = (0..n_cat).map(|c| groups.iter().map(|g| g.categorical[c]).collect()).collect();
+        Index { groups, ranges, pivot, near, by_column }
+    }
+
+    /// The groups within Hamming distance 1 of `cat`, with their distance, nearest first.
+    fn near(&self, cat: &[u32]) -> Vec<(u32, u32)> {
+        let mut found: Vec<(u32, u32)> = Vec::new();
+        for c in 0..=cat.len() {
+            let key = masked_key(cat, c);
+            let from = self.near.partition_point(|&(k, _)| k < key);
+            for &(_, g) in self.near[from..].iter().take_while(|&&(k, _)| k == key) {
+                let h = hamming(&self.groups[g as usize].categorical, cat);
+                if h <= 1 {
+                    found.push((h, g));
+                }
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found.into_iter().map(|(h, g)| (g, h)).collect()
+    }
+
+    /// Every group's Hamming distance to `cat`.
+    fn distances(&self, cat: &[u32]) -> Vec<u32> {
+        let mut distance = vec![0u32; self.groups.len()];
+        for (column, &v) in self.by_column.iter().zip(cat) {
+            for (d, &x) in distance.iter_mut().zip(column) {
+                *d += u32::from(x != v);
+            }
+        }
+        distance
+    }
+
+    /// The least sum of cells from the tuple (`cat`, `num`) to a reference tuple: the groups
+    /// within Hamming distance 1 (`near`), then, only while a farther group could still be
+    /// closer (the best sum above 2), the others one distance after another (`distance`,
+    /// counted once per categorical part on first need).
+    fn search(&self, num: &[f64], near: &[(u32, u32)], distance: &mut Option<Vec<u32>>, cat: &[u32]) -> f64 {
         let mut best = f64::INFINITY;
-        for &g in order {
-            let h = f64::from(hamming[g as usize]);
-            if h >= best {
-                break;
+        for &(g, h) in near {
+            if f64::from(h) >= best {
+                return best;
             }
-            let group = &self.groups[g as usize];
-            if m == 0 {
-                best = h;
-                break;
+            best = self.in_group(g, h, num, best);
+        }
+        let distance = distance.get_or_insert_with(|| self.distances(cat));
+        let mut h = 2u32;
+        while f64::from(h) < best && h as usize <= cat.len() {
+            for (g, _) in distance.iter().enumerate().filter(|&(_, &d)| d == h) {
+                best = self.in_group(g as u32, h, num, best);
             }
-            let full = |member: usize, best: f64| -> f64 {
-                let row = &group.numbers[member * m..(member + 1) * m];
-                let mut s = h;
-                for j in 0..m {
-                    s += numeric_cell(num[j], row[j], self.ranges[j]);
-                    if s >= best {
-                        return f64::INFINITY;
-                    }
+            h += 1;
+        }
+        best
+    }
+
+    /// The least sum of cells from `num` to a member of group `g`, at Hamming distance `h`,
+    /// if below `best` (else `best`).
+    fn in_group(&self, g: u32, h: u32, num: &[f64], mut best: f64) -> f64 {
+        let m = num.len();
+        let h = f64::from(h);
+        let group = &self.groups[g as usize];
+        if m == 0 {
+            return best.min(h);
+        }
+        let full = |member: usize, best: f64| -> f64 {
+            let row = &group.numbers[member * m..(member + 1) * m];
+            let mut s = h;
+            for j in 0..m {
+                s += numeric_cell(num[j], row[j], self.ranges[j]);
+                if s >= best {
+                    return f64::INFINITY;
                 }
-                s
-            };
-            let p = self.pivot;
-            let x = num[p];
-            let pivots = |member: usize| group.numbers[member * m + p];
-            let n = group.numbers.len() / m;
-            if x.is_nan() {
-                // Members with a missing pivot first (their pivot cell is 0), then the rest (1).
-                for member in (group.with_pivot..n).chain(0..group.with_pivot) {
-                    if member == 0 && group.with_pivot > 0 && h + 1.0 >= best {
-                        break;
-                    }
-                    best = best.min(full(member, best));
-                }
-                continue;
             }
-            let at = {
-                let (mut lo, mut hi) = (0, group.with_pivot);
-                while lo < hi {
-                    let mid = (lo + hi) / 2;
-                    if pivots(mid) < x { lo = mid + 1 } else { hi = mid }
-                }
-                lo
-            };
-            let range = self.ranges[p];
-            for member in at..group.with_pivot {
-                if h + numeric_cell(x, pivots(member), range) >= best {
+            s
+        };
+        let p = self.pivot;
+        let x = num[p];
+        let pivots = |member: usize| group.numbers[member * m + p];
+        let n = group.numbers.len() / m;
+        if x.is_nan() {
+            // Members with a missing pivot first (their pivot cell is 0), then the rest (1).
+            for member in (group.with_pivot..n).chain(0..group.with_pivot) {
+                if member == 0 && group.with_pivot > 0 && h + 1.0 >= best {
                     break;
                 }
                 best = best.min(full(member, best));
             }
-            for member in (0..at).rev() {
-                if h + numeric_cell(x, pivots(member), range) >= best {
-                    break;
-                }
-                best = best.min(full(member, best));
+            return best;
+        }
+        let at = {
+            let (mut lo, mut hi) = (0, group.with_pivot);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if pivots(mid) < x { lo = mid + 1 } else { hi = mid }
             }
-            if h + 1.0 < best {
-                for member in group.with_pivot..n {
-                    best = best.min(full(member, best));
-                }
+            lo
+        };
+        let range = self.ranges[p];
+        for member in at..group.with_pivot {
+            if h + numeric_cell(x, pivots(member), range) >= best {
+                break;
+            }
+            best = best.min(full(member, best));
+        }
+        for member in (0..at).rev() {
+            if h + numeric_cell(x, pivots(member), range) >= best {
+                break;
+            }
+            best = best.min(full(member, best));
+        }
+        if h + 1.0 < best {
+            for member in group.with_pivot..n {
+                best = best.min(full(member, best));
             }
         }
         best
@@ -364,7 +443,7 @@ pub fn dcr(table: &DcrTable, reference: &DcrTable) -> Vec<f64> {
         }
         group.numbers = rows.concat();
     }
-    let index = Index { groups, ranges: ranges(reference), pivot };
+    let index = Index::new(groups, ranges(reference), pivot);
     // The table's distinct tuples not in the reference, by categorical id.
     let mut searched: Vec<(u32, u32)> = (0..n_all as u32)
         .filter(|&t| tab_first[t as usize] != u32::MAX && ref_first[t as usize] == u32::MAX)
@@ -380,28 +459,17 @@ pub fn dcr(table: &DcrTable, reference: &DcrTable) -> Vec<f64> {
         items.push(item);
         rest = tail;
     }
-    let n_groups = index.groups.len();
     let found: Vec<Vec<(u32, f64)>> = par::map(items, |item| {
         let row = tab_first[item[0].1 as usize] as usize;
         let cat = cat_values(table, row);
-        let hamming: Vec<u32> = index.groups.iter().map(|g| g.categorical.iter().zip(&cat).filter(|(a, b)| a != b).count() as u32).collect();
-        // Counting sort of the groups by Hamming distance.
-        let mut starts = vec![0usize; categorical.len() + 2];
-        hamming.iter().for_each(|&h| starts[h as usize + 1] += 1);
-        for k in 1..starts.len() {
-            starts[k] += starts[k - 1];
-        }
-        let mut order = vec![0u32; n_groups];
-        for (g, &h) in hamming.iter().enumerate() {
-            order[starts[h as usize]] = g as u32;
-            starts[h as usize] += 1;
-        }
+        let near = index.near(&cat);
+        let mut distance = None;
         let mut num = Vec::with_capacity(m);
         item.iter()
             .map(|&(_, t)| {
                 num.clear();
                 numbers(table, tab_first[t as usize] as usize, &mut num);
-                (t, index.search(&num, &hamming, &order))
+                (t, index.search(&num, &near, &mut distance, &cat))
             })
             .collect()
     });
@@ -569,16 +637,19 @@ mod tests {
     #[test]
     fn the_search_equals_the_scan_on_random_tables() {
         let mut rng = SplitMix64(7);
-        for round in 0..40 {
-            let n_cat = round % 3;
-            let n_num = (round / 3) % 4;
+        // Up to 4 label columns of 4 or 12 values: nearest tuples at Hamming distance 0, 1
+        // (found by key) and 2 or more (the full order).
+        for round in 0..100 {
+            let n_cat = round % 5;
+            let n_num = (round / 5) % 4;
+            let values = if round % 2 == 0 { 4 } else { 12 };
             if n_cat + n_num == 0 {
                 continue;
             }
             let make = |rows: usize, rng: &mut SplitMix64| {
                 let mut cols = Vec::new();
                 for _ in 0..n_cat {
-                    cols.push(Cells::Categorical((0..rows).map(|_| rng.below(4) as u32).collect()));
+                    cols.push(Cells::Categorical((0..rows).map(|_| rng.below(values) as u32).collect()));
                 }
                 for j in 0..n_num {
                     cols.push(Cells::Numeric(
