@@ -60,43 +60,20 @@ describe('synthetic readers', () => {
     expect(propensityHistogram({ histogram: { original: [1], released: [1, 2] } })).toBeNull();
     expect(pmseNull({ null: { mean: 0.2, ratio: 0.5, perms: 20, seed: 0 } })).toEqual({ mean: 0.2, ratio: 0.5, perms: 20 });
     expect(pmseNull({ null: null })).toBeNull();
-    const c = correlationMatrices(
-      {
-        pearson: {
-          original: [
-            [1, 0.5],
-            [0.5, 1],
-          ],
-          released: [
-            [1, null],
-            [null, 1],
-          ],
-          diff: [
-            [0, null],
-            [null, 0],
-          ],
-          mean_abs_diff: null,
-          max_abs_diff: null,
-        },
-      },
-      'pearson',
-    );
-    expect(c).toEqual({
-      original: [
-        [1, 0.5],
-        [0.5, 1],
-      ],
-      released: [
-        [1, null],
-        [null, 1],
-      ],
-      diff: [
-        [0, null],
-        [null, 0],
-      ],
-      meanAbsDiff: null,
-      worst: null,
-    });
+    const original = [
+      [1, 0.5],
+      [0.5, 1],
+    ];
+    const released = [
+      [1, null],
+      [null, 1],
+    ];
+    const diff = [
+      [0, null],
+      [null, 0],
+    ];
+    const c = correlationMatrices({ pearson: { original, released, diff, mean_abs_diff: null, max_abs_diff: null } }, 'pearson');
+    expect(c).toEqual({ original, released, diff, meanAbsDiff: null, worst: null });
     expect(correlationMatrices({}, 'kendall')).toBeNull();
   });
 
