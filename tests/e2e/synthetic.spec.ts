@@ -139,7 +139,10 @@ test('a synthetic release with its original and holdout shows every measure as t
   expect(html).toContain('id="synthetic-section"');
   expect(html).toContain('<g class="dots-released">');
   // The shareable variant leaves out the scatter's points (each is one record) in JSON and HTML.
-  await page.getByRole('group', { name: 'Report to download' }).getByRole('radio', { name: /Shareable/ }).check();
+  await page
+    .getByRole('group', { name: 'Report to download' })
+    .getByRole('radio', { name: /Shareable/ })
+    .check();
   const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON report' }).click()]);
   const shared = JSON.parse(readFileSync((await json.path())!, 'utf8')) as { metrics: CliMetric[] };
   const pcaShared = shared.metrics.find((m) => m.id === 'pca_comparison')!;

@@ -27,7 +27,7 @@ import { populationView } from './identity/population-view';
 import { addNavigation } from './navigation/results-nav';
 import type { ClassValues } from '../shared/protocol';
 import { isRecord, metric, numberValue, type AuditConfig, type MetricResult, type Report, type ShareableVariant } from '../shared/report';
-import { personsView, scorrView, weightsView } from './identity/risks-view';
+import { householdView, personsView, scorrView, weightsView } from './identity/risks-view';
 import { protectView } from './protect/protect-view';
 import type { ProtectEngine, ProtectionReport } from '../shared/protect-data';
 import { scorrBadge, scorrVerdictView } from './identity/scorr-verdict-view';
@@ -219,6 +219,7 @@ export function renderResults(panel: HTMLElement, report: Report, fileLabel: str
     attributionView(report),
     sudaView(report),
     weightsView(report),
+    householdView(report),
     persons && !persons.prominent ? persons.node : null,
     scorrView(report),
     scorrVerdictView(report),

@@ -1,12 +1,12 @@
 // Further risk measures: sdcMicro risk with sampling weights (only when a weight column was
-// chosen), k counted in persons for event-level data (only with a person id column) and the
+// chosen), the household risk (only with a household id column), k counted in persons for event-level data (only with a person id column) and the
 // SCORR uniqueness and uniformity risks.
 
 import { el, scrollTable } from '../../ui/dom';
 import { explain } from '../../ui/explain';
-import { count, percent, score } from '../../ui/format';
+import { count, percent, plural, score } from '../../ui/format';
 import { isRecord, metric, numberValue, type Report } from '../../shared/report';
-import { detailNumber, metricInterval, minMeanMax, perAttribute, asMinMeanMax, type MinMeanMax } from '../../shared/suite';
+import { detailNumber, detailString, metricInterval, minMeanMax, perAttribute, asMinMeanMax, type MinMeanMax } from '../../shared/suite';
 import { cellValue, facts, help, reportFact, section, withInterval } from '../../ui/view-kit';
 
 const mmm = (v: MinMeanMax | null) => (v ? `min ${score(v.min)} · mean ${score(v.mean)} · max ${score(v.max)}` : '—');
@@ -28,6 +28,40 @@ export function weightsView(report: Report): HTMLElement | null {
       reportFact(report, 'r_internal_weighted', 'Weighted average risk', score(v('r_internal_weighted'))),
     ),
   );
+}
+
+/** Shown only when the audit ran with a household id column (peer-measures.md Sec 2). */
+export function householdView(report: Report): HTMLElement | null {
+  const m = metric(report, 'household_risk_er');
+  if (!m || m.reason === 'no_household_column') return null;
+  const source = detailString(m, 'individual_risk_source');
+  const without = detailNumber(m, 'records_without_household');
+  const node = section(
+    'Households',
+    'household-title',
+    help(`Computed as sdcMicro does, from ${source === 'weights' ? 'the sampling weights' : '1 divided by the size of each group'}.`),
+    facts(
+      reportFact(report, 'household_risk_er', 'Expected re-identifications', count(numberValue(report, 'household_risk_er'))),
+      reportFact(report, 'household_risk', 'Household risk', percent(numberValue(report, 'household_risk'))),
+      reportFact(report, 'household_risk_er', 'Households', count(detailNumber(m, 'households')), 'Different household ids among the audited records.'),
+      reportFact(
+        report,
+        'household_risk_er',
+        'Highest household risk',
+        score(detailNumber(m, 'max_h')),
+        'The chance that someone in the most exposed household is re-identified.',
+      ),
+    ),
+    without
+      ? el(
+          'p',
+          { class: 'note' },
+          `${plural(without, 'record has', 'records have')} no household id: ${without === 1 ? 'it adds' : 'they add'} nothing to the expected re-identifications, but ${without === 1 ? 'counts' : 'count'} in the share.`,
+        )
+      : null,
+  );
+  node.id = 'household-section';
+  return node;
 }
 
 export interface PersonsView {
