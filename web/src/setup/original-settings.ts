@@ -99,7 +99,6 @@ function syntheticSettings(
 ): { node: HTMLElement; on(): boolean; holdout(): File | null; write(on: boolean): void } {
   const box = el('input', { id: 'synthetic-on', type: 'checkbox', 'aria-describedby': 'synthetic-help', checked: initial });
   const holdout = fileField('holdout', 'Holdout table (optional)', HOLDOUT_HELP);
-  holdout.node.hidden = !initial;
   const sync = () => {
     holdout.node.hidden = !box.checked;
     shareControl(box.checked);

@@ -5,6 +5,7 @@
 
 import { SYNTHETIC_DEFAULTS, type SyntheticParams } from './contract';
 import { isRecord, metric, type MetricResult, type Report } from './report';
+import type { Matrix } from './utility-data';
 
 /** The core's default settings, as a fresh object the form may change. */
 export const defaultSynthetic = (): SyntheticParams => ({
@@ -34,15 +35,15 @@ export const SYNTHETIC_IDS = [
 ] as const;
 export type SyntheticId = (typeof SYNTHETIC_IDS)[number];
 
-export type Matrix = (number | null)[][];
-
-const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
-const nums = (x: unknown): number[] => (Array.isArray(x) ? x.map((v) => num(v) ?? 0) : []);
-const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((v): v is string => typeof v === 'string') : []);
-const matrix = (x: unknown): Matrix => (Array.isArray(x) ? x.map((row) => (Array.isArray(row) ? row.map(num) : [])) : []);
+/** A detail read as a finite number, else null. */
+export const finite = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+/** A detail read as a list of column names (anything else left out). */
+export const labels = (x: unknown): string[] => (Array.isArray(x) ? x.filter((v): v is string => typeof v === 'string') : []);
+const nums = (x: unknown): number[] => (Array.isArray(x) ? x.map((v) => finite(v) ?? 0) : []);
+const matrix = (x: unknown): Matrix => (Array.isArray(x) ? x.map((row) => (Array.isArray(row) ? row.map(finite) : [])) : []);
 /** Points of one or two coordinates (the second is 0 when the original has one axis). */
 const points = (x: unknown): [number, number][] =>
-  Array.isArray(x) ? x.filter((p): p is number[] => Array.isArray(p) && num(p[0]) !== null).map((p) => [p[0]!, num(p[1]) ?? 0]) : [];
+  Array.isArray(x) ? x.filter((p): p is number[] => Array.isArray(p) && finite(p[0]) !== null).map((p) => [p[0]!, finite(p[1]) ?? 0]) : [];
 
 /** One synthetic metric: its result, its value when ok, and its details. */
 export interface SyntheticMetric {
@@ -58,7 +59,7 @@ export function syntheticOf(report: Report): Map<SyntheticId, SyntheticMetric> {
   for (const id of SYNTHETIC_IDS) {
     const m = metric(report, id);
     if (!m || m.family !== 'synthetic') continue;
-    out.set(id, { id, metric: m, value: m.status === 'ok' ? num(m.value) : null, details: isRecord(m.details) ? m.details : {} });
+    out.set(id, { id, metric: m, value: m.status === 'ok' ? finite(m.value) : null, details: isRecord(m.details) ? m.details : {} });
   }
   return out;
 }
@@ -73,14 +74,14 @@ export function samplingEquivalent(d: Record<string, unknown>): SamplingEquivale
   const s = d.sampling_equivalent;
   if (!isRecord(s)) return null;
   const samples = Array.isArray(s.samples)
-    ? s.samples.filter(isRecord).map((x) => ({ percent: num(x.percent) ?? 0, rows: num(x.rows) ?? 0, score: num(x.score) ?? 0 }))
+    ? s.samples.filter(isRecord).map((x) => ({ percent: finite(x.percent) ?? 0, rows: finite(x.rows) ?? 0, score: finite(x.score) ?? 0 }))
     : [];
-  return { percent: num(s.equivalent_percent), samples };
+  return { percent: finite(s.equivalent_percent), samples };
 }
 
 /** The pair of columns whose two-way marginal differs most (the k-marginal's worst pair). */
 export function worstPairs(d: Record<string, unknown>, n: number): { columns: string[]; l1: number }[] {
-  const pairs = Array.isArray(d.pairs) ? d.pairs.filter(isRecord).map((p) => ({ columns: strings(p.columns), l1: num(p.l1) ?? 0 })) : [];
+  const pairs = Array.isArray(d.pairs) ? d.pairs.filter(isRecord).map((p) => ({ columns: labels(p.columns), l1: finite(p.l1) ?? 0 })) : [];
   return pairs.sort((a, b) => b.l1 - a.l1 || a.columns.join().localeCompare(b.columns.join())).slice(0, n);
 }
 
@@ -105,8 +106,8 @@ export function propensityHistogram(d: Record<string, unknown>): PairedHistogram
 export function pmseNull(d: Record<string, unknown>): { mean: number; ratio: number | null; perms: number } | null {
   const n = d.null;
   if (!isRecord(n)) return null;
-  const mean = num(n.mean);
-  return mean === null ? null : { mean, ratio: num(n.ratio), perms: num(n.perms) ?? 0 };
+  const mean = finite(n.mean);
+  return mean === null ? null : { mean, ratio: finite(n.ratio), perms: finite(n.perms) ?? 0 };
 }
 
 /** One correlation coefficient's matrices (Sec 6): original, released, released − original. */
@@ -122,8 +123,8 @@ export function correlationMatrices(d: Record<string, unknown>, kind: 'pearson' 
   const c = d[kind];
   if (!isRecord(c)) return null;
   const worst =
-    isRecord(c.max_abs_diff) && num(c.max_abs_diff.value) !== null ? { pair: strings(c.max_abs_diff.pair), value: num(c.max_abs_diff.value)! } : null;
-  return { original: matrix(c.original), released: matrix(c.released), diff: matrix(c.diff), meanAbsDiff: num(c.mean_abs_diff), worst };
+    isRecord(c.max_abs_diff) && finite(c.max_abs_diff.value) !== null ? { pair: labels(c.max_abs_diff.pair), value: finite(c.max_abs_diff.value)! } : null;
+  return { original: matrix(c.original), released: matrix(c.released), diff: matrix(c.diff), meanAbsDiff: finite(c.mean_abs_diff), worst };
 }
 
 /** The PCA comparison (Sec 7): the variance each of the original's axes explains, in both tables. */
@@ -156,8 +157,8 @@ export function regressionLines(d: Record<string, unknown>): Record<'original' |
   const total = isRecord(d.total) ? d.total : {};
   const line = (x: unknown) => {
     if (!isRecord(x)) return null;
-    const slope = num(x.slope);
-    const intercept = num(x.intercept);
+    const slope = finite(x.slope);
+    const intercept = finite(x.intercept);
     return slope === null || intercept === null ? null : { slope, intercept };
   };
   return { original: line(total.original), released: line(total.released) };

@@ -189,8 +189,6 @@ fn number(a: &DcrTable, b: &DcrTable, columns: &[usize]) -> (Vec<u32>, Vec<u32>,
 
 /// The reference's distinct tuples sharing one categorical part, sorted by the pivot column.
 struct Group {
-    /// The categorical values (value ids, in the order of the categorical columns).
-    categorical: Vec<u32>,
     /// The members' numeric values, `m` per member, row after row: first the members whose
     /// pivot value is a number, by that number, then those whose pivot is missing.
     numbers: Vec<f64>,
@@ -210,8 +208,8 @@ struct Index {
     /// columns), sorted by key: the groups within Hamming distance 1 of a part, found
     /// without reading every group. Keys may collide: a found group's distance is checked.
     near: Vec<(u64, u32)>,
-    /// The groups' categorical parts column by column (`[c][g]`): the full order's distances
-    /// are counted a column at a time, in loops the compiler vectorises.
+    /// The groups' categorical parts (value ids) column by column (`[c][g]`): distances are
+    /// counted a column at a time, in loops the compiler vectorises.
     by_column: Vec<Vec<u32>>,
 }
 
@@ -226,19 +224,19 @@ fn masked_key(cat: &[u32], masked: usize) -> u64 {
     h
 }
 
-/// The Hamming distance of two categorical parts.
-fn hamming(a: &[u32], b: &[u32]) -> u32 {
-    a.iter().zip(b).filter(|(x, y)| x != y).count() as u32
-}
-
 impl Index {
-    fn new(groups: Vec<Group>, ranges: Vec<f64>, pivot: usize) -> Index {
-        let n_cat = groups.first().map_or(0, |g| g.categorical.len());
-        let mut near: Vec<(u64, u32)> =
-            groups.iter().enumerate().flat_map(|(g, group)| (0..=n_cat).map(move |c| (masked_key(&group.categorical, c), g as u32))).collect();
+    /// `parts`: each group's categorical part, in the order of `groups`.
+    fn new(groups: Vec<Group>, parts: &[Vec<u32>], ranges: Vec<f64>, pivot: usize) -> Index {
+        let n_cat = parts.first().map_or(0, Vec::len);
+        let mut near: Vec<(u64, u32)> = parts.iter().enumerate().flat_map(|(g, part)| (0..=n_cat).map(move |c| (masked_key(part, c), g as u32))).collect();
         near.sort_unstable();
-        let by_column = (0..n_cat).map(|c| groups.iter().map(|g| g.categorical[c]).collect()).collect();
+        let by_column = (0..n_cat).map(|c| parts.iter().map(|part| part[c]).collect()).collect();
         Index { groups, ranges, pivot, near, by_column }
+    }
+
+    /// The Hamming distance of group `g`'s categorical part to `cat`.
+    fn hamming(&self, g: u32, cat: &[u32]) -> u32 {
+        self.by_column.iter().zip(cat).filter(|&(column, &v)| column[g as usize] != v).count() as u32
     }
 
     /// The groups within Hamming distance 1 of `cat`, with their distance, nearest first.
@@ -248,7 +246,7 @@ impl Index {
             let key = masked_key(cat, c);
             let from = self.near.partition_point(|&(k, _)| k < key);
             for &(_, g) in self.near[from..].iter().take_while(|&&(k, _)| k == key) {
-                let h = hamming(&self.groups[g as usize].categorical, cat);
+                let h = self.hamming(g, cat);
                 if h <= 1 {
                     found.push((h, g));
                 }
@@ -412,6 +410,7 @@ pub fn dcr(table: &DcrTable, reference: &DcrTable) -> Vec<f64> {
     let mut group_of = vec![u32::MAX; n_cat];
     let mut members: Vec<Vec<u32>> = Vec::new();
     let mut groups: Vec<Group> = Vec::new();
+    let mut parts: Vec<Vec<u32>> = Vec::new();
     for (t, &r) in ref_first.iter().enumerate() {
         if r == u32::MAX {
             continue;
@@ -419,7 +418,8 @@ pub fn dcr(table: &DcrTable, reference: &DcrTable) -> Vec<f64> {
         let cat = ref_cat[r as usize] as usize;
         if group_of[cat] == u32::MAX {
             group_of[cat] = groups.len() as u32;
-            groups.push(Group { categorical: cat_values(reference, r as usize), numbers: Vec::new(), with_pivot: 0 });
+            groups.push(Group { numbers: Vec::new(), with_pivot: 0 });
+            parts.push(cat_values(reference, r as usize));
             members.push(Vec::new());
         }
         members[group_of[cat] as usize].push(t as u32);
@@ -443,7 +443,7 @@ pub fn dcr(table: &DcrTable, reference: &DcrTable) -> Vec<f64> {
         }
         group.numbers = rows.concat();
     }
-    let index = Index::new(groups, ranges(reference), pivot);
+    let index = Index::new(groups, &parts, ranges(reference), pivot);
     // The table's distinct tuples not in the reference, by categorical id.
     let mut searched: Vec<(u32, u32)> = (0..n_all as u32)
         .filter(|&t| tab_first[t as usize] != u32::MAX && ref_first[t as usize] == u32::MAX)

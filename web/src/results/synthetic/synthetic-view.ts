@@ -15,6 +15,8 @@ import { count, decimal, percent, plural, score } from '../../ui/format';
 import type { Report } from '../../shared/report';
 import {
   correlationMatrices,
+  finite,
+  labels,
   pairedHistogram,
   pcaComparison,
   pmseNull,
@@ -27,11 +29,8 @@ import {
   type SyntheticId,
   type SyntheticMetric,
 } from '../../shared/synthetic-data';
-import { fact, facts, help, missingReason, section, type Chart, type View } from '../../ui/view-kit';
+import { fact, facts, help, reportFact, section, type Chart, type View } from '../../ui/view-kit';
 import './synthetic.css';
-
-const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
-const list = (x: unknown): string[] => (Array.isArray(x) ? x.map(String) : []);
 
 /** The share of records per bin, from counts. */
 const shares = (counts: number[]): number[] => {
@@ -59,17 +58,16 @@ function block(id: string, title: string, ...body: Child[]): HTMLElement {
   return el('div', { class: 'synthetic-block', id: `synthetic-${id}` }, el('h4', {}, title), ...body);
 }
 
-/** The measure's value as a fact, or why it is missing. */
+/** The measure's value as a fact (`reportFact`: why it is missing when it is). */
 function valueFact(report: Report, m: SyntheticMetric | undefined, id: SyntheticId, label: string, text: (v: number) => string, sentence: string): HTMLElement {
-  const missing = m ? missingReason(report, id) : 'Not asked for in these settings.';
-  return missing || !m || m.value === null ? fact(id, label, '—', missing ?? 'Not computed.') : fact(id, label, text(m.value), sentence);
+  return reportFact(report, id, label, m?.value == null ? '—' : text(m.value), sentence);
 }
 
 function kMarginal(report: Report, m: SyntheticMetric | undefined): HTMLElement {
   const d = m?.details ?? {};
   const se = samplingEquivalent(d);
   const worst = worstPairs(d, 3);
-  const grouped = num(d.score_grouped);
+  const grouped = finite(d.score_grouped);
   return block(
     'k-marginal',
     'How well the release keeps the pairs of columns (k-marginal)',
@@ -80,7 +78,7 @@ function kMarginal(report: Report, m: SyntheticMetric | undefined): HTMLElement 
         'k_marginal',
         'k-marginal score',
         (v) => `${decimal(v, 0)} of 1,000`,
-        `NIST's score over every pair of columns: 1,000 when each two-column distribution of the release equals the original's, 0 when none overlaps. ${grouped !== null ? `Within each group of ${String(d.group_by)}; ${decimal(num(d.score_ungrouped), 0)} over the whole table.` : ''}`,
+        `NIST's score over every pair of columns: 1,000 when each two-column distribution of the release equals the original's, 0 when none overlaps. ${grouped !== null ? `Within each group of ${String(d.group_by)}; ${decimal(finite(d.score_ungrouped), 0)} over the whole table.` : ''}`,
       ),
       se?.percent != null
         ? fact(
@@ -115,8 +113,8 @@ function kMarginal(report: Report, m: SyntheticMetric | undefined): HTMLElement 
 function matches(report: Report, uem: SyntheticMetric | undefined, amd: SyntheticMetric | undefined): HTMLElement {
   const u = uem?.details ?? {};
   const a = amd?.details ?? {};
-  const histogram = Array.isArray(a.histogram) ? a.histogram.map((x) => num(x) ?? 0) : [];
-  const compared = list(a.compared);
+  const histogram = Array.isArray(a.histogram) ? a.histogram.map((x) => finite(x) ?? 0) : [];
+  const compared = labels(a.compared);
   return block(
     'matches',
     'Original records found in the release',
@@ -127,7 +125,7 @@ function matches(report: Report, uem: SyntheticMetric | undefined, amd: Syntheti
         'unique_exact_matches',
         'Unique records copied',
         (v) => percent(v / 100),
-        `${count(num(u.matched))} of the original’s ${plural(num(u.unique_target_records) ?? 0, 'unique record')} appear in the release with every value unchanged. A copied unique record is a real person’s full row: 0 % is what a synthetic release should show.`,
+        `${count(finite(u.matched))} of the original’s ${plural(finite(u.unique_target_records) ?? 0, 'unique record')} appear in the release with every value unchanged. A copied unique record is a real person’s full row: 0 % is what a synthetic release should show.`,
       ),
       valueFact(
         report,
@@ -135,7 +133,7 @@ function matches(report: Report, uem: SyntheticMetric | undefined, amd: Syntheti
         'apparent_match',
         'Apparent matches',
         (v) => percent(v / 100),
-        `${plural(num(a.matched) ?? 0, 'original record')} ${num(a.matched) === 1 ? 'is' : 'are'} unique on the quasi-identifiers both in the original and in the release, with the same values: an attacker would take them for the same person. The histogram says how many of their other columns agree; few agreeing columns mean the match is only apparent.`,
+        `${plural(finite(a.matched) ?? 0, 'original record')} ${finite(a.matched) === 1 ? 'is' : 'are'} unique on the quasi-identifiers both in the original and in the release, with the same values: an attacker would take them for the same person. The histogram says how many of their other columns agree; few agreeing columns mean the match is only apparent.`,
       ),
     ),
     histogram.length > 0 && histogram.some((h) => h > 0)
@@ -150,7 +148,7 @@ function matches(report: Report, uem: SyntheticMetric | undefined, amd: Syntheti
 
 function pmse(report: Report, m: SyntheticMetric | undefined, pending: Pending[]): HTMLElement {
   const d = m?.details ?? {};
-  const max = num(d.max);
+  const max = finite(d.max);
   const nul = pmseNull(d);
   const hist = propensityHistogram(d);
   const host = el('div', { class: 'chart', id: 'pmse-histogram' });
@@ -199,7 +197,7 @@ function pmse(report: Report, m: SyntheticMetric | undefined, pending: Pending[]
 /** The difference maps of Pearson and Kendall (released − original). */
 function correlations(report: Report, m: SyntheticMetric | undefined): HTMLElement {
   const d = m?.details ?? {};
-  const names = list(d.columns);
+  const names = labels(d.columns);
   const maps = (['pearson', 'kendall'] as const).flatMap((kind) => {
     const c = correlationMatrices(d, kind);
     if (!c || c.diff.length === 0) return [];
@@ -344,7 +342,7 @@ function dcr(report: Report, base: SyntheticMetric | undefined, over: SyntheticM
         'dcr_baseline_protection',
         'Against a random table',
         (v) => score(v),
-        `The median distance of released records to their closest original record (${score(num(b.median_dcr_released))}), divided by that of random records (${score(num(b.median_dcr_random))}): 1 when the release is as far from real people as random data, near 0 when it sits on top of them.`,
+        `The median distance of released records to their closest original record (${score(finite(b.median_dcr_released))}), divided by that of random records (${score(finite(b.median_dcr_random))}): 1 when the release is as far from real people as random data, near 0 when it sits on top of them.`,
       ),
       valueFact(
         report,
@@ -352,7 +350,7 @@ function dcr(report: Report, base: SyntheticMetric | undefined, over: SyntheticM
         'dcr_overfitting_protection',
         'Against the holdout',
         (v) => score(v),
-        `${percent(num(o.closer_to_training))} of released records are closer to the original than to the holdout (records not used to make the release): about half is expected of a release that learned the population, not the people; 1 is best, 0 when every released record sits closer to the original.${o.holdout_small === true ? ' The holdout is less than half the original, which pulls records toward the original.' : ''}`,
+        `${percent(finite(o.closer_to_training))} of released records are closer to the original than to the holdout (records not used to make the release): about half is expected of a release that learned the population, not the people; 1 is best, 0 when every released record sits closer to the original.${o.holdout_small === true ? ' The holdout is less than half the original, which pulls records toward the original.' : ''}`,
       ),
     ),
     estimate
@@ -374,7 +372,7 @@ function cap(report: Report, m: SyntheticMetric | undefined): HTMLElement {
         'disclosure_protection',
         'Disclosure protection',
         (v) => score(v),
-        `An attacker who knows a person’s ${list(d.known).join(', ')} looks them up in the release and guesses their ${list(d.sensitive).join(', ')}. 1 when the guesses are no better than a blind guess (protection ${score(num(d.baseline_protection))}); the lower, the more the release discloses. Scored on ${plural(num(d.scored_rows) ?? 0, 'original record')} whose known values occur in the release.`,
+        `An attacker who knows a person’s ${labels(d.known).join(', ')} looks them up in the release and guesses their ${labels(d.sensitive).join(', ')}. 1 when the guesses are no better than a blind guess (protection ${score(finite(d.baseline_protection))}); the lower, the more the release discloses. Scored on ${plural(finite(d.scored_rows) ?? 0, 'original record')} whose known values occur in the release.`,
       ),
     ),
   );
