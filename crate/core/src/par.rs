@@ -1,8 +1,9 @@
 //! Work on several cores (issue 11: all cores), natively; one item after another in the
 //! browser, where a wasm instance has one thread (the page reads in parallel with workers).
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 
 /// Threads to use; 0 = every core.
 static THREADS: AtomicUsize = AtomicUsize::new(0);
@@ -28,11 +29,34 @@ pub fn threads() -> usize {
 /// most [`threads`], so two computations side by side ([`join`]) share the cores instead of
 /// each starting a thread per core (more threads than cores evict each other's data from
 /// the caches: the attribution's sorts took half as long again when they did).
-static BUSY: AtomicUsize = AtomicUsize::new(1);
+///
+/// Signed: threads that call in side by side (tests, a host's own threads) each count as
+/// the one caller, so while several lend their cores it goes below zero, never wraps (a
+/// wrapped count would keep a waiting thread from its core for ever).
+static BUSY: AtomicIsize = AtomicIsize::new(1);
 
-/// Takes a free core for a helper thread; false when every core is at work.
+/// Threads that have waited for another (in [`lend_while`]) and want their core back. They
+/// come first: no helper starts while one waits, and helpers stop between items, so the
+/// count of threads at work never passes [`threads`], not even for one item.
+static WANTED: AtomicUsize = AtomicUsize::new(0);
+
+/// Told whenever a core is given back, for the threads in [`WANTED`].
+static FREED: (Mutex<()>, Condvar) = (Mutex::new(()), Condvar::new());
+
+/// Takes a free core, if any.
+fn claim_core() -> bool {
+    BUSY.fetch_update(Ordering::AcqRel, Ordering::Acquire, |busy| (busy < threads() as isize).then_some(busy + 1)).is_ok()
+}
+
+/// Takes a free core for a helper thread; false when every core is at work or a waiting
+/// thread wants one back.
 fn take_core() -> bool {
-    BUSY.fetch_update(Ordering::AcqRel, Ordering::Acquire, |busy| (busy < threads()).then_some(busy + 1)).is_ok()
+    WANTED.load(Ordering::Acquire) == 0 && claim_core()
+}
+
+/// True when a helper should stop before its next item: a waiting thread wants its core.
+fn core_wanted() -> bool {
+    WANTED.load(Ordering::Acquire) > 0
 }
 
 /// A core held by a helper thread (or lent back by a waiting caller) until dropped.
@@ -41,14 +65,25 @@ struct Core;
 impl Drop for Core {
     fn drop(&mut self) {
         BUSY.fetch_sub(1, Ordering::AcqRel);
+        let _guard = FREED.0.lock();
+        FREED.1.notify_all();
     }
 }
 
-/// Lends the calling thread's core to other computations while it waits in `wait`.
+/// Lends the calling thread's core to other computations while it waits in `wait`, then
+/// takes one back when one is free (helpers give theirs up between items meanwhile).
 fn lend_while<R>(wait: impl FnOnce() -> R) -> R {
     drop(Core);
     let r = wait();
-    BUSY.fetch_add(1, Ordering::AcqRel);
+    if !claim_core() {
+        WANTED.fetch_add(1, Ordering::AcqRel);
+        let mut guard = FREED.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        while !claim_core() {
+            // A timeout as well: a core freed between the claim and the wait is not missed.
+            guard = FREED.1.wait_timeout(guard, Duration::from_millis(1)).map_or_else(|e| e.into_inner().0, |(g, _)| g);
+        }
+        WANTED.fetch_sub(1, Ordering::AcqRel);
+    }
     r
 }
 
@@ -85,7 +120,7 @@ pub fn map<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R>
             if helpers.len() + 1 < most && next.load(Ordering::Relaxed) + 1 < len && take_core() {
                 helpers.push(s.spawn(|| {
                     let _core = Core;
-                    while step() {}
+                    while !core_wanted() && step() {}
                 }));
             }
             if !step() {
