@@ -1,14 +1,16 @@
 """pseudolens CLI against DuckDB native on the same generated tables (run by scripts/bench.sh).
 
 Generates (or reuses) an Adult-like and a hospital table with shared/bench/gen.py, then times
-  - the whole `pseudolens audit` process (start to exit) and DuckDB's group-by of the same
-    quasi-identifiers, 2 threads and 1 thread, the two alternating run by run, medians;
+  - the whole `pseudolens audit` process (start to exit), DuckDB's group-by of the same
+    quasi-identifiers and polars's lazy group-by of them (`scan_csv(infer_schema=False)`, every
+    column as text), 2 threads and 1 thread, the three alternating run by run, medians;
   - `pseudolens profile` (ingest + column profile) for MB/s per core, if the CLI has it;
   - `pseudolens bench reaudit` (a second QI set on the retained table), if the CLI has it;
 and prints one table of the medians and ratios, and writes the same figures to OUT/bench.json.
 Peak memory is `/usr/bin/time`'s maximum resident set of one run (its own fork keeps the child
 clean: a process started straight from this Python inherits the parent's resident set in that
-figure). Runs under the virtual environment that has duckdb.
+figure). Runs under the virtual environment that has duckdb and polars; polars runs in a child
+process per thread count (its pool's size is fixed when it is imported), timed inside it.
 
     python compare.py --rows 1000000 --out bench-out --cli target/release/pseudolens --gen GEN.py
 """
@@ -46,7 +48,8 @@ def generate(gen, out_dir, name, gen_args):
             saved = json.load(f)
         if saved.get("args") == gen_args and saved.get("bytes") == os.path.getsize(path):
             print("reusing %s" % saved["line"], flush=True)
-            return parse_gen_line(saved["line"])
+            # The file's own path: a stamp written elsewhere (by scripts/bench.sh) names it as seen from there.
+            return dict(parse_gen_line(saved["line"]), path=path)
     print("generating %s ..." % path, flush=True)
     line = subprocess.run(args, check=True, capture_output=True, text=True).stdout.strip()
     print(line, flush=True)
@@ -132,26 +135,65 @@ def hospital_sql(path, qis, sas):
             % (cols, ", ".join(sas), read_csv(path), sets))
 
 
+def polars_groups(path, qis, sas):
+    """polars's lazy plan of the same group-bys: the QIs' classes, and with sensitive columns
+    the per-(class, SA value) counts of each, all from one scan (collect_all shares it)."""
+    import polars as pl
+    scan = pl.scan_csv(path, infer_schema=False)
+    return [scan.group_by(qis).len()] + [scan.group_by(qis + [sa]).len() for sa in sas]
+
+
+def polars_serve(path, qis, sas):
+    """Child process: for each line read, one run of the plan; prints its time and class count."""
+    import polars as pl
+    for _ in sys.stdin:
+        start = time.perf_counter()
+        frames = pl.collect_all(polars_groups(path, qis, sas))
+        print(json.dumps([time.perf_counter() - start, frames[0].height]), flush=True)
+
+
+class Polars:
+    """A polars child process with a pool of `threads`; `once()` times one run in it."""
+
+    def __init__(self, path, qis, sas, threads):
+        env = dict(os.environ, POLARS_MAX_THREADS=str(threads))
+        self.proc = subprocess.Popen([sys.executable, __file__, "--polars-serve", path, json.dumps(qis), json.dumps(sas)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+
+    def once(self):
+        self.proc.stdin.write("go\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
 def median(xs):
     return statistics.median(xs) if xs else None
 
 
-def paired(cli_cmd, sql, threads, runs):
-    """pseudolens and DuckDB alternating (A B A B ...) after one untimed warm-up of each, so a
-    drift of the machine's speed hits both. The warm-up's report is kept for a cross-check."""
+def paired(cli_cmd, sql, polars, threads, runs):
+    """pseudolens, DuckDB and polars alternating (A B C A B C ...) after one untimed warm-up of
+    each, so a drift of the machine's speed hits all three. The warm-up's report is kept for a
+    cross-check."""
     warm = os.path.join(ARGS.out, "last-report.json")
     with open(warm, "wb") as f:
         peak = peak_mb(cli_cmd, stdout=f)
     _, duck_value = duckdb_once(sql, threads)
-    cli, duck = [], []
+    _, polars_value = polars.once()
+    cli, duck, pol = [], [], []
     for _ in range(runs):
         cli.append(run_process(cli_cmd))
         duck.append(duckdb_once(sql, threads)[0])
+        pol.append(polars.once()[0])
+    polars.close()
     wall, cpu = zip(*cli)
     return {"pseudolens_s": median(wall), "pseudolens_cpu_s": median(cpu),
-            "pseudolens_peak_mb": peak, "duckdb_s": median(duck),
-            "runs_pseudolens_s": wall, "runs_duckdb_s": duck, "duckdb_value": duck_value,
-            "report": warm}
+            "pseudolens_peak_mb": peak, "duckdb_s": median(duck), "polars_s": median(pol),
+            "runs_pseudolens_s": wall, "runs_duckdb_s": duck, "runs_polars_s": pol,
+            "duckdb_value": duck_value, "polars_value": polars_value, "report": warm}
 
 
 def duckdb_only(sql, threads, runs):
@@ -226,32 +268,32 @@ def main():
     settings = []
     cases = [
         ("adult %s, 8 QIs" % short(rows), adult,
-         ["--qi", ",".join(adult["qi"])], adult_sql(adult["path"], adult["qi"])),
+         ["--qi", ",".join(adult["qi"])], adult_sql(adult["path"], adult["qi"]), (adult["qi"], [])),
         ("hospital %s, 5 QIs + 2 SAs" % short(rows), hospital,
          ["--qi", ",".join(hosp_qis), "--sensitive", ",".join(hosp_sas)],
-         hospital_sql(hospital["path"], hosp_qis, hosp_sas)),
+         hospital_sql(hospital["path"], hosp_qis, hosp_sas), (hosp_qis, hosp_sas)),
     ]
-    for label, table, flags, sql in cases:
+    for label, table, flags, sql, (qis, sas) in cases:
         base = [ARGS.cli, "audit", table["path"], *flags, "--json"]
         for threads in THREADS:
             name = "%s, %d thread%s" % (label, threads, "s" if threads > 1 else "")
             if threads_flag:
-                s = paired(base + ["--threads", str(threads)], sql, threads, ARGS.runs)
+                s = paired(base + ["--threads", str(threads)], sql, Polars(table["path"], qis, sas, threads), threads, ARGS.runs)
             elif threads == 1:
                 name += " (no --threads flag yet)"
-                s = paired(base, sql, threads, ARGS.runs)
+                s = paired(base, sql, Polars(table["path"], qis, sas, threads), threads, ARGS.runs)
             else:
                 s = duckdb_only(sql, threads, ARGS.runs)
             s.update(setting=name, threads=threads, bytes=table["bytes"], rows=table["rows"])
             if s.get("report") and table is adult:
                 classes = metric(s["report"], "n_classes")
-                s["check"] = "n_classes %s = DuckDB's %s" % (classes, s["duckdb_value"])
-                if classes != s["duckdb_value"]:
-                    print("WARNING: pseudolens n_classes %s != DuckDB's class count %s" % (
-                        classes, s["duckdb_value"]), flush=True)
+                s["check"] = "n_classes %s = DuckDB's %s = polars's %s" % (classes, s["duckdb_value"], s["polars_value"])
+                if not classes == s["duckdb_value"] == s["polars_value"]:
+                    print("WARNING: pseudolens n_classes %s, DuckDB's class count %s, polars's %s" % (
+                        classes, s["duckdb_value"], s["polars_value"]), flush=True)
             s.pop("report", None)
-            print("  %s: pseudolens %s, DuckDB %s" % (name, fmt_s(s["pseudolens_s"]), fmt_s(s["duckdb_s"])),
-                  flush=True)
+            print("  %s: pseudolens %s, DuckDB %s, polars %s" % (
+                name, fmt_s(s["pseudolens_s"]), fmt_s(s["duckdb_s"]), fmt_s(s.get("polars_s"))), flush=True)
             settings.append(s)
 
     # SUDA (issue 16): the adult audit with --suda against the same audit without it, the two
@@ -311,6 +353,7 @@ def main():
     }
     for s in settings:
         s["ratio"] = s["pseudolens_s"] / s["duckdb_s"] if s["pseudolens_s"] else None
+        s["ratio_polars"] = s["pseudolens_s"] / s["polars_s"] if s["pseudolens_s"] and s.get("polars_s") else None
     with open(os.path.join(ARGS.out, "bench.json"), "w") as f:
         json.dump(result, f, indent=2)
     print_table(result)
@@ -323,11 +366,13 @@ def fmt_s(x):
 def print_table(r):
     w = max(len(s["setting"]) for s in r["settings"]) + 3
     print()
-    print("%-*s%-16s%-16s%-8s%s" % (w, "setting", "pseudolens", "DuckDB native", "ratio", "pseudolens peak"))
+    print("%-*s%-12s%-15s%-8s%-10s%-9s%s" % (w, "setting", "pseudolens", "DuckDB native", "ratio", "polars", "ratio",
+                                          "pseudolens peak"))
     for s in r["settings"]:
-        print("%-*s%-16s%-16s%-8s%s" % (
+        print("%-*s%-12s%-15s%-8s%-10s%-9s%s" % (
             w, s["setting"], fmt_s(s["pseudolens_s"]), fmt_s(s["duckdb_s"]),
-            "-" if s["ratio"] is None else "%.2fx" % s["ratio"],
+            "-" if s["ratio"] is None else "%.2fx" % s["ratio"], fmt_s(s.get("polars_s")),
+            "-" if s.get("ratio_polars") is None else "%.2fx" % s["ratio_polars"],
             "-" if s.get("pseudolens_peak_mb") is None else "%.0f MB" % s["pseudolens_peak_mb"]))
     p = r["profile"]
     print("%-*s%s" % (w, "ingest + profile (adult)", "profile subcommand: not available yet" if p is None else
@@ -349,8 +394,9 @@ def print_table(r):
         print("re-audit: then %s" % ",".join(a["then_qi"]))
     print("DuckDB peak memory, adult query, %d threads, one run: %.0f MB for the process "
           "(Python with duckdb imported: %.0f MB before the query)" % (THREADS[0], d["peak_mb"], d["after_import_mb"]))
-    print("ratio = pseudolens / DuckDB (whole pseudolens process vs DuckDB's connect-to-result); "
-          "DuckDB reads every column as text (all_varchar), as pseudolens does.")
+    print("ratio = pseudolens / peer (the whole pseudolens process vs DuckDB's connect-to-result and polars's "
+          "collect); both peers read every column as text (all_varchar, infer_schema=False), as pseudolens does.")
+    print("issue 40's targets (2 threads, adult): at most 0.6x DuckDB and at most 1x polars.")
     checks = [s["check"] for s in r["settings"] if s.get("check")]
     if checks:
         print("cross-check: " + "; ".join(sorted(set(checks))))
@@ -363,6 +409,9 @@ def print_table(r):
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--duckdb-peak":
         duckdb_peak_child(sys.argv[2], int(sys.argv[3]))
+        sys.exit(0)
+    if len(sys.argv) == 5 and sys.argv[1] == "--polars-serve":
+        polars_serve(sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4]))
         sys.exit(0)
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rows", type=int, default=1_000_000)

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Benchmark (not a test): the native CLI side by side with DuckDB native on the same generated
+# Benchmark (not a test): the native CLI side by side with DuckDB native and polars on the same generated
 # tables (shared/bench/gen.py, into bench-out/): an Adult-like table with 8 quasi-identifiers
 # and a hospital table with 5 quasi-identifiers and 2 sensitive columns, 2 threads and 1 thread,
 # medians of 5 runs (BENCH_RUNS); ingest + profile in MB/s per core and the re-audit time when
 # the CLI has them. Prints one table with the ratios and writes bench-out/bench.json; the work
-# is in bench/compare.py. DuckDB (PyPI `duckdb`) is installed into bench-out/venv, never by the
-# tests.
+# is in bench/compare.py. DuckDB and polars (PyPI `duckdb`, `polars`) are installed into
+# bench-out/venv, never by the tests.
 # --browser adds the browser bench against the peer in the same browser (tests/bench/peer.bench.ts):
 # the page's drop-to-first-report and a re-audit after a role change, and DuckDB-wasm's group-by
 # of the same QIs on the same file (Adult-like 8 QIs; hospital 5 QIs + 2 SAs), in one headless
@@ -40,7 +40,12 @@
 # .venv-sdnist (ensure_sdnist): 100k + 100k rows (ROWS when given), DCR and CAP on 10k + 10k;
 # medians of BENCH_RUNS (SYNTHETIC_PEER_RUNS for the peers' quadratic DCR); writes
 # bench-out/synthetic-bench.json.
-# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect] [--synthetic]
+# --spark runs bench/spark.py alone (issue 40): pseudolens.spark.audit in table and class mode
+# against Spark's own groupBy(QIs).count() with k and the uniques, on the same DataFrame in one
+# SparkSession (local[2]), on the hospital table of ROWS rows (its 5 QIs), medians of BENCH_RUNS;
+# the package is a release build (`pip install ./python`) in bench-out/venv-spark with pyspark,
+# never a test dependency; writes bench-out/spark-bench.json.
+# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect] [--synthetic] [--spark]
 #        (ROWS default 1,000,000)
 source "$(dirname "$0")/lib.sh"
 ROWS=1000000
@@ -51,6 +56,7 @@ BIG=
 WILDCARD=
 PROTECT=
 SYNTHETIC=
+SPARK=
 ROWS_GIVEN=
 for arg in "$@"; do
   case $arg in
@@ -61,7 +67,8 @@ for arg in "$@"; do
     --wildcard) WILDCARD=1 ;;
     --protect) PROTECT=1 ;;
     --synthetic) SYNTHETIC=1 ;;
-    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect] [--synthetic]" >&2; exit 2 ;;
+    --spark) SPARK=1 ;;
+    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect] [--synthetic] [--spark]" >&2; exit 2 ;;
     *) ROWS=$arg ROWS_GIVEN=1 ;;
   esac
 done
@@ -144,6 +151,24 @@ bench_protect() {
     --out bench-out --cli target/release/pseudolens --adult "$ROOT/../shared/data/adult"
 }
 
+if [ -n "$SPARK" ]; then
+  py=bench-out/venv-spark/bin/python
+  mkdir -p bench-out
+  [ -x "$py" ] || python3 -m venv bench-out/venv-spark
+  "$py" -c "import pyspark, pyarrow, pandas" 2>/dev/null || {
+    step "installing pyspark, pyarrow and pandas into bench-out/venv-spark (benchmark only)"
+    "$py" -m pip install --quiet --disable-pip-version-check pyspark pyarrow pandas
+  }
+  step "building the Python package in release (pip install ./python) into bench-out/venv-spark"
+  "$py" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
+  ensure_table "hospital-$ROWS.csv" --schema hospital --rows "$ROWS" --seed 1 --qis age,sex,zip3,admit_date,ward
+  step "pseudolens.spark.audit vs Spark's own group-by, local[2], $ROWS rows, ${BENCH_RUNS:-5} runs"
+  # From bench-out: Spark imports modules (`random`, ...) that a file of the same name would shadow.
+  (cd bench-out && venv-spark/bin/python ../bench/spark.py --table "hospital-$ROWS.csv" \
+    --qi age,sex,zip3,admit_date,ward --runs "${BENCH_RUNS:-5}" --out .)
+  exit 0
+fi
+
 if [ -n "$PROTECT" ]; then
   build_cli
   bench_protect
@@ -153,7 +178,8 @@ fi
 if [ -n "$NATIVE" ]; then
   build_cli
   ensure_duckdb
-  step "pseudolens CLI vs DuckDB native, $ROWS rows"
+  ensure_polars
+  step "pseudolens CLI vs DuckDB native and polars, $ROWS rows"
   bench-out/venv/bin/python bench/compare.py --rows "$ROWS" --runs "${BENCH_RUNS:-5}" \
     --out bench-out --cli target/release/pseudolens --gen "$GEN"
   bench_protect
