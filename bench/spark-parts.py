@@ -1,30 +1,19 @@
 """What each Spark mode sends to the driver (docs/spark.md): the bytes of the parts and the wall
 time, one-phase (partial tables) against class-partitioned (class parts), in local[2].
 
-    .venv-py/bin/python bench/spark-parts.py FILE.csv QI,QI,...   # e.g. `pseudolens generate --rows 1000000`
+    cd bench-out && venv-spark/bin/python ../bench/spark-parts.py FILE.csv QI,QI,...   # (scripts/bench.sh --spark makes the venv)
 
 Run it from a folder without a file named like a standard module (Spark imports `random`, ...).
 """
 
-import os
 import sys
 import time
 
-os.environ["PYSPARK_PYTHON"] = os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
-from pyspark.sql import SparkSession  # noqa: E402
-
 import pseudolens.spark  # noqa: E402
+from spark import local_session  # noqa: E402 (bench/spark.py, beside this file)
 
 path, qis = sys.argv[1], sys.argv[2].split(",")
-spark = (
-    SparkSession.builder.master("local[2]")
-    .config("spark.ui.enabled", "false")
-    .config("spark.driver.host", "127.0.0.1")
-    .config("spark.driver.bindAddress", "127.0.0.1")
-    .config("spark.sql.shuffle.partitions", "4")
-    .getOrCreate()
-)
-spark.sparkContext.setLogLevel("ERROR")
+spark = local_session()
 df = spark.read.csv(path, header=True, inferSchema=False)
 for mode in ["table", "classes"]:
     start = time.time()

@@ -29,6 +29,21 @@ import pseudolens  # noqa: E402
 import pseudolens.spark  # noqa: E402
 
 
+def local_session():
+    """The benches' SparkSession: local[2], no UI, on the loopback address only."""
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.ui.showConsoleProgress", "false")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
 def spark_groupby(df, qis):
     """Spark's own answer: the classes, then k, uniques and their count, collected."""
     row = (df.groupBy(*qis).count()
@@ -59,16 +74,7 @@ def main():
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     qis = args.qi.split(",")
-    spark = (
-        SparkSession.builder.master("local[2]")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = local_session()
     df = spark.read.csv(args.table, header=True, inferSchema=False)
     cases = {
         "Spark groupBy(QIs).count() + k, uniques": lambda: spark_groupby(df, qis),
