@@ -174,10 +174,11 @@ def median(xs):
     return statistics.median(xs) if xs else None
 
 
-def paired(cli_cmd, sql, polars, threads, runs):
-    """pseudolens, DuckDB and polars alternating (A B C A B C ...) after one untimed warm-up of
-    each, so a drift of the machine's speed hits all three. The warm-up's report is kept for a
-    cross-check."""
+def paired(cli_cmd, sql, groups, threads, runs):
+    """pseudolens, DuckDB and polars (`groups`: the table's path, QIs and SAs) alternating
+    (A B C A B C ...) after one untimed warm-up of each, so a drift of the machine's speed hits
+    all three. The warm-up's report is kept for a cross-check."""
+    polars = Polars(*groups, threads)
     warm = os.path.join(ARGS.out, "last-report.json")
     with open(warm, "wb") as f:
         peak = peak_mb(cli_cmd, stdout=f)
@@ -278,10 +279,10 @@ def main():
         for threads in THREADS:
             name = "%s, %d thread%s" % (label, threads, "s" if threads > 1 else "")
             if threads_flag:
-                s = paired(base + ["--threads", str(threads)], sql, Polars(table["path"], qis, sas, threads), threads, ARGS.runs)
+                s = paired(base + ["--threads", str(threads)], sql, (table["path"], qis, sas), threads, ARGS.runs)
             elif threads == 1:
                 name += " (no --threads flag yet)"
-                s = paired(base, sql, Polars(table["path"], qis, sas, threads), threads, ARGS.runs)
+                s = paired(base, sql, (table["path"], qis, sas), threads, ARGS.runs)
             else:
                 s = duckdb_only(sql, threads, ARGS.runs)
             s.update(setting=name, threads=threads, bytes=table["bytes"], rows=table["rows"])

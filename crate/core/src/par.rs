@@ -3,7 +3,6 @@
 
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
-use std::time::Duration;
 
 /// Threads to use; 0 = every core.
 static THREADS: AtomicUsize = AtomicUsize::new(0);
@@ -51,7 +50,7 @@ fn claim_core() -> bool {
 /// Takes a free core for a helper thread; false when every core is at work or a waiting
 /// thread wants one back.
 fn take_core() -> bool {
-    WANTED.load(Ordering::Acquire) == 0 && claim_core()
+    !core_wanted() && claim_core()
 }
 
 /// True when a helper should stop before its next item: a waiting thread wants its core.
@@ -78,9 +77,10 @@ fn lend_while<R>(wait: impl FnOnce() -> R) -> R {
     if !claim_core() {
         WANTED.fetch_add(1, Ordering::AcqRel);
         let mut guard = FREED.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // A core given back notifies under the lock, after it is counted free: none is missed
+        // between this claim and the wait.
         while !claim_core() {
-            // A timeout as well: a core freed between the claim and the wait is not missed.
-            guard = FREED.1.wait_timeout(guard, Duration::from_millis(1)).map_or_else(|e| e.into_inner().0, |(g, _)| g);
+            guard = FREED.1.wait(guard).unwrap_or_else(std::sync::PoisonError::into_inner);
         }
         WANTED.fetch_sub(1, Ordering::AcqRel);
     }
