@@ -409,36 +409,70 @@ struct Column {
 }
 
 impl Column {
-    /// Sorts the rows holding an item or a blank by their code in column `j`.
-    fn new(data: &Data, sub: &Sub, j: usize, pool: &mut Pool) -> Column {
-        let mut sorted = pool.u32s();
-        sorted.extend((0..sub.len() as u32).filter(|&r| sub.code(r as usize, j) != NONE));
-        let values = data.values[sub.cols[j]];
-        // A few rows are sorted in place; more by counting (two buffers the size of the
-        // column's values and rows).
-        if sorted.len() > 32 && values <= 2 * sorted.len() + 64 {
-            let mut start = pool.u32s();
-            start.resize(values + 1, 0);
-            for &r in &sorted {
-                start[sub.code(r as usize, j) as usize + 1] += 1;
-            }
-            for v in 0..values {
-                start[v + 1] += start[v];
-            }
-            let mut out = pool.u32s();
-            out.resize(sorted.len(), 0);
-            for &r in &sorted {
-                let at = &mut start[sub.code(r as usize, j) as usize];
-                out[*at as usize] = r;
-                *at += 1;
-            }
-            pool.put(start);
-            pool.put(std::mem::replace(&mut sorted, out));
-        } else {
-            sorted.sort_unstable_by_key(|&r| sub.code(r as usize, j));
+    /// The columns of `sub` in order, each its rows holding an item or a blank sorted by code,
+    /// added to `columns`. A column of few values for the rows is sorted by counting, all such
+    /// columns at once: their cells counted in one pass over the rows and placed in a second,
+    /// each row's cells read side by side. The others (few rows for their values) are sorted
+    /// in place.
+    fn all(data: &Data, sub: &Sub, columns: &mut Vec<Column>, pool: &mut Pool) {
+        let (m, n) = (sub.cols.len(), sub.len());
+        if m == 0 {
+            return;
         }
-        let blanks = if data.wildcard { sorted.partition_point(|&r| is_blank(sub.code(r as usize, j))) } else { 0 };
-        Column { j, sorted, blanks }
+        let first = columns.len();
+        // Per column counted, its place in a row and where its counts start in `start`.
+        let mut counted = pool.places.pop().unwrap_or_default();
+        let mut size = 0;
+        for j in 0..m {
+            let values = data.values[sub.cols[j]];
+            if n > 32 && values <= 2 * n + 64 {
+                counted.push((j, size));
+                size += values + 1;
+            }
+        }
+        let mut start = pool.u32s();
+        start.resize(size, 0);
+        for row in sub.codes.chunks_exact(m) {
+            for &(j, at) in &counted {
+                if row[j] != NONE {
+                    start[at + row[j] as usize + 1] += 1;
+                }
+            }
+        }
+        let mut next = counted.iter().peekable();
+        for j in 0..m {
+            let mut sorted = pool.u32s();
+            if let Some(&(_, at)) = next.next_if(|&&(c, _)| c == j) {
+                // The counts turned into where each code's rows start.
+                let values = data.values[sub.cols[j]];
+                let counts = &mut start[at..at + values + 1];
+                for v in 0..values {
+                    counts[v + 1] += counts[v];
+                }
+                sorted.resize(counts[values] as usize, 0);
+            } else {
+                sorted.extend((0..n as u32).filter(|&r| sub.code(r as usize, j) != NONE));
+                sorted.sort_unstable_by_key(|&r| sub.code(r as usize, j));
+            }
+            columns.push(Column { j, sorted, blanks: 0 });
+        }
+        for (r, row) in sub.codes.chunks_exact(m).enumerate() {
+            for &(j, at) in &counted {
+                if row[j] != NONE {
+                    let place = &mut start[at + row[j] as usize];
+                    columns[first + j].sorted[*place as usize] = r as u32;
+                    *place += 1;
+                }
+            }
+        }
+        if data.wildcard {
+            for col in &mut columns[first..] {
+                col.blanks = col.sorted.partition_point(|&r| is_blank(sub.code(r as usize, col.j)));
+            }
+        }
+        pool.put(start);
+        counted.clear();
+        pool.places.push(counted);
     }
 }
 
@@ -684,7 +718,7 @@ fn search(data: &Data, sub: &Sub, k: usize, out: &mut Vec<(u32, u64)>, pool: &mu
         return;
     }
     let mut columns = pool.columns.pop().unwrap_or_default();
-    columns.extend((0..sub.cols.len()).map(|j| Column::new(data, sub, j, pool)));
+    Column::all(data, sub, &mut columns, pool);
     let mut items = pool.items.pop().unwrap_or_default();
     let from = out.len();
     scan(sub, &columns, k, out, &mut items);
@@ -768,7 +802,8 @@ impl Data {
         let q = table.q();
         let wildcard = table.policy() == MissingPolicy::Wildcard;
         let blank_item = blank_in_msu && !wildcard;
-        let codes: Vec<u32> = (0..table.len()).flat_map(|i| (0..q).map(move |a| (i, a))).map(|(i, a)| table.code_at(i, a)).collect();
+        let mut codes = vec![0u32; table.len() * q];
+        crate::par::fill(&mut codes, |x| table.code_at(x / q, x % q));
         let weight: Vec<u32> = (0..table.len()).map(|i| table.count(i) as u32).collect();
         let values: Vec<usize> = (0..q).map(|c| table.dict(c).len()).collect();
         let offset = values.iter().scan(0, |at, &n| Some(std::mem::replace(at, *at + n))).collect();
@@ -805,7 +840,8 @@ fn find_msus_with(table: &ClassTable, max: usize, blank_in_msu: bool, small_rows
     if !top.weight.contains(&1) {
         return Found::none(table.len());
     }
-    let columns = crate::par::map((0..top.cols.len()).collect(), |j| Column::new(&data, &top, j, &mut Pool::default()));
+    let mut columns = Vec::new();
+    Column::all(&data, &top, &mut columns, &mut pool);
     let (mut ones, mut items) = (Vec::new(), Vec::new());
     scan(&top, &columns, max, &mut ones, &mut items);
     let ranks = rank(&data, &top, &columns, &mut items, &mut pool);

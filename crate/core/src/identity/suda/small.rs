@@ -45,12 +45,6 @@ impl<const W: usize> Rows<W> {
         self.0.iter().all(|&w| w == 0)
     }
 
-    /// Whether every row of `self` is in `other`.
-    #[inline]
-    fn within(self, other: Rows<W>) -> bool {
-        (0..W).all(|w| self.0[w] & !other.0[w] == 0)
-    }
-
     #[inline]
     fn count(self) -> u64 {
         self.0.iter().map(|w| w.count_ones() as u64).sum()
@@ -83,6 +77,8 @@ struct Few<const W: usize> {
     all: Rows<W>,
     /// The rows of weight 1.
     ones: Rows<W>,
+    /// The other rows.
+    heavy: Rows<W>,
 }
 
 /// An item of a small subtable: the rows holding it, its column (of the data), its rank in
@@ -144,13 +140,15 @@ where
         rows: impl Iterator<Item = u32> + Clone,
         pool: &mut Pool,
     ) -> (Few<W>, Vec<Bits<W>>) {
-        let mut few = Few { id: pool.u32s(), weight: pool.u32s(), all: Rows::EMPTY, ones: Rows::EMPTY };
+        let mut few = Few { id: pool.u32s(), weight: pool.u32s(), all: Rows::EMPTY, ones: Rows::EMPTY, heavy: Rows::EMPTY };
         for (b, r) in rows.clone().enumerate() {
             few.id.push(sub.id[r as usize]);
             few.weight.push(sub.weight[r as usize]);
             few.all.insert(b);
             if sub.weight[r as usize] == 1 {
                 few.ones.insert(b);
+            } else {
+                few.heavy.insert(b);
             }
         }
         let mut items = Bits::take(pool);
@@ -186,10 +184,12 @@ where
         pool.put(self.weight);
     }
 
-    /// The number of records of the rows `rows`.
+    /// The number of records of the rows `rows`: one per row, and the rest of each row of weight
+    /// above 1.
     #[inline]
     fn support(&self, rows: Rows<W>) -> u64 {
-        if rows.within(self.ones) { rows.count() } else { rows.iter().map(|b| self.weight[b] as u64).sum() }
+        let heavy = rows.and(self.heavy);
+        rows.count() + if heavy.is_empty() { 0 } else { heavy.iter().map(|b| self.weight[b] as u64 - 1).sum() }
     }
 }
 
@@ -201,16 +201,15 @@ fn small<const W: usize>(few: &Few<W>, rows: Rows<W>, items: &[Bits<W>], k: usiz
 where
     Bits<W>: Pooled,
 {
-    // Rows alike are not merged, so a row of weight 1 may have a twin: this only prunes less.
-    if rows.and(few.ones).is_empty() {
-        return;
-    }
     let total = few.support(rows);
     let from = out.len();
     let mut ranked = Bits::take(pool);
     for it in items {
         let held = it.rows.and(rows);
-        if held.is_empty() {
+        // An MSU's items are held by its record, a row of weight 1: an item held by none is in
+        // no MSU here or below (rows alike are not merged, so such a row may have a twin: this
+        // only prunes less).
+        if held.and(few.ones).is_empty() {
             continue;
         }
         let support = few.support(held);
@@ -220,7 +219,8 @@ where
             ranked.push(Bits { rows: held, support, ..*it });
         }
     }
-    if !ranked.is_empty() {
+    // The highest-ranked item's subtable holds no item: with one item ranked, nothing more.
+    if ranked.len() >= 2 {
         // SUDA2's order in this subtable (ties by the rank above: a fixed order), then the
         // items from the highest rank down; each row's MSUs found so far are chained (`last`,
         // `link`) for the special-row test (see [`super::Known`]).
@@ -233,7 +233,7 @@ where
             last[b as usize] = n as u32;
         }
         let mut below = pool.pairs();
-        for n in (0..ranked.len()).rev() {
+        for n in (0..ranked.len() - 1).rev() {
             let it = ranked[n];
             let limit = (k - 1).min(it.support as usize - 1);
             below.clear();
