@@ -410,16 +410,16 @@ struct Column {
 
 impl Column {
     /// The columns of `sub` in order, each its rows holding an item or a blank sorted by code,
-    /// added to `columns`. A column of few values for the rows is sorted by counting, all such
+    /// into `columns` (empty). A column of few values for the rows is sorted by counting, all such
     /// columns at once: their cells counted in one pass over the rows and placed in a second,
     /// each row's cells read side by side. The others (few rows for their values) are sorted
     /// in place.
     fn all(data: &Data, sub: &Sub, columns: &mut Vec<Column>, pool: &mut Pool) {
+        debug_assert!(columns.is_empty());
         let (m, n) = (sub.cols.len(), sub.len());
         if m == 0 {
             return;
         }
-        let first = columns.len();
         // Per column counted, its place in a row and where its counts start in `start`.
         let mut counted = pool.places.pop().unwrap_or_default();
         let mut size = 0;
@@ -460,13 +460,13 @@ impl Column {
             for &(j, at) in &counted {
                 if row[j] != NONE {
                     let place = &mut start[at + row[j] as usize];
-                    columns[first + j].sorted[*place as usize] = r as u32;
+                    columns[j].sorted[*place as usize] = r as u32;
                     *place += 1;
                 }
             }
         }
         if data.wildcard {
-            for col in &mut columns[first..] {
+            for col in columns.iter_mut() {
                 col.blanks = col.sorted.partition_point(|&r| is_blank(sub.code(r as usize, col.j)));
             }
         }

@@ -45,6 +45,12 @@ impl<const W: usize> Rows<W> {
         self.0.iter().all(|&w| w == 0)
     }
 
+    /// The rows of `self` not in `other`.
+    #[inline]
+    fn without(self, other: Rows<W>) -> Rows<W> {
+        Rows(std::array::from_fn(|w| self.0[w] & !other.0[w]))
+    }
+
     #[inline]
     fn count(self) -> u64 {
         self.0.iter().map(|w| w.count_ones() as u64).sum()
@@ -77,8 +83,6 @@ struct Few<const W: usize> {
     all: Rows<W>,
     /// The rows of weight 1.
     ones: Rows<W>,
-    /// The other rows.
-    heavy: Rows<W>,
 }
 
 /// An item of a small subtable: the rows holding it, its column (of the data), its rank in
@@ -140,15 +144,13 @@ where
         rows: impl Iterator<Item = u32> + Clone,
         pool: &mut Pool,
     ) -> (Few<W>, Vec<Bits<W>>) {
-        let mut few = Few { id: pool.u32s(), weight: pool.u32s(), all: Rows::EMPTY, ones: Rows::EMPTY, heavy: Rows::EMPTY };
+        let mut few = Few { id: pool.u32s(), weight: pool.u32s(), all: Rows::EMPTY, ones: Rows::EMPTY };
         for (b, r) in rows.clone().enumerate() {
             few.id.push(sub.id[r as usize]);
             few.weight.push(sub.weight[r as usize]);
             few.all.insert(b);
             if sub.weight[r as usize] == 1 {
                 few.ones.insert(b);
-            } else {
-                few.heavy.insert(b);
             }
         }
         let mut items = Bits::take(pool);
@@ -188,7 +190,7 @@ where
     /// above 1.
     #[inline]
     fn support(&self, rows: Rows<W>) -> u64 {
-        let heavy = rows.and(self.heavy);
+        let heavy = rows.without(self.ones);
         rows.count() + if heavy.is_empty() { 0 } else { heavy.iter().map(|b| self.weight[b] as u64 - 1).sum() }
     }
 }
