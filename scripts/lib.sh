@@ -51,14 +51,20 @@ ensure_chromium() {
 
 build_wasm() {
   step "building the wasm core"
-  cargo build --profile wasm --target wasm32-unknown-unknown -p pseudolens-wasm
-  wasm-bindgen --target web --out-dir web/pkg target/wasm32-unknown-unknown/wasm/pseudolens_wasm.wasm
-  # wasm-opt (npm binaryen) strips the names and producers sections (1.78 -> 1.65 MB). No -O
-  # passes: measured in V8 on 1M rows, -O3 made the audit 25-50 % slower than LLVM's own
-  # opt-level 3 + LTO output (docs/decisions/wasm/wasm-opt-strips-only.md).
-  npx --no-install wasm-opt --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-mutable-globals --enable-multivalue --enable-reference-types --strip-debug --strip-producers \
-    web/pkg/pseudolens_wasm_bg.wasm -o web/pkg/pseudolens_wasm_bg.wasm
+  # Two modules from one crate (issue 40): the engine the page loads first, and the Parquet and
+  # Excel readers it fetches when such a file is chosen. Each build writes the same file, so
+  # each is bound right after it.
+  local module
+  for module in engine:pseudolens_wasm readers:pseudolens_readers; do
+    cargo build --profile wasm --target wasm32-unknown-unknown -p pseudolens-wasm --no-default-features --features "${module%%:*}"
+    wasm-bindgen --target web --out-dir web/pkg --out-name "${module#*:}" target/wasm32-unknown-unknown/wasm/pseudolens_wasm.wasm
+    # wasm-opt (npm binaryen) strips the names and producers sections (1.78 -> 1.65 MB). No -O
+    # passes: measured in V8 on 1M rows, -O3 made the audit 25-50 % slower than LLVM's own
+    # opt-level 3 + LTO output (docs/decisions/wasm/wasm-opt-strips-only.md).
+    npx --no-install wasm-opt --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+      --enable-mutable-globals --enable-multivalue --enable-reference-types --strip-debug --strip-producers \
+      "web/pkg/${module#*:}_bg.wasm" -o "web/pkg/${module#*:}_bg.wasm"
+  done
 }
 
 # The tests do not write it: `cargo test` fails when the checked-in file is stale.

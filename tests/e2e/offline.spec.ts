@@ -4,7 +4,7 @@
 // blocks service workers for every other spec; these allow them.
 
 import { expect, test } from '@playwright/test';
-import { cancelWhileReading, largeCsv, openApp, runSample } from './helpers.ts';
+import { cancelWhileReading, fixture, largeCsv, openApp, runSample } from './helpers.ts';
 
 test.use({ serviceWorkers: 'allow' });
 
@@ -35,6 +35,9 @@ test('loaded once, the page reloads offline, audits the sample and cancels with 
   await page.reload();
   await expect(page.locator('html[data-engine="ready"]')).toBeAttached();
   await runSample(page);
+  // The Parquet and Excel readers, fetched only when such a file is chosen, come from the cache.
+  await page.locator('#file-input').setInputFiles(fixture('formats.parquet'));
+  await expect(page.locator('#profile-panel p.lead')).toContainText('50 rows, 6 columns, read from a Parquet file');
 
   // Cancel twice: the standby takes over, and the next standby comes from the cache.
   await expect(page.locator('html[data-standby="ready"]')).toBeAttached();
@@ -59,7 +62,7 @@ test("a new deployment's service worker deletes the old caches, and only its own
   const ours = names.filter((n) => n.startsWith('pseudolens-'));
   expect(ours).toHaveLength(1);
   expect(ours[0]).not.toBe('pseudolens-0ld0ld0ld0ld0ld0');
-  // The cache holds the page itself and the engine.
+  // The cache holds the page itself, the engine and the Parquet and Excel readers.
   const kept = await page.evaluate(
     (name) =>
       caches
@@ -69,6 +72,7 @@ test("a new deployment's service worker deletes the old caches, and only its own
     ours[0]!,
   );
   expect(kept).toContain('/');
-  expect(kept.some((p) => p.endsWith('.wasm'))).toBe(true);
+  expect(kept.filter((p) => /\/pseudolens_wasm_bg-[\w-]+\.wasm$/.test(p))).toHaveLength(1);
+  expect(kept.filter((p) => /\/pseudolens_readers_bg-[\w-]+\.wasm$/.test(p))).toHaveLength(1);
   expect(kept.filter((p) => /worker-[\w-]+\.js$/.test(p))).toHaveLength(2);
 });

@@ -53,6 +53,8 @@ test('the sample audit runs offline with no request and no CSP violation', async
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(headers[name.toLowerCase()]).toBe(value);
 
   await expect(page.locator('html[data-engine="ready"]')).toBeAttached();
+  // The standby worker loads its engine once the page's has warmed up: part of the page's load.
+  await expect(page.locator('html[data-standby="ready"]')).toBeAttached();
   await page.waitForLoadState('networkidle');
   loaded = true;
   await context.setOffline(true);

@@ -6,11 +6,9 @@
 //!   [`pseudolens_core::ingest::typed`]); what Parquet files and data frames hand over.
 //! - [`parquet`]: a Parquet file through a byte-range interface (its footer is at its end).
 //! - [`xlsx`]: the first sheet of an Excel workbook, or a chosen one.
-//! - [`detect`]: which format a file is, from its first bytes and its name.
 //! - [`contain`]: a panic inside a third-party reader becomes a clear error.
 
 pub mod arrow;
 pub mod contain;
-pub mod detect;
 pub mod parquet;
 pub mod xlsx;

@@ -48,7 +48,7 @@ impl ReadProgress for () {
 pub fn format_of(path: &Path) -> Result<Format, Failure> {
     let mut start = Vec::with_capacity(8);
     File::open(path).and_then(|f| f.take(8).read_to_end(&mut start)).map_err(io_err(path))?;
-    Ok(pseudolens_formats::detect::format_of(&start, &path.to_string_lossy())?)
+    Ok(pseudolens_core::Format::of(&start, &path.to_string_lossy())?)
 }
 
 /// Streams the file at `path` in [`CHUNK`]-sized pieces into `push`, counting them in

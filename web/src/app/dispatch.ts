@@ -113,6 +113,10 @@ export function onWorkerMessage(message: Response): void {
       engine.version = message.version;
       engineLine.textContent = `Audit engine ${message.version} loaded in this page.`;
       break;
+    case 'warmed':
+      // The engine has run its warm-up (the worker client starts the standby then).
+      document.documentElement.dataset.warm = 'done';
+      break;
     case 'engine_failed': {
       document.documentElement.dataset.engine = 'failed';
       const { detail } = describeError(message.error, 'The engine');

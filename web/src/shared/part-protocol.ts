@@ -35,14 +35,27 @@ export type PartRequest =
   /** A channel from a reader to the hasher (each end sent once, when the pool starts): the
    * reader sends its chunks on it (`side` 'reader'), the hasher listens (`side` 'hasher'). */
   | { type: 'port'; id: number; port: MessagePort; side: 'reader' | 'hasher' }
-  /** A whole Parquet or Excel file (its directory is at its end) read into a table. */
-  | { type: 'cells'; id: number; blob: Blob; config: AuditConfig; format: CellsFormat; sheet: string | null }
+  /** A whole Parquet or Excel file (its directory is at its end) read into a table. The
+   * requests that read Parquet or Excel carry the readers' module (`readers`), compiled by the
+   * audit worker once such a file is chosen; the reader instantiates it at the first. */
+  | { type: 'cells'; id: number; readers: WebAssembly.Module; blob: Blob; config: AuditConfig; format: CellsFormat; sheet: string | null }
   /** A Parquet file's footer and where its row groups lie (read here, not in the audit
    * worker: a panic of the Parquet reader then stops this reader only). */
-  | { type: 'groups'; id: number; blob: Blob }
+  | { type: 'groups'; id: number; readers: WebAssembly.Module; blob: Blob }
   /** Row groups `first .. first + count` of a Parquet file, from its footer and the bytes
    * [start, end) that hold those groups. */
-  | { type: 'parquet'; id: number; blob: Blob; config: AuditConfig; footer: Uint8Array; start: number; end: number; first: number; count: number }
+  | {
+      type: 'parquet';
+      id: number;
+      readers: WebAssembly.Module;
+      blob: Blob;
+      config: AuditConfig;
+      footer: Uint8Array;
+      start: number;
+      end: number;
+      first: number;
+      count: number;
+    }
   /** The statistics of every subset of an audit's attribution lattice (`PendingAudit.lattice`). */
   | { type: 'lattice'; id: number; lattice: Uint8Array };
 

@@ -64,6 +64,11 @@ export type Request =
   /** The page has drawn the profile of run `id`: the work put off so as not to slow that
    * drawing starts (the hash of a file read in parts, the first audit's memory). No answer. */
   | { type: 'shown'; id: number }
+  /** To the current worker once its engine is ready (a standby only once it becomes current):
+   * warm the engine up with audits of a generated table, one step at a time while no request
+   * is being served, so that the first audit of a file runs optimized code. Answered by
+   * `warmed`. No id of a run. */
+  | { type: 'warm'; id: number }
   /** The ladder proposed for each of `quasi_identifiers` from its values (the kept table;
    * `source` read again when the worker holds none). */
   | { type: 'propose_ladders'; id: number; source: Source; config: AuditConfig; quasi_identifiers: string[] }
@@ -84,6 +89,7 @@ export type ShareableRequest = Extract<Request, { type: 'shareable' }>;
 export type HeaderRequest = Extract<Request, { type: 'header' }>;
 export type RecomputeRequest = Extract<Request, { type: 'recompute' }>;
 export type ShownRequest = Extract<Request, { type: 'shown' }>;
+export type WarmRequest = Extract<Request, { type: 'warm' }>;
 /** The requests of protect, answered beside the runs (worker/protect.ts). */
 export type ProtectRequest = Extract<Request, { type: 'propose_ladders' | 'protect' | 'protect_node' | 'protect_release' | 'ladder_csv' }>;
 
@@ -138,6 +144,9 @@ export type Response =
   /** Sent once per worker when the wasm module is loaded (or failed to load). */
   | { type: 'ready'; version: string }
   | { type: 'engine_failed'; error: WireError }
+  /** The warm-up has ended: every step run, or cut short by an audit of the user's own file. The
+   * worker client then starts the standby, so that the two never share the cores before. */
+  | { type: 'warmed'; id: number }
   | { type: 'progress'; id: number; progress: Progress }
   | { type: 'audit_progress'; id: number; progress: AuditProgress }
   | { type: 'result'; id: number; pass: 'profile'; report: Report; read: TableRead }

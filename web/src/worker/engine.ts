@@ -4,6 +4,7 @@
 
 import init from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
+import { compiledFrom } from './compile';
 import { ReaderPool, readerCount } from './parallel-read';
 import { forwardViolation } from './scope';
 
@@ -13,13 +14,7 @@ import { forwardViolation } from './scope';
  * warm-up made hot here were optimized again in the readers, during the first read and
  * audit, on the cores those needed (docs/decisions/wasm/one-compiled-engine.md).
  */
-const engine: Promise<WebAssembly.Module> = fetch(wasmUrl).then((response) => {
-  if (!response.ok) throw new Error(`The engine could not be loaded (${response.status} ${response.statusText}).`);
-  // Compiled as it downloads where the server names the type, as wasm-bindgen's loader does.
-  return response.headers.get('Content-Type')?.startsWith('application/wasm')
-    ? WebAssembly.compileStreaming(response)
-    : response.arrayBuffer().then((bytes) => WebAssembly.compile(bytes));
-});
+const engine: Promise<WebAssembly.Module> = compiledFrom(wasmUrl, 'The engine');
 
 let ready: Promise<unknown> | null = null;
 export function loadWasm(): Promise<unknown> {

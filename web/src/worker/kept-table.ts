@@ -2,12 +2,14 @@
 // Parquet or Excel file whole) into a table kept in this worker, which the profile, the audit,
 // every recompute, the drill-down and the per-record values read instead of the file.
 
-import { KeptTable, read_cells, sheet_names, type Audited } from '../../pkg/pseudolens_wasm.js';
+import { read_cells, sheet_names } from '../../pkg/pseudolens_readers.js';
+import { KeptTable, type Audited } from '../../pkg/pseudolens_wasm.js';
 import type { CellsFormat } from '../shared/part-protocol';
 import type { ClassValues, Extracted, Response } from '../shared/protocol';
 import { toWireError, type AuditConfig, type WireError } from '../shared/report';
 import { poolReady, readers } from './engine';
 import { progressPoster } from './progress';
+import { loadReaders } from './readers';
 import { released } from './released';
 import { post } from './scope';
 
@@ -53,6 +55,7 @@ export async function cellsTable(id: number, blob: Blob, config: AuditConfig, fo
   let table = inParts?.table ?? null;
   if (!table && pool) table = await pool.readCells(blob, config, format, released.sheet);
   if (!table) {
+    await loadReaders();
     const bytes = new Uint8Array(await blob.arrayBuffer());
     try {
       table = KeptTable.from_bytes(read_cells(config, bytes, format, released.sheet));
@@ -63,7 +66,10 @@ export async function cellsTable(id: number, blob: Blob, config: AuditConfig, fo
   }
   progress(blob.size, null, true);
   // The workbook read without a panic: listing its sheets here cannot stop this worker.
-  if (format === 'xlsx') released.sheets = sheet_names(new Uint8Array(await blob.arrayBuffer()));
+  if (format === 'xlsx') {
+    await loadReaders();
+    released.sheets = sheet_names(new Uint8Array(await blob.arrayBuffer()));
+  }
   return { table, parts: inParts?.parts ?? 1 };
 }
 

@@ -11,6 +11,7 @@ import { HEAD_BYTES, headOf } from './file-chunks';
 import { hashedInOnePiece, type CellsFormat, type PartRequest, type PartResponse, type Span } from '../shared/part-protocol';
 import type { CspViolation } from '../shared/protocol';
 import { toWireError, type AuditConfig, type WireError } from '../shared/report';
+import { readersModule } from './readers';
 import { spawnWorker } from './spawn';
 import readerWorkerUrl from './part-worker.ts?worker&url';
 
@@ -199,7 +200,8 @@ export class ReaderPool {
   async readCells(blob: Blob, config: AuditConfig, format: CellsFormat, sheet: string | null): Promise<KeptTable | null> {
     const reader = this.readers.find((r) => !r.stopped);
     if (!reader) return null;
-    const answer = await this.ask(reader, { type: 'cells', blob, config, format, sheet }, () => undefined);
+    const readers = await readersModule();
+    const answer = await this.ask(reader, { type: 'cells', readers, blob, config, format, sheet }, () => undefined);
     if (!answer.ok) throw answer.error;
     if (!('table' in answer)) return null;
     return KeptTable.from_bytes(new Uint8Array(answer.table));
@@ -216,7 +218,8 @@ export class ReaderPool {
   async readParquet(blob: Blob, config: AuditConfig): Promise<{ table: KeptTable; parts: number } | null> {
     const readers = this.readers.filter((r) => !r.stopped);
     if (readers.length < 2) return null;
-    const plan = await this.ask(readers[0]!, { type: 'groups', blob }, () => undefined);
+    const module = await readersModule();
+    const plan = await this.ask(readers[0]!, { type: 'groups', readers: module, blob }, () => undefined);
     if (!plan.ok) throw plan.error;
     if (!('groups' in plan)) return null;
     const { footer, groups } = plan;
@@ -225,7 +228,7 @@ export class ReaderPool {
     const hash = this.ask(this.hasher, { type: 'hash', blob, gather: null }, () => undefined);
     const parts = runs.map(([first, count], i) => {
       const [start, end] = [groups[3 * first + 1]!, groups[3 * (first + count - 1) + 2]!];
-      return this.ask(readers[i]!, { type: 'parquet', blob, config, footer, start, end, first, count }, () => undefined);
+      return this.ask(readers[i]!, { type: 'parquet', readers: module, blob, config, footer, start, end, first, count }, () => undefined);
     });
     let kept: KeptTable | null = null;
     try {

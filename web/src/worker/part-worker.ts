@@ -8,17 +8,11 @@
 // audit of the kept table it computes the audit's attribution lattice (`attribution_stats`). It
 // keeps nothing between requests but, in the hasher, the files being put together. A panic of a
 // third-party reader aborts its WebAssembly instance (a `WebAssembly.RuntimeError`): it says so
-// and closes. Its engine is the module the audit worker compiled (an `engine` request first).
+// and closes. Its engine is the module the audit worker compiled (an `engine` request first);
+// the Parquet and Excel readers are a module of their own, sent with the requests that need it.
 
-import init, {
-  Hasher,
-  TableReader,
-  attribution_stats,
-  parquet_footer_len,
-  parquet_groups,
-  read_cells,
-  read_parquet_groups,
-} from '../../pkg/pseudolens_wasm.js';
+import initReaders, { parquet_footer_len, parquet_groups, read_cells, read_parquet_groups } from '../../pkg/pseudolens_readers.js';
+import init, { Hasher, TableReader, attribution_stats } from '../../pkg/pseudolens_wasm.js';
 import { hashedInOnePiece, type PartRequest, type PartResponse, type ChunkCopy } from '../shared/part-protocol';
 import { PROGRESS_INTERVAL_MS } from '../shared/protocol';
 import { chunksFrom } from './file-chunks';
@@ -90,6 +84,14 @@ function hex(digest: ArrayBuffer): string {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** The Parquet and Excel readers, instantiated from the module the first request that reads
+ * such a file carries (compiled by the audit worker). */
+let readers: Promise<unknown> | null = null;
+function withReaders(module: WebAssembly.Module): Promise<unknown> {
+  readers ??= initReaders({ module_or_path: module });
+  return readers;
+}
+
 function serve(request: Exclude<PartRequest, { type: 'engine' | 'port' | 'forget' }>): Promise<void> {
   const { id } = request;
   switch (request.type) {
@@ -120,16 +122,15 @@ function serve(request: Exclude<PartRequest, { type: 'engine' | 'port' | 'forget
         .finally(() => reader.free());
     }
     case 'cells':
-      return request.blob.arrayBuffer().then((buffer) => {
+      return Promise.all([request.blob.arrayBuffer(), withReaders(request.readers)]).then(([buffer]) => {
         const table = read_cells(request.config, new Uint8Array(buffer), request.format, request.sheet).buffer as ArrayBuffer;
         scope.postMessage({ type: 'part', id, table }, [table]);
       });
     case 'groups': {
       const { blob } = request;
       const tailAt = Math.max(0, blob.size - PARQUET_TAIL_BYTES);
-      return blob
-        .slice(tailAt)
-        .arrayBuffer()
+      return withReaders(request.readers)
+        .then(() => blob.slice(tailAt).arrayBuffer())
         .then((tail) => blob.slice(Math.max(0, tailAt - parquet_footer_len(new Uint8Array(tail)))).arrayBuffer())
         .then((buffer) => {
           const footer = new Uint8Array(buffer);
@@ -138,14 +139,11 @@ function serve(request: Exclude<PartRequest, { type: 'engine' | 'port' | 'forget
     }
     case 'parquet': {
       const { blob, start, end } = request;
-      return blob
-        .slice(start, end)
-        .arrayBuffer()
-        .then((body) => {
-          const table = read_parquet_groups(request.config, blob.size, request.footer, start, new Uint8Array(body), request.first, request.count)
-            .buffer as ArrayBuffer;
-          scope.postMessage({ type: 'part', id, table }, [table]);
-        });
+      return Promise.all([blob.slice(start, end).arrayBuffer(), withReaders(request.readers)]).then(([body]) => {
+        const table = read_parquet_groups(request.config, blob.size, request.footer, start, new Uint8Array(body), request.first, request.count)
+          .buffer as ArrayBuffer;
+        scope.postMessage({ type: 'part', id, table }, [table]);
+      });
     }
     case 'lattice': {
       const stats = attribution_stats(request.lattice);

@@ -3,11 +3,14 @@
 // current. A recompute (a change of settings after the first audit) never terminates the
 // worker, which keeps the table: only its latest answer is passed on.
 //
-// A standby worker is started beside the current one and loads its engine (script, wasm and
-// reader workers) while the page can still fetch them: a cancel swaps it in, so a cancel needs
-// no fetch, offline included; a new standby is then started (from the service worker's cache
-// when the page is installed, else again once the browser is back online). A worker that
-// cannot start fails the run given to it with a message, so the page never waits on it.
+// The current worker is asked to warm its engine up once it is ready; a standby worker is
+// started beside it once that warm-up has ended (so that the two do not share the cores while
+// the page first loads and reads a first file; issue 40), and loads its engine
+// (script, wasm and reader workers) while the page can still fetch them: a cancel swaps it in,
+// so a cancel needs no fetch, offline included; a new standby is then started (from the
+// service worker's cache when the page is installed, else again once the browser is back
+// online). A worker that cannot start fails the run given to it with a message, so the page
+// never waits on it.
 
 import type { Candidate, ChoiceParams } from '../shared/balance-data';
 import type { AuditProgress, ClassValues, ProtectRequest, Request, Response, Source } from '../shared/protocol';
@@ -22,13 +25,16 @@ export type StandbyState = 'ready' | 'failed';
 interface Engine {
   worker: Worker;
   state: 'starting' | 'ready' | 'failed';
+  /** Its warm-up has ended (asked for once it is the current worker and ready). */
+  warmed: boolean;
 }
 
 export class WorkerClient {
   /** The worker runs are posted to. */
   private current: Engine;
-  /** The worker that replaces it on cancel, started beside it. */
-  private standby: Engine;
+  /** The worker that replaces it on cancel, started beside it once its engine is warmed up or
+   * failed (null until then). */
+  private standby: Engine | null = null;
   private nextId = 1;
   private currentId = 0;
   /** The latest recompute: the answer of any other is dropped. */
@@ -49,10 +55,9 @@ export class WorkerClient {
     private readonly onStandby: (state: StandbyState) => void = () => undefined,
   ) {
     this.current = this.spawn();
-    this.standby = this.spawn();
     // A standby that could not start offline is started again once the network is back.
     window.addEventListener('online', () => {
-      if (this.standby.state !== 'failed') return;
+      if (this.standby?.state !== 'failed') return;
       this.standby.worker.terminate();
       this.standby = this.spawn();
     });
@@ -179,7 +184,8 @@ export class WorkerClient {
 
   /**
    * Replaces the worker (also after an internal error, whose wasm state may be unusable) by
-   * the standby, unless it failed, and starts the next standby.
+   * the standby, unless it failed or has not started (then by a new worker); the next standby
+   * starts once the new current worker is ready.
    */
   restart(): void {
     this.current.worker.terminate();
@@ -192,18 +198,25 @@ export class WorkerClient {
     for (const { reject } of this.shareables.values()) reject(restarted);
     this.shareables.clear();
     this.headers.clear();
-    if (this.standby.state === 'failed') {
-      this.standby.worker.terminate();
-      this.current = this.spawn();
-    } else {
+    if (this.standby && this.standby.state !== 'failed') {
       this.current = this.standby;
+      this.standby = null;
+      if (this.current.state === 'ready') this.post({ type: 'warm', id: 0 });
+    } else {
+      this.standby?.worker.terminate();
+      this.standby = null;
+      this.current = this.spawn();
     }
-    this.standby = this.spawn();
+  }
+
+  /** Starts the standby once `engine`, the current worker's, is warmed up or failed. */
+  private settled(engine: Engine): void {
+    if (engine === this.current && (engine.warmed || engine.state === 'failed') && this.standby === null) this.standby = this.spawn();
   }
 
   private spawn(): Engine {
     const worker = spawnWorker(auditWorkerUrl, 'pseudolens-audit');
-    const engine: Engine = { worker, state: 'starting' };
+    const engine: Engine = { worker, state: 'starting', warmed: false };
     worker.addEventListener('message', (e: MessageEvent<Response>) => this.receive(engine, e.data));
     worker.addEventListener('error', (e) => {
       // The script could not be fetched or run: without network and without the installed
@@ -211,6 +224,7 @@ export class WorkerClient {
       e.preventDefault();
       engine.state = 'failed';
       if (engine === this.standby) this.onStandby('failed');
+      this.settled(engine);
       const id = this.currentId;
       if (engine !== this.current || id === 0) return;
       this.route({
@@ -228,6 +242,12 @@ export class WorkerClient {
     if (message.type === 'ready' || message.type === 'engine_failed') {
       engine.state = message.type === 'ready' ? 'ready' : 'failed';
       if (engine === this.standby) this.onStandby(engine.state);
+      if (engine === this.current && engine.state === 'ready') this.post({ type: 'warm', id: 0 });
+      this.settled(engine);
+    }
+    if (message.type === 'warmed') {
+      engine.warmed = true;
+      this.settled(engine);
     }
     if (message.type === 'csp_violation' || engine === this.current) this.route(message);
   }
@@ -237,7 +257,7 @@ export class WorkerClient {
       if (message.id === this.profileId) this.onMessage(message);
       return;
     }
-    if (message.type === 'csp_violation' || message.type === 'ready' || message.type === 'engine_failed') {
+    if (message.type === 'csp_violation' || message.type === 'ready' || message.type === 'engine_failed' || message.type === 'warmed') {
       this.onMessage(message);
       return;
     }

@@ -16,7 +16,7 @@
 // audit of that table. A panic of the third-party reader stops that reader worker only; the
 // page shows its message.
 
-import { version, warm_up } from '../../pkg/pseudolens_wasm.js';
+import { WarmUp, version } from '../../pkg/pseudolens_wasm.js';
 import {
   assertNever,
   type ChooseRequest,
@@ -26,6 +26,7 @@ import {
   type Request,
   type ShareableRequest,
   type ShownRequest,
+  type WarmRequest,
   type Target,
 } from '../shared/protocol';
 import { toWireError, type Report } from '../shared/report';
@@ -43,7 +44,7 @@ import { runShareable, shareableOf } from './shareable';
 import { forgetSides } from './side-tables';
 
 async function run(
-  request: Exclude<Request, ChooseRequest | ShareableRequest | HeaderRequest | RecomputeRequest | ShownRequest | ProtectRequest>,
+  request: Exclude<Request, ChooseRequest | ShareableRequest | HeaderRequest | RecomputeRequest | ShownRequest | WarmRequest | ProtectRequest>,
 ): Promise<void> {
   const { id, config } = request;
   let target: Target = 'table';
@@ -97,11 +98,24 @@ async function run(
   }
 }
 
+/** Requests being served: the warm-up waits while there are any. */
+let serving = 0;
+function served(work: Promise<unknown>): void {
+  serving += 1;
+  const done = () => {
+    serving -= 1;
+  };
+  work.then(done, done);
+}
+
 onRequest((request) => {
-  if (request.type === 'choose') void runChoose(request);
+  if (request.type === 'choose') served(runChoose(request));
   else if (request.type === 'shareable') runShareable(request);
-  else if (request.type === 'header') void runHeader(request);
-  else if (request.type === 'recompute') void recompute(request);
+  else if (request.type === 'header') served(runHeader(request));
+  else if (request.type === 'recompute') {
+    auditedFile = true;
+    served(recompute(request));
+  } else if (request.type === 'warm') warmUp(null);
   else if (
     request.type === 'propose_ladders' ||
     request.type === 'protect' ||
@@ -109,19 +123,59 @@ onRequest((request) => {
     request.type === 'protect_release' ||
     request.type === 'ladder_csv'
   )
-    void runProtect(request);
+    served(runProtect(request));
   else if (request.type === 'shown') {
     // The profile is on screen: the file's hash starts, and the memory of the first audit is
     // taken while the user picks the roles.
     void kept?.hashed();
     kept?.table.prepare_audit();
-  } else void run(request);
+  } else {
+    if (request.type === 'run' && request.pass === 'audit') auditedFile = true;
+    served(run(request));
+  }
 });
 
 // Load the engine and start the readers as soon as the worker starts, so the first run does
-// not wait for them and no fetch happens once the user has picked a file; the engine audits a
-// small generated table once first, so the first audit of a file runs optimized code.
-Promise.all([loadWasm().then(() => warm_up()), poolReady]).then(
+// not wait for them and no fetch happens once the user has picked a CSV (a Parquet or Excel
+// file fetches its readers, readers.ts). Once ready, the engine audits a small generated table a
+// few times when the page asks (`warm`: the current worker, never the standby), one step per
+// task while no request is being served, so that the first audit of a file runs optimized code
+// and a file chosen at once waits for none (issue 40: ready within 1 s of a cold load).
+Promise.all([loadWasm(), poolReady]).then(
   () => post({ type: 'ready', version: version() }),
   (e: unknown) => post({ type: 'engine_failed', error: toWireError(e) }),
 );
+
+/** Whether an audit of the user's own file has been asked for: it warms the engine itself. */
+let auditedFile = false;
+
+/** How long the warm-up waits before it looks again whether the worker is idle, in ms. */
+const WARM_UP_WAIT_MS = 50;
+
+/**
+ * Runs the next step of the warm-up (`warm` null: the first) when no request is being served,
+ * and schedules the one after: a file chosen at once is read and profiled without waiting for
+ * it (the steps resume while the user sets the roles).
+ */
+function warmUp(warm: WarmUp | null): void {
+  if (auditedFile) {
+    warm?.free();
+    post({ type: 'warmed', id: 0 });
+    return;
+  }
+  if (serving > 0) {
+    setTimeout(() => warmUp(warm), WARM_UP_WAIT_MS);
+    return;
+  }
+  try {
+    const steps = warm ?? new WarmUp();
+    if (steps.step()) setTimeout(() => warmUp(steps), 0);
+    else {
+      steps.free();
+      post({ type: 'warmed', id: 0 });
+    }
+  } catch (e) {
+    // The engine failed on a table it generated itself: it cannot be trusted with a file.
+    post({ type: 'engine_failed', error: toWireError(e) });
+  }
+}
