@@ -88,6 +88,16 @@ export function describeError(e: WireError, source: string, side = false, lenien
     // A panic inside a third-party reader: the worker that ran it has stopped (and restarts).
     return { title: `${source} stopped the file reader: it may be damaged or cut short.`, detail, advice };
   }
+  if (e.code === 'readers_unavailable') {
+    // The readers are fetched when the first Parquet or Excel file is chosen (issue 40).
+    return {
+      title: `${source} needs the Parquet and Excel readers, which could not be fetched.`,
+      detail,
+      advice: navigator.onLine
+        ? 'Choose the file again; if it fails again, reload the page, or save the file as CSV (a CSV needs nothing more).'
+        : 'This browser is offline and the page is not installed for offline use. Choose the file again once the connection is back, or save it as CSV (a CSV needs nothing more).',
+    };
+  }
   if (e.code === 'empty_file') {
     return {
       title: 'The file is empty.',

@@ -2,7 +2,6 @@
 // Parquet or Excel file whole) into a table kept in this worker, which the profile, the audit,
 // every recompute, the drill-down and the per-record values read instead of the file.
 
-import { read_cells, sheet_names } from '../../pkg/pseudolens_readers.js';
 import { KeptTable, type Audited } from '../../pkg/pseudolens_wasm.js';
 import type { CellsFormat } from '../shared/part-protocol';
 import type { ClassValues, Extracted, Response } from '../shared/protocol';
@@ -55,7 +54,7 @@ export async function cellsTable(id: number, blob: Blob, config: AuditConfig, fo
   let table = inParts?.table ?? null;
   if (!table && pool) table = await pool.readCells(blob, config, format, released.sheet);
   if (!table) {
-    await loadReaders();
+    const { read_cells } = await loadReaders();
     const bytes = new Uint8Array(await blob.arrayBuffer());
     try {
       table = KeptTable.from_bytes(read_cells(config, bytes, format, released.sheet));
@@ -67,7 +66,7 @@ export async function cellsTable(id: number, blob: Blob, config: AuditConfig, fo
   progress(blob.size, null, true);
   // The workbook read without a panic: listing its sheets here cannot stop this worker.
   if (format === 'xlsx') {
-    await loadReaders();
+    const { sheet_names } = await loadReaders();
     released.sheets = sheet_names(new Uint8Array(await blob.arrayBuffer()));
   }
   return { table, parts: inParts?.parts ?? 1 };

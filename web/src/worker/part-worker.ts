@@ -11,12 +11,12 @@
 // and closes. Its engine is the module the audit worker compiled (an `engine` request first);
 // the Parquet and Excel readers are a module of their own, sent with the requests that need it.
 
-import initReaders, { parquet_footer_len, parquet_groups, read_cells, read_parquet_groups } from '../../pkg/pseudolens_readers.js';
 import init, { Hasher, TableReader, attribution_stats } from '../../pkg/pseudolens_wasm.js';
 import { hashedInOnePiece, type PartRequest, type PartResponse, type ChunkCopy } from '../shared/part-protocol';
 import { PROGRESS_INTERVAL_MS } from '../shared/protocol';
 import { chunksFrom } from './file-chunks';
 import { Gathering } from './chunk-gather';
+import { loadReaders } from './readers';
 import { toWireError } from '../shared/report';
 
 /** The parts of DedicatedWorkerGlobalScope used here (the DOM lib types `self` as Window). */
@@ -84,14 +84,6 @@ function hex(digest: ArrayBuffer): string {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The Parquet and Excel readers, instantiated from the module the first request that reads
- * such a file carries (compiled by the audit worker). */
-let readers: Promise<unknown> | null = null;
-function withReaders(module: WebAssembly.Module): Promise<unknown> {
-  readers ??= initReaders({ module_or_path: module });
-  return readers;
-}
-
 function serve(request: Exclude<PartRequest, { type: 'engine' | 'port' | 'forget' }>): Promise<void> {
   const { id } = request;
   switch (request.type) {
@@ -122,24 +114,22 @@ function serve(request: Exclude<PartRequest, { type: 'engine' | 'port' | 'forget
         .finally(() => reader.free());
     }
     case 'cells':
-      return Promise.all([request.blob.arrayBuffer(), withReaders(request.readers)]).then(([buffer]) => {
+      return Promise.all([request.blob.arrayBuffer(), loadReaders(request.readers)]).then(([buffer, { read_cells }]) => {
         const table = read_cells(request.config, new Uint8Array(buffer), request.format, request.sheet).buffer as ArrayBuffer;
         scope.postMessage({ type: 'part', id, table }, [table]);
       });
     case 'groups': {
       const { blob } = request;
       const tailAt = Math.max(0, blob.size - PARQUET_TAIL_BYTES);
-      return withReaders(request.readers)
-        .then(() => blob.slice(tailAt).arrayBuffer())
-        .then((tail) => blob.slice(Math.max(0, tailAt - parquet_footer_len(new Uint8Array(tail)))).arrayBuffer())
-        .then((buffer) => {
-          const footer = new Uint8Array(buffer);
-          scope.postMessage({ type: 'groups', id, footer, groups: Array.from(parquet_groups(footer, blob.size)) }, [footer.buffer]);
-        });
+      return loadReaders(request.readers).then(async ({ parquet_footer_len, parquet_groups }) => {
+        const tail = new Uint8Array(await blob.slice(tailAt).arrayBuffer());
+        const footer = new Uint8Array(await blob.slice(Math.max(0, tailAt - parquet_footer_len(tail))).arrayBuffer());
+        scope.postMessage({ type: 'groups', id, footer, groups: Array.from(parquet_groups(footer, blob.size)) }, [footer.buffer]);
+      });
     }
     case 'parquet': {
       const { blob, start, end } = request;
-      return Promise.all([blob.slice(start, end).arrayBuffer(), withReaders(request.readers)]).then(([body]) => {
+      return Promise.all([blob.slice(start, end).arrayBuffer(), loadReaders(request.readers)]).then(([body, { read_parquet_groups }]) => {
         const table = read_parquet_groups(request.config, blob.size, request.footer, start, new Uint8Array(body), request.first, request.count)
           .buffer as ArrayBuffer;
         scope.postMessage({ type: 'part', id, table }, [table]);
