@@ -184,8 +184,8 @@ export class WorkerClient {
 
   /**
    * Replaces the worker (also after an internal error, whose wasm state may be unusable) by
-   * the standby, unless it failed or has not started (then by a new worker); the next standby
-   * starts once the new current worker is ready.
+   * the standby, unless it failed or has not started (then by a new worker), and asks it to
+   * warm up; the next standby starts once that warm-up has ended (`settled`).
    */
   restart(): void {
     this.current.worker.terminate();

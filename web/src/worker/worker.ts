@@ -158,24 +158,26 @@ const WARM_UP_WAIT_MS = 50;
  * it (the steps resume while the user sets the roles).
  */
 function warmUp(warm: WarmUp | null): void {
-  if (auditedFile) {
-    warm?.free();
-    post({ type: 'warmed', id: 0 });
-    return;
-  }
-  if (serving > 0) {
+  if (serving > 0 && !auditedFile) {
     setTimeout(() => warmUp(warm), WARM_UP_WAIT_MS);
     return;
   }
+  let steps = warm;
   try {
-    const steps = warm ?? new WarmUp();
-    if (steps.step()) setTimeout(() => warmUp(steps), 0);
-    else {
-      steps.free();
-      post({ type: 'warmed', id: 0 });
+    if (!auditedFile) {
+      steps ??= new WarmUp();
+      const next = steps;
+      if (next.step()) {
+        setTimeout(() => warmUp(next), 0);
+        return;
+      }
     }
   } catch (e) {
     // The engine failed on a table it generated itself: it cannot be trusted with a file.
+    steps?.free();
     post({ type: 'engine_failed', error: toWireError(e) });
+    return;
   }
+  steps?.free();
+  post({ type: 'warmed', id: 0 });
 }
