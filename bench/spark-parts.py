@@ -17,7 +17,7 @@ spark = local_session()
 df = spark.read.csv(path, header=True, inferSchema=False)
 for mode in ["table", "classes"]:
     start = time.time()
-    parts = pseudolens.spark.partial_tables(df, qi=qis) if mode == "table" else pseudolens.spark.class_parts(df, qi=qis, partitions=8)
+    parts = pseudolens.spark.partial_tables(df, qi=qis, needed_codes_only=True) if mode == "table" else pseudolens.spark.class_parts(df, qi=qis, partitions=8)
     print(f"{mode}: {len(parts)} parts, {sum(len(b) for _, b in parts)} bytes to the driver, {time.time() - start:.1f} s")
     start = time.time()
     report = pseudolens.spark.audit(df, qi=qis, mode=mode, partitions=8)

@@ -45,7 +45,11 @@
 # SparkSession (local[2]), on the hospital table of ROWS rows (its 5 QIs), medians of BENCH_RUNS;
 # the package is a release build (`pip install ./python`) in bench-out/venv-spark with pyspark,
 # never a test dependency; writes bench-out/spark-bench.json.
-# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect] [--synthetic] [--spark]
+# --spark-scale runs bench/spark-scale.py alone (issue 40): the class-partitioned mode on ROWS
+# rows (default 10^8) generated inside Spark, 500,000 rows a partition, local[2], its answer
+# checked against Spark's own group-by; the phases' times, the bytes to the driver and the
+# driver's memory; writes bench-out/spark-scale.json (about 10 minutes at 10^8).
+# Usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect] [--synthetic] [--spark] [--spark-scale]
 #        (ROWS default 1,000,000)
 source "$(dirname "$0")/lib.sh"
 ROWS=1000000
@@ -57,6 +61,7 @@ WILDCARD=
 PROTECT=
 SYNTHETIC=
 SPARK=
+SPARK_SCALE=
 ROWS_GIVEN=
 for arg in "$@"; do
   case $arg in
@@ -68,7 +73,8 @@ for arg in "$@"; do
     --protect) PROTECT=1 ;;
     --synthetic) SYNTHETIC=1 ;;
     --spark) SPARK=1 ;;
-    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect] [--synthetic] [--spark]" >&2; exit 2 ;;
+    --spark-scale) SPARK_SCALE=1 ;;
+    *[!0-9]* | "") echo "usage: scripts/bench.sh [ROWS] [--browser | --browser-only] [--browser-throughput] [--browser-big] [--wildcard] [--protect] [--synthetic] [--spark] [--spark-scale]" >&2; exit 2 ;;
     *) ROWS=$arg ROWS_GIVEN=1 ;;
   esac
 done
@@ -151,7 +157,8 @@ bench_protect() {
     --out bench-out --cli target/release/pseudolens --adult "$ROOT/../shared/data/adult"
 }
 
-if [ -n "$SPARK" ]; then
+# bench-out/venv-spark: pyspark, pyarrow, pandas and a release build of the package.
+spark_venv() {
   py=bench-out/venv-spark/bin/python
   mkdir -p bench-out
   [ -x "$py" ] || python3 -m venv bench-out/venv-spark
@@ -161,6 +168,18 @@ if [ -n "$SPARK" ]; then
   }
   step "building the Python package in release (pip install ./python) into bench-out/venv-spark"
   "$py" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
+}
+
+if [ -n "$SPARK_SCALE" ]; then
+  spark_venv
+  [ -n "$ROWS_GIVEN" ] || ROWS=100000000
+  step "pseudolens.spark.audit, class mode, on $ROWS rows generated inside Spark, local[2]"
+  (cd bench-out && venv-spark/bin/python ../bench/spark-scale.py --rows "$ROWS" --check --out .)
+  exit 0
+fi
+
+if [ -n "$SPARK" ]; then
+  spark_venv
   # The native bench's hospital table (bench/compare.py: its 5 QIs, then the second SA).
   ensure_table "hospital-$ROWS.csv" --schema hospital --rows "$ROWS" --seed 1 --qis age,sex,zip3,admit_date,ward,discharge
   step "pseudolens.spark.audit vs Spark's own group-by, local[2], $ROWS rows, ${BENCH_RUNS:-5} runs"

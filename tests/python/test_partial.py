@@ -50,6 +50,23 @@ def test_a_merged_table_audits_again_with_other_settings(adult, tmp_path):
     assert metrics_and_columns(fewer) == metrics_and_columns(pseudolens.audit(adult, qi=QI[:2], sensitive=["occupation"], threshold=0.05))
 
 
+def test_parts_keeping_their_roles_codes_alone_ship_less_and_audit_the_same(adult, tmp_path):
+    settings = dict(qi=QI, sensitive=["occupation"], l_threshold=2)
+    parts = [pseudolens.PartialTable(**settings).absorb(f) for f in split(adult, tmp_path, 2)]
+    full = [p.to_bytes() for p in parts]
+    lean = [p.keep_needed_codes().to_bytes() for p in parts]
+    # Four of the nine columns keep their codes.
+    assert all(len(a) < 0.8 * len(b) for a, b in zip(lean, full))
+    merged = pseudolens.PartialTable.from_bytes(lean[0], **settings).merge(pseudolens.PartialTable.from_bytes(lean[1], **settings))
+    report = merged.audit()
+    assert metrics_and_columns(report) == metrics_and_columns(pseudolens.audit(adult, **settings))
+    assert report["read"]["mode"] == "retained"
+    # Roles over a column whose codes are gone: refused, saying why.
+    with pytest.raises(pseudolens.PseudolensError) as e:
+        merged.audit(qi=QI + ["education"])
+    assert e.value.args[1] == "not_retained" and "roles need were kept" in str(e.value)
+
+
 def test_bad_bytes_and_other_headers_are_errors(adult, tmp_path):
     with pytest.raises(pseudolens.PseudolensError) as e:
         pseudolens.PartialTable.from_bytes(b"not a table", qi=QI)

@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use pseudolens_core::identity::MissingPolicy;
-use pseudolens_core::{Audit, AuditConfig, Report};
+use pseudolens_core::{Audit, AuditConfig, Part, Report, Sides, TableReader, audit_table};
 use serde_json::Value;
 
 const HEADER: &str = "a,b,c,note,s,p,w\n";
@@ -80,6 +80,36 @@ proptest! {
         prop_assert!(same(&metrics(&merged), &metrics(&whole)), "{:#?}\n{:#?}", merged.metrics, whole.metrics);
         prop_assert_eq!(&merged.columns, &whole.columns);
         prop_assert_eq!(merged.input.rows_total, whole.input.rows_total);
+    }
+
+    #[test]
+    fn parts_keeping_their_roles_codes_alone_audit_as_the_whole(rows in rows(), cut in 0usize..60, p in policy()) {
+        let (cut, config) = (cut.min(rows.len()), config(p));
+        let kept = |rows: &[Row]| {
+            let mut reader = TableReader::new(config.table_settings().unwrap());
+            reader.push(&csv(rows)).unwrap();
+            reader.finish().unwrap()
+        };
+        let whole = audit_table(&kept(&rows).table, &config, &Sides::default()).unwrap();
+        // Each part forgets the codes its settings' roles do not need, then travels as bytes.
+        let lean = |rows: &[Row]| {
+            let (mut part, needed) = (kept(rows), config.needed_columns());
+            part.table.keep_codes_of(&needed);
+            let coded: Vec<&String> = part.table.header.iter().zip(&part.table.columns).filter(|(_, c)| c.is_retained()).map(|(h, _)| h).collect();
+            assert!(coded.iter().all(|h| needed.contains(h)) && coded.len() == needed.len(), "{coded:?} against {needed:?}");
+            Part::from_bytes(&part.to_bytes()).unwrap()
+        };
+        let mut merged = lean(&rows[..cut]);
+        merged.merge(lean(&rows[cut..])).unwrap();
+        let report = audit_table(&merged.table, &config, &Sides::default()).unwrap();
+        prop_assert!(same(&metrics(&report), &metrics(&whole)), "{:#?}\n{:#?}", report.metrics, whole.metrics);
+        prop_assert_eq!(&report.columns, &whole.columns);
+        prop_assert_eq!(report.input.rows_total, whole.input.rows_total);
+        // Settings whose roles need a column whose codes are gone are refused, saying why.
+        let other = AuditConfig { quasi_identifiers: vec!["note".into()], ..config.clone() };
+        let refused = audit_table(&merged.table, &other, &Sides::default()).unwrap_err();
+        prop_assert_eq!(refused.code, "not_retained");
+        prop_assert!(refused.message.contains("only the codes of the columns its settings' roles need"), "{}", refused.message);
     }
 
     #[test]

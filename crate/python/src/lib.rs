@@ -232,6 +232,15 @@ impl PartialTable {
         self.part.as_ref().map_or_else(Vec::new, |p| p.table.header.clone())
     }
 
+    /// Forgets the codes of the columns the roles of its settings do not need: their values
+    /// and counts stay (so their profiles do), the bytes shrink, and only an audit with roles
+    /// over the needed columns can follow (`not_retained` otherwise).
+    fn keep_needed_codes(&mut self) {
+        if let Some(part) = &mut self.part {
+            part.table.keep_codes_of(&self.config.needed_columns());
+        }
+    }
+
     /// The binary form (the core's wire format of partial tables).
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let part = self.part.as_ref().ok_or_else(|| PyValueError::new_err("the partial table holds no source yet"))?;

@@ -135,6 +135,20 @@ impl Table {
         self.not_retained.get_or_insert_with(|| "the rows' codes were not kept (a class-partitioned part)".into());
     }
 
+    /// Forgets the codes of every column but those named in `needed` (a part audited with the
+    /// settings whose roles need those columns alone: smaller to ship and merge). The other
+    /// columns keep their values, counts and sketches, so their profiles are unchanged; an
+    /// audit whose roles need one of them is refused (`not_retained`, saying why).
+    pub fn keep_codes_of(&mut self, needed: &[String]) {
+        let mut forgot = false;
+        for (c, name) in self.columns.iter_mut().zip(&self.header) {
+            forgot |= !needed.contains(name) && c.codes.take().is_some();
+        }
+        if forgot {
+            self.not_retained.get_or_insert_with(|| "only the codes of the columns its settings' roles need were kept".into());
+        }
+    }
+
     /// Profiles of every column, with the normalisation `norm`.
     pub fn profiles(&self, norm: &Normaliser) -> Vec<ColumnProfile> {
         // The delimiter decides whether a comma may be a decimal separator (spec README Sec 4.2).
