@@ -73,11 +73,8 @@ def main():
     parts_s = time.perf_counter() - start
     sizes = [len(data) for _, data in parts]
     start = time.perf_counter()
-    whole = None
-    parts.reverse()
-    while parts:
-        part = pseudolens.ClassPart.from_bytes(parts.pop()[1], qi=QIS)
-        whole = part if whole is None else whole.merge(part)
+    settings = pseudolens.settings_json(QIS, None)
+    whole = pseudolens.spark.merge_parts(pseudolens.ClassPart.from_settings_json(settings, parts.pop(0)[1]), parts, settings)
     merged_bytes = len(whole.to_bytes())
     report = whole.audit()
     driver_s = time.perf_counter() - start

@@ -26,7 +26,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 
 from . import ClassPart, Columns, PartialTable, PathLike, Report, _native, settings_json
 
-__all__ = ["audit", "partial_tables", "class_parts"]
+__all__ = ["audit", "partial_tables", "class_parts", "merge_parts"]
 
 #: The column of class hashes the class-partitioned mode adds, partitions by, and drops.
 HASH_COLUMN = "__pseudolens_class"
@@ -183,21 +183,29 @@ def audit(
         # The part of no rows first: the settings are checked on the driver (an unknown
         # column, the wildcard policy) before any Spark job, and no rows still give a report.
         whole = _empty(df, text).class_part()
-        for _, data in _class_parts(df, text, partitions):
-            whole.merge(ClassPart.from_settings_json(text, data))
-        return whole.audit()
+        return merge_parts(whole, _class_parts(df, text, partitions), text).audit()
     if mode != "table":
         raise ValueError(f'mode is "table" or "classes", not {mode!r}')
-    whole_table = PartialTable.from_settings_json(text)
     # Against an original, the released columns it shares are compared row by row: every
     # column keeps its codes then.
-    parts = _parts(df, text, needed_codes_only=original is None)[::-1]
-    while parts:  # each part freed once merged
-        _, data = parts.pop()
-        whole_table.merge(PartialTable.from_settings_json(text, data))
+    parts = _parts(df, text, needed_codes_only=original is None)
+    whole_table = merge_parts(PartialTable.from_settings_json(text), parts, text)
     if not whole_table.columns:
         whole_table = _empty(df, text)
     return whole_table.audit(original=original, reference=reference)
+
+
+def merge_parts(whole: Any, parts: List[Tuple[int, bytes]], settings: str) -> Any:
+    """The driver's phase of :func:`audit`: each ``(partition, bytes)`` of ``parts`` (as
+    :func:`partial_tables` or :func:`class_parts` give them) read back as ``whole``'s kind
+    (:class:`pseudolens.PartialTable` or :class:`pseudolens.ClassPart`) with these settings
+    (the settings file's JSON object as text) and merged into ``whole``, in order, each freed
+    once merged (``parts`` is left empty); returns ``whole``."""
+    kind = type(whole)
+    parts.reverse()
+    while parts:
+        whole.merge(kind.from_settings_json(settings, parts.pop()[1]))
+    return whole
 
 
 def _empty(df: Any, settings: str) -> PartialTable:

@@ -42,9 +42,11 @@ function unavailable(e: unknown): WireError {
 /** The readers instantiated in this worker from `module` (default: compiled here). */
 export function loadReaders(module: Promise<WebAssembly.Module> | WebAssembly.Module = readersModule()): Promise<Readers> {
   if (!ready) {
-    ready = Promise.all([import('../../pkg/pseudolens_readers.js'), module]).then(([glue, compiled]) =>
-      glue.default({ module_or_path: compiled }).then(() => glue),
-    );
+    // The glue's script is fetched too: offline, it fails as the module does.
+    const script = import('../../pkg/pseudolens_readers.js').catch((e: unknown) => {
+      throw unavailable(e);
+    });
+    ready = Promise.all([script, module]).then(([glue, compiled]) => glue.default({ module_or_path: compiled }).then(() => glue));
     ready.catch(() => (ready = null));
   }
   return ready;

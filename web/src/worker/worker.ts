@@ -166,9 +166,8 @@ function warmUp(warm: WarmUp | null): void {
   try {
     if (!auditedFile) {
       steps ??= new WarmUp();
-      const next = steps;
-      if (next.step()) {
-        setTimeout(() => warmUp(next), 0);
+      if (steps.step()) {
+        setTimeout(() => warmUp(steps), 0);
         return;
       }
     }
