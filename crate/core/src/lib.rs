@@ -85,6 +85,7 @@ pub use identity::attribution::{Lattice, SubsetStats};
 pub use identity::disjoint::{ClassHasher, DisjointClasses};
 pub use identity::kmap::{KMapEstimator, KMapParams};
 pub use identity::lattice::{stats_from_bytes, stats_to_bytes};
+pub use identity::population::Bootstrap;
 pub use ingest::cells::{CellBatch, CellReader};
 pub use ingest::encoding::Encoding;
 pub use ingest::format::Format;

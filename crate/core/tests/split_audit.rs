@@ -1,11 +1,14 @@
 //! The page's audit in steps (issue 12): the attribution lattice computed from its bytes by
 //! another worker, the other metrics here, the results added after them, gives the report of
 //! the one-pass audit of the retained table, bit for bit ([`SplitAudit`]); so does the advice,
-//! whose "drop a QI" figures then come from the lattice's statistics.
+//! whose "drop a QI" figures then come from the lattice's statistics, and the population
+//! estimators' intervals, whose bootstrap's parts are computed from its bytes elsewhere
+//! (issue 40), some of them or none.
 
 use proptest::prelude::*;
 use pseudolens_core::{
-    AdviceParams, AuditConfig, Lattice, MissingPolicy, Report, SplitAudit, Table, TableReader, audit_table, bench_table, stats_from_bytes, stats_to_bytes,
+    AdviceParams, AuditConfig, Bootstrap, Lattice, MissingPolicy, Report, SplitAudit, Table, TableReader, audit_table, bench_table, stats_from_bytes,
+    stats_to_bytes,
 };
 
 fn kept(chunks: impl IntoIterator<Item = Vec<u8>>, config: &AuditConfig) -> Table {
@@ -17,15 +20,24 @@ fn kept(chunks: impl IntoIterator<Item = Vec<u8>>, config: &AuditConfig) -> Tabl
 }
 
 /// The report with the lattice sent away as bytes and its statistics back as bytes (`remote`),
-/// or computed by `complete` itself.
-fn split(table: &Table, config: &AuditConfig, remote: bool) -> (Report, bool) {
+/// or computed by `complete` itself; with the bootstrap's bytes sent away too and its parts
+/// back as bytes, every `every`-th part from the last (0: none; the others computed by
+/// `complete`), after the other metrics (as the page's audit worker gets them).
+fn split(table: &Table, config: &AuditConfig, remote: bool, every: u32) -> (Report, bool) {
     let mut audit = SplitAudit::start(table, config, &pseudolens_core::Sides::default()).unwrap();
     let stats = audit.lattice().filter(|_| remote).map(|l| {
         let piece = Lattice::from_bytes(&l.to_bytes()).unwrap();
         stats_from_bytes(&stats_to_bytes(&piece.stats())).unwrap()
     });
+    let parts: Vec<Vec<u8>> = audit.bootstrap().filter(|_| every > 0).map_or_else(Vec::new, |b| {
+        let piece = Bootstrap::from_bytes(&b.to_bytes()).unwrap();
+        (0..piece.parts()).rev().step_by(every as usize).map(|k| piece.part(k).unwrap()).collect()
+    });
     let deferred = audit.lattice().is_some();
     audit.finish_others();
+    for part in parts {
+        audit.add_replicates(&part).unwrap();
+    }
     (audit.complete(stats).unwrap(), deferred)
 }
 
@@ -68,10 +80,10 @@ fn the_audit_in_steps_is_the_one_pass_audit() {
     });
     for (config, deferred) in configs.clone().into_iter().chain(advised) {
         let one = audit_table(&table, &config, &pseudolens_core::Sides::default()).unwrap();
-        for remote in [true, false] {
-            let (steps, was_deferred) = split(&table, &config, remote);
+        for (remote, every) in [(true, 1), (true, 3), (false, 0)] {
+            let (steps, was_deferred) = split(&table, &config, remote, every);
             assert_eq!(was_deferred, deferred, "{:?}", config.quasi_identifiers);
-            assert_eq!(json(&steps), json(&one), "{:?}, remote {remote}", config.quasi_identifiers);
+            assert_eq!(json(&steps), json(&one), "{:?}, remote {remote}, every {every}", config.quasi_identifiers);
         }
     }
 }
@@ -85,6 +97,37 @@ fn statistics_of_another_audit_are_refused() {
     let mut audit = SplitAudit::start(&table, &three, &pseudolens_core::Sides::default()).unwrap();
     audit.finish_others();
     assert_eq!(audit.complete(Some(other)).unwrap_err().code, "invalid_piece");
+}
+
+#[test]
+fn the_bootstrap_is_deferred_with_intervals_and_a_partition_alone() {
+    let table = kept(bench_table(2_000, 3, 0), &AuditConfig::default());
+    let qi = names(&["age", "sex", "ward"]);
+    let start = |config: AuditConfig| SplitAudit::start(&table, &config, &pseudolens_core::Sides::default()).unwrap();
+    let audit = start(AuditConfig { quasi_identifiers: qi.clone(), ..AuditConfig::default() });
+    // The default 200 replicates in parts of 25.
+    assert_eq!(audit.bootstrap().map(Bootstrap::parts), Some(8));
+    let mut ci = AuditConfig { quasi_identifiers: qi.clone(), ..AuditConfig::default() };
+    ci.ci.ci_replicates = 0;
+    assert!(start(ci).bootstrap().is_none(), "no intervals asked for");
+    assert!(start(AuditConfig { quasi_identifiers: qi, missing_policy: MissingPolicy::Wildcard, ..AuditConfig::default() }).bootstrap().is_none());
+    assert!(start(AuditConfig::default()).bootstrap().is_none(), "no QIs");
+}
+
+#[test]
+fn replicates_of_another_bootstrap_are_refused() {
+    let table = kept(bench_table(2_000, 3, 0), &AuditConfig::default());
+    let start = |qi: &[&str]| {
+        SplitAudit::start(&table, &AuditConfig { quasi_identifiers: names(qi), ..AuditConfig::default() }, &pseudolens_core::Sides::default()).unwrap()
+    };
+    let other = start(&["age", "sex"]).bootstrap().unwrap().part(0).unwrap();
+    let mut audit = start(&["age", "sex", "ward"]);
+    assert_eq!(audit.add_replicates(&other).unwrap_err().code, "invalid_piece");
+    let mut mine = audit.bootstrap().unwrap().part(7).unwrap();
+    assert!(audit.bootstrap().unwrap().part(8).is_err(), "past the last part");
+    let last = mine.len() - 5;
+    mine[last] ^= 1;
+    assert_eq!(audit.add_replicates(&mine).unwrap_err().code, "invalid_piece", "a changed byte");
 }
 
 /// A small table of `q` QIs with few values each: many shared classes and some uniques.
@@ -119,7 +162,7 @@ proptest! {
         };
         let table = kept([csv], &config);
         let one = audit_table(&table, &config, &pseudolens_core::Sides::default()).unwrap();
-        let (steps, deferred) = split(&table, &config, true);
+        let (steps, deferred) = split(&table, &config, true, 2);
         prop_assert!(deferred);
         prop_assert_eq!(json(&steps), json(&one));
     }

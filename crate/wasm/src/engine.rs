@@ -365,8 +365,10 @@ impl KeptTable {
     }
 
     /// An audit with these settings in steps (`not_retained` as `audit`), whose attribution
-    /// lattice a reader worker can compute (`attribution_stats`) while this worker finishes
-    /// the other metrics: `lattice()`, `finish_others()`, `complete(stats)`. The same report.
+    /// lattice and bootstrap parts reader workers can compute (`attribution_stats`,
+    /// `bootstrap_part`) while this worker finishes the other metrics: `lattice()`,
+    /// `bootstrap()`, `finish_others()`, `add_replicates(part)`, `complete(stats)`. The same
+    /// report.
     pub fn start_audit(&self, config: JsValue) -> Result<PendingAudit, JsValue> {
         let config = config_from(config)?;
         reporting(|| pseudolens_core::SplitAudit::start(&self.part.table, &config, &self.sides)).map(|a| PendingAudit(Some(a))).map_err(|e| error(&e))
@@ -496,7 +498,24 @@ impl PendingAudit {
         self.0.as_ref().and_then(pseudolens_core::SplitAudit::lattice).map(pseudolens_core::Lattice::to_bytes)
     }
 
-    /// Computes every metric but attribution.
+    /// The bootstrap of the population estimators as bytes (for `bootstrap_part`, by part:
+    /// `bootstrap_parts()` of them), or undefined when it is computed with the other metrics.
+    pub fn bootstrap(&self) -> Option<Vec<u8>> {
+        self.0.as_ref().and_then(pseudolens_core::SplitAudit::bootstrap).map(pseudolens_core::Bootstrap::to_bytes)
+    }
+
+    /// The parts of `bootstrap()` (0 when there is none).
+    pub fn bootstrap_parts(&self) -> u32 {
+        self.0.as_ref().and_then(pseudolens_core::SplitAudit::bootstrap).map_or(0, pseudolens_core::Bootstrap::parts)
+    }
+
+    /// Takes the replicates of one part of `bootstrap()` that `bootstrap_part` gave; the parts
+    /// not given are computed by `complete`.
+    pub fn add_replicates(&mut self, part: &[u8]) -> Result<(), JsValue> {
+        self.0.as_mut().ok_or_else(finished)?.add_replicates(part).map_err(|e| error(&e))
+    }
+
+    /// Computes every metric but attribution and the population estimators' intervals.
     pub fn finish_others(&mut self) -> Result<(), JsValue> {
         let audit = self.0.as_mut().ok_or_else(finished)?;
         reporting(|| audit.finish_others());
@@ -504,7 +523,8 @@ impl PendingAudit {
     }
 
     /// The report, with the attribution statistics `attribution_stats` gave for `lattice()`
-    /// (undefined: computed here); the audit cannot be used afterwards.
+    /// (undefined: computed here) and the bootstrap's replicates (`add_replicates`; the parts
+    /// not given computed here); the audit cannot be used afterwards.
     pub fn complete(&mut self, stats: Option<Vec<u8>>) -> Result<Audited, JsValue> {
         let audit = self.0.take().ok_or_else(finished)?;
         let stats = stats.map(|b| pseudolens_core::stats_from_bytes(&b)).transpose().map_err(|e| error(&e))?;
@@ -549,6 +569,14 @@ impl Audited {
 pub fn attribution_stats(lattice: &[u8]) -> Result<Vec<u8>, JsValue> {
     let lattice = pseudolens_core::Lattice::from_bytes(lattice).map_err(|e| error(&e))?;
     Ok(pseudolens_core::stats_to_bytes(&lattice.stats()))
+}
+
+/// The replicates of part `part` of an audit's bootstrap (`PendingAudit.bootstrap`), as bytes
+/// for its `add_replicates`: what a reader worker computes while the audit worker finishes the
+/// other metrics (issue 40).
+#[wasm_bindgen]
+pub fn bootstrap_part(bootstrap: &[u8], part: u32) -> Result<Vec<u8>, JsValue> {
+    pseudolens_core::Bootstrap::from_bytes(bootstrap).and_then(|b| b.part(part)).map_err(|e| error(&e))
 }
 
 /// The report's per-record values as CSV text (empty when it has none).
@@ -662,6 +690,11 @@ impl WarmUp {
         };
         let mut pending = self.table.start_audit(to_js(&config))?;
         let stats = pending.lattice().map(|lattice| attribution_stats(&lattice)).transpose()?;
+        if let Some(bootstrap) = pending.bootstrap() {
+            for part in 0..pending.bootstrap_parts() {
+                pending.add_replicates(&bootstrap_part(&bootstrap, part)?)?;
+            }
+        }
         pending.finish_others()?;
         // The worker sends the shareable variant with every report it posts.
         let audited = pending.complete(stats)?;

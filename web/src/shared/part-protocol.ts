@@ -2,9 +2,11 @@
 // workers (part-worker.ts): read one byte range of a file into a partial table, read a whole
 // Parquet or Excel file into a table, read a Parquet file's directory or a run of its row
 // groups into a partial table, or hash the whole file in order; and, during an audit of the kept
-// table, compute its attribution lattice (issue 12: the readers are idle then). A part comes back
-// as the bytes of the stored form, in a transferred ArrayBuffer (no copy, no SharedArrayBuffer);
-// so do the lattice and its statistics. Each reader also has a port to the hasher (`ChunkCopy`):
+// table, compute its attribution lattice (issue 12: the readers are idle then) and parts of its
+// bootstrap (issue 40). A part comes back as the bytes of the stored form, in a transferred
+// ArrayBuffer (no copy, no SharedArrayBuffer); so do the lattice and its statistics, and a part
+// of the bootstrap's replicates (the bootstrap itself is copied: it goes with each part asked).
+// Each reader also has a port to the hasher (`ChunkCopy`):
 // the chunks of a part go on to the hasher once pushed, so that a file hashed in one piece is
 // read once, not twice.
 
@@ -57,7 +59,9 @@ export type PartRequest =
       count: number;
     }
   /** The statistics of every subset of an audit's attribution lattice (`PendingAudit.lattice`). */
-  | { type: 'lattice'; id: number; lattice: Uint8Array };
+  | { type: 'lattice'; id: number; lattice: Uint8Array }
+  /** The replicates of one part of an audit's bootstrap (`PendingAudit.bootstrap`). */
+  | { type: 'bootstrap'; id: number; bootstrap: Uint8Array; part: number };
 
 /** Files up to this size are hashed in one piece by the browser's SHA-256 (Web Crypto: machine
  * code with the CPU's SHA instructions, about 10x the wasm hash), put together from the readers'
@@ -96,6 +100,8 @@ export type PartResponse =
   | { type: 'groups'; id: number; footer: Uint8Array; groups: number[] }
   /** The lattice's statistics, for `PendingAudit.complete`. */
   | { type: 'stats'; id: number; stats: Uint8Array }
+  /** A part of the bootstrap's replicates, for `PendingAudit.add_replicates`. */
+  | { type: 'replicates'; id: number; replicates: Uint8Array }
   | { type: 'failed'; id: number; error: WireError }
   /** The reader's engine stopped (a panic in a third-party reader aborts its WebAssembly
    * instance): this reader is closed. */

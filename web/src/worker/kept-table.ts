@@ -2,7 +2,7 @@
 // Parquet or Excel file whole) into a table kept in this worker, which the profile, the audit,
 // every recompute, the drill-down and the per-record values read instead of the file.
 
-import { KeptTable, type Audited } from '../../pkg/pseudolens_wasm.js';
+import { KeptTable, bootstrap_part, type Audited } from '../../pkg/pseudolens_wasm.js';
 import type { CellsFormat } from '../shared/part-protocol';
 import type { ClassValues, Extracted, Response } from '../shared/protocol';
 import { toWireError, type AuditConfig, type WireError } from '../shared/report';
@@ -123,21 +123,50 @@ export async function withHash(audited: Audited, hash: Promise<string | null> | 
 /**
  * The audit of the kept table, in steps: its attribution lattice (the largest piece of an
  * audit of the classes) goes to an idle reader worker, which computes it while this worker
- * computes the other metrics; here when no reader is left or it failed. The same report
- * either way. The pending audit holds nothing of the table, which another request may free
- * meanwhile.
+ * computes the other metrics; here when no reader is left or it failed. The parts of its
+ * bootstrap (most of the other metrics when the classes are many and small) are taken one by
+ * one by that reader once the lattice is done and by this worker once the other metrics are,
+ * so that no more workers compute than there are cores; a part no one computed, `complete`
+ * computes. The same report either way. The pending audit holds nothing of the table, which
+ * another request may free meanwhile.
  */
 export async function auditKept(table: KeptTable, config: AuditConfig): Promise<Audited> {
   const audit = table.start_audit(config);
   try {
     const lattice = audit.lattice();
+    const bootstrap = audit.bootstrap();
+    const parts = audit.bootstrap_parts();
+    let next = 0;
+    const take = () => (next < parts ? next++ : null);
     const pool = readers();
     const remote = lattice && pool ? pool.attributionStats(lattice) : null;
+    const replicates = bootstrap && pool ? pool.bootstrapParts(bootstrap, take) : null;
     audit.finish_others();
+    if (bootstrap && replicates) {
+      for (let part = take(); part !== null; part = take()) {
+        audit.add_replicates(bootstrap_part(bootstrap, part));
+        // The readers' answers come in between: one that is done takes the next part.
+        await nextTask();
+      }
+      for (const part of await replicates) audit.add_replicates(part);
+    }
     return audit.complete((remote && (await remote)) ?? undefined);
   } finally {
     audit.free();
   }
+}
+
+/** Resolves at the next task, once the messages already waiting have been handled (a
+ * `setTimeout` would wait 4 ms once nested). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
 }
 
 /** The drill-down from the kept table (no read of the file); null when there is none or a

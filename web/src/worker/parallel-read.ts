@@ -64,13 +64,16 @@ type Answer =
   | { ok: true; hex: string }
   | { ok: true; footer: Uint8Array; groups: number[] }
   | { ok: true; stats: Uint8Array }
+  | { ok: true; replicates: Uint8Array }
   | { ok: false; error: WireError };
 
 /** What a reader's final message answers. */
-function answerOf(m: Extract<PartResponse, { type: 'part' | 'hash' | 'groups' | 'stats' | 'failed' }>): Answer {
+function answerOf(m: Extract<PartResponse, { type: 'part' | 'hash' | 'groups' | 'stats' | 'replicates' | 'failed' }>): Answer {
   switch (m.type) {
     case 'stats':
       return { ok: true, stats: m.stats };
+    case 'replicates':
+      return { ok: true, replicates: m.replicates };
     case 'part':
       return { ok: true, table: m.table };
     case 'hash':
@@ -120,6 +123,8 @@ interface Reader {
   ready: Promise<void>;
   /** Its engine stopped (a reader panicked): it takes no more requests. */
   stopped: boolean;
+  /** Settles once it has answered every request sent so far (they are served in order). */
+  idle: Promise<unknown>;
   pending: Map<number, { resolve: (a: Answer) => void; progress: (bytes: number, rows: number) => void }>;
 }
 
@@ -134,7 +139,7 @@ export class ReaderPool {
     const spawn = (): Reader => {
       const worker = spawnWorker(readerWorkerUrl, 'pseudolens-reader');
       const pending: Reader['pending'] = new Map();
-      const reader = { worker, pending, stopped: false } as Reader;
+      const reader = { worker, pending, stopped: false, idle: Promise.resolve() } as Reader;
       const ready = new Promise<void>((resolve, reject) => {
         engine.then((module) => worker.postMessage({ type: 'engine', id: 0, module } satisfies PartRequest), reject);
         worker.addEventListener('message', (e: MessageEvent<PartResponse>) => {
@@ -262,6 +267,34 @@ export class ReaderPool {
     return answer.ok && 'stats' in answer ? answer.stats : null;
   }
 
+  /**
+   * The replicates of parts of an audit's bootstrap (`PendingAudit.bootstrap`), computed by
+   * reader workers beside the audit worker, which takes parts from the same `take()` once the
+   * other metrics are done: each reader takes the next part as it answers one, until there is
+   * none. At most as many workers compute as there are readers (one per core): every reader
+   * but the last takes parts, the first (the one given the lattice, `attributionStats`) once
+   * it has answered it. A part a reader could not compute is missing (the audit computes it
+   * itself), and that reader takes no more.
+   */
+  async bootstrapParts(bootstrap: Uint8Array, take: () => number | null): Promise<Uint8Array[]> {
+    const parts: Uint8Array[] = [];
+    const from = async (reader: Reader, part: number | null): Promise<void> => {
+      for (; part !== null; part = reader.stopped ? null : take()) {
+        const answer = await this.ask(reader, { type: 'bootstrap', bootstrap, part }, () => undefined);
+        if (!answer.ok || !('replicates' in answer)) return;
+        parts.push(answer.replicates);
+      }
+    };
+    const live = this.readers.filter((r) => !r.stopped);
+    // An idle reader is given its first part now: the audit worker is busy until its own
+    // metrics are done, and hands out the next parts only between its own.
+    const runs = live
+      .slice(0, Math.max(1, live.length - 1))
+      .map((reader) => (reader.pending.size === 0 ? from(reader, take()) : reader.idle.then(() => from(reader, take()))));
+    await Promise.all(runs);
+    return parts;
+  }
+
   private ask(
     reader: Reader,
     request: Unnumbered<PartRequest>,
@@ -269,10 +302,12 @@ export class ReaderPool {
     transfer: Transferable[] = [],
   ): Promise<Answer> {
     const id = this.nextId++;
-    return new Promise((resolve) => {
+    const answer = new Promise<Answer>((resolve) => {
       reader.pending.set(id, { resolve, progress });
       reader.worker.postMessage({ ...request, id } as PartRequest, transfer);
     });
+    reader.idle = answer;
+    return answer;
   }
 
   /**

@@ -5,13 +5,14 @@
 // footer and those groups' bytes are read), or hashes the whole
 // file (the browser's own SHA-256 in one piece up to ONE_PIECE_HASH_BYTES, put together from
 // the chunks the readers send on through their ports to it, else `Hasher` in order); during an
-// audit of the kept table it computes the audit's attribution lattice (`attribution_stats`). It
+// audit of the kept table it computes the audit's attribution lattice (`attribution_stats`) and
+// parts of its bootstrap (`bootstrap_part`). It
 // keeps nothing between requests but, in the hasher, the files being put together. A panic of a
 // third-party reader aborts its WebAssembly instance (a `WebAssembly.RuntimeError`): it says so
 // and closes. Its engine is the module the audit worker compiled (an `engine` request first);
 // the Parquet and Excel readers are a module of their own, sent with the requests that need it.
 
-import init, { Hasher, TableReader, attribution_stats } from '../../pkg/pseudolens_wasm.js';
+import init, { Hasher, TableReader, attribution_stats, bootstrap_part } from '../../pkg/pseudolens_wasm.js';
 import { hashedInOnePiece, type PartRequest, type PartResponse, type ChunkCopy } from '../shared/part-protocol';
 import { PROGRESS_INTERVAL_MS } from '../shared/protocol';
 import { chunksFrom } from './file-chunks';
@@ -138,6 +139,11 @@ function serve(request: Exclude<PartRequest, { type: 'engine' | 'port' | 'forget
     case 'lattice': {
       const stats = attribution_stats(request.lattice);
       scope.postMessage({ type: 'stats', id, stats }, [stats.buffer]);
+      return Promise.resolve();
+    }
+    case 'bootstrap': {
+      const replicates = bootstrap_part(request.bootstrap, request.part);
+      scope.postMessage({ type: 'replicates', id, replicates }, [replicates.buffer]);
       return Promise.resolve();
     }
     case 'hash': {

@@ -32,7 +32,7 @@ impl PairCounts {
             return;
         }
         self.log.sort_unstable();
-        let mut fresh: Vec<(u32, u32, u32)> = Vec::new();
+        let mut fresh: Vec<(u32, u32, u32)> = Vec::with_capacity(self.log.len());
         for &w in &self.log {
             let (c, v) = ((w >> 32) as u32, w as u32);
             match fresh.last_mut() {

@@ -35,6 +35,15 @@ pub(super) struct Deferred {
     pub(super) attribution_at: Option<usize>,
 }
 
+/// What an audit in steps leaves out for [`SplitAudit`](super::SplitAudit) to add from pieces
+/// computed elsewhere: attribution (from the lattice's statistics) and the population
+/// estimators' intervals (from the bootstrap's replicates).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Deferring {
+    pub(super) attribution: bool,
+    pub(super) bootstrap: bool,
+}
+
 impl TableSummary {
     /// `t_reference = original`: each SA's column of `O` (when `O` has it) and its rows per value.
     fn references<'o>(&self, original: Option<&'o Captured>) -> Vec<Option<Reference<'o>>> {
@@ -78,31 +87,26 @@ impl TableSummary {
 
     /// Finishes into the report, with the profiles of the columns and the facts of the file.
     pub fn finish(self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig) -> Report {
-        self.finish_deferring(columns, facts, config, false).0
+        self.finish_deferring(columns, facts, config, Deferring::default()).0
     }
 
-    /// [`TableSummary::finish`]; with `attribution_deferred`, without the attribution results
+    /// [`TableSummary::finish`]; with `deferring.attribution`, without the attribution results
     /// and with the advice pending (its "drop a QI" figures come from the attribution
-    /// lattice's statistics), with the position of its metric: the caller adds them
+    /// lattice's statistics), with the position of its metric; with `deferring.bootstrap`,
+    /// the population estimators without their intervals: the caller adds them
     /// ([`SplitAudit`](super::SplitAudit)). The families run in this order, a progress step each: identity
     /// (with SUDA and the per-record values), the advice, the sensitive attributes and the
     /// verdicts, utility, the attacks, balance.
-    pub(super) fn finish_deferring(
-        mut self,
-        columns: Vec<ColumnProfile>,
-        facts: InputFacts,
-        config: &AuditConfig,
-        attribution_deferred: bool,
-    ) -> (Report, Deferred) {
+    pub(super) fn finish_deferring(mut self, columns: Vec<ColumnProfile>, facts: InputFacts, config: &AuditConfig, deferring: Deferring) -> (Report, Deferred) {
         self.facts = facts;
         self.seal();
         let mut warnings = table_warnings(&columns, &self.facts);
         let mut steps = crate::progress::Measures::start();
         let qi: Vec<String> = self.qi_index.iter().map(|&i| self.columns[i].clone()).collect();
         let identity = config.identity_params();
-        let (mut metrics, per_record, record_level, identity_figures, identity_len) = self.identity_metrics(&qi, &identity, config, attribution_deferred);
+        let (mut metrics, per_record, record_level, identity_figures, identity_len) = self.identity_metrics(&qi, &identity, config, deferring);
         // The identity family of a table with records ends with ARX's verdict: attribution goes before it.
-        let attribution_at = identity_len.checked_sub(1).filter(|_| attribution_deferred);
+        let attribution_at = identity_len.checked_sub(1).filter(|_| deferring.attribution);
         let mut figures = Figures { identity: identity_figures, ..Figures::default() };
         if record_level {
             warnings.push(Warning {
@@ -111,7 +115,7 @@ impl TableSummary {
             });
         }
         steps.next();
-        let advice = self.advice_metric(&mut metrics, &qi, &columns, &identity, config, attribution_deferred);
+        let advice = self.advice_metric(&mut metrics, &qi, &columns, &identity, config, deferring.attribution);
         steps.next();
         if !qi.is_empty() {
             figures.sensitive = self.attribute_metrics(&mut metrics, &qi, figures.identity.k_anonymity, config);
@@ -184,7 +188,7 @@ impl TableSummary {
         qi: &[String],
         identity: &IdentityParams,
         config: &AuditConfig,
-        attribution_deferred: bool,
+        deferring: Deferring,
     ) -> (Vec<MetricResult>, Option<PerRecord>, bool, IdentityFigures, usize) {
         let population = match &self.population {
             None => PopulationTable::Absent,
@@ -209,7 +213,8 @@ impl TableSummary {
             persons: self.persons.as_ref(),
             population,
             qi,
-            attribution_deferred,
+            attribution_deferred: deferring.attribution,
+            bootstrap_deferred: deferring.bootstrap,
             record_risks,
             households: self.households.as_ref(),
             per_household: config.per_record,

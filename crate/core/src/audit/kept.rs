@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::families::{Deferred, hipaa_metric};
+use super::families::{Deferred, Deferring, hipaa_metric};
 use super::summary::TableSummary;
 use crate::config::AuditConfig;
 use crate::error::{Error, Result};
@@ -41,7 +41,7 @@ pub fn sorting_bytes(rows: u64) -> usize {
 /// of `config` needs was not kept (the caller reads the file again, streaming). `sides`: the
 /// side tables it is audited against (none: `Sides::default()`).
 pub fn audit_table(table: &Table, config: &AuditConfig, sides: &Sides) -> Result<Report> {
-    Ok(Summarised::of(table, config, sides)?.finish(config, false).0)
+    Ok(Summarised::of(table, config, sides)?.finish(config, Deferring::default()).0)
 }
 
 /// A retained table summarised with the settings of an audit: all its report needs, so the
@@ -62,8 +62,8 @@ impl Summarised {
         Ok(Summarised { summary, profiles, facts: table.facts.clone(), hipaa })
     }
 
-    pub(super) fn finish(self, config: &AuditConfig, attribution_deferred: bool) -> (Report, Deferred) {
-        let (mut report, deferred) = self.summary.finish_deferring(self.profiles, self.facts, config, attribution_deferred);
+    pub(super) fn finish(self, config: &AuditConfig, deferring: Deferring) -> (Report, Deferred) {
+        let (mut report, deferred) = self.summary.finish_deferring(self.profiles, self.facts, config, deferring);
         report.metrics.extend(self.hipaa);
         report.read = ReadPath { mode: "retained", reason: "the table was read once and kept in memory".into() };
         (report, deferred)

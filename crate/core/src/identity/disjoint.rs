@@ -113,7 +113,7 @@ impl DisjointClasses {
             out.extend(empty_scope(&ctx, p));
             return (out, IdentityFigures { scope: Some(scope), ..IdentityFigures::default() });
         }
-        let (sized, r_internal, prosecutor) = size_family(&ctx, &sizes, true, self.riskiest.clone(), None, p);
+        let (sized, r_internal, prosecutor) = size_family(&ctx, &sizes, true, self.riskiest.clone(), None, p, false);
         out.extend(sized);
         let (models, others) = journalist::without_population(&ctx, &sizes, p.threshold);
         out.extend(models);

@@ -99,7 +99,7 @@ pub fn stats_from_bytes(bytes: &[u8]) -> Result<Vec<SubsetStats>> {
 }
 
 /// The body of `bytes` after `magic`, once its CRC-32 is checked.
-fn checked<'a>(bytes: &'a [u8], magic: &[u8; 4]) -> Result<&'a [u8]> {
+pub(super) fn checked<'a>(bytes: &'a [u8], magic: &[u8; 4]) -> Result<&'a [u8]> {
     if bytes.len() < magic.len() + 4 || !bytes.starts_with(magic) {
         return Err(invalid_piece("not a piece of this kind"));
     }

@@ -3,6 +3,7 @@
 //! risks, QI attribution and the verdicts.
 
 pub mod attribution;
+pub mod bootstrap;
 pub mod class_size;
 pub mod disjoint;
 pub mod household;
@@ -23,10 +24,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::figures::{IdentityFigures, RowScope};
+use crate::interval::CiParams;
 use crate::metric::{Context, MetricResult, Scope, Status};
 pub use crate::table::classes::{ClassTable, MissingPolicy};
 use crate::table::reference::Subset;
 use persons::Persons;
+use population::{Bootstrap, Replicate};
 
 /// How many of the riskiest classes `record_risk.details.top` lists.
 pub const TOP_CLASSES: usize = 20;
@@ -138,6 +141,11 @@ impl Sizes {
     pub fn records_where(&self, pred: impl Fn(f64) -> bool) -> u64 {
         self.groups.iter().filter(|g| pred(g.f)).map(|g| g.records).sum()
     }
+
+    /// The class-size histogram `(s, c_s)`, ascending `s`, of the population estimators (Sec 7).
+    fn histogram(&self) -> Vec<(u64, u64)> {
+        self.groups.iter().map(|g| (g.f as u64, g.classes)).collect()
+    }
 }
 
 /// The population table of the journalist and marketer models (Sec 6).
@@ -164,6 +172,10 @@ pub struct IdentityInput<'a> {
     /// Attribution is left out: the caller computes it elsewhere from the classes' lattice
     /// and adds it with [`attribution_from`] (the page's reader workers, `SplitAudit`).
     pub attribution_deferred: bool,
+    /// The population estimators' intervals are left out: the caller computes the bootstrap
+    /// ([`bootstrap_of`]) elsewhere and puts the results with them in place of these with
+    /// [`population_from`] (the page's reader workers, `SplitAudit`).
+    pub bootstrap_deferred: bool,
     /// Each record's risk, when the settings keep them: `details.per_record` of
     /// `record_risk` (spec README Sec 10).
     pub record_risks: Option<Value>,
@@ -216,6 +228,45 @@ pub fn attribution_from(qi: &[String], p: &IdentityParams, n: u64, stats: Vec<at
     attribution::metrics_from(&context(qi, p), n, qi, stats)
 }
 
+/// The bootstrap of the population estimators of the audit of `table` (its class-size
+/// histogram, Sec 7), or `None` when it has none: no records, the `wildcard` policy (the sizes
+/// are not a partition), or no intervals asked for.
+pub fn bootstrap_of(table: &ClassTable, p: &IdentityParams) -> Option<Bootstrap> {
+    if table.records() == 0 || p.missing_policy == MissingPolicy::Wildcard || !p.ci.enabled() {
+        return None;
+    }
+    Some(Bootstrap::of(&size_histogram(table), &p.population, &p.ci))
+}
+
+/// The class-size histogram `(s, c_s)`, ascending `s`, of the classes of `table` (as
+/// [`Sizes::histogram`] of their counts): counted, not sorted, below [`COUNTED_SIZES`] (nearly
+/// every class), where the audit in steps waits for it (the hospital table's million classes:
+/// a sort of them cost 8 ms in the page's worker).
+fn size_histogram(table: &ClassTable) -> Vec<(u64, u64)> {
+    let mut counted = vec![0u64; COUNTED_SIZES];
+    let mut larger: Vec<u64> = Vec::new();
+    for i in 0..table.len() {
+        match counted.get_mut(table.count(i) as usize) {
+            Some(c) => *c += 1,
+            None => larger.push(table.count(i)),
+        }
+    }
+    larger.sort_unstable();
+    let small = counted.iter().zip(0u64..).filter(|(c, _)| **c > 0).map(|(&c, s)| (s, c));
+    small.chain(larger.chunk_by(|a, b| a == b).map(|run| (run[0], run.len() as u64))).collect()
+}
+
+/// Class sizes below this are counted in an array by [`size_histogram`].
+const COUNTED_SIZES: usize = 1 << 12;
+
+/// The population-uniqueness results (Sec 7) with their intervals from `bootstrap`'s
+/// replicates `reps` (all of them, in order): the results [`finish`] gives with
+/// `bootstrap_deferred` without intervals, in their place, make its report without it.
+pub fn population_from(qi: &[String], p: &IdentityParams, bootstrap: &Bootstrap, reps: &[Replicate]) -> Vec<MetricResult> {
+    let (hist, n) = bootstrap.sample();
+    population::metrics_from(&context(qi, p), hist, n, &p.population, true, &p.ci, reps)
+}
+
 /// Every identity metric but attribution, from the class table (Sec 2-9), and the figures
 /// other families read, and the values ARX's thresholds check.
 fn from_classes(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) -> (Vec<MetricResult>, IdentityFigures, ArxChecked) {
@@ -226,7 +277,7 @@ fn from_classes(ctx: &Context, input: &IdentityInput<'_>, p: &IdentityParams) ->
     let wildcard_f = (!partition).then(|| table.match_counts(p.wildcard_alpha));
     let f_of = |i: usize| wildcard_f.as_ref().map_or(table.count(i) as f64, |f| f[i]);
     let sizes = Sizes::of(table, f_of);
-    let (sized, r_internal, prosecutor) = size_family(ctx, &sizes, partition, riskiest(table, f_of), input.record_risks.clone(), p);
+    let (sized, r_internal, prosecutor) = size_family(ctx, &sizes, partition, riskiest(table, f_of), input.record_risks.clone(), p, input.bootstrap_deferred);
     out.extend(sized);
     let f: Vec<f64> = (0..table.len()).map(f_of).collect();
     let big_f = table.is_weighted().then(|| table.match_sums(p.wildcard_alpha, |j| table.weight(j)));
@@ -296,13 +347,15 @@ fn size_family(
     top: Vec<RiskyClass>,
     per_record: Option<Value>,
     p: &IdentityParams,
+    bootstrap_deferred: bool,
 ) -> (Vec<MetricResult>, f64, [f64; 3]) {
     let mut out = class_size::metrics(ctx, sizes, partition);
     let top = RiskyClass::list_json(&top, &ctx.scope.quasi_identifiers);
     let (risk, r_internal, prosecutor) = record_risk::metrics(ctx, sizes, partition, p.threshold, top, per_record);
     out.extend(risk);
-    let hist: Vec<(u64, u64)> = sizes.groups.iter().map(|g| (g.f as u64, g.classes)).collect();
-    out.extend(population::metrics(ctx, &hist, sizes.n, &p.population, partition, &p.ci));
+    // Deferred, the intervals come later with the results of `population_from`.
+    let ci = if bootstrap_deferred { CiParams { ci_replicates: 0, ..p.ci } } else { p.ci };
+    out.extend(population::metrics(ctx, &sizes.histogram(), sizes.n, &p.population, partition, &ci));
     (out, r_internal, prosecutor)
 }
 
@@ -460,4 +513,25 @@ fn riskiest(table: &ClassTable, f_of: impl Fn(usize) -> f64) -> Vec<RiskyClass> 
             f,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_counted_size_histogram_is_the_sorted_one() {
+        // Sizes below and above the counted ones, repeated and not.
+        let sizes = [1u64, 1, 2, 7, 7, 7, 4095, 4096, 4096, 5000, 12_345];
+        let mut t = ClassTable::new(1, MissingPolicy::Ordinary, true, false);
+        for (i, &size) in sizes.iter().enumerate() {
+            let key = [t.code(0, crate::ingest::cell::Cell::text(&i.to_string()))];
+            for _ in 0..size {
+                t.absorb(&key, 0.0).unwrap();
+            }
+        }
+        let want = Sizes::of(&t, |i| t.count(i) as f64).histogram();
+        assert_eq!(want, [(1, 2), (2, 1), (7, 3), (4095, 1), (4096, 2), (5000, 1), (12_345, 1)]);
+        assert_eq!(size_histogram(&t), want);
+    }
 }

@@ -364,32 +364,103 @@ fn shares_at(hist: &[(u64, u64)], n: u64, pi: f64, fit: &PitmanFit, with_snb: bo
     all_but_snb_at(hist, n, big_n, fit, with_snb).map(|e| e.count.map(|u| u / big_n as f64))
 }
 
-/// One bootstrap replicate's shares: at the audit's `pi` (when `N` is known) and at each of
-/// [`CURVE_FRACTIONS`].
-struct Replicate {
-    at_pi: [Option<f64>; 4],
-    curve: [[Option<f64>; 4]; CURVE_FRACTIONS.len()],
+/// Replicates in one part of a bootstrap: the default 200 make 8 parts, which an audit worker
+/// and its readers take one after another as each is free.
+pub const PART_REPLICATES: u32 = 25;
+
+/// One bootstrap replicate's shares `U/N` of the four estimators (Zayatz, Pitman, SNB,
+/// Dankar): at the audit's `pi` (when `N` is known) and at each of [`CURVE_FRACTIONS`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replicate {
+    pub at_pi: [Option<f64>; 4],
+    pub curve: [[Option<f64>; 4]; CURVE_FRACTIONS.len()],
 }
 
-/// The bootstrap replicates of the estimates (issue 15; docs/ci.md): replicate `b` resamples
-/// the classes ([`histogram_replicate`]) and evaluates every estimator at the same sampling
-/// fractions as the sample, its `N` following its own `n*`. Replicates are independent of
-/// each other and of the thread count.
-fn replicates(hist: &[(u64, u64)], pi: Option<f64>, ci: &CiParams) -> Vec<Replicate> {
-    let n: u64 = hist.iter().map(|(s, c)| s * c).sum();
-    let snb_valid = |pi: f64| snb(hist, n, ((n as f64 / pi).round() as u64).max(n)).count.is_some();
-    let snb_at_pi = pi.is_some_and(snb_valid);
-    let snb_curve = CURVE_FRACTIONS.map(snb_valid);
-    crate::par::map((0..ci.ci_replicates).collect(), |b| {
-        let h = histogram_replicate(hist, ci.ci_seed, b);
-        let n: u64 = h.iter().map(|(s, c)| s * c).sum();
-        if n == 0 {
-            return Replicate { at_pi: [None; 4], curve: [[None; 4]; CURVE_FRACTIONS.len()] };
+/// The bootstrap of the estimators on a sample: its class-size histogram `(s, c_s)` ascending,
+/// the sampling fraction `pi` when `N` is known, the interval settings, and whether
+/// the sample's own SNB has an estimate at `pi` and at each curve fraction (a replicate skips
+/// SNB where it has none: no interval needs it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bootstrap {
+    pub(super) hist: Vec<(u64, u64)>,
+    pub(super) pi: Option<f64>,
+    pub(super) ci: CiParams,
+    pub(super) snb_at_pi: bool,
+    pub(super) snb_curve: [bool; CURVE_FRACTIONS.len()],
+}
+
+impl Bootstrap {
+    /// The bootstrap of the sample `hist` (of at least one record) with the population
+    /// `population`.
+    pub fn of(hist: &[(u64, u64)], population: &Population, ci: &CiParams) -> Bootstrap {
+        let n = records(hist);
+        let pi = population.size(n).ok().map(|big_n| n as f64 / big_n as f64);
+        Bootstrap {
+            hist: hist.to_vec(),
+            pi,
+            ci: *ci,
+            snb_at_pi: pi.is_some_and(|pi| snb_valid(hist, n, pi)),
+            snb_curve: CURVE_FRACTIONS.map(|pi| snb_valid(hist, n, pi)),
         }
-        let fit = if counts(&h).1 == 0 { Err(Value::Null) } else { pitman_fit(&h, n) };
-        let curve = std::array::from_fn(|i| shares_at(&h, n, CURVE_FRACTIONS[i], &fit, snb_curve[i]));
-        Replicate { at_pi: pi.map_or([None; 4], |pi| shares_at(&h, n, pi, &fit, snb_at_pi)), curve }
-    })
+    }
+
+    /// The sample's histogram and records.
+    pub fn sample(&self) -> (&[(u64, u64)], u64) {
+        (&self.hist, records(&self.hist))
+    }
+
+    /// How many parts of [`PART_REPLICATES`] replicates (the last may hold fewer).
+    pub fn parts(&self) -> u32 {
+        self.ci.ci_replicates.div_ceil(PART_REPLICATES)
+    }
+
+    /// The replicates part `k` holds (empty past the last part).
+    pub fn bounds(&self, k: u32) -> std::ops::Range<u32> {
+        let first = k.saturating_mul(PART_REPLICATES).min(self.ci.ci_replicates);
+        first..self.ci.ci_replicates.min(first.saturating_add(PART_REPLICATES))
+    }
+
+    /// Every replicate in order, each part from `given` (the parts computed elsewhere, by
+    /// index: each of [`Bootstrap::bounds`]'s length) or computed here, all on the cores at once.
+    pub fn replicates(&self, given: impl FnMut(u32) -> Option<Vec<Replicate>>) -> Vec<Replicate> {
+        let parts: Vec<Option<Vec<Replicate>>> = (0..self.parts()).map(given).collect();
+        let missing = parts.iter().zip(0..).filter(|(p, _)| p.is_none()).flat_map(|(_, k)| self.bounds(k)).collect();
+        let mut computed = self.compute(missing).into_iter();
+        parts.into_iter().zip(0..).flat_map(|(p, k)| p.unwrap_or_else(|| computed.by_ref().take(self.bounds(k).len()).collect())).collect()
+    }
+
+    /// Replicates `bs`: each resamples the classes and evaluates every estimator at the same
+    /// sampling fractions as the sample, its `N` following its own `n*`; replicates are
+    /// independent of each other and of the thread count.
+    pub(super) fn compute(&self, bs: Vec<u32>) -> Vec<Replicate> {
+        crate::par::map(bs, |b| replicate_shares(&self.hist, self.ci.ci_seed, b, self.pi, self.snb_at_pi, &self.snb_curve))
+    }
+}
+
+/// The records of a class-size histogram `(s, c_s)`.
+fn records(hist: &[(u64, u64)]) -> u64 {
+    hist.iter().map(|(s, c)| s * c).sum()
+}
+
+/// Whether the sample's own SNB gives an estimate at the sampling fraction `pi` (`N = round(n/pi)`,
+/// at least `n`): a bootstrap replicate skips SNB where it does not ([`Bootstrap`]).
+fn snb_valid(hist: &[(u64, u64)], n: u64, pi: f64) -> bool {
+    snb(hist, n, ((n as f64 / pi).round() as u64).max(n)).count.is_some()
+}
+
+/// Replicate `b` of the bootstrap of the sample `hist` with `seed` (issue 15; docs/ci.md): it
+/// resamples the classes ([`histogram_replicate`]) and evaluates every estimator at the
+/// sample's `pi` (when `N` is known) and at each curve fraction, its `N` following its own
+/// `n*`; SNB only where the sample's own SNB gives an estimate (`snb_at_pi`, `snb_curve`).
+fn replicate_shares(hist: &[(u64, u64)], seed: u64, b: u32, pi: Option<f64>, snb_at_pi: bool, snb_curve: &[bool; CURVE_FRACTIONS.len()]) -> Replicate {
+    let h = histogram_replicate(hist, seed, b);
+    let n = records(&h);
+    if n == 0 {
+        return Replicate { at_pi: [None; 4], curve: [[None; 4]; CURVE_FRACTIONS.len()] };
+    }
+    let fit = if counts(&h).1 == 0 { Err(Value::Null) } else { pitman_fit(&h, n) };
+    let curve = std::array::from_fn(|i| shares_at(&h, n, CURVE_FRACTIONS[i], &fit, snb_curve[i]));
+    Replicate { at_pi: pi.map_or([None; 4], |pi| shares_at(&h, n, pi, &fit, snb_at_pi)), curve }
 }
 
 /// `details.ci` of an estimate `share` at fraction `pi` from the replicates' shares.
@@ -403,8 +474,24 @@ fn interval(share: f64, reps: &[Replicate], pick: impl Fn(&Replicate) -> Option<
 /// value) and `population_uniqueness_curve` (spec identity-risk.md Sec 7; `details.ci` one
 /// object per point, an interval per estimator). `hist` is `(s, c_s)` ascending over `n`
 /// records; `partition` is false under the `wildcard` policy, where the class sizes are not a
-/// partition.
+/// partition. The bootstrap's replicates are computed here ([`metrics_from`] takes them;
+/// [`super::bootstrap`] computes them elsewhere).
 pub fn metrics(ctx: &Context, hist: &[(u64, u64)], n: u64, population: &Population, partition: bool, ci: &CiParams) -> Vec<MetricResult> {
+    let reps = if ci.enabled() && n > 0 && partition { Bootstrap::of(hist, population, ci).replicates(|_| None) } else { Vec::new() };
+    metrics_from(ctx, hist, n, population, partition, ci, &reps)
+}
+
+/// [`metrics`] with the bootstrap's replicates `reps` (all of them, in order: [`Bootstrap`];
+/// none when `ci` is not enabled).
+pub fn metrics_from(
+    ctx: &Context,
+    hist: &[(u64, u64)],
+    n: u64,
+    population: &Population,
+    partition: bool,
+    ci: &CiParams,
+    reps: &[Replicate],
+) -> Vec<MetricResult> {
     let ids = ESTIMATOR_IDS.iter().chain(["population_uniqueness_curve"].iter());
     if n == 0 {
         return ids.map(|id| ctx.without_value(id, Status::EmptyInput, "no_records_in_scope")).collect();
@@ -415,8 +502,6 @@ pub fn metrics(ctx: &Context, hist: &[(u64, u64)], n: u64, population: &Populati
     let c1 = counts(hist).1;
     let fit = if c1 == 0 { Err(Value::Null) } else { pitman_fit(hist, n) };
     let size = population.size(n);
-    let pi = size.as_ref().ok().map(|&big_n| n as f64 / big_n as f64);
-    let reps = if ci.enabled() { replicates(hist, pi, ci) } else { Vec::new() };
     let mut out: Vec<MetricResult> = match size {
         Err((status, reason)) => {
             ESTIMATOR_IDS.iter().map(|id| ctx.without_value(id, status, reason).with_details(json!({ "population": population }))).collect()
@@ -437,7 +522,7 @@ pub fn metrics(ctx: &Context, hist: &[(u64, u64)], n: u64, population: &Populati
                         d.extend(extra);
                     }
                     if let (Some(count), true) = (e.count, ci.enabled()) {
-                        details["ci"] = interval(count / big_n as f64, &reps, |r| r.at_pi[j], pi, ci);
+                        details["ci"] = interval(count / big_n as f64, reps, |r| r.at_pi[j], pi, ci);
                     }
                     result.with_details(details)
                 })
@@ -456,7 +541,7 @@ pub fn metrics(ctx: &Context, hist: &[(u64, u64)], n: u64, population: &Populati
                 let names = ["zayatz", "pitman", "snb", "dankar"];
                 let mut point = json!({ "pi": pi });
                 for (j, e) in [&z, &p, &s, &d].into_iter().enumerate() {
-                    point[names[j]] = share(e).map_or(Value::Null, |v| interval(v, &reps, |r| r.curve[i][j], pi, ci));
+                    point[names[j]] = share(e).map_or(Value::Null, |v| interval(v, reps, |r| r.curve[i][j], pi, ci));
                 }
                 curve_ci.push(point);
             }

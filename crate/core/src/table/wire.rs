@@ -245,6 +245,11 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Table, Option<PartBounds>)> {
         for code in 0..n {
             let text = r.text()?;
             let count = r.u64()?;
+            // A column keeps its values trimmed: an untrimmed one would be taken for a value it
+            // already has once trimmed.
+            if text.trim_matches(char::is_whitespace).len() != text.len() {
+                return Err(invalid("a value is not trimmed"));
+            }
             if values.add_text(text, count) != Some(code as u32) {
                 return Err(invalid("a column repeats a value"));
             }
@@ -353,7 +358,7 @@ impl Writer {
         self.u32(s.len() as u32);
         self.0.extend_from_slice(s.as_bytes());
     }
-    fn opt<T>(&mut self, x: Option<T>, f: impl FnOnce(&mut Writer, T)) {
+    pub(crate) fn opt<T>(&mut self, x: Option<T>, f: impl FnOnce(&mut Writer, T)) {
         match x {
             None => self.u8(0),
             Some(x) => {
@@ -397,7 +402,7 @@ impl<'a> Reader<'a> {
         Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
     }
     /// A `u32` count of items of at least `min` bytes each: never more than the bytes left.
-    fn count(&mut self, min: usize) -> Result<usize> {
+    pub(crate) fn count(&mut self, min: usize) -> Result<usize> {
         let n = self.u32()? as usize;
         if n.saturating_mul(min) > self.bytes.len() - self.at {
             return Err((self.invalid)("a count is larger than the bytes that follow"));
@@ -413,7 +418,7 @@ impl<'a> Reader<'a> {
         let b = self.take(n)?;
         std::str::from_utf8(b).map_err(|_| (self.invalid)("a text is not UTF-8"))
     }
-    fn opt<T>(&mut self, f: impl FnOnce(&mut Reader<'a>) -> Result<T>) -> Result<Option<T>> {
+    pub(crate) fn opt<T>(&mut self, f: impl FnOnce(&mut Reader<'a>) -> Result<T>) -> Result<Option<T>> {
         match self.u8()? {
             0 => Ok(None),
             1 => f(self).map(Some),
