@@ -789,6 +789,25 @@ impl ClassTable {
         self.packing.code(&self.keys[i * w..(i + 1) * w], a)
     }
 
+    /// The codes of the keys of classes `first..`, one class after another (`q` codes each),
+    /// as many as `out` holds: each key unpacked once, through its word's fields when keys are
+    /// one word.
+    pub fn keys_into(&self, first: usize, out: &mut [u32]) {
+        let q = self.q.max(1);
+        match self.packing.one_word_fields() {
+            Some(fields) => {
+                for (row, &w) in out.chunks_exact_mut(q).zip(&self.keys[first..]) {
+                    row.iter_mut().zip(&fields).for_each(|(x, &(s, m))| *x = ((w >> s) & m) as u32);
+                }
+            }
+            None => {
+                for (i, row) in (first..).zip(out.chunks_exact_mut(q)) {
+                    row.iter_mut().enumerate().for_each(|(a, x)| *x = self.code_at(i, a));
+                }
+            }
+        }
+    }
+
     /// The codes of the key of class `i`.
     pub fn key(&self, i: usize) -> Vec<u32> {
         (0..self.q).map(|a| self.code_at(i, a)).collect()
@@ -871,6 +890,25 @@ mod tests {
             let (t, oracle) = table(5_000, q, spread, q as u64);
             assert_eq!(counts_by_value(&t), oracle, "q {q}, spread {spread}");
             assert_eq!(t.index.indexed(), t.len(), "one index entry a class");
+        }
+    }
+
+    #[test]
+    fn keys_into_gives_each_class_its_codes_from_any_class_on() {
+        // Keys of one word (3 x 6 bits) and of two (9 x 9 bits: 81).
+        for (q, spread, words) in [(3, 40, 1), (9, 300, 2)] {
+            let (t, _) = table(500, q, spread, 5);
+            assert_eq!(t.packing().words(), words, "q {q}");
+            for first in [0, 1, t.len() - 1] {
+                let mut out = vec![u32::MAX; (t.len() - first) * q];
+                t.keys_into(first, &mut out);
+                let want: Vec<u32> = (first..t.len()).flat_map(|i| t.key(i)).collect();
+                assert_eq!(out, want, "q {q}, from {first}");
+            }
+            // A shorter `out` takes the first classes only.
+            let mut two = vec![0; 2 * q];
+            t.keys_into(3, &mut two);
+            assert_eq!(two, [t.key(3), t.key(4)].concat());
         }
     }
 

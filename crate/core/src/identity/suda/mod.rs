@@ -803,7 +803,10 @@ impl Data {
         let wildcard = table.policy() == MissingPolicy::Wildcard;
         let blank_item = blank_in_msu && !wildcard;
         let mut codes = vec![0u32; table.len() * q];
-        crate::par::fill(&mut codes, |x| table.code_at(x / q, x % q));
+        // Runs of classes on all cores, each key unpacked once.
+        let run = crate::par::run_len(table.len());
+        let runs: Vec<(usize, &mut [u32])> = codes.chunks_mut(run * q.max(1)).enumerate().map(|(k, c)| (k * run, c)).collect();
+        crate::par::map(runs, |(first, cells)| table.keys_into(first, cells));
         let weight: Vec<u32> = (0..table.len()).map(|i| table.count(i) as u32).collect();
         let values: Vec<usize> = (0..q).map(|c| table.dict(c).len()).collect();
         let offset = values.iter().scan(0, |at, &n| Some(std::mem::replace(at, *at + n))).collect();
@@ -821,7 +824,7 @@ pub fn find_msus(table: &ClassTable, max: usize, blank_in_msu: bool) -> Found {
 /// [`find_msus`], the subtables of at most `small_rows` rows searched as bit sets, those of at
 /// most `dense_keys` keys merged through a slot per key.
 fn find_msus_with(table: &ClassTable, max: usize, blank_in_msu: bool, small_rows: usize, dense_keys: usize) -> Found {
-    let data = Data::of(table, blank_in_msu, small_rows, dense_keys);
+    let mut data = Data::of(table, blank_in_msu, small_rows, dense_keys);
     let q = data.q;
     let cols: Vec<usize> = (0..q).collect();
     let mut pool = Pool::default();
@@ -833,7 +836,9 @@ fn find_msus_with(table: &ClassTable, max: usize, blank_in_msu: bool, small_rows
     // under `ordinary`), they are the top table as they are, every column held, nothing to merge.
     let whole = !data.wildcard && (data.blank_item || !data.codes.iter().any(|&v| is_blank(v)));
     let top = if whole {
-        Sub { cols, codes: data.codes.clone(), weight: data.weight.clone(), id: (0..table.len() as u32).collect() }
+        // From here their cells and weights are read through `top` alone (`Data::code` only
+        // under `wildcard`): moved, not copied.
+        Sub { cols, codes: std::mem::take(&mut data.codes), weight: std::mem::take(&mut data.weight), id: (0..table.len() as u32).collect() }
     } else {
         Sub::project(&data, &cols, cell, |r| data.weight[r as usize], |r| r, 0..table.len() as u32, None::<(usize, fn(u32) -> usize)>, &mut pool)
     };
