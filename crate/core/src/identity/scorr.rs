@@ -198,17 +198,17 @@ pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> (Vec<MetricResult>, Identit
 /// Per QI, the records of each value code, in one pass over the classes.
 fn value_records(t: &ClassTable) -> Vec<Vec<u64>> {
     let mut records: Vec<Vec<u64>> = (0..t.q()).map(|a| vec![0u64; t.dict(a).len()]).collect();
-    match t.packing().one_word_fields() {
-        Some(fields) => {
-            for i in 0..t.len() {
-                let (w, n) = (t.packed(i)[0], t.count(i));
-                records.iter_mut().zip(&fields).for_each(|(r, &(s, m))| r[((w >> s) & m) as usize] += n);
-            }
-        }
-        None => {
-            for i in 0..t.len() {
-                records.iter_mut().enumerate().for_each(|(a, r)| r[t.code_at(i, a) as usize] += t.count(i));
-            }
+    if t.q() == 0 {
+        return records;
+    }
+    // The keys unpacked a run of classes at a time into one buffer.
+    const RUN: usize = 1 << 12;
+    let mut keys = vec![0u32; RUN * t.q()];
+    for first in (0..t.len()).step_by(RUN) {
+        let keys = &mut keys[..RUN.min(t.len() - first) * t.q()];
+        t.keys_into(first, keys);
+        for (i, key) in (first..).zip(keys.chunks_exact(t.q())) {
+            records.iter_mut().zip(key).for_each(|(r, &code)| r[code as usize] += t.count(i));
         }
     }
     records
