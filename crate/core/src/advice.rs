@@ -441,15 +441,13 @@ pub fn start(
     };
     let effect = |change, after: Option<Figures>, suppressed, merged, loss| after.map(|after| Effect::new(change, &before, after, suppressed, merged, loss));
     let mut coarsened = Vec::with_capacity(qi.len());
+    let records = table.value_records();
     for (q, column) in qi.iter().enumerate() {
-        let mut per_code = vec![0u64; table.dict(q).len()];
-        for i in 0..table.len() {
-            per_code[table.code_at(i, q) as usize] += table.count(i);
-        }
+        let per_code = &records[q];
         let effects: Vec<Effect> = coarsenings(column, table.dict(q), hierarchies.get(q).copied().flatten(), dates.get(q).copied().flatten())
             .into_iter()
             .filter_map(|c| {
-                let (merged_share, loss) = cost(&c, &per_code, before.records);
+                let (merged_share, loss) = cost(&c, per_code, before.records);
                 effect(c.change, figures(regrouped(table, q, &c.map).into_iter(), p), 0, merged_share, loss)
             })
             .collect();

@@ -97,10 +97,11 @@ impl<'a> Linkage<'a> {
     pub fn value_shares(&self, p: &ClassTable) -> Vec<Vec<(f64, f64)>> {
         let e = self.e;
         let (n, n_e) = (p.records() as f64, e.records() as f64);
+        let (p_records, e_records) = (p.value_records(), e.value_records());
         self.pairs
             .iter()
             .map(|&(a, b)| {
-                let (p_counts, e_counts) = (marginal(p, a), marginal(e, b));
+                let (p_counts, e_counts) = (&p_records[a], &e_records[b]);
                 let mut in_p = vec![false; e_counts.len()];
                 let mut shares: Vec<(f64, f64)> = Vec::new();
                 for (v, &c) in p_counts.iter().enumerate().filter(|(_, c)| **c > 0) {
@@ -130,15 +131,6 @@ fn pearson(pairs: &[(f64, f64)]) -> Option<f64> {
     let sxy = neumaier(pairs.iter().map(|(x, y)| (x - mx) * (y - my)));
     let (sxx, syy) = (neumaier(pairs.iter().map(|(x, _)| (x - mx).powi(2))), neumaier(pairs.iter().map(|(_, y)| (y - my).powi(2))));
     (sxx > 0.0 && syy > 0.0).then(|| (sxy / (sxx * syy).sqrt()).clamp(-1.0, 1.0))
-}
-
-/// Records per code of attribute `a` of `t`.
-fn marginal(t: &ClassTable, a: usize) -> Vec<u64> {
-    let mut counts = vec![0u64; t.dict(a).len()];
-    for i in 0..t.len() {
-        counts[t.code_at(i, a) as usize] += t.count(i);
-    }
-    counts
 }
 
 /// A record's linkage risk from its `ext_count`: `1/ext_count`, 0 without a match. A

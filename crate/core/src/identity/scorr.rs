@@ -105,14 +105,11 @@ impl ScorrInput<'_> {
         Value::Object(m)
     }
 
-    /// `f_{a}(v)` per value code of QI `a` (Sec 1.3 with X = {a}); `None` for a code no record
-    /// in scope has.
-    fn value_counts(&self, a: usize) -> Vec<Option<f64>> {
+    /// `f_{a}(v)` per value code of QI `a` (Sec 1.3 with X = {a}) from its `records` per code
+    /// ([`ClassTable::value_records`]); `None` for a code no record in scope has.
+    fn value_counts(&self, records: &[u64]) -> Vec<Option<f64>> {
         let t = self.table;
-        let mut counts: Vec<Option<f64>> = vec![None; t.dict(a).len()];
-        for i in 0..t.len() {
-            *counts[t.code_at(i, a) as usize].get_or_insert(0.0) += t.count(i) as f64;
-        }
+        let mut counts: Vec<Option<f64>> = records.iter().map(|&r| (r > 0).then_some(r as f64)).collect();
         if t.policy() == MissingPolicy::Wildcard {
             let n = t.records() as f64;
             let blanks: f64 = counts.iter().enumerate().filter(|(v, _)| is_blank(*v as u32)).filter_map(|(_, c)| *c).sum();
@@ -162,9 +159,9 @@ pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> (Vec<MetricResult>, Identit
     };
     out.push(ctx.ok("scorr_uniformity_risk_qi", uf.value()).with_details(json!({ "argmax": argmax(&uf) })));
     figures.scorr_uniformity_qi_max = finite(uf.max);
-    let records = value_records(t);
+    let records = t.value_records();
     for (a, name) in s.qi.iter().enumerate() {
-        let counts = s.value_counts(a);
+        let counts = s.value_counts(&records[a]);
         let by_value = |x: &u32, y: &u32| t.value_rank(a, *x).cmp(&t.value_rank(a, *y));
         let st = match s.persons {
             None => {
@@ -193,25 +190,6 @@ pub fn metrics(ctx: &Context, s: &ScorrInput<'_>) -> (Vec<MetricResult>, Identit
         }
     });
     (out, figures)
-}
-
-/// Per QI, the records of each value code, in one pass over the classes.
-fn value_records(t: &ClassTable) -> Vec<Vec<u64>> {
-    let mut records: Vec<Vec<u64>> = (0..t.q()).map(|a| vec![0u64; t.dict(a).len()]).collect();
-    if t.q() == 0 {
-        return records;
-    }
-    // The keys unpacked a run of classes at a time into one buffer.
-    const RUN: usize = 1 << 12;
-    let mut keys = vec![0u32; RUN * t.q()];
-    for first in (0..t.len()).step_by(RUN) {
-        let keys = &mut keys[..RUN.min(t.len() - first) * t.q()];
-        t.keys_into(first, keys);
-        for (i, key) in (first..).zip(keys.chunks_exact(t.q())) {
-            records.iter_mut().zip(key).for_each(|(r, &code)| r[code as usize] += t.count(i));
-        }
-    }
-    records
 }
 
 /// `k_anonymity_person`: the fewest distinct persons in a class (`wildcard`: in `C(i)`), and

@@ -808,6 +808,26 @@ impl ClassTable {
         }
     }
 
+    /// Per QI, the records of each value code: one pass over the classes, their keys unpacked
+    /// a run at a time ([`ClassTable::keys_into`]).
+    pub fn value_records(&self) -> Vec<Vec<u64>> {
+        let q = self.q;
+        let mut records: Vec<Vec<u64>> = (0..q).map(|a| vec![0u64; self.dict(a).len()]).collect();
+        if q == 0 {
+            return records;
+        }
+        const RUN: usize = 1 << 12;
+        let mut keys = vec![0u32; RUN * q];
+        for first in (0..self.len()).step_by(RUN) {
+            let keys = &mut keys[..RUN.min(self.len() - first) * q];
+            self.keys_into(first, keys);
+            for (i, key) in (first..).zip(keys.chunks_exact(q)) {
+                records.iter_mut().zip(key).for_each(|(r, &code)| r[code as usize] += self.count(i));
+            }
+        }
+        records
+    }
+
     /// The codes of the key of class `i`.
     pub fn key(&self, i: usize) -> Vec<u32> {
         (0..self.q).map(|a| self.code_at(i, a)).collect()
@@ -909,6 +929,28 @@ mod tests {
             let mut two = vec![0; 2 * q];
             t.keys_into(3, &mut two);
             assert_eq!(two, [t.key(3), t.key(4)].concat());
+        }
+    }
+
+    #[test]
+    fn value_records_count_each_value_of_each_qi() {
+        // Rows (a, x) x2, (a, y), (b, x): QI 0 a 3, b 1; QI 1 x 3, y 1.
+        let mut t = ClassTable::new(2, MissingPolicy::Ordinary, false, false);
+        for (u, v) in [("a", "x"), ("a", "y"), ("a", "x"), ("b", "x")] {
+            let key = [t.code(0, Cell::text(u)), t.code(1, Cell::text(v))];
+            t.absorb(&key, 0.0).unwrap();
+        }
+        let r = t.value_records();
+        let of = |a: usize, v: &str| r[a][t.dict(a).lookup(v).unwrap() as usize];
+        assert_eq!((of(0, "a"), of(0, "b"), of(1, "x"), of(1, "y")), (3, 1, 3, 1));
+        // Keys of one word and of two, past a run of classes: the same as a count class by class.
+        for (q, spread) in [(3, 40), (9, 300)] {
+            let (t, _) = table(5_000, q, spread, 7);
+            let mut want: Vec<Vec<u64>> = (0..q).map(|a| vec![0; t.dict(a).len()]).collect();
+            for i in 0..t.len() {
+                (0..q).for_each(|a| want[a][t.code_at(i, a) as usize] += t.count(i));
+            }
+            assert_eq!(t.value_records(), want, "q {q}");
         }
     }
 
