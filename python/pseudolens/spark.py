@@ -22,14 +22,21 @@ blank): cast a column to string first to audit it as written elsewhere.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from . import ClassPart, Columns, PartialTable, PathLike, Report, _native, settings_json
 
 __all__ = ["audit", "partial_tables", "class_parts", "merge_parts"]
 
-#: The column of class hashes the class-partitioned mode adds, partitions by, and drops.
-HASH_COLUMN = "__pseudolens_class"
+#: What each partition sends on in the class-partitioned mode: a bucket of class hashes and
+#: its rows as Arrow IPC bytes.
+BUCKET_SCHEMA_DDL = "bucket long, rows binary"
+
+#: Rows, and bytes, of a partition held before its buckets are sent on (the class-partitioned
+#: mode): a bound on a task's memory however large its partition, and on a cell's size (Spark's
+#: binary cells stay below 2 GB).
+HELD_ROWS = 262_144
+HELD_BYTES = 256 << 20
 
 #: The schema of what each partition sends back: its index and its partial table's bytes.
 PART_SCHEMA = "partition int, part binary"
@@ -42,7 +49,6 @@ def _build_parts(settings: str, needed_codes_only: bool):
 
     def build(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
-        from pyspark import TaskContext
 
         batches = iter(batches)
         first = next(batches, None)
@@ -53,14 +59,22 @@ def _build_parts(settings: str, needed_codes_only: bool):
         table.absorb(reader)
         if needed_codes_only:
             table.keep_needed_codes()
-        ctx = TaskContext.get()
-        partition = ctx.partitionId() if ctx is not None else 0
-        yield pa.RecordBatch.from_pydict(
-            {"partition": [partition], "part": [table.to_bytes()]},
-            schema=pa.schema([("partition", pa.int32()), ("part", pa.binary())]),
-        )
+        yield _part_row(table.to_bytes())
 
     return build
+
+
+def _part_row(part: bytes) -> Any:
+    """What a partition sends back (:data:`PART_SCHEMA`): its index and its part's bytes."""
+    import pyarrow as pa
+    from pyspark import TaskContext
+
+    ctx = TaskContext.get()
+    partition = ctx.partitionId() if ctx is not None else 0
+    return pa.RecordBatch.from_pydict(
+        {"partition": [partition], "part": [part]},
+        schema=pa.schema([("partition", pa.int32()), ("part", pa.binary())]),
+    )
 
 
 def partial_tables(
@@ -87,45 +101,78 @@ def _fetch(parts: Any) -> List[Tuple[int, bytes]]:
     return sorted((row["partition"], bytes(row["part"])) for row in parts.collect())
 
 
-def _hash_rows(settings: str):
-    """The function ``mapInArrow`` runs to add each row's class hash (the core's, from its
-    normalised QI cells) as the last column."""
+def _split_by_class(settings: str, keys: List[int], held_rows: int):
+    """The function ``mapInArrow`` runs on each partition: its rows split by class hash into
+    one bucket per key of ``keys`` (every row of a class in one), each bucket's rows sent on as
+    one cell of Arrow IPC bytes with its key, at most ``held_rows`` rows (:data:`HELD_BYTES`) of
+    the partition at a time: Spark moves a few large cells, not every row (docs/spark.md)."""
 
-    def add(batches: Iterator[Any]) -> Iterator[Any]:
+    def split(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
+        import pyarrow.compute as pc
+
+        n = len(keys)
+        schema = pa.schema([("bucket", pa.int64()), ("rows", pa.binary())])
+        held: List[List[Any]] = [[] for _ in range(n)]
+        count = size = 0
+
+        def send() -> Any:
+            # Each bucket's rows one IPC stream, the streams side by side in one buffer: the
+            # cells of the binary column, not copied.
+            sink = pa.BufferOutputStream()
+            buckets, offsets = [], [0]
+            for b, pieces in enumerate(held):
+                if pieces:
+                    with pa.ipc.new_stream(sink, pieces[0].schema) as writer:
+                        for piece in pieces:
+                            writer.write_batch(piece)
+                    buckets.append(keys[b])
+                    offsets.append(sink.tell())
+                    pieces.clear()
+            data = sink.getvalue()
+            blobs = pa.Array.from_buffers(pa.binary(), len(buckets), [None, pa.array(offsets, pa.int32()).buffers()[1], data])
+            return pa.RecordBatch.from_arrays([pa.array(buckets, pa.int64()), blobs], schema=schema)
 
         for batch in batches:
+            if batch.num_rows == 0:
+                continue
             reader = pa.RecordBatchReader.from_batches(batch.schema, [batch])
-            hashes = _native.class_hashes(settings, reader.__arrow_c_stream__())
-            column = pa.Array.from_buffers(pa.int64(), batch.num_rows, [None, pa.py_buffer(hashes)])
-            yield pa.RecordBatch.from_arrays([*batch.columns, column], names=[*batch.schema.names, HASH_COLUMN])
+            hashes = pa.Array.from_buffers(pa.uint64(), batch.num_rows, [None, pa.py_buffer(_native.class_hashes(settings, reader.__arrow_c_stream__()))])
+            divisor = pa.scalar(n, pa.uint64())
+            bucket = pc.subtract(hashes, pc.multiply(pc.divide(hashes, divisor), divisor))
+            # The rows sorted by bucket, each bucket's run a slice.
+            order = pc.sort_indices(bucket)
+            rows = batch.take(order)
+            runs = pc.value_counts(bucket.take(order))
+            start = 0
+            for b, length in zip(runs.field("values").to_pylist(), runs.field("counts").to_pylist()):
+                held[b].append(rows.slice(start, length))
+                start += length
+            count += batch.num_rows
+            size += batch.nbytes
+            if count >= held_rows or size >= HELD_BYTES:
+                yield send()
+                count = size = 0
+        if count:
+            yield send()
 
-    return add
+    return split
 
 
 def _build_class_parts(settings: str):
-    """The function ``mapInArrow`` runs on each partition of the hash-partitioned rows: its
-    rows (the hash column dropped) into a partial table, sent back as its class part."""
+    """The function ``mapInArrow`` runs on each partition of buckets (one bucket a partition):
+    the rows of its Arrow IPC cells into a partial table, sent back as its class part."""
 
     def build(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
-        from pyspark import TaskContext
 
-        batches = iter(batches)
-        first = next(batches, None)
+        readers = (pa.ipc.open_stream(cell.as_buffer()) for batch in batches for cell in batch.column(1))
+        first = next(readers, None)
         if first is None:
             return
-        keep = first.schema.names[:-1]
-        schema = pa.schema([first.schema.field(n) for n in keep])
-        rows = (pa.RecordBatch.from_arrays(b.columns[:-1], schema=schema) for b in itertools.chain([first], batches))
         table = PartialTable.from_settings_json(settings)
-        table.absorb(pa.RecordBatchReader.from_batches(schema, rows))
-        ctx = TaskContext.get()
-        partition = ctx.partitionId() if ctx is not None else 0
-        yield pa.RecordBatch.from_pydict(
-            {"partition": [partition], "part": [table._native.class_part()]},
-            schema=pa.schema([("partition", pa.int32()), ("part", pa.binary())]),
-        )
+        table.absorb(pa.RecordBatchReader.from_batches(first.schema, itertools.chain(first, (b for reader in readers for b in reader))))
+        yield _part_row(table._native.class_part())
 
     return build
 
@@ -137,16 +184,36 @@ def class_parts(df: Any, qi: Columns = None, sensitive: Columns = None, *, parti
     return _class_parts(df, settings_json(qi, sensitive, **settings), partitions)
 
 
-def _class_parts(df: Any, settings: str, partitions: Optional[int]) -> List[Tuple[int, bytes]]:
-    """Rows hashed by class (``mapInArrow``), hash-partitioned (``repartition``: every class
-    in one partition), each partition's class part built; fetched one at a time."""
-    from pyspark.sql.types import LongType, StructField, StructType
-
-    if HASH_COLUMN in df.columns:
-        raise ValueError(f"the column name {HASH_COLUMN!r} is the class-partitioned mode's own; rename that column")
+def _class_parts(df: Any, settings: str, partitions: Optional[int], held_rows: int = HELD_ROWS) -> List[Tuple[int, bytes]]:
+    """Rows split by class hash into buckets within each partition (``mapInArrow``), each
+    bucket moved to a partition of its own (``repartition`` by a key per bucket that Spark
+    sends to that partition: every class in one partition, as many rows in each as the hash
+    spreads), each partition's class part built; collected by one job, in partition order."""
     n = partitions or int(df.sparkSession.conf.get("spark.sql.shuffle.partitions"))
-    hashed = df.mapInArrow(_hash_rows(settings), StructType([*df.schema.fields, StructField(HASH_COLUMN, LongType(), False)]))
-    return _fetch(hashed.repartition(n, HASH_COLUMN).mapInArrow(_build_class_parts(settings), PART_SCHEMA))
+    keys = _partition_keys(df.sparkSession, n)
+    split = df.mapInArrow(_split_by_class(settings, keys, held_rows), BUCKET_SCHEMA_DDL)
+    return _fetch(split.repartition(n, "bucket").mapInArrow(_build_class_parts(settings), PART_SCHEMA))
+
+
+#: Per number of partitions, the keys of :func:`_partition_keys`.
+_KEYS: Dict[int, List[int]] = {}
+
+
+def _partition_keys(spark: Any, n: int) -> List[int]:
+    """For each partition ``p`` of ``n``, a key that ``repartition(n, key)`` sends to ``p``:
+    Spark's hash partitioning puts a row in ``pmod(hash(key), n)``, so the smallest key of each
+    remainder is found by Spark's own ``hash`` (once per ``n``)."""
+    from pyspark.sql import functions as F
+
+    if n not in _KEYS:
+        found: Dict[int, int] = {}
+        size = 64 * n
+        while len(found) < n:
+            ids = spark.range(0, size).select(F.pmod(F.hash("id"), F.lit(n)).alias("p"), "id")
+            found = {row["p"]: row["key"] for row in ids.groupBy("p").agg(F.min("id").alias("key")).collect()}
+            size *= 2
+        _KEYS[n] = [found[p] for p in range(n)]
+    return _KEYS[n]
 
 
 def audit(

@@ -195,6 +195,22 @@ def test_class_partitioned_mode_gives_the_identity_metrics(spark, adult):
     assert len(parts) == 5 and sum(pseudolens.ClassPart.from_bytes(b, **SETTINGS).rows for _, b in parts) == 30162
 
 
+def test_class_parts_are_the_same_for_any_bucket_size(spark, adult):
+    # A partition sends its rows on in buckets of at most `held_rows` rows: 1,000 rows make
+    # about thirty rounds of buckets in each of the 3 partitions, the default one. Every
+    # class still reaches one partition of the 5 (so the parts are the same classes), and the
+    # merged report is the same.
+    df = spark.read.csv(str(adult), header=True, sep=";", inferSchema=False).repartition(3)
+    text = pseudolens.settings_json(QI, ["occupation"], l_threshold=2, t_threshold=0.5)
+    whole = pseudolens.spark._class_parts(df, text, 5)
+    small = pseudolens.spark._class_parts(df, text, 5, held_rows=1000)
+    assert [p for p, _ in small] == [0, 1, 2, 3, 4]
+    rows = lambda parts: [pseudolens.ClassPart.from_bytes(b, **SETTINGS).rows for _, b in parts]  # noqa: E731
+    assert rows(small) == rows(whole) and sum(rows(whole)) == 30162
+    audit = lambda parts: pseudolens.spark.merge_parts(pseudolens.spark._empty(df, text).class_part(), parts, text).audit()  # noqa: E731
+    assert comparable(audit(small)) == comparable(audit(whole))
+
+
 def test_class_partitioned_mode_keeps_spellings_of_one_value_together(spark):
     # " 7" and "7", "NA" and a blank are one value each for the audit: their rows must reach
     # one partition, or a class would be counted twice as two smaller ones.
