@@ -112,6 +112,7 @@ def _split_by_class(settings: str, keys: List[int], held_rows: int):
         import pyarrow.compute as pc
 
         n = len(keys)
+        divisor = pa.scalar(n, pa.uint64())
         schema = pa.schema([("bucket", pa.int64()), ("rows", pa.binary())])
         held: List[List[Any]] = [[] for _ in range(n)]
         count = size = 0
@@ -134,18 +135,14 @@ def _split_by_class(settings: str, keys: List[int], held_rows: int):
             return pa.RecordBatch.from_arrays([pa.array(buckets, pa.int64()), blobs], schema=schema)
 
         for batch in batches:
-            if batch.num_rows == 0:
-                continue
             reader = pa.RecordBatchReader.from_batches(batch.schema, [batch])
             hashes = pa.Array.from_buffers(pa.uint64(), batch.num_rows, [None, pa.py_buffer(_native.class_hashes(settings, reader.__arrow_c_stream__()))])
-            divisor = pa.scalar(n, pa.uint64())
             bucket = pc.subtract(hashes, pc.multiply(pc.divide(hashes, divisor), divisor))
-            # The rows sorted by bucket, each bucket's run a slice.
-            order = pc.sort_indices(bucket)
-            rows = batch.take(order)
-            runs = pc.value_counts(bucket.take(order))
+            # The rows sorted by bucket: each bucket's rows a slice, in bucket order.
+            rows = batch.take(pc.sort_indices(bucket))
+            runs = pc.value_counts(bucket)
             start = 0
-            for b, length in zip(runs.field("values").to_pylist(), runs.field("counts").to_pylist()):
+            for b, length in sorted(zip(runs.field("values").to_pylist(), runs.field("counts").to_pylist())):
                 held[b].append(rows.slice(start, length))
                 start += length
             count += batch.num_rows
