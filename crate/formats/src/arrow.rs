@@ -7,7 +7,7 @@
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
-use arrow_array::{Array, RecordBatch};
+use arrow_array::{Array, LargeStringArray, RecordBatch, StringArray, StringViewArray};
 use arrow_schema::{DataType, Schema, TimeUnit};
 use pseudolens_core::ingest::typed;
 use pseudolens_core::{CellBatch, ClassHasher, Error, ReadsTable, Result};
@@ -174,7 +174,7 @@ fn append(a: &dyn Array, name: &str, out: &mut Texts) -> Result<()> {
 /// The rows of a record batch as cells appended to `cells`, the first at `first_line`.
 pub fn push_batch(batch: &RecordBatch, first_line: u64, cells: &mut CellBatch) -> Result<()> {
     let schema = batch.schema();
-    let columns = batch.columns().iter().zip(schema.fields()).map(|(c, f)| column_texts(c.as_ref(), f.name())).collect::<Result<Vec<_>>>()?;
+    let columns = batch.columns().iter().zip(schema.fields()).map(|(c, f)| Cells::of(c.as_ref(), f.name())).collect::<Result<Vec<_>>>()?;
     for i in 0..batch.num_rows() {
         cells.push_row(first_line + i as u64, columns.iter().map(|c| c.get(i)))?;
     }
@@ -185,8 +185,57 @@ pub fn push_batch(batch: &RecordBatch, first_line: u64, cells: &mut CellBatch) -
 /// the typed-cell rule), to split a table into parts holding disjoint classes.
 pub fn class_hashes(batch: &RecordBatch, hasher: &ClassHasher) -> Result<Vec<u64>> {
     let schema = batch.schema();
-    let columns = hasher.columns().iter().map(|&j| column_texts(batch.column(j).as_ref(), schema.field(j).name())).collect::<Result<Vec<_>>>()?;
-    Ok((0..batch.num_rows()).map(|i| hasher.hash(columns.iter().map(|c| c.get(i)))).collect())
+    let mut rows = vec![0u64; batch.num_rows()];
+    for &j in hasher.columns() {
+        for (acc, cell) in rows.iter_mut().zip(cell_hashes(batch.column(j).as_ref(), schema.field(j).name(), hasher)?) {
+            *acc = ClassHasher::fold(*acc, cell);
+        }
+    }
+    Ok(rows.into_iter().map(ClassHasher::finish).collect())
+}
+
+/// [`ClassHasher::cell`] of each cell of one column: a dictionary's values hashed once.
+fn cell_hashes(a: &dyn Array, name: &str, hasher: &ClassHasher) -> Result<Vec<u64>> {
+    if let DataType::Dictionary(_, _) = a.data_type() {
+        let d = a.as_any_dictionary();
+        let values = cell_hashes(d.values().as_ref(), name, hasher)?;
+        let keys = d.normalized_keys();
+        let blank = hasher.cell("");
+        return Ok((0..a.len()).map(|i| if a.is_null(i) || values.is_empty() { blank } else { values[keys[i]] }).collect());
+    }
+    let cells = Cells::of(a, name)?;
+    Ok((0..a.len()).map(|i| hasher.cell(cells.get(i))).collect())
+}
+
+/// The cells of one column as text (nulls blank): read in place from a text array, written by
+/// the typed-cell rule ([`column_texts`]) from any other.
+enum Cells<'a> {
+    Utf8(&'a StringArray),
+    LargeUtf8(&'a LargeStringArray),
+    View(&'a StringViewArray),
+    Written(Texts),
+}
+
+impl<'a> Cells<'a> {
+    fn of(a: &'a dyn Array, name: &str) -> Result<Cells<'a>> {
+        Ok(match a.data_type() {
+            DataType::Utf8 => Cells::Utf8(a.as_string::<i32>()),
+            DataType::LargeUtf8 => Cells::LargeUtf8(a.as_string::<i64>()),
+            DataType::Utf8View => Cells::View(a.as_string_view()),
+            _ => Cells::Written(column_texts(a, name)?),
+        })
+    }
+
+    /// The text of cell `i`.
+    fn get(&self, i: usize) -> &str {
+        match self {
+            Cells::Utf8(t) if t.is_valid(i) => t.value(i),
+            Cells::LargeUtf8(t) if t.is_valid(i) => t.value(i),
+            Cells::View(t) if t.is_valid(i) => t.value(i),
+            Cells::Written(t) => t.get(i),
+            _ => "",
+        }
+    }
 }
 
 /// Feeds record batches of one schema to a table reader or an audit made with
@@ -237,6 +286,25 @@ mod tests {
         let (a, b) = (class_hashes(&typed, &hasher).unwrap(), class_hashes(&text, &hasher).unwrap());
         assert_eq!(a, b);
         assert_ne!(a[0], a[1]);
+        // The row's hash is that of its cells as text, whatever the array holding them.
+        assert_eq!(a, [hasher.hash(["7", "a"]), hasher.hash(["", "b"])]);
+        let dict: DictionaryArray<Int32Type> = vec![Some(" 7"), None].into_iter().collect();
+        let other =
+            RecordBatch::try_from_iter([("n", Arc::new(dict) as ArrayRef), ("s", Arc::new(StringViewArray::from(vec!["a", "b"])) as ArrayRef)]).unwrap();
+        assert_eq!(class_hashes(&other, &hasher).unwrap(), a);
+        let large = RecordBatch::try_from_iter([
+            ("n", Arc::new(LargeStringArray::from(vec![Some("7"), Some("NA")])) as ArrayRef),
+            ("s", Arc::new(LargeStringArray::from(vec!["a", "b"])) as ArrayRef),
+        ])
+        .unwrap();
+        assert_eq!(class_hashes(&large, &hasher).unwrap(), a);
+        // Columns in another order are another class.
+        let swapped = pseudolens_core::ClassPart::hasher(
+            &header,
+            &pseudolens_core::AuditConfig { quasi_identifiers: vec!["s".into(), "n".into()], ..Default::default() },
+        )
+        .unwrap();
+        assert_ne!(class_hashes(&typed, &swapped).unwrap(), a);
     }
 
     fn texts(a: &dyn Array) -> Vec<String> {

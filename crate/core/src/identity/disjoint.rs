@@ -133,11 +133,20 @@ impl DisjointClasses {
 /// A hash of a row's normalised QI values: rows of one class have the same hash, so a table
 /// split by it (Spark's `repartition` on a column of these hashes) has disjoint classes in its
 /// parts. Hashing the normalised cells, not the raw ones, keeps ` 7`, `7` and the missing
-/// tokens in the class the audit puts them in. XXH64, the same on every machine.
+/// tokens in the class the audit puts them in. Each cell hashes on its own (XXH3, the same on
+/// every machine), so a column's distinct values can be hashed once ([`ClassHasher::cell`]);
+/// the row's hash folds its cells' in column order ([`ClassHasher::fold`],
+/// [`ClassHasher::finish`]).
+#[derive(Debug, Clone)]
 pub struct ClassHasher {
     norm: Normaliser,
     columns: Vec<usize>,
 }
+
+/// The seed of a text cell's hash; a missing and a suppressed cell hash to 0 and 1.
+const SEED: u64 = 0x706c_636c;
+/// An odd multiplier with well-spread bits (2^64 / the golden ratio).
+const SPREAD: u64 = 0x9e37_79b9_7f4a_7c15;
 
 impl ClassHasher {
     /// The hasher of the QIs `qi` in a table with this header, cells normalised by `norm`;
@@ -152,21 +161,33 @@ impl ClassHasher {
         &self.columns
     }
 
+    /// The hash of one raw cell, normalised: cells of one value hash alike.
+    pub fn cell(&self, raw: &str) -> u64 {
+        match self.norm.normalise(raw) {
+            Cell::Missing => 0,
+            Cell::Suppressed => 1,
+            Cell::Text(t) => twox_hash::XxHash3_64::oneshot_with_seed(SEED, t.as_bytes()),
+        }
+    }
+
+    /// The running hash of a row's cells so far, `acc` (0 before the first), with the next
+    /// cell's [`ClassHasher::cell`]: order matters, so the same values in other columns differ.
+    pub fn fold(acc: u64, cell: u64) -> u64 {
+        (acc.rotate_left(26) ^ cell).wrapping_mul(SPREAD)
+    }
+
+    /// The row's hash from its running hash: every bit mixed into the low ones, which pick
+    /// the part (murmur3's finaliser).
+    pub fn finish(acc: u64) -> u64 {
+        let mut h = acc ^ (acc >> 33);
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+
     /// The hash of a row from its QI cells (as read, in [`ClassHasher::columns`] order).
     pub fn hash<'a>(&self, cells: impl IntoIterator<Item = &'a str>) -> u64 {
-        use std::hash::Hasher;
-        let mut h = twox_hash::XxHash64::with_seed(0x706c_636c);
-        for raw in cells {
-            match self.norm.normalise(raw) {
-                Cell::Missing => h.write_u8(0),
-                Cell::Suppressed => h.write_u8(1),
-                Cell::Text(t) => {
-                    h.write_u8(2);
-                    h.write_u64(t.len() as u64);
-                    h.write(t.as_bytes());
-                }
-            }
-        }
-        h.finish()
+        Self::finish(cells.into_iter().fold(0, |acc, raw| Self::fold(acc, self.cell(raw))))
     }
 }
