@@ -12,28 +12,18 @@ use arrow_schema::{DataType, Schema, TimeUnit};
 use pseudolens_core::ingest::typed;
 use pseudolens_core::{CellBatch, ClassHasher, Error, ReadsTable, Result};
 
-/// The text of each cell of one column: one buffer, and where each cell ends.
+/// The text of each cell of a typed column: one buffer, and where each cell ends.
 #[derive(Debug, Default, Clone)]
-pub struct Texts {
+struct Texts {
     buf: String,
     ends: Vec<usize>,
 }
 
 impl Texts {
     /// The text of cell `i`.
-    pub fn get(&self, i: usize) -> &str {
+    fn get(&self, i: usize) -> &str {
         let start = if i == 0 { 0 } else { self.ends[i - 1] };
         &self.buf[start..self.ends[i]]
-    }
-
-    /// Number of cells.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// Whether there is none.
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
     }
 
     fn end(&mut self) {
@@ -65,8 +55,9 @@ fn push_each(n: usize, out: &mut Texts, is_null: impl Fn(usize) -> bool, mut f: 
     }
 }
 
-/// The cells of one column, by the typed-cell rule; `name` names it in errors.
-pub fn column_texts(array: &dyn Array, name: &str) -> Result<Texts> {
+/// The cells of a typed column (not text, not a dictionary: [`Cells`] reads those in place),
+/// by the typed-cell rule; `name` names it in errors.
+fn column_texts(array: &dyn Array, name: &str) -> Result<Texts> {
     let mut out = Texts { buf: String::new(), ends: Vec::with_capacity(array.len()) };
     append(array, name, &mut out)?;
     Ok(out)
@@ -132,18 +123,6 @@ fn append(a: &dyn Array, name: &str, out: &mut Texts) -> Result<()> {
                 None => typed::decimal_digits(&p.value(i).to_string(), (*scale).into(), s),
             });
         }
-        DataType::Utf8 => {
-            let t = a.as_string::<i32>();
-            push_each(n, out, null, |i, s| s.push_str(t.value(i)));
-        }
-        DataType::LargeUtf8 => {
-            let t = a.as_string::<i64>();
-            push_each(n, out, null, |i, s| s.push_str(t.value(i)));
-        }
-        DataType::Utf8View => {
-            let t = a.as_string_view();
-            push_each(n, out, null, |i, s| s.push_str(t.value(i)));
-        }
         DataType::Binary => {
             let t = a.as_binary::<i32>();
             push_each(n, out, null, |i, s| typed::bytes(t.value(i), s));
@@ -159,12 +138,6 @@ fn append(a: &dyn Array, name: &str, out: &mut Texts) -> Result<()> {
         DataType::FixedSizeBinary(_) => {
             let t = a.as_fixed_size_binary();
             push_each(n, out, null, |i, s| typed::bytes(t.value(i), s));
-        }
-        DataType::Dictionary(_, _) => {
-            let d = a.as_any_dictionary();
-            let values = column_texts(d.values().as_ref(), name)?;
-            let keys = if values.is_empty() { vec![0; n] } else { d.normalized_keys() };
-            push_each(n, out, null, |i, s| s.push_str(values.get(keys[i])));
         }
         t => return Err(unsupported(name, t)),
     }
@@ -196,23 +169,28 @@ pub fn class_hashes(batch: &RecordBatch, hasher: &ClassHasher) -> Result<Vec<u64
 
 /// [`ClassHasher::cell`] of each cell of one column: a dictionary's values hashed once.
 fn cell_hashes(a: &dyn Array, name: &str, hasher: &ClassHasher) -> Result<Vec<u64>> {
-    if let DataType::Dictionary(_, _) = a.data_type() {
-        let d = a.as_any_dictionary();
-        let values = cell_hashes(d.values().as_ref(), name, hasher)?;
-        let keys = d.normalized_keys();
-        let blank = hasher.cell("");
-        return Ok((0..a.len()).map(|i| if a.is_null(i) || values.is_empty() { blank } else { values[keys[i]] }).collect());
-    }
     let cells = Cells::of(a, name)?;
-    Ok((0..a.len()).map(|i| hasher.cell(cells.get(i))).collect())
+    Ok(match &cells {
+        Cells::Dict { keys, values } => {
+            let hashed: Vec<u64> = (0..values.len()).map(|v| hasher.cell(values.get(v))).collect();
+            let blank = hasher.cell("");
+            keys.iter().map(|k| k.map_or(blank, |v| hashed[v])).collect()
+        }
+        _ => (0..a.len()).map(|i| hasher.cell(cells.get(i))).collect(),
+    })
 }
 
-/// The cells of one column as text (nulls blank): read in place from a text array, written by
-/// the typed-cell rule ([`column_texts`]) from any other.
+/// The cells of one column as text (nulls blank): read in place from a text array and from a
+/// dictionary's values, written by the typed-cell rule ([`column_texts`]) from any other type.
 enum Cells<'a> {
     Utf8(&'a StringArray),
     LargeUtf8(&'a LargeStringArray),
     View(&'a StringViewArray),
+    /// A dictionary: each row's value (its key, `None` when null) among `values`.
+    Dict {
+        keys: Vec<Option<usize>>,
+        values: Box<Cells<'a>>,
+    },
     Written(Texts),
 }
 
@@ -222,8 +200,30 @@ impl<'a> Cells<'a> {
             DataType::Utf8 => Cells::Utf8(a.as_string::<i32>()),
             DataType::LargeUtf8 => Cells::LargeUtf8(a.as_string::<i64>()),
             DataType::Utf8View => Cells::View(a.as_string_view()),
+            DataType::Dictionary(_, _) => {
+                let d = a.as_any_dictionary();
+                let values = Box::new(Cells::of(d.values().as_ref(), name)?);
+                // Only null keys point nowhere when there is no value.
+                let keys = if values.len() == 0 {
+                    vec![None; a.len()]
+                } else {
+                    d.normalized_keys().into_iter().enumerate().map(|(i, k)| a.is_valid(i).then_some(k)).collect()
+                };
+                Cells::Dict { keys, values }
+            }
             _ => Cells::Written(column_texts(a, name)?),
         })
+    }
+
+    /// Number of cells.
+    fn len(&self) -> usize {
+        match self {
+            Cells::Utf8(t) => t.len(),
+            Cells::LargeUtf8(t) => t.len(),
+            Cells::View(t) => t.len(),
+            Cells::Dict { keys, .. } => keys.len(),
+            Cells::Written(t) => t.ends.len(),
+        }
     }
 
     /// The text of cell `i`.
@@ -232,6 +232,7 @@ impl<'a> Cells<'a> {
             Cells::Utf8(t) if t.is_valid(i) => t.value(i),
             Cells::LargeUtf8(t) if t.is_valid(i) => t.value(i),
             Cells::View(t) if t.is_valid(i) => t.value(i),
+            Cells::Dict { keys, values } => keys[i].map_or("", |v| values.get(v)),
             Cells::Written(t) => t.get(i),
             _ => "",
         }
@@ -308,7 +309,7 @@ mod tests {
     }
 
     fn texts(a: &dyn Array) -> Vec<String> {
-        let t = column_texts(a, "c").unwrap();
+        let t = Cells::of(a, "c").unwrap();
         (0..t.len()).map(|i| t.get(i).to_string()).collect()
     }
 
@@ -325,13 +326,17 @@ mod tests {
         assert_eq!(texts(&StringArray::from(vec![Some("007"), None, Some("n/a")])), ["007", "", "n/a"]);
         let dict: DictionaryArray<Int32Type> = vec![Some("a"), None, Some("b"), Some("a")].into_iter().collect();
         assert_eq!(texts(&dict), ["a", "", "b", "a"]);
+        let no_values: DictionaryArray<Int32Type> = vec![None::<&str>, None].into_iter().collect();
+        assert_eq!(texts(&no_values), ["", ""]);
+        let of_ints = DictionaryArray::new(Int8Array::from(vec![Some(1), None, Some(0)]), Arc::new(Int64Array::from(vec![7, -12])));
+        assert_eq!(texts(&of_ints), ["-12", "", "7"]);
         assert_eq!(texts(&NullArray::new(2)), ["", ""]);
     }
 
     #[test]
     fn a_nested_column_is_named_in_the_error() {
         let list = ListArray::from_iter_primitive::<Int32Type, _, _>(vec![Some(vec![Some(1)])]);
-        let e = column_texts(&list, "tags").unwrap_err();
+        let Err(e) = Cells::of(&list, "tags") else { panic!("a list column read") };
         assert_eq!((e.code, e.column.as_deref()), ("unsupported_column_type", Some("tags")));
     }
 
