@@ -51,11 +51,12 @@ ensure_chromium() {
 
 build_wasm() {
   step "building the wasm core"
-  # Two modules from one crate (issue 40): the engine the page loads first, and the Parquet and
-  # Excel readers it fetches when such a file is chosen. Each build writes the same file, so
-  # each is bound right after it.
+  # Three modules from one crate (issue 40): the first engine the page loads, the full engine
+  # the audit worker fetches when a request needs it, and the Parquet and Excel readers it
+  # fetches when such a file is chosen. Each build writes the same file, so each is bound right
+  # after it.
   local module
-  for module in engine:pseudolens_wasm readers:pseudolens_readers; do
+  for module in engine:pseudolens_wasm full:pseudolens_full readers:pseudolens_readers; do
     cargo build --profile wasm --target wasm32-unknown-unknown -p pseudolens-wasm --no-default-features --features "${module%%:*}"
     wasm-bindgen --target web --out-dir web/pkg --out-name "${module#*:}" target/wasm32-unknown-unknown/wasm/pseudolens_wasm.wasm
     # wasm-opt (npm binaryen) strips the names and producers sections (1.78 -> 1.65 MB). No -O

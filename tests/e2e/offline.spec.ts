@@ -62,7 +62,7 @@ test("a new deployment's service worker deletes the old caches, and only its own
   const ours = names.filter((n) => n.startsWith('pseudolens-'));
   expect(ours).toHaveLength(1);
   expect(ours[0]).not.toBe('pseudolens-0ld0ld0ld0ld0ld0');
-  // The cache holds the page itself, the engine and the Parquet and Excel readers.
+  // The cache holds the page itself, the first and the full engine, and the Parquet and Excel readers.
   const kept = await page.evaluate(
     (name) =>
       caches
@@ -74,5 +74,6 @@ test("a new deployment's service worker deletes the old caches, and only its own
   expect(kept).toContain('/');
   expect(kept.filter((p) => /\/pseudolens_wasm_bg-[\w-]+\.wasm$/.test(p))).toHaveLength(1);
   expect(kept.filter((p) => /\/pseudolens_readers_bg-[\w-]+\.wasm$/.test(p))).toHaveLength(1);
+  expect(kept.filter((p) => /\/pseudolens_full_bg-[\w-]+\.wasm$/.test(p))).toHaveLength(1);
   expect(kept.filter((p) => /worker-[\w-]+\.js$/.test(p))).toHaveLength(2);
 });

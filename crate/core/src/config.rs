@@ -212,7 +212,21 @@ impl Default for AuditConfig {
     }
 }
 
+/// Whether this build holds the families of the feature `full` (SUDA, HIPAA, the utility,
+/// synthetic and attack families); without them the audit never runs them, and the binding
+/// refuses the settings that ask for them ([`AuditConfig::needs_full_engine`]).
+pub const FULL_ENGINE: bool = cfg!(feature = "full");
+
 impl AuditConfig {
+    /// The first setting (its name) that asks for a family of the feature `full`: SUDA,
+    /// HIPAA, the attacks or the synthetic measures. The utility family runs with an original
+    /// table, which is not a setting: the binding without `full` cannot take one.
+    pub fn needs_full_engine(&self) -> Option<&'static str> {
+        [(self.suda.suda, "suda"), (self.hipaa, "hipaa"), (self.attacks.is_some(), "attacks"), (self.synthetic.is_some(), "synthetic")]
+            .into_iter()
+            .find_map(|(asked, name)| asked.then_some(name))
+    }
+
     /// The settings of the identity family.
     pub fn identity_params(&self) -> IdentityParams {
         IdentityParams {
@@ -382,5 +396,27 @@ impl AuditConfig {
             return Err(Error::config("invalid_header_row", "the header's row is numbered from 1, as a spreadsheet numbers its rows"));
         }
         Ok(CsvOptions { delimiter, encoding: self.encoding, ragged: self.ragged, header_row: self.header_row })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn needs_full_engine_names_the_first_setting_that_asks() {
+        let first = AuditConfig::default();
+        assert_eq!(first.needs_full_engine(), None);
+        // Every other setting of a first report, SAs and advice among them, needs no more.
+        let sensitive = AuditConfig { sensitive: vec!["diagnosis".into()], advice: Some(AdviceParams::default()), per_record: true, ..AuditConfig::default() };
+        assert_eq!(sensitive.needs_full_engine(), None);
+        let suda = AuditConfig { suda: SudaParams { suda: true, ..SudaParams::default() }, ..AuditConfig::default() };
+        assert_eq!(suda.needs_full_engine(), Some("suda"));
+        assert_eq!(AuditConfig { hipaa: true, ..AuditConfig::default() }.needs_full_engine(), Some("hipaa"));
+        assert_eq!(AuditConfig { attacks: Some(AttackParams::default()), ..AuditConfig::default() }.needs_full_engine(), Some("attacks"));
+        assert_eq!(AuditConfig { synthetic: Some(SyntheticParams::default()), ..AuditConfig::default() }.needs_full_engine(), Some("synthetic"));
+        // The first in the order suda, hipaa, attacks, synthetic.
+        let both = AuditConfig { hipaa: true, synthetic: Some(SyntheticParams::default()), ..AuditConfig::default() };
+        assert_eq!(both.needs_full_engine(), Some("hipaa"));
     }
 }

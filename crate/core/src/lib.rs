@@ -77,7 +77,7 @@ pub use attribute::AttributeParams;
 pub use audit::{Audit, AuditPart, SplitAudit, TableSummary, audit_disjoint, audit_table, class_statistics, sorting_bytes};
 pub use balance::{BalanceParams, Candidate, ChoiceParams, RiskCombination, WeightPreset, choose};
 pub use class_part::ClassPart;
-pub use config::{AuditConfig, DEFAULT_MEMORY_BUDGET};
+pub use config::{AuditConfig, DEFAULT_MEMORY_BUDGET, FULL_ENGINE};
 pub use error::{Error, ErrorKind, Result};
 pub use extract::{ClassValues, Extract, Extracted, extract_table};
 pub use hash::ContentHash;

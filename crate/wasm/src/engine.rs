@@ -1,12 +1,12 @@
-//! The engine's exports: the reading of CSV files, the kept table, every audit and protect, the
-//! page's helpers. The module the page loads first (the `engine` feature).
+//! The engine's exports: the reading of CSV files, the kept table, every audit, the page's
+//! helpers. The page's first engine (the `engine` feature); the full engine adds [`crate::full`].
 
 use std::sync::Arc;
 
 use pseudolens_core::{AuditConfig, Error};
 use wasm_bindgen::prelude::*;
 
-use crate::{config_from, error, settings_from, to_js};
+use crate::{config_from, error, to_js};
 
 thread_local! {
     /// The page's progress hook (`on_progress`).
@@ -22,7 +22,7 @@ pub fn on_progress(hook: Option<js_sys::Function>) {
 }
 
 /// Runs `f` reporting its progress to the hook of `on_progress`, if any.
-fn reporting<R>(f: impl FnOnce() -> R) -> R {
+pub(crate) fn reporting<R>(f: impl FnOnce() -> R) -> R {
     if PROGRESS.with(|p| p.borrow().is_none()) {
         return f();
     }
@@ -38,8 +38,28 @@ fn reporting<R>(f: impl FnOnce() -> R) -> R {
 }
 
 /// The encoding a side table is forced to read in: "windows-1252" after an `encoding_mismatch`.
-fn forced(encoding: Option<String>) -> Option<pseudolens_core::Encoding> {
+pub(crate) fn forced(encoding: Option<String>) -> Option<pseudolens_core::Encoding> {
     (encoding.as_deref() == Some("windows-1252")).then_some(pseudolens_core::Encoding::Windows1252)
+}
+
+/// The first of these settings (its name: `suda`, `hipaa`, `attacks`, `synthetic`) that needs
+/// the full engine, whether or not this build is it; undefined when none does. The page asks the
+/// first engine before an audit, and fetches the full engine when one does (an original or a
+/// control table, and protect, need it too).
+#[wasm_bindgen]
+pub fn needs_full_engine(config: JsValue) -> Result<Option<String>, JsValue> {
+    Ok(config_from(config)?.needs_full_engine().map(str::to_string))
+}
+
+/// The settings of an audit; without the feature `full`, those that ask for one of its
+/// families are refused (`needs_full_engine`), never run without it. Reading a table takes any
+/// settings ([`config_from`]).
+fn audit_config_from(config: JsValue) -> Result<AuditConfig, JsValue> {
+    let config = config_from(config)?;
+    match config.needs_full_engine().filter(|_| !pseudolens_core::FULL_ENGINE) {
+        Some(setting) => Err(error(&Error::config("needs_full_engine", format!("the setting {setting} needs the full engine, which this module is not")))),
+        None => Ok(config),
+    }
 }
 
 /// A streaming audit of one CSV file: `new Audit(config)`, `push(chunk)`..., `finish()`.
@@ -51,7 +71,7 @@ impl Audit {
     /// Checks the configuration (an `AuditConfig` object) and starts an audit.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<Audit, JsValue> {
-        pseudolens_core::Audit::new(config_from(config)?).map(|a| Audit(Some(a))).map_err(|e| error(&e))
+        pseudolens_core::Audit::new(audit_config_from(config)?).map(|a| Audit(Some(a))).map_err(|e| error(&e))
     }
 
     /// Absorbs the next chunk of the file (cut anywhere).
@@ -73,7 +93,7 @@ impl Audit {
     /// An audit that keeps each record's class, for [`Audit::finish_per_record`] (the
     /// per-record CSV when the table is not kept: a second read of the file).
     pub fn for_records(config: JsValue) -> Result<Audit, JsValue> {
-        let config = AuditConfig { keep_records: true, ..config_from(config)? };
+        let config = AuditConfig { keep_records: true, ..audit_config_from(config)? };
         pseudolens_core::Audit::new(config).map(|a| Audit(Some(a))).map_err(|e| error(&e))
     }
 
@@ -92,24 +112,7 @@ impl Audit {
         Ok(())
     }
 
-    /// Uses a finished original table for the utility metrics; call before the first push.
-    /// The `OriginalTable` is shared, so several candidate releases can use it.
-    pub fn set_original(&mut self, original: &OriginalTable) -> Result<(), JsValue> {
-        let table = original.0.as_ref().ok_or_else(finished)?.clone();
-        self.inner()?.set_original(table);
-        Ok(())
-    }
-
-    /// Uses a finished control table for the attacks (read like the original, as an
-    /// `OriginalTable`: records of the population not used to make the release); call before
-    /// the first push.
-    pub fn set_control(&mut self, control: &OriginalTable) -> Result<(), JsValue> {
-        let table = control.0.as_ref().ok_or_else(finished)?.clone();
-        self.inner()?.set_control(table);
-        Ok(())
-    }
-
-    fn inner(&mut self) -> Result<&mut pseudolens_core::Audit, JsValue> {
+    pub(crate) fn inner(&mut self) -> Result<&mut pseudolens_core::Audit, JsValue> {
         self.0.as_mut().ok_or_else(finished)
     }
 }
@@ -144,37 +147,6 @@ impl Reference {
     }
 }
 
-/// A streaming read of the original table `O`: `new Original(config, encoding)`,
-/// `push(chunk)`..., `finish()` gives an `OriginalTable` for `Audit.set_original`.
-#[wasm_bindgen]
-pub struct Original(Option<pseudolens_core::Original>);
-
-/// A finished original table (shared with the audits that use it, not copied).
-#[wasm_bindgen]
-pub struct OriginalTable(Option<Arc<pseudolens_core::Captured>>);
-
-#[wasm_bindgen]
-impl Original {
-    /// Starts reading `O` with the audit's settings (`record_id`, `utility_columns`);
-    /// `encoding` "windows-1252" forces it.
-    #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue, encoding: Option<String>) -> Result<Original, JsValue> {
-        let config = config_from(config)?;
-        Ok(Original(Some(pseudolens_core::Original::new(&config, forced(encoding)))))
-    }
-
-    /// Absorbs the next chunk of `O`.
-    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsValue> {
-        self.0.as_mut().ok_or_else(finished)?.push(chunk).map_err(|e| error(&e))
-    }
-
-    /// Ends `O`.
-    pub fn finish(&mut self) -> Result<OriginalTable, JsValue> {
-        let o = self.0.take().ok_or_else(finished)?;
-        o.finish().map(|t| OriginalTable(Some(Arc::new(t)))).map_err(|e| error(&e))
-    }
-}
-
 /// Record drill-down: `new Extract(config, classes)` where `classes` is a list of value lists
 /// (one per QI, `null` = missing), `push(chunk)`..., `finish()` gives `{csv, rows, truncated}`.
 #[wasm_bindgen]
@@ -203,7 +175,7 @@ impl Extract {
     }
 }
 
-fn finished() -> JsValue {
+pub(crate) fn finished() -> JsValue {
     error(&Error::internal("audit_finished", "this audit has already finished"))
 }
 
@@ -291,8 +263,8 @@ pub fn check_side(start: &[u8], name: &str, role: &str) -> Result<(), JsValue> {
 /// nothing again.
 #[wasm_bindgen]
 pub struct KeptTable {
-    part: pseudolens_core::Part,
-    sides: pseudolens_core::Sides,
+    pub(crate) part: pseudolens_core::Part,
+    pub(crate) sides: pseudolens_core::Sides,
 }
 
 #[wasm_bindgen]
@@ -301,6 +273,12 @@ impl KeptTable {
     pub fn from_bytes(bytes: &[u8]) -> Result<KeptTable, JsValue> {
         let part = pseudolens_core::Part::from_bytes(bytes).map_err(|e| error(&e))?;
         Ok(KeptTable { part, sides: pseudolens_core::Sides::default() })
+    }
+
+    /// The table in its binary form, which `from_bytes` reads back (the audit worker moves
+    /// the kept table into the full engine with it).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.part.to_bytes()
     }
 
     /// Where the part began and ended: `{first, end, end_line}`, or null for a whole file.
@@ -329,26 +307,22 @@ impl KeptTable {
         std::hint::black_box(&mut scratch);
     }
 
+    /// The ladder proposed for each of `qis` from its values (`{qi: Ladder}`; a QI without
+    /// one takes (value, `*`) or an uploaded hierarchy): in the first engine, as the page proposes
+    /// them with every report.
+    pub fn propose_ladders(&self, config: JsValue, qis: Vec<String>) -> Result<JsValue, JsValue> {
+        let config = config_from(config)?;
+        pseudolens_core::protect::propose(&self.part.table, &config.normaliser(), &qis).map(|p| to_js(&p)).map_err(|e| error(&e))
+    }
+
     /// Why the rows are not kept, or null when every column is.
     pub fn not_retained(&self) -> Option<String> {
         (!self.part.table.is_retained()).then(|| self.part.table.not_retained.clone().unwrap_or_else(|| "a column has too many distinct values".into()))
     }
 
-    /// Uses an original table for the utility metrics of the next audits (shared).
-    pub fn set_original(&mut self, original: &OriginalTable) -> Result<(), JsValue> {
-        self.sides.original = Some(original.0.as_ref().ok_or_else(finished)?.clone());
-        Ok(())
-    }
-
     /// Uses a population / reference table for the next audits (shared).
     pub fn set_population(&mut self, population: &Population) -> Result<(), JsValue> {
         self.sides.reference = Some(population.0.as_ref().ok_or_else(finished)?.clone());
-        Ok(())
-    }
-
-    /// Uses a control table for the attacks of the next audits (shared).
-    pub fn set_control(&mut self, control: &OriginalTable) -> Result<(), JsValue> {
-        self.sides.control = Some(control.0.as_ref().ok_or_else(finished)?.clone());
         Ok(())
     }
 
@@ -360,7 +334,7 @@ impl KeptTable {
     /// The report of an audit with these settings, from the table (`not_retained`: read the
     /// file again).
     pub fn audit(&self, config: JsValue) -> Result<Audited, JsValue> {
-        let config = config_from(config)?;
+        let config = audit_config_from(config)?;
         reporting(|| pseudolens_core::audit_table(&self.part.table, &config, &self.sides)).map(Audited).map_err(|e| error(&e))
     }
 
@@ -370,14 +344,14 @@ impl KeptTable {
     /// `bootstrap()`, `finish_others()`, `add_replicates(part)`, `complete(stats)`. The same
     /// report.
     pub fn start_audit(&self, config: JsValue) -> Result<PendingAudit, JsValue> {
-        let config = config_from(config)?;
+        let config = audit_config_from(config)?;
         reporting(|| pseudolens_core::SplitAudit::start(&self.part.table, &config, &self.sides)).map(|a| PendingAudit(Some(a))).map_err(|e| error(&e))
     }
 
     /// The per-record CSV of an audit with these settings, from the table's row codes
     /// (`not_retained`: read the file again with `Audit.for_records`).
     pub fn per_record_csv(&self, config: JsValue) -> Result<String, JsValue> {
-        let config = AuditConfig { keep_records: true, ..config_from(config)? };
+        let config = AuditConfig { keep_records: true, ..audit_config_from(config)? };
         pseudolens_core::audit_table(&self.part.table, &config, &self.sides).map(|r| per_record_csv(&r)).map_err(|e| error(&e))
     }
 
@@ -387,101 +361,6 @@ impl KeptTable {
         let classes: Vec<Vec<Option<String>>> =
             serde_wasm_bindgen::from_value(classes).map_err(|e| error(&Error::config("invalid_class", format!("the classes are not valid: {e}"))))?;
         pseudolens_core::extract_table(&self.part.table, &config, classes).map(|x| to_js(&x)).map_err(|e| error(&e))
-    }
-}
-
-/// A table's protection (spec protect.md) and each release written from it need the table
-/// itself: these read the kept table.
-#[wasm_bindgen]
-impl KeptTable {
-    /// Prepares the protection of this table with the audit settings it was read with
-    /// (`config`: the normalisation) and protect's `params` (`ProtectParams`): the ladders
-    /// built and checked, the level-0 classes made. Errors name the QI, the level, the value
-    /// or the line (`ladder_not_nested`, `ladder_value_unmapped`, `ladder_not_numeric`, ...).
-    pub fn protector(&self, config: JsValue, params: JsValue) -> Result<Protecting, JsValue> {
-        let config = config_from(config)?;
-        let params: pseudolens_core::ProtectParams = settings_from(params, "invalid_parameter", "protect settings")?;
-        let protector = reporting(|| pseudolens_core::Protector::new(&self.part.table, &config.normaliser(), &params)).map_err(|e| error(&e))?;
-        Ok(Protecting { protector, config, delimiter: pseudolens_core::protect::apply::delimiter(&self.part.table) })
-    }
-
-    /// The ladder proposed for each of `qis` from its values (`{qi: Ladder}`; a QI without
-    /// one takes (value, `*`) or an uploaded hierarchy).
-    pub fn propose_ladders(&self, config: JsValue, qis: Vec<String>) -> Result<JsValue, JsValue> {
-        let config = config_from(config)?;
-        pseudolens_core::protect::propose(&self.part.table, &config.normaliser(), &qis).map(|p| to_js(&p)).map_err(|e| error(&e))
-    }
-
-    /// The release of the node `levels` (in QI order) as CSV bytes: the header line when
-    /// `from` is 0, then the rows `from .. to` (spec protect.md Sec 5), so the page writes a
-    /// download chunk by chunk.
-    pub fn release_rows(&self, protecting: &Protecting, levels: Vec<u32>, from: f64, to: f64) -> Result<Vec<u8>, JsValue> {
-        let levels: Vec<usize> = levels.into_iter().map(|l| l as usize).collect();
-        let release = protecting.protector.release(&self.part.table, &levels).map_err(|e| error(&e))?;
-        let (from, to) = (from as usize, (to as usize).min(release.rows()));
-        let mut out = Vec::new();
-        if from == 0 {
-            release.write_header(&mut out);
-        }
-        release.write_rows(from.min(to), to, &mut out);
-        Ok(out)
-    }
-}
-
-/// The protection of a kept table (`KeptTable.protector`): the search of its lattice, any
-/// node's figures, the ladders as the page shows them and in ARX's layout, and the check of a
-/// written release's audit. It holds no reference to the table.
-#[wasm_bindgen]
-pub struct Protecting {
-    protector: pseudolens_core::Protector,
-    /// The audit settings the table was read with.
-    config: AuditConfig,
-    /// The delimiter its releases are written with.
-    delimiter: String,
-}
-
-#[wasm_bindgen]
-impl Protecting {
-    /// The exact search (its progress: phase `nodes`); the `protect` result (Sec 6).
-    pub fn search(&self) -> Result<JsValue, JsValue> {
-        let search = reporting(|| self.protector.search()).map_err(|e| error(&e))?;
-        Ok(to_js(&self.protector.result(&search)))
-    }
-
-    /// The node `levels` (in QI order) with its figures and feasibility (`NodeView`).
-    pub fn node(&self, levels: Vec<u32>) -> Result<JsValue, JsValue> {
-        let levels: Vec<usize> = levels.into_iter().map(|l| l as usize).collect();
-        self.protector.node_view(&levels).map(|v| to_js(&v)).map_err(|e| error(&e))
-    }
-
-    /// Each ladder's levels with their labels and records (`LadderView[]`, in QI order).
-    pub fn ladders(&self) -> JsValue {
-        to_js(&self.protector.ladder_views())
-    }
-
-    /// The ladder of `qi` in ARX's hierarchy CSV layout.
-    pub fn ladder_csv(&self, qi: &str) -> Result<String, JsValue> {
-        let ladder = self.protector.ladders.iter().find(|l| l.qi == qi);
-        ladder.map(|l| l.to_arx_csv()).ok_or_else(|| error(&Error::config("node_invalid", format!("\"{qi}\" is no quasi-identifier"))))
-    }
-
-    /// Rows of the table (the release's rows are written from 0 to this).
-    pub fn rows(&self) -> f64 {
-        self.protector.rows() as f64
-    }
-
-    /// The settings a written release of the node `levels` is audited with.
-    pub fn release_config(&self, levels: Vec<u32>) -> JsValue {
-        let levels: Vec<usize> = levels.into_iter().map(|l| l as usize).collect();
-        to_js(&pseudolens_core::release_config(&self.config, &self.protector.qis, &levels, &self.delimiter))
-    }
-
-    /// Whether the audit of the written release of the node `levels` gives the figures
-    /// predicted for it (`release_differs` otherwise); false: not checked, at the top of every
-    /// ladder, where no record stays in scope (Sec 5).
-    pub fn check(&self, levels: Vec<u32>, audited: &Audited) -> Result<bool, JsValue> {
-        let levels: Vec<usize> = levels.into_iter().map(|l| l as usize).collect();
-        pseudolens_core::check_release(&self.protector, &levels, &audited.0).map_err(|e| error(&e))
     }
 }
 
@@ -537,7 +416,7 @@ impl PendingAudit {
 /// from the typed report, so the report never crosses back into the engine (issue 37). Free it
 /// when no other variant will be asked for.
 #[wasm_bindgen]
-pub struct Audited(pseudolens_core::Report);
+pub struct Audited(pub(crate) pseudolens_core::Report);
 
 #[wasm_bindgen]
 impl Audited {

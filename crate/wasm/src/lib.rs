@@ -1,10 +1,12 @@
 //! The wasm binding: forwards to `pseudolens-core` and converts values at the boundary. No
 //! logic lives here (docs/architecture.md lists the exports; their types are the generated contract).
 //!
-//! Two modules are built from it (issue 40): the engine ([`engine`], feature `engine`), which
-//! the page loads first and which reads CSV, and the readers of Parquet and Excel
-//! ([`readers`], feature `readers`), fetched only when such a file is chosen. A native build
-//! (the tests) has both.
+//! Three modules are built from it (issue 40): the first engine ([`engine`], feature
+//! `engine`), which the page loads first and which reads CSV and makes a first report; the full
+//! engine (feature `full`: the first engine with [`full`], the original and control tables and
+//! protect, and the core's families of its feature `full`), which the audit worker fetches when
+//! a request needs it; and the readers of Parquet and Excel ([`readers`], feature `readers`),
+//! fetched only when such a file is chosen. A native build (the tests) has all.
 
 use pseudolens_core::{AuditConfig, Error};
 use serde::Serialize;
@@ -39,6 +41,8 @@ fn settings_from<T: serde::de::DeserializeOwned>(value: JsValue, code: &'static 
         .map_err(|e| error(&Error::config(code, format!("the {what} are not valid: {e}"))))
 }
 
+/// Settings from the page as they are (reading a table takes any: the reader workers keep the
+/// page's first engine); an audit's go through `engine::audit_config_from`.
 fn config_from(config: JsValue) -> Result<AuditConfig, JsValue> {
     settings_from(config, "invalid_config", "audit settings")
 }
@@ -47,6 +51,10 @@ fn config_from(config: JsValue) -> Result<AuditConfig, JsValue> {
 pub mod engine;
 #[cfg(feature = "engine")]
 pub use engine::*;
+#[cfg(feature = "full")]
+pub mod full;
+#[cfg(feature = "full")]
+pub use full::*;
 #[cfg(feature = "readers")]
 pub mod readers;
 #[cfg(feature = "readers")]

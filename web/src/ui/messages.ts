@@ -98,6 +98,16 @@ export function describeError(e: WireError, source: string, side = false, lenien
         : 'This browser is offline and the page is not installed for offline use. Choose the file again once the connection is back, or save it as CSV (a CSV needs nothing more).',
     };
   }
+  if (e.code === 'full_engine_unavailable') {
+    // The full engine is fetched at the first request that needs it (issue 40).
+    return {
+      title: 'These settings need the full engine, which could not be fetched.',
+      detail,
+      advice: navigator.onLine
+        ? 'Run again; if it fails again, reload the page. A first report without SUDA, the HIPAA checklist, an original or control table, the attacks, the synthetic measures or protect needs nothing more.'
+        : 'This browser is offline and the page is not installed for offline use. Run again once the connection is back; a first report without SUDA, the HIPAA checklist, an original or control table, the attacks, the synthetic measures or protect needs nothing more.',
+    };
+  }
   if (e.code === 'empty_file') {
     return {
       title: 'The file is empty.',

@@ -2,10 +2,11 @@
 // and is not kept yet), else a streaming read of the file; with its side tables, the encoding
 // the engine settles on, the engine's progress, and how the table was read.
 
-import type { Audited } from '../../pkg/pseudolens_wasm.js';
+import type { Audited } from '../../pkg/pseudolens_full.js';
 import type { Target, TableRead } from '../shared/protocol';
 import { toWireError, type AuditConfig } from '../shared/report';
 import { withEncoding, withEncodingRetry } from './encoding-retry';
+import { engineFor } from './full-engine';
 import { auditKept, forgetKept, keep, kept, withHash } from './kept-table';
 import { withAuditProgress } from './progress';
 import { released } from './released';
@@ -86,6 +87,7 @@ export async function auditRelease(
   onTarget: (t: Target) => void,
 ): Promise<{ audited: Audited; read: TableRead }> {
   const started = performance.now();
+  await engineFor(config, { original, control });
   const { audited, read } = await withAuditProgress(id, () =>
     withEncodingRetry(id, 'table', config.encoding === 'windows-1252', async (encoding) => {
       // Read as windows-1252 after all: the parts may have failed for the encoding alone.

@@ -3,9 +3,10 @@
 // one read whole into a table freed after its audit. Nothing of them is kept.
 
 import type { Request, Target } from '../shared/protocol';
-import type { Audited } from '../../pkg/pseudolens_wasm.js';
+import type { Audited } from '../../pkg/pseudolens_full.js';
 import type { Report } from '../shared/report';
 import { withEncoding, withEncodingRetry } from './encoding-retry';
+import { engineFor } from './full-engine';
 import { cellsTable } from './kept-table';
 import { withAuditProgress } from './progress';
 import { formatOf } from './released';
@@ -25,6 +26,7 @@ function reportOf(audited: Audited): Report {
 /** Every candidate's report, in their order; the page is told which candidate is audited. */
 export async function auditCandidates(request: Extract<Request, { type: 'compare' }>, onTarget: (t: Target) => void): Promise<Report[]> {
   const { id, config } = request;
+  await engineFor(config, request);
   // Only the first candidate was profiled, so the others detect their own encoding.
   const reports: Report[] = [];
   const total = request.candidates.length;

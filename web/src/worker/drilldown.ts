@@ -5,6 +5,7 @@
 import type { ClassValues, Extracted, Source } from '../shared/protocol';
 import type { AuditConfig, WireError } from '../shared/report';
 import { withEncoding, withEncodingRetry } from './encoding-retry';
+import { engineFor } from './full-engine';
 import { keptExtract, keptPerRecord } from './kept-table';
 import { asBlob, released } from './released';
 import { streamExtract, streamPerRecord } from './streaming';
@@ -31,6 +32,7 @@ export async function extractRecords(id: number, source: Source, config: AuditCo
 /** Each record's values as CSV, how many records, and whether they came from the kept table. */
 export async function perRecordValues(id: number, source: Source, config: AuditConfig): Promise<{ csv: string; records: number; kept: boolean }> {
   const blob = asBlob(source);
+  await engineFor(config);
   const fromKept = keptPerRecord(config);
   if (fromKept === null && released.format !== 'csv') {
     throw {

@@ -1,8 +1,9 @@
 // The engine of the audit worker: the wasm module compiled once, instantiated here
 // (`loadWasm`) and by every reader worker of the pool started with this worker
-// (`ReaderPool`, parallel-read.ts).
+// (`ReaderPool`, parallel-read.ts): the page's first engine (which-engine.ts says which engine
+// this worker's requests use).
 
-import init from '../../pkg/pseudolens_wasm.js';
+import * as first from '../../pkg/pseudolens_wasm.js';
 import wasmUrl from '../../pkg/pseudolens_wasm_bg.wasm?url';
 import { compiledFrom } from './compile';
 import { ReaderPool, readerCount } from './parallel-read';
@@ -18,7 +19,7 @@ const engine: Promise<WebAssembly.Module> = compiledFrom(wasmUrl, 'The engine');
 
 let ready: Promise<unknown> | null = null;
 export function loadWasm(): Promise<unknown> {
-  if (!ready) ready = engine.then((module) => init({ module_or_path: module }));
+  if (!ready) ready = engine.then((module) => first.default({ module_or_path: module }));
   return ready;
 }
 

@@ -2,11 +2,13 @@
 // Parquet or Excel file whole) into a table kept in this worker, which the profile, the audit,
 // every recompute, the drill-down and the per-record values read instead of the file.
 
-import { KeptTable, bootstrap_part, type Audited } from '../../pkg/pseudolens_wasm.js';
+import { bootstrap_part } from '../../pkg/pseudolens_wasm.js';
+import type { Audited, KeptTable } from '../../pkg/pseudolens_full.js';
 import type { CellsFormat } from '../shared/part-protocol';
 import type { ClassValues, Extracted, Response } from '../shared/protocol';
 import { toWireError, type AuditConfig, type WireError } from '../shared/report';
 import { poolReady, readers } from './engine';
+import { wasm } from './which-engine';
 import { progressPoster } from './progress';
 import { loadReaders } from './readers';
 import { released } from './released';
@@ -57,7 +59,7 @@ export async function cellsTable(id: number, blob: Blob, config: AuditConfig, fo
     const { read_cells } = await loadReaders();
     const bytes = new Uint8Array(await blob.arrayBuffer());
     try {
-      table = KeptTable.from_bytes(read_cells(config, bytes, format, released.sheet));
+      table = wasm().KeptTable.from_bytes(read_cells(config, bytes, format, released.sheet));
     } catch (e) {
       if (e instanceof WebAssembly.RuntimeError) throw readerStopped(format, e);
       throw e;
@@ -98,17 +100,23 @@ export async function keep(id: number, blob: Blob, config: AuditConfig): Promise
   });
   if (!read) return false;
   progress(blob.size, found, true);
-  const { table } = read;
   let hash: Promise<string | null> | null = null;
-  const hashed = () =>
-    (hash ??= read.hash.get().then((sha256) => {
-      // Only for the table still kept (another file's read may have freed this one).
-      if (kept?.table !== table) return sha256;
-      if (sha256 !== null) table.set_sha256(sha256);
-      post({ type: 'file_hash', id, sha256 } satisfies Response);
-      return sha256;
-    }));
-  kept = { table, readers: read.parts, ragged: config.ragged, hashed, forget: () => read.hash.forget() };
+  const entry: NonNullable<typeof kept> = {
+    table: read.table,
+    readers: read.parts,
+    ragged: config.ragged,
+    hashed: () =>
+      (hash ??= read.hash.get().then((sha256) => {
+        // Only for the table still kept (another file's read may have freed this one); into
+        // the engine it is in now (the full engine's, once it moved there).
+        if (kept !== entry) return sha256;
+        if (sha256 !== null) entry.table.set_sha256(sha256);
+        post({ type: 'file_hash', id, sha256 } satisfies Response);
+        return sha256;
+      })),
+    forget: () => read.hash.forget(),
+  };
+  kept = entry;
   return true;
 }
 

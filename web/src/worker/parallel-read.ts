@@ -5,7 +5,8 @@
 // from where the part before it ended. Anything else that goes wrong in a part gives `null`:
 // the caller reads the file on one thread, which finds the problem with its exact line.
 
-import { KeptTable, probe } from '../../pkg/pseudolens_wasm.js';
+import type { KeptTable } from '../../pkg/pseudolens_full.js';
+import { probe } from '../../pkg/pseudolens_wasm.js';
 import type { Probe } from '../shared/contract';
 import { HEAD_BYTES, headOf } from './file-chunks';
 import { hashedInOnePiece, type CellsFormat, type PartRequest, type PartResponse, type Span } from '../shared/part-protocol';
@@ -13,6 +14,7 @@ import type { CspViolation } from '../shared/protocol';
 import { toWireError, type AuditConfig, type WireError } from '../shared/report';
 import { readersModule } from './readers';
 import { spawnWorker } from './spawn';
+import { wasm } from './which-engine';
 import readerWorkerUrl from './part-worker.ts?worker&url';
 
 /** At most this many reader workers, whatever the cores (each holds a part in memory). */
@@ -209,7 +211,7 @@ export class ReaderPool {
     const answer = await this.ask(reader, { type: 'cells', readers, blob, config, format, sheet }, () => undefined);
     if (!answer.ok) throw answer.error;
     if (!('table' in answer)) return null;
-    return KeptTable.from_bytes(new Uint8Array(answer.table));
+    return wasm().KeptTable.from_bytes(new Uint8Array(answer.table));
   }
 
   /**
@@ -241,7 +243,7 @@ export class ReaderPool {
         const part = await pending;
         if (!part.ok) throw part.error;
         if (!('table' in part)) return null;
-        const table = KeptTable.from_bytes(new Uint8Array(part.table));
+        const table = wasm().KeptTable.from_bytes(new Uint8Array(part.table));
         if (!kept) kept = table;
         else kept.merge(table);
       }
@@ -355,13 +357,13 @@ export class ReaderPool {
     try {
       for (const [i, span] of ranges.entries()) {
         let part = await parts[i]!;
-        let table = part.ok && 'table' in part ? KeptTable.from_bytes(new Uint8Array(part.table)) : null;
+        let table = part.ok && 'table' in part ? wasm().KeptTable.from_bytes(new Uint8Array(part.table)) : null;
         if (kept) {
           const end = (kept.bounds() as { end: number }).end;
           if ((table?.bounds() as { first: number } | null)?.first !== end) {
             table?.free();
             part = await readPart(i, { ...span, start: end, exact: true });
-            table = part.ok && 'table' in part ? KeptTable.from_bytes(new Uint8Array(part.table)) : null;
+            table = part.ok && 'table' in part ? wasm().KeptTable.from_bytes(new Uint8Array(part.table)) : null;
           }
         }
         if (!table) return null;

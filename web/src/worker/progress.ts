@@ -2,8 +2,8 @@
 // and rows), and of an audit after its read (the engine's `on_progress` hook: the rows
 // summarised into classes, then the steps of the measures).
 
-import { on_progress } from '../../pkg/pseudolens_wasm.js';
 import { PROGRESS_INTERVAL_MS, type AuditProgress, type Target } from '../shared/protocol';
+import { wasm } from './which-engine';
 import { post } from './scope';
 
 /** A gate that opens at most every 100 ms, and whenever `now` says so. */
@@ -46,10 +46,11 @@ function auditProgressPoster(id: number): (phase: string, done: number, total: n
 
 /** Runs `work` with the engine's audit progress posted for run `id`. */
 export async function withAuditProgress<T>(id: number, work: () => Promise<T>): Promise<T> {
-  on_progress(auditProgressPoster(id));
+  const engine = wasm();
+  engine.on_progress(auditProgressPoster(id));
   try {
     return await work();
   } finally {
-    on_progress(undefined);
+    engine.on_progress(undefined);
   }
 }

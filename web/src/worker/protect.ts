@@ -5,12 +5,14 @@
 // whose figures are checked against the search's prediction. The latest protection stays
 // here for the node chooser and the release; a restarted worker has none (search again).
 
-import { Audit, type Protecting } from '../../pkg/pseudolens_wasm.js';
+import type { Protecting } from '../../pkg/pseudolens_full.js';
 import type { LadderView, NodeView, ProtectParams } from '../shared/contract';
 import { assertNever, type ProtectRequest, type Source } from '../shared/protocol';
 import { toWireError, type AuditConfig, type MetricResult, type Report, type WireError } from '../shared/report';
 import { foundNotKeepable } from './audit-release';
 import { loadWasm } from './engine';
+import { useFullEngine } from './full-engine';
+import { wasm } from './which-engine';
 import { keep, kept } from './kept-table';
 import { withAuditProgress } from './progress';
 import { asBlob, newRelease, released } from './released';
@@ -61,7 +63,7 @@ async function release(id: number, levels: number[]): Promise<void> {
   const protecting = current();
   const table = kept!.table;
   const levelsU32 = Uint32Array.from(levels);
-  const audit = new Audit(protecting.release_config(levelsU32));
+  const audit = new (wasm().Audit)(protecting.release_config(levelsU32));
   try {
     const rows = protecting.rows();
     for (let from = 0; from === 0 || from < rows; from += RELEASE_ROWS) {
@@ -84,6 +86,8 @@ export async function runProtect(request: ProtectRequest): Promise<void> {
   const { id } = request;
   try {
     await loadWasm();
+    // The ladders are proposed with every report, by the first engine; the rest is the full one's.
+    if (request.type !== 'propose_ladders') await useFullEngine();
     switch (request.type) {
       case 'propose_ladders': {
         const table = await keptTable(id, request.source, request.config);

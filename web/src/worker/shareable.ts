@@ -4,7 +4,7 @@
 // its report; at another k when the page asks, from the same held report (the report never
 // crosses back into the engine). The two latest reports sent are held.
 
-import type { Audited } from '../../pkg/pseudolens_wasm.js';
+import type { Audited } from '../../pkg/pseudolens_full.js';
 import type { ShareableRequest } from '../shared/protocol';
 import { toWireError, type ShareableReport, type ShareableVariant } from '../shared/report';
 import { post } from './scope';

@@ -2,10 +2,12 @@
 // table): each streamed into its reader (`Original`, `Reference`), read before the released
 // file, kept while the same file is given with the same settings, and given to the audit.
 
-import { Original, Reference, check_side, type KeptTable, type OriginalTable, type Population } from '../../pkg/pseudolens_wasm.js';
+import type { KeptTable, OriginalTable, Population } from '../../pkg/pseudolens_full.js';
+import { check_side } from '../../pkg/pseudolens_wasm.js';
 import type { Target } from '../shared/protocol';
 import type { AuditConfig } from '../shared/report';
 import { withEncodingRetry } from './encoding-retry';
+import { wasm } from './which-engine';
 import { headOf } from './file-chunks';
 import { stream, type Sink } from './stream-read';
 
@@ -99,19 +101,19 @@ export async function sidesFor(
   if (!original || !sameSide(sideCache.original, original, settings)) sideCache.original = dropSide(sideCache.original);
   if (original && !sideCache.original) {
     onTarget('original');
-    const table = await readSide(id, original, 'original', sideForced, (e) => new Original(config, e));
+    const table = await readSide(id, original, 'original', sideForced, (e) => new (wasm().Original)(config, e));
     sideCache.original = { file: original, settings, table };
   }
   if (!reference || !sameSide(sideCache.population, reference, settings)) sideCache.population = dropSide(sideCache.population);
   if (reference && !sideCache.population) {
     onTarget('population');
-    const table = await readSide(id, reference, 'population', sideForced, (e) => new Reference(config, e));
+    const table = await readSide(id, reference, 'population', sideForced, (e) => new (wasm().Reference)(config, e));
     sideCache.population = { file: reference, settings, table };
   }
   if (!control || !sameSide(sideCache.control, control, settings)) sideCache.control = dropSide(sideCache.control);
   if (control && !sideCache.control) {
     onTarget('control');
-    const table = await readSide(id, control, 'control', sideForced, (e) => new Original(config, e));
+    const table = await readSide(id, control, 'control', sideForced, (e) => new (wasm().Original)(config, e));
     sideCache.control = { file: control, settings, table };
   }
   onTarget('table');

@@ -229,7 +229,7 @@ impl TableSummary {
         let suda_ids =
             self.first_rows.as_deref().filter(|_| !qi.is_empty()).map(|first_row| identity::suda::RecordIds { first_row, first_id: self.first_ids.as_deref() });
         let (suda, (mut metrics, figures)) = crate::par::join_some(
-            suda_ids.as_ref().map(|ids| {
+            suda_ids.as_ref().filter(|_| crate::config::FULL_ENGINE).map(|ids| {
                 || {
                     let found = identity::suda::msus_of(&self.classes, qi.len(), &config.suda);
                     identity::suda::metrics(&suda_ctx, &self.classes, qi, &config.suda, ids, config.per_record, found)
@@ -357,7 +357,7 @@ impl TableSummary {
 
     /// The utility family and its `utility_u`, with an original table.
     fn utility_metrics(&self, qi: &[String], config: &AuditConfig) -> Option<(Vec<MetricResult>, Option<f64>)> {
-        let (Some(o), Some(p)) = (&self.original, &self.released) else { return None };
+        let (Some(o), Some(p), true) = (&self.original, &self.released, crate::config::FULL_ENGINE) else { return None };
         // `O`'s delimiter decides whether a comma may be a decimal separator (Sec 4.2).
         let norm = config.normaliser().delimiter(&o.input.delimiter);
         Some(crate::utility::finish(&UtilityInput {
@@ -375,7 +375,7 @@ impl TableSummary {
 
     /// The attacks, when asked for.
     fn attack_metrics(&self, qi: &[String], config: &AuditConfig) -> Vec<MetricResult> {
-        let Some(attacks) = &config.attacks else { return Vec::new() };
+        let Some(attacks) = config.attacks.as_ref().filter(|_| crate::config::FULL_ENGINE) else { return Vec::new() };
         let norm = config.normaliser();
         let norm = match self.original.as_deref() {
             Some(o) => norm.delimiter(&o.input.delimiter),
@@ -395,7 +395,7 @@ impl TableSummary {
 
     /// The measures of a synthetic release against the original, when asked for.
     fn synthetic_metrics(&self, qi: &[String], config: &AuditConfig) -> Vec<MetricResult> {
-        let Some(params) = &config.synthetic else { return Vec::new() };
+        let Some(params) = config.synthetic.as_ref().filter(|_| crate::config::FULL_ENGINE) else { return Vec::new() };
         let norm = config.normaliser();
         let norm = match self.original.as_deref() {
             Some(o) => norm.delimiter(&o.input.delimiter),
@@ -416,7 +416,7 @@ impl TableSummary {
 
 /// The HIPAA Safe Harbor checklist over every column of the table, when asked for.
 pub(super) fn hipaa_metric(table: &Table, profiles: &[ColumnProfile], config: &AuditConfig) -> Option<MetricResult> {
-    config.hipaa.then(|| {
+    (config.hipaa && crate::config::FULL_ENGINE).then(|| {
         let ctx = crate::metric::Context {
             family: "hipaa",
             scope: crate::metric::Scope { table: "P", quasi_identifiers: config.quasi_identifiers.clone(), sensitive: None, attribute: None, subset: None },
