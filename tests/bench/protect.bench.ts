@@ -1,9 +1,10 @@
 // Protect's search in the page (issue 38: "Adult (30,162 rows, 8 QIs, ARX's hierarchies) full
 // search in the page at most 1 s"). In headless Chromium, on the page's main thread (one core,
-// as the page's audit worker has it): the page's wasm build (web/pkg) keeps ARX's adult.csv
-// as a table, prepares the protection with ARX's eight hierarchies (k 5, at most 1 %
-// suppressed) and searches the whole lattice, BENCH_RUNS times after `warm_up`; the
-// preparation (ladders built and checked, the level-0 classes) and the search are timed apart.
+// as the page's audit worker has it): the page's full engine (web/pkg/pseudolens_full, which
+// holds protect) keeps ARX's adult.csv as a table, prepares the protection with ARX's eight
+// hierarchies (k 5, at most 1 % suppressed) and searches the whole lattice, BENCH_RUNS times
+// after `warm_up`; the preparation (ladders built and checked, the level-0 classes) and the
+// search are timed apart.
 // Beside it, the native CLI's whole command on the same settings (read included). Medians;
 // prints one table and writes bench-out/protect-wasm-bench.json. Run by `scripts/bench.sh --browser`
 // (not a test).
@@ -35,8 +36,8 @@ test('protect: the full search of Adult in wasm', async ({ browser }) => {
     await page.goto(`${url}bench-out/`);
     w = await page.evaluate(
       async ({ csv, params, runs }) => {
-        const m = await import('/web/pkg/pseudolens_wasm.js');
-        await m.default({ module_or_path: '/web/pkg/pseudolens_wasm_bg.wasm' });
+        const m = await import('/web/pkg/pseudolens_full.js');
+        await m.default({ module_or_path: '/web/pkg/pseudolens_full_bg.wasm' });
         m.warm_up();
         const bytes = new TextEncoder().encode(csv);
         const config = { quasi_identifiers: params.quasi_identifiers };
