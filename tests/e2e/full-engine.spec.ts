@@ -5,6 +5,7 @@
 // give the same report where both can; the first refuses, by name, what it cannot do.
 
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
 import * as first from '../../web/pkg/pseudolens_wasm.js';
 import * as full from '../../web/pkg/pseudolens_full.js';
@@ -42,6 +43,13 @@ test('the first engine refuses by name what only the full engine does, and both 
   expect(withoutTimes(moved.audit(config).report())).toBe(withoutTimes(kept.audit(config).report()));
   const suda = moved.audit({ ...config, suda: true }).report() as { metrics: { id: string }[] };
   expect(suda.metrics.map((m) => m.id)).toContain('suda_msu_records');
+});
+
+test('the first engine, which the page loads, is at most 0.8 MB gzipped and the full one is larger', () => {
+  // As the browser bench measures it (tests/bench/peer.bench.ts): gzip -9 of the built module.
+  const gzipped = (name: string) => gzipSync(pkg(name), { level: 9 }).length;
+  expect(gzipped('pseudolens_wasm_bg.wasm')).toBeLessThanOrEqual(800_000);
+  expect(gzipped('pseudolens_full_bg.wasm')).toBeGreaterThan(gzipped('pseudolens_wasm_bg.wasm'));
 });
 
 /** Audits golden G1 with its four QIs, with SUDA or without. */
