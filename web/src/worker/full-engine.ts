@@ -11,7 +11,7 @@ import fullUrl from '../../pkg/pseudolens_full_bg.wasm?url';
 import { needs_full_engine } from '../../pkg/pseudolens_wasm.js';
 import type { AuditConfig, WireError } from '../shared/report';
 import { compiledFrom } from './compile';
-import { isFull, setEngine } from './which-engine';
+import { inCurrent, isFull, setEngine, wasm } from './which-engine';
 import { kept } from './kept-table';
 import { forgetSides } from './side-tables';
 
@@ -25,13 +25,10 @@ export function useFullEngine(): Promise<void> {
     loading = Promise.all([import('../../pkg/pseudolens_full.js'), compiledFrom(fullUrl, 'The full engine')])
       .then(async ([glue, module]) => {
         await glue.default({ module_or_path: module });
-        if (kept) {
-          const bytes = kept.table.to_bytes();
-          kept.table.free();
-          kept.table = glue.KeptTable.from_bytes(bytes);
-        }
-        forgetSides();
+        const before = wasm();
         setEngine(glue);
+        if (kept) kept.table = inCurrent(kept.table, before);
+        forgetSides();
       })
       .catch((e: unknown) => {
         loading = null;

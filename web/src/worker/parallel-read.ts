@@ -14,7 +14,7 @@ import type { CspViolation } from '../shared/protocol';
 import { toWireError, type AuditConfig, type WireError } from '../shared/report';
 import { readersModule } from './readers';
 import { spawnWorker } from './spawn';
-import { wasm } from './which-engine';
+import { inCurrent, wasm } from './which-engine';
 import readerWorkerUrl from './part-worker.ts?worker&url';
 
 /** At most this many reader workers, whatever the cores (each holds a part in memory). */
@@ -233,6 +233,9 @@ export class ReaderPool {
     const runs = groupRuns(groups.length / 3, readers.length);
     if (runs.length < 2) return null;
     const hash = this.ask(this.hasher, { type: 'hash', blob, gather: null }, () => undefined);
+    // The parts merge in the engine they were started in (one request may make the full engine
+    // this worker's meanwhile); the table is moved at the end.
+    const engine = wasm();
     const parts = runs.map(([first, count], i) => {
       const [start, end] = [groups[3 * first + 1]!, groups[3 * (first + count - 1) + 2]!];
       return this.ask(readers[i]!, { type: 'parquet', readers: module, blob, config, footer, start, end, first, count }, () => undefined);
@@ -243,14 +246,14 @@ export class ReaderPool {
         const part = await pending;
         if (!part.ok) throw part.error;
         if (!('table' in part)) return null;
-        const table = wasm().KeptTable.from_bytes(new Uint8Array(part.table));
+        const table = engine.KeptTable.from_bytes(new Uint8Array(part.table));
         if (!kept) kept = table;
         else kept.merge(table);
       }
       if (!kept || !(await sealed(kept, hash))) return null;
       const whole = kept;
       kept = null;
-      return { table: whole, parts: runs.length };
+      return { table: inCurrent(whole, engine), parts: runs.length };
     } finally {
       kept?.free();
     }
@@ -352,18 +355,20 @@ export class ReaderPool {
       if (gather !== null) this.hasher.worker.postMessage({ type: 'forget', id: 0, gather } satisfies PartRequest);
     };
     const parts = ranges.map((span, i) => readPart(i, span));
+    // As `readParquet`: merged in the engine they were started in, moved at the end.
+    const engine = wasm();
     let kept: KeptTable | null = null;
     let handedOver = false;
     try {
       for (const [i, span] of ranges.entries()) {
         let part = await parts[i]!;
-        let table = part.ok && 'table' in part ? wasm().KeptTable.from_bytes(new Uint8Array(part.table)) : null;
+        let table = part.ok && 'table' in part ? engine.KeptTable.from_bytes(new Uint8Array(part.table)) : null;
         if (kept) {
           const end = (kept.bounds() as { end: number }).end;
           if ((table?.bounds() as { first: number } | null)?.first !== end) {
             table?.free();
             part = await readPart(i, { ...span, start: end, exact: true });
-            table = part.ok && 'table' in part ? wasm().KeptTable.from_bytes(new Uint8Array(part.table)) : null;
+            table = part.ok && 'table' in part ? engine.KeptTable.from_bytes(new Uint8Array(part.table)) : null;
           }
         }
         if (!table) return null;
@@ -377,7 +382,7 @@ export class ReaderPool {
       const forget = () => {
         if (!asked) dropGathering();
       };
-      return { table: whole, parts: ranges.length, hash: { get: () => (asked ??= askHash()), forget } };
+      return { table: inCurrent(whole, engine), parts: ranges.length, hash: { get: () => (asked ??= askHash()), forget } };
     } finally {
       kept?.free();
       // A read that failed: its chunks need not be put together.
