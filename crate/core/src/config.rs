@@ -213,14 +213,14 @@ impl Default for AuditConfig {
 }
 
 /// Whether this build holds the families of the feature `full` (SUDA, HIPAA, the utility,
-/// synthetic and attack families); without them the audit never runs them, and the binding
-/// refuses the settings that ask for them ([`AuditConfig::needs_full_engine`]).
+/// synthetic and attack families); without them the audit never runs them and refuses the
+/// settings that ask for them (`needs_full_engine`, [`AuditConfig::needs_full_engine`]).
 pub const FULL_ENGINE: bool = cfg!(feature = "full");
 
 impl AuditConfig {
     /// The first setting (its name) that asks for a family of the feature `full`: SUDA,
     /// HIPAA, the attacks or the synthetic measures. The utility family runs with an original
-    /// table, which is not a setting: the binding without `full` cannot take one.
+    /// table, which is not a setting: the wasm binding without `full` cannot take one.
     pub fn needs_full_engine(&self) -> Option<&'static str> {
         [(self.suda.suda, "suda"), (self.hipaa, "hipaa"), (self.attacks.is_some(), "attacks"), (self.synthetic.is_some(), "synthetic")]
             .into_iter()

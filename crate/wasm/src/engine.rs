@@ -51,17 +51,6 @@ pub fn needs_full_engine(config: JsValue) -> Result<Option<String>, JsValue> {
     Ok(config_from(config)?.needs_full_engine().map(str::to_string))
 }
 
-/// The settings of an audit; without the feature `full`, those that ask for one of its
-/// families are refused (`needs_full_engine`), never run without it. Reading a table takes any
-/// settings ([`config_from`]).
-fn audit_config_from(config: JsValue) -> Result<AuditConfig, JsValue> {
-    let config = config_from(config)?;
-    match config.needs_full_engine().filter(|_| !pseudolens_core::FULL_ENGINE) {
-        Some(setting) => Err(error(&Error::config("needs_full_engine", format!("the setting {setting} needs the full engine, which this module is not")))),
-        None => Ok(config),
-    }
-}
-
 /// A streaming audit of one CSV file: `new Audit(config)`, `push(chunk)`..., `finish()`.
 #[wasm_bindgen]
 pub struct Audit(Option<pseudolens_core::Audit>);
@@ -71,7 +60,7 @@ impl Audit {
     /// Checks the configuration (an `AuditConfig` object) and starts an audit.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<Audit, JsValue> {
-        pseudolens_core::Audit::new(audit_config_from(config)?).map(|a| Audit(Some(a))).map_err(|e| error(&e))
+        pseudolens_core::Audit::new(config_from(config)?).map(|a| Audit(Some(a))).map_err(|e| error(&e))
     }
 
     /// Absorbs the next chunk of the file (cut anywhere).
@@ -93,7 +82,7 @@ impl Audit {
     /// An audit that keeps each record's class, for [`Audit::finish_per_record`] (the
     /// per-record CSV when the table is not kept: a second read of the file).
     pub fn for_records(config: JsValue) -> Result<Audit, JsValue> {
-        let config = AuditConfig { keep_records: true, ..audit_config_from(config)? };
+        let config = AuditConfig { keep_records: true, ..config_from(config)? };
         pseudolens_core::Audit::new(config).map(|a| Audit(Some(a))).map_err(|e| error(&e))
     }
 
@@ -334,7 +323,7 @@ impl KeptTable {
     /// The report of an audit with these settings, from the table (`not_retained`: read the
     /// file again).
     pub fn audit(&self, config: JsValue) -> Result<Audited, JsValue> {
-        let config = audit_config_from(config)?;
+        let config = config_from(config)?;
         reporting(|| pseudolens_core::audit_table(&self.part.table, &config, &self.sides)).map(Audited).map_err(|e| error(&e))
     }
 
@@ -344,14 +333,14 @@ impl KeptTable {
     /// `bootstrap()`, `finish_others()`, `add_replicates(part)`, `complete(stats)`. The same
     /// report.
     pub fn start_audit(&self, config: JsValue) -> Result<PendingAudit, JsValue> {
-        let config = audit_config_from(config)?;
+        let config = config_from(config)?;
         reporting(|| pseudolens_core::SplitAudit::start(&self.part.table, &config, &self.sides)).map(|a| PendingAudit(Some(a))).map_err(|e| error(&e))
     }
 
     /// The per-record CSV of an audit with these settings, from the table's row codes
     /// (`not_retained`: read the file again with `Audit.for_records`).
     pub fn per_record_csv(&self, config: JsValue) -> Result<String, JsValue> {
-        let config = AuditConfig { keep_records: true, ..audit_config_from(config)? };
+        let config = AuditConfig { keep_records: true, ..config_from(config)? };
         pseudolens_core::audit_table(&self.part.table, &config, &self.sides).map(|r| per_record_csv(&r)).map_err(|e| error(&e))
     }
 

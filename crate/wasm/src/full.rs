@@ -1,7 +1,7 @@
 //! The exports of the full engine (feature `full`): the original and control tables, with
 //! the utility, synthetic and attack families that read them, and protect. The page's first
 //! engine leaves them out (issue 40: a first report of one CSV needs none of them); the audit
-//! worker fetches the full engine when a request needs it (web/src/worker/engine.ts).
+//! worker fetches the full engine when a request needs it (web/src/worker/full-engine.ts).
 
 use std::sync::Arc;
 
@@ -62,8 +62,8 @@ impl Original {
     }
 }
 
-/// A table's protection (spec protect.md) and each release written from it need the table
-/// itself: these read the kept table.
+/// The kept table's original and control tables, its protection (spec protect.md) and each
+/// release written from it.
 #[wasm_bindgen]
 impl KeptTable {
     /// Uses an original table for the utility metrics of the next audits (shared).

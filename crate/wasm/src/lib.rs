@@ -41,8 +41,6 @@ fn settings_from<T: serde::de::DeserializeOwned>(value: JsValue, code: &'static 
         .map_err(|e| error(&Error::config(code, format!("the {what} are not valid: {e}"))))
 }
 
-/// Settings from the page as they are (reading a table takes any: the reader workers keep the
-/// page's first engine); an audit's go through `engine::audit_config_from`.
 fn config_from(config: JsValue) -> Result<AuditConfig, JsValue> {
     settings_from(config, "invalid_config", "audit settings")
 }

@@ -68,6 +68,11 @@ pub struct TableSummary {
 
 impl TableSummary {
     pub(super) fn new(columns: &[String], config: &AuditConfig) -> Result<Self> {
+        // Without the feature `full` its families are skipped: a setting asking for one is
+        // refused here, where every audit starts, never left out of the report.
+        if let Some(setting) = config.needs_full_engine().filter(|_| !crate::config::FULL_ENGINE) {
+            return Err(Error::config("needs_full_engine", format!("the setting {setting} needs the full engine, which this build does not hold")));
+        }
         let find = |name: &String| crate::table::header::find(columns, name);
         let qi_index = config.quasi_identifiers.iter().map(find).collect::<Result<Vec<_>>>()?;
         let sensitive_index = config.sensitive.iter().map(find).collect::<Result<Vec<_>>>()?;

@@ -132,11 +132,11 @@ impl DisjointClasses {
 
 /// A hash of a row's normalised QI values: rows of one class have the same hash, so a table
 /// split by it (Spark's class mode sends each row to the partition its hash picks) has
-/// disjoint classes in its parts. Hashing the normalised cells, not the raw ones, keeps ` 7`, `7` and the missing
-/// tokens in the class the audit puts them in. Each cell hashes on its own (XXH3, the same on
-/// every machine), so a column's distinct values can be hashed once ([`ClassHasher::cell`]);
-/// the row's hash folds its cells' in column order ([`ClassHasher::fold`],
-/// [`ClassHasher::finish`]).
+/// disjoint classes in its parts. Hashing the normalised cells, not the raw ones, keeps ` 7`,
+/// `7` and the missing tokens in the class the audit puts them in. Each cell hashes on its
+/// own (XXH3, the same on every machine), so a column's distinct values can be hashed once
+/// ([`ClassHasher::cell`]); the row's hash folds its cells' in column order
+/// ([`ClassHasher::fold`], [`ClassHasher::finish`]).
 #[derive(Debug, Clone)]
 pub struct ClassHasher {
     norm: Normaliser,
